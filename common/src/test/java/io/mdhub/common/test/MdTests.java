@@ -1,0 +1,89 @@
+package io.mdhub.common.test;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
+
+/**
+ * Interrupt-aware waits for tests. None has its own timeout: the test's {@link InterruptAfter} deadline interrupts
+ * the thread and the wait fails with a {@link TimeoutException} that says what it was waiting for.
+ */
+public final class MdTests
+{
+    private static final long PARK_NS = 100_000L;
+
+    private MdTests()
+    {
+    }
+
+    /**
+     * Wait until the condition holds.
+     *
+     * @param what      what is awaited, for the failure message.
+     * @param condition the condition to poll.
+     */
+    public static void await(final String what, final BooleanSupplier condition)
+    {
+        await(() -> what, condition);
+    }
+
+    /**
+     * Wait until the condition holds, describing the state lazily on failure.
+     *
+     * @param what      supplier of the failure message, called only on timeout.
+     * @param condition the condition to poll.
+     */
+    public static void await(final Supplier<String> what, final BooleanSupplier condition)
+    {
+        while (!condition.getAsBoolean())
+        {
+            idle(what);
+        }
+    }
+
+    /**
+     * Back off briefly, failing if the thread was interrupted by the test deadline.
+     *
+     * @param what supplier of the failure message.
+     */
+    public static void idle(final Supplier<String> what)
+    {
+        if (Thread.interrupted())
+        {
+            throw new AssertionError("timed out waiting for: " + what.get(), new TimeoutException());
+        }
+        LockSupport.parkNanos(PARK_NS);
+    }
+
+    /**
+     * Check the interrupt flag inside a hand-written wait loop.
+     *
+     * @param what what the loop waits for.
+     */
+    public static void checkInterrupted(final String what)
+    {
+        if (Thread.interrupted())
+        {
+            throw new AssertionError("timed out waiting for: " + what, new TimeoutException());
+        }
+    }
+
+    /**
+     * @return a TCP port on 127.0.0.1 that was free a moment ago.
+     */
+    public static int unusedPort()
+    {
+        try (ServerSocket socket = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress()))
+        {
+            socket.setReuseAddress(true);
+            return socket.getLocalPort();
+        }
+        catch (final IOException ex)
+        {
+            throw new IllegalStateException("no free port", ex);
+        }
+    }
+}
