@@ -1,5 +1,7 @@
 package io.mdhub.common.concurrent;
 
+import io.mdhub.common.config.ConfigValues;
+
 /**
  * Process-wide threading settings. The only place that reads them from system properties.
  */
@@ -31,6 +33,6 @@ public final class IdleConfiguration
      */
     public static int spinCores()
     {
-        return Integer.getInteger(SPIN_CORES_PROP_NAME, SPIN_CORES_DEFAULT);
+        return ConfigValues.getInt(SPIN_CORES_PROP_NAME, SPIN_CORES_DEFAULT);
     }
 }

@@ -1,5 +1,7 @@
 package io.mdhub.common.metrics;
 
+import io.mdhub.common.config.ConfigValues;
+
 /**
  * Metrics settings. The only place that reads them from system properties.
  */
@@ -25,6 +27,6 @@ public final class MetricsConfiguration
      */
     public static long countersPollIntervalMs()
     {
-        return Long.getLong(COUNTERS_POLL_INTERVAL_MS_PROP_NAME, COUNTERS_POLL_INTERVAL_MS_DEFAULT);
+        return ConfigValues.getLong(COUNTERS_POLL_INTERVAL_MS_PROP_NAME, COUNTERS_POLL_INTERVAL_MS_DEFAULT);
     }
 }
