@@ -87,4 +87,14 @@ class BaseContextTest
             System.clearProperty("mdhub.test.c");
         }
     }
+
+    @Test
+    void missingConfigurationFileIsAnError(@TempDir final Path dir)
+    {
+        final String missing = dir.resolve("no-such.properties").toString();
+        final IllegalArgumentException ex = assertThrows(
+            IllegalArgumentException.class, () -> ConfigLoader.load(List.of(missing), Map.of("mdhub.test.x", "y")));
+        assertTrue(ex.getMessage().contains(missing), ex.getMessage());
+        assertEquals(null, System.getProperty("mdhub.test.x"), "nothing applied when a file is missing");
+    }
 }

@@ -1,0 +1,130 @@
+package io.mdhub.backbone;
+
+import java.io.File;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import io.aeron.Aeron;
+import io.mdhub.common.test.InterruptAfter;
+import io.mdhub.common.test.MdTests;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Runs {@code mdhub-backbone.jar} as a separate process, as operators do, and talks to its driver from this JVM.
+ * Needs the fat jar, so it runs in the integration-test phase after {@code package}.
+ */
+@InterruptAfter(60)
+class BackboneDaemonIT
+{
+    @TempDir
+    Path dir;
+
+    private Process process;
+
+    @AfterEach
+    void destroyProcess() throws InterruptedException
+    {
+        if (null != process && process.isAlive())
+        {
+            process.destroyForcibly();
+            process.waitFor();
+        }
+    }
+
+    @Test
+    void servesIpcAndUdpClientsAndExitsCleanlyOnSigterm() throws InterruptedException
+    {
+        final Path aeronDir = dir.resolve("aeron");
+        final Path log = dir.resolve("backbone.log");
+        process = start(log,
+            "--aeron-dir", aeronDir.toString(),
+            "-D", BackboneConfiguration.TERM_BUFFER_LENGTH_PROP_NAME + "=64k",
+            "-D", BackboneConfiguration.IPC_TERM_BUFFER_LENGTH_PROP_NAME + "=64k",
+            "-D", BackboneConfiguration.DIR_DELETE_ON_SHUTDOWN_PROP_NAME + "=true");
+
+        MdTests.await(() -> "ready line from the daemon; output so far:\n" + read(log), () ->
+        {
+            if (!process.isAlive())
+            {
+                throw new AssertionError("daemon exited with " + process.exitValue() + ":\n" + read(log));
+            }
+            return read(log).contains(BackboneMain.READY_LINE_PREFIX);
+        });
+        assertTrue(Files.exists(aeronDir.resolve("cnc.dat")), "CnC file");
+        assertTrue(read(log).contains(BackboneConfiguration.TERM_BUFFER_LENGTH_PROP_NAME + "=65536"), "config printed");
+
+        try (Aeron aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(aeronDir.toString())))
+        {
+            PubSubRoundTrip.check(aeron, "aeron:ipc", 2001, 200);
+            PubSubRoundTrip.check(aeron, "aeron:udp?endpoint=127.0.0.1:" + MdTests.unusedPort(), 2002, 200);
+        }
+
+        ProcessHandle.of(process.pid()).orElseThrow().destroy(); // SIGTERM on Linux
+        assertEquals(0, process.waitFor(), () -> "exit status after SIGTERM; output:\n" + read(log));
+        assertTrue(read(log).contains(BackboneMain.CLOSED_LINE), () -> read(log));
+        assertFalse(Files.exists(aeronDir), "directory deleted on shutdown");
+    }
+
+    @Test
+    void badConfigurationExitsWithStatusTwoAndAClearMessage() throws InterruptedException
+    {
+        final Path log = dir.resolve("bad.log");
+        process = start(log,
+            "--aeron-dir", dir.resolve("aeron").toString(),
+            "--threading-mode", "INVOKER");
+
+        assertEquals(2, process.waitFor(), () -> read(log));
+        assertTrue(read(log).contains("bad configuration: mdhub.backbone.threading.mode"), () -> read(log));
+        assertFalse(Files.exists(dir.resolve("aeron")), "nothing created");
+    }
+
+    private Process start(final Path log, final String... args)
+    {
+        final File jar = Paths.get(System.getProperty("mdhub.build.dir", "target"), "mdhub-backbone.jar").toFile();
+        assertTrue(jar.isFile(), jar + " is missing: run mvn package (or verify) first");
+
+        final List<String> command = new ArrayList<>(List.of(
+            Paths.get(System.getProperty("java.home"), "bin", "java").toString(),
+            "-Xmx128m",
+            "-Dchronicle.analytics.disable=true",
+            "-Djava.net.preferIPv4Stack=true",
+            "-jar", jar.getAbsolutePath()));
+        command.addAll(Arrays.asList(args));
+        try
+        {
+            return new ProcessBuilder(command)
+                .redirectErrorStream(true)
+                .redirectOutput(log.toFile())
+                .start();
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException(ex);
+        }
+    }
+
+    private static String read(final Path log)
+    {
+        try
+        {
+            return Files.exists(log) ? Files.readString(log) : "";
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException(ex);
+        }
+    }
+}

@@ -1,0 +1,86 @@
+package io.mdhub.common.latency;
+
+import io.mdhub.common.config.ConfigValues;
+
+/**
+ * Latency recording settings. The only place that reads them from system properties.
+ */
+public final class LatencyConfiguration
+{
+    /**
+     * Largest latency in nanoseconds a histogram resolves; larger values are recorded as this value and counted.
+     */
+    public static final String HIGHEST_TRACKABLE_NS_PROP_NAME = "mdhub.latency.highest.trackable.ns";
+
+    /**
+     * Default for {@link #HIGHEST_TRACKABLE_NS_PROP_NAME}: 60 s, far above any pause we expect to see.
+     */
+    public static final long HIGHEST_TRACKABLE_NS_DEFAULT = 60_000_000_000L;
+
+    /**
+     * Significant decimal digits histograms keep (1 to 5); 3 means values are exact to 0.1%.
+     */
+    public static final String SIGNIFICANT_DIGITS_PROP_NAME = "mdhub.latency.significant.digits";
+
+    /**
+     * Default for {@link #SIGNIFICANT_DIGITS_PROP_NAME}.
+     */
+    public static final int SIGNIFICANT_DIGITS_DEFAULT = 3;
+
+    /**
+     * Milliseconds between interval histograms taken by a {@link LatencyReportAgent} (one .hlog line per recorder).
+     */
+    public static final String REPORT_INTERVAL_MS_PROP_NAME = "mdhub.latency.report.interval.ms";
+
+    /**
+     * Default for {@link #REPORT_INTERVAL_MS_PROP_NAME}: one second.
+     */
+    public static final long REPORT_INTERVAL_MS_DEFAULT = 1000;
+
+    /**
+     * Milliseconds from the start of reporting during which intervals go to the .hlog but not into the summary, as
+     * the reference runs discarded their first 35-50 s while the publisher reached its rate.
+     */
+    public static final String WARMUP_MS_PROP_NAME = "mdhub.latency.warmup.ms";
+
+    /**
+     * Default for {@link #WARMUP_MS_PROP_NAME}: nothing discarded.
+     */
+    public static final long WARMUP_MS_DEFAULT = 0;
+
+    private LatencyConfiguration()
+    {
+    }
+
+    /**
+     * @return highest trackable latency in nanoseconds.
+     */
+    public static long highestTrackableNs()
+    {
+        return ConfigValues.getLong(HIGHEST_TRACKABLE_NS_PROP_NAME, HIGHEST_TRACKABLE_NS_DEFAULT);
+    }
+
+    /**
+     * @return significant digits of histograms.
+     */
+    public static int significantDigits()
+    {
+        return ConfigValues.getInt(SIGNIFICANT_DIGITS_PROP_NAME, SIGNIFICANT_DIGITS_DEFAULT);
+    }
+
+    /**
+     * @return report interval in milliseconds.
+     */
+    public static long reportIntervalMs()
+    {
+        return ConfigValues.getLong(REPORT_INTERVAL_MS_PROP_NAME, REPORT_INTERVAL_MS_DEFAULT);
+    }
+
+    /**
+     * @return warm-up period in milliseconds.
+     */
+    public static long warmupMs()
+    {
+        return ConfigValues.getLong(WARMUP_MS_PROP_NAME, WARMUP_MS_DEFAULT);
+    }
+}
