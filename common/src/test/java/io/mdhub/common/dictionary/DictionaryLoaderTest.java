@@ -27,7 +27,7 @@ import io.mdhub.common.test.InterruptAfter;
  * MDHub's own dictionary files load into ETA and give the public acronyms and RWF types.
  */
 @InterruptAfter(10)
-class DictionaryLoaderTest
+public class DictionaryLoaderTest
 {
     /** fid, acronym, RWF type, ripples-to fid (0 = none). */
     static final Object[][] EXPECTED =
@@ -71,7 +71,7 @@ class DictionaryLoaderTest
         {FieldIds.QUOTIM, "QUOTIM", DataTypes.TIME, 0},
     };
 
-    static void assertMdHubEntries(final DataDictionary dictionary)
+    public static void assertMdHubEntries(final DataDictionary dictionary)
     {
         assertEquals(EXPECTED.length, dictionary.numberOfEntries());
         for (final Object[] row : EXPECTED)
@@ -85,7 +85,7 @@ class DictionaryLoaderTest
         assertNull(dictionary.entry(20), "fid 20 is not defined");
     }
 
-    static void assertMdHubEnums(final DataDictionary dictionary)
+    public static void assertMdHubEnums(final DataDictionary dictionary)
     {
         assertEquals("NYS", display(dictionary, FieldIds.RDN_EXCHID, 2));
         assertEquals("LSE", display(dictionary, FieldIds.RDN_EXCHID, 64));
