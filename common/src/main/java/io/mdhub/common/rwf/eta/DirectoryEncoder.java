@@ -110,6 +110,7 @@ public final class DirectoryEncoder
         update.serviceList(list);
         list.clear();
         update.streamId(streamId);
+        update.applyHasFilter();
         update.filter(filter);
         select(changed, -1, list);
         return encodeMasked(list, filter, iterator, false);

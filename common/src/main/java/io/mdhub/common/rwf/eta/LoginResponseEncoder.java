@@ -19,6 +19,10 @@ import com.refinitiv.eta.valueadd.domainrep.rdm.login.LoginStatus;
  */
 public final class LoginResponseEncoder
 {
+    private static final long BATCH_REQUESTS = 1;
+    private static final long BATCH_REISSUES = 2;
+    private static final long BATCH_CLOSES = 4;
+
     private final LoginRefresh refresh = (LoginRefresh)LoginMsgFactory.createMsg();
     private final LoginStatus status = (LoginStatus)LoginMsgFactory.createMsg();
     private final Buffer applicationName;
@@ -101,8 +105,13 @@ public final class LoginResponseEncoder
         refresh.attrib().allowSuspectData(allowSuspect ? 1 : 0);
 
         refresh.applyHasFeatures();
+        // ETA keeps the SupportBatchRequests bitmask as three values and ORs them back together on the wire.
         refresh.features().applyHasSupportBatchRequests();
-        refresh.features().supportBatchRequests(supportBatchRequests);
+        refresh.features().supportBatchRequests(supportBatchRequests & BATCH_REQUESTS);
+        refresh.features().applyHasSupportBatchReissues();
+        refresh.features().supportBatchReissues((supportBatchRequests & BATCH_REISSUES) >> 1);
+        refresh.features().applyHasSupportBatchCloses();
+        refresh.features().supportBatchCloses((supportBatchRequests & BATCH_CLOSES) >> 2);
         refresh.features().applyHasSupportViewRequests();
         refresh.features().supportViewRequests(supportViewRequests);
         refresh.features().applyHasSupportPost();
