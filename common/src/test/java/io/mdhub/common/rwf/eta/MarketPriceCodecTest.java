@@ -161,6 +161,24 @@ class MarketPriceCodecTest
     }
 
     @Test
+    void writesIntoAgronaViewsWithAnOffsetIntoTheirMemory()
+    {
+        final byte[] array = new byte[64];
+        final UnsafeBuffer slice = new UnsafeBuffer(array, 7, 40);
+        assertEquals(CodecReturnCodes.SUCCESS, encoder.encodeClose(writer.begin(slice, 3, 30), 5));
+        assertEquals(10, writer.encodedLength());
+        assertEquals(0x08, array[7 + 3 + 1]);
+        assertEquals(0x05, array[7 + 3 + 2]);
+
+        final ByteBuffer direct = ByteBuffer.allocateDirect(64);
+        final UnsafeBuffer directSlice = new UnsafeBuffer(direct, 16, 32);
+        assertEquals(CodecReturnCodes.SUCCESS, encoder.encodeClose(writer.begin(directSlice, 2, 30), 6));
+        assertEquals(0x06, direct.get(16 + 2 + 7));
+        assertEquals(CodecReturnCodes.SUCCESS, reader.read(directSlice, 2, 10));
+        assertEquals(6, reader.msg().streamId());
+    }
+
+    @Test
     void reportsBufferTooSmall()
     {
         final UnsafeBuffer out = new UnsafeBuffer(new byte[20]);
