@@ -1,0 +1,65 @@
+package io.mdhub.benchmarks.rwf;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+
+import org.agrona.concurrent.UnsafeBuffer;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.Setup;
+
+import io.mdhub.benchmarks.AbstractMdBenchmark;
+import io.mdhub.common.rwf.RwfMsgFlyweight;
+
+/**
+ * The hot routing path: wrap a message with the flyweight, read what routing needs (class, domain, streamId; key
+ * service and name for a request), and rewrite the streamId in place, as fan-out does for each consumer.
+ */
+public class RwfFlyweightBenchmark extends AbstractMdBenchmark
+{
+    private final RwfMsgFlyweight flyweight = new RwfMsgFlyweight();
+    private final byte[] itemName = "TRI.N".getBytes(StandardCharsets.US_ASCII);
+    private UnsafeBuffer update;
+    private UnsafeBuffer request;
+    private int streamId;
+
+    @Setup
+    public void setup()
+    {
+        update = direct(BenchmarkMessages.LEVEL1_UPDATE);
+        request = direct(BenchmarkMessages.REQUEST_TRI_N);
+    }
+
+    private static UnsafeBuffer direct(final byte[] bytes)
+    {
+        final UnsafeBuffer buffer = new UnsafeBuffer(ByteBuffer.allocateDirect(bytes.length));
+        buffer.putBytes(0, bytes);
+        return buffer;
+    }
+
+    @Benchmark
+    public int updateHeaderAndStreamIdRewrite()
+    {
+        if (!flyweight.wrap(update, 0, update.capacity()))
+        {
+            return -1;
+        }
+        final int routing = flyweight.msgClass() + flyweight.domainType() + flyweight.streamId()
+            + flyweight.updateType() + flyweight.payloadLength();
+        flyweight.streamId(++streamId);
+        return routing;
+    }
+
+    @Benchmark
+    public int requestHeaderKeyAndStreamIdRewrite()
+    {
+        if (!flyweight.wrap(request, 0, request.capacity()))
+        {
+            return -1;
+        }
+        int routing = flyweight.msgClass() + flyweight.domainType() + flyweight.streamId();
+        routing += flyweight.key().serviceId();
+        routing += flyweight.key().nameEquals(itemName) ? 1 : 0;
+        flyweight.streamId(++streamId);
+        return routing;
+    }
+}
