@@ -59,10 +59,9 @@ public abstract class RipcContext<T extends RipcContext<T>> extends BaseContext<
         if (null == countersManager)
         {
             ownsCountersManager = true;
-            countersMetaData = BufferUtil.allocateDirectAligned(
-                DEFAULT_COUNTERS_CAPACITY * CountersManager.METADATA_LENGTH, 64);
-            countersValues = BufferUtil.allocateDirectAligned(
-                DEFAULT_COUNTERS_CAPACITY * CountersManager.COUNTER_LENGTH, 64);
+            // plain direct buffers (not aligned slices) so close() can free them at once
+            countersMetaData = ByteBuffer.allocateDirect(DEFAULT_COUNTERS_CAPACITY * CountersManager.METADATA_LENGTH);
+            countersValues = ByteBuffer.allocateDirect(DEFAULT_COUNTERS_CAPACITY * CountersManager.COUNTER_LENGTH);
             countersManager = new CountersManager(new UnsafeBuffer(countersMetaData), new UnsafeBuffer(countersValues));
         }
         counters = new RipcCounters(countersManager, componentName);

@@ -125,7 +125,8 @@ final class RipcLivenessHandler extends ChannelDuplexHandler implements Runnable
             return;
         }
 
-        if (nowNs - lastWriteNs >= pingIntervalNs)
+        // ping on the tick before the interval would pass, so the peer never sees a gap longer than timeout / 3
+        if (nowNs - lastWriteNs + tickNs > pingIntervalNs)
         {
             lastWriteNs = nowNs;
             counters.pingsOut().increment();
