@@ -260,8 +260,8 @@ final class RipcClientHandshakeHandler extends ByteToMessageDecoder
         }
         isDone = true;
         timeout.cancel(false);
+        disconnects.disconnect(ctx.channel(), reason, detail); // counted before the caller learns of the failure
         connectPromise.tryFailure(new RipcHandshakeException(reason, version, detail));
-        disconnects.disconnect(ctx.channel(), reason, detail);
     }
 
     private static String nakText(final ByteBuf in, final int start, final int length)

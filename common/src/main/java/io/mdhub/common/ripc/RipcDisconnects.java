@@ -86,18 +86,18 @@ public final class RipcDisconnects
         counters.disconnects(reason).increment();
         if (null != cause)
         {
-            LOG.warn("{}: disconnect remote={} reason={} {}", component, channel.remoteAddress(), reason.label(),
-                detail, cause);
+            LOG.warn("{}: disconnect remote={} local={} reason={} {}", component, channel.remoteAddress(),
+                channel.localAddress(), reason.label(), detail, cause);
         }
         else if (reason.isFault())
         {
-            LOG.warn("{}: disconnect remote={} reason={} {}", component, channel.remoteAddress(), reason.label(),
-                detail);
+            LOG.warn("{}: disconnect remote={} local={} reason={} {}", component, channel.remoteAddress(),
+                channel.localAddress(), reason.label(), detail);
         }
         else
         {
-            LOG.info("{}: disconnect remote={} reason={} {}", component, channel.remoteAddress(), reason.label(),
-                detail);
+            LOG.info("{}: disconnect remote={} local={} reason={} {}", component, channel.remoteAddress(),
+                channel.localAddress(), reason.label(), detail);
         }
         return true;
     }
