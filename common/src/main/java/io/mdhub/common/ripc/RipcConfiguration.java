@@ -1,0 +1,292 @@
+package io.mdhub.common.ripc;
+
+import java.util.concurrent.TimeUnit;
+
+import org.agrona.SystemUtil;
+
+/**
+ * RIPC transport configuration: the only place {@code mdhub.ripc.*} system properties are read. Each setting is a
+ * {@code *_PROP_NAME} / {@code *_DEFAULT} pair whose value seeds a {@link RipcServer.Context} or
+ * {@link RipcClient.Context} field. Durations accept Agrona suffixes ({@code 60s}, {@code 500ms}), sizes accept
+ * {@code k}/{@code m}.
+ */
+public final class RipcConfiguration
+{
+    /**
+     * Address the server binds to.
+     */
+    public static final String BIND_ADDRESS_PROP_NAME = "mdhub.ripc.bind.address";
+
+    /**
+     * Default bind address: loopback only, so nothing is exposed by accident.
+     */
+    public static final String BIND_ADDRESS_DEFAULT = "127.0.0.1";
+
+    /**
+     * TCP port the server listens on.
+     */
+    public static final String PORT_PROP_NAME = "mdhub.ripc.port";
+
+    /**
+     * Default port: 14002, the customary RSSL port.
+     */
+    public static final int PORT_DEFAULT = 14002;
+
+    /**
+     * Largest RWF message the server sends in one frame (announced in the ConnectAck); larger ones are fragmented.
+     */
+    public static final String MAX_USER_MSG_SIZE_PROP_NAME = "mdhub.ripc.max.user.msg.size";
+
+    /**
+     * ETA's default maxUserMsgSize.
+     */
+    public static final int MAX_USER_MSG_SIZE_DEFAULT = 6144;
+
+    /**
+     * Server: the longest ping timeout granted; client: the ping timeout requested.
+     */
+    public static final String PING_TIMEOUT_PROP_NAME = "mdhub.ripc.ping.timeout";
+
+    /**
+     * Default ping timeout, as ETA's.
+     */
+    public static final long PING_TIMEOUT_DEFAULT_NS = TimeUnit.SECONDS.toNanos(60);
+
+    /**
+     * Server: the shortest ping timeout granted, whatever the client asks.
+     */
+    public static final String MIN_PING_TIMEOUT_PROP_NAME = "mdhub.ripc.min.ping.timeout";
+
+    /**
+     * Default minimum ping timeout, as ETA's server.
+     */
+    public static final long MIN_PING_TIMEOUT_DEFAULT_NS = TimeUnit.SECONDS.toNanos(20);
+
+    /**
+     * Longest time from TCP connect to a completed handshake.
+     */
+    public static final String HANDSHAKE_TIMEOUT_PROP_NAME = "mdhub.ripc.handshake.timeout";
+
+    /**
+     * Default handshake timeout.
+     */
+    public static final long HANDSHAKE_TIMEOUT_DEFAULT_NS = TimeUnit.SECONDS.toNanos(10);
+
+    /**
+     * Longest time one frame may stay incomplete after its first byte arrived (catches trickling peers that ping
+     * liveness alone would not).
+     */
+    public static final String PARTIAL_FRAME_TIMEOUT_PROP_NAME = "mdhub.ripc.partial.frame.timeout";
+
+    /**
+     * Default partial-frame timeout.
+     */
+    public static final long PARTIAL_FRAME_TIMEOUT_DEFAULT_NS = TimeUnit.SECONDS.toNanos(10);
+
+    /**
+     * Largest fragmented RWF message accepted (its announced total length).
+     */
+    public static final String MAX_REASSEMBLED_MSG_SIZE_PROP_NAME = "mdhub.ripc.max.reassembled.msg.size";
+
+    /**
+     * Default reassembly cap: 4 MiB.
+     */
+    public static final int MAX_REASSEMBLED_MSG_SIZE_DEFAULT = 4 * 1024 * 1024;
+
+    /**
+     * Netty event-loop threads of a component that creates its own group.
+     */
+    public static final String EVENT_LOOP_THREADS_PROP_NAME = "mdhub.ripc.event.loop.threads";
+
+    /**
+     * Default event-loop threads: one (these hosts have two cores).
+     */
+    public static final int EVENT_LOOP_THREADS_DEFAULT = 1;
+
+    /**
+     * Use the native epoll transport when it is available (else NIO).
+     */
+    public static final String EPOLL_PROP_NAME = "mdhub.ripc.epoll";
+
+    /**
+     * Default: epoll when available.
+     */
+    public static final boolean EPOLL_DEFAULT = true;
+
+    /**
+     * Component name: sent in the handshake (ETA {@code componentInfo}), used in logs and counter labels.
+     */
+    public static final String COMPONENT_NAME_PROP_NAME = "mdhub.ripc.component.name";
+
+    /**
+     * Default component name.
+     */
+    public static final String COMPONENT_NAME_DEFAULT = "mdhub";
+
+    /**
+     * Pack the messages written between two flushes into packed frames (a lone message goes as a normal frame).
+     */
+    public static final String PACK_OUTBOUND_PROP_NAME = "mdhub.ripc.pack.outbound";
+
+    /**
+     * Default: pack.
+     */
+    public static final boolean PACK_OUTBOUND_DEFAULT = true;
+
+    /**
+     * Host a {@link RipcClient} connects to.
+     */
+    public static final String CLIENT_HOST_PROP_NAME = "mdhub.ripc.client.host";
+
+    /**
+     * Default client host.
+     */
+    public static final String CLIENT_HOST_DEFAULT = "127.0.0.1";
+
+    /**
+     * Port a {@link RipcClient} connects to.
+     */
+    public static final String CLIENT_PORT_PROP_NAME = "mdhub.ripc.client.port";
+
+    /**
+     * Default client port.
+     */
+    public static final int CLIENT_PORT_DEFAULT = PORT_DEFAULT;
+
+    /**
+     * Whether a {@link RipcClient} retries with RIPC13 on a new connection when the server closes a RIPC14 one
+     * during the handshake, as ETA does.
+     */
+    public static final String CLIENT_VERSION_FALLBACK_PROP_NAME = "mdhub.ripc.client.version.fallback";
+
+    /**
+     * Default: fall back.
+     */
+    public static final boolean CLIENT_VERSION_FALLBACK_DEFAULT = true;
+
+    private RipcConfiguration()
+    {
+    }
+
+    /**
+     * @return the bind address.
+     */
+    public static String bindAddress()
+    {
+        return System.getProperty(BIND_ADDRESS_PROP_NAME, BIND_ADDRESS_DEFAULT);
+    }
+
+    /**
+     * @return the server port.
+     */
+    public static int port()
+    {
+        return Integer.getInteger(PORT_PROP_NAME, PORT_DEFAULT);
+    }
+
+    /**
+     * @return maxUserMsgSize in bytes.
+     */
+    public static int maxUserMsgSize()
+    {
+        return SystemUtil.getSizeAsInt(MAX_USER_MSG_SIZE_PROP_NAME, MAX_USER_MSG_SIZE_DEFAULT);
+    }
+
+    /**
+     * @return ping timeout in nanoseconds.
+     */
+    public static long pingTimeoutNs()
+    {
+        return SystemUtil.getDurationInNanos(PING_TIMEOUT_PROP_NAME, PING_TIMEOUT_DEFAULT_NS);
+    }
+
+    /**
+     * @return minimum ping timeout in nanoseconds.
+     */
+    public static long minPingTimeoutNs()
+    {
+        return SystemUtil.getDurationInNanos(MIN_PING_TIMEOUT_PROP_NAME, MIN_PING_TIMEOUT_DEFAULT_NS);
+    }
+
+    /**
+     * @return handshake timeout in nanoseconds.
+     */
+    public static long handshakeTimeoutNs()
+    {
+        return SystemUtil.getDurationInNanos(HANDSHAKE_TIMEOUT_PROP_NAME, HANDSHAKE_TIMEOUT_DEFAULT_NS);
+    }
+
+    /**
+     * @return partial-frame timeout in nanoseconds.
+     */
+    public static long partialFrameTimeoutNs()
+    {
+        return SystemUtil.getDurationInNanos(PARTIAL_FRAME_TIMEOUT_PROP_NAME, PARTIAL_FRAME_TIMEOUT_DEFAULT_NS);
+    }
+
+    /**
+     * @return the reassembly cap in bytes.
+     */
+    public static int maxReassembledMessageSize()
+    {
+        return SystemUtil.getSizeAsInt(MAX_REASSEMBLED_MSG_SIZE_PROP_NAME, MAX_REASSEMBLED_MSG_SIZE_DEFAULT);
+    }
+
+    /**
+     * @return event-loop threads.
+     */
+    public static int eventLoopThreads()
+    {
+        return Integer.getInteger(EVENT_LOOP_THREADS_PROP_NAME, EVENT_LOOP_THREADS_DEFAULT);
+    }
+
+    /**
+     * @return true to use epoll when available.
+     */
+    public static boolean epoll()
+    {
+        return Boolean.parseBoolean(System.getProperty(EPOLL_PROP_NAME, Boolean.toString(EPOLL_DEFAULT)));
+    }
+
+    /**
+     * @return the component name.
+     */
+    public static String componentName()
+    {
+        return System.getProperty(COMPONENT_NAME_PROP_NAME, COMPONENT_NAME_DEFAULT);
+    }
+
+    /**
+     * @return true to pack outbound messages.
+     */
+    public static boolean packOutbound()
+    {
+        return Boolean.parseBoolean(
+            System.getProperty(PACK_OUTBOUND_PROP_NAME, Boolean.toString(PACK_OUTBOUND_DEFAULT)));
+    }
+
+    /**
+     * @return the host a client connects to.
+     */
+    public static String clientHost()
+    {
+        return System.getProperty(CLIENT_HOST_PROP_NAME, CLIENT_HOST_DEFAULT);
+    }
+
+    /**
+     * @return the port a client connects to.
+     */
+    public static int clientPort()
+    {
+        return Integer.getInteger(CLIENT_PORT_PROP_NAME, CLIENT_PORT_DEFAULT);
+    }
+
+    /**
+     * @return true when a client falls back to RIPC13.
+     */
+    public static boolean clientVersionFallback()
+    {
+        return Boolean.parseBoolean(System.getProperty(
+            CLIENT_VERSION_FALLBACK_PROP_NAME, Boolean.toString(CLIENT_VERSION_FALLBACK_DEFAULT)));
+    }
+}

@@ -1,0 +1,342 @@
+package io.mdhub.common.ripc;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.TimeUnit;
+
+import io.mdhub.common.config.BaseContext;
+import io.netty.channel.EventLoopGroup;
+import org.agrona.BufferUtil;
+import org.agrona.CloseHelper;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.agrona.concurrent.status.CountersManager;
+
+/**
+ * Settings shared by {@link RipcServer.Context} and {@link RipcClient.Context}: timeouts, reassembly cap, event
+ * loops, counters, the application hook. Defaults come from {@link RipcConfiguration}. {@link #conclude()} creates
+ * what was not supplied (an in-memory {@link CountersManager}, an event-loop group) and {@link #close()} releases
+ * exactly what it created.
+ *
+ * @param <T> the concrete Context type.
+ */
+public abstract class RipcContext<T extends RipcContext<T>> extends BaseContext<T>
+{
+    /**
+     * Counters the default in-memory CountersManager has room for (a RIPC component allocates about 26).
+     */
+    public static final int DEFAULT_COUNTERS_CAPACITY = 64;
+
+    private static final int MAX_COMPONENT_NAME_LENGTH = 200;
+
+    private String componentName = RipcConfiguration.componentName();
+    private long handshakeTimeoutNs = RipcConfiguration.handshakeTimeoutNs();
+    private long partialFrameTimeoutNs = RipcConfiguration.partialFrameTimeoutNs();
+    private int maxReassembledMessageSize = RipcConfiguration.maxReassembledMessageSize();
+    private int eventLoopThreads = RipcConfiguration.eventLoopThreads();
+    private boolean useEpoll = RipcConfiguration.epoll();
+    private boolean packOutbound = RipcConfiguration.packOutbound();
+    private RipcChannelHook channelHook;
+    private CountersManager countersManager;
+    private EventLoopGroup eventLoopGroup;
+
+    private boolean ownsCountersManager;
+    private ByteBuffer countersMetaData;
+    private ByteBuffer countersValues;
+    private boolean ownsEventLoopGroup;
+    private RipcCounters counters;
+    private RipcChannelSettings channelSettings;
+
+    @Override
+    protected void concludeContext()
+    {
+        requireRange("componentName length", componentName.getBytes(StandardCharsets.US_ASCII).length, 0,
+            MAX_COMPONENT_NAME_LENGTH);
+        requirePositive(RipcConfiguration.HANDSHAKE_TIMEOUT_PROP_NAME, handshakeTimeoutNs);
+        requirePositive(RipcConfiguration.PARTIAL_FRAME_TIMEOUT_PROP_NAME, partialFrameTimeoutNs);
+        requirePositive(RipcConfiguration.MAX_REASSEMBLED_MSG_SIZE_PROP_NAME, maxReassembledMessageSize);
+        requireRange(RipcConfiguration.EVENT_LOOP_THREADS_PROP_NAME, eventLoopThreads, 1, 64);
+
+        if (null == countersManager)
+        {
+            ownsCountersManager = true;
+            // plain direct buffers (not aligned slices) so close() can free them at once
+            countersMetaData = ByteBuffer.allocateDirect(DEFAULT_COUNTERS_CAPACITY * CountersManager.METADATA_LENGTH);
+            countersValues = ByteBuffer.allocateDirect(DEFAULT_COUNTERS_CAPACITY * CountersManager.COUNTER_LENGTH);
+            countersManager = new CountersManager(new UnsafeBuffer(countersMetaData), new UnsafeBuffer(countersValues));
+        }
+        counters = new RipcCounters(countersManager, componentName);
+        channelSettings = new RipcChannelSettings(componentName, counters, handshakeTimeoutNs, partialFrameTimeoutNs,
+            maxReassembledMessageSize, packOutbound);
+
+        if (null == eventLoopGroup)
+        {
+            ownsEventLoopGroup = true;
+            eventLoopGroup = RipcTransport.newEventLoopGroup(eventLoopThreads, useEpoll, "ripc-" + componentName);
+        }
+    }
+
+    /**
+     * Shut down what conclude created: the event-loop group (waiting for it), then the counters, then the
+     * in-memory counters buffers.
+     */
+    @Override
+    public void close()
+    {
+        if (ownsEventLoopGroup && null != eventLoopGroup)
+        {
+            eventLoopGroup.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
+            eventLoopGroup = null;
+            ownsEventLoopGroup = false;
+        }
+        CloseHelper.close(counters);
+        counters = null;
+        if (ownsCountersManager)
+        {
+            countersManager = null;
+            BufferUtil.free(countersMetaData);
+            BufferUtil.free(countersValues);
+            countersMetaData = null;
+            countersValues = null;
+            ownsCountersManager = false;
+        }
+    }
+
+    /**
+     * A copy with the same settings that owns nothing: resources conclude created stay with this Context.
+     *
+     * @return the copy, not concluded.
+     */
+    @Override
+    public T clone()
+    {
+        final T copy = super.clone();
+        final RipcContext<T> ripcCopy = copy;
+        if (ownsCountersManager)
+        {
+            ripcCopy.countersManager = null;
+        }
+        if (ownsEventLoopGroup)
+        {
+            ripcCopy.eventLoopGroup = null;
+        }
+        ripcCopy.ownsCountersManager = false;
+        ripcCopy.ownsEventLoopGroup = false;
+        ripcCopy.countersMetaData = null;
+        ripcCopy.countersValues = null;
+        ripcCopy.counters = null;
+        ripcCopy.channelSettings = null;
+        return copy;
+    }
+
+    /**
+     * @param componentName name sent in the handshake and used in logs and counter labels (ASCII, at most 200).
+     * @return this.
+     */
+    public T componentName(final String componentName)
+    {
+        checkNotConcluded();
+        this.componentName = componentName;
+        return self();
+    }
+
+    /**
+     * @return the component name.
+     */
+    public String componentName()
+    {
+        return componentName;
+    }
+
+    /**
+     * @param handshakeTimeoutNs longest time from TCP connect to a completed handshake.
+     * @return this.
+     */
+    public T handshakeTimeoutNs(final long handshakeTimeoutNs)
+    {
+        checkNotConcluded();
+        this.handshakeTimeoutNs = handshakeTimeoutNs;
+        return self();
+    }
+
+    /**
+     * @return the handshake timeout in nanoseconds.
+     */
+    public long handshakeTimeoutNs()
+    {
+        return handshakeTimeoutNs;
+    }
+
+    /**
+     * @param partialFrameTimeoutNs longest time one frame may stay incomplete.
+     * @return this.
+     */
+    public T partialFrameTimeoutNs(final long partialFrameTimeoutNs)
+    {
+        checkNotConcluded();
+        this.partialFrameTimeoutNs = partialFrameTimeoutNs;
+        return self();
+    }
+
+    /**
+     * @return the partial-frame timeout in nanoseconds.
+     */
+    public long partialFrameTimeoutNs()
+    {
+        return partialFrameTimeoutNs;
+    }
+
+    /**
+     * @param maxReassembledMessageSize largest fragmented message accepted, in bytes.
+     * @return this.
+     */
+    public T maxReassembledMessageSize(final int maxReassembledMessageSize)
+    {
+        checkNotConcluded();
+        this.maxReassembledMessageSize = maxReassembledMessageSize;
+        return self();
+    }
+
+    /**
+     * @return the reassembly cap in bytes.
+     */
+    public int maxReassembledMessageSize()
+    {
+        return maxReassembledMessageSize;
+    }
+
+    /**
+     * @param eventLoopThreads threads of the event-loop group conclude creates (ignored when a group is supplied).
+     * @return this.
+     */
+    public T eventLoopThreads(final int eventLoopThreads)
+    {
+        checkNotConcluded();
+        this.eventLoopThreads = eventLoopThreads;
+        return self();
+    }
+
+    /**
+     * @return event-loop threads.
+     */
+    public int eventLoopThreads()
+    {
+        return eventLoopThreads;
+    }
+
+    /**
+     * @param useEpoll use native epoll when available (ignored when a group is supplied).
+     * @return this.
+     */
+    public T useEpoll(final boolean useEpoll)
+    {
+        checkNotConcluded();
+        this.useEpoll = useEpoll;
+        return self();
+    }
+
+    /**
+     * @return true to use epoll when available.
+     */
+    public boolean useEpoll()
+    {
+        return useEpoll;
+    }
+
+    /**
+     * @param packOutbound pack the messages written between two flushes.
+     * @return this.
+     */
+    public T packOutbound(final boolean packOutbound)
+    {
+        checkNotConcluded();
+        this.packOutbound = packOutbound;
+        return self();
+    }
+
+    /**
+     * @return true when outbound messages are packed.
+     */
+    public boolean packOutbound()
+    {
+        return packOutbound;
+    }
+
+    /**
+     * @param channelHook adds the application handlers to each connection's pipeline.
+     * @return this.
+     */
+    public T channelHook(final RipcChannelHook channelHook)
+    {
+        checkNotConcluded();
+        this.channelHook = channelHook;
+        return self();
+    }
+
+    /**
+     * @return the application hook, or null.
+     */
+    public RipcChannelHook channelHook()
+    {
+        return channelHook;
+    }
+
+    /**
+     * @param countersManager where the counters are allocated; when null, conclude creates an in-memory one.
+     * @return this.
+     */
+    public T countersManager(final CountersManager countersManager)
+    {
+        checkNotConcluded();
+        this.countersManager = countersManager;
+        return self();
+    }
+
+    /**
+     * @return the CountersManager (after conclude, the one in use).
+     */
+    public CountersManager countersManager()
+    {
+        return countersManager;
+    }
+
+    /**
+     * @param eventLoopGroup event loops to use (not closed by this Context); when null, conclude creates one.
+     * @return this.
+     */
+    public T eventLoopGroup(final EventLoopGroup eventLoopGroup)
+    {
+        checkNotConcluded();
+        this.eventLoopGroup = eventLoopGroup;
+        return self();
+    }
+
+    /**
+     * @return the event-loop group (after conclude, the one in use).
+     */
+    public EventLoopGroup eventLoopGroup()
+    {
+        return eventLoopGroup;
+    }
+
+    /**
+     * @return the counters, after conclude.
+     */
+    public RipcCounters counters()
+    {
+        return counters;
+    }
+
+    /**
+     * @return the concluded handler settings.
+     */
+    public RipcChannelSettings channelSettings()
+    {
+        return channelSettings;
+    }
+
+    @SuppressWarnings("unchecked")
+    private T self()
+    {
+        return (T)this;
+    }
+}

@@ -1,0 +1,137 @@
+package io.mdhub.common.ripc;
+
+/**
+ * Why a RIPC connection ended. Each reason has its own disconnect counter and appears in the one log line written
+ * per disconnect. Faults (bad input, timeouts) are logged at WARN, orderly closes at INFO.
+ */
+public enum RipcDisconnectReason
+{
+    /**
+     * The peer closed the TCP connection.
+     */
+    PEER_CLOSED(0, "peer-closed", false),
+
+    /**
+     * This side's application closed the connection.
+     */
+    LOCAL_CLOSE(1, "local-close", false),
+
+    /**
+     * The handshake did not complete within the handshake timeout.
+     */
+    HANDSHAKE_TIMEOUT(2, "handshake-timeout", true),
+
+    /**
+     * Malformed handshake bytes: bad length, opcode, unknown version, inconsistent fields.
+     */
+    BAD_HANDSHAKE(3, "bad-handshake", true),
+
+    /**
+     * An older RIPC version (12/11) was offered: closed so that an ETA client retries with the next version.
+     */
+    VERSION_NOT_SUPPORTED(4, "version-not-supported", false),
+
+    /**
+     * The server refused the connection with a ConnectNak (sent by the server, received by the client).
+     */
+    CONNECT_REFUSED(5, "connect-refused", true),
+
+    /**
+     * A frame shorter than its own header.
+     */
+    FRAME_TOO_SHORT(6, "frame-too-short", true),
+
+    /**
+     * A frame longer than the negotiated maximum plus the largest header.
+     */
+    FRAME_TOO_LONG(7, "frame-too-long", true),
+
+    /**
+     * Unknown or not negotiated flags (e.g. COMPRESSION), or unknown extended flags.
+     */
+    BAD_FLAGS(8, "bad-flags", true),
+
+    /**
+     * A packed frame whose sub-message lengths do not add up.
+     */
+    BAD_PACKING(9, "bad-packing", true),
+
+    /**
+     * A fragment without its first fragment, a duplicate first fragment, or more data than announced.
+     */
+    BAD_FRAGMENT(10, "bad-fragment", true),
+
+    /**
+     * A fragmented message larger than the reassembly cap, or too many reassemblies at once.
+     */
+    REASSEMBLY_LIMIT(11, "reassembly-limit", true),
+
+    /**
+     * A frame (or the handshake) stayed incomplete for longer than the partial-frame timeout.
+     */
+    PARTIAL_FRAME_TIMEOUT(12, "partial-frame-timeout", true),
+
+    /**
+     * Nothing at all was read for the negotiated ping timeout.
+     */
+    PING_TIMEOUT(13, "ping-timeout", true),
+
+    /**
+     * An I/O error or an exception from a handler.
+     */
+    ERROR(14, "error", true);
+
+    private static final RipcDisconnectReason[] VALUES = values();
+
+    private final int code;
+    private final String label;
+    private final boolean isFault;
+
+    RipcDisconnectReason(final int code, final String label, final boolean isFault)
+    {
+        this.code = code;
+        this.label = label;
+        this.isFault = isFault;
+    }
+
+    /**
+     * @return stable numeric code, stored in the disconnect counter's key.
+     */
+    public int code()
+    {
+        return code;
+    }
+
+    /**
+     * @return the name used in logs and counter labels.
+     */
+    public String label()
+    {
+        return label;
+    }
+
+    /**
+     * @return true when the disconnect is caused by bad input or a timeout (logged at WARN).
+     */
+    public boolean isFault()
+    {
+        return isFault;
+    }
+
+    /**
+     * @param code a code from {@link #code()}.
+     * @return the reason.
+     */
+    public static RipcDisconnectReason fromCode(final int code)
+    {
+        return VALUES[code];
+    }
+
+    /**
+     * @return how many reasons there are.
+     */
+    public static int count()
+    {
+        return VALUES.length;
+    }
+}

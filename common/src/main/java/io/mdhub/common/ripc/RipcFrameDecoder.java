@@ -1,0 +1,374 @@
+package io.mdhub.common.ripc;
+
+import static io.mdhub.common.ripc.RipcFrameDescriptor.COMPRESSION;
+import static io.mdhub.common.ripc.RipcFrameDescriptor.COMP_FRAGMENT;
+import static io.mdhub.common.ripc.RipcFrameDescriptor.EXTENDED_FLAGS_OFFSET;
+import static io.mdhub.common.ripc.RipcFrameDescriptor.EXT_FRAGMENT;
+import static io.mdhub.common.ripc.RipcFrameDescriptor.EXT_FRAGMENT_HEADER;
+import static io.mdhub.common.ripc.RipcFrameDescriptor.FIRST_FRAGMENT_HEADER_LENGTH;
+import static io.mdhub.common.ripc.RipcFrameDescriptor.FIRST_FRAGMENT_ID_OFFSET;
+import static io.mdhub.common.ripc.RipcFrameDescriptor.FIRST_FRAGMENT_TOTAL_LENGTH_OFFSET;
+import static io.mdhub.common.ripc.RipcFrameDescriptor.FLAGS_OFFSET;
+import static io.mdhub.common.ripc.RipcFrameDescriptor.HAS_OPTIONAL_FLAGS;
+import static io.mdhub.common.ripc.RipcFrameDescriptor.HEADER_LENGTH;
+import static io.mdhub.common.ripc.RipcFrameDescriptor.KNOWN_FLAGS;
+import static io.mdhub.common.ripc.RipcFrameDescriptor.MAX_HEADER_LENGTH;
+import static io.mdhub.common.ripc.RipcFrameDescriptor.NEXT_FRAGMENT_HEADER_LENGTH;
+import static io.mdhub.common.ripc.RipcFrameDescriptor.NEXT_FRAGMENT_ID_OFFSET;
+import static io.mdhub.common.ripc.RipcFrameDescriptor.PACKED_LENGTH_FIELD_LENGTH;
+import static io.mdhub.common.ripc.RipcFrameDescriptor.PACKING;
+import static io.mdhub.common.ripc.RipcFrameDescriptor.PING_FRAME_LENGTH;
+
+import java.util.List;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.handler.codec.ByteToMessageDecoder;
+import org.agrona.collections.Int2ObjectHashMap;
+
+/**
+ * Data-phase RIPC decoder (RIPC13/14): turns the byte stream into one {@link ByteBuf} per RWF message.
+ * <p>
+ * <b>Message type and ownership.</b> Each message passed down the pipeline is a {@code ByteBuf} whose readable
+ * bytes are exactly one RWF message (no RIPC header, no packed sub-length). Normal and packed messages are
+ * {@link ByteBuf#retainedSlice(int, int) retained slices} of the socket buffer (no copy); a reassembled fragmented
+ * message is a pooled buffer of exactly its total length. <b>The consumer owns it and must release it</b> (the last
+ * handler to touch it, as Netty's {@code SimpleChannelInboundHandler} does). The bytes are writable, so a consumer
+ * may rewrite the streamId (RWF bytes 4..7) in place; it may wrap them in an Agrona {@code UnsafeBuffer} via
+ * {@code memoryAddress() + readerIndex()} when {@code hasMemoryAddress()} (pooled direct buffers, the default), else
+ * via {@code nioBuffer()}. The wrap is valid only until release.
+ * <p>
+ * Pings ({@code len == 3}) are counted and not passed on; the liveness handler in front of this decoder already saw
+ * the bytes arrive. Any malformed frame disconnects the peer with a specific {@link RipcDisconnectReason}, after
+ * which all further input is discarded. A hot-path frame allocates nothing apart from the pooled slices.
+ */
+public final class RipcFrameDecoder extends ByteToMessageDecoder
+{
+    /**
+     * Value of {@link #partialFrameStartNs()} when no frame is incomplete.
+     */
+    public static final long NO_PARTIAL_FRAME = Long.MIN_VALUE;
+
+    /**
+     * How many fragmented messages may be in reassembly at once on one connection. ETA interleaves fragments of
+     * different messages only across priorities, so a handful is plenty; the bound caps memory per peer.
+     */
+    public static final int MAX_CONCURRENT_REASSEMBLIES = 16;
+
+    private final RipcCounters counters;
+    private final RipcDisconnects disconnects;
+    private final int maxFrameLength;
+    private final int maxReassembledMessageSize;
+    private final Int2ObjectHashMap<ByteBuf> reassemblyByFragId = new Int2ObjectHashMap<>();
+    private long partialFrameStartNs = NO_PARTIAL_FRAME;
+    private boolean isFailed;
+    private long framesIn;
+    private long messagesIn;
+    private long pingsIn;
+
+    /**
+     * @param session  the negotiated session: its maxUserMsgSize bounds inbound frames.
+     * @param settings component settings (counters, reassembly cap).
+     */
+    public RipcFrameDecoder(final RipcSession session, final RipcChannelSettings settings)
+    {
+        this.counters = settings.counters();
+        this.disconnects = settings.disconnects();
+        this.maxFrameLength = Math.min(RipcFrameDescriptor.MAX_FRAME_LENGTH,
+            session.maxUserMsgSize() + MAX_HEADER_LENGTH);
+        this.maxReassembledMessageSize = settings.maxReassembledMessageSize();
+    }
+
+    /**
+     * @return {@link System#nanoTime()} when the oldest incomplete frame started to arrive, or
+     * {@link #NO_PARTIAL_FRAME}. Read by the liveness handler on the same event loop.
+     */
+    public long partialFrameStartNs()
+    {
+        return partialFrameStartNs;
+    }
+
+    @Override
+    protected void decode(final ChannelHandlerContext ctx, final ByteBuf in, final List<Object> out)
+    {
+        if (isFailed)
+        {
+            in.skipBytes(in.readableBytes());
+            return;
+        }
+
+        boolean isProgress = false;
+        while (in.readableBytes() >= 2)
+        {
+            final int start = in.readerIndex();
+            final int length = in.getUnsignedShort(start);
+            if (length < HEADER_LENGTH)
+            {
+                fail(ctx, in, RipcDisconnectReason.FRAME_TOO_SHORT, "length=" + length);
+                return;
+            }
+            if (length > maxFrameLength)
+            {
+                fail(ctx, in, RipcDisconnectReason.FRAME_TOO_LONG, "length=" + length + " max=" + maxFrameLength);
+                return;
+            }
+            if (in.readableBytes() < length)
+            {
+                break;
+            }
+
+            framesIn++;
+            if (!decodeFrame(ctx, in, start, length, out))
+            {
+                return;
+            }
+            in.readerIndex(start + length);
+            isProgress = true;
+        }
+
+        if (!in.isReadable())
+        {
+            partialFrameStartNs = NO_PARTIAL_FRAME;
+        }
+        else if (isProgress || NO_PARTIAL_FRAME == partialFrameStartNs)
+        {
+            partialFrameStartNs = System.nanoTime();
+        }
+    }
+
+    private boolean decodeFrame(
+        final ChannelHandlerContext ctx, final ByteBuf in, final int start, final int length, final List<Object> out)
+    {
+        if (PING_FRAME_LENGTH == length)
+        {
+            pingsIn++;
+            return true;
+        }
+
+        final int flags = in.getUnsignedByte(start + FLAGS_OFFSET);
+        if (0 != (flags & ~KNOWN_FLAGS) || 0 != (flags & (COMPRESSION | COMP_FRAGMENT)))
+        {
+            return fail(ctx, in, RipcDisconnectReason.BAD_FLAGS, "flags=0x" + Integer.toHexString(flags) +
+                " (compression is never negotiated)");
+        }
+
+        if (0 != (flags & PACKING))
+        {
+            if (0 != (flags & HAS_OPTIONAL_FLAGS))
+            {
+                return fail(ctx, in, RipcDisconnectReason.BAD_FLAGS, "packed frame with extended flags");
+            }
+            return decodePacked(ctx, in, start, length, out);
+        }
+
+        if (0 != (flags & HAS_OPTIONAL_FLAGS))
+        {
+            return decodeFragment(ctx, in, start, length, out);
+        }
+
+        out.add(in.retainedSlice(start + HEADER_LENGTH, length - HEADER_LENGTH));
+        messagesIn++;
+        return true;
+    }
+
+    private boolean decodePacked(
+        final ChannelHandlerContext ctx, final ByteBuf in, final int start, final int length, final List<Object> out)
+    {
+        final int end = start + length;
+        final int messagesEnd = packedMessagesEnd(in, start + HEADER_LENGTH, end);
+        if (messagesEnd < 0)
+        {
+            return fail(ctx, in, RipcDisconnectReason.BAD_PACKING,
+                "sub-message lengths overrun frame length=" + length);
+        }
+
+        // validated first, so a bad frame delivers none of its messages
+        int position = start + HEADER_LENGTH;
+        while (position < messagesEnd)
+        {
+            final int subLength = in.getUnsignedShort(position);
+            out.add(in.retainedSlice(position + PACKED_LENGTH_FIELD_LENGTH, subLength));
+            messagesIn++;
+            position += PACKED_LENGTH_FIELD_LENGTH + subLength;
+        }
+        return true;
+    }
+
+    /**
+     * @return where the last sub-message ends (before a zero sub-length, which ends the frame as in ETA), or -1
+     * when a sub-length overruns the frame.
+     */
+    private static int packedMessagesEnd(final ByteBuf in, final int from, final int end)
+    {
+        int position = from;
+        while (position < end)
+        {
+            if (end - position < PACKED_LENGTH_FIELD_LENGTH)
+            {
+                return -1;
+            }
+            final int subLength = in.getUnsignedShort(position);
+            if (0 == subLength)
+            {
+                return position;
+            }
+            position += PACKED_LENGTH_FIELD_LENGTH + subLength;
+            if (position > end)
+            {
+                return -1;
+            }
+        }
+        return position;
+    }
+
+    private boolean decodeFragment(
+        final ChannelHandlerContext ctx, final ByteBuf in, final int start, final int length, final List<Object> out)
+    {
+        if (length <= EXTENDED_FLAGS_OFFSET)
+        {
+            return fail(ctx, in, RipcDisconnectReason.FRAME_TOO_SHORT, "no extended flags, length=" + length);
+        }
+        final int extendedFlags = in.getUnsignedByte(start + EXTENDED_FLAGS_OFFSET);
+        if (EXT_FRAGMENT_HEADER == extendedFlags)
+        {
+            return decodeFirstFragment(ctx, in, start, length, out);
+        }
+        if (EXT_FRAGMENT == extendedFlags)
+        {
+            return decodeNextFragment(ctx, in, start, length, out);
+        }
+        return fail(ctx, in, RipcDisconnectReason.BAD_FLAGS,
+            "extended flags=0x" + Integer.toHexString(extendedFlags));
+    }
+
+    private boolean decodeFirstFragment(
+        final ChannelHandlerContext ctx, final ByteBuf in, final int start, final int length, final List<Object> out)
+    {
+        if (length < FIRST_FRAGMENT_HEADER_LENGTH)
+        {
+            return fail(ctx, in, RipcDisconnectReason.FRAME_TOO_SHORT, "first fragment length=" + length);
+        }
+        final long totalLength = in.getUnsignedInt(start + FIRST_FRAGMENT_TOTAL_LENGTH_OFFSET);
+        final int fragId = in.getUnsignedShort(start + FIRST_FRAGMENT_ID_OFFSET);
+        final int dataLength = length - FIRST_FRAGMENT_HEADER_LENGTH;
+        if (totalLength > maxReassembledMessageSize)
+        {
+            return fail(ctx, in, RipcDisconnectReason.REASSEMBLY_LIMIT,
+                "total length=" + totalLength + " cap=" + maxReassembledMessageSize);
+        }
+        if (0 == totalLength || dataLength > totalLength)
+        {
+            return fail(ctx, in, RipcDisconnectReason.BAD_FRAGMENT,
+                "first fragment data=" + dataLength + " total length=" + totalLength);
+        }
+        if (reassemblyByFragId.containsKey(fragId))
+        {
+            return fail(ctx, in, RipcDisconnectReason.BAD_FRAGMENT, "second first fragment for fragId=" + fragId);
+        }
+        if (reassemblyByFragId.size() >= MAX_CONCURRENT_REASSEMBLIES)
+        {
+            return fail(ctx, in, RipcDisconnectReason.REASSEMBLY_LIMIT,
+                "more than " + MAX_CONCURRENT_REASSEMBLIES + " concurrent fragmented messages");
+        }
+
+        final int dataStart = start + FIRST_FRAGMENT_HEADER_LENGTH;
+        if (dataLength == totalLength)
+        {
+            out.add(in.retainedSlice(dataStart, dataLength));
+            messagesIn++;
+            return true;
+        }
+
+        final int capacity = (int)totalLength;
+        final ByteBuf message = ctx.alloc().buffer(capacity, capacity);
+        message.writeBytes(in, dataStart, dataLength);
+        reassemblyByFragId.put(fragId, message);
+        return true;
+    }
+
+    private boolean decodeNextFragment(
+        final ChannelHandlerContext ctx, final ByteBuf in, final int start, final int length, final List<Object> out)
+    {
+        if (length < NEXT_FRAGMENT_HEADER_LENGTH)
+        {
+            return fail(ctx, in, RipcDisconnectReason.FRAME_TOO_SHORT, "fragment length=" + length);
+        }
+        final int fragId = in.getUnsignedShort(start + NEXT_FRAGMENT_ID_OFFSET);
+        final ByteBuf message = reassemblyByFragId.get(fragId);
+        if (null == message)
+        {
+            return fail(ctx, in, RipcDisconnectReason.BAD_FRAGMENT, "fragment without first fragment, fragId=" +
+                fragId);
+        }
+        final int dataLength = length - NEXT_FRAGMENT_HEADER_LENGTH;
+        if (dataLength > message.writableBytes())
+        {
+            return fail(ctx, in, RipcDisconnectReason.BAD_FRAGMENT, "fragments exceed announced total length=" +
+                message.capacity() + " fragId=" + fragId);
+        }
+        message.writeBytes(in, start + NEXT_FRAGMENT_HEADER_LENGTH, dataLength);
+        if (!message.isWritable())
+        {
+            reassemblyByFragId.remove(fragId);
+            out.add(message);
+            messagesIn++;
+        }
+        return true;
+    }
+
+    private boolean fail(
+        final ChannelHandlerContext ctx, final ByteBuf in, final RipcDisconnectReason reason, final String detail)
+    {
+        isFailed = true;
+        in.skipBytes(in.readableBytes());
+        partialFrameStartNs = NO_PARTIAL_FRAME;
+        releaseReassemblies();
+        disconnects.disconnect(ctx.channel(), reason, detail);
+        return false;
+    }
+
+    @Override
+    public void channelReadComplete(final ChannelHandlerContext ctx) throws Exception
+    {
+        flushCounters();
+        super.channelReadComplete(ctx);
+    }
+
+    @Override
+    protected void handlerRemoved0(final ChannelHandlerContext ctx)
+    {
+        flushCounters();
+        releaseReassemblies();
+    }
+
+    private void flushCounters()
+    {
+        if (0 != framesIn)
+        {
+            counters.framesIn().getAndAdd(framesIn);
+            framesIn = 0;
+        }
+        if (0 != messagesIn)
+        {
+            counters.messagesIn().getAndAdd(messagesIn);
+            messagesIn = 0;
+        }
+        if (0 != pingsIn)
+        {
+            counters.pingsIn().getAndAdd(pingsIn);
+            pingsIn = 0;
+        }
+    }
+
+    private void releaseReassemblies()
+    {
+        if (!reassemblyByFragId.isEmpty())
+        {
+            for (final ByteBuf message : reassemblyByFragId.values())
+            {
+                message.release();
+            }
+            reassemblyByFragId.clear();
+        }
+    }
+}

@@ -1,0 +1,324 @@
+package io.mdhub.common.ripc;
+
+import static io.mdhub.common.ripc.RipcFrameDescriptor.EXT_FRAGMENT;
+import static io.mdhub.common.ripc.RipcFrameDescriptor.EXT_FRAGMENT_HEADER;
+import static io.mdhub.common.ripc.RipcFrameDescriptor.FIRST_FRAGMENT_HEADER_LENGTH;
+import static io.mdhub.common.ripc.RipcFrameDescriptor.FRAGMENT_FRAME_FLAGS;
+import static io.mdhub.common.ripc.RipcFrameDescriptor.HEADER_LENGTH;
+import static io.mdhub.common.ripc.RipcFrameDescriptor.NEXT_FRAGMENT_HEADER_LENGTH;
+import static io.mdhub.common.ripc.RipcFrameDescriptor.NORMAL_FRAME_FLAGS;
+import static io.mdhub.common.ripc.RipcFrameDescriptor.PACKED_FRAME_FLAGS;
+import static io.mdhub.common.ripc.RipcFrameDescriptor.PACKED_LENGTH_FIELD_LENGTH;
+
+import java.nio.channels.ClosedChannelException;
+import java.util.ArrayList;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelOutboundHandlerAdapter;
+import io.netty.channel.ChannelPromise;
+import io.netty.util.concurrent.PromiseCombiner;
+import io.netty.util.concurrent.PromiseNotifier;
+
+/**
+ * Data-phase RIPC encoder: each {@link ByteBuf} written is exactly one RWF message; it leaves as a normal frame,
+ * as fragments when longer than maxUserMsgSize, or packed with the other messages written before the next flush.
+ * <p>
+ * <b>Ownership.</b> The encoder takes ownership of every written ByteBuf and releases it (directly or through the
+ * socket write). <b>Zero copy:</b> when the buffer has at least {@link #HEADROOM} bytes before its readerIndex
+ * (allocate with {@link #newMessageBuffer(ByteBufAllocator, int)}), the 3-byte header is written into that headroom
+ * and the buffer goes to the socket as it is; otherwise it is copied once into a framed pooled buffer.
+ * <p>
+ * <b>Packing</b> (when enabled): a message written alone before a flush still leaves as a normal frame (no copy, no
+ * latency cost); two or more small messages between flushes are copied into one packed frame of at most
+ * maxUserMsgSize payload bytes ({@code [len][0x12]([u16 subLen][msg])*}). Fan-out writes many then flushes once.
+ * <p>
+ * <b>Promises:</b> hot-path callers pass {@code voidPromise()}; a real promise completes when its frame (the pack,
+ * or the last fragment) is written, at the cost of a small allocation.
+ */
+public final class RipcFrameEncoder extends ChannelOutboundHandlerAdapter
+{
+    /**
+     * Bytes to reserve before an outbound RWF message so the frame header is written in place.
+     */
+    public static final int HEADROOM = HEADER_LENGTH;
+
+    private final int maxUserMsgSize;
+    private final int maxFrameLength;
+    private final boolean isPacking;
+    private final RipcCounters counters;
+    private final ArrayList<ChannelPromise> packPromises = new ArrayList<>();
+    private ByteBuf pending;
+    private ChannelPromise pendingPromise;
+    private ByteBuf pack;
+    private int nextFragId = 1;
+    private long framesOut;
+    private long messagesOut;
+
+    /**
+     * @param session  the negotiated session (maxUserMsgSize).
+     * @param settings component settings (packing, counters).
+     */
+    public RipcFrameEncoder(final RipcSession session, final RipcChannelSettings settings)
+    {
+        this.maxUserMsgSize = session.maxUserMsgSize();
+        this.maxFrameLength = maxUserMsgSize + HEADER_LENGTH;
+        this.isPacking = settings.packOutbound();
+        this.counters = settings.counters();
+    }
+
+    /**
+     * A pooled buffer for one outbound RWF message, with {@link #HEADROOM} reserved so the encoder frames it without
+     * copying. Encode the message from the writerIndex on, then write the buffer to the channel.
+     *
+     * @param allocator      the channel's allocator.
+     * @param messageCapacity room for the RWF message.
+     * @return the buffer, readerIndex = writerIndex = HEADROOM.
+     */
+    public static ByteBuf newMessageBuffer(final ByteBufAllocator allocator, final int messageCapacity)
+    {
+        final ByteBuf buffer = allocator.buffer(messageCapacity + HEADROOM);
+        buffer.writerIndex(HEADROOM).readerIndex(HEADROOM);
+        return buffer;
+    }
+
+    @Override
+    public void write(final ChannelHandlerContext ctx, final Object msg, final ChannelPromise promise)
+    {
+        if (!(msg instanceof ByteBuf))
+        {
+            ctx.write(msg, promise);
+            return;
+        }
+
+        final ByteBuf message = (ByteBuf)msg;
+        final int length = message.readableBytes();
+        if (0 == length)
+        {
+            message.release();
+            promise.tryFailure(new IllegalArgumentException("empty RWF message (would read as a ping)"));
+            return;
+        }
+
+        messagesOut++;
+        if (!isPacking || length + PACKED_LENGTH_FIELD_LENGTH > maxUserMsgSize)
+        {
+            closeBatch(ctx);
+            writeSingle(ctx, message, promise);
+        }
+        else if (null != pack)
+        {
+            if (pack.writableBytes() < length + PACKED_LENGTH_FIELD_LENGTH)
+            {
+                closeBatch(ctx);
+                holdPending(message, promise);
+            }
+            else
+            {
+                appendToPack(message, promise);
+            }
+        }
+        else if (null == pending)
+        {
+            holdPending(message, promise);
+        }
+        else if (pending.readableBytes() + length + 2 * PACKED_LENGTH_FIELD_LENGTH > maxUserMsgSize)
+        {
+            closeBatch(ctx);
+            holdPending(message, promise);
+        }
+        else
+        {
+            pack = ctx.alloc().buffer(maxFrameLength, maxFrameLength);
+            pack.writerIndex(HEADER_LENGTH);
+            final ByteBuf first = pending;
+            final ChannelPromise firstPromise = pendingPromise;
+            pending = null;
+            pendingPromise = null;
+            appendToPack(first, firstPromise);
+            appendToPack(message, promise);
+        }
+    }
+
+    @Override
+    public void flush(final ChannelHandlerContext ctx)
+    {
+        closeBatch(ctx);
+        if (0 != framesOut)
+        {
+            counters.framesOut().getAndAdd(framesOut);
+            framesOut = 0;
+        }
+        if (0 != messagesOut)
+        {
+            counters.messagesOut().getAndAdd(messagesOut);
+            messagesOut = 0;
+        }
+        ctx.flush();
+    }
+
+    @Override
+    public void close(final ChannelHandlerContext ctx, final ChannelPromise promise)
+    {
+        discardBatch();
+        ctx.close(promise);
+    }
+
+    @Override
+    public void handlerRemoved(final ChannelHandlerContext ctx)
+    {
+        discardBatch();
+    }
+
+    private void holdPending(final ByteBuf message, final ChannelPromise promise)
+    {
+        pending = message;
+        pendingPromise = promise;
+    }
+
+    private void appendToPack(final ByteBuf message, final ChannelPromise promise)
+    {
+        final int length = message.readableBytes();
+        pack.writeShort(length);
+        pack.writeBytes(message, message.readerIndex(), length);
+        message.release();
+        if (!promise.isVoid())
+        {
+            packPromises.add(promise);
+        }
+    }
+
+    private void closeBatch(final ChannelHandlerContext ctx)
+    {
+        if (null != pack)
+        {
+            final ByteBuf frame = pack;
+            pack = null;
+            frame.setShort(0, frame.readableBytes());
+            frame.setByte(2, PACKED_FRAME_FLAGS);
+            framesOut++;
+            if (packPromises.isEmpty())
+            {
+                ctx.write(frame, ctx.voidPromise());
+            }
+            else
+            {
+                final ChannelPromise[] promises = packPromises.toArray(new ChannelPromise[0]);
+                packPromises.clear();
+                ctx.write(frame).addListener(new PromiseNotifier<>(promises));
+            }
+        }
+        else if (null != pending)
+        {
+            final ByteBuf message = pending;
+            final ChannelPromise promise = pendingPromise;
+            pending = null;
+            pendingPromise = null;
+            writeSingle(ctx, message, promise);
+        }
+    }
+
+    private void writeSingle(final ChannelHandlerContext ctx, final ByteBuf message, final ChannelPromise promise)
+    {
+        final int length = message.readableBytes();
+        if (length > maxUserMsgSize)
+        {
+            writeFragmented(ctx, message, promise);
+            return;
+        }
+
+        framesOut++;
+        final int readerIndex = message.readerIndex();
+        if (readerIndex >= HEADROOM && !message.isReadOnly())
+        {
+            final int frameStart = readerIndex - HEADROOM;
+            message.setShort(frameStart, length + HEADER_LENGTH);
+            message.setByte(frameStart + 2, NORMAL_FRAME_FLAGS);
+            message.readerIndex(frameStart);
+            ctx.write(message, promise);
+        }
+        else
+        {
+            final ByteBuf frame = ctx.alloc().buffer(length + HEADER_LENGTH);
+            frame.writeShort(length + HEADER_LENGTH).writeByte(NORMAL_FRAME_FLAGS);
+            frame.writeBytes(message, readerIndex, length);
+            message.release();
+            ctx.write(frame, promise);
+        }
+    }
+
+    private void writeFragmented(final ChannelHandlerContext ctx, final ByteBuf message, final ChannelPromise promise)
+    {
+        final int fragId = nextFragId();
+        final int totalLength = message.readableBytes();
+        final PromiseCombiner combiner = promise.isVoid() ? null : new PromiseCombiner(ctx.executor());
+        int position = message.readerIndex();
+        final int end = position + totalLength;
+        boolean isFirst = true;
+        while (position < end)
+        {
+            final int headerLength = isFirst ? FIRST_FRAGMENT_HEADER_LENGTH : NEXT_FRAGMENT_HEADER_LENGTH;
+            final int dataLength = Math.min(end - position, maxFrameLength - headerLength);
+            final int frameLength = headerLength + dataLength;
+            final ByteBuf frame = ctx.alloc().buffer(frameLength, frameLength);
+            frame.writeShort(frameLength).writeByte(FRAGMENT_FRAME_FLAGS);
+            if (isFirst)
+            {
+                frame.writeByte(EXT_FRAGMENT_HEADER).writeInt(totalLength).writeShort(fragId);
+            }
+            else
+            {
+                frame.writeByte(EXT_FRAGMENT).writeShort(fragId);
+            }
+            frame.writeBytes(message, position, dataLength);
+            position += dataLength;
+            isFirst = false;
+            framesOut++;
+            if (null == combiner)
+            {
+                ctx.write(frame, ctx.voidPromise());
+            }
+            else
+            {
+                combiner.add(ctx.write(frame));
+            }
+        }
+        message.release();
+        if (null != combiner)
+        {
+            combiner.finish(promise);
+        }
+    }
+
+    private int nextFragId()
+    {
+        final int fragId = nextFragId;
+        nextFragId = fragId == 0xFFFF ? 1 : fragId + 1; // 16-bit ids (RIPC13/14); 0 is never used, like ETA
+        return fragId;
+    }
+
+    private void discardBatch()
+    {
+        if (null != pending)
+        {
+            pending.release();
+            pending = null;
+            if (!pendingPromise.isVoid())
+            {
+                pendingPromise.tryFailure(new ClosedChannelException());
+            }
+            pendingPromise = null;
+        }
+        if (null != pack)
+        {
+            pack.release();
+            pack = null;
+            for (int i = packPromises.size() - 1; i >= 0; i--)
+            {
+                packPromises.get(i).tryFailure(new ClosedChannelException());
+            }
+            packPromises.clear();
+        }
+    }
+}

@@ -1,0 +1,146 @@
+package io.mdhub.common.ripc;
+
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.ChannelDuplexHandler;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelPromise;
+
+/**
+ * Data-phase liveness, placed between the socket and the frame decoder so it sees every byte: pings
+ * ({@code 00 03 02}) when nothing was written for pingTimeout/3, disconnect when nothing at all was read for the
+ * negotiated ping timeout (what ETA's PingHandler does), and disconnect when one frame stays incomplete longer than
+ * the partial-frame timeout (a peer trickling bytes keeps the ping check happy but never completes a frame).
+ * <p>
+ * One fixed-rate tick per channel does all checks; reads and writes only set a flag, so the hot path reads no clock.
+ * Timeouts are therefore enforced within one tick (a quarter of the shortest interval) of their deadline.
+ */
+final class RipcLivenessHandler extends ChannelDuplexHandler implements Runnable
+{
+    private static final long MIN_TICK_NS = TimeUnit.MILLISECONDS.toNanos(10);
+    private static final ByteBuf PING = Unpooled.unreleasableBuffer(
+        Unpooled.directBuffer(RipcFrameDescriptor.PING_FRAME_LENGTH).writeBytes(RipcFrameDescriptor.pingFrame()));
+
+    private final RipcFrameDecoder decoder;
+    private final RipcCounters counters;
+    private final RipcDisconnects disconnects;
+    private final long pingTimeoutNs;
+    private final long pingIntervalNs;
+    private final long partialFrameTimeoutNs;
+    private final long tickNs;
+    private ChannelHandlerContext ctx;
+    private ScheduledFuture<?> tick;
+    private boolean hasReadSinceTick;
+    private boolean hasWrittenSinceTick;
+    private long lastReadNs;
+    private long lastWriteNs;
+
+    RipcLivenessHandler(final RipcSession session, final RipcChannelSettings settings, final RipcFrameDecoder decoder)
+    {
+        this.decoder = decoder;
+        this.counters = settings.counters();
+        this.disconnects = settings.disconnects();
+        this.pingTimeoutNs = session.pingTimeoutNs();
+        this.pingIntervalNs = pingTimeoutNs / 3;
+        this.partialFrameTimeoutNs = settings.partialFrameTimeoutNs();
+        this.tickNs = Math.max(MIN_TICK_NS, Math.min(pingIntervalNs, partialFrameTimeoutNs) / 4);
+    }
+
+    @Override
+    public void handlerAdded(final ChannelHandlerContext ctx)
+    {
+        this.ctx = ctx;
+        final long nowNs = System.nanoTime();
+        lastReadNs = nowNs;
+        lastWriteNs = nowNs;
+        tick = ctx.executor().scheduleAtFixedRate(this, tickNs, tickNs, TimeUnit.NANOSECONDS);
+    }
+
+    @Override
+    public void handlerRemoved(final ChannelHandlerContext ctx)
+    {
+        cancelTick();
+    }
+
+    @Override
+    public void channelInactive(final ChannelHandlerContext ctx) throws Exception
+    {
+        cancelTick();
+        super.channelInactive(ctx);
+    }
+
+    @Override
+    public void channelRead(final ChannelHandlerContext ctx, final Object msg)
+    {
+        hasReadSinceTick = true;
+        ctx.fireChannelRead(msg);
+    }
+
+    @Override
+    public void write(final ChannelHandlerContext ctx, final Object msg, final ChannelPromise promise)
+    {
+        hasWrittenSinceTick = true;
+        ctx.write(msg, promise);
+    }
+
+    @Override
+    public void run()
+    {
+        if (!ctx.channel().isActive())
+        {
+            cancelTick();
+            return;
+        }
+
+        final long nowNs = System.nanoTime();
+        if (hasReadSinceTick)
+        {
+            hasReadSinceTick = false;
+            lastReadNs = nowNs;
+        }
+        if (hasWrittenSinceTick)
+        {
+            hasWrittenSinceTick = false;
+            lastWriteNs = nowNs;
+        }
+
+        if (nowNs - lastReadNs >= pingTimeoutNs)
+        {
+            cancelTick();
+            disconnects.disconnect(ctx.channel(), RipcDisconnectReason.PING_TIMEOUT,
+                "nothing read for " + TimeUnit.NANOSECONDS.toMillis(nowNs - lastReadNs) + " ms, ping timeout " +
+                TimeUnit.NANOSECONDS.toSeconds(pingTimeoutNs) + " s");
+            return;
+        }
+
+        final long partialStartNs = decoder.partialFrameStartNs();
+        if (RipcFrameDecoder.NO_PARTIAL_FRAME != partialStartNs && nowNs - partialStartNs >= partialFrameTimeoutNs)
+        {
+            cancelTick();
+            disconnects.disconnect(ctx.channel(), RipcDisconnectReason.PARTIAL_FRAME_TIMEOUT,
+                "frame incomplete for " + TimeUnit.NANOSECONDS.toMillis(nowNs - partialStartNs) + " ms");
+            return;
+        }
+
+        // ping on the tick before the interval would pass, so the peer never sees a gap longer than timeout / 3
+        if (nowNs - lastWriteNs + tickNs > pingIntervalNs)
+        {
+            lastWriteNs = nowNs;
+            counters.pingsOut().increment();
+            counters.framesOut().increment();
+            ctx.writeAndFlush(PING.duplicate(), ctx.voidPromise());
+        }
+    }
+
+    private void cancelTick()
+    {
+        if (null != tick)
+        {
+            tick.cancel(false);
+            tick = null;
+        }
+    }
+}

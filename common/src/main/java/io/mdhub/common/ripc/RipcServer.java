@@ -1,0 +1,236 @@
+package io.mdhub.common.ripc;
+
+import java.net.InetSocketAddress;
+import java.util.concurrent.TimeUnit;
+
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.group.ChannelGroup;
+import io.netty.channel.group.DefaultChannelGroup;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.util.concurrent.GlobalEventExecutor;
+import org.agrona.CloseHelper;
+
+/**
+ * An RSSL (RIPC) server over Netty that real ETA 3.9 consumers and providers connect to. Launch it from a
+ * {@link Context}; every accepted connection gets one pipeline built by one {@code ChannelInitializer} (see
+ * {@link RipcPipeline}), and the application sees decoded RWF messages through its {@link RipcChannelHook}.
+ * <pre>{@code
+ * try (RipcServer server = RipcServer.launch(new RipcServer.Context().port(14002).channelHook(
+ *     (ch) -> ch.pipeline().addLast(new MyRwfHandler()))))
+ * { ... }
+ * }</pre>
+ */
+public final class RipcServer implements AutoCloseable
+{
+    private final Context ctx;
+    private final ChannelGroup channels = new DefaultChannelGroup(GlobalEventExecutor.INSTANCE);
+    private final Channel serverChannel;
+
+    private RipcServer(final Context ctx)
+    {
+        this.ctx = ctx;
+        final RipcChannelSettings settings = ctx.channelSettings();
+        final RipcServerSettings serverSettings = new RipcServerSettings(
+            ctx.maxUserMsgSize(), ctx.pingTimeoutNs(), ctx.minPingTimeoutNs(), ctx.componentName());
+        final RipcChannelHook hook = ctx.channelHook();
+
+        final ServerBootstrap bootstrap = new ServerBootstrap()
+            .group(ctx.eventLoopGroup())
+            .channel(RipcTransport.serverChannelClass(ctx.eventLoopGroup()))
+            .option(ChannelOption.SO_REUSEADDR, true)
+            .childOption(ChannelOption.TCP_NODELAY, true)
+            .childHandler(new ChannelInitializer<SocketChannel>()
+            {
+                @Override
+                protected void initChannel(final SocketChannel channel)
+                {
+                    channels.add(channel);
+                    RipcPipeline.initHandshakePhase(
+                        channel, settings, new RipcServerHandshakeHandler(settings, serverSettings), hook);
+                }
+            });
+        serverChannel = bootstrap.bind(ctx.bindAddress(), ctx.port()).syncUninterruptibly().channel();
+    }
+
+    /**
+     * Conclude the Context and bind. On failure the Context is closed.
+     *
+     * @param ctx the settings; this server owns it from now on and closes it.
+     * @return the listening server.
+     */
+    public static RipcServer launch(final Context ctx)
+    {
+        try
+        {
+            ctx.conclude();
+            return new RipcServer(ctx);
+        }
+        catch (final RuntimeException ex)
+        {
+            CloseHelper.quietClose(ctx);
+            throw ex;
+        }
+    }
+
+    /**
+     * @return the concluded Context (counters, settings).
+     */
+    public Context context()
+    {
+        return ctx;
+    }
+
+    /**
+     * @return the port actually bound (useful with port 0).
+     */
+    public int port()
+    {
+        return ((InetSocketAddress)serverChannel.localAddress()).getPort();
+    }
+
+    /**
+     * @return the open connections.
+     */
+    public ChannelGroup channels()
+    {
+        return channels;
+    }
+
+    /**
+     * Stop listening, close every connection, then close the Context (event loops it created, counters).
+     */
+    @Override
+    public void close()
+    {
+        serverChannel.close().awaitUninterruptibly(5, TimeUnit.SECONDS);
+        channels.close().awaitUninterruptibly(5, TimeUnit.SECONDS);
+        ctx.close();
+    }
+
+    /**
+     * Settings of a {@link RipcServer}; defaults from {@link RipcConfiguration}.
+     */
+    public static final class Context extends RipcContext<Context>
+    {
+        private static final int MIN_MAX_USER_MSG_SIZE = 64;
+
+        private String bindAddress = RipcConfiguration.bindAddress();
+        private int port = RipcConfiguration.port();
+        private int maxUserMsgSize = RipcConfiguration.maxUserMsgSize();
+        private long pingTimeoutNs = RipcConfiguration.pingTimeoutNs();
+        private long minPingTimeoutNs = RipcConfiguration.minPingTimeoutNs();
+
+        @Override
+        protected void concludeContext()
+        {
+            requireRange(RipcConfiguration.PORT_PROP_NAME, port, 0, 0xFFFF);
+            // maxUserMsgSize + the 3-byte header must fit the uint16 frame length.
+            requireRange(RipcConfiguration.MAX_USER_MSG_SIZE_PROP_NAME, maxUserMsgSize, MIN_MAX_USER_MSG_SIZE,
+                RipcFrameDescriptor.MAX_FRAME_LENGTH - RipcFrameDescriptor.MAX_HEADER_LENGTH);
+            // The ack carries seconds in one byte; below a second the ping interval (timeout / 3) makes no sense.
+            requireRange(RipcConfiguration.PING_TIMEOUT_PROP_NAME, TimeUnit.NANOSECONDS.toSeconds(pingTimeoutNs),
+                1, 255);
+            requireRange(RipcConfiguration.MIN_PING_TIMEOUT_PROP_NAME,
+                TimeUnit.NANOSECONDS.toSeconds(minPingTimeoutNs), 1, TimeUnit.NANOSECONDS.toSeconds(pingTimeoutNs));
+            super.concludeContext();
+        }
+
+        /**
+         * @param bindAddress address to listen on.
+         * @return this.
+         */
+        public Context bindAddress(final String bindAddress)
+        {
+            checkNotConcluded();
+            this.bindAddress = bindAddress;
+            return this;
+        }
+
+        /**
+         * @return the bind address.
+         */
+        public String bindAddress()
+        {
+            return bindAddress;
+        }
+
+        /**
+         * @param port TCP port, 0 for an ephemeral one.
+         * @return this.
+         */
+        public Context port(final int port)
+        {
+            checkNotConcluded();
+            this.port = port;
+            return this;
+        }
+
+        /**
+         * @return the configured port.
+         */
+        public int port()
+        {
+            return port;
+        }
+
+        /**
+         * @param maxUserMsgSize largest RWF message sent in one frame, announced in the ConnectAck.
+         * @return this.
+         */
+        public Context maxUserMsgSize(final int maxUserMsgSize)
+        {
+            checkNotConcluded();
+            this.maxUserMsgSize = maxUserMsgSize;
+            return this;
+        }
+
+        /**
+         * @return maxUserMsgSize.
+         */
+        public int maxUserMsgSize()
+        {
+            return maxUserMsgSize;
+        }
+
+        /**
+         * @param pingTimeoutNs longest ping timeout granted (whole seconds on the wire).
+         * @return this.
+         */
+        public Context pingTimeoutNs(final long pingTimeoutNs)
+        {
+            checkNotConcluded();
+            this.pingTimeoutNs = pingTimeoutNs;
+            return this;
+        }
+
+        /**
+         * @return the longest ping timeout granted, in nanoseconds.
+         */
+        public long pingTimeoutNs()
+        {
+            return pingTimeoutNs;
+        }
+
+        /**
+         * @param minPingTimeoutNs shortest ping timeout granted whatever the client asks (whole seconds).
+         * @return this.
+         */
+        public Context minPingTimeoutNs(final long minPingTimeoutNs)
+        {
+            checkNotConcluded();
+            this.minPingTimeoutNs = minPingTimeoutNs;
+            return this;
+        }
+
+        /**
+         * @return the ping timeout floor in nanoseconds.
+         */
+        public long minPingTimeoutNs()
+        {
+            return minPingTimeoutNs;
+        }
+    }
+}

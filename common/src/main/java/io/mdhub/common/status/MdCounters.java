@@ -1,0 +1,80 @@
+package io.mdhub.common.status;
+
+/**
+ * The ONE registry of MDHub counter type ids, as Aeron's {@code AeronCounters} is for Aeron (0..999) and Artio's
+ * {@code FixCountersId} for Artio (10 000+). MDHub ids start at 20 000 so they never collide with either when
+ * counters of all three live in one {@code CountersReader}.
+ * <p>
+ * Rules for later modules: add your ids here, in a block of 100 per area, never reuse or renumber an id (dashboards
+ * and the metrics bridge key on it), and give every counter a label of the form {@code "<type>: key=value ..."}
+ * (e.g. {@code "ripc-disconnects: reason=ping-timeout component=p2p"}) so the label alone says what it counts.
+ * <p>
+ * Blocks: 20 000-20 099 RIPC transport; 20 100+ free (backbone, distributor, p2p-server, orders take the next ones).
+ */
+public final class MdCounters
+{
+    /**
+     * RIPC: TCP connections accepted (server) or opened (client).
+     */
+    public static final int RIPC_CONNECTIONS_OPENED_TYPE_ID = 20_000;
+
+    /**
+     * RIPC: connections currently open (incremented on open, decremented on close).
+     */
+    public static final int RIPC_CONNECTIONS_ACTIVE_TYPE_ID = 20_001;
+
+    /**
+     * RIPC: handshakes that reached the data phase.
+     */
+    public static final int RIPC_HANDSHAKES_COMPLETED_TYPE_ID = 20_002;
+
+    /**
+     * RIPC: frames received after the handshake (data, packed, fragment and ping frames).
+     */
+    public static final int RIPC_FRAMES_IN_TYPE_ID = 20_003;
+
+    /**
+     * RIPC: frames sent after the handshake (data, packed, fragment and ping frames).
+     */
+    public static final int RIPC_FRAMES_OUT_TYPE_ID = 20_004;
+
+    /**
+     * RIPC: whole RWF messages delivered to the application (after unpacking and reassembly).
+     */
+    public static final int RIPC_MESSAGES_IN_TYPE_ID = 20_005;
+
+    /**
+     * RIPC: whole RWF messages the application wrote.
+     */
+    public static final int RIPC_MESSAGES_OUT_TYPE_ID = 20_006;
+
+    /**
+     * RIPC: bytes read from sockets, handshake included.
+     */
+    public static final int RIPC_BYTES_IN_TYPE_ID = 20_007;
+
+    /**
+     * RIPC: bytes written to sockets, handshake included.
+     */
+    public static final int RIPC_BYTES_OUT_TYPE_ID = 20_008;
+
+    /**
+     * RIPC: ping frames received.
+     */
+    public static final int RIPC_PINGS_IN_TYPE_ID = 20_009;
+
+    /**
+     * RIPC: ping frames sent.
+     */
+    public static final int RIPC_PINGS_OUT_TYPE_ID = 20_010;
+
+    /**
+     * RIPC: disconnects, one counter per reason; the key holds the reason code (int at offset 0) and the label
+     * names it ({@code reason=...}).
+     */
+    public static final int RIPC_DISCONNECTS_TYPE_ID = 20_011;
+
+    private MdCounters()
+    {
+    }
+}

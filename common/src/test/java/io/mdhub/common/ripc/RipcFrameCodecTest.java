@@ -1,0 +1,296 @@
+package io.mdhub.common.ripc;
+
+import static io.mdhub.common.ripc.RipcTests.MAX_USER_MSG_SIZE;
+import static io.mdhub.common.ripc.RipcTests.bytes;
+import static io.mdhub.common.ripc.RipcTests.concat;
+import static io.mdhub.common.ripc.RipcTests.fragmentFrames;
+import static io.mdhub.common.ripc.RipcTests.hex;
+import static io.mdhub.common.ripc.RipcTests.message;
+import static io.mdhub.common.ripc.RipcTests.normalFrame;
+import static io.mdhub.common.ripc.RipcTests.packedFrame;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import io.mdhub.common.test.InterruptAfter;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.embedded.EmbeddedChannel;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+@InterruptAfter(10)
+class RipcFrameCodecTest
+{
+    private static final int CAP = 64 * 1024;
+
+    private final RipcChannelSettings settings = RipcTests.settings(true, CAP);
+    private final RipcTests.TrackingAllocator allocator = new RipcTests.TrackingAllocator();
+
+    private EmbeddedChannel decoderChannel()
+    {
+        final EmbeddedChannel channel = new EmbeddedChannel();
+        channel.config().setAllocator(allocator);
+        channel.pipeline().addLast(new RipcFrameDecoder(RipcTests.session(MAX_USER_MSG_SIZE), settings));
+        return channel;
+    }
+
+    private static List<byte[]> allFrameKinds(final List<byte[]> expectedMessages)
+    {
+        final List<byte[]> frames = new ArrayList<>();
+        final byte[] first = message(57, 1);
+        frames.add(normalFrame(first));
+        expectedMessages.add(first);
+
+        frames.add(hex("00 03 02")); // ping: counted, not delivered
+
+        final byte[] a = message(57, 2);
+        final byte[] b = message(1, 3);
+        final byte[] c = message(300, 4);
+        frames.add(packedFrame(a, b, c));
+        expectedMessages.add(a);
+        expectedMessages.add(b);
+        expectedMessages.add(c);
+
+        final byte[] big = message(15019, 5); // the size of the captured ETA fragmented update
+        final List<byte[]> fragments = fragmentFrames(big, 1, MAX_USER_MSG_SIZE);
+        assertEquals(3, fragments.size());
+        assertArrayEquals(hex("18 03 03 08 00 00 3a ab 00 01"), java.util.Arrays.copyOf(fragments.get(0), 10));
+        final byte[] between = message(20, 6);
+        frames.add(fragments.get(0));
+        frames.add(normalFrame(between)); // other frames may interleave with fragments
+        frames.add(fragments.get(1));
+        frames.add(fragments.get(2));
+        expectedMessages.add(between);
+        expectedMessages.add(big);
+
+        final byte[] d = message(10, 7);
+        final byte[] packedWithTerminator = concat(List.of(packedFrame(d), hex("00 00")));
+        packedWithTerminator[1] += 2; // frame length covers the zero sub-length that ends it
+        frames.add(packedWithTerminator);
+        expectedMessages.add(d);
+        return frames;
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {0, 1, 7, 13, 4096})
+    void decodesEveryFrameKindWhateverTheChunking(final int chunkSize)
+    {
+        final List<byte[]> expected = new ArrayList<>();
+        final byte[] stream = concat(allFrameKinds(expected));
+        final EmbeddedChannel channel = decoderChannel();
+
+        final int step = 0 == chunkSize ? stream.length : chunkSize;
+        for (int i = 0; i < stream.length; i += step)
+        {
+            final int length = Math.min(step, stream.length - i);
+            channel.writeInbound(Unpooled.wrappedBuffer(stream, i, length));
+        }
+
+        for (final byte[] message : expected)
+        {
+            final ByteBuf received = channel.readInbound();
+            assertArrayEquals(message, bytes(received));
+            received.release();
+        }
+        assertNull(channel.readInbound());
+        assertTrue(channel.isOpen());
+        assertEquals(1, settings.counters().pingsIn().get());
+        assertEquals(expected.size(), settings.counters().messagesIn().get());
+        assertEquals(8, settings.counters().framesIn().get());
+        assertFalse(channel.finishAndReleaseAll());
+        assertTrue(allocator.allReleased());
+    }
+
+    @Test
+    void deliversMessagesAsWritableSlicesForInPlaceStreamIdRewrite()
+    {
+        final EmbeddedChannel channel = decoderChannel();
+        final byte[] refresh = hex("00 0e 02 06 00 00 00 05 40 00 09 00 00 02 00 00");
+        channel.writeInbound(Unpooled.wrappedBuffer(normalFrame(refresh)));
+        final ByteBuf received = channel.readInbound();
+        received.setInt(received.readerIndex() + 4, 77);
+        assertEquals(77, received.getInt(received.readerIndex() + 4));
+        received.release();
+        assertFalse(channel.finishAndReleaseAll());
+    }
+
+    static List<Object[]> malformed()
+    {
+        final List<Object[]> cases = new ArrayList<>();
+        cases.add(new Object[]{"00 02 02", RipcDisconnectReason.FRAME_TOO_SHORT});
+        cases.add(new Object[]{"00 00", RipcDisconnectReason.FRAME_TOO_SHORT});
+        cases.add(new Object[]{"18 0e 02", RipcDisconnectReason.FRAME_TOO_LONG}); // 6158 > 6144 + 10
+        cases.add(new Object[]{"ff ff 02", RipcDisconnectReason.FRAME_TOO_LONG});
+        cases.add(new Object[]{"00 05 06 aa bb", RipcDisconnectReason.BAD_FLAGS}); // COMPRESSION
+        cases.add(new Object[]{"00 05 0a aa bb", RipcDisconnectReason.BAD_FLAGS}); // COMP_FRAGMENT
+        cases.add(new Object[]{"00 05 42 aa bb", RipcDisconnectReason.BAD_FLAGS}); // unknown bit
+        cases.add(new Object[]{"00 06 03 20 00 01", RipcDisconnectReason.BAD_FLAGS}); // unknown extended flags
+        cases.add(new Object[]{"00 06 13 04 00 01", RipcDisconnectReason.BAD_FLAGS}); // packed + extended
+        cases.add(new Object[]{"00 08 03 04 00 07 aa bb", RipcDisconnectReason.BAD_FRAGMENT});
+        cases.add(new Object[]{"00 0c 03 08 00 01 00 01 00 01 aa bb", RipcDisconnectReason.REASSEMBLY_LIMIT});
+        cases.add(new Object[]{"00 0c 03 08 00 00 00 01 00 01 aa bb", RipcDisconnectReason.BAD_FRAGMENT});
+        cases.add(new Object[]{
+            "00 0c 03 08 00 00 00 03 00 01 aa bb  00 08 03 04 00 01 cc dd", RipcDisconnectReason.BAD_FRAGMENT});
+        cases.add(new Object[]{
+            "00 0c 03 08 00 00 00 09 00 01 aa bb  00 0c 03 08 00 00 00 09 00 01 aa bb",
+            RipcDisconnectReason.BAD_FRAGMENT});
+        cases.add(new Object[]{"00 08 12 00 09 aa bb cc", RipcDisconnectReason.BAD_PACKING});
+        cases.add(new Object[]{"00 07 12 00 01 aa 00", RipcDisconnectReason.BAD_PACKING});
+        return cases;
+    }
+
+    @ParameterizedTest
+    @org.junit.jupiter.params.provider.MethodSource("malformed")
+    void malformedFrameDisconnectsWithItsReasonAndLeaksNothing(final String hexFrame, final RipcDisconnectReason reason)
+    {
+        final EmbeddedChannel channel = decoderChannel();
+        final byte[] good = message(30, 9);
+        channel.writeInbound(Unpooled.wrappedBuffer(normalFrame(good)));
+        final ByteBuf first = channel.readInbound();
+        assertArrayEquals(good, bytes(first));
+        first.release();
+
+        final ByteBuf bad = Unpooled.wrappedBuffer(concat(List.of(hex(hexFrame), normalFrame(good))));
+        channel.writeInbound(bad);
+
+        assertEquals(0, bad.refCnt());
+        assertNull(channel.readInbound(), "nothing after the bad frame is delivered");
+        assertFalse(channel.isOpen());
+        assertEquals(reason, RipcDisconnects.reason(channel));
+        assertEquals(1, settings.counters().disconnects(reason).get());
+
+        channel.finishAndReleaseAll();
+        assertTrue(allocator.allReleased(), "reassembly buffers released");
+    }
+
+    @Test
+    void releasesPartialReassemblyWhenTheChannelCloses()
+    {
+        final EmbeddedChannel channel = decoderChannel();
+        final List<byte[]> fragments = fragmentFrames(message(10_000, 3), 9, MAX_USER_MSG_SIZE);
+        channel.writeInbound(Unpooled.wrappedBuffer(fragments.get(0)));
+        assertNull(channel.readInbound());
+        assertFalse(allocator.allReleased());
+        channel.finishAndReleaseAll();
+        assertTrue(allocator.allReleased());
+    }
+
+    private EmbeddedChannel encoderChannel(final boolean pack, final int maxUserMsgSize)
+    {
+        final RipcChannelSettings encoderSettings = RipcTests.settings(pack, CAP);
+        final EmbeddedChannel channel = new EmbeddedChannel();
+        channel.pipeline().addLast(new RipcFrameEncoder(RipcTests.session(maxUserMsgSize), encoderSettings));
+        return channel;
+    }
+
+    private static List<byte[]> readFrames(final EmbeddedChannel channel)
+    {
+        final List<byte[]> frames = new ArrayList<>();
+        ByteBuf frame;
+        while (null != (frame = channel.readOutbound()))
+        {
+            frames.add(bytes(frame));
+            frame.release();
+        }
+        return frames;
+    }
+
+    @Test
+    void encodesNormalFramesInPlaceWithHeadroomAndByCopyWithout()
+    {
+        final EmbeddedChannel channel = encoderChannel(false, MAX_USER_MSG_SIZE);
+        final byte[] message = message(57, 1);
+
+        final ByteBuf withHeadroom = RipcFrameEncoder.newMessageBuffer(channel.alloc(), message.length);
+        withHeadroom.writeBytes(message);
+        channel.writeOutbound(withHeadroom);
+        channel.writeOutbound(Unpooled.copiedBuffer(message));
+
+        final List<byte[]> frames = readFrames(channel);
+        assertEquals(2, frames.size());
+        assertArrayEquals(normalFrame(message), frames.get(0));
+        assertArrayEquals(normalFrame(message), frames.get(1));
+        assertFalse(channel.finishAndReleaseAll());
+    }
+
+    @Test
+    void fragmentsLikeEtaAndRoundTripsThroughTheDecoder()
+    {
+        final EmbeddedChannel channel = encoderChannel(true, MAX_USER_MSG_SIZE);
+        final byte[] big = message(15019, 5);
+        channel.writeOutbound(Unpooled.copiedBuffer(big));
+        final List<byte[]> frames = readFrames(channel);
+        assertEquals(fragmentFrames(big, 1, MAX_USER_MSG_SIZE).size(), frames.size());
+        for (int i = 0; i < frames.size(); i++)
+        {
+            assertArrayEquals(fragmentFrames(big, 1, MAX_USER_MSG_SIZE).get(i), frames.get(i));
+        }
+
+        final EmbeddedChannel decoder = decoderChannel();
+        decoder.writeInbound(Unpooled.wrappedBuffer(concat(frames)));
+        final ByteBuf received = decoder.readInbound();
+        assertArrayEquals(big, bytes(received));
+        received.release();
+        assertFalse(channel.finishAndReleaseAll());
+        assertFalse(decoder.finishAndReleaseAll());
+    }
+
+    @Test
+    void packsMessagesWrittenBetweenFlushesAndSendsALoneMessageAsANormalFrame()
+    {
+        final int maxUserMsgSize = 200;
+        final EmbeddedChannel channel = encoderChannel(true, maxUserMsgSize);
+        final byte[] a = message(50, 1);
+        final byte[] b = message(60, 2);
+        final byte[] c = message(70, 3); // a + b + c with sub-lengths = 186 fits in 200
+        final byte[] d = message(40, 4); // does not fit any more: starts the next batch
+        final byte[] big = message(500, 5); // fragmented: closes the batch, keeps order
+        final byte[] e = message(10, 6);
+
+        channel.write(Unpooled.copiedBuffer(a));
+        channel.write(Unpooled.copiedBuffer(b));
+        channel.write(Unpooled.copiedBuffer(c));
+        channel.write(Unpooled.copiedBuffer(d));
+        channel.write(Unpooled.copiedBuffer(big));
+        channel.write(Unpooled.copiedBuffer(e));
+        channel.flush();
+
+        final List<byte[]> frames = readFrames(channel);
+        final List<byte[]> expected = new ArrayList<>();
+        expected.add(packedFrame(a, b, c));
+        expected.add(normalFrame(d));
+        expected.addAll(fragmentFrames(big, 1, maxUserMsgSize));
+        expected.add(normalFrame(e));
+        assertEquals(expected.size(), frames.size());
+        for (int i = 0; i < frames.size(); i++)
+        {
+            assertArrayEquals(expected.get(i), frames.get(i), "frame " + i);
+        }
+        assertTrue(frames.get(0).length <= maxUserMsgSize + 3);
+        assertFalse(channel.finishAndReleaseAll());
+    }
+
+    @Test
+    void releasesUnflushedMessagesOnClose()
+    {
+        final EmbeddedChannel channel = encoderChannel(true, MAX_USER_MSG_SIZE);
+        final ByteBuf a = Unpooled.copiedBuffer(message(10, 1));
+        final ByteBuf b = Unpooled.copiedBuffer(message(10, 2));
+        final ByteBuf c = Unpooled.copiedBuffer(message(10, 3));
+        channel.write(a);
+        channel.write(b);
+        channel.write(c);
+        channel.close();
+        assertEquals(0, a.refCnt());
+        assertEquals(0, b.refCnt());
+        assertEquals(0, c.refCnt());
+        channel.finishAndReleaseAll();
+    }
+}
