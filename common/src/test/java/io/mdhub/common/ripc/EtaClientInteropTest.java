@@ -24,47 +24,35 @@ import com.refinitiv.eta.transport.AcceptOptions;
 import com.refinitiv.eta.transport.BindOptions;
 import com.refinitiv.eta.transport.Channel;
 import com.refinitiv.eta.transport.Error;
-import com.refinitiv.eta.transport.InitArgs;
+
 import com.refinitiv.eta.transport.Server;
 import com.refinitiv.eta.transport.Transport;
 import com.refinitiv.eta.transport.TransportFactory;
-import com.refinitiv.eta.transport.TransportReturnCodes;
+
 import com.refinitiv.eta.valueadd.domainrep.rdm.login.LoginRefresh;
 import com.refinitiv.eta.valueadd.domainrep.rdm.login.LoginRequest;
+import io.mdhub.common.test.EtaTransportExtension;
 import io.mdhub.common.test.InterruptAfter;
 import io.mdhub.common.test.MdTests;
 import io.netty.buffer.Unpooled;
 import io.netty.util.concurrent.Future;
-import org.junit.jupiter.api.AfterAll;
+
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
+
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * MDHub's RIPC client against a server built with ETA 3.9.1.0's transport, and against raw servers that close or
  * refuse.
  */
+@ExtendWith(EtaTransportExtension.class)
 class EtaClientInteropTest
 {
     private volatile RecordingRwfHandler app;
     private RipcClient client;
     private Server etaServer;
     private EtaTestChannel etaChannel;
-
-    @BeforeAll
-    static void initialiseEta()
-    {
-        final InitArgs initArgs = TransportFactory.createInitArgs();
-        initArgs.globalLocking(false);
-        final Error error = TransportFactory.createError();
-        assertEquals(TransportReturnCodes.SUCCESS, Transport.initialize(initArgs, error), error::text);
-    }
-
-    @AfterAll
-    static void uninitialiseEta()
-    {
-        Transport.uninitialize();
-    }
 
     @AfterEach
     void tearDown()

@@ -10,22 +10,22 @@ import java.util.concurrent.TimeUnit;
 import com.refinitiv.eta.codec.DataStates;
 import com.refinitiv.eta.codec.StreamStates;
 import com.refinitiv.eta.transport.ChannelInfo;
-import com.refinitiv.eta.transport.Error;
-import com.refinitiv.eta.transport.InitArgs;
-import com.refinitiv.eta.transport.Transport;
-import com.refinitiv.eta.transport.TransportFactory;
+
 import com.refinitiv.eta.transport.TransportReturnCodes;
 import com.refinitiv.eta.valueadd.domainrep.rdm.login.LoginRefresh;
+import io.mdhub.common.test.EtaTransportExtension;
 import io.mdhub.common.test.InterruptAfter;
 import io.mdhub.common.test.MdTests;
-import org.junit.jupiter.api.AfterAll;
+
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
+
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * A real ETA 3.9.1.0 consumer against a minimal server built from MDHub's RIPC classes.
  */
+@ExtendWith(EtaTransportExtension.class)
 class EtaServerInteropTest
 {
     private static final int PING_TIMEOUT_SECONDS = 3;
@@ -33,21 +33,6 @@ class EtaServerInteropTest
     private RipcServer server;
     private RecordingRwfHandler handler;
     private EtaTestChannel consumer;
-
-    @BeforeAll
-    static void initialiseEta()
-    {
-        final InitArgs initArgs = TransportFactory.createInitArgs();
-        initArgs.globalLocking(false);
-        final Error error = TransportFactory.createError();
-        assertEquals(TransportReturnCodes.SUCCESS, Transport.initialize(initArgs, error), error::text);
-    }
-
-    @AfterAll
-    static void uninitialiseEta()
-    {
-        Transport.uninitialize();
-    }
 
     @AfterEach
     void tearDown()
@@ -82,6 +67,9 @@ class EtaServerInteropTest
         assertEquals(StreamStates.OPEN, refresh.state().streamState());
         assertEquals(DataStates.OK, refresh.state().dataState());
         assertTrue(refresh.checkSolicited());
+        assertEquals("Login accepted by mdhub-test", refresh.state().text().toString());
+        assertEquals("mdhub-test", refresh.attrib().applicationName().toString());
+        assertEquals(1, refresh.features().supportViewRequests());
         return refresh;
     }
 

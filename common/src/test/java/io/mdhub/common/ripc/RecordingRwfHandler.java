@@ -2,15 +2,26 @@ package io.mdhub.common.ripc;
 
 import java.util.concurrent.ConcurrentLinkedQueue;
 
+import com.refinitiv.eta.codec.Buffer;
+import com.refinitiv.eta.codec.CodecFactory;
+import com.refinitiv.eta.codec.CodecReturnCodes;
+import com.refinitiv.eta.codec.MsgClasses;
+import com.refinitiv.eta.rdm.DomainTypes;
+import io.mdhub.common.rwf.RwfMsgFlyweight;
+import io.mdhub.common.rwf.eta.EtaMsgReader;
+import io.mdhub.common.rwf.eta.EtaMsgWriter;
+import io.mdhub.common.rwf.eta.LoginRequestDecoder;
+import io.mdhub.common.rwf.eta.LoginResponseEncoder;
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
+import org.agrona.concurrent.UnsafeBuffer;
 
 /**
- * Test application handler: records each RWF message (a copy), answers a Login request with a LoginRefresh built by
- * ETA's valueadd helpers, and optionally echoes every other message back (flushing once per read burst, so echoed
- * bursts leave packed).
+ * Test application handler, built only from MDHub's own pieces: records each RWF message (a copy), classifies it with
+ * the {@link RwfMsgFlyweight}, answers a Login request with a LoginRefresh from {@link LoginResponseEncoder} (ETA on
+ * the other end of the connection is the oracle that decodes it), and optionally echoes every other message back
+ * (flushing once per read burst, so echoed bursts leave packed).
  */
 final class RecordingRwfHandler extends ChannelInboundHandlerAdapter
 {
@@ -19,11 +30,19 @@ final class RecordingRwfHandler extends ChannelInboundHandlerAdapter
     volatile io.netty.channel.Channel channel;
     private final boolean answerLogin;
     private final boolean echo;
+    private final UnsafeBuffer view = new UnsafeBuffer(0, 0);
+    private final RwfMsgFlyweight header = new RwfMsgFlyweight();
+    private final EtaMsgReader reader = new EtaMsgReader();
+    private final EtaMsgWriter writer = new EtaMsgWriter();
+    private final LoginRequestDecoder loginRequest = new LoginRequestDecoder();
+    private final LoginResponseEncoder loginResponse = new LoginResponseEncoder("mdhub-test", 7, 1, 1, 1);
+    private final Buffer acceptText = CodecFactory.createBuffer();
 
     RecordingRwfHandler(final boolean answerLogin, final boolean echo)
     {
         this.answerLogin = answerLogin;
         this.echo = echo;
+        acceptText.data("Login accepted by mdhub-test");
     }
 
     @Override
@@ -45,11 +64,9 @@ final class RecordingRwfHandler extends ChannelInboundHandlerAdapter
         {
             final byte[] bytes = RipcTests.bytes(buf);
             received.add(bytes);
-            if (answerLogin && EtaLogin.isLoginRequest(bytes))
+            if (answerLogin && isLoginRequest(buf))
             {
-                final String user = EtaLogin.decodeLoginRequest(bytes).userName().toString();
-                final int streamId = buf.getInt(buf.readerIndex() + 4);
-                ctx.write(Unpooled.wrappedBuffer(EtaLogin.loginRefresh(streamId, user)), ctx.voidPromise());
+                ctx.write(loginRefresh(ctx, buf), ctx.voidPromise());
             }
             else if (echo)
             {
@@ -60,6 +77,41 @@ final class RecordingRwfHandler extends ChannelInboundHandlerAdapter
         {
             buf.release();
         }
+    }
+
+    private boolean isLoginRequest(final ByteBuf buf)
+    {
+        if (buf.hasMemoryAddress())
+        {
+            view.wrap(buf.memoryAddress() + buf.readerIndex(), buf.readableBytes());
+        }
+        else
+        {
+            view.wrap(buf.nioBuffer());
+        }
+        return header.wrap(view, 0, buf.readableBytes()) &&
+            MsgClasses.REQUEST == header.msgClass() &&
+            DomainTypes.LOGIN == header.domainType();
+    }
+
+    private ByteBuf loginRefresh(final ChannelHandlerContext ctx, final ByteBuf request)
+    {
+        if (CodecReturnCodes.SUCCESS != reader.read(request, request.readerIndex(), request.readableBytes()) ||
+            CodecReturnCodes.SUCCESS != loginRequest.decode(reader))
+        {
+            throw new IllegalStateException("undecodable login request");
+        }
+
+        final ByteBuf refresh = RipcFrameEncoder.newMessageBuffer(ctx.alloc(), 1024);
+        final int rc = loginResponse.encodeAccept(
+            writer.begin(refresh, refresh.writerIndex(), refresh.writableBytes()),
+            loginRequest.request(), true, true, acceptText);
+        if (CodecReturnCodes.SUCCESS != rc)
+        {
+            refresh.release();
+            throw new IllegalStateException("login refresh encoding failed: " + rc);
+        }
+        return refresh.writerIndex(refresh.writerIndex() + writer.encodedLength());
     }
 
     @Override

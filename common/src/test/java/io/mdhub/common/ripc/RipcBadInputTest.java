@@ -12,16 +12,13 @@ import java.util.EnumMap;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
-import com.refinitiv.eta.transport.Error;
-import com.refinitiv.eta.transport.InitArgs;
-import com.refinitiv.eta.transport.Transport;
-import com.refinitiv.eta.transport.TransportFactory;
-import com.refinitiv.eta.transport.TransportReturnCodes;
+import io.mdhub.common.test.EtaTransportExtension;
 import io.mdhub.common.test.InterruptAfter;
 import io.mdhub.common.test.MdTests;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -32,6 +29,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * within a bounded time, with its own reason counted, and the healthy consumers keep exchanging messages.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@ExtendWith(EtaTransportExtension.class)
 class RipcBadInputTest
 {
     private static final long HANDSHAKE_TIMEOUT_MS = 1000;
@@ -46,11 +44,6 @@ class RipcBadInputTest
     @BeforeAll
     void setUp()
     {
-        final InitArgs initArgs = TransportFactory.createInitArgs();
-        initArgs.globalLocking(false);
-        final Error error = TransportFactory.createError();
-        assertEquals(TransportReturnCodes.SUCCESS, Transport.initialize(initArgs, error), error::text);
-
         server = RipcServer.launch(new RipcServer.Context()
             .port(MdTests.unusedPort())
             .componentName("bad-input-test")
@@ -69,7 +62,6 @@ class RipcBadInputTest
         healthyA.close();
         healthyB.close();
         server.close();
-        Transport.uninitialize();
     }
 
     static Stream<Arguments> protocolViolations()
