@@ -77,4 +77,17 @@ public final class MdCounters
     private MdCounters()
     {
     }
+
+    /**
+     * Whether counters of a type only ever grow, so the metrics bridge exports them as counters (rates in a
+     * dashboard) rather than gauges. Every MDHub type is a running total except those that track a current level.
+     *
+     * @param typeId a counter type id.
+     * @return true for MDHub's running totals; false for levels and for ids outside MDHub's range.
+     */
+    public static boolean isMonotonic(final int typeId)
+    {
+        return typeId >= RIPC_CONNECTIONS_OPENED_TYPE_ID && typeId <= RIPC_DISCONNECTS_TYPE_ID &&
+            RIPC_CONNECTIONS_ACTIVE_TYPE_ID != typeId;
+    }
 }
