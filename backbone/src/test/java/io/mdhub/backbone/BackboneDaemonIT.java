@@ -23,8 +23,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Runs {@code mdhub-backbone.jar} as a separate process, as operators do, and talks to its driver from this JVM.
- * Needs the fat jar, so it runs in the integration-test phase after {@code package}.
+ * Runs the backbone daemon as a separate process, as operators do — through {@code bin/mdhub backbone}, and as a
+ * plain {@code java -jar mdhub-backbone.jar} — and talks to its driver from this JVM. Needs the fat jar, so it runs
+ * in the integration-test phase after {@code package}.
  */
 @InterruptAfter(60)
 class BackboneDaemonIT
@@ -49,7 +50,7 @@ class BackboneDaemonIT
     {
         final Path aeronDir = dir.resolve("aeron");
         final Path log = dir.resolve("backbone.log");
-        process = start(log,
+        process = startWithLauncher(log,
             "--aeron-dir", aeronDir.toString(),
             "-D", BackboneConfiguration.TERM_BUFFER_LENGTH_PROP_NAME + "=64k",
             "-D", BackboneConfiguration.IPC_TERM_BUFFER_LENGTH_PROP_NAME + "=64k",
@@ -89,6 +90,28 @@ class BackboneDaemonIT
         assertEquals(2, process.waitFor(), () -> read(log));
         assertTrue(read(log).contains("bad configuration: mdhub.backbone.threading.mode"), () -> read(log));
         assertFalse(Files.exists(dir.resolve("aeron")), "nothing created");
+    }
+
+    private Process startWithLauncher(final Path log, final String... args)
+    {
+        final Path root = Paths.get(System.getProperty("mdhub.build.dir", "target")).toAbsolutePath().getParent()
+            .getParent();
+        final List<String> command = new ArrayList<>(List.of("bash", root.resolve("bin/mdhub").toString(), "backbone"));
+        command.addAll(Arrays.asList(args));
+        final ProcessBuilder builder = new ProcessBuilder(command)
+            .redirectErrorStream(true)
+            .redirectOutput(log.toFile());
+        builder.environment().put("MDHUB_NO_BUILD", "1"); // the build that runs this test has just made the jar
+        builder.environment().put("JAVA_HOME", System.getProperty("java.home"));
+        builder.environment().put("JAVA_OPTS", "-Xmx128m -Djava.net.preferIPv4Stack=true");
+        try
+        {
+            return builder.start(); // the launcher execs java, so this process is the daemon's JVM
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException(ex);
+        }
     }
 
     private Process start(final Path log, final String... args)
