@@ -4,6 +4,7 @@ import java.util.Locale;
 
 import org.agrona.BitUtil;
 import org.agrona.CloseHelper;
+import org.agrona.LangUtil;
 import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.status.CountersReader;
 
@@ -54,10 +55,12 @@ public final class BackboneNode implements AutoCloseable
             ctx.conclude();
             return new BackboneNode(ctx);
         }
-        catch (final RuntimeException ex)
+        catch (final Throwable ex)
         {
+            // Aeron rethrows checked exceptions unchecked (e.g. a directory it cannot map), so catch everything.
             CloseHelper.quietClose(ctx);
-            throw ex;
+            LangUtil.rethrowUnchecked(ex);
+            return null; // not reached
         }
     }
 
