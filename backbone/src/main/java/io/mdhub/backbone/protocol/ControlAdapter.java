@@ -1,0 +1,122 @@
+package io.mdhub.backbone.protocol;
+
+import org.agrona.DirectBuffer;
+import org.agrona.concurrent.status.AtomicCounter;
+
+import io.aeron.ControlledFragmentAssembler;
+import io.aeron.Subscription;
+import io.aeron.logbuffer.ControlledFragmentHandler;
+import io.aeron.logbuffer.Header;
+import io.mdhub.common.codecs.backbone.BooleanType;
+import io.mdhub.common.codecs.backbone.ConsumerAnnouncementDecoder;
+import io.mdhub.common.codecs.backbone.ItemCloseDecoder;
+import io.mdhub.common.codecs.backbone.ItemRequestDecoder;
+import io.mdhub.common.codecs.backbone.MessageHeaderDecoder;
+import io.mdhub.common.codecs.backbone.RecoveryRequestDecoder;
+
+/**
+ * Decodes the backbone control stream for a distributor and calls a {@link ControlListener} with primitives.
+ * Messages of another schema, an unknown template, or whose lengths overrun the fragment are counted and skipped;
+ * a listener that returns false (it could not publish the answer) makes the request come again on the next poll.
+ * Not thread safe: one polling thread.
+ */
+public final class ControlAdapter implements ControlledFragmentHandler
+{
+    private final ControlListener listener;
+    private final AtomicCounter malformedMessages;
+    private final ControlledFragmentAssembler assembler = new ControlledFragmentAssembler(this);
+    private final MessageHeaderDecoder header = new MessageHeaderDecoder();
+    private final ConsumerAnnouncementDecoder announcement = new ConsumerAnnouncementDecoder();
+    private final ItemRequestDecoder request = new ItemRequestDecoder();
+    private final ItemCloseDecoder close = new ItemCloseDecoder();
+    private final RecoveryRequestDecoder recovery = new RecoveryRequestDecoder();
+
+    /**
+     * @param listener          receives the decoded messages.
+     * @param malformedMessages counts messages skipped as unknown or malformed.
+     */
+    public ControlAdapter(final ControlListener listener, final AtomicCounter malformedMessages)
+    {
+        this.listener = listener;
+        this.malformedMessages = malformedMessages;
+    }
+
+    /**
+     * @param subscription  the control stream.
+     * @param fragmentLimit most fragments to take in this poll.
+     * @return fragments consumed.
+     */
+    public int poll(final Subscription subscription, final int fragmentLimit)
+    {
+        return subscription.controlledPoll(assembler, fragmentLimit);
+    }
+
+    @Override
+    public Action onFragment(final DirectBuffer buffer, final int offset, final int length, final Header aeronHeader)
+    {
+        if (length < MessageHeaderDecoder.ENCODED_LENGTH)
+        {
+            return skip();
+        }
+        header.wrap(buffer, offset);
+        final int end = offset + length;
+        final int bodyOffset = offset + MessageHeaderDecoder.ENCODED_LENGTH;
+        final int blockLength = header.blockLength();
+        final int version = header.version();
+        if (MessageHeaderDecoder.SCHEMA_ID != header.schemaId() || version < 1 || bodyOffset + blockLength > end)
+        {
+            return skip();
+        }
+
+        switch (header.templateId())
+        {
+            case ItemRequestDecoder.TEMPLATE_ID:
+                return onItemRequest(buffer, bodyOffset, blockLength, version, end);
+            case ItemCloseDecoder.TEMPLATE_ID:
+                close.wrap(buffer, bodyOffset, blockLength, version);
+                listener.onItemClose(close.consumerId(), close.serviceId(), close.itemHandle());
+                return Action.CONTINUE;
+            case RecoveryRequestDecoder.TEMPLATE_ID:
+                recovery.wrap(buffer, bodyOffset, blockLength, version);
+                return action(listener.onRecoveryRequest(
+                    recovery.consumerId(), recovery.serviceId(), recovery.itemHandle(), recovery.lastSequence()));
+            case ConsumerAnnouncementDecoder.TEMPLATE_ID:
+                announcement.wrap(buffer, bodyOffset, blockLength, version);
+                listener.onConsumerAnnouncement(announcement.consumerId(), announcement.epoch(),
+                    announcement.intervalMs(), announcement.timestampNs());
+                return Action.CONTINUE;
+            default:
+                return skip();
+        }
+    }
+
+    private Action onItemRequest(
+        final DirectBuffer buffer, final int offset, final int blockLength, final int version, final int end)
+    {
+        request.wrap(buffer, offset, blockLength, version);
+        final int nameOffset = request.limit() + ItemRequestDecoder.itemNameHeaderLength();
+        if (nameOffset > end)
+        {
+            return skip();
+        }
+        final int nameLength = request.itemNameLength();
+        if (nameOffset + nameLength > end)
+        {
+            return skip();
+        }
+        return action(listener.onItemRequest(
+            request.consumerId(), request.requestId(), request.serviceId(), request.domainType(),
+            BooleanType.TRUE == request.streaming(), buffer, nameOffset, nameLength));
+    }
+
+    private Action skip()
+    {
+        malformedMessages.increment();
+        return Action.CONTINUE;
+    }
+
+    private static Action action(final boolean isConsumed)
+    {
+        return isConsumed ? Action.CONTINUE : Action.ABORT;
+    }
+}

@@ -1,0 +1,57 @@
+package io.mdhub.backbone.protocol;
+
+import org.agrona.DirectBuffer;
+
+/**
+ * What a distributor hears on the backbone control stream, decoded into primitives by {@link ControlAdapter}.
+ * Buffers are valid only during the call. Returning false asks for the same message again on the next poll.
+ */
+public interface ControlListener
+{
+    /**
+     * A p2p-server's heartbeat.
+     *
+     * @param consumerId  the p2p-server.
+     * @param epoch       changes whenever it restarts.
+     * @param intervalMs  heartbeats come at least this often.
+     * @param timestampNs when it was sent.
+     */
+    void onConsumerAnnouncement(int consumerId, long epoch, int intervalMs, long timestampNs);
+
+    /**
+     * Open interest in an item.
+     *
+     * @param consumerId the p2p-server.
+     * @param requestId  to echo in the answering refresh.
+     * @param serviceId  service.
+     * @param domainType RDM domain.
+     * @param isStreaming false for a snapshot.
+     * @param buffer     holds the item name.
+     * @param nameOffset where it starts.
+     * @param nameLength its length (ASCII).
+     * @return true when consumed; false to be called again with it on the next poll.
+     */
+    boolean onItemRequest(
+        int consumerId, long requestId, int serviceId, int domainType, boolean isStreaming, DirectBuffer buffer,
+        int nameOffset, int nameLength);
+
+    /**
+     * Drop interest in an item.
+     *
+     * @param consumerId the p2p-server.
+     * @param serviceId  service.
+     * @param itemHandle item.
+     */
+    void onItemClose(int consumerId, int serviceId, int itemHandle);
+
+    /**
+     * Resend images after loss.
+     *
+     * @param consumerId   the p2p-server.
+     * @param serviceId    service.
+     * @param itemHandle   one item, or -1 for every item of the service.
+     * @param lastSequence the last sequence the requester holds.
+     * @return true when consumed; false to be called again with it on the next poll.
+     */
+    boolean onRecoveryRequest(int consumerId, int serviceId, int itemHandle, long lastSequence);
+}

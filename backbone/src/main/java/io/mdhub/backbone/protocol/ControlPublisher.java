@@ -1,0 +1,134 @@
+package io.mdhub.backbone.protocol;
+
+import org.agrona.DirectBuffer;
+
+import io.mdhub.common.codecs.backbone.BooleanType;
+import io.mdhub.common.codecs.backbone.ConsumerAnnouncementEncoder;
+import io.mdhub.common.codecs.backbone.ItemCloseEncoder;
+import io.mdhub.common.codecs.backbone.ItemRequestEncoder;
+import io.mdhub.common.codecs.backbone.MessageHeaderEncoder;
+import io.mdhub.common.codecs.backbone.RecoveryRequestEncoder;
+
+/**
+ * Encodes a p2p-server's control stream to the distributors: heartbeats, item requests and closes, recovery
+ * requests. Every method returns the new stream position (positive) or a negative {@code Publication} code.
+ * Not thread safe.
+ */
+public final class ControlPublisher
+{
+    private final BackbonePublication publication;
+    private final int consumerId;
+    private final MessageHeaderEncoder header = new MessageHeaderEncoder();
+    private final ConsumerAnnouncementEncoder announcement = new ConsumerAnnouncementEncoder();
+    private final ItemRequestEncoder request = new ItemRequestEncoder();
+    private final ItemCloseEncoder close = new ItemCloseEncoder();
+    private final RecoveryRequestEncoder recovery = new RecoveryRequestEncoder();
+
+    /**
+     * @param publication the control stream.
+     * @param consumerId  this p2p-server's id, stamped on every message.
+     */
+    public ControlPublisher(final BackbonePublication publication, final int consumerId)
+    {
+        this.publication = publication;
+        this.consumerId = consumerId;
+    }
+
+    /**
+     * @param epoch       changes on every start.
+     * @param intervalMs  heartbeat interval.
+     * @param timestampNs now.
+     * @return position or a negative Publication code.
+     */
+    public long announce(final long epoch, final int intervalMs, final long timestampNs)
+    {
+        final long claimed = publication.claim(
+            MessageHeaderEncoder.ENCODED_LENGTH + ConsumerAnnouncementEncoder.BLOCK_LENGTH);
+        if (claimed < 0)
+        {
+            return claimed;
+        }
+        announcement.wrapAndApplyHeader(publication.buffer(), publication.offset(), header)
+            .consumerId(consumerId)
+            .epoch(epoch)
+            .intervalMs(intervalMs)
+            .timestampNs(timestampNs);
+        return publication.commit();
+    }
+
+    /**
+     * @param requestId   echoed in the answering refresh.
+     * @param serviceId   service.
+     * @param domainType  RDM domain.
+     * @param isStreaming false for a snapshot.
+     * @param name        holds the item name (ASCII).
+     * @param nameOffset  where it starts.
+     * @param nameLength  its length.
+     * @return position or a negative Publication code.
+     */
+    public long requestItem(
+        final long requestId,
+        final int serviceId,
+        final int domainType,
+        final boolean isStreaming,
+        final DirectBuffer name,
+        final int nameOffset,
+        final int nameLength)
+    {
+        final long claimed = publication.claim(MessageHeaderEncoder.ENCODED_LENGTH + ItemRequestEncoder.BLOCK_LENGTH +
+            ItemRequestEncoder.itemNameHeaderLength() + nameLength);
+        if (claimed < 0)
+        {
+            return claimed;
+        }
+        request.wrapAndApplyHeader(publication.buffer(), publication.offset(), header)
+            .consumerId(consumerId)
+            .requestId(requestId)
+            .serviceId(serviceId)
+            .domainType((short)domainType)
+            .streaming(isStreaming ? BooleanType.TRUE : BooleanType.FALSE)
+            .putItemName(name, nameOffset, nameLength);
+        return publication.commit();
+    }
+
+    /**
+     * @param serviceId  service.
+     * @param itemHandle item.
+     * @return position or a negative Publication code.
+     */
+    public long closeItem(final int serviceId, final int itemHandle)
+    {
+        final long claimed = publication.claim(MessageHeaderEncoder.ENCODED_LENGTH + ItemCloseEncoder.BLOCK_LENGTH);
+        if (claimed < 0)
+        {
+            return claimed;
+        }
+        close.wrapAndApplyHeader(publication.buffer(), publication.offset(), header)
+            .consumerId(consumerId)
+            .serviceId(serviceId)
+            .itemHandle(itemHandle);
+        return publication.commit();
+    }
+
+    /**
+     * @param serviceId    service.
+     * @param itemHandle   one item, or -1 for all of the service.
+     * @param lastSequence the last sequence held.
+     * @return position or a negative Publication code.
+     */
+    public long requestRecovery(final int serviceId, final int itemHandle, final long lastSequence)
+    {
+        final long claimed = publication.claim(
+            MessageHeaderEncoder.ENCODED_LENGTH + RecoveryRequestEncoder.BLOCK_LENGTH);
+        if (claimed < 0)
+        {
+            return claimed;
+        }
+        recovery.wrapAndApplyHeader(publication.buffer(), publication.offset(), header)
+            .consumerId(consumerId)
+            .serviceId(serviceId)
+            .itemHandle(itemHandle)
+            .lastSequence(lastSequence);
+        return publication.commit();
+    }
+}

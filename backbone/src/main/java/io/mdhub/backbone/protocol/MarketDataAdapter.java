@@ -1,0 +1,211 @@
+package io.mdhub.backbone.protocol;
+
+import org.agrona.DirectBuffer;
+import org.agrona.concurrent.status.AtomicCounter;
+
+import io.aeron.Subscription;
+import io.aeron.logbuffer.ControlledFragmentHandler;
+import io.aeron.logbuffer.Header;
+import io.aeron.ControlledFragmentAssembler;
+import io.mdhub.common.codecs.backbone.BooleanType;
+import io.mdhub.common.codecs.backbone.ItemRefreshDecoder;
+import io.mdhub.common.codecs.backbone.ItemStatusDecoder;
+import io.mdhub.common.codecs.backbone.ItemUpdateDecoder;
+import io.mdhub.common.codecs.backbone.MessageHeaderDecoder;
+import io.mdhub.common.codecs.backbone.ServiceAnnouncementDecoder;
+import io.mdhub.common.codecs.backbone.ServiceState;
+
+/**
+ * Decodes a backbone data stream and calls a {@link MarketDataListener} with primitives, so the p2p-server never
+ * sees codec types. Large messages arrive reassembled. Messages of another schema, an unknown template, or whose
+ * lengths overrun the fragment are counted and skipped (the stream goes on); a listener that returns false makes
+ * the fragment come again on the next poll. Not thread safe: one polling thread.
+ */
+public final class MarketDataAdapter implements ControlledFragmentHandler
+{
+    private final MarketDataListener listener;
+    private final AtomicCounter malformedMessages;
+    private final ControlledFragmentAssembler assembler = new ControlledFragmentAssembler(this);
+    private final MessageHeaderDecoder header = new MessageHeaderDecoder();
+    private final ServiceAnnouncementDecoder announcement = new ServiceAnnouncementDecoder();
+    private final ItemRefreshDecoder refresh = new ItemRefreshDecoder();
+    private final ItemUpdateDecoder update = new ItemUpdateDecoder();
+    private final ItemStatusDecoder status = new ItemStatusDecoder();
+
+    /**
+     * @param listener          receives the decoded messages.
+     * @param malformedMessages counts messages skipped as unknown or malformed.
+     */
+    public MarketDataAdapter(final MarketDataListener listener, final AtomicCounter malformedMessages)
+    {
+        this.listener = listener;
+        this.malformedMessages = malformedMessages;
+    }
+
+    /**
+     * @param subscription the data stream.
+     * @param fragmentLimit most fragments to take in this poll.
+     * @return fragments consumed.
+     */
+    public int poll(final Subscription subscription, final int fragmentLimit)
+    {
+        return subscription.controlledPoll(assembler, fragmentLimit);
+    }
+
+    @Override
+    public Action onFragment(final DirectBuffer buffer, final int offset, final int length, final Header aeronHeader)
+    {
+        if (length < MessageHeaderDecoder.ENCODED_LENGTH)
+        {
+            return skip();
+        }
+        header.wrap(buffer, offset);
+        if (MessageHeaderDecoder.SCHEMA_ID != header.schemaId() || header.version() < 1)
+        {
+            return skip();
+        }
+
+        final int end = offset + length;
+        final int bodyOffset = offset + MessageHeaderDecoder.ENCODED_LENGTH;
+        final int blockLength = header.blockLength();
+        final int version = header.version();
+        if (bodyOffset + blockLength > end)
+        {
+            return skip();
+        }
+
+        switch (header.templateId())
+        {
+            case ItemUpdateDecoder.TEMPLATE_ID:
+                return onUpdate(buffer, bodyOffset, blockLength, version, end);
+            case ItemRefreshDecoder.TEMPLATE_ID:
+                return onRefresh(buffer, bodyOffset, blockLength, version, end);
+            case ItemStatusDecoder.TEMPLATE_ID:
+                return onStatus(buffer, bodyOffset, blockLength, version, end);
+            case ServiceAnnouncementDecoder.TEMPLATE_ID:
+                return onAnnouncement(buffer, bodyOffset, blockLength, version, end);
+            default:
+                return skip();
+        }
+    }
+
+    private Action onUpdate(
+        final DirectBuffer buffer, final int offset, final int blockLength, final int version, final int end)
+    {
+        update.wrap(buffer, offset, blockLength, version);
+        final int rwfOffset = update.limit() + ItemUpdateDecoder.rwfHeaderLength();
+        if (rwfOffset > end)
+        {
+            return skip();
+        }
+        final int rwfLength = (int)(update.rwfLength() & 0x7FFF_FFFFL);
+        if (rwfOffset + rwfLength > end)
+        {
+            return skip();
+        }
+        return action(listener.onItemUpdate(
+            update.serviceId(), update.itemHandle(), update.sequence(), update.originTimestampNs(),
+            buffer, rwfOffset, rwfLength));
+    }
+
+    private Action onRefresh(
+        final DirectBuffer buffer, final int offset, final int blockLength, final int version, final int end)
+    {
+        refresh.wrap(buffer, offset, blockLength, version);
+        final int nameOffset = refresh.limit() + ItemRefreshDecoder.itemNameHeaderLength();
+        if (nameOffset > end)
+        {
+            return skip();
+        }
+        final int nameLength = refresh.itemNameLength();
+        final int rwfLengthOffset = nameOffset + nameLength;
+        if (rwfLengthOffset + ItemRefreshDecoder.rwfHeaderLength() > end)
+        {
+            return skip();
+        }
+        refresh.skipItemName();
+        final int rwfLength = (int)(refresh.rwfLength() & 0x7FFF_FFFFL);
+        final int rwfOffset = rwfLengthOffset + ItemRefreshDecoder.rwfHeaderLength();
+        if (rwfOffset + rwfLength > end)
+        {
+            return skip();
+        }
+        final int flags = buffer.getByte(offset + ItemRefreshDecoder.flagsEncodingOffset()) & 0xFF;
+        return action(listener.onItemRefresh(
+            refresh.serviceId(), refresh.itemHandle(), refresh.sequence(), refresh.originTimestampNs(),
+            refresh.requestId(), refresh.domainType(), flags, buffer, nameOffset, nameLength, rwfOffset, rwfLength));
+    }
+
+    private Action onStatus(
+        final DirectBuffer buffer, final int offset, final int blockLength, final int version, final int end)
+    {
+        status.wrap(buffer, offset, blockLength, version);
+        final int rwfOffset = status.limit() + ItemStatusDecoder.rwfHeaderLength();
+        if (rwfOffset > end)
+        {
+            return skip();
+        }
+        final int rwfLength = (int)(status.rwfLength() & 0x7FFF_FFFFL);
+        if (rwfOffset + rwfLength > end)
+        {
+            return skip();
+        }
+        return action(listener.onItemStatus(
+            status.serviceId(), status.itemHandle(), status.sequence(), status.originTimestampNs(),
+            status.streamState(), status.dataState(), buffer, rwfOffset, rwfLength));
+    }
+
+    private Action onAnnouncement(
+        final DirectBuffer buffer, final int offset, final int blockLength, final int version, final int end)
+    {
+        announcement.wrap(buffer, offset, blockLength, version);
+        if (announcement.limit() + ServiceAnnouncementDecoder.ServicesDecoder.sbeHeaderSize() > end)
+        {
+            return skip();
+        }
+        final int distributorId = announcement.distributorId();
+        final ServiceAnnouncementDecoder.ServicesDecoder services = announcement.services();
+        final int count = services.count();
+        listener.onAnnouncement(
+            distributorId, announcement.epoch(), announcement.intervalMs(), announcement.timestampNs(), count);
+        while (services.hasNext())
+        {
+            services.next();
+            final int nameOffset = announcement.limit() + ServiceAnnouncementDecoder.ServicesDecoder
+                .serviceNameHeaderLength();
+            if (nameOffset > end)
+            {
+                return skip();
+            }
+            final int nameLength = services.serviceNameLength();
+            if (nameOffset + nameLength > end)
+            {
+                return skip();
+            }
+            listener.onServiceAnnounced(
+                distributorId,
+                services.serviceId(),
+                ServiceState.UP == services.state(),
+                BooleanType.TRUE == services.acceptingRequests(),
+                services.lastSequence(),
+                services.itemCount(),
+                services.capabilities(),
+                buffer,
+                nameOffset,
+                nameLength);
+            services.skipServiceName();
+        }
+        return Action.CONTINUE;
+    }
+
+    private Action skip()
+    {
+        malformedMessages.increment();
+        return Action.CONTINUE;
+    }
+
+    private static Action action(final boolean isConsumed)
+    {
+        return isConsumed ? Action.CONTINUE : Action.ABORT;
+    }
+}

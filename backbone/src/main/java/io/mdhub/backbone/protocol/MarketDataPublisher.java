@@ -1,0 +1,214 @@
+package io.mdhub.backbone.protocol;
+
+import org.agrona.DirectBuffer;
+import org.agrona.ExpandableArrayBuffer;
+
+import io.mdhub.common.codecs.backbone.BooleanType;
+import io.mdhub.common.codecs.backbone.ItemRefreshEncoder;
+import io.mdhub.common.codecs.backbone.ItemStatusEncoder;
+import io.mdhub.common.codecs.backbone.ItemUpdateEncoder;
+import io.mdhub.common.codecs.backbone.MessageHeaderEncoder;
+import io.mdhub.common.codecs.backbone.ServiceAnnouncementEncoder;
+import io.mdhub.common.codecs.backbone.ServiceState;
+
+/**
+ * Encodes a distributor's data stream: announcements, item refreshes, updates and statuses. One encoder per message
+ * as a final field, encoded in place in the log when the message fits one frame (see {@link BackbonePublication}).
+ * Every method returns the new stream position (positive) or a negative {@code Publication} code; the caller keeps
+ * the per-service sequence numbers. Not thread safe.
+ */
+public final class MarketDataPublisher
+{
+    private final BackbonePublication publication;
+    private final MessageHeaderEncoder header = new MessageHeaderEncoder();
+    private final ServiceAnnouncementEncoder announcement = new ServiceAnnouncementEncoder();
+    private final ItemRefreshEncoder refresh = new ItemRefreshEncoder();
+    private final ItemUpdateEncoder update = new ItemUpdateEncoder();
+    private final ItemStatusEncoder status = new ItemStatusEncoder();
+    private final ExpandableArrayBuffer announcementBuffer = new ExpandableArrayBuffer(1024);
+
+    /**
+     * @param publication the data stream.
+     */
+    public MarketDataPublisher(final BackbonePublication publication)
+    {
+        this.publication = publication;
+    }
+
+    /**
+     * Announce the distributor's services (its heartbeat).
+     *
+     * @param distributorId this distributor.
+     * @param epoch         changes on every start.
+     * @param intervalMs    the announcement interval.
+     * @param timestampNs   now.
+     * @param services      what to announce.
+     * @return position or a negative Publication code.
+     */
+    public long announce(
+        final int distributorId,
+        final long epoch,
+        final int intervalMs,
+        final long timestampNs,
+        final AnnouncedServices services)
+    {
+        announcement.wrapAndApplyHeader(announcementBuffer, 0, header)
+            .distributorId(distributorId)
+            .epoch(epoch)
+            .intervalMs(intervalMs)
+            .timestampNs(timestampNs);
+
+        final int count = services.count();
+        final ServiceAnnouncementEncoder.ServicesEncoder group = announcement.servicesCount(count);
+        for (int i = 0; i < count; i++)
+        {
+            group.next()
+                .serviceId(services.serviceId(i))
+                .state(services.isUp(i) ? ServiceState.UP : ServiceState.DOWN)
+                .acceptingRequests(services.isAcceptingRequests(i) ? BooleanType.TRUE : BooleanType.FALSE)
+                .lastSequence(services.lastSequence(i))
+                .itemCount(services.itemCount(i))
+                .capabilities(services.capabilities(i))
+                .serviceName(services.name(i));
+        }
+
+        return publication.offer(
+            announcementBuffer, 0, MessageHeaderEncoder.ENCODED_LENGTH + announcement.encodedLength());
+    }
+
+    /**
+     * Publish an item's image (or one part of it).
+     *
+     * @param serviceId         service.
+     * @param itemHandle        the item's handle.
+     * @param sequence          the service's next sequence number.
+     * @param originTimestampNs when the provider's message arrived.
+     * @param requestId         the ItemRequest answered, or 0.
+     * @param domainType        RDM domain.
+     * @param flags             {@link RefreshFlags} bits.
+     * @param name              holds the item name (ASCII).
+     * @param nameOffset        where it starts.
+     * @param nameLength        its length.
+     * @param rwf               holds the RWF refresh.
+     * @param rwfOffset         where it starts.
+     * @param rwfLength         its length.
+     * @return position or a negative Publication code.
+     */
+    @SuppressWarnings("checkstyle:ParameterNumber") // primitives, not a message object (STYLE.md §1.1.4)
+    public long refresh(
+        final int serviceId,
+        final int itemHandle,
+        final long sequence,
+        final long originTimestampNs,
+        final long requestId,
+        final int domainType,
+        final int flags,
+        final DirectBuffer name,
+        final int nameOffset,
+        final int nameLength,
+        final DirectBuffer rwf,
+        final int rwfOffset,
+        final int rwfLength)
+    {
+        final int length = MessageHeaderEncoder.ENCODED_LENGTH + ItemRefreshEncoder.BLOCK_LENGTH +
+            ItemRefreshEncoder.itemNameHeaderLength() + nameLength + ItemRefreshEncoder.rwfHeaderLength() + rwfLength;
+        final long claimed = publication.claim(length);
+        if (claimed < 0)
+        {
+            return claimed;
+        }
+
+        refresh.wrapAndApplyHeader(publication.buffer(), publication.offset(), header)
+            .serviceId(serviceId)
+            .itemHandle(itemHandle)
+            .sequence(sequence)
+            .originTimestampNs(originTimestampNs)
+            .requestId(requestId)
+            .domainType((short)domainType);
+        refresh.buffer().putByte(refresh.offset() + ItemRefreshEncoder.flagsEncodingOffset(), (byte)flags);
+        refresh.putItemName(name, nameOffset, nameLength).putRwf(rwf, rwfOffset, rwfLength);
+        return publication.commit();
+    }
+
+    /**
+     * Publish one update.
+     *
+     * @param serviceId         service.
+     * @param itemHandle        item.
+     * @param sequence          the service's next sequence number.
+     * @param originTimestampNs when the provider's message arrived.
+     * @param rwf               holds the RWF update.
+     * @param rwfOffset         where it starts.
+     * @param rwfLength         its length.
+     * @return position or a negative Publication code.
+     */
+    public long update(
+        final int serviceId,
+        final int itemHandle,
+        final long sequence,
+        final long originTimestampNs,
+        final DirectBuffer rwf,
+        final int rwfOffset,
+        final int rwfLength)
+    {
+        final int length = MessageHeaderEncoder.ENCODED_LENGTH + ItemUpdateEncoder.BLOCK_LENGTH +
+            ItemUpdateEncoder.rwfHeaderLength() + rwfLength;
+        final long claimed = publication.claim(length);
+        if (claimed < 0)
+        {
+            return claimed;
+        }
+
+        update.wrapAndApplyHeader(publication.buffer(), publication.offset(), header)
+            .serviceId(serviceId)
+            .itemHandle(itemHandle)
+            .sequence(sequence)
+            .originTimestampNs(originTimestampNs)
+            .putRwf(rwf, rwfOffset, rwfLength);
+        return publication.commit();
+    }
+
+    /**
+     * Publish a state change of an item.
+     *
+     * @param serviceId         service.
+     * @param itemHandle        item.
+     * @param sequence          the service's next sequence number.
+     * @param originTimestampNs when the provider's message arrived (or the distributor noticed the change).
+     * @param streamState       RWF StreamState.
+     * @param dataState         RWF DataState.
+     * @param rwf               holds the RWF status message.
+     * @param rwfOffset         where it starts.
+     * @param rwfLength         its length.
+     * @return position or a negative Publication code.
+     */
+    public long status(
+        final int serviceId,
+        final int itemHandle,
+        final long sequence,
+        final long originTimestampNs,
+        final int streamState,
+        final int dataState,
+        final DirectBuffer rwf,
+        final int rwfOffset,
+        final int rwfLength)
+    {
+        final int length = MessageHeaderEncoder.ENCODED_LENGTH + ItemStatusEncoder.BLOCK_LENGTH +
+            ItemStatusEncoder.rwfHeaderLength() + rwfLength;
+        final long claimed = publication.claim(length);
+        if (claimed < 0)
+        {
+            return claimed;
+        }
+
+        status.wrapAndApplyHeader(publication.buffer(), publication.offset(), header)
+            .serviceId(serviceId)
+            .itemHandle(itemHandle)
+            .sequence(sequence)
+            .originTimestampNs(originTimestampNs)
+            .streamState((short)streamState)
+            .dataState((short)dataState)
+            .putRwf(rwf, rwfOffset, rwfLength);
+        return publication.commit();
+    }
+}
