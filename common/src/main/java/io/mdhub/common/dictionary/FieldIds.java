@@ -79,6 +79,10 @@ public final class FieldIds
     public static final int ASK_TIME = 267;
     /** Quote time (TIME). */
     public static final int QUOTIM = 1025;
+    /** MDHub local field: per-item update counter stamped by the source tool (UINT). */
+    public static final int MDH_UPDSEQ = -4001;
+    /** MDHub local field: source System.nanoTime() for embedded-timestamp latency (INT). */
+    public static final int MDH_ORGTIM = -4002;
 
     private FieldIds()
     {

@@ -69,6 +69,8 @@ public class DictionaryLoaderTest
         {FieldIds.BID_TIME, "BID_TIME", DataTypes.TIME, 0},
         {FieldIds.ASK_TIME, "ASK_TIME", DataTypes.TIME, 0},
         {FieldIds.QUOTIM, "QUOTIM", DataTypes.TIME, 0},
+        {FieldIds.MDH_UPDSEQ, "MDH_UPDSEQ", DataTypes.UINT, 0},
+        {FieldIds.MDH_ORGTIM, "MDH_ORGTIM", DataTypes.INT, 0},
     };
 
     public static void assertMdHubEntries(final DataDictionary dictionary)

@@ -13,6 +13,7 @@ import com.refinitiv.eta.codec.EncodeIterator;
 import com.refinitiv.eta.codec.Enum;
 import com.refinitiv.eta.codec.FieldEntry;
 import com.refinitiv.eta.codec.FieldList;
+import com.refinitiv.eta.codec.Int;
 import com.refinitiv.eta.codec.Real;
 import com.refinitiv.eta.codec.Time;
 import com.refinitiv.eta.codec.UInt;
@@ -31,6 +32,7 @@ public final class FieldListWriter
     private final FieldEntry entry = CodecFactory.createFieldEntry();
     private final Real real = CodecFactory.createReal();
     private final UInt uint = CodecFactory.createUInt();
+    private final Int signed = CodecFactory.createInt();
     private final Enum enumValue = CodecFactory.createEnum();
     private final Date date = CodecFactory.createDate();
     private final Time time = CodecFactory.createTime();
@@ -122,6 +124,21 @@ public final class FieldListWriter
         }
         uint.value(value);
         return result(entry.encode(iterator, uint));
+    }
+
+    /**
+     * @param fid   field id.
+     * @param value signed value.
+     * @return this.
+     */
+    public FieldListWriter integer(final int fid, final long value)
+    {
+        if (!start(fid, DataTypes.INT))
+        {
+            return this;
+        }
+        signed.value(value);
+        return result(entry.encode(iterator, signed));
     }
 
     /**

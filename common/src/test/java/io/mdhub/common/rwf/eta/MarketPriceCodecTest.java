@@ -95,7 +95,9 @@ class MarketPriceCodecTest
             .blank(FieldIds.NETCHNG_1)
             .enumValue(FieldIds.CURRENCY, 840)
             .date(FieldIds.TRADE_DATE, 21, 11, 2025)
-            .real(FieldIds.ACVOL_1, 1_000_000, RealHints.EXPONENT0);
+            .real(FieldIds.ACVOL_1, 1_000_000, RealHints.EXPONENT0)
+            .uint(FieldIds.MDH_UPDSEQ, 42)
+            .integer(FieldIds.MDH_ORGTIM, -123_456_789_012L);
         writeDumpUpdateFields(fields);
         assertEquals(CodecReturnCodes.SUCCESS, encoder.complete());
         assertEquals(0, out.position(), "caller's position untouched");
@@ -113,9 +115,10 @@ class MarketPriceCodecTest
 
         final RecordingHandler handler = new RecordingHandler();
         assertEquals(CodecReturnCodes.SUCCESS, reader.read(new UnsafeBuffer(encoded), 0, encoded.length));
-        assertEquals(14, fieldListDecoder.decode(reader.iterator(), dictionary, handler));
+        assertEquals(16, fieldListDecoder.decode(reader.iterator(), dictionary, handler));
         assertEquals(List.of("1:uint:100", "3:string:19:LAB ITEM", "4:enum:2", "11:blank:8", "15:enum:840",
-            "16:date:21/11/2025", "32:real:1000000/14", "22:real:12340/12", "25:real:12350/12", "30:real:500/14",
+            "16:date:21/11/2025", "32:real:1000000/14", "-4001:uint:42", "-4002:int:-123456789012",
+            "22:real:12340/12", "25:real:12350/12", "30:real:500/14",
             "31:real:700/14", "6:real:12345/12", "178:real:100/14", "1025:time:14:30:6.123.0.0"), handler.events);
     }
 
