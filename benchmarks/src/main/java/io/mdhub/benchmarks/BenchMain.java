@@ -1,0 +1,44 @@
+package io.mdhub.benchmarks;
+
+import java.util.Arrays;
+
+import io.mdhub.benchmarks.source.SourceMain;
+import picocli.CommandLine;
+
+/**
+ * Main class of {@code mdhub-bench.jar}: {@code source ...} runs the market data source; {@code jmh ...} hands the
+ * rest to JMH's own main; anything else goes to JMH whole, so {@code java -jar mdhub-bench.jar -prof gc 'io.mdhub.*'}
+ * works as JMH users expect.
+ */
+public final class BenchMain
+{
+    private static final String USAGE = "usage: mdhub-bench.jar (source [options] | [jmh] [JMH options])";
+
+    private BenchMain()
+    {
+    }
+
+    /**
+     * @param args a tool name and its arguments.
+     * @throws Exception from JMH.
+     */
+    public static void main(final String[] args) throws Exception
+    {
+        final String tool = 0 == args.length ? "" : args[0];
+        final String[] rest = 0 == args.length ? args : Arrays.copyOfRange(args, 1, args.length);
+        switch (tool)
+        {
+            case "source":
+                System.exit(new CommandLine(new SourceMain()).execute(rest));
+                break;
+            case "jmh":
+                org.openjdk.jmh.Main.main(rest);
+                break;
+            case "--tools":
+                System.out.println(USAGE);
+                break;
+            default:
+                org.openjdk.jmh.Main.main(args);
+        }
+    }
+}

@@ -1,0 +1,302 @@
+package io.mdhub.benchmarks.source;
+
+import java.util.List;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+
+import org.agrona.concurrent.UnsafeBuffer;
+
+import com.refinitiv.eta.codec.Buffer;
+import com.refinitiv.eta.codec.CodecFactory;
+import com.refinitiv.eta.codec.CodecReturnCodes;
+import com.refinitiv.eta.codec.DataStates;
+import com.refinitiv.eta.codec.MsgClasses;
+import com.refinitiv.eta.codec.RealHints;
+import com.refinitiv.eta.codec.StreamStates;
+import com.refinitiv.eta.rdm.Directory;
+import com.refinitiv.eta.rdm.DomainTypes;
+import com.refinitiv.eta.rdm.Login;
+import com.refinitiv.eta.rdm.UpdateEventTypes;
+import com.refinitiv.eta.valueadd.domainrep.rdm.directory.Service;
+import com.refinitiv.eta.valueadd.domainrep.rdm.login.LoginMsgFactory;
+import com.refinitiv.eta.valueadd.domainrep.rdm.login.LoginMsgType;
+import com.refinitiv.eta.valueadd.domainrep.rdm.login.LoginRequest;
+
+import io.mdhub.common.dictionary.FieldIds;
+import io.mdhub.common.ripc.RipcFrameEncoder;
+import io.mdhub.common.ripc.RipcSession;
+import io.mdhub.common.rwf.RwfMsgFlyweight;
+import io.mdhub.common.rwf.eta.DirectoryEncoder;
+import io.mdhub.common.rwf.eta.EtaMsgWriter;
+import io.mdhub.common.rwf.eta.FieldListWriter;
+import io.mdhub.common.rwf.eta.MarketPriceEncoder;
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+
+/**
+ * The source's side of one connection to a distributor, acting as an ETA-style non-interactive provider: login
+ * with Role = provider, an unsolicited directory refresh on stream -1, one refresh per item on negative streams
+ * (item i on stream -(i + 2)), then updates spread over the items at the paced rate. Every update carries the
+ * item's update counter (MDH_UPDSEQ); every n-th also carries System.nanoTime() (MDH_ORGTIM) for latency.
+ * Everything runs on the channel's event loop; writes stop while the channel is not writable (counted as lag).
+ */
+final class NiProviderSession extends ChannelInboundHandlerAdapter
+{
+    private static final int LOGIN_STREAM_ID = 1;
+    private static final int DIRECTORY_STREAM_ID = -1;
+    private static final int MESSAGE_CAPACITY = 512;
+    private static final long TICK_US = 1000;
+    private static final int REFRESHES_PER_TURN = 2000;
+
+    private final Source.Context settings;
+    private final SourceStats stats;
+    private final ItemUniverse items;
+    private final long[] updateCounts;
+    private final EtaMsgWriter writer = new EtaMsgWriter();
+    private final MarketPriceEncoder marketPrice = new MarketPriceEncoder();
+    private final DirectoryEncoder directory = new DirectoryEncoder(1);
+    private final RwfMsgFlyweight header = new RwfMsgFlyweight();
+    private final UnsafeBuffer view = new UnsafeBuffer(0, 0);
+    private final Buffer text = CodecFactory.createBuffer();
+    private UpdatePacer pacer;
+    private ScheduledFuture<?> ticker;
+    private int nextRefresh;
+    private int nextUpdate;
+    private long updatesSent;
+    private boolean isLoggedIn;
+
+    NiProviderSession(final Source.Context settings, final SourceStats stats)
+    {
+        this.settings = settings;
+        this.stats = stats;
+        this.items = settings.items();
+        this.updateCounts = new long[items.size()];
+        text.data("MDHub source");
+    }
+
+    @Override
+    public void userEventTriggered(final ChannelHandlerContext ctx, final Object evt) throws Exception
+    {
+        if (evt instanceof RipcSession)
+        {
+            write(ctx, encodeLogin(ctx));
+            ctx.flush();
+        }
+        super.userEventTriggered(ctx, evt);
+    }
+
+    @Override
+    public void channelRead(final ChannelHandlerContext ctx, final Object msg)
+    {
+        final ByteBuf buf = (ByteBuf)msg;
+        try
+        {
+            view.wrap(buf.memoryAddress() + buf.readerIndex(), buf.readableBytes());
+            if (!header.wrap(view, 0, buf.readableBytes()))
+            {
+                stats.malformedIn.incrementAndGet();
+                return;
+            }
+            if (DomainTypes.LOGIN == header.domainType() && !isLoggedIn)
+            {
+                onLoginResponse(ctx);
+            }
+            else if (MsgClasses.STATUS == header.msgClass() && header.hasState())
+            {
+                stats.statusIn.incrementAndGet();
+            }
+        }
+        finally
+        {
+            buf.release();
+        }
+    }
+
+    @Override
+    public void channelInactive(final ChannelHandlerContext ctx) throws Exception
+    {
+        if (null != ticker)
+        {
+            ticker.cancel(false);
+        }
+        stats.connected = false;
+        super.channelInactive(ctx);
+    }
+
+    /**
+     * Change the update rate; runs on the event loop.
+     */
+    void rate(final long ratePerSecond)
+    {
+        if (null != pacer)
+        {
+            pacer.rate(ratePerSecond, System.nanoTime());
+        }
+        stats.targetRate = ratePerSecond;
+    }
+
+    private void onLoginResponse(final ChannelHandlerContext ctx)
+    {
+        if (MsgClasses.REFRESH != header.msgClass() || StreamStates.OPEN != header.streamState())
+        {
+            stats.loginRefused = true;
+            ctx.close();
+            return;
+        }
+        isLoggedIn = true;
+        stats.connected = true;
+        write(ctx, encodeDirectory(ctx));
+        ctx.flush();
+        publishRefreshes(ctx);
+    }
+
+    private void publishRefreshes(final ChannelHandlerContext ctx)
+    {
+        final int end = Math.min(items.size(), nextRefresh + REFRESHES_PER_TURN);
+        while (nextRefresh < end && ctx.channel().isWritable())
+        {
+            write(ctx, encodeRefresh(ctx, nextRefresh++));
+        }
+        ctx.flush();
+        stats.refreshesSent = nextRefresh;
+        if (nextRefresh < items.size())
+        {
+            ctx.executor().schedule(() -> publishRefreshes(ctx), 1, TimeUnit.MILLISECONDS);
+            return;
+        }
+        pacer = new UpdatePacer(stats.targetRate, settings.maxBurst(), System.nanoTime());
+        ticker = ctx.executor().scheduleAtFixedRate(() -> tick(ctx), TICK_US, TICK_US, TimeUnit.MICROSECONDS);
+    }
+
+    private void tick(final ChannelHandlerContext ctx)
+    {
+        final int due = pacer.due(System.nanoTime());
+        int sent = 0;
+        while (sent < due && ctx.channel().isWritable())
+        {
+            write(ctx, encodeUpdate(ctx, nextUpdate));
+            nextUpdate = nextUpdate + 1 == items.size() ? 0 : nextUpdate + 1;
+            updatesSent++;
+            sent++;
+        }
+        if (sent > 0)
+        {
+            ctx.flush();
+            pacer.sent(sent);
+            stats.updatesSent = updatesSent;
+        }
+        if (sent < due)
+        {
+            stats.lagging.addAndGet(due - sent);
+        }
+    }
+
+    private ByteBuf encodeLogin(final ChannelHandlerContext ctx)
+    {
+        final LoginRequest login = (LoginRequest)LoginMsgFactory.createMsg();
+        login.rdmMsgType(LoginMsgType.REQUEST);
+        login.initDefaultRequest(LOGIN_STREAM_ID);
+        login.userName().data(settings.userName());
+        login.applyHasRole();
+        login.role(Login.RoleTypes.PROV);
+        login.applyHasAttrib();
+        login.attrib().applyHasApplicationName();
+        login.attrib().applicationName().data("mdhub-source");
+        final ByteBuf buf = RipcFrameEncoder.newMessageBuffer(ctx.alloc(), MESSAGE_CAPACITY);
+        return finish(buf, login.encode(writer.begin(buf, buf.writerIndex(), buf.writableBytes())));
+    }
+
+    private ByteBuf encodeDirectory(final ChannelHandlerContext ctx)
+    {
+        final Service service = com.refinitiv.eta.valueadd.domainrep.rdm.directory.DirectoryMsgFactory
+            .createService();
+        service.serviceId(settings.serviceId());
+        service.applyHasInfo();
+        service.info().serviceName().data(settings.serviceName());
+        service.info().capabilitiesList().add((long)DomainTypes.MARKET_PRICE);
+        service.info().applyHasDictionariesUsed();
+        service.info().dictionariesUsedList().add("RWFFld");
+        service.info().dictionariesUsedList().add("RWFEnum");
+        service.info().applyHasQos();
+        final com.refinitiv.eta.codec.Qos qos = CodecFactory.createQos();
+        qos.timeliness(com.refinitiv.eta.codec.QosTimeliness.REALTIME);
+        qos.rate(com.refinitiv.eta.codec.QosRates.TICK_BY_TICK);
+        service.info().qosList().add(qos);
+        service.applyHasState();
+        service.state().serviceState(1);
+        service.state().applyHasAcceptingRequests();
+        service.state().acceptingRequests(1);
+
+        final ByteBuf buf = RipcFrameEncoder.newMessageBuffer(ctx.alloc(), MESSAGE_CAPACITY * 2);
+        return finish(buf, directory.encodeRefresh(writer.begin(buf, buf.writerIndex(), buf.writableBytes()),
+            DIRECTORY_STREAM_ID, Directory.ServiceFilterFlags.INFO | Directory.ServiceFilterFlags.STATE, -1, false,
+            List.of(service), text));
+    }
+
+    private ByteBuf encodeRefresh(final ChannelHandlerContext ctx, final int item)
+    {
+        final UnsafeBuffer name = items.name(item);
+        final ByteBuf buf = RipcFrameEncoder.newMessageBuffer(ctx.alloc(), MESSAGE_CAPACITY);
+        final FieldListWriter fields = marketPrice.beginRefresh(
+            writer.begin(buf, buf.writerIndex(), buf.writableBytes()), streamId(item), settings.serviceId(),
+            name, 0, name.capacity(), StreamStates.OPEN, DataStates.OK, false, 1);
+        final long price = basePrice(item);
+        fields.uint(FieldIds.PROD_PERM, 1)
+            .string(FieldIds.DSPLY_NAME, name, 0, Math.min(16, name.capacity()))
+            .enumValue(FieldIds.RDN_EXCHID, 2)
+            .enumValue(FieldIds.CURRENCY, 840)
+            .real(FieldIds.TRDPRC_1, price, RealHints.EXPONENT_2)
+            .real(FieldIds.BID, price - 1, RealHints.EXPONENT_2)
+            .real(FieldIds.ASK, price + 1, RealHints.EXPONENT_2)
+            .real(FieldIds.BIDSIZE, 100, RealHints.EXPONENT0)
+            .real(FieldIds.ASKSIZE, 100, RealHints.EXPONENT0)
+            .real(FieldIds.ACVOL_1, 0, RealHints.EXPONENT0)
+            .uint(FieldIds.MDH_UPDSEQ, 0);
+        return finish(buf, marketPrice.complete());
+    }
+
+    private ByteBuf encodeUpdate(final ChannelHandlerContext ctx, final int item)
+    {
+        final long count = ++updateCounts[item];
+        final ByteBuf buf = RipcFrameEncoder.newMessageBuffer(ctx.alloc(), MESSAGE_CAPACITY / 4);
+        final FieldListWriter fields = marketPrice.beginUpdate(
+            writer.begin(buf, buf.writerIndex(), buf.writableBytes()), streamId(item), UpdateEventTypes.QUOTE);
+        final long price = basePrice(item) + (count & 0x3F);
+        fields.real(FieldIds.BID, price - 1, RealHints.EXPONENT_2)
+            .real(FieldIds.ASK, price + 1, RealHints.EXPONENT_2)
+            .real(FieldIds.BIDSIZE, 100 + (count & 0xFF), RealHints.EXPONENT0)
+            .real(FieldIds.ASKSIZE, 200 + (count & 0xFF), RealHints.EXPONENT0)
+            .uint(FieldIds.MDH_UPDSEQ, count);
+        if (0 == (updatesSent + 1) % settings.timestampEvery())
+        {
+            fields.integer(FieldIds.MDH_ORGTIM, System.nanoTime());
+        }
+        return finish(buf, marketPrice.complete());
+    }
+
+    private ByteBuf finish(final ByteBuf buf, final int result)
+    {
+        if (CodecReturnCodes.SUCCESS != result)
+        {
+            buf.release();
+            throw new IllegalStateException("encoding failed: " + CodecReturnCodes.toString(result));
+        }
+        return buf.writerIndex(buf.writerIndex() + writer.encodedLength());
+    }
+
+    private static void write(final ChannelHandlerContext ctx, final ByteBuf message)
+    {
+        ctx.write(message, ctx.voidPromise());
+    }
+
+    private static int streamId(final int item)
+    {
+        return -(item + 2); // -1 is the directory stream
+    }
+
+    private static long basePrice(final int item)
+    {
+        return 10_000 + (item % 5000) * 7L;
+    }
+}

@@ -1,0 +1,101 @@
+package io.mdhub.benchmarks.source;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import io.mdhub.common.test.InterruptAfter;
+import io.mdhub.common.test.MdTests;
+
+/**
+ * {@code bin/mdhub source} as an operator runs it: a separate JVM from the fat jar, publishing into a (fake)
+ * distributor, printing a line per second and taking {@code ur <rate>} on standard input.
+ */
+@InterruptAfter(60)
+class SourceLauncherIT
+{
+    private static final Path ROOT =
+        Paths.get(System.getProperty("mdhub.build.dir", "target")).toAbsolutePath().getParent().getParent();
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void helpDescribesTheOptions() throws Exception
+    {
+        final Process process = start(dir.resolve("help.log"), "--help");
+        assertTrue(process.waitFor(30, TimeUnit.SECONDS));
+        final String output = Files.readString(dir.resolve("help.log"));
+        assertEquals(0, process.exitValue(), output);
+        assertTrue(output.contains("--rate") && output.contains("--item-file"), output);
+    }
+
+    @Test
+    void publishesIntoADistributorAndTakesRateCommands() throws Exception
+    {
+        final Path log = dir.resolve("source.log");
+        try (FakeDistributor distributor = new FakeDistributor(true))
+        {
+            final Process process = start(log, "--port", Integer.toString(distributor.port()), "--items", "100",
+                "--rate", "1000", "--duration", "3");
+            try
+            {
+                MdTests.await(() -> "first report line:\n" + read(log),
+                    () -> read(log).contains("source: refreshes 100"));
+                try (OutputStream stdin = process.getOutputStream())
+                {
+                    stdin.write("ur 2000\n".getBytes(StandardCharsets.US_ASCII));
+                    stdin.flush();
+                    MdTests.await(() -> "rate command acknowledged:\n" + read(log),
+                        () -> read(log).contains("rate now 2000 updates/s"));
+                }
+                MdTests.await(() -> "exit after --duration:\n" + read(log), () -> !process.isAlive());
+                assertEquals(0, process.exitValue(), read(log));
+                assertTrue(distributor.isProviderLogin);
+                assertTrue(distributor.received.size() > 102, "login, directory, 100 refreshes and updates");
+            }
+            finally
+            {
+                process.destroyForcibly();
+                process.waitFor();
+            }
+        }
+    }
+
+    private Process start(final Path log, final String... args) throws IOException
+    {
+        final List<String> command = new ArrayList<>(List.of("bash", ROOT.resolve("bin/mdhub").toString(), "source"));
+        command.addAll(List.of(args));
+        final ProcessBuilder builder = new ProcessBuilder(command)
+            .redirectErrorStream(true)
+            .redirectOutput(log.toFile());
+        builder.environment().put("MDHUB_NO_BUILD", "1"); // the build running this test has just made the jar
+        builder.environment().put("JAVA_HOME", System.getProperty("java.home"));
+        builder.environment().put("JAVA_OPTS", "-Xmx128m");
+        return builder.start();
+    }
+
+    private static String read(final Path log)
+    {
+        try
+        {
+            return Files.exists(log) ? Files.readString(log) : "";
+        }
+        catch (final IOException ex)
+        {
+            throw new java.io.UncheckedIOException(ex);
+        }
+    }
+}

@@ -1,0 +1,182 @@
+package io.mdhub.benchmarks.source;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.Test;
+
+import com.refinitiv.eta.codec.Buffer;
+import com.refinitiv.eta.codec.CodecReturnCodes;
+import com.refinitiv.eta.codec.DataDictionary;
+import com.refinitiv.eta.codec.MsgClasses;
+import com.refinitiv.eta.codec.RefreshMsgFlags;
+import com.refinitiv.eta.rdm.DomainTypes;
+
+import io.mdhub.common.dictionary.DictionaryLoader;
+import io.mdhub.common.dictionary.FieldIds;
+import io.mdhub.common.rwf.eta.DirectoryRefreshDecoder;
+import io.mdhub.common.rwf.eta.EtaMsgReader;
+import io.mdhub.common.rwf.eta.FieldListDecoder;
+import io.mdhub.common.rwf.eta.FieldListHandler;
+import io.mdhub.common.test.InterruptAfter;
+import io.mdhub.common.test.MdTests;
+
+/**
+ * The source speaks to a distributor as an ETA non-interactive provider does, checked by decoding everything it sent
+ * with ETA: a provider login, an unsolicited directory refresh on stream -1, one refresh per item on its own
+ * negative stream, then updates whose per-item counters run 1, 2, 3... without a gap, some carrying a timestamp.
+ */
+@InterruptAfter(30)
+class SourceTest
+{
+    private static final int ITEMS = 50;
+    private final DataDictionary dictionary = DictionaryLoader.loadBundled();
+    private final EtaMsgReader reader = new EtaMsgReader();
+    private final FieldListDecoder fieldList = new FieldListDecoder();
+    private final List<byte[]> messages = new ArrayList<>();
+
+    @Test
+    void publishesLoginDirectoryRefreshesAndCountedUpdates()
+    {
+        try (FakeDistributor distributor = new FakeDistributor(true);
+            Source source = Source.launch(new Source.Context()
+                .port(distributor.port())
+                .serviceName("NI_TEST")
+                .serviceId(7)
+                .itemCount(ITEMS)
+                .rate(5000)
+                .timestampEvery(10)))
+        {
+            MdTests.await(() -> "500 updates, sent " + source.stats().updatesSent(),
+                () -> source.stats().updatesSent() >= 500);
+            assertTrue(distributor.isProviderLogin, "login carries Role = provider");
+            assertTrue(source.stats().isConnected());
+            source.rate(0);
+            MdTests.await(() -> "everything sent to arrive: " + distributor.received.size() + " of 2 + " + ITEMS +
+                " + " + source.stats().updatesSent(),
+                () -> distributor.received.size() == 2 + ITEMS + source.stats().updatesSent());
+            messages.addAll(distributor.received);
+        }
+
+        assertEquals(DomainTypes.LOGIN, messages.get(0)[3]);
+        assertDirectory(messages.get(1));
+
+        final long[] lastSeq = new long[ITEMS];
+        int refreshes = 0;
+        int updates = 0;
+        int timestamped = 0;
+        for (int i = 2; i < messages.size(); i++)
+        {
+            final byte[] bytes = messages.get(i);
+            assertEquals(CodecReturnCodes.SUCCESS, reader.read(new UnsafeBuffer(bytes), 0, bytes.length));
+            assertEquals(DomainTypes.MARKET_PRICE, reader.msg().domainType());
+            final int item = -reader.msg().streamId() - 2;
+            final Fields fields = new Fields();
+            fieldList.decode(reader.iterator(), dictionary, fields);
+            if (MsgClasses.REFRESH == reader.msg().msgClass())
+            {
+                assertEquals(refreshes, item, "refreshes in item order");
+                assertEquals(String.format("MD%06d.X", item), reader.msg().msgKey().name().toString());
+                assertEquals(7, reader.msg().msgKey().serviceId());
+                assertFalse(0 != (reader.msg().flags() & RefreshMsgFlags.SOLICITED), "NIP refreshes are unsolicited");
+                assertEquals(0, fields.updateSeq);
+                refreshes++;
+            }
+            else
+            {
+                assertEquals(MsgClasses.UPDATE, reader.msg().msgClass());
+                assertEquals(ITEMS, refreshes, "updates only after every refresh");
+                assertEquals(lastSeq[item] + 1, fields.updateSeq, "per-item counter has no gap");
+                lastSeq[item] = fields.updateSeq;
+                updates++;
+                if (fields.originNs > 0)
+                {
+                    timestamped++;
+                }
+            }
+        }
+        assertTrue(updates >= 500, "updates received: " + updates);
+        assertEquals(updates / 10, timestamped, "every 10th update carries a timestamp");
+    }
+
+    @Test
+    void stopsWhenTheDistributorRefusesTheLogin()
+    {
+        try (FakeDistributor distributor = new FakeDistributor(false);
+            Source source = Source.launch(new Source.Context().port(distributor.port()).itemCount(5)))
+        {
+            MdTests.await("the source to give up", () -> !source.isActive());
+            assertTrue(source.stats().isLoginRefused());
+            assertEquals(0, source.stats().refreshesSent());
+        }
+    }
+
+    private void assertDirectory(final byte[] bytes)
+    {
+        assertEquals(CodecReturnCodes.SUCCESS, reader.read(new UnsafeBuffer(bytes), 0, bytes.length));
+        assertEquals(DomainTypes.SOURCE, reader.msg().domainType());
+        assertEquals(-1, reader.msg().streamId());
+        final DirectoryRefreshDecoder directory = new DirectoryRefreshDecoder();
+        assertEquals(CodecReturnCodes.SUCCESS, directory.decode(reader));
+        assertEquals("NI_TEST", directory.services().get(0).info().serviceName().toString());
+        assertEquals(7, directory.services().get(0).serviceId());
+        assertEquals(1, directory.services().get(0).state().serviceState());
+    }
+
+    private static final class Fields implements FieldListHandler
+    {
+        long updateSeq = -1;
+        long originNs;
+
+        public void onReal(final int fid, final long mantissa, final int hint)
+        {
+        }
+
+        public void onUInt(final int fid, final long value)
+        {
+            if (FieldIds.MDH_UPDSEQ == fid)
+            {
+                updateSeq = value;
+            }
+        }
+
+        public void onInt(final int fid, final long value)
+        {
+            if (FieldIds.MDH_ORGTIM == fid)
+            {
+                originNs = value;
+            }
+        }
+
+        public void onEnum(final int fid, final int value)
+        {
+        }
+
+        public void onDate(final int fid, final int day, final int month, final int year)
+        {
+        }
+
+        public void onTime(
+            final int fid, final int hour, final int minute, final int second, final int millisecond,
+            final int microsecond, final int nanosecond)
+        {
+        }
+
+        public void onString(final int fid, final int dataType, final Buffer value)
+        {
+        }
+
+        public void onBlank(final int fid, final int dataType)
+        {
+        }
+
+        public void onOther(final int fid, final int dataType, final Buffer encoded)
+        {
+        }
+    }
+}
