@@ -53,8 +53,9 @@ public final class RipcClient implements AutoCloseable
             ctx.conclude();
             return new RipcClient(ctx);
         }
-        catch (final RuntimeException ex)
+        catch (final Throwable ex)
         {
+            // bind() rethrows checked exceptions (BindException, NativeIoException) sneakily: catch everything
             CloseHelper.quietClose(ctx);
             throw ex;
         }

@@ -68,8 +68,9 @@ public final class RipcServer implements AutoCloseable
             ctx.conclude();
             return new RipcServer(ctx);
         }
-        catch (final RuntimeException ex)
+        catch (final Throwable ex)
         {
+            // bind() rethrows checked exceptions (BindException, NativeIoException) sneakily: catch everything
             CloseHelper.quietClose(ctx);
             throw ex;
         }
