@@ -32,6 +32,7 @@ public abstract class RipcContext<T extends RipcContext<T>> extends BaseContext<
     private long handshakeTimeoutNs = RipcConfiguration.handshakeTimeoutNs();
     private long partialFrameTimeoutNs = RipcConfiguration.partialFrameTimeoutNs();
     private int maxReassembledMessageSize = RipcConfiguration.maxReassembledMessageSize();
+    private int maxReassemblyBytes = RipcConfiguration.maxReassemblyBytes();
     private int eventLoopThreads = RipcConfiguration.eventLoopThreads();
     private boolean useEpoll = RipcConfiguration.epoll();
     private boolean packOutbound = RipcConfiguration.packOutbound();
@@ -54,6 +55,9 @@ public abstract class RipcContext<T extends RipcContext<T>> extends BaseContext<
         requirePositive(RipcConfiguration.HANDSHAKE_TIMEOUT_PROP_NAME, handshakeTimeoutNs);
         requirePositive(RipcConfiguration.PARTIAL_FRAME_TIMEOUT_PROP_NAME, partialFrameTimeoutNs);
         requirePositive(RipcConfiguration.MAX_REASSEMBLED_MSG_SIZE_PROP_NAME, maxReassembledMessageSize);
+        // one message of the largest accepted size must fit the per-connection budget
+        requireRange(RipcConfiguration.MAX_REASSEMBLY_BYTES_PROP_NAME, maxReassemblyBytes, maxReassembledMessageSize,
+            Integer.MAX_VALUE);
         requireRange(RipcConfiguration.EVENT_LOOP_THREADS_PROP_NAME, eventLoopThreads, 1, 64);
 
         if (null == countersManager)
@@ -66,7 +70,7 @@ public abstract class RipcContext<T extends RipcContext<T>> extends BaseContext<
         }
         counters = new RipcCounters(countersManager, componentName);
         channelSettings = new RipcChannelSettings(componentName, counters, handshakeTimeoutNs, partialFrameTimeoutNs,
-            maxReassembledMessageSize, packOutbound);
+            maxReassembledMessageSize, maxReassemblyBytes, packOutbound);
 
         if (null == eventLoopGroup)
         {
@@ -202,6 +206,26 @@ public abstract class RipcContext<T extends RipcContext<T>> extends BaseContext<
     public int maxReassembledMessageSize()
     {
         return maxReassembledMessageSize;
+    }
+
+    /**
+     * @param maxReassemblyBytes most bytes one connection may hold in reassembly buffers at once (at least
+     *                           maxReassembledMessageSize).
+     * @return this.
+     */
+    public T maxReassemblyBytes(final int maxReassemblyBytes)
+    {
+        checkNotConcluded();
+        this.maxReassemblyBytes = maxReassemblyBytes;
+        return self();
+    }
+
+    /**
+     * @return the per-connection reassembly budget in bytes.
+     */
+    public int maxReassemblyBytes()
+    {
+        return maxReassemblyBytes;
     }
 
     /**

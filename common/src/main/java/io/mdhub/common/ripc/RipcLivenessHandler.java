@@ -12,8 +12,9 @@ import io.netty.channel.ChannelPromise;
 /**
  * Data-phase liveness, placed between the socket and the frame decoder so it sees every byte: pings
  * ({@code 00 03 02}) when nothing was written for pingTimeout/3, disconnect when nothing at all was read for the
- * negotiated ping timeout (what ETA's PingHandler does), and disconnect when one frame stays incomplete longer than
- * the partial-frame timeout (a peer trickling bytes keeps the ping check happy but never completes a frame).
+ * negotiated ping timeout (what ETA's PingHandler does), and disconnect when one frame, or one fragmented message,
+ * stays incomplete longer than the partial-frame timeout (a peer trickling bytes, or sending first fragments it never
+ * completes, keeps the ping check happy but would otherwise pin buffers forever).
  * <p>
  * One fixed-rate tick per channel does all checks; reads and writes only set a flag, so the hot path reads no clock.
  * Timeouts are therefore enforced within one tick (a quarter of the shortest interval) of their deadline.
@@ -122,6 +123,17 @@ final class RipcLivenessHandler extends ChannelDuplexHandler implements Runnable
             cancelTick();
             disconnects.disconnect(ctx.channel(), RipcDisconnectReason.PARTIAL_FRAME_TIMEOUT,
                 "frame incomplete for " + TimeUnit.NANOSECONDS.toMillis(nowNs - partialStartNs) + " ms");
+            return;
+        }
+
+        final long reassemblyStartNs = decoder.oldestReassemblyStartNs();
+        if (RipcFrameDecoder.NO_PARTIAL_FRAME != reassemblyStartNs &&
+            nowNs - reassemblyStartNs >= partialFrameTimeoutNs)
+        {
+            cancelTick();
+            disconnects.disconnect(ctx.channel(), RipcDisconnectReason.PARTIAL_FRAME_TIMEOUT,
+                "fragmented message incomplete for " + TimeUnit.NANOSECONDS.toMillis(nowNs - reassemblyStartNs) +
+                " ms (" + decoder.reassemblyBytes() + " bytes held in reassembly)");
             return;
         }
 

@@ -183,6 +183,24 @@ class RipcBadInputTest
 
     @Test
     @InterruptAfter(15)
+    void fragmentedMessageNeverCompletedHitsThePartialFrameTimeoutBeforeAnyPingTimeout() throws IOException
+    {
+        final long startNs = System.nanoTime();
+        try (RawRipcPeer peer = new RawRipcPeer(server.port()))
+        {
+            snapshotCounters();
+            peer.handshake(PING_TIMEOUT_SECONDS);
+            // complete frames, so no partial frame: only the reassembly (opened here, never finished) is stale
+            peer.send(RipcTests.firstFragment(7, 50_000, 100));
+            peer.send(RipcTests.nextFragment(7, 100));
+            awaitDisconnect(peer, RipcDisconnectReason.PARTIAL_FRAME_TIMEOUT);
+            assertElapsedAbout(startNs, PARTIAL_FRAME_TIMEOUT_MS);
+        }
+        assertHealthyPeersStillWork();
+    }
+
+    @Test
+    @InterruptAfter(15)
     void silentPeerHitsThePingTimeout() throws IOException
     {
         try (RawRipcPeer peer = new RawRipcPeer(server.port()))

@@ -182,6 +182,98 @@ class RipcFrameCodecTest
         assertTrue(allocator.allReleased());
     }
 
+    @Test
+    void firstFragmentsHoldMemoryForWhatArrivedNotForTheAnnouncedTotal()
+    {
+        final int fourMiB = 4 * 1024 * 1024;
+        final EmbeddedChannel channel = new EmbeddedChannel();
+        channel.config().setAllocator(allocator);
+        final RipcFrameDecoder decoder = new RipcFrameDecoder(
+            RipcTests.session(MAX_USER_MSG_SIZE), RipcTests.settings(true, fourMiB, 2 * fourMiB));
+        channel.pipeline().addLast(decoder);
+
+        for (int fragId = 1; fragId <= RipcFrameDecoder.MAX_CONCURRENT_REASSEMBLIES; fragId++)
+        {
+            channel.writeInbound(Unpooled.wrappedBuffer(RipcTests.firstFragment(fragId, fourMiB, 2)));
+        }
+
+        assertTrue(channel.isOpen(), "16 concurrent reassemblies are allowed");
+        final long atMost = RipcFrameDecoder.MAX_CONCURRENT_REASSEMBLIES * 2L * MAX_USER_MSG_SIZE;
+        assertTrue(allocator.unreleasedCapacity() <= atMost, () -> "held " + allocator.unreleasedCapacity());
+        assertEquals(allocator.unreleasedCapacity(), decoder.reassemblyBytes());
+        assertTrue(decoder.oldestReassemblyStartNs() != RipcFrameDecoder.NO_PARTIAL_FRAME);
+        channel.finishAndReleaseAll();
+        assertTrue(allocator.allReleased());
+    }
+
+    @Test
+    void reassemblyGrowsAsFragmentsArriveAndDeliversABufferOfExactlyTheTotal()
+    {
+        final EmbeddedChannel channel = decoderChannel();
+        final byte[] big = message(60_000, 8);
+        final List<byte[]> fragments = fragmentFrames(big, 4, MAX_USER_MSG_SIZE);
+        for (final byte[] fragment : fragments)
+        {
+            assertNull(channel.readInbound());
+            channel.writeInbound(Unpooled.wrappedBuffer(fragment));
+        }
+        final ByteBuf received = channel.readInbound();
+        assertArrayEquals(big, bytes(received));
+        assertEquals(big.length, received.capacity());
+        received.release();
+        assertFalse(channel.finishAndReleaseAll());
+        assertTrue(allocator.allReleased());
+    }
+
+    @Test
+    void bytesHeldInReassemblyAreCappedPerConnectionAsBuffersGrow()
+    {
+        final int budget = 64 * 1024;
+        final RipcChannelSettings capped = RipcTests.settings(true, budget, budget);
+        final EmbeddedChannel channel = new EmbeddedChannel();
+        channel.config().setAllocator(allocator);
+        final RipcFrameDecoder decoder = new RipcFrameDecoder(RipcTests.session(MAX_USER_MSG_SIZE), capped);
+        channel.pipeline().addLast(decoder);
+
+        // A (60000 bytes) and B both start with 2 * 6144 bytes of buffer; A then doubles 12288 -> 24576 -> 49152,
+        // and its next growth to 60000 would make 72288 bytes held with B: over the 64 KiB budget
+        channel.writeInbound(Unpooled.wrappedBuffer(RipcTests.firstFragment(1, 60_000, 6000)));
+        channel.writeInbound(Unpooled.wrappedBuffer(RipcTests.firstFragment(2, 60_000, 6000)));
+        for (int i = 0; i < 7; i++)
+        {
+            channel.writeInbound(Unpooled.wrappedBuffer(RipcTests.nextFragment(1, 6000)));
+        }
+        assertTrue(channel.isOpen(), () -> "48000 of A and 6000 of B fit, held " + decoder.reassemblyBytes());
+        assertEquals(49_152 + 12_288, decoder.reassemblyBytes());
+
+        channel.writeInbound(Unpooled.wrappedBuffer(RipcTests.nextFragment(1, 6000)));
+        assertFalse(channel.isOpen());
+        assertEquals(RipcDisconnectReason.REASSEMBLY_LIMIT, RipcDisconnects.reason(channel));
+        assertEquals(0, decoder.reassemblyBytes());
+        channel.finishAndReleaseAll();
+        assertTrue(allocator.allReleased());
+    }
+
+    @Test
+    void tooManyFirstFragmentsForTheBudgetDisconnect()
+    {
+        final int budget = 64 * 1024;
+        final EmbeddedChannel channel = new EmbeddedChannel();
+        channel.config().setAllocator(allocator);
+        channel.pipeline().addLast(new RipcFrameDecoder(
+            RipcTests.session(MAX_USER_MSG_SIZE), RipcTests.settings(true, budget, budget)));
+        for (int fragId = 1; fragId <= 5; fragId++)
+        {
+            channel.writeInbound(Unpooled.wrappedBuffer(RipcTests.firstFragment(fragId, 50_000, 10)));
+        }
+        assertTrue(channel.isOpen(), "5 x 12288 bytes fit in 64 KiB");
+        channel.writeInbound(Unpooled.wrappedBuffer(RipcTests.firstFragment(6, 50_000, 10)));
+        assertFalse(channel.isOpen());
+        assertEquals(RipcDisconnectReason.REASSEMBLY_LIMIT, RipcDisconnects.reason(channel));
+        channel.finishAndReleaseAll();
+        assertTrue(allocator.allReleased());
+    }
+
     private EmbeddedChannel encoderChannel(final boolean pack, final int maxUserMsgSize)
     {
         final RipcChannelSettings encoderSettings = RipcTests.settings(pack, CAP);

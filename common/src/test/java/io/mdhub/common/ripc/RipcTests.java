@@ -30,8 +30,36 @@ final class RipcTests
 
     static RipcChannelSettings settings(final boolean pack, final int maxReassembled)
     {
+        return settings(pack, maxReassembled, Math.max(maxReassembled, 8 << 20));
+    }
+
+    static RipcChannelSettings settings(final boolean pack, final int maxReassembled, final int maxReassemblyBytes)
+    {
         final RipcCounters counters = new RipcCounters(newCountersManager(), "test");
-        return new RipcChannelSettings("test", counters, 10_000_000_000L, 10_000_000_000L, maxReassembled, pack);
+        return new RipcChannelSettings("test", counters, 10_000_000_000L, 10_000_000_000L, maxReassembled,
+            maxReassemblyBytes, pack);
+    }
+
+    /**
+     * A first fragment announcing {@code totalLength} that carries only {@code dataLength} bytes.
+     */
+    static byte[] firstFragment(final int fragId, final int totalLength, final int dataLength)
+    {
+        final ByteBuffer frame = ByteBuffer.allocate(10 + dataLength);
+        frame.putShort((short)(10 + dataLength)).put((byte)0x03).put((byte)0x08).putInt(totalLength)
+            .putShort((short)fragId).put(message(dataLength, fragId));
+        return frame.array();
+    }
+
+    /**
+     * A continuation fragment with {@code dataLength} bytes.
+     */
+    static byte[] nextFragment(final int fragId, final int dataLength)
+    {
+        final ByteBuffer frame = ByteBuffer.allocate(6 + dataLength);
+        frame.putShort((short)(6 + dataLength)).put((byte)0x03).put((byte)0x04).putShort((short)fragId)
+            .put(message(dataLength, fragId));
+        return frame.array();
     }
 
     static RipcSession session(final int maxUserMsgSize)
@@ -166,6 +194,19 @@ final class RipcTests
         protected ByteBuf newDirectBuffer(final int initialCapacity, final int maxCapacity)
         {
             return newHeapBuffer(initialCapacity, maxCapacity);
+        }
+
+        long unreleasedCapacity()
+        {
+            long capacity = 0;
+            for (final ByteBuf buf : allocated)
+            {
+                if (buf.refCnt() != 0)
+                {
+                    capacity += buf.capacity();
+                }
+            }
+            return capacity;
         }
 
         boolean allReleased()
