@@ -62,6 +62,11 @@ public final class RipcFrameEncoder extends ChannelOutboundHandlerAdapter
      */
     public RipcFrameEncoder(final RipcSession session, final RipcChannelSettings settings)
     {
+        if (session.maxUserMsgSize() < ConnectAckDescriptor.MIN_MAX_USER_MSG_SIZE ||
+            session.maxUserMsgSize() > ConnectAckDescriptor.MAX_MAX_USER_MSG_SIZE)
+        {
+            throw new IllegalArgumentException("maxUserMsgSize=" + session.maxUserMsgSize());
+        }
         this.maxUserMsgSize = session.maxUserMsgSize();
         this.maxFrameLength = maxUserMsgSize + HEADER_LENGTH;
         this.isPacking = settings.packOutbound();
@@ -130,7 +135,7 @@ public final class RipcFrameEncoder extends ChannelOutboundHandlerAdapter
         }
         else
         {
-            pack = ctx.alloc().buffer(maxFrameLength, maxFrameLength);
+            pack = allocateOrRelease(ctx, maxFrameLength, message);
             pack.writerIndex(HEADER_LENGTH);
             final ByteBuf first = pending;
             final ChannelPromise firstPromise = pendingPromise;
@@ -179,10 +184,16 @@ public final class RipcFrameEncoder extends ChannelOutboundHandlerAdapter
 
     private void appendToPack(final ByteBuf message, final ChannelPromise promise)
     {
-        final int length = message.readableBytes();
-        pack.writeShort(length);
-        pack.writeBytes(message, message.readerIndex(), length);
-        message.release();
+        try
+        {
+            final int length = message.readableBytes();
+            pack.writeShort(length);
+            pack.writeBytes(message, message.readerIndex(), length);
+        }
+        finally
+        {
+            message.release();
+        }
         if (!promise.isVoid())
         {
             packPromises.add(promise);
@@ -240,11 +251,34 @@ public final class RipcFrameEncoder extends ChannelOutboundHandlerAdapter
         }
         else
         {
-            final ByteBuf frame = ctx.alloc().buffer(length + HEADER_LENGTH);
-            frame.writeShort(length + HEADER_LENGTH).writeByte(NORMAL_FRAME_FLAGS);
-            frame.writeBytes(message, readerIndex, length);
-            message.release();
+            final ByteBuf frame;
+            try
+            {
+                frame = ctx.alloc().buffer(length + HEADER_LENGTH);
+                frame.writeShort(length + HEADER_LENGTH).writeByte(NORMAL_FRAME_FLAGS);
+                frame.writeBytes(message, readerIndex, length);
+            }
+            finally
+            {
+                message.release();
+            }
             ctx.write(frame, promise);
+        }
+    }
+
+    /**
+     * Allocate, or release {@code message} (which the caller owns) when the allocation fails, then rethrow.
+     */
+    private static ByteBuf allocateOrRelease(final ChannelHandlerContext ctx, final int capacity, final ByteBuf message)
+    {
+        try
+        {
+            return ctx.alloc().buffer(capacity, capacity);
+        }
+        catch (final Throwable ex)
+        {
+            message.release();
+            throw ex;
         }
     }
 
@@ -253,15 +287,53 @@ public final class RipcFrameEncoder extends ChannelOutboundHandlerAdapter
         final int fragId = nextFragId();
         final int totalLength = message.readableBytes();
         final PromiseCombiner combiner = promise.isVoid() ? null : new PromiseCombiner(ctx.executor());
-        int position = message.readerIndex();
-        final int end = position + totalLength;
-        boolean isFirst = true;
-        while (position < end)
+        try
         {
-            final int headerLength = isFirst ? FIRST_FRAGMENT_HEADER_LENGTH : NEXT_FRAGMENT_HEADER_LENGTH;
-            final int dataLength = Math.min(end - position, maxFrameLength - headerLength);
-            final int frameLength = headerLength + dataLength;
-            final ByteBuf frame = ctx.alloc().buffer(frameLength, frameLength);
+            int position = message.readerIndex();
+            final int end = position + totalLength;
+            boolean isFirst = true;
+            while (position < end)
+            {
+                final int headerLength = isFirst ? FIRST_FRAGMENT_HEADER_LENGTH : NEXT_FRAGMENT_HEADER_LENGTH;
+                final int dataLength = Math.min(end - position, maxFrameLength - headerLength);
+                final ByteBuf frame = fragment(ctx, message, position, dataLength, isFirst, totalLength, fragId);
+                position += dataLength;
+                isFirst = false;
+                framesOut++;
+                if (null == combiner)
+                {
+                    ctx.write(frame, ctx.voidPromise());
+                }
+                else
+                {
+                    combiner.add(ctx.write(frame));
+                }
+            }
+        }
+        finally
+        {
+            message.release();
+        }
+        if (null != combiner)
+        {
+            combiner.finish(promise);
+        }
+    }
+
+    private static ByteBuf fragment(
+        final ChannelHandlerContext ctx,
+        final ByteBuf message,
+        final int position,
+        final int dataLength,
+        final boolean isFirst,
+        final int totalLength,
+        final int fragId)
+    {
+        final int headerLength = isFirst ? FIRST_FRAGMENT_HEADER_LENGTH : NEXT_FRAGMENT_HEADER_LENGTH;
+        final int frameLength = headerLength + dataLength;
+        final ByteBuf frame = ctx.alloc().buffer(frameLength, frameLength);
+        try
+        {
             frame.writeShort(frameLength).writeByte(FRAGMENT_FRAME_FLAGS);
             if (isFirst)
             {
@@ -272,22 +344,12 @@ public final class RipcFrameEncoder extends ChannelOutboundHandlerAdapter
                 frame.writeByte(EXT_FRAGMENT).writeShort(fragId);
             }
             frame.writeBytes(message, position, dataLength);
-            position += dataLength;
-            isFirst = false;
-            framesOut++;
-            if (null == combiner)
-            {
-                ctx.write(frame, ctx.voidPromise());
-            }
-            else
-            {
-                combiner.add(ctx.write(frame));
-            }
+            return frame;
         }
-        message.release();
-        if (null != combiner)
+        catch (final Throwable ex)
         {
-            combiner.finish(promise);
+            frame.release();
+            throw ex;
         }
     }
 

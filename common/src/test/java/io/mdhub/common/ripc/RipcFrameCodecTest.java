@@ -11,7 +11,9 @@ import static io.mdhub.common.ripc.RipcTests.packedFrame;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
@@ -20,6 +22,7 @@ import java.util.List;
 import io.mdhub.common.test.InterruptAfter;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
+import io.netty.channel.ChannelFuture;
 import io.netty.channel.embedded.EmbeddedChannel;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -367,6 +370,66 @@ class RipcFrameCodecTest
         }
         assertTrue(frames.get(0).length <= maxUserMsgSize + 3);
         assertFalse(channel.finishAndReleaseAll());
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {57, 15019})
+    void allocationFailureWhileFramingReleasesTheMessageAndFailsThePromise(final int length)
+    {
+        final EmbeddedChannel channel = encoderChannel(false, MAX_USER_MSG_SIZE);
+        channel.config().setAllocator(new FailingAllocator());
+        final ByteBuf message = Unpooled.copiedBuffer(message(length, 1)); // no headroom: framed by copy
+        final ChannelFuture write = channel.writeAndFlush(message);
+        assertEquals(0, message.refCnt(), "released although framing failed");
+        assertTrue(write.isDone());
+        assertInstanceOf(IllegalStateException.class, write.cause());
+        channel.finishAndReleaseAll();
+    }
+
+    @Test
+    void allocationFailureOfThePackReleasesBothMessages()
+    {
+        final EmbeddedChannel channel = encoderChannel(true, MAX_USER_MSG_SIZE);
+        channel.config().setAllocator(new FailingAllocator());
+        final ByteBuf first = Unpooled.copiedBuffer(message(10, 1));
+        final ByteBuf second = Unpooled.copiedBuffer(message(10, 2));
+        channel.write(first);
+        final ChannelFuture write = channel.write(second);
+        assertEquals(0, second.refCnt());
+        assertInstanceOf(IllegalStateException.class, write.cause());
+        channel.close();
+        assertEquals(0, first.refCnt(), "the held message is released on close");
+        channel.finishAndReleaseAll();
+    }
+
+    @Test
+    void encoderRefusesASessionWhoseMaxUserMsgSizeCannotFrame()
+    {
+        assertThrows(IllegalArgumentException.class, () -> new RipcFrameEncoder(RipcTests.session(3), settings));
+    }
+
+    /**
+     * An allocator that is out of memory.
+     */
+    private static final class FailingAllocator extends io.netty.buffer.AbstractByteBufAllocator
+    {
+        @Override
+        public boolean isDirectBufferPooled()
+        {
+            return false;
+        }
+
+        @Override
+        protected ByteBuf newHeapBuffer(final int initialCapacity, final int maxCapacity)
+        {
+            throw new IllegalStateException("out of memory (test)");
+        }
+
+        @Override
+        protected ByteBuf newDirectBuffer(final int initialCapacity, final int maxCapacity)
+        {
+            throw new IllegalStateException("out of memory (test)");
+        }
     }
 
     @Test
