@@ -9,6 +9,7 @@ public final class RipcChannelSettings
     private final String componentName;
     private final RipcCounters counters;
     private final RipcDisconnects disconnects;
+    private final RipcChannelTracker channelTracker = new RipcChannelTracker();
     private final long handshakeTimeoutNs;
     private final long partialFrameTimeoutNs;
     private final int maxReassembledMessageSize;
@@ -65,6 +66,14 @@ public final class RipcChannelSettings
     public RipcDisconnects disconnects()
     {
         return disconnects;
+    }
+
+    /**
+     * @return the live channels of the component, counted by the connection guard.
+     */
+    RipcChannelTracker channelTracker()
+    {
+        return channelTracker;
     }
 
     /**
