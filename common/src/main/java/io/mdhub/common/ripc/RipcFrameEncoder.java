@@ -26,9 +26,15 @@ import io.netty.util.concurrent.PromiseNotifier;
  * as fragments when longer than maxUserMsgSize, or packed with the other messages written before the next flush.
  * <p>
  * <b>Ownership.</b> The encoder takes ownership of every written ByteBuf and releases it (directly or through the
- * socket write). <b>Zero copy:</b> when the buffer has at least {@link #HEADROOM} bytes before its readerIndex
- * (allocate with {@link #newMessageBuffer(ByteBufAllocator, int)}), the 3-byte header is written into that headroom
- * and the buffer goes to the socket as it is; otherwise it is copied once into a framed pooled buffer.
+ * socket write), also when framing fails. <b>Zero copy</b> applies only to a buffer made by
+ * {@link #newMessageBuffer(ByteBufAllocator, int)} and written to one channel: the 3-byte header goes into its
+ * reserved headroom and the buffer goes to the socket as it is. Any other buffer (including a duplicate or slice of a
+ * message buffer, which shares memory with other messages or channels) is copied once into a framed pooled buffer,
+ * so the encoder never writes outside the readable bytes of a buffer it does not own.
+ * <p>
+ * <b>Fan-out</b> (one message to many channels): encode once, then write {@code message.retainedDuplicate()} to
+ * each channel and release the original; each channel's encoder copies the bytes once into its own frame (or its
+ * pack, which copies anyway). Never write the same buffer object to two channels: readerIndex is per object.
  * <p>
  * <b>Packing</b> (when enabled): a message written alone before a flush still leaves as a normal frame (no copy, no
  * latency cost); two or more small messages between flushes are copied into one packed frame of at most
@@ -75,7 +81,8 @@ public final class RipcFrameEncoder extends ChannelOutboundHandlerAdapter
 
     /**
      * A pooled buffer for one outbound RWF message, with {@link #HEADROOM} reserved so the encoder frames it without
-     * copying. Encode the message from the writerIndex on, then write the buffer to the channel.
+     * copying. Encode the message from the writerIndex on, then write the buffer to one channel (for several
+     * channels, write a {@code retainedDuplicate()} to each: those are copied).
      *
      * @param allocator      the channel's allocator.
      * @param messageCapacity room for the RWF message.
@@ -85,7 +92,8 @@ public final class RipcFrameEncoder extends ChannelOutboundHandlerAdapter
     {
         final ByteBuf buffer = allocator.buffer(messageCapacity + HEADROOM);
         buffer.writerIndex(HEADROOM).readerIndex(HEADROOM);
-        return buffer;
+        // one small wrapper per message marks the headroom as this message's own (see RipcMessageBuffer)
+        return new RipcMessageBuffer(buffer);
     }
 
     @Override
@@ -241,7 +249,7 @@ public final class RipcFrameEncoder extends ChannelOutboundHandlerAdapter
 
         framesOut++;
         final int readerIndex = message.readerIndex();
-        if (readerIndex >= HEADROOM && !message.isReadOnly())
+        if (message instanceof RipcMessageBuffer && readerIndex >= HEADROOM)
         {
             final int frameStart = readerIndex - HEADROOM;
             message.setShort(frameStart, length + HEADER_LENGTH);

@@ -13,6 +13,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -313,6 +314,69 @@ class RipcFrameCodecTest
         assertArrayEquals(normalFrame(message), frames.get(0));
         assertArrayEquals(normalFrame(message), frames.get(1));
         assertFalse(channel.finishAndReleaseAll());
+    }
+
+    @Test
+    void framesOnlyItsOwnMessageBuffersInPlace()
+    {
+        final EmbeddedChannel channel = encoderChannel(false, MAX_USER_MSG_SIZE);
+        final byte[] message = message(57, 1);
+        final ByteBuf own = RipcFrameEncoder.newMessageBuffer(channel.alloc(), message.length);
+        own.writeBytes(message);
+        channel.writeOutbound(own);
+        final ByteBuf frame = channel.readOutbound();
+        assertSame(own, frame, "no copy");
+        assertArrayEquals(normalFrame(message), bytes(frame));
+        frame.release();
+        assertFalse(channel.finishAndReleaseAll());
+    }
+
+    @Test
+    void copiesADuplicateSoTheSharedBytesBeforeItStayIntact()
+    {
+        final EmbeddedChannel channel = encoderChannel(false, MAX_USER_MSG_SIZE);
+        final byte[] first = message(20, 1);
+        final byte[] second = message(30, 2);
+        // two messages back to back in one buffer the caller keeps: writing the second must not touch the first
+        final ByteBuf shared = Unpooled.buffer(64).writeBytes(first).writeBytes(second);
+        final ByteBuf secondOnly = shared.retainedDuplicate().setIndex(first.length, first.length + second.length);
+        channel.writeOutbound(secondOnly);
+
+        final ByteBuf frame = channel.readOutbound();
+        assertArrayEquals(normalFrame(second), bytes(frame));
+        frame.release();
+        assertArrayEquals(first, bytes(shared.slice(0, first.length)), "the neighbouring message is untouched");
+        assertEquals(1, shared.refCnt(), "the duplicate's reference was released");
+        shared.release();
+        assertFalse(channel.finishAndReleaseAll());
+    }
+
+    @Test
+    void fansOutOneMessageBufferThroughRetainedDuplicatesWithoutTouchingIt()
+    {
+        final EmbeddedChannel[] channels = {
+            encoderChannel(false, MAX_USER_MSG_SIZE), encoderChannel(false, MAX_USER_MSG_SIZE),
+            encoderChannel(true, MAX_USER_MSG_SIZE), encoderChannel(false, MAX_USER_MSG_SIZE)};
+        final byte[] message = message(40, 3);
+        final ByteBuf original = RipcFrameEncoder.newMessageBuffer(channels[0].alloc(), message.length);
+        original.writeBytes(message);
+        original.setBytes(0, new byte[]{(byte)0xAA, (byte)0xBB, (byte)0xCC}); // headroom sentinel
+        for (int i = 0; i < channels.length - 1; i++)
+        {
+            channels[i].writeOutbound(original.retainedDuplicate());
+        }
+        channels[channels.length - 1].writeOutbound(original.retainedSlice()); // a slice is copied as well
+        assertArrayEquals(new byte[]{(byte)0xAA, (byte)0xBB, (byte)0xCC}, bytes(original.slice(0, 3)));
+        assertEquals(RipcFrameEncoder.HEADROOM, original.readerIndex());
+        original.release();
+        assertEquals(0, original.refCnt());
+        for (final EmbeddedChannel channel : channels)
+        {
+            final ByteBuf frame = channel.readOutbound();
+            assertArrayEquals(normalFrame(message), bytes(frame));
+            frame.release();
+            assertFalse(channel.finishAndReleaseAll());
+        }
     }
 
     @Test
