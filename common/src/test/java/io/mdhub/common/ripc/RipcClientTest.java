@@ -3,6 +3,7 @@ package io.mdhub.common.ripc;
 import static io.mdhub.common.ripc.RipcTests.connectAck;
 import static io.mdhub.common.ripc.RipcTests.hex;
 import static io.mdhub.common.ripc.RipcTests.keyExchangeBlock;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -90,6 +91,55 @@ class RipcClientTest
                 assertEquals(RipcDisconnectReason.LOCAL_CLOSE, failure.reason(), failure::getMessage);
                 assertEquals(RipcVersion.RIPC14, failure.version());
                 assertEquals(-1, socket.getInputStream().read(), "the client closed its connection");
+            }
+        }
+    }
+
+    @Test
+    void serverThatPromisesNoPingsIsNotTimedOutButStillPinged() throws IOException
+    {
+        try (ServerSocket serverSocket = new ServerSocket(0, 5, InetAddress.getLoopbackAddress());
+            RipcClient client = launch(serverSocket.getLocalPort()))
+        {
+            final Future<Channel> connect = client.connect();
+            try (Socket socket = RipcTests.accept(serverSocket))
+            {
+                RipcTests.readMessage(socket.getInputStream());
+                // session flags 0x01: the server expects pings but sends none; ping timeout 1 s
+                socket.getOutputStream().write(connectAck(9, 6144, 0x01, 1, hex("08 00 00"), "quiet"));
+                awaitDone(connect);
+                assertTrue(connect.isSuccess(), () -> String.valueOf(connect.cause()));
+                assertEquals(4, RipcTests.readMessage(socket.getInputStream()).length, "ClientKey");
+
+                final long startNs = System.nanoTime();
+                int pings = 0;
+                while (System.nanoTime() - startNs < TimeUnit.MILLISECONDS.toNanos(2500)) // 2.5 x the timeout
+                {
+                    assertArrayEquals(hex("00 03 02"), RipcTests.readMessage(socket.getInputStream()));
+                    pings++;
+                }
+                assertTrue(pings >= 5, "pings every third of the timeout: " + pings);
+                assertTrue(connect.getNow().isActive(), "silence from a server that promised no pings is fine");
+            }
+        }
+    }
+
+    @Test
+    void serverThatPromisesPingsButStaysSilentIsTimedOut() throws IOException
+    {
+        try (ServerSocket serverSocket = new ServerSocket(0, 5, InetAddress.getLoopbackAddress());
+            RipcClient client = launch(serverSocket.getLocalPort()))
+        {
+            final Future<Channel> connect = client.connect();
+            try (Socket socket = RipcTests.accept(serverSocket))
+            {
+                RipcTests.readMessage(socket.getInputStream());
+                socket.getOutputStream().write(connectAck(9, 6144, 0x03, 1, hex("08 00 00"), "silent"));
+                awaitDone(connect);
+                assertTrue(connect.isSuccess(), () -> String.valueOf(connect.cause()));
+                final Channel channel = connect.getNow();
+                MdTests.await("the client to time the silent server out", () -> !channel.isActive());
+                assertEquals(RipcDisconnectReason.PING_TIMEOUT, RipcDisconnects.reason(channel));
             }
         }
     }
