@@ -29,8 +29,9 @@ import io.micrometer.core.instrument.Tags;
  * live, so the poll period only bounds how late new counters appear.
  * <p>
  * Runs on a management thread ({@link #schedule}), never on an agent thread. Close the bridge BEFORE the counters'
- * memory is unmapped (for Aeron counters: before the Aeron client or driver), or a late JMX read would touch
- * unmapped memory.
+ * memory is unmapped or freed (for Aeron counters: before the Aeron client or driver). Meter reads and
+ * {@link #close()} share a small lock, so once close returns no read is in flight and none will touch the reader
+ * again: a meter read afterwards (a JMX client racing the shutdown) returns the last value it read, or NaN.
  */
 public final class CountersMetricsBridge implements AutoCloseable
 {
@@ -49,10 +50,12 @@ public final class CountersMetricsBridge implements AutoCloseable
     private final Int2ObjectHashMap<Registered> registered = new Int2ObjectHashMap<>();
     private final CountersReader.MetaData onCounter = this::onCounter;
     private final List<Registered> stale = new ArrayList<>();
+    private final Object readLock = new Object();
     private ScheduledFuture<?> scheduled;
     private long generation;
     private int changes;
     private boolean isClosed;
+    private boolean isReadable = true; // guarded by readLock
 
     /**
      * @param registry        where meters go, normally {@link MdMetrics#registry()}.
@@ -143,6 +146,10 @@ public final class CountersMetricsBridge implements AutoCloseable
             {
                 scheduled.cancel(false);
             }
+            synchronized (readLock)
+            {
+                isReadable = false;
+            }
             for (final Registered entry : new ArrayList<>(registered.values()))
             {
                 unregister(entry);
@@ -174,40 +181,62 @@ public final class CountersMetricsBridge implements AutoCloseable
         }
         if (null == entry)
         {
-            entry = new Registered(counterId, typeId, registrationId, label, register(counterId, typeId, label));
+            entry = new Registered(counterId, typeId, registrationId, label);
+            entry.meter = register(entry);
             registered.put(counterId, entry);
             changes++;
         }
         entry.generation = generation;
     }
 
-    private Meter register(final int counterId, final int typeId, final String label)
+    private Meter register(final Registered entry)
     {
-        final Tags tags = tags(counterId, typeId, label);
+        final Tags tags = tags(entry.counterId, entry.typeId, entry.label);
         try
         {
-            if (isMonotonicType.test(typeId))
+            // the meter holds the entry (weakly, as Micrometer does; this bridge holds it strongly while registered)
+            if (isMonotonicType.test(entry.typeId))
             {
-                return FunctionCounter.builder(METER_NAME, reader, (r) -> r.getCounterValue(counterId))
+                return FunctionCounter.builder(METER_NAME, entry, this::read)
                     .tags(tags)
-                    .description(label)
+                    .description(entry.label)
                     .register(registry);
             }
-            return Gauge.builder(METER_NAME, reader, (r) -> r.getCounterValue(counterId))
+            return Gauge.builder(METER_NAME, entry, this::read)
                 .tags(tags)
-                .description(label)
+                .description(entry.label)
                 .register(registry);
         }
         catch (final RuntimeException ex)
         {
             // Keep the entry without a meter so one bad counter is logged once, not every poll.
-            LOG.warn("cannot export counter {} '{}' of {}", counterId, label, source, ex);
+            LOG.warn("cannot export counter {} '{}' of {}", entry.counterId, entry.label, source, ex);
             return null;
+        }
+    }
+
+    /**
+     * Meter function, called by whoever reads the meter (JMX, a publishing registry). Never touches the reader once
+     * the bridge is closed or the counter unregistered (its slot may then hold another counter, or be freed).
+     */
+    private double read(final Registered entry)
+    {
+        synchronized (readLock)
+        {
+            if (isReadable && !entry.isRemoved)
+            {
+                entry.lastValue = reader.getCounterValue(entry.counterId);
+            }
+            return entry.lastValue;
         }
     }
 
     private void unregister(final Registered entry)
     {
+        synchronized (readLock)
+        {
+            entry.isRemoved = true;
+        }
         registered.remove(entry.counterId);
         if (null != entry.meter)
         {
@@ -244,17 +273,17 @@ public final class CountersMetricsBridge implements AutoCloseable
         final int typeId;
         final long registrationId;
         final String label;
-        final Meter meter;
+        Meter meter;
         long generation;
+        double lastValue = Double.NaN; // guarded by the bridge's readLock, as isRemoved
+        boolean isRemoved;
 
-        Registered(
-            final int counterId, final int typeId, final long registrationId, final String label, final Meter meter)
+        Registered(final int counterId, final int typeId, final long registrationId, final String label)
         {
             this.counterId = counterId;
             this.typeId = typeId;
             this.registrationId = registrationId;
             this.label = label;
-            this.meter = meter;
         }
 
         boolean isSameCounter(final int typeId, final long registrationId, final String label)

@@ -152,6 +152,27 @@ public final class ConnectAckDescriptor
     public static final int MAX_LENGTH = 256;
 
     /**
+     * Smallest maxUserMsgSize a server may announce or a client accepts: below it fragments cannot carry data.
+     */
+    public static final int MIN_MAX_USER_MSG_SIZE = 64;
+
+    /**
+     * Largest maxUserMsgSize: the frame, header included, must fit the uint16 frame length.
+     */
+    public static final int MAX_MAX_USER_MSG_SIZE =
+        RipcFrameDescriptor.MAX_FRAME_LENGTH - RipcFrameDescriptor.MAX_HEADER_LENGTH;
+
+    /**
+     * Session flag: the server expects pings from the client.
+     */
+    public static final int SESSION_FLAG_CLIENT_PINGS = 0x01;
+
+    /**
+     * Session flag: the server sends pings to the client.
+     */
+    public static final int SESSION_FLAG_SERVER_PINGS = 0x02;
+
+    /**
      * RWF major version MDHub acks (ETA's Codec.majorVersion()).
      */
     public static final int RWF_MAJOR_VERSION = 14;

@@ -81,7 +81,37 @@ public final class ConnectReqDescriptor
      */
     public static final int MAX_LENGTH = 1024;
 
+    /**
+     * The headerLength field is one byte, so everything before the component container must fit in 255 bytes.
+     */
+    public static final int MAX_HEADER_LENGTH = 0xFF;
+
+    /**
+     * Longest IP text a client announces: an IPv6 address in Java's full form (8 x 4 hex digits and 7 colons),
+     * without a scope; IPv4 dotted quads are shorter.
+     */
+    public static final int MAX_IP_ADDRESS_LENGTH = 39;
+
+    /**
+     * Fields between the compression bitmap and the host name: ping timeout, session flags, protocol type, major
+     * and minor version.
+     */
+    public static final int FIXED_FIELDS_AFTER_BITMAP_LENGTH = 5;
+
     private ConnectReqDescriptor()
     {
+    }
+
+    /**
+     * @param compressionBitmapLength bytes of compression bitmap.
+     * @param hostNameLength          bytes of host name.
+     * @param ipAddressLength         bytes of IP text.
+     * @return the headerLength of a ConnectReq with these fields (must not exceed {@link #MAX_HEADER_LENGTH}).
+     */
+    public static int headerLength(
+        final int compressionBitmapLength, final int hostNameLength, final int ipAddressLength)
+    {
+        return COMPRESSION_BITMAP_OFFSET + compressionBitmapLength + FIXED_FIELDS_AFTER_BITMAP_LENGTH +
+            1 + hostNameLength + 1 + ipAddressLength;
     }
 }

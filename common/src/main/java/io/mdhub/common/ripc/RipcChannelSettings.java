@@ -9,9 +9,11 @@ public final class RipcChannelSettings
     private final String componentName;
     private final RipcCounters counters;
     private final RipcDisconnects disconnects;
+    private final RipcChannelTracker channelTracker = new RipcChannelTracker();
     private final long handshakeTimeoutNs;
     private final long partialFrameTimeoutNs;
     private final int maxReassembledMessageSize;
+    private final int maxReassemblyBytes;
     private final boolean packOutbound;
 
     /**
@@ -20,6 +22,7 @@ public final class RipcChannelSettings
      * @param handshakeTimeoutNs        longest time from TCP connect to a completed handshake.
      * @param partialFrameTimeoutNs     longest time one frame may stay incomplete.
      * @param maxReassembledMessageSize largest fragmented message accepted.
+     * @param maxReassemblyBytes        most bytes one connection may hold in reassembly buffers at once.
      * @param packOutbound              pack messages written between two flushes into packed frames.
      */
     public RipcChannelSettings(
@@ -28,6 +31,7 @@ public final class RipcChannelSettings
         final long handshakeTimeoutNs,
         final long partialFrameTimeoutNs,
         final int maxReassembledMessageSize,
+        final int maxReassemblyBytes,
         final boolean packOutbound)
     {
         this.componentName = componentName;
@@ -36,6 +40,7 @@ public final class RipcChannelSettings
         this.handshakeTimeoutNs = handshakeTimeoutNs;
         this.partialFrameTimeoutNs = partialFrameTimeoutNs;
         this.maxReassembledMessageSize = maxReassembledMessageSize;
+        this.maxReassemblyBytes = maxReassemblyBytes;
         this.packOutbound = packOutbound;
     }
 
@@ -64,6 +69,14 @@ public final class RipcChannelSettings
     }
 
     /**
+     * @return the live channels of the component, counted by the connection guard.
+     */
+    RipcChannelTracker channelTracker()
+    {
+        return channelTracker;
+    }
+
+    /**
      * @return handshake timeout in nanoseconds.
      */
     public long handshakeTimeoutNs()
@@ -85,6 +98,14 @@ public final class RipcChannelSettings
     public int maxReassembledMessageSize()
     {
         return maxReassembledMessageSize;
+    }
+
+    /**
+     * @return most bytes one connection may hold in reassembly buffers at once.
+     */
+    public int maxReassemblyBytes()
+    {
+        return maxReassemblyBytes;
     }
 
     /**

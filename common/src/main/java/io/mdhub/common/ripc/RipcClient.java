@@ -1,8 +1,12 @@
 package io.mdhub.common.ripc;
 
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
+import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 import io.netty.bootstrap.Bootstrap;
@@ -10,7 +14,7 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
-import io.netty.channel.EventLoop;
+import io.netty.channel.EventLoopGroup;
 import io.netty.channel.group.ChannelGroup;
 import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.channel.socket.SocketChannel;
@@ -34,6 +38,8 @@ public final class RipcClient implements AutoCloseable
     private final Context ctx;
     private final SecureRandom random = new SecureRandom();
     private final ChannelGroup channels = new DefaultChannelGroup(GlobalEventExecutor.INSTANCE);
+    private final Set<Promise<Channel>> pending = ConcurrentHashMap.newKeySet();
+    private volatile boolean isClosed;
 
     private RipcClient(final Context ctx)
     {
@@ -53,8 +59,9 @@ public final class RipcClient implements AutoCloseable
             ctx.conclude();
             return new RipcClient(ctx);
         }
-        catch (final RuntimeException ex)
+        catch (final Throwable ex)
         {
+            // bind() rethrows checked exceptions (BindException, NativeIoException) sneakily: catch everything
             CloseHelper.quietClose(ctx);
             throw ex;
         }
@@ -69,7 +76,8 @@ public final class RipcClient implements AutoCloseable
     }
 
     /**
-     * Connect to the configured host and port.
+     * Connect to the configured host and port. The host name is resolved on the calling thread (blocking DNS
+     * lookup): call this from an application thread, not from an event loop.
      *
      * @return completes with the ACTIVE channel, or fails.
      */
@@ -79,7 +87,8 @@ public final class RipcClient implements AutoCloseable
     }
 
     /**
-     * Connect and handshake.
+     * Connect and handshake. The host name is resolved here, on the calling thread, never on an event loop; the
+     * RIPC13 retry reuses the resolved address.
      *
      * @param host server host.
      * @param port server port.
@@ -87,18 +96,78 @@ public final class RipcClient implements AutoCloseable
      */
     public Future<Channel> connect(final String host, final int port)
     {
-        final EventLoop loop = ctx.eventLoopGroup().next();
-        final Promise<Channel> result = loop.newPromise();
-        attempt(host, port, RipcVersion.RIPC14, result);
+        if (isClosed)
+        {
+            return GlobalEventExecutor.INSTANCE.newFailedFuture(closedException(RipcVersion.RIPC14));
+        }
+        final InetSocketAddress address;
+        try
+        {
+            address = new InetSocketAddress(host, port);
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            return GlobalEventExecutor.INSTANCE.newFailedFuture(ex);
+        }
+        if (address.isUnresolved())
+        {
+            return GlobalEventExecutor.INSTANCE.newFailedFuture(new UnknownHostException(host));
+        }
+        return connect(address);
+    }
+
+    /**
+     * Connect and handshake to an address resolved by the caller.
+     *
+     * @param address resolved server address.
+     * @return completes with the ACTIVE channel, or fails with the reason; always completes, also when the client
+     * is closed meanwhile.
+     */
+    public Future<Channel> connect(final InetSocketAddress address)
+    {
+        final EventLoopGroup group = ctx.eventLoopGroup(); // null once closed
+        if (isClosed || null == group)
+        {
+            return GlobalEventExecutor.INSTANCE.newFailedFuture(closedException(RipcVersion.RIPC14));
+        }
+        final Promise<Channel> result = group.next().newPromise();
+        pending.add(result);
+        result.addListener((Future<Channel> f) -> pending.remove(result));
+        if (isClosing()) // checked after registering, so close() either sees the promise or connect sees the flag
+        {
+            result.tryFailure(closedException(RipcVersion.RIPC14));
+            return result;
+        }
+        attempt(address, RipcVersion.RIPC14, result);
         return result;
     }
 
-    private void attempt(final String host, final int port, final RipcVersion version, final Promise<Channel> result)
+    private void attempt(final InetSocketAddress address, final RipcVersion version, final Promise<Channel> result)
     {
-        final Promise<Channel> handshake = ctx.eventLoopGroup().next().newPromise();
+        try
+        {
+            final Promise<Channel> handshake = ctx.eventLoopGroup().next().newPromise();
+            handshake.addListener((Future<Channel> f) -> onHandshakeDone(f, address, version, result));
+            final ChannelFuture connectFuture = bootstrap(version, handshake).connect(address);
+            connectFuture.addListener((ChannelFuture f) ->
+            {
+                if (!f.isSuccess())
+                {
+                    handshake.tryFailure(f.cause());
+                }
+            });
+        }
+        catch (final Throwable ex)
+        {
+            result.tryFailure(ex); // e.g. the event loops are shut down
+        }
+    }
+
+    private Bootstrap bootstrap(final RipcVersion version, final Promise<Channel> handshake)
+    {
         final RipcChannelSettings settings = ctx.channelSettings();
         final int pingTimeoutSeconds = (int)TimeUnit.NANOSECONDS.toSeconds(ctx.pingTimeoutNs());
-        final Bootstrap bootstrap = new Bootstrap()
+        return new Bootstrap()
             .group(ctx.eventLoopGroup())
             .channel(RipcTransport.channelClass(ctx.eventLoopGroup()))
             .option(ChannelOption.TCP_NODELAY, true)
@@ -114,30 +183,30 @@ public final class RipcClient implements AutoCloseable
                         settings, version, pingTimeoutSeconds, ctx.hostName(), random, handshake), ctx.channelHook());
                 }
             });
+    }
 
-        final ChannelFuture connectFuture = bootstrap.connect(host, port);
-        connectFuture.addListener((ChannelFuture f) ->
+    private void onHandshakeDone(
+        final Future<Channel> handshake,
+        final InetSocketAddress address,
+        final RipcVersion version,
+        final Promise<Channel> result)
+    {
+        if (handshake.isSuccess())
         {
-            if (!f.isSuccess())
+            final Channel channel = handshake.getNow();
+            if (!result.trySuccess(channel))
             {
-                handshake.tryFailure(f.cause());
+                channel.close(); // the client was closed meanwhile and failed the result
             }
-        });
-        handshake.addListener((Future<Channel> f) ->
+        }
+        else if (isFallback(handshake.cause(), version) && !isClosing())
         {
-            if (f.isSuccess())
-            {
-                result.trySuccess(f.getNow());
-            }
-            else if (isFallback(f.cause(), version))
-            {
-                attempt(host, port, RipcVersion.RIPC13, result);
-            }
-            else
-            {
-                result.tryFailure(f.cause());
-            }
-        });
+            attempt(address, RipcVersion.RIPC13, result);
+        }
+        else
+        {
+            result.tryFailure(handshake.cause());
+        }
     }
 
     private boolean isFallback(final Throwable cause, final RipcVersion version)
@@ -147,13 +216,30 @@ public final class RipcClient implements AutoCloseable
             RipcDisconnectReason.PEER_CLOSED == ((RipcHandshakeException)cause).reason();
     }
 
+    private boolean isClosing()
+    {
+        final EventLoopGroup group = ctx.eventLoopGroup();
+        return isClosed || null == group || group.isShuttingDown();
+    }
+
+    private static RipcHandshakeException closedException(final RipcVersion version)
+    {
+        return new RipcHandshakeException(RipcDisconnectReason.LOCAL_CLOSE, version, "client closed");
+    }
+
     /**
-     * Close every connection this client opened, then the Context (event loops it created, counters).
+     * Close every connection this client opened, fail connects still in progress, then close the Context (event
+     * loops it created, counters).
      */
     @Override
     public void close()
     {
+        isClosed = true;
         channels.close().awaitUninterruptibly(5, TimeUnit.SECONDS);
+        for (final Promise<Channel> result : pending) // weakly consistent: completing removes entries meanwhile
+        {
+            result.tryFailure(closedException(RipcVersion.RIPC14));
+        }
         ctx.close();
     }
 
@@ -162,6 +248,13 @@ public final class RipcClient implements AutoCloseable
      */
     public static final class Context extends RipcContext<Context>
     {
+        /**
+         * Longest host name announced: the ConnectReq headerLength is one byte and must also cover the fixed
+         * fields and the longest IP text.
+         */
+        public static final int MAX_HOST_NAME_LENGTH = ConnectReqDescriptor.MAX_HEADER_LENGTH -
+            ConnectReqDescriptor.headerLength(0, 0, ConnectReqDescriptor.MAX_IP_ADDRESS_LENGTH);
+
         private String host = RipcConfiguration.clientHost();
         private int port = RipcConfiguration.clientPort();
         private long pingTimeoutNs = RipcConfiguration.pingTimeoutNs();
@@ -177,8 +270,16 @@ public final class RipcClient implements AutoCloseable
             if (null == hostName)
             {
                 hostName = localHostName();
+                if (!fitsConnectReq(hostName))
+                {
+                    hostName = "localhost"; // a looked-up name that cannot be announced should not stop the client
+                }
             }
-            requireRange("hostName length", hostName.length(), 0, 255);
+            if (!StandardCharsets.US_ASCII.newEncoder().canEncode(hostName))
+            {
+                throw new IllegalArgumentException("hostName must be ASCII: " + hostName);
+            }
+            requireRange("hostName length", hostName.length(), 0, MAX_HOST_NAME_LENGTH);
             super.concludeContext();
         }
 
@@ -275,6 +376,11 @@ public final class RipcClient implements AutoCloseable
         public String hostName()
         {
             return hostName;
+        }
+
+        private static boolean fitsConnectReq(final String name)
+        {
+            return name.length() <= MAX_HOST_NAME_LENGTH && StandardCharsets.US_ASCII.newEncoder().canEncode(name);
         }
 
         private static String localHostName()

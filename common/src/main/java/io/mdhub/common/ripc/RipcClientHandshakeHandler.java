@@ -9,7 +9,9 @@ import static io.mdhub.common.ripc.ConnectAckDescriptor.MINOR_VERSION_OFFSET;
 import static io.mdhub.common.ripc.ConnectAckDescriptor.OPCODE_OFFSET;
 import static io.mdhub.common.ripc.ConnectAckDescriptor.PING_TIMEOUT_OFFSET;
 import static io.mdhub.common.ripc.ConnectAckDescriptor.RIPC_VERSION_OFFSET;
+import static io.mdhub.common.ripc.ConnectAckDescriptor.SESSION_FLAGS_OFFSET;
 
+import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.nio.charset.StandardCharsets;
@@ -93,10 +95,26 @@ final class RipcClientHandshakeHandler extends ByteToMessageDecoder
         {
             isDone = true;
             timeout.cancel(false);
+            // The guard (or whoever closed the channel) recorded why: only a close by the peer may trigger the
+            // RIPC13 fallback, never a local close, an error or a malformed ack.
+            final RipcDisconnectReason recorded = RipcDisconnects.reason(ctx.channel());
+            final RipcDisconnectReason reason = null == recorded ? RipcDisconnectReason.PEER_CLOSED : recorded;
             connectPromise.tryFailure(new RipcHandshakeException(
-                RipcDisconnectReason.PEER_CLOSED, version, "connection closed before the ConnectAck"));
+                reason, version, "connection ended (" + reason.label() + ") before the ConnectAck"));
         }
         super.channelInactive(ctx);
+    }
+
+    @Override
+    public void exceptionCaught(final ChannelHandlerContext ctx, final Throwable cause) throws Exception
+    {
+        if (!isDone && cause instanceof IOException)
+        {
+            // a reset during the handshake is how some servers close on a version they do not speak
+            disconnects.disconnect(ctx.channel(), RipcDisconnectReason.PEER_CLOSED, cause.toString());
+            return;
+        }
+        super.exceptionCaught(ctx, cause);
     }
 
     @Override
@@ -122,112 +140,162 @@ final class RipcClientHandshakeHandler extends ByteToMessageDecoder
         {
             return;
         }
-        final int flags = in.getUnsignedByte(start + FLAGS_OFFSET);
-        final int opcode = in.getUnsignedByte(start + OPCODE_OFFSET);
+        try
+        {
+            decodeReply(ctx, in.slice(start, length));
+        }
+        catch (final RuntimeException ex)
+        {
+            // whatever a malformed ack makes the decoding throw, it is the server's fault: no version fallback
+            fail(ctx, in, RipcDisconnectReason.BAD_HANDSHAKE, "malformed ConnectAck: " + ex);
+            return;
+        }
+        in.skipBytes(length);
+    }
+
+    /**
+     * @param reply exactly one ConnectAck/Nak (a slice, so no read can run past it).
+     */
+    private void decodeReply(final ChannelHandlerContext ctx, final ByteBuf reply)
+    {
+        final int length = reply.readableBytes();
+        final int flags = reply.getUnsignedByte(FLAGS_OFFSET);
+        final int opcode = reply.getUnsignedByte(OPCODE_OFFSET);
         if (0 == (flags & ConnectAckDescriptor.FLAGS) ||
             (ConnectAckDescriptor.OPCODE_ACK != opcode && ConnectAckDescriptor.OPCODE_NAK != opcode))
         {
-            fail(ctx, in, RipcDisconnectReason.BAD_HANDSHAKE,
+            fail(ctx, reply, RipcDisconnectReason.BAD_HANDSHAKE,
                 "flags=0x" + Integer.toHexString(flags) + " opcode=0x" + Integer.toHexString(opcode));
             return;
         }
         if (ConnectAckDescriptor.OPCODE_NAK == opcode)
         {
-            final String text = nakText(in, start, length);
-            fail(ctx, in, RipcDisconnectReason.CONNECT_REFUSED, "ConnectNak: " + text);
+            fail(ctx, reply, RipcDisconnectReason.CONNECT_REFUSED, "ConnectNak: " + nakText(reply, length));
+            return;
+        }
+        if (length < ConnectAckDescriptor.FIXED_LENGTH)
+        {
+            fail(ctx, reply, RipcDisconnectReason.BAD_HANDSHAKE, "ConnectAck length=" + length + " < " +
+                ConnectAckDescriptor.FIXED_LENGTH);
             return;
         }
         if (0 != (flags & ConnectAckDescriptor.FORCE_COMPRESSION_FLAG) ||
-            0 != in.getUnsignedShort(start + COMPRESSION_TYPE_OFFSET))
+            0 != reply.getUnsignedShort(COMPRESSION_TYPE_OFFSET))
         {
-            fail(ctx, in, RipcDisconnectReason.BAD_HANDSHAKE, "server wants compression, which MDHub does not speak");
+            fail(ctx, reply, RipcDisconnectReason.BAD_HANDSHAKE,
+                "server wants compression, which MDHub does not speak");
             return;
         }
-        decodeAck(ctx, in, start, length);
+        decodeAck(ctx, reply, length);
     }
 
-    private void decodeAck(final ChannelHandlerContext ctx, final ByteBuf in, final int start, final int length)
+    private void decodeAck(final ChannelHandlerContext ctx, final ByteBuf ack, final int length)
     {
-        if (length < ConnectAckDescriptor.FIXED_LENGTH)
+        final long ripcVersion = ack.getUnsignedInt(RIPC_VERSION_OFFSET);
+        final int maxUserMsgSize = ack.getUnsignedShort(MAX_USER_MSG_SIZE_OFFSET);
+        final int sessionFlags = ack.getUnsignedByte(SESSION_FLAGS_OFFSET);
+        final int pingTimeoutSeconds = ack.getUnsignedByte(PING_TIMEOUT_OFFSET);
+        final String invalid = invalidAckField(ripcVersion, maxUserMsgSize, pingTimeoutSeconds);
+        if (null != invalid)
         {
-            fail(ctx, in, RipcDisconnectReason.BAD_HANDSHAKE, "ConnectAck length=" + length);
+            fail(ctx, ack, RipcDisconnectReason.BAD_HANDSHAKE, invalid);
             return;
         }
-        final long ripcVersion = in.getUnsignedInt(start + RIPC_VERSION_OFFSET);
-        if (ripcVersion != version.ripcVersion())
-        {
-            fail(ctx, in, RipcDisconnectReason.BAD_HANDSHAKE,
-                "ripcVersion=" + ripcVersion + ", asked for " + version.ripcVersion());
-            return;
-        }
-        final int maxUserMsgSize = in.getUnsignedShort(start + MAX_USER_MSG_SIZE_OFFSET);
-        final int pingTimeoutSeconds = in.getUnsignedByte(start + PING_TIMEOUT_OFFSET);
-        final int end = start + length;
-        int position = start + KEY_EXCHANGE_OFFSET;
 
-        ByteBuf clientKey = null;
-        long sharedKey = 0;
+        int position = KEY_EXCHANGE_OFFSET;
+        RipcKeyExchange keyExchange = null;
         if (version.hasKeyExchange())
         {
-            if (position + ConnectAckDescriptor.KEY_EXCHANGE_HEADER_LENGTH > end)
+            if (position + ConnectAckDescriptor.KEY_EXCHANGE_HEADER_LENGTH > length)
             {
-                fail(ctx, in, RipcDisconnectReason.BAD_HANDSHAKE, "RIPC14 ConnectAck without key-exchange block");
+                fail(ctx, ack, RipcDisconnectReason.BAD_HANDSHAKE, "RIPC14 ConnectAck without key-exchange block");
                 return;
             }
-            final int type = in.getUnsignedByte(position + 1);
-            final int keyLength = in.getUnsignedByte(position + 2);
+            final int type = ack.getUnsignedByte(position + 1);
+            final int keyLength = ack.getUnsignedByte(position + 2);
             position += ConnectAckDescriptor.KEY_EXCHANGE_HEADER_LENGTH;
-            if (position + keyLength > end)
+            if (position + keyLength > length)
             {
-                fail(ctx, in, RipcDisconnectReason.BAD_HANDSHAKE, "key block length=" + keyLength + " overruns ack");
+                fail(ctx, ack, RipcDisconnectReason.BAD_HANDSHAKE, "key block length=" + keyLength + " overruns ack");
                 return;
             }
-            clientKey = ctx.alloc().buffer(ClientKeyDescriptor.TR_SL1_64_LENGTH);
             if (ConnectAckDescriptor.KEY_EXCHANGE_TR_SL1_64 == type &&
                 keyLength >= ConnectAckDescriptor.TR_SL1_64_BLOCK_LENGTH)
             {
-                final RipcKeyExchange exchange = new RipcKeyExchange(
-                    in.getLong(position), in.getLong(position + 8), in.getLong(position + 16), random);
-                sharedKey = exchange.sharedKey();
-                clientKey.writeShort(ClientKeyDescriptor.TR_SL1_64_LENGTH)
-                    .writeByte(ClientKeyDescriptor.FLAG)
-                    .writeByte(ClientKeyDescriptor.TR_SL1_64_KEY_LENGTH)
-                    .writeLong(exchange.publicKey());
-            }
-            else
-            {
-                clientKey.writeShort(ClientKeyDescriptor.DECLINED_LENGTH).writeByte(ClientKeyDescriptor.FLAG)
-                    .writeByte(0);
+                // throws on a degenerate prime: caught by decode(), nothing allocated yet
+                keyExchange = new RipcKeyExchange(
+                    ack.getLong(position), ack.getLong(position + 8), ack.getLong(position + 16), random);
             }
             position += keyLength;
         }
 
         String remoteComponent = "";
-        if (position + 2 <= end)
+        if (position + 2 <= length)
         {
-            final int componentLength = Math.min(in.getUnsignedByte(position + 1), end - position - 2);
-            remoteComponent = in.toString(position + 2, componentLength, StandardCharsets.ISO_8859_1);
+            final int componentLength = Math.min(ack.getUnsignedByte(position + 1), length - position - 2);
+            remoteComponent = ack.toString(position + 2, componentLength, StandardCharsets.ISO_8859_1);
         }
-        in.readerIndex(end);
 
-        if (null != clientKey)
+        if (version.hasKeyExchange())
         {
-            ctx.writeAndFlush(clientKey);
+            ctx.writeAndFlush(encodeClientKey(ctx, keyExchange));
         }
         isDone = true;
         timeout.cancel(false);
         final RipcSession session = new RipcSession(version, maxUserMsgSize, pingTimeoutSeconds,
-            ConnectReqDescriptor.PROTOCOL_TYPE_RWF, in.getUnsignedByte(start + MAJOR_VERSION_OFFSET),
-            in.getUnsignedByte(start + MINOR_VERSION_OFFSET), remoteComponent, "", "", sharedKey);
+            ConnectReqDescriptor.PROTOCOL_TYPE_RWF, ack.getUnsignedByte(MAJOR_VERSION_OFFSET),
+            ack.getUnsignedByte(MINOR_VERSION_OFFSET), remoteComponent, "", "",
+            null == keyExchange ? 0 : keyExchange.sharedKey())
+            .withPeerSendingPings(0 != (sessionFlags & ConnectAckDescriptor.SESSION_FLAG_SERVER_PINGS));
         RipcPipeline.enterDataPhase(ctx, session, settings);
         connectPromise.trySuccess(ctx.channel());
+    }
+
+    /**
+     * @return why the ack's fixed fields are unusable, or null when they are fine. A server announcing a tiny
+     * maxUserMsgSize or a zero ping timeout would make framing or liveness fail later in obscure ways.
+     */
+    private String invalidAckField(final long ripcVersion, final int maxUserMsgSize, final int pingTimeoutSeconds)
+    {
+        if (ripcVersion != version.ripcVersion())
+        {
+            return "ripcVersion=" + ripcVersion + ", asked for " + version.ripcVersion();
+        }
+        if (maxUserMsgSize < ConnectAckDescriptor.MIN_MAX_USER_MSG_SIZE ||
+            maxUserMsgSize > ConnectAckDescriptor.MAX_MAX_USER_MSG_SIZE)
+        {
+            return "maxUserMsgSize=" + maxUserMsgSize + " outside [" + ConnectAckDescriptor.MIN_MAX_USER_MSG_SIZE +
+                ", " + ConnectAckDescriptor.MAX_MAX_USER_MSG_SIZE + "]";
+        }
+        if (pingTimeoutSeconds < 1)
+        {
+            return "pingTimeout=" + pingTimeoutSeconds + " s";
+        }
+        return null;
+    }
+
+    private static ByteBuf encodeClientKey(final ChannelHandlerContext ctx, final RipcKeyExchange keyExchange)
+    {
+        final ByteBuf clientKey = ctx.alloc().buffer(ClientKeyDescriptor.TR_SL1_64_LENGTH);
+        if (null != keyExchange)
+        {
+            clientKey.writeShort(ClientKeyDescriptor.TR_SL1_64_LENGTH)
+                .writeByte(ClientKeyDescriptor.FLAG)
+                .writeByte(ClientKeyDescriptor.TR_SL1_64_KEY_LENGTH)
+                .writeLong(keyExchange.publicKey());
+        }
+        else
+        {
+            clientKey.writeShort(ClientKeyDescriptor.DECLINED_LENGTH).writeByte(ClientKeyDescriptor.FLAG)
+                .writeByte(0);
+        }
+        return clientKey;
     }
 
     private ByteBuf encodeConnectReq(final ChannelHandlerContext ctx)
     {
         final byte[] ipAddress = localIp(ctx.channel().localAddress()).getBytes(StandardCharsets.US_ASCII);
-        final int headerLength = ConnectReqDescriptor.COMPRESSION_BITMAP_OFFSET + 5 + 1 + hostName.length + 1 +
-            ipAddress.length;
+        final int headerLength = ConnectReqDescriptor.headerLength(0, hostName.length, ipAddress.length);
         final int length = headerLength + 2 + component.length;
         final ByteBuf req = ctx.alloc().buffer(length);
         req.writeShort(length)
@@ -264,23 +332,29 @@ final class RipcClientHandshakeHandler extends ByteToMessageDecoder
         connectPromise.tryFailure(new RipcHandshakeException(reason, version, detail));
     }
 
-    private static String nakText(final ByteBuf in, final int start, final int length)
+    private static String nakText(final ByteBuf reply, final int length)
     {
-        if (length < ConnectNakDescriptor.TEXT_OFFSET)
-        {
-            return "";
-        }
-        final int textLength = Math.min(in.getUnsignedShort(start + ConnectNakDescriptor.TEXT_LENGTH_OFFSET),
+        final int textLength = Math.min(reply.getUnsignedShort(ConnectNakDescriptor.TEXT_LENGTH_OFFSET),
             length - ConnectNakDescriptor.TEXT_OFFSET);
-        final String text = in.toString(start + ConnectNakDescriptor.TEXT_OFFSET, textLength,
+        final String text = reply.toString(ConnectNakDescriptor.TEXT_OFFSET, textLength,
             StandardCharsets.ISO_8859_1);
         final int nul = text.indexOf('\0');
         return nul >= 0 ? text.substring(0, nul) : text;
     }
 
-    private static String localIp(final SocketAddress address)
+    /**
+     * The local IP as text for the ConnectReq, without an IPv6 scope ("%eth0"), so it never exceeds
+     * {@link ConnectReqDescriptor#MAX_IP_ADDRESS_LENGTH} (which conclude budgeted for).
+     */
+    static String localIp(final SocketAddress address)
     {
-        return address instanceof InetSocketAddress ?
-            ((InetSocketAddress)address).getAddress().getHostAddress() : "127.0.0.1";
+        if (!(address instanceof InetSocketAddress) || null == ((InetSocketAddress)address).getAddress())
+        {
+            return "127.0.0.1";
+        }
+        final String text = ((InetSocketAddress)address).getAddress().getHostAddress();
+        final int scope = text.indexOf('%');
+        final String ip = scope >= 0 ? text.substring(0, scope) : text;
+        return ip.length() <= ConnectReqDescriptor.MAX_IP_ADDRESS_LENGTH ? ip : "127.0.0.1";
     }
 }

@@ -94,6 +94,17 @@ public final class RipcConfiguration
     public static final int MAX_REASSEMBLED_MSG_SIZE_DEFAULT = 4 * 1024 * 1024;
 
     /**
+     * Cap on the bytes one connection may hold in reassembly buffers at once (all its incomplete fragmented messages
+     * together); more disconnects the peer. Reassembly buffers grow as fragments arrive, so this bounds real memory.
+     */
+    public static final String MAX_REASSEMBLY_BYTES_PROP_NAME = "mdhub.ripc.max.reassembly.bytes";
+
+    /**
+     * Default per-connection reassembly cap: 8 MiB, two maximal messages.
+     */
+    public static final int MAX_REASSEMBLY_BYTES_DEFAULT = 8 * 1024 * 1024;
+
+    /**
      * Netty event-loop threads of a component that creates its own group.
      */
     public static final String EVENT_LOOP_THREADS_PROP_NAME = "mdhub.ripc.event.loop.threads";
@@ -230,6 +241,14 @@ public final class RipcConfiguration
     public static int maxReassembledMessageSize()
     {
         return SystemUtil.getSizeAsInt(MAX_REASSEMBLED_MSG_SIZE_PROP_NAME, MAX_REASSEMBLED_MSG_SIZE_DEFAULT);
+    }
+
+    /**
+     * @return the per-connection cap on bytes held in reassembly.
+     */
+    public static int maxReassemblyBytes()
+    {
+        return SystemUtil.getSizeAsInt(MAX_REASSEMBLY_BYTES_PROP_NAME, MAX_REASSEMBLY_BYTES_DEFAULT);
     }
 
     /**

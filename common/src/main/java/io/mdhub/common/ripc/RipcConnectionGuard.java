@@ -14,6 +14,7 @@ final class RipcConnectionGuard extends ChannelDuplexHandler
 {
     private final RipcCounters counters;
     private final RipcDisconnects disconnects;
+    private final RipcChannelTracker channelTracker;
     private long unflushedBytesOut;
     private boolean isCountedActive;
 
@@ -21,6 +22,20 @@ final class RipcConnectionGuard extends ChannelDuplexHandler
     {
         this.counters = settings.counters();
         this.disconnects = settings.disconnects();
+        this.channelTracker = settings.channelTracker();
+    }
+
+    @Override
+    public void handlerAdded(final ChannelHandlerContext ctx)
+    {
+        channelTracker.added();
+    }
+
+    @Override
+    public void handlerRemoved(final ChannelHandlerContext ctx)
+    {
+        // the guard is next to the socket, so it is removed last when the pipeline is torn down
+        channelTracker.removed();
     }
 
     @Override

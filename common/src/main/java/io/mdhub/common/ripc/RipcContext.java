@@ -6,10 +6,11 @@ import java.util.concurrent.TimeUnit;
 
 import io.mdhub.common.config.BaseContext;
 import io.netty.channel.EventLoopGroup;
-import org.agrona.BufferUtil;
-import org.agrona.CloseHelper;
+import io.netty.util.concurrent.EventExecutor;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.status.CountersManager;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Settings shared by {@link RipcServer.Context} and {@link RipcClient.Context}: timeouts, reassembly cap, event
@@ -26,12 +27,19 @@ public abstract class RipcContext<T extends RipcContext<T>> extends BaseContext<
      */
     public static final int DEFAULT_COUNTERS_CAPACITY = 64;
 
+    /**
+     * Longest time {@link #close()} waits for the component's channels to be torn down before freeing counters.
+     */
+    public static final long CLOSE_TIMEOUT_NS = TimeUnit.SECONDS.toNanos(5);
+
     private static final int MAX_COMPONENT_NAME_LENGTH = 200;
+    private static final Logger LOG = LoggerFactory.getLogger(RipcContext.class);
 
     private String componentName = RipcConfiguration.componentName();
     private long handshakeTimeoutNs = RipcConfiguration.handshakeTimeoutNs();
     private long partialFrameTimeoutNs = RipcConfiguration.partialFrameTimeoutNs();
     private int maxReassembledMessageSize = RipcConfiguration.maxReassembledMessageSize();
+    private int maxReassemblyBytes = RipcConfiguration.maxReassemblyBytes();
     private int eventLoopThreads = RipcConfiguration.eventLoopThreads();
     private boolean useEpoll = RipcConfiguration.epoll();
     private boolean packOutbound = RipcConfiguration.packOutbound();
@@ -40,8 +48,6 @@ public abstract class RipcContext<T extends RipcContext<T>> extends BaseContext<
     private EventLoopGroup eventLoopGroup;
 
     private boolean ownsCountersManager;
-    private ByteBuffer countersMetaData;
-    private ByteBuffer countersValues;
     private boolean ownsEventLoopGroup;
     private RipcCounters counters;
     private RipcChannelSettings channelSettings;
@@ -54,19 +60,23 @@ public abstract class RipcContext<T extends RipcContext<T>> extends BaseContext<
         requirePositive(RipcConfiguration.HANDSHAKE_TIMEOUT_PROP_NAME, handshakeTimeoutNs);
         requirePositive(RipcConfiguration.PARTIAL_FRAME_TIMEOUT_PROP_NAME, partialFrameTimeoutNs);
         requirePositive(RipcConfiguration.MAX_REASSEMBLED_MSG_SIZE_PROP_NAME, maxReassembledMessageSize);
+        // one message of the largest accepted size must fit the per-connection budget
+        requireRange(RipcConfiguration.MAX_REASSEMBLY_BYTES_PROP_NAME, maxReassemblyBytes, maxReassembledMessageSize,
+            Integer.MAX_VALUE);
         requireRange(RipcConfiguration.EVENT_LOOP_THREADS_PROP_NAME, eventLoopThreads, 1, 64);
 
         if (null == countersManager)
         {
             ownsCountersManager = true;
-            // plain direct buffers (not aligned slices) so close() can free them at once
-            countersMetaData = ByteBuffer.allocateDirect(DEFAULT_COUNTERS_CAPACITY * CountersManager.METADATA_LENGTH);
-            countersValues = ByteBuffer.allocateDirect(DEFAULT_COUNTERS_CAPACITY * CountersManager.COUNTER_LENGTH);
-            countersManager = new CountersManager(new UnsafeBuffer(countersMetaData), new UnsafeBuffer(countersValues));
+            // left to the GC on close (never freed explicitly): a metrics bridge may still read them
+            final int capacity = DEFAULT_COUNTERS_CAPACITY;
+            countersManager = new CountersManager(
+                new UnsafeBuffer(ByteBuffer.allocateDirect(capacity * CountersManager.METADATA_LENGTH)),
+                new UnsafeBuffer(ByteBuffer.allocateDirect(capacity * CountersManager.COUNTER_LENGTH)));
         }
         counters = new RipcCounters(countersManager, componentName);
         channelSettings = new RipcChannelSettings(componentName, counters, handshakeTimeoutNs, partialFrameTimeoutNs,
-            maxReassembledMessageSize, packOutbound);
+            maxReassembledMessageSize, maxReassemblyBytes, packOutbound);
 
         if (null == eventLoopGroup)
         {
@@ -76,8 +86,12 @@ public abstract class RipcContext<T extends RipcContext<T>> extends BaseContext<
     }
 
     /**
-     * Shut down what conclude created: the event-loop group (waiting for it), then the counters, then the
-     * in-memory counters buffers.
+     * Shut down what conclude created: the event-loop group (waiting for it), then free the counters once every
+     * channel of this component is torn down (bounded by {@link #CLOSE_TIMEOUT_NS}; when channels are still live,
+     * e.g. on a caller-supplied group that is not shut down, the counter ids stay allocated rather than being reused
+     * under a handler that still updates them). The counters' memory is never freed here: an in-memory
+     * CountersManager's buffers are left to the GC, so a metrics bridge or a late handler reading them after close
+     * reads valid memory.
      */
     @Override
     public void close()
@@ -88,17 +102,40 @@ public abstract class RipcContext<T extends RipcContext<T>> extends BaseContext<
             eventLoopGroup = null;
             ownsEventLoopGroup = false;
         }
-        CloseHelper.close(counters);
-        counters = null;
+        if (null != counters)
+        {
+            final RipcChannelTracker tracker = channelSettings.channelTracker();
+            if (tracker.awaitNoLiveChannels(isInEventLoop() ? 0 : CLOSE_TIMEOUT_NS))
+            {
+                counters.close();
+            }
+            else
+            {
+                LOG.warn("{}: {} channel(s) still live at close, counters left allocated", componentName,
+                    tracker.liveChannels());
+            }
+            counters = null;
+        }
         if (ownsCountersManager)
         {
             countersManager = null;
-            BufferUtil.free(countersMetaData);
-            BufferUtil.free(countersValues);
-            countersMetaData = null;
-            countersValues = null;
             ownsCountersManager = false;
         }
+    }
+
+    private boolean isInEventLoop()
+    {
+        if (null != eventLoopGroup)
+        {
+            for (final EventExecutor executor : eventLoopGroup)
+            {
+                if (executor.inEventLoop())
+                {
+                    return true; // waiting here would block the very loop that tears the channels down
+                }
+            }
+        }
+        return false;
     }
 
     /**
@@ -121,8 +158,6 @@ public abstract class RipcContext<T extends RipcContext<T>> extends BaseContext<
         }
         ripcCopy.ownsCountersManager = false;
         ripcCopy.ownsEventLoopGroup = false;
-        ripcCopy.countersMetaData = null;
-        ripcCopy.countersValues = null;
         ripcCopy.counters = null;
         ripcCopy.channelSettings = null;
         return copy;
@@ -202,6 +237,26 @@ public abstract class RipcContext<T extends RipcContext<T>> extends BaseContext<
     public int maxReassembledMessageSize()
     {
         return maxReassembledMessageSize;
+    }
+
+    /**
+     * @param maxReassemblyBytes most bytes one connection may hold in reassembly buffers at once (at least
+     *                           maxReassembledMessageSize).
+     * @return this.
+     */
+    public T maxReassemblyBytes(final int maxReassemblyBytes)
+    {
+        checkNotConcluded();
+        this.maxReassemblyBytes = maxReassemblyBytes;
+        return self();
+    }
+
+    /**
+     * @return the per-connection reassembly budget in bytes.
+     */
+    public int maxReassemblyBytes()
+    {
+        return maxReassemblyBytes;
     }
 
     /**

@@ -62,12 +62,14 @@ public enum RipcDisconnectReason
     BAD_FRAGMENT(10, "bad-fragment", true),
 
     /**
-     * A fragmented message larger than the reassembly cap, or too many reassemblies at once.
+     * A fragmented message larger than the reassembly cap, more bytes held in reassembly than the per-connection
+     * budget, or too many reassemblies at once.
      */
     REASSEMBLY_LIMIT(11, "reassembly-limit", true),
 
     /**
-     * A frame (or the handshake) stayed incomplete for longer than the partial-frame timeout.
+     * A frame, a fragmented message (first fragment seen, last not) or the handshake stayed incomplete for longer
+     * than the partial-frame timeout.
      */
     PARTIAL_FRAME_TIMEOUT(12, "partial-frame-timeout", true),
 

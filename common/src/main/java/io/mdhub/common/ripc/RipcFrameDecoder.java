@@ -41,6 +41,12 @@ import org.agrona.collections.Int2ObjectHashMap;
  * Pings ({@code len == 3}) are counted and not passed on; the liveness handler in front of this decoder already saw
  * the bytes arrive. Any malformed frame disconnects the peer with a specific {@link RipcDisconnectReason}, after
  * which all further input is discarded. A hot-path frame allocates nothing apart from the pooled slices.
+ * <p>
+ * <b>Reassembly memory</b> follows the bytes that actually arrived, never the total a first fragment announces: a
+ * reassembly buffer starts at {@code min(total, 2 * maxUserMsgSize)} and doubles (up to the total) as fragments
+ * need room. The capacity held by all reassemblies of the connection is capped (maxReassemblyBytes), and the
+ * liveness handler disconnects a peer whose oldest reassembly stays open longer than the partial-frame timeout
+ * ({@link #oldestReassemblyStartNs()}), so a few bytes of first fragments cannot pin memory.
  */
 public final class RipcFrameDecoder extends ByteToMessageDecoder
 {
@@ -59,7 +65,11 @@ public final class RipcFrameDecoder extends ByteToMessageDecoder
     private final RipcDisconnects disconnects;
     private final int maxFrameLength;
     private final int maxReassembledMessageSize;
-    private final Int2ObjectHashMap<ByteBuf> reassemblyByFragId = new Int2ObjectHashMap<>();
+    private final int maxReassemblyBytes;
+    private final int initialReassemblyCapacity;
+    private final Int2ObjectHashMap<Reassembly> reassemblyByFragId = new Int2ObjectHashMap<>();
+    private final Reassembly[] reassemblies = new Reassembly[MAX_CONCURRENT_REASSEMBLIES];
+    private long reassemblyBytes;
     private long partialFrameStartNs = NO_PARTIAL_FRAME;
     private boolean isFailed;
     private long framesIn;
@@ -77,6 +87,12 @@ public final class RipcFrameDecoder extends ByteToMessageDecoder
         this.maxFrameLength = Math.min(RipcFrameDescriptor.MAX_FRAME_LENGTH,
             session.maxUserMsgSize() + MAX_HEADER_LENGTH);
         this.maxReassembledMessageSize = settings.maxReassembledMessageSize();
+        this.maxReassemblyBytes = settings.maxReassemblyBytes();
+        this.initialReassemblyCapacity = 2 * session.maxUserMsgSize();
+        for (int i = 0; i < reassemblies.length; i++)
+        {
+            reassemblies[i] = new Reassembly();
+        }
     }
 
     /**
@@ -86,6 +102,34 @@ public final class RipcFrameDecoder extends ByteToMessageDecoder
     public long partialFrameStartNs()
     {
         return partialFrameStartNs;
+    }
+
+    /**
+     * @return {@link System#nanoTime()} when the first fragment of the oldest incomplete fragmented message arrived,
+     * or {@link #NO_PARTIAL_FRAME}. Read by the liveness handler on the same event loop.
+     */
+    public long oldestReassemblyStartNs()
+    {
+        long oldestNs = NO_PARTIAL_FRAME;
+        if (!reassemblyByFragId.isEmpty())
+        {
+            for (final Reassembly reassembly : reassemblies)
+            {
+                if (null != reassembly.message && (NO_PARTIAL_FRAME == oldestNs || reassembly.startNs < oldestNs))
+                {
+                    oldestNs = reassembly.startNs;
+                }
+            }
+        }
+        return oldestNs;
+    }
+
+    /**
+     * @return bytes currently held by reassembly buffers (their capacity).
+     */
+    public long reassemblyBytes()
+    {
+        return reassemblyBytes;
     }
 
     @Override
@@ -279,11 +323,33 @@ public final class RipcFrameDecoder extends ByteToMessageDecoder
             return true;
         }
 
-        final int capacity = (int)totalLength;
-        final ByteBuf message = ctx.alloc().buffer(capacity, capacity);
+        // first fragments are cheap to send: hold memory for what arrives, not for what is announced
+        final int capacity = (int)Math.min(totalLength, initialReassemblyCapacity);
+        if (reassemblyBytes + capacity > maxReassemblyBytes)
+        {
+            return fail(ctx, in, RipcDisconnectReason.REASSEMBLY_LIMIT, "reassembly would hold " +
+                (reassemblyBytes + capacity) + " bytes, cap=" + maxReassemblyBytes + " fragId=" + fragId);
+        }
+        final ByteBuf message = ctx.alloc().buffer(capacity, (int)totalLength);
+        reassemblyBytes += capacity;
+        final Reassembly reassembly = freeReassembly();
+        reassembly.message = message;
+        reassembly.startNs = System.nanoTime();
+        reassemblyByFragId.put(fragId, reassembly);
         message.writeBytes(in, dataStart, dataLength);
-        reassemblyByFragId.put(fragId, message);
         return true;
+    }
+
+    private Reassembly freeReassembly()
+    {
+        for (final Reassembly reassembly : reassemblies)
+        {
+            if (null == reassembly.message)
+            {
+                return reassembly;
+            }
+        }
+        throw new IllegalStateException("no free reassembly slot"); // the concurrency check above prevents this
     }
 
     private boolean decodeNextFragment(
@@ -294,25 +360,57 @@ public final class RipcFrameDecoder extends ByteToMessageDecoder
             return fail(ctx, in, RipcDisconnectReason.FRAME_TOO_SHORT, "fragment length=" + length);
         }
         final int fragId = in.getUnsignedShort(start + NEXT_FRAGMENT_ID_OFFSET);
-        final ByteBuf message = reassemblyByFragId.get(fragId);
-        if (null == message)
+        final Reassembly reassembly = reassemblyByFragId.get(fragId);
+        if (null == reassembly)
         {
             return fail(ctx, in, RipcDisconnectReason.BAD_FRAGMENT, "fragment without first fragment, fragId=" +
                 fragId);
         }
+        final ByteBuf message = reassembly.message;
         final int dataLength = length - NEXT_FRAGMENT_HEADER_LENGTH;
-        if (dataLength > message.writableBytes())
+        if (dataLength > message.maxWritableBytes())
         {
             return fail(ctx, in, RipcDisconnectReason.BAD_FRAGMENT, "fragments exceed announced total length=" +
-                message.capacity() + " fragId=" + fragId);
+                message.maxCapacity() + " fragId=" + fragId);
+        }
+        if (dataLength > message.writableBytes() && !grow(ctx, in, message, dataLength, fragId))
+        {
+            return false;
         }
         message.writeBytes(in, start + NEXT_FRAGMENT_HEADER_LENGTH, dataLength);
-        if (!message.isWritable())
+        if (0 == message.maxWritableBytes())
         {
             reassemblyByFragId.remove(fragId);
+            reassemblyBytes -= message.capacity();
+            reassembly.message = null;
             out.add(message);
             messagesIn++;
         }
+        return true;
+    }
+
+    /**
+     * Double the buffer (at least to what this fragment needs, at most to the announced total) within the
+     * connection's reassembly budget. Growing here rather than in writeBytes keeps {@link #reassemblyBytes} exact.
+     */
+    private boolean grow(
+        final ChannelHandlerContext ctx,
+        final ByteBuf in,
+        final ByteBuf message,
+        final int dataLength,
+        final int fragId)
+    {
+        final int oldCapacity = message.capacity();
+        final int newCapacity = (int)Math.min(message.maxCapacity(),
+            Math.max((long)message.writerIndex() + dataLength, 2L * oldCapacity));
+        final long held = reassemblyBytes - oldCapacity + newCapacity;
+        if (held > maxReassemblyBytes)
+        {
+            return fail(ctx, in, RipcDisconnectReason.REASSEMBLY_LIMIT,
+                "reassembly would hold " + held + " bytes, cap=" + maxReassemblyBytes + " fragId=" + fragId);
+        }
+        message.capacity(newCapacity);
+        reassemblyBytes = held;
         return true;
     }
 
@@ -364,11 +462,25 @@ public final class RipcFrameDecoder extends ByteToMessageDecoder
     {
         if (!reassemblyByFragId.isEmpty())
         {
-            for (final ByteBuf message : reassemblyByFragId.values())
+            for (final Reassembly reassembly : reassemblies)
             {
-                message.release();
+                if (null != reassembly.message)
+                {
+                    reassembly.message.release();
+                    reassembly.message = null;
+                }
             }
             reassemblyByFragId.clear();
+            reassemblyBytes = 0;
         }
+    }
+
+    /**
+     * One fragmented message being reassembled; the slots are allocated once per connection and reused.
+     */
+    private static final class Reassembly
+    {
+        ByteBuf message;
+        long startNs;
     }
 }

@@ -26,9 +26,15 @@ import io.netty.util.concurrent.PromiseNotifier;
  * as fragments when longer than maxUserMsgSize, or packed with the other messages written before the next flush.
  * <p>
  * <b>Ownership.</b> The encoder takes ownership of every written ByteBuf and releases it (directly or through the
- * socket write). <b>Zero copy:</b> when the buffer has at least {@link #HEADROOM} bytes before its readerIndex
- * (allocate with {@link #newMessageBuffer(ByteBufAllocator, int)}), the 3-byte header is written into that headroom
- * and the buffer goes to the socket as it is; otherwise it is copied once into a framed pooled buffer.
+ * socket write), also when framing fails. <b>Zero copy</b> applies only to a buffer made by
+ * {@link #newMessageBuffer(ByteBufAllocator, int)} and written to one channel: the 3-byte header goes into its
+ * reserved headroom and the buffer goes to the socket as it is. Any other buffer (including a duplicate or slice of a
+ * message buffer, which shares memory with other messages or channels) is copied once into a framed pooled buffer,
+ * so the encoder never writes outside the readable bytes of a buffer it does not own.
+ * <p>
+ * <b>Fan-out</b> (one message to many channels): encode once, then write {@code message.retainedDuplicate()} to
+ * each channel and release the original; each channel's encoder copies the bytes once into its own frame (or its
+ * pack, which copies anyway). Never write the same buffer object to two channels: readerIndex is per object.
  * <p>
  * <b>Packing</b> (when enabled): a message written alone before a flush still leaves as a normal frame (no copy, no
  * latency cost); two or more small messages between flushes are copied into one packed frame of at most
@@ -62,6 +68,11 @@ public final class RipcFrameEncoder extends ChannelOutboundHandlerAdapter
      */
     public RipcFrameEncoder(final RipcSession session, final RipcChannelSettings settings)
     {
+        if (session.maxUserMsgSize() < ConnectAckDescriptor.MIN_MAX_USER_MSG_SIZE ||
+            session.maxUserMsgSize() > ConnectAckDescriptor.MAX_MAX_USER_MSG_SIZE)
+        {
+            throw new IllegalArgumentException("maxUserMsgSize=" + session.maxUserMsgSize());
+        }
         this.maxUserMsgSize = session.maxUserMsgSize();
         this.maxFrameLength = maxUserMsgSize + HEADER_LENGTH;
         this.isPacking = settings.packOutbound();
@@ -70,7 +81,8 @@ public final class RipcFrameEncoder extends ChannelOutboundHandlerAdapter
 
     /**
      * A pooled buffer for one outbound RWF message, with {@link #HEADROOM} reserved so the encoder frames it without
-     * copying. Encode the message from the writerIndex on, then write the buffer to the channel.
+     * copying. Encode the message from the writerIndex on, then write the buffer to one channel (for several
+     * channels, write a {@code retainedDuplicate()} to each: those are copied).
      *
      * @param allocator      the channel's allocator.
      * @param messageCapacity room for the RWF message.
@@ -80,7 +92,8 @@ public final class RipcFrameEncoder extends ChannelOutboundHandlerAdapter
     {
         final ByteBuf buffer = allocator.buffer(messageCapacity + HEADROOM);
         buffer.writerIndex(HEADROOM).readerIndex(HEADROOM);
-        return buffer;
+        // one small wrapper per message marks the headroom as this message's own (see RipcMessageBuffer)
+        return new RipcMessageBuffer(buffer);
     }
 
     @Override
@@ -130,7 +143,7 @@ public final class RipcFrameEncoder extends ChannelOutboundHandlerAdapter
         }
         else
         {
-            pack = ctx.alloc().buffer(maxFrameLength, maxFrameLength);
+            pack = allocateOrRelease(ctx, maxFrameLength, message);
             pack.writerIndex(HEADER_LENGTH);
             final ByteBuf first = pending;
             final ChannelPromise firstPromise = pendingPromise;
@@ -179,10 +192,16 @@ public final class RipcFrameEncoder extends ChannelOutboundHandlerAdapter
 
     private void appendToPack(final ByteBuf message, final ChannelPromise promise)
     {
-        final int length = message.readableBytes();
-        pack.writeShort(length);
-        pack.writeBytes(message, message.readerIndex(), length);
-        message.release();
+        try
+        {
+            final int length = message.readableBytes();
+            pack.writeShort(length);
+            pack.writeBytes(message, message.readerIndex(), length);
+        }
+        finally
+        {
+            message.release();
+        }
         if (!promise.isVoid())
         {
             packPromises.add(promise);
@@ -230,7 +249,7 @@ public final class RipcFrameEncoder extends ChannelOutboundHandlerAdapter
 
         framesOut++;
         final int readerIndex = message.readerIndex();
-        if (readerIndex >= HEADROOM && !message.isReadOnly())
+        if (message instanceof RipcMessageBuffer && readerIndex >= HEADROOM)
         {
             final int frameStart = readerIndex - HEADROOM;
             message.setShort(frameStart, length + HEADER_LENGTH);
@@ -240,11 +259,34 @@ public final class RipcFrameEncoder extends ChannelOutboundHandlerAdapter
         }
         else
         {
-            final ByteBuf frame = ctx.alloc().buffer(length + HEADER_LENGTH);
-            frame.writeShort(length + HEADER_LENGTH).writeByte(NORMAL_FRAME_FLAGS);
-            frame.writeBytes(message, readerIndex, length);
-            message.release();
+            final ByteBuf frame;
+            try
+            {
+                frame = ctx.alloc().buffer(length + HEADER_LENGTH);
+                frame.writeShort(length + HEADER_LENGTH).writeByte(NORMAL_FRAME_FLAGS);
+                frame.writeBytes(message, readerIndex, length);
+            }
+            finally
+            {
+                message.release();
+            }
             ctx.write(frame, promise);
+        }
+    }
+
+    /**
+     * Allocate, or release {@code message} (which the caller owns) when the allocation fails, then rethrow.
+     */
+    private static ByteBuf allocateOrRelease(final ChannelHandlerContext ctx, final int capacity, final ByteBuf message)
+    {
+        try
+        {
+            return ctx.alloc().buffer(capacity, capacity);
+        }
+        catch (final Throwable ex)
+        {
+            message.release();
+            throw ex;
         }
     }
 
@@ -253,15 +295,53 @@ public final class RipcFrameEncoder extends ChannelOutboundHandlerAdapter
         final int fragId = nextFragId();
         final int totalLength = message.readableBytes();
         final PromiseCombiner combiner = promise.isVoid() ? null : new PromiseCombiner(ctx.executor());
-        int position = message.readerIndex();
-        final int end = position + totalLength;
-        boolean isFirst = true;
-        while (position < end)
+        try
         {
-            final int headerLength = isFirst ? FIRST_FRAGMENT_HEADER_LENGTH : NEXT_FRAGMENT_HEADER_LENGTH;
-            final int dataLength = Math.min(end - position, maxFrameLength - headerLength);
-            final int frameLength = headerLength + dataLength;
-            final ByteBuf frame = ctx.alloc().buffer(frameLength, frameLength);
+            int position = message.readerIndex();
+            final int end = position + totalLength;
+            boolean isFirst = true;
+            while (position < end)
+            {
+                final int headerLength = isFirst ? FIRST_FRAGMENT_HEADER_LENGTH : NEXT_FRAGMENT_HEADER_LENGTH;
+                final int dataLength = Math.min(end - position, maxFrameLength - headerLength);
+                final ByteBuf frame = fragment(ctx, message, position, dataLength, isFirst, totalLength, fragId);
+                position += dataLength;
+                isFirst = false;
+                framesOut++;
+                if (null == combiner)
+                {
+                    ctx.write(frame, ctx.voidPromise());
+                }
+                else
+                {
+                    combiner.add(ctx.write(frame));
+                }
+            }
+        }
+        finally
+        {
+            message.release();
+        }
+        if (null != combiner)
+        {
+            combiner.finish(promise);
+        }
+    }
+
+    private static ByteBuf fragment(
+        final ChannelHandlerContext ctx,
+        final ByteBuf message,
+        final int position,
+        final int dataLength,
+        final boolean isFirst,
+        final int totalLength,
+        final int fragId)
+    {
+        final int headerLength = isFirst ? FIRST_FRAGMENT_HEADER_LENGTH : NEXT_FRAGMENT_HEADER_LENGTH;
+        final int frameLength = headerLength + dataLength;
+        final ByteBuf frame = ctx.alloc().buffer(frameLength, frameLength);
+        try
+        {
             frame.writeShort(frameLength).writeByte(FRAGMENT_FRAME_FLAGS);
             if (isFirst)
             {
@@ -272,22 +352,12 @@ public final class RipcFrameEncoder extends ChannelOutboundHandlerAdapter
                 frame.writeByte(EXT_FRAGMENT).writeShort(fragId);
             }
             frame.writeBytes(message, position, dataLength);
-            position += dataLength;
-            isFirst = false;
-            framesOut++;
-            if (null == combiner)
-            {
-                ctx.write(frame, ctx.voidPromise());
-            }
-            else
-            {
-                combiner.add(ctx.write(frame));
-            }
+            return frame;
         }
-        message.release();
-        if (null != combiner)
+        catch (final Throwable ex)
         {
-            combiner.finish(promise);
+            frame.release();
+            throw ex;
         }
     }
 

@@ -12,11 +12,19 @@ import io.netty.channel.ChannelPromise;
 /**
  * Data-phase liveness, placed between the socket and the frame decoder so it sees every byte: pings
  * ({@code 00 03 02}) when nothing was written for pingTimeout/3, disconnect when nothing at all was read for the
- * negotiated ping timeout (what ETA's PingHandler does), and disconnect when one frame stays incomplete longer than
- * the partial-frame timeout (a peer trickling bytes keeps the ping check happy but never completes a frame).
+ * negotiated ping timeout (what ETA's PingHandler does), and disconnect when one frame, or one fragmented message,
+ * stays incomplete longer than the partial-frame timeout (a peer trickling bytes, or sending first fragments it never
+ * completes, keeps the ping check happy but would otherwise pin buffers forever).
  * <p>
- * One fixed-rate tick per channel does all checks; reads and writes only set a flag, so the hot path reads no clock.
- * Timeouts are therefore enforced within one tick (a quarter of the shortest interval) of their deadline.
+ * One fixed-rate tick per channel does all checks and caches the clock; the hot path reads no clock. A read only sets
+ * a flag, stamped with the tick's time at the next tick, so a read timeout fires at most one tick (a quarter of the
+ * shortest interval) after its deadline, never before. A write stamps the cached time of the last tick, which is at
+ * most one tick before the real write: measured from that stamp the next ping is never later than pingTimeout/3
+ * after the last real write (it may come up to two ticks early, which is harmless).
+ * <p>
+ * The read timeout applies only when the peer sends pings ({@link RipcSession#isPeerSendingPings()}): a server
+ * whose ack clears session flag 0x02 has said it stays silent when idle, so silence is not a reason to disconnect
+ * it. This side still pings at pingTimeout/3 in every case.
  */
 final class RipcLivenessHandler extends ChannelDuplexHandler implements Runnable
 {
@@ -33,8 +41,9 @@ final class RipcLivenessHandler extends ChannelDuplexHandler implements Runnable
     private final long tickNs;
     private ChannelHandlerContext ctx;
     private ScheduledFuture<?> tick;
+    private final boolean isPeerSendingPings;
     private boolean hasReadSinceTick;
-    private boolean hasWrittenSinceTick;
+    private long tickTimeNs;
     private long lastReadNs;
     private long lastWriteNs;
 
@@ -46,6 +55,7 @@ final class RipcLivenessHandler extends ChannelDuplexHandler implements Runnable
         this.pingTimeoutNs = session.pingTimeoutNs();
         this.pingIntervalNs = pingTimeoutNs / 3;
         this.partialFrameTimeoutNs = settings.partialFrameTimeoutNs();
+        this.isPeerSendingPings = session.isPeerSendingPings();
         this.tickNs = Math.max(MIN_TICK_NS, Math.min(pingIntervalNs, partialFrameTimeoutNs) / 4);
     }
 
@@ -54,6 +64,7 @@ final class RipcLivenessHandler extends ChannelDuplexHandler implements Runnable
     {
         this.ctx = ctx;
         final long nowNs = System.nanoTime();
+        tickTimeNs = nowNs;
         lastReadNs = nowNs;
         lastWriteNs = nowNs;
         tick = ctx.executor().scheduleAtFixedRate(this, tickNs, tickNs, TimeUnit.NANOSECONDS);
@@ -82,7 +93,7 @@ final class RipcLivenessHandler extends ChannelDuplexHandler implements Runnable
     @Override
     public void write(final ChannelHandlerContext ctx, final Object msg, final ChannelPromise promise)
     {
-        hasWrittenSinceTick = true;
+        lastWriteNs = tickTimeNs; // no clock read per write: at most one tick early, so pings are never late
         ctx.write(msg, promise);
     }
 
@@ -96,18 +107,14 @@ final class RipcLivenessHandler extends ChannelDuplexHandler implements Runnable
         }
 
         final long nowNs = System.nanoTime();
+        tickTimeNs = nowNs;
         if (hasReadSinceTick)
         {
             hasReadSinceTick = false;
             lastReadNs = nowNs;
         }
-        if (hasWrittenSinceTick)
-        {
-            hasWrittenSinceTick = false;
-            lastWriteNs = nowNs;
-        }
 
-        if (nowNs - lastReadNs >= pingTimeoutNs)
+        if (isPeerSendingPings && nowNs - lastReadNs >= pingTimeoutNs)
         {
             cancelTick();
             disconnects.disconnect(ctx.channel(), RipcDisconnectReason.PING_TIMEOUT,
@@ -125,7 +132,19 @@ final class RipcLivenessHandler extends ChannelDuplexHandler implements Runnable
             return;
         }
 
+        final long reassemblyStartNs = decoder.oldestReassemblyStartNs();
+        if (RipcFrameDecoder.NO_PARTIAL_FRAME != reassemblyStartNs &&
+            nowNs - reassemblyStartNs >= partialFrameTimeoutNs)
+        {
+            cancelTick();
+            disconnects.disconnect(ctx.channel(), RipcDisconnectReason.PARTIAL_FRAME_TIMEOUT,
+                "fragmented message incomplete for " + TimeUnit.NANOSECONDS.toMillis(nowNs - reassemblyStartNs) +
+                " ms (" + decoder.reassemblyBytes() + " bytes held in reassembly)");
+            return;
+        }
+
         // ping on the tick before the interval would pass, so the peer never sees a gap longer than timeout / 3
+        // (lastWriteNs is at most one tick before the real last write, see write())
         if (nowNs - lastWriteNs + tickNs > pingIntervalNs)
         {
             lastWriteNs = nowNs;

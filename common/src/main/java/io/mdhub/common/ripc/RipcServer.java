@@ -68,8 +68,9 @@ public final class RipcServer implements AutoCloseable
             ctx.conclude();
             return new RipcServer(ctx);
         }
-        catch (final RuntimeException ex)
+        catch (final Throwable ex)
         {
+            // bind() rethrows checked exceptions (BindException, NativeIoException) sneakily: catch everything
             CloseHelper.quietClose(ctx);
             throw ex;
         }
@@ -115,8 +116,6 @@ public final class RipcServer implements AutoCloseable
      */
     public static final class Context extends RipcContext<Context>
     {
-        private static final int MIN_MAX_USER_MSG_SIZE = 64;
-
         private String bindAddress = RipcConfiguration.bindAddress();
         private int port = RipcConfiguration.port();
         private int maxUserMsgSize = RipcConfiguration.maxUserMsgSize();
@@ -128,8 +127,8 @@ public final class RipcServer implements AutoCloseable
         {
             requireRange(RipcConfiguration.PORT_PROP_NAME, port, 0, 0xFFFF);
             // maxUserMsgSize + the 3-byte header must fit the uint16 frame length.
-            requireRange(RipcConfiguration.MAX_USER_MSG_SIZE_PROP_NAME, maxUserMsgSize, MIN_MAX_USER_MSG_SIZE,
-                RipcFrameDescriptor.MAX_FRAME_LENGTH - RipcFrameDescriptor.MAX_HEADER_LENGTH);
+            requireRange(RipcConfiguration.MAX_USER_MSG_SIZE_PROP_NAME, maxUserMsgSize,
+                ConnectAckDescriptor.MIN_MAX_USER_MSG_SIZE, ConnectAckDescriptor.MAX_MAX_USER_MSG_SIZE);
             // The ack carries seconds in one byte; below a second the ping interval (timeout / 3) makes no sense.
             requireRange(RipcConfiguration.PING_TIMEOUT_PROP_NAME, TimeUnit.NANOSECONDS.toSeconds(pingTimeoutNs),
                 1, 255);

@@ -24,6 +24,7 @@ public final class RipcSession
     private final String remoteHostName;
     private final String remoteIpAddress;
     private final long sharedKey;
+    private final boolean isPeerSendingPings;
 
     /**
      * @param version            the RIPC version.
@@ -59,6 +60,33 @@ public final class RipcSession
         this.remoteHostName = remoteHostName;
         this.remoteIpAddress = remoteIpAddress;
         this.sharedKey = sharedKey;
+        this.isPeerSendingPings = true;
+    }
+
+    private RipcSession(final RipcSession source, final boolean isPeerSendingPings)
+    {
+        this.version = source.version;
+        this.maxUserMsgSize = source.maxUserMsgSize;
+        this.pingTimeoutSeconds = source.pingTimeoutSeconds;
+        this.protocolType = source.protocolType;
+        this.majorVersion = source.majorVersion;
+        this.minorVersion = source.minorVersion;
+        this.remoteComponent = source.remoteComponent;
+        this.remoteHostName = source.remoteHostName;
+        this.remoteIpAddress = source.remoteIpAddress;
+        this.sharedKey = source.sharedKey;
+        this.isPeerSendingPings = isPeerSendingPings;
+    }
+
+    /**
+     * @param isPeerSendingPings false when the peer said it sends no pings (ack session flag 0x02 clear): silence
+     *                           from it is then no reason to disconnect.
+     * @return this session when the flag is unchanged, else a copy with it (sessions are immutable; built once per
+     * handshake).
+     */
+    public RipcSession withPeerSendingPings(final boolean isPeerSendingPings)
+    {
+        return isPeerSendingPings == this.isPeerSendingPings ? this : new RipcSession(this, isPeerSendingPings);
     }
 
     /**
@@ -149,12 +177,22 @@ public final class RipcSession
         return sharedKey;
     }
 
+    /**
+     * @return true when the peer sends pings, so reading nothing for the ping timeout means it is gone. A server
+     * always expects them (ETA clients always ping); a client trusts the ack's session flag 0x02.
+     */
+    public boolean isPeerSendingPings()
+    {
+        return isPeerSendingPings;
+    }
+
     @Override
     public String toString()
     {
         return "RipcSession{version=" + version + ", maxUserMsgSize=" + maxUserMsgSize +
             ", pingTimeoutSeconds=" + pingTimeoutSeconds + ", protocolType=" + protocolType +
             ", rwf=" + majorVersion + "." + minorVersion + ", remoteComponent='" + remoteComponent + '\'' +
-            ", remoteHostName='" + remoteHostName + "', remoteIpAddress='" + remoteIpAddress + "'}";
+            ", remoteHostName='" + remoteHostName + "', remoteIpAddress='" + remoteIpAddress +
+            "', isPeerSendingPings=" + isPeerSendingPings + '}';
     }
 }

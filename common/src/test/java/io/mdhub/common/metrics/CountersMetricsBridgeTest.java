@@ -4,6 +4,7 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.Set;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import javax.management.MBeanServer;
 import javax.management.ObjectName;
@@ -93,6 +94,35 @@ class CountersMetricsBridgeTest
         assertEquals(1, bridge.poll());
         assertNull(registry.find(CountersMetricsBridge.METER_NAME).tag("source", source).meter());
         assertTrue(jmxNames("gauges").isEmpty(), "MBean removed with the counter");
+    }
+
+    @Test
+    void meterReadAfterCloseReturnsTheLastValueWithoutTouchingTheCounters()
+    {
+        final AtomicInteger reads = new AtomicInteger();
+        final CountersReader spy = new CountersReader(counters.metaDataBuffer(), counters.valuesBuffer())
+        {
+            @Override
+            public long getCounterValue(final int counterId)
+            {
+                reads.incrementAndGet();
+                return super.getCounterValue(counterId);
+            }
+        };
+        final String spySource = source + "-spy";
+        final CountersMetricsBridge spyBridge = new CountersMetricsBridge(registry, spy, spySource, (typeId) -> false);
+        final AtomicCounter level = counters.newCounter("level", TYPE_ID);
+        level.setOrdered(7);
+        spyBridge.poll();
+        final Gauge gauge = registry.find(CountersMetricsBridge.METER_NAME).tag("source", spySource).gauge();
+        assertNotNull(gauge);
+        assertEquals(7.0, gauge.value());
+
+        spyBridge.close(); // from now on the counters' memory may be freed at any time
+        final int readsAtClose = reads.get();
+        level.setOrdered(8);
+        assertEquals(7.0, gauge.value(), "a racing read after close gets the last value");
+        assertEquals(readsAtClose, reads.get(), "and never touches the reader");
     }
 
     @Test

@@ -123,10 +123,12 @@ class RipcBadInputTest
     @InterruptAfter(15)
     void peerThatNeverFinishesTheHandshakeIsDisconnected() throws IOException
     {
+        // taken before the peer exists: the server's timer cannot start earlier, so a stall here cannot
+        // make the disconnect look early
+        final long startNs = System.nanoTime();
         try (RawRipcPeer peer = new RawRipcPeer(server.port()))
         {
             snapshotCounters();
-            final long startNs = System.nanoTime();
             peer.send(Arrays.copyOf(RawRipcPeer.connectReq(PING_TIMEOUT_SECONDS), 20));
             awaitDisconnect(peer, RipcDisconnectReason.HANDSHAKE_TIMEOUT);
             assertElapsedAbout(startNs, HANDSHAKE_TIMEOUT_MS);
@@ -138,10 +140,12 @@ class RipcBadInputTest
     @InterruptAfter(15)
     void peerThatAcksButNeverSendsTheClientKeyIsDisconnected() throws IOException
     {
+        // taken before the peer exists: the server's timer cannot start earlier, so a stall here cannot
+        // make the disconnect look early
+        final long startNs = System.nanoTime();
         try (RawRipcPeer peer = new RawRipcPeer(server.port()))
         {
             snapshotCounters();
-            final long startNs = System.nanoTime();
             peer.send(RawRipcPeer.connectReq(PING_TIMEOUT_SECONDS));
             peer.assertAckIsRipc14(peer.readMessage());
             awaitDisconnect(peer, RipcDisconnectReason.HANDSHAKE_TIMEOUT);
@@ -154,10 +158,12 @@ class RipcBadInputTest
     @InterruptAfter(15)
     void handshakeTrickledOneBytePerIntervalHitsTheHandshakeTimeout() throws IOException
     {
+        // taken before the peer exists: the server's timer cannot start earlier, so a stall here cannot
+        // make the disconnect look early
+        final long startNs = System.nanoTime();
         try (RawRipcPeer peer = new RawRipcPeer(server.port()))
         {
             snapshotCounters();
-            final long startNs = System.nanoTime();
             trickle(peer, RawRipcPeer.connectReq(PING_TIMEOUT_SECONDS), RipcDisconnectReason.HANDSHAKE_TIMEOUT);
             assertElapsedAbout(startNs, HANDSHAKE_TIMEOUT_MS);
         }
@@ -168,11 +174,13 @@ class RipcBadInputTest
     @InterruptAfter(15)
     void frameTrickledOneBytePerIntervalHitsThePartialFrameTimeoutBeforeAnyPingTimeout() throws IOException
     {
+        // taken before the peer exists: the server's timer cannot start earlier, so a stall here cannot
+        // make the disconnect look early
+        final long startNs = System.nanoTime();
         try (RawRipcPeer peer = new RawRipcPeer(server.port()))
         {
             snapshotCounters();
             peer.handshake(PING_TIMEOUT_SECONDS);
-            final long startNs = System.nanoTime();
             // bytes keep arriving far more often than the 3 s ping timeout, so only the partial-frame check helps
             trickle(peer, RipcTests.normalFrame(message(100, 1)), RipcDisconnectReason.PARTIAL_FRAME_TIMEOUT);
             assertElapsedAbout(startNs, PARTIAL_FRAME_TIMEOUT_MS);
@@ -183,14 +191,34 @@ class RipcBadInputTest
 
     @Test
     @InterruptAfter(15)
+    void fragmentedMessageNeverCompletedHitsThePartialFrameTimeoutBeforeAnyPingTimeout() throws IOException
+    {
+        final long startNs = System.nanoTime();
+        try (RawRipcPeer peer = new RawRipcPeer(server.port()))
+        {
+            snapshotCounters();
+            peer.handshake(PING_TIMEOUT_SECONDS);
+            // complete frames, so no partial frame: only the reassembly (opened here, never finished) is stale
+            peer.send(RipcTests.firstFragment(7, 50_000, 100));
+            peer.send(RipcTests.nextFragment(7, 100));
+            awaitDisconnect(peer, RipcDisconnectReason.PARTIAL_FRAME_TIMEOUT);
+            assertElapsedAbout(startNs, PARTIAL_FRAME_TIMEOUT_MS);
+        }
+        assertHealthyPeersStillWork();
+    }
+
+    @Test
+    @InterruptAfter(15)
     void silentPeerHitsThePingTimeout() throws IOException
     {
+        // taken before the peer exists: the server's timer cannot start earlier, so a stall here cannot
+        // make the disconnect look early
+        final long startNs = System.nanoTime();
         try (RawRipcPeer peer = new RawRipcPeer(server.port()))
         {
             snapshotCounters();
             final byte[] ack = peer.handshake(PING_TIMEOUT_SECONDS);
             assertEquals(PING_TIMEOUT_SECONDS, ack[13]);
-            final long startNs = System.nanoTime();
             awaitDisconnect(peer, RipcDisconnectReason.PING_TIMEOUT);
             assertElapsedAbout(startNs, TimeUnit.SECONDS.toMillis(PING_TIMEOUT_SECONDS));
         }

@@ -1,14 +1,21 @@
 package io.mdhub.common.ripc;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.concurrent.TimeUnit;
 
 import io.mdhub.common.status.MdCounters;
 import io.mdhub.common.test.InterruptAfter;
+import io.mdhub.common.test.MdTests;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.embedded.EmbeddedChannel;
+import org.agrona.concurrent.status.AtomicCounter;
 import org.agrona.concurrent.status.CountersManager;
 import org.junit.jupiter.api.Test;
 
@@ -27,6 +34,46 @@ class RipcContextTest
         assertThrows(IllegalArgumentException.class, () -> new RipcClient.Context().port(0).conclude());
         assertThrows(IllegalArgumentException.class,
             () -> new RipcServer.Context().componentName("x".repeat(201)).conclude());
+    }
+
+    @Test
+    void closeFreesCounterIdsOnlyAfterEveryChannelIsTornDown() throws InterruptedException
+    {
+        final CountersManager countersManager = RipcTests.newCountersManager();
+        final EventLoopGroup suppliedGroup = RipcTransport.newEventLoopGroup(1, false, "ripc-supplied");
+        try
+        {
+            final RipcServer.Context ctx = new RipcServer.Context().componentName("close-wait")
+                .countersManager(countersManager).eventLoopGroup(suppliedGroup);
+            ctx.conclude();
+            final AtomicCounter localCloses = ctx.counters().disconnects(RipcDisconnectReason.LOCAL_CLOSE);
+            final EmbeddedChannel channel = new EmbeddedChannel();
+            RipcPipeline.initHandshakePhase(channel, ctx.channelSettings(), new ChannelInboundHandlerAdapter(), null);
+
+            final Thread closer = new Thread(ctx::close, "ripc-context-closer");
+            closer.start();
+            MdTests.await("close() to wait for the live channel",
+                () -> Thread.State.TIMED_WAITING == closer.getState() || !closer.isAlive());
+            assertTrue(closer.isAlive(), "close() returned while a channel could still update its counters");
+            assertEquals(RipcContextTest.countCounters(countersManager), RipcDisconnectReason.count() + 11);
+
+            channel.close(); // its close is still counted in a live counter
+            assertEquals(1, localCloses.get());
+            assertFalse(channel.finishAndReleaseAll());
+            closer.join();
+            assertEquals(0, countCounters(countersManager));
+        }
+        finally
+        {
+            suppliedGroup.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
+        }
+    }
+
+    private static int countCounters(final CountersManager countersManager)
+    {
+        final int[] count = {0};
+        countersManager.forEach((counterId, label) -> count[0]++);
+        return count[0];
     }
 
     @Test

@@ -11,7 +11,10 @@ import static io.mdhub.common.ripc.RipcTests.packedFrame;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
@@ -20,6 +23,7 @@ import java.util.List;
 import io.mdhub.common.test.InterruptAfter;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
+import io.netty.channel.ChannelFuture;
 import io.netty.channel.embedded.EmbeddedChannel;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -182,6 +186,98 @@ class RipcFrameCodecTest
         assertTrue(allocator.allReleased());
     }
 
+    @Test
+    void firstFragmentsHoldMemoryForWhatArrivedNotForTheAnnouncedTotal()
+    {
+        final int fourMiB = 4 * 1024 * 1024;
+        final EmbeddedChannel channel = new EmbeddedChannel();
+        channel.config().setAllocator(allocator);
+        final RipcFrameDecoder decoder = new RipcFrameDecoder(
+            RipcTests.session(MAX_USER_MSG_SIZE), RipcTests.settings(true, fourMiB, 2 * fourMiB));
+        channel.pipeline().addLast(decoder);
+
+        for (int fragId = 1; fragId <= RipcFrameDecoder.MAX_CONCURRENT_REASSEMBLIES; fragId++)
+        {
+            channel.writeInbound(Unpooled.wrappedBuffer(RipcTests.firstFragment(fragId, fourMiB, 2)));
+        }
+
+        assertTrue(channel.isOpen(), "16 concurrent reassemblies are allowed");
+        final long atMost = RipcFrameDecoder.MAX_CONCURRENT_REASSEMBLIES * 2L * MAX_USER_MSG_SIZE;
+        assertTrue(allocator.unreleasedCapacity() <= atMost, () -> "held " + allocator.unreleasedCapacity());
+        assertEquals(allocator.unreleasedCapacity(), decoder.reassemblyBytes());
+        assertTrue(decoder.oldestReassemblyStartNs() != RipcFrameDecoder.NO_PARTIAL_FRAME);
+        channel.finishAndReleaseAll();
+        assertTrue(allocator.allReleased());
+    }
+
+    @Test
+    void reassemblyGrowsAsFragmentsArriveAndDeliversABufferOfExactlyTheTotal()
+    {
+        final EmbeddedChannel channel = decoderChannel();
+        final byte[] big = message(60_000, 8);
+        final List<byte[]> fragments = fragmentFrames(big, 4, MAX_USER_MSG_SIZE);
+        for (final byte[] fragment : fragments)
+        {
+            assertNull(channel.readInbound());
+            channel.writeInbound(Unpooled.wrappedBuffer(fragment));
+        }
+        final ByteBuf received = channel.readInbound();
+        assertArrayEquals(big, bytes(received));
+        assertEquals(big.length, received.capacity());
+        received.release();
+        assertFalse(channel.finishAndReleaseAll());
+        assertTrue(allocator.allReleased());
+    }
+
+    @Test
+    void bytesHeldInReassemblyAreCappedPerConnectionAsBuffersGrow()
+    {
+        final int budget = 64 * 1024;
+        final RipcChannelSettings capped = RipcTests.settings(true, budget, budget);
+        final EmbeddedChannel channel = new EmbeddedChannel();
+        channel.config().setAllocator(allocator);
+        final RipcFrameDecoder decoder = new RipcFrameDecoder(RipcTests.session(MAX_USER_MSG_SIZE), capped);
+        channel.pipeline().addLast(decoder);
+
+        // A (60000 bytes) and B both start with 2 * 6144 bytes of buffer; A then doubles 12288 -> 24576 -> 49152,
+        // and its next growth to 60000 would make 72288 bytes held with B: over the 64 KiB budget
+        channel.writeInbound(Unpooled.wrappedBuffer(RipcTests.firstFragment(1, 60_000, 6000)));
+        channel.writeInbound(Unpooled.wrappedBuffer(RipcTests.firstFragment(2, 60_000, 6000)));
+        for (int i = 0; i < 7; i++)
+        {
+            channel.writeInbound(Unpooled.wrappedBuffer(RipcTests.nextFragment(1, 6000)));
+        }
+        assertTrue(channel.isOpen(), () -> "48000 of A and 6000 of B fit, held " + decoder.reassemblyBytes());
+        assertEquals(49_152 + 12_288, decoder.reassemblyBytes());
+
+        channel.writeInbound(Unpooled.wrappedBuffer(RipcTests.nextFragment(1, 6000)));
+        assertFalse(channel.isOpen());
+        assertEquals(RipcDisconnectReason.REASSEMBLY_LIMIT, RipcDisconnects.reason(channel));
+        assertEquals(0, decoder.reassemblyBytes());
+        channel.finishAndReleaseAll();
+        assertTrue(allocator.allReleased());
+    }
+
+    @Test
+    void tooManyFirstFragmentsForTheBudgetDisconnect()
+    {
+        final int budget = 64 * 1024;
+        final EmbeddedChannel channel = new EmbeddedChannel();
+        channel.config().setAllocator(allocator);
+        channel.pipeline().addLast(new RipcFrameDecoder(
+            RipcTests.session(MAX_USER_MSG_SIZE), RipcTests.settings(true, budget, budget)));
+        for (int fragId = 1; fragId <= 5; fragId++)
+        {
+            channel.writeInbound(Unpooled.wrappedBuffer(RipcTests.firstFragment(fragId, 50_000, 10)));
+        }
+        assertTrue(channel.isOpen(), "5 x 12288 bytes fit in 64 KiB");
+        channel.writeInbound(Unpooled.wrappedBuffer(RipcTests.firstFragment(6, 50_000, 10)));
+        assertFalse(channel.isOpen());
+        assertEquals(RipcDisconnectReason.REASSEMBLY_LIMIT, RipcDisconnects.reason(channel));
+        channel.finishAndReleaseAll();
+        assertTrue(allocator.allReleased());
+    }
+
     private EmbeddedChannel encoderChannel(final boolean pack, final int maxUserMsgSize)
     {
         final RipcChannelSettings encoderSettings = RipcTests.settings(pack, CAP);
@@ -218,6 +314,69 @@ class RipcFrameCodecTest
         assertArrayEquals(normalFrame(message), frames.get(0));
         assertArrayEquals(normalFrame(message), frames.get(1));
         assertFalse(channel.finishAndReleaseAll());
+    }
+
+    @Test
+    void framesOnlyItsOwnMessageBuffersInPlace()
+    {
+        final EmbeddedChannel channel = encoderChannel(false, MAX_USER_MSG_SIZE);
+        final byte[] message = message(57, 1);
+        final ByteBuf own = RipcFrameEncoder.newMessageBuffer(channel.alloc(), message.length);
+        own.writeBytes(message);
+        channel.writeOutbound(own);
+        final ByteBuf frame = channel.readOutbound();
+        assertSame(own, frame, "no copy");
+        assertArrayEquals(normalFrame(message), bytes(frame));
+        frame.release();
+        assertFalse(channel.finishAndReleaseAll());
+    }
+
+    @Test
+    void copiesADuplicateSoTheSharedBytesBeforeItStayIntact()
+    {
+        final EmbeddedChannel channel = encoderChannel(false, MAX_USER_MSG_SIZE);
+        final byte[] first = message(20, 1);
+        final byte[] second = message(30, 2);
+        // two messages back to back in one buffer the caller keeps: writing the second must not touch the first
+        final ByteBuf shared = Unpooled.buffer(64).writeBytes(first).writeBytes(second);
+        final ByteBuf secondOnly = shared.retainedDuplicate().setIndex(first.length, first.length + second.length);
+        channel.writeOutbound(secondOnly);
+
+        final ByteBuf frame = channel.readOutbound();
+        assertArrayEquals(normalFrame(second), bytes(frame));
+        frame.release();
+        assertArrayEquals(first, bytes(shared.slice(0, first.length)), "the neighbouring message is untouched");
+        assertEquals(1, shared.refCnt(), "the duplicate's reference was released");
+        shared.release();
+        assertFalse(channel.finishAndReleaseAll());
+    }
+
+    @Test
+    void fansOutOneMessageBufferThroughRetainedDuplicatesWithoutTouchingIt()
+    {
+        final EmbeddedChannel[] channels = {
+            encoderChannel(false, MAX_USER_MSG_SIZE), encoderChannel(false, MAX_USER_MSG_SIZE),
+            encoderChannel(true, MAX_USER_MSG_SIZE), encoderChannel(false, MAX_USER_MSG_SIZE)};
+        final byte[] message = message(40, 3);
+        final ByteBuf original = RipcFrameEncoder.newMessageBuffer(channels[0].alloc(), message.length);
+        original.writeBytes(message);
+        original.setBytes(0, new byte[]{(byte)0xAA, (byte)0xBB, (byte)0xCC}); // headroom sentinel
+        for (int i = 0; i < channels.length - 1; i++)
+        {
+            channels[i].writeOutbound(original.retainedDuplicate());
+        }
+        channels[channels.length - 1].writeOutbound(original.retainedSlice()); // a slice is copied as well
+        assertArrayEquals(new byte[]{(byte)0xAA, (byte)0xBB, (byte)0xCC}, bytes(original.slice(0, 3)));
+        assertEquals(RipcFrameEncoder.HEADROOM, original.readerIndex());
+        original.release();
+        assertEquals(0, original.refCnt());
+        for (final EmbeddedChannel channel : channels)
+        {
+            final ByteBuf frame = channel.readOutbound();
+            assertArrayEquals(normalFrame(message), bytes(frame));
+            frame.release();
+            assertFalse(channel.finishAndReleaseAll());
+        }
     }
 
     @Test
@@ -275,6 +434,66 @@ class RipcFrameCodecTest
         }
         assertTrue(frames.get(0).length <= maxUserMsgSize + 3);
         assertFalse(channel.finishAndReleaseAll());
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {57, 15019})
+    void allocationFailureWhileFramingReleasesTheMessageAndFailsThePromise(final int length)
+    {
+        final EmbeddedChannel channel = encoderChannel(false, MAX_USER_MSG_SIZE);
+        channel.config().setAllocator(new FailingAllocator());
+        final ByteBuf message = Unpooled.copiedBuffer(message(length, 1)); // no headroom: framed by copy
+        final ChannelFuture write = channel.writeAndFlush(message);
+        assertEquals(0, message.refCnt(), "released although framing failed");
+        assertTrue(write.isDone());
+        assertInstanceOf(IllegalStateException.class, write.cause());
+        channel.finishAndReleaseAll();
+    }
+
+    @Test
+    void allocationFailureOfThePackReleasesBothMessages()
+    {
+        final EmbeddedChannel channel = encoderChannel(true, MAX_USER_MSG_SIZE);
+        channel.config().setAllocator(new FailingAllocator());
+        final ByteBuf first = Unpooled.copiedBuffer(message(10, 1));
+        final ByteBuf second = Unpooled.copiedBuffer(message(10, 2));
+        channel.write(first);
+        final ChannelFuture write = channel.write(second);
+        assertEquals(0, second.refCnt());
+        assertInstanceOf(IllegalStateException.class, write.cause());
+        channel.close();
+        assertEquals(0, first.refCnt(), "the held message is released on close");
+        channel.finishAndReleaseAll();
+    }
+
+    @Test
+    void encoderRefusesASessionWhoseMaxUserMsgSizeCannotFrame()
+    {
+        assertThrows(IllegalArgumentException.class, () -> new RipcFrameEncoder(RipcTests.session(3), settings));
+    }
+
+    /**
+     * An allocator that is out of memory.
+     */
+    private static final class FailingAllocator extends io.netty.buffer.AbstractByteBufAllocator
+    {
+        @Override
+        public boolean isDirectBufferPooled()
+        {
+            return false;
+        }
+
+        @Override
+        protected ByteBuf newHeapBuffer(final int initialCapacity, final int maxCapacity)
+        {
+            throw new IllegalStateException("out of memory (test)");
+        }
+
+        @Override
+        protected ByteBuf newDirectBuffer(final int initialCapacity, final int maxCapacity)
+        {
+            throw new IllegalStateException("out of memory (test)");
+        }
     }
 
     @Test
