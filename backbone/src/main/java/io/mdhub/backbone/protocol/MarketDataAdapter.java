@@ -152,7 +152,7 @@ public final class MarketDataAdapter implements ControlledFragmentHandler
         }
         return action(listener.onItemStatus(
             status.serviceId(), status.itemHandle(), status.sequence(), status.originTimestampNs(),
-            status.streamState(), status.dataState(), buffer, rwfOffset, rwfLength));
+            status.requestId(), status.streamState(), status.dataState(), buffer, rwfOffset, rwfLength));
     }
 
     private Action onAnnouncement(

@@ -95,12 +95,13 @@ public interface MarketDataListener
         int rwfLength);
 
     /**
-     * A state change of an item; Closed stream states mean the item is gone.
+     * A state change of an item (Closed stream states mean the item is gone), or the refusal of an ItemRequest.
      *
      * @param serviceId         service.
-     * @param itemHandle        item.
+     * @param itemHandle        item, or -1 when a request for an unknown item is refused.
      * @param sequence          the service's sequence number.
      * @param originTimestampNs when the provider's message reached the distributor.
+     * @param requestId         the ItemRequest refused, or 0.
      * @param streamState       RWF StreamState.
      * @param dataState         RWF DataState.
      * @param buffer            holds the RWF status message.
@@ -108,7 +109,8 @@ public interface MarketDataListener
      * @param rwfLength         its length.
      * @return true when consumed; false to be called again with it on the next poll.
      */
+    @SuppressWarnings("checkstyle:ParameterNumber") // primitives, not a message object (STYLE.md §1.1.4)
     boolean onItemStatus(
-        int serviceId, int itemHandle, long sequence, long originTimestampNs, int streamState, int dataState,
-        DirectBuffer buffer, int rwfOffset, int rwfLength);
+        int serviceId, int itemHandle, long sequence, long originTimestampNs, long requestId, int streamState,
+        int dataState, DirectBuffer buffer, int rwfOffset, int rwfLength);
 }

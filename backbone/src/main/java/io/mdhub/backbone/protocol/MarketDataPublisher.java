@@ -169,12 +169,13 @@ public final class MarketDataPublisher
     }
 
     /**
-     * Publish a state change of an item.
+     * Publish a state change of an item, or refuse an item request (handle -1, the request's id).
      *
      * @param serviceId         service.
-     * @param itemHandle        item.
+     * @param itemHandle        item, or -1 when refusing a request for an unknown item.
      * @param sequence          the service's next sequence number.
      * @param originTimestampNs when the provider's message arrived (or the distributor noticed the change).
+     * @param requestId         the ItemRequest refused, or 0.
      * @param streamState       RWF StreamState.
      * @param dataState         RWF DataState.
      * @param rwf               holds the RWF status message.
@@ -182,11 +183,13 @@ public final class MarketDataPublisher
      * @param rwfLength         its length.
      * @return position or a negative Publication code.
      */
+    @SuppressWarnings("checkstyle:ParameterNumber") // primitives, not a message object (STYLE.md §1.1.4)
     public long status(
         final int serviceId,
         final int itemHandle,
         final long sequence,
         final long originTimestampNs,
+        final long requestId,
         final int streamState,
         final int dataState,
         final DirectBuffer rwf,
@@ -206,6 +209,7 @@ public final class MarketDataPublisher
             .itemHandle(itemHandle)
             .sequence(sequence)
             .originTimestampNs(originTimestampNs)
+            .requestId(requestId)
             .streamState((short)streamState)
             .dataState((short)dataState)
             .putRwf(rwf, rwfOffset, rwfLength);

@@ -94,9 +94,10 @@ class BackboneProtocolTest
             name, 0, name.capacity(), new UnsafeBuffer(largeRefresh), 0, largeRefresh.length) > 0);
         assertTrue(publisher.update(1, 10, 3, 113L, new UnsafeBuffer(update), 0, update.length) > 0);
         final byte[] statusText = "closed".getBytes(StandardCharsets.US_ASCII);
-        assertTrue(publisher.status(1, 11, 4, 114L, 4, 2, new UnsafeBuffer(statusText), 0, statusText.length) > 0);
+        assertTrue(publisher.status(1, 11, 4, 114L, 0, 4, 2, new UnsafeBuffer(statusText), 0, statusText.length) > 0);
+        assertTrue(publisher.status(1, -1, 5, 115L, 43, 4, 2, new UnsafeBuffer(statusText), 0, 6) > 0);
 
-        pollUntil(adapter, subscription, () -> listener.events.size(), 7);
+        pollUntil(adapter, subscription, () -> listener.events.size(), 8);
         assertEquals(List.of(
             "announce d=7 epoch=99 interval=1000 count=2",
             "service d=7 id=1 up=true accepting=true last=4 items=2 caps=64 name=NI_PUB",
@@ -104,7 +105,8 @@ class BackboneProtocolTest
             "refresh s=1 h=10 seq=1 ts=111 req=0 domain=6 flags=6 name=TRI.N rwf=120",
             "refresh s=1 h=11 seq=2 ts=112 req=42 domain=6 flags=7 name=TRI.N rwf=50000",
             "update s=1 h=10 seq=3 ts=113 rwf=57",
-            "status s=1 h=11 seq=4 stream=4 data=2 rwf=closed"), listener.events);
+            "status s=1 h=11 seq=4 req=0 stream=4 data=2 rwf=closed",
+            "status s=1 h=-1 seq=5 req=43 stream=4 data=2 rwf=closed"), listener.events);
         assertArrayEquals(smallRefresh, listener.rwf.get(0));
         assertArrayEquals(largeRefresh, listener.rwf.get(1), "fragmented image reassembled exactly");
         assertArrayEquals(update, listener.rwf.get(2));

@@ -90,13 +90,15 @@ final class RecordingMarketDataListener implements MarketDataListener
         final int itemHandle,
         final long sequence,
         final long originTimestampNs,
+        final long requestId,
         final int streamState,
         final int dataState,
         final DirectBuffer buffer,
         final int rwfOffset,
         final int rwfLength)
     {
-        events.add("status s=" + serviceId + " h=" + itemHandle + " seq=" + sequence + " stream=" + streamState +
+        events.add("status s=" + serviceId + " h=" + itemHandle + " seq=" + sequence + " req=" + requestId +
+            " stream=" + streamState +
             " data=" + dataState + " rwf=" + new String(copy(buffer, rwfOffset, rwfLength), StandardCharsets.US_ASCII));
         return true;
     }
