@@ -2,17 +2,19 @@ package io.mdhub.benchmarks;
 
 import java.util.Arrays;
 
+import io.mdhub.benchmarks.client.TestClientMain;
 import io.mdhub.benchmarks.source.SourceMain;
 import picocli.CommandLine;
 
 /**
- * Main class of {@code mdhub-bench.jar}: {@code source ...} runs the market data source; {@code jmh ...} hands the
- * rest to JMH's own main; anything else goes to JMH whole, so {@code java -jar mdhub-bench.jar -prof gc 'io.mdhub.*'}
- * works as JMH users expect.
+ * Main class of {@code mdhub-bench.jar}: {@code source ...} runs the market data source, {@code client ...} the
+ * test client; {@code jmh ...} hands the rest to JMH's own main; anything else goes to JMH whole, so
+ * {@code java -jar mdhub-bench.jar -prof gc 'io.mdhub.*'} works as JMH users expect.
  */
 public final class BenchMain
 {
-    private static final String USAGE = "usage: mdhub-bench.jar (source [options] | [jmh] [JMH options])";
+    private static final String USAGE =
+        "usage: mdhub-bench.jar (source [options] | client [options] | [jmh] [JMH options])";
 
     private BenchMain()
     {
@@ -30,6 +32,9 @@ public final class BenchMain
         {
             case "source":
                 System.exit(new CommandLine(new SourceMain()).execute(rest));
+                break;
+            case "client":
+                System.exit(new CommandLine(new TestClientMain()).execute(rest));
                 break;
             case "jmh":
                 org.openjdk.jmh.Main.main(rest);

@@ -1,0 +1,125 @@
+package io.mdhub.benchmarks.client;
+
+import java.util.concurrent.atomic.AtomicLong;
+
+import org.HdrHistogram.Histogram;
+
+import io.mdhub.common.latency.LatencyRecorder;
+
+/**
+ * Counts of one mount, written by its event loop only (lazySet: single writer) and read by the reporter.
+ */
+public final class MountStats
+{
+    final AtomicLong refreshes = new AtomicLong();
+    final AtomicLong updates = new AtomicLong();
+    final AtomicLong statuses = new AtomicLong();
+    final AtomicLong itemsOpen = new AtomicLong();
+    final AtomicLong itemsClosed = new AtomicLong();
+    final AtomicLong lostUpdates = new AtomicLong();
+    final AtomicLong outOfOrder = new AtomicLong();
+    final AtomicLong malformed = new AtomicLong();
+    final LatencyRecorder latency = new LatencyRecorder("end-to-end");
+    volatile boolean isReady;
+    volatile String failure;
+
+    static void increment(final AtomicLong counter)
+    {
+        counter.lazySet(counter.get() + 1);
+    }
+
+    static void add(final AtomicLong counter, final long delta)
+    {
+        counter.lazySet(counter.get() + delta);
+    }
+
+    /**
+     * @return refreshes received.
+     */
+    public long refreshes()
+    {
+        return refreshes.get();
+    }
+
+    /**
+     * @return updates received.
+     */
+    public long updates()
+    {
+        return updates.get();
+    }
+
+    /**
+     * @return status messages received.
+     */
+    public long statuses()
+    {
+        return statuses.get();
+    }
+
+    /**
+     * @return items that have had their first refresh.
+     */
+    public long itemsOpen()
+    {
+        return itemsOpen.get();
+    }
+
+    /**
+     * @return items the server closed.
+     */
+    public long itemsClosed()
+    {
+        return itemsClosed.get();
+    }
+
+    /**
+     * @return updates missing by the per-item counters.
+     */
+    public long lostUpdates()
+    {
+        return lostUpdates.get();
+    }
+
+    /**
+     * @return updates whose counter went backwards.
+     */
+    public long outOfOrder()
+    {
+        return outOfOrder.get();
+    }
+
+    /**
+     * @return messages that could not be parsed.
+     */
+    public long malformed()
+    {
+        return malformed.get();
+    }
+
+    /**
+     * @return true once the mount has logged in, found its service and sent its requests.
+     */
+    public boolean isReady()
+    {
+        return isReady;
+    }
+
+    /**
+     * @return why the mount gave up, or null.
+     */
+    public String failure()
+    {
+        return failure;
+    }
+
+    /**
+     * Take the latency recorded since the last call (reporting thread only).
+     *
+     * @return the interval histogram, in nanoseconds (valid until the next call).
+     */
+    public Histogram latencyInterval()
+    {
+        return latency.intervalHistogram();
+    }
+}

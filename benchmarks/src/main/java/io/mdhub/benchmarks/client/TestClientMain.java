@@ -1,0 +1,157 @@
+package io.mdhub.benchmarks.client;
+
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+import org.HdrHistogram.Histogram;
+
+import io.mdhub.benchmarks.source.ItemUniverse;
+import io.mdhub.common.latency.LatencySummary;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code bin/mdhub client}: open an item universe on a p2p-server over one or many mounts, print a line per second,
+ * and at the end a summary with the latency table in the columns of the published reference results.
+ */
+@Command(
+    name = "mdhub client",
+    mixinStandardHelpOptions = true,
+    version = "mdhub client (MDHub)",
+    description = "Test client: opens items on a p2p-server, counts, checks for loss and measures latency.")
+public final class TestClientMain implements Callable<Integer>
+{
+    @Option(names = "--host", description = "p2p-server host (default ${DEFAULT-VALUE}).")
+    String host = "127.0.0.1";
+
+    @Option(names = "--port", description = "p2p-server consumer port (default ${DEFAULT-VALUE}).")
+    int port = 14002;
+
+    @Option(names = "--service", description = "Service name (default ${DEFAULT-VALUE}).")
+    String service = "NI_PUB";
+
+    @Option(names = "--items", description = "Generated universe size (default ${DEFAULT-VALUE}).")
+    int items = 100_000;
+
+    @Option(names = "--item-file", description = "Item names, one per line (instead of --items).")
+    Path itemFile;
+
+    @Option(names = "--mounts", description = "Connections (default ${DEFAULT-VALUE}).")
+    int mounts = 1;
+
+    @Option(names = "--fraction", description = "Share of the universe each mount watches (default ${DEFAULT-VALUE}).")
+    double fraction = 1.0;
+
+    @Option(names = "--headers-only", description = "Decode message headers only: no loss check, no latency.")
+    boolean headersOnly;
+
+    @Option(names = "--duration", description = "Seconds to run, 0 = until Ctrl-C (default ${DEFAULT-VALUE}).")
+    long durationSeconds;
+
+    @Option(names = "--csv", description = "Also write the latency summary to this CSV file.")
+    Path csv;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() throws Exception
+    {
+        final PrintWriter out = spec.commandLine().getOut();
+        final TestClient.Context ctx = new TestClient.Context()
+            .host(host)
+            .port(port)
+            .serviceName(service)
+            .itemCount(items)
+            .mounts(mounts)
+            .fraction(fraction)
+            .checkSequence(!headersOnly);
+        if (null != itemFile)
+        {
+            ctx.items(ItemUniverse.fromFile(itemFile));
+        }
+
+        final CountDownLatch stop = new CountDownLatch(1);
+        final CountDownLatch done = new CountDownLatch(1);
+        final Thread hook = new Thread(() -> awaitClean(stop, done), "mdhub-client-shutdown");
+        Runtime.getRuntime().addShutdownHook(hook);
+        final Histogram total = new Histogram(3);
+        TestClient.Totals totals;
+        try (TestClient client = TestClient.launch(ctx))
+        {
+            out.printf("mdhub-client: %d mount(s) watching %d items in all on %s:%d (%s)%n",
+                mounts, client.itemsRequested(), host, port, service);
+            out.flush();
+            final long endNs = durationSeconds > 0 ? System.nanoTime() + TimeUnit.SECONDS.toNanos(durationSeconds) :
+                Long.MAX_VALUE;
+            TestClient.Totals last = client.totals();
+            while (System.nanoTime() < endNs && !stop.await(1, TimeUnit.SECONDS))
+            {
+                final TestClient.Totals now = client.totals();
+                final Histogram interval = client.latencyInterval();
+                total.add(interval);
+                out.printf("client: refreshes/s %d, updates/s %d, status/s %d, open %d/%d, lost %d, " +
+                    "latency p50 %.1f us p99 %.1f us (%d samples)%n",
+                    now.refreshes - last.refreshes, now.updates - last.updates, now.statuses - last.statuses,
+                    now.itemsOpen, client.itemsRequested(), now.lostUpdates,
+                    interval.getValueAtPercentile(50) / 1000.0, interval.getValueAtPercentile(99) / 1000.0,
+                    interval.getTotalCount());
+                out.flush();
+                last = now;
+                if (null != now.failure)
+                {
+                    out.println("mdhub-client: a mount failed: " + now.failure);
+                    break;
+                }
+            }
+            totals = client.totals();
+        }
+        finally
+        {
+            done.countDown();
+            removeHook(hook);
+        }
+
+        out.printf("mdhub-client: refreshes %d, updates %d, statuses %d, items open %d, closed %d, lost %d, " +
+            "out of order %d, malformed %d%n", totals.refreshes, totals.updates, totals.statuses, totals.itemsOpen,
+            totals.itemsClosed, totals.lostUpdates, totals.outOfOrder, totals.malformed);
+        final LatencySummary summary = new LatencySummary("run").add("end-to-end", total);
+        out.println(summary.header());
+        out.println(summary.csvLine(0));
+        out.flush();
+        if (null != csv)
+        {
+            summary.writeCsv(csv, "MDHub test client: end-to-end latency (embedded timestamps), microseconds");
+        }
+        return null == totals.failure && 0 == totals.lostUpdates ? 0 : 1;
+    }
+
+    private static void awaitClean(final CountDownLatch stop, final CountDownLatch done)
+    {
+        stop.countDown();
+        try
+        {
+            done.await(5, TimeUnit.SECONDS);
+        }
+        catch (final InterruptedException ex)
+        {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private static void removeHook(final Thread hook)
+    {
+        try
+        {
+            Runtime.getRuntime().removeShutdownHook(hook);
+        }
+        catch (final IllegalStateException ex)
+        {
+            // shutting down already: the hook is running
+        }
+    }
+}
