@@ -100,14 +100,7 @@ class P2pServerEtaConsumerTest
 
     static TestEtaConsumer.Received awaitOn(final TestEtaConsumer consumer, final int streamId)
     {
-        while (true)
-        {
-            final TestEtaConsumer.Received received = consumer.awaitMessage();
-            if (received.streamId == streamId)
-            {
-                return received;
-            }
-        }
+        return consumer.awaitMessage(streamId);
     }
 
     static void assertRefresh(
@@ -460,6 +453,145 @@ class P2pServerEtaConsumerTest
         final TestEtaConsumer consumer = consumer("alice");
         consumer.requestItem(5, SERVICE_ID, "TRI.N", true);
         assertNotNull(awaitOn(consumer, 5));
+    }
+
+    @Test
+    @InterruptAfter(60)
+    void consumerThatNeverReadsIsDisconnectedWhileOthersReceiveEveryUpdate() throws Exception
+    {
+        launch(context().maxOutputBytes(64 * 1024).slowConsumerTimeoutNs(java.util.concurrent.TimeUnit.SECONDS
+            .toNanos(2)));
+        final TestEtaConsumer good = consumer("good");
+        good.requestItem(5, SERVICE_ID, "TRI.N", true);
+        assertRefresh(awaitOn(good, 5), 5, StreamStates.OPEN, "TRI.N");
+
+        final RawRipcConsumer slow = new RawRipcConsumer(server.port());
+        closeables.add(slow);
+        slow.login("slow");
+        slow.requestItem(5, SERVICE_ID, "TRI.N");
+        slow.requestItem(6, SERVICE_ID, "IBM.N");
+        final P2pCounters counters = server.context().counters();
+        MdTests.await("the slow consumer's streams", () -> 3 == counters.watchlistEntries().get());
+
+        long expected = 1;
+        int published = 0;
+        final int maxRounds = 20_000;
+        final int maxOutstanding = 8;
+        while (0 == counters.disconnects(DisconnectReason.SLOW_CONSUMER).get() && published < maxRounds)
+        {
+            source.update(SERVICE_ID, "TRI.N", 1000, FieldIds.TRDVOL_1, ++published);
+            // the good consumer keeps up: it never has more than a few updates outstanding
+            while (expected <= published - maxOutstanding)
+            {
+                assertEquals(expected++, awaitOn(good, 5).reals.get(FieldIds.TRDVOL_1), "good consumer in order");
+            }
+        }
+        assertEquals(1, counters.disconnects(DisconnectReason.SLOW_CONSUMER).get(), "published " + published);
+        for (int i = 0; i < 100; i++)
+        {
+            source.update(SERVICE_ID, "TRI.N", 1000, FieldIds.TRDVOL_1, ++published);
+        }
+        while (expected <= published)
+        {
+            assertEquals(expected++, awaitOn(good, 5).reals.get(FieldIds.TRDVOL_1), "good consumer in order");
+        }
+        assertEquals(1, counters.disconnects(DisconnectReason.SLOW_CONSUMER).get(), "only the slow one");
+        MdTests.await("the slow consumer's socket closed", slow::isClosedByServer);
+        MdTests.await("its streams gone", () -> 1 == counters.watchlistEntries().get());
+        assertEquals(1, counters.connectionsActive().get());
+    }
+
+    @Test
+    void malformedMessagesCloseTheStreamOrTheConnectionOfThatConsumerOnly()
+    {
+        launch(context());
+        final TestEtaConsumer bad = consumer("bad");
+        final TestEtaConsumer good = consumer("good");
+        good.requestItem(5, SERVICE_ID, "TRI.N", true);
+        assertRefresh(awaitOn(good, 5), 5, StreamStates.OPEN, "TRI.N");
+
+        // REQUEST on MarketPrice stream 9 whose header length runs past the message
+        bad.writeRaw(new byte[]{0x00, 0x40, 0x01, 0x06, 0x00, 0x00, 0x00, 0x09, 0x04, 0x00});
+        final TestEtaConsumer.Received closed = awaitOn(bad, 9);
+        assertEquals(MsgClasses.STATUS, closed.msgClass);
+        assertEquals(StreamStates.CLOSED, closed.streamState);
+        assertEquals(StateCodes.USAGE_ERROR, closed.code);
+        assertTrue(closed.text.startsWith("Malformed message"), closed.text);
+        bad.requestItem(10, SERVICE_ID, "IBM.N", true);
+        assertRefresh(awaitOn(bad, 10), 10, StreamStates.OPEN, "IBM.N");
+
+        bad.writeRaw(new byte[]{0x00, 0x01, 0x02});
+        bad.awaitClosed();
+        final P2pCounters counters = server.context().counters();
+        MdTests.await("counted", () -> 1 == counters.disconnects(DisconnectReason.MALFORMED_MESSAGE).get() &&
+            1 == counters.rejected(RejectReason.MALFORMED_REQUEST).get());
+        source.update(SERVICE_ID, "TRI.N", 0, FieldIds.TRDVOL_1, 7);
+        assertEquals(7L, awaitOn(good, 5).reals.get(FieldIds.TRDVOL_1));
+    }
+
+    @Test
+    void jmxListsConnectionsAndDropsOne() throws Exception
+    {
+        launch(context());
+        final TestEtaConsumer first = consumer("alice");
+        final TestEtaConsumer second = consumer("bob");
+        first.requestItem(5, SERVICE_ID, "TRI.N", true);
+        assertRefresh(awaitOn(first, 5), 5, StreamStates.OPEN, "TRI.N");
+        final javax.management.ObjectName name =
+            io.mdhub.common.metrics.MBeans.objectName("P2pServer", server.context().componentName());
+        assertTrue(io.mdhub.common.metrics.MBeans.server().isRegistered(name));
+        assertEquals(2, io.mdhub.common.metrics.MBeans.server().getAttribute(name, "ConnectionCount"));
+
+        final String[] connections = server.control().getConnections();
+        assertEquals(2, connections.length);
+        String alice = null;
+        for (final String line : connections)
+        {
+            if (line.contains("user=alice"))
+            {
+                alice = line;
+            }
+        }
+        assertNotNull(alice, String.join("\n", connections));
+        assertTrue(alice.contains("watchlist=1"), alice);
+        final long id = Long.parseLong(alice.replaceAll(".* id=(\\d+) .*", "$1"));
+        assertTrue(server.control().dropConnection(id));
+        first.awaitClosed();
+        assertFalse(server.control().dropConnection(id));
+        MdTests.await("dropped", () -> 1 == server.context().counters().disconnects(DisconnectReason.ADMIN_DROP)
+            .get() && 1 == server.control().getConnectionCount());
+        second.requestItem(5, SERVICE_ID, "TRI.N", true);
+        assertRefresh(awaitOn(second, 5), 5, StreamStates.OPEN, "TRI.N");
+    }
+
+    @Test
+    void severalWorkersWithTheThroughputProfileFanOutToEveryConsumer()
+    {
+        launch(context().workers(2).flushProfile(FlushProfile.THROUGHPUT)
+            .flushIntervalNs(java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(5)));
+        final List<TestEtaConsumer> consumers = new ArrayList<>();
+        for (int c = 0; c < 4; c++)
+        {
+            final TestEtaConsumer consumer = consumer("user" + c);
+            consumer.requestItem(5 + c, SERVICE_ID, "TRI.N", true);
+            assertRefresh(awaitOn(consumer, 5 + c), 5 + c, StreamStates.OPEN, "TRI.N");
+            consumers.add(consumer);
+        }
+        assertEquals(2, source.opens.get(), "one open per worker: each worker has its own item source");
+        assertEquals(2, server.context().counters().itemsOpen().get());
+        final int updates = 300;
+        for (int i = 1; i <= updates; i++)
+        {
+            source.update(SERVICE_ID, "TRI.N", 0, FieldIds.TRDVOL_1, i);
+        }
+        for (int c = 0; c < consumers.size(); c++)
+        {
+            for (int i = 1; i <= updates; i++)
+            {
+                final TestEtaConsumer.Received update = awaitOn(consumers.get(c), 5 + c);
+                assertEquals((long)i, update.reals.get(FieldIds.TRDVOL_1));
+            }
+        }
     }
 
     private static DirectoryRefresh decodeDirectoryRefresh(final TestEtaConsumer.Received received)

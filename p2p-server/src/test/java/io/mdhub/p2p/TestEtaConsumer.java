@@ -412,6 +412,27 @@ final class TestEtaConsumer implements AutoCloseable
     }
 
     /**
+     * The first message on a stream, leaving messages of other streams queued in order.
+     */
+    Received awaitMessage(final int streamId)
+    {
+        while (true)
+        {
+            for (final java.util.Iterator<byte[]> it = received.iterator(); it.hasNext(); )
+            {
+                final byte[] bytes = it.next();
+                if (ByteBuffer.wrap(bytes).getInt(4) == streamId)
+                {
+                    it.remove();
+                    return new Received(bytes);
+                }
+            }
+            assertTrue(service(), "ETA consumer lost its connection while waiting for stream " + streamId);
+            MdTests.idle(() -> "a message on stream " + streamId);
+        }
+    }
+
+    /**
      * @return the next message if one arrives while servicing once, else null.
      */
     Received poll()

@@ -1,5 +1,7 @@
 package io.mdhub.p2p.fanout;
 
+import java.util.concurrent.TimeUnit;
+
 import io.mdhub.common.ripc.RipcSession;
 import io.mdhub.p2p.DisconnectReason;
 import io.netty.buffer.ByteBuf;
@@ -19,6 +21,10 @@ import org.slf4j.LoggerFactory;
  */
 public final class ConsumerSession extends ChannelInboundHandlerAdapter
 {
+    /**
+     * How long a connection whose login was rejected stays open for the consumer to read the status.
+     */
+    static final long REJECT_LINGER_MS = 500;
     private static final Logger LOG = LoggerFactory.getLogger(ConsumerSession.class);
 
     final long connectionId;
@@ -34,6 +40,7 @@ public final class ConsumerSession extends ChannelInboundHandlerAdapter
     int directoryServiceId = -1;
     boolean isDirty;
     boolean isClosing;
+    private boolean isRejected;
     private long unwritableSinceNs;
 
     ConsumerSession(final FanOutWorker worker, final long connectionId)
@@ -78,7 +85,7 @@ public final class ConsumerSession extends ChannelInboundHandlerAdapter
         final ByteBuf message = (ByteBuf)msg;
         try
         {
-            if (!isClosing)
+            if (!isClosing && !isRejected)
             {
                 worker.onConsumerMessage(this, message);
             }
@@ -180,16 +187,28 @@ public final class ConsumerSession extends ChannelInboundHandlerAdapter
     }
 
     /**
-     * Flush what was written, then close (a rejected login's status reaches the consumer first).
+     * Flush what was written (a rejected login's status), ignore all further input, and close a little later: an
+     * ETA client that reads the status and the connection's end in one read drops the status, so the close waits
+     * {@link #REJECT_LINGER_MS} unless the consumer closes first.
      */
-    void closeAfterFlush(final DisconnectReason reason, final String detail)
+    void closeAfterLinger(final DisconnectReason reason, final String detail)
     {
-        if (isClosing)
+        if (isClosing || isRejected)
         {
             return;
         }
+        isRejected = true;
         ctx.flush();
-        disconnect(reason, detail);
+        worker.countDisconnect(reason);
+        LOG.warn("consumer connection {} ({} user={}) disconnected: {}: {}", connectionId, remoteAddress(), userName,
+            reason.label(), detail);
+        ctx.executor().schedule(this::closeNow, REJECT_LINGER_MS, TimeUnit.MILLISECONDS);
+    }
+
+    private void closeNow()
+    {
+        isClosing = true;
+        ctx.channel().close();
     }
 
     String remoteAddress()

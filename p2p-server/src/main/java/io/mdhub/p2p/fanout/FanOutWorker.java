@@ -451,7 +451,7 @@ public final class FanOutWorker implements ItemSourceListener
         {
             counters.rejected(RejectReason.MALFORMED_REQUEST).increment();
             session.write(admin.loginReject(session, streamId, StateCodes.USAGE_ERROR, "Malformed login request"));
-            session.closeAfterFlush(DisconnectReason.LOGIN_REJECTED, "malformed login request");
+            session.closeAfterLinger(DisconnectReason.LOGIN_REJECTED, "malformed login request");
             return;
         }
         if (admin.loginDecoder.isProvider())
@@ -459,7 +459,7 @@ public final class FanOutWorker implements ItemSourceListener
             counters.rejected(RejectReason.PROVIDER_LOGIN).increment();
             session.write(admin.loginReject(session, streamId, StateCodes.USAGE_ERROR,
                 "Provider logins are not accepted by " + settings.componentName() + ": publish through a distributor"));
-            session.closeAfterFlush(DisconnectReason.LOGIN_REJECTED,
+            session.closeAfterLinger(DisconnectReason.LOGIN_REJECTED,
                 "provider-role login by " + admin.loginDecoder.request().userName());
             return;
         }
