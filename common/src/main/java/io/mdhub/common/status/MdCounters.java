@@ -74,6 +74,63 @@ public final class MdCounters
      */
     public static final int RIPC_DISCONNECTS_TYPE_ID = 20_011;
 
+    /**
+     * p2p-server: consumer connections currently open (a level). Block 20 200-20 299 belongs to the p2p-server.
+     */
+    public static final int P2P_CONNECTIONS_ACTIVE_TYPE_ID = 20_200;
+
+    /**
+     * p2p-server: consumer logins accepted.
+     */
+    public static final int P2P_LOGINS_ACCEPTED_TYPE_ID = 20_201;
+
+    /**
+     * p2p-server: distinct items currently open on the item sources of all fan-out workers (a level).
+     */
+    public static final int P2P_ITEMS_OPEN_TYPE_ID = 20_202;
+
+    /**
+     * p2p-server: watchlist entries (consumer item streams) currently open (a level).
+     */
+    public static final int P2P_WATCHLIST_ENTRIES_TYPE_ID = 20_203;
+
+    /**
+     * p2p-server: RWF messages received from consumers.
+     */
+    public static final int P2P_MESSAGES_IN_TYPE_ID = 20_204;
+
+    /**
+     * p2p-server: RWF messages written to consumers.
+     */
+    public static final int P2P_MESSAGES_OUT_TYPE_ID = 20_205;
+
+    /**
+     * p2p-server: item refreshes written to consumers.
+     */
+    public static final int P2P_REFRESHES_OUT_TYPE_ID = 20_206;
+
+    /**
+     * p2p-server: item updates written to consumers.
+     */
+    public static final int P2P_UPDATES_OUT_TYPE_ID = 20_207;
+
+    /**
+     * p2p-server: item status messages written to consumers.
+     */
+    public static final int P2P_STATUS_OUT_TYPE_ID = 20_208;
+
+    /**
+     * p2p-server: consumer connections the server closed, one counter per reason (int key at offset 0,
+     * {@code reason=...} in the label), e.g. slow-consumer, malformed-message, provider-login.
+     */
+    public static final int P2P_DISCONNECTS_TYPE_ID = 20_209;
+
+    /**
+     * p2p-server: consumer requests refused with a Closed status, one counter per reason (int key at offset 0,
+     * {@code reason=...} in the label), e.g. unknown-service, not-found, too-many-items.
+     */
+    public static final int P2P_REQUESTS_REJECTED_TYPE_ID = 20_210;
+
     private MdCounters()
     {
     }

@@ -1,0 +1,57 @@
+package io.mdhub.p2p;
+
+/**
+ * Why the p2p-server closed a consumer connection; each reason has its own counter and one log line per disconnect.
+ */
+public enum DisconnectReason
+{
+    /**
+     * Output above {@code mdhub.p2p.max.output.bytes}, or unwritable longer than the slow-consumer timeout.
+     */
+    SLOW_CONSUMER(0, "slow-consumer"),
+
+    /**
+     * A message too broken to name its stream.
+     */
+    MALFORMED_MESSAGE(1, "malformed-message"),
+
+    /**
+     * A login that was rejected (provider role, undecodable login).
+     */
+    LOGIN_REJECTED(2, "login-rejected"),
+
+    /**
+     * The consumer closed its login stream.
+     */
+    LOGOUT(3, "logout"),
+
+    /**
+     * An operator dropped the connection over JMX.
+     */
+    ADMIN_DROP(4, "admin-drop");
+
+    private final int code;
+    private final String label;
+
+    DisconnectReason(final int code, final String label)
+    {
+        this.code = code;
+        this.label = label;
+    }
+
+    /**
+     * @return the counter key.
+     */
+    public int code()
+    {
+        return code;
+    }
+
+    /**
+     * @return the label used in counters and logs.
+     */
+    public String label()
+    {
+        return label;
+    }
+}

@@ -1,0 +1,200 @@
+package io.mdhub.p2p;
+
+import java.util.concurrent.TimeUnit;
+
+import org.agrona.SystemUtil;
+
+/**
+ * p2p-server configuration: the only place {@code mdhub.p2p.*} system properties are read. Each setting is a
+ * {@code *_PROP_NAME} / {@code *_DEFAULT} pair seeding a {@link P2pServer.Context} field. RIPC transport settings
+ * (ping timeouts, max message size, packing, handshake timeout) keep their {@code mdhub.ripc.*} keys.
+ */
+public final class P2pConfiguration
+{
+    /**
+     * Address the consumer-facing RSSL server binds to.
+     */
+    public static final String BIND_ADDRESS_PROP_NAME = "mdhub.p2p.bind.address";
+
+    /**
+     * Default bind address: loopback, so nothing is exposed by accident.
+     */
+    public static final String BIND_ADDRESS_DEFAULT = "127.0.0.1";
+
+    /**
+     * TCP port consumers connect to.
+     */
+    public static final String PORT_PROP_NAME = "mdhub.p2p.port";
+
+    /**
+     * Default consumer port: 14002, the port the ETA Consumer example connects to.
+     */
+    public static final int PORT_DEFAULT = 14002;
+
+    /**
+     * Fan-out workers: event loops, each owning a share of the consumer connections, its own watchlist and its own
+     * item source.
+     */
+    public static final String WORKERS_PROP_NAME = "mdhub.p2p.workers";
+
+    /**
+     * Default number of fan-out workers.
+     */
+    public static final int WORKERS_DEFAULT = 1;
+
+    /**
+     * Most item streams one consumer connection may have open.
+     */
+    public static final String MAX_ITEMS_PER_CONSUMER_PROP_NAME = "mdhub.p2p.max.items.per.consumer";
+
+    /**
+     * Default per-consumer item limit.
+     */
+    public static final int MAX_ITEMS_PER_CONSUMER_DEFAULT = 10_000;
+
+    /**
+     * Most distinct items open on the item sources of the whole server (all workers).
+     */
+    public static final String MAX_ITEMS_PROP_NAME = "mdhub.p2p.max.items";
+
+    /**
+     * Default aggregate item limit.
+     */
+    public static final int MAX_ITEMS_DEFAULT = 100_000;
+
+    /**
+     * Bytes a consumer may have waiting in its output buffer; above it the consumer is disconnected as slow.
+     */
+    public static final String MAX_OUTPUT_BYTES_PROP_NAME = "mdhub.p2p.max.output.bytes";
+
+    /**
+     * Default output limit per consumer.
+     */
+    public static final int MAX_OUTPUT_BYTES_DEFAULT = 8 * 1024 * 1024;
+
+    /**
+     * Longest time a consumer connection may stay unwritable (output above half of max.output.bytes) before it is
+     * disconnected as slow.
+     */
+    public static final String SLOW_CONSUMER_TIMEOUT_PROP_NAME = "mdhub.p2p.slow.consumer.timeout";
+
+    /**
+     * Default slow-consumer timeout.
+     */
+    public static final long SLOW_CONSUMER_TIMEOUT_DEFAULT_NS = TimeUnit.SECONDS.toNanos(10);
+
+    /**
+     * Flush profile: {@code latency} (flush after every fanned-out message) or {@code throughput} (flush every
+     * flush interval).
+     */
+    public static final String FLUSH_PROFILE_PROP_NAME = "mdhub.p2p.flush.profile";
+
+    /**
+     * Default flush profile.
+     */
+    public static final String FLUSH_PROFILE_DEFAULT = "latency";
+
+    /**
+     * Flush interval of the throughput profile.
+     */
+    public static final String FLUSH_INTERVAL_PROP_NAME = "mdhub.p2p.flush.interval";
+
+    /**
+     * Default flush interval of the throughput profile.
+     */
+    public static final long FLUSH_INTERVAL_DEFAULT_NS = TimeUnit.MILLISECONDS.toNanos(20);
+
+    /**
+     * Component name: in the RIPC ConnectAck, the Login refresh, logs, counter labels and the MBean name.
+     */
+    public static final String COMPONENT_NAME_PROP_NAME = "mdhub.p2p.component.name";
+
+    /**
+     * Default component name.
+     */
+    public static final String COMPONENT_NAME_DEFAULT = "mdhub-p2p";
+
+    private P2pConfiguration()
+    {
+    }
+
+    /**
+     * @return the bind address.
+     */
+    public static String bindAddress()
+    {
+        return System.getProperty(BIND_ADDRESS_PROP_NAME, BIND_ADDRESS_DEFAULT);
+    }
+
+    /**
+     * @return the consumer port.
+     */
+    public static int port()
+    {
+        return Integer.getInteger(PORT_PROP_NAME, PORT_DEFAULT);
+    }
+
+    /**
+     * @return fan-out workers.
+     */
+    public static int workers()
+    {
+        return Integer.getInteger(WORKERS_PROP_NAME, WORKERS_DEFAULT);
+    }
+
+    /**
+     * @return per-consumer item limit.
+     */
+    public static int maxItemsPerConsumer()
+    {
+        return Integer.getInteger(MAX_ITEMS_PER_CONSUMER_PROP_NAME, MAX_ITEMS_PER_CONSUMER_DEFAULT);
+    }
+
+    /**
+     * @return aggregate item limit.
+     */
+    public static int maxItems()
+    {
+        return Integer.getInteger(MAX_ITEMS_PROP_NAME, MAX_ITEMS_DEFAULT);
+    }
+
+    /**
+     * @return output limit per consumer in bytes.
+     */
+    public static int maxOutputBytes()
+    {
+        return SystemUtil.getSizeAsInt(MAX_OUTPUT_BYTES_PROP_NAME, MAX_OUTPUT_BYTES_DEFAULT);
+    }
+
+    /**
+     * @return slow-consumer timeout in nanoseconds.
+     */
+    public static long slowConsumerTimeoutNs()
+    {
+        return SystemUtil.getDurationInNanos(SLOW_CONSUMER_TIMEOUT_PROP_NAME, SLOW_CONSUMER_TIMEOUT_DEFAULT_NS);
+    }
+
+    /**
+     * @return the flush profile.
+     */
+    public static FlushProfile flushProfile()
+    {
+        return FlushProfile.parse(System.getProperty(FLUSH_PROFILE_PROP_NAME, FLUSH_PROFILE_DEFAULT));
+    }
+
+    /**
+     * @return the throughput profile's flush interval in nanoseconds.
+     */
+    public static long flushIntervalNs()
+    {
+        return SystemUtil.getDurationInNanos(FLUSH_INTERVAL_PROP_NAME, FLUSH_INTERVAL_DEFAULT_NS);
+    }
+
+    /**
+     * @return the component name.
+     */
+    public static String componentName()
+    {
+        return System.getProperty(COMPONENT_NAME_PROP_NAME, COMPONENT_NAME_DEFAULT);
+    }
+}

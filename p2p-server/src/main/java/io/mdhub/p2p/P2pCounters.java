@@ -1,0 +1,189 @@
+package io.mdhub.p2p;
+
+import java.nio.charset.StandardCharsets;
+
+import io.mdhub.common.status.MdCounters;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.agrona.concurrent.status.AtomicCounter;
+import org.agrona.concurrent.status.CountersManager;
+
+/**
+ * The counters of one p2p-server, allocated once from the Context's {@link CountersManager} and shared by all
+ * fan-out workers. Workers update them with atomic operations only, and batch the per-message totals
+ * (messages/refreshes/updates/status out) once per source callback, so the fan-out loop touches plain fields.
+ * Labels read {@code "<type>: key=value ... component=<name>"}.
+ */
+public final class P2pCounters implements AutoCloseable
+{
+    private final AtomicCounter connectionsActive;
+    private final AtomicCounter loginsAccepted;
+    private final AtomicCounter itemsOpen;
+    private final AtomicCounter watchlistEntries;
+    private final AtomicCounter messagesIn;
+    private final AtomicCounter messagesOut;
+    private final AtomicCounter refreshesOut;
+    private final AtomicCounter updatesOut;
+    private final AtomicCounter statusOut;
+    private final AtomicCounter[] disconnects = new AtomicCounter[DisconnectReason.values().length];
+    private final AtomicCounter[] rejected = new AtomicCounter[RejectReason.values().length];
+
+    /**
+     * Allocate every counter; call from {@code conclude()} (CountersManager allocation is not thread safe).
+     *
+     * @param countersManager where to allocate.
+     * @param component       component name for the labels.
+     */
+    public P2pCounters(final CountersManager countersManager, final String component)
+    {
+        final String suffix = " component=" + component;
+        connectionsActive = countersManager.newCounter(
+            "p2p-connections-active:" + suffix, MdCounters.P2P_CONNECTIONS_ACTIVE_TYPE_ID);
+        loginsAccepted = countersManager.newCounter(
+            "p2p-logins-accepted:" + suffix, MdCounters.P2P_LOGINS_ACCEPTED_TYPE_ID);
+        itemsOpen = countersManager.newCounter("p2p-items-open:" + suffix, MdCounters.P2P_ITEMS_OPEN_TYPE_ID);
+        watchlistEntries = countersManager.newCounter(
+            "p2p-watchlist-entries:" + suffix, MdCounters.P2P_WATCHLIST_ENTRIES_TYPE_ID);
+        messagesIn = countersManager.newCounter("p2p-messages-in:" + suffix, MdCounters.P2P_MESSAGES_IN_TYPE_ID);
+        messagesOut = countersManager.newCounter("p2p-messages-out:" + suffix, MdCounters.P2P_MESSAGES_OUT_TYPE_ID);
+        refreshesOut = countersManager.newCounter(
+            "p2p-refreshes-out:" + suffix, MdCounters.P2P_REFRESHES_OUT_TYPE_ID);
+        updatesOut = countersManager.newCounter("p2p-updates-out:" + suffix, MdCounters.P2P_UPDATES_OUT_TYPE_ID);
+        statusOut = countersManager.newCounter("p2p-status-out:" + suffix, MdCounters.P2P_STATUS_OUT_TYPE_ID);
+
+        final UnsafeBuffer key = new UnsafeBuffer(new byte[Integer.BYTES]);
+        for (final DisconnectReason reason : DisconnectReason.values())
+        {
+            key.putInt(0, reason.code());
+            disconnects[reason.code()] = newCounter(countersManager, MdCounters.P2P_DISCONNECTS_TYPE_ID, key,
+                "p2p-disconnects: reason=" + reason.label() + suffix);
+        }
+        for (final RejectReason reason : RejectReason.values())
+        {
+            key.putInt(0, reason.code());
+            rejected[reason.code()] = newCounter(countersManager, MdCounters.P2P_REQUESTS_REJECTED_TYPE_ID, key,
+                "p2p-requests-rejected: reason=" + reason.label() + suffix);
+        }
+    }
+
+    private static AtomicCounter newCounter(
+        final CountersManager countersManager, final int typeId, final UnsafeBuffer key, final String label)
+    {
+        final UnsafeBuffer labelBuffer = new UnsafeBuffer(label.getBytes(StandardCharsets.US_ASCII));
+        return countersManager.newCounter(typeId, key, 0, Integer.BYTES, labelBuffer, 0, labelBuffer.capacity());
+    }
+
+    /**
+     * @return consumer connections open now.
+     */
+    public AtomicCounter connectionsActive()
+    {
+        return connectionsActive;
+    }
+
+    /**
+     * @return logins accepted.
+     */
+    public AtomicCounter loginsAccepted()
+    {
+        return loginsAccepted;
+    }
+
+    /**
+     * @return distinct items open on the item sources now.
+     */
+    public AtomicCounter itemsOpen()
+    {
+        return itemsOpen;
+    }
+
+    /**
+     * @return consumer item streams open now.
+     */
+    public AtomicCounter watchlistEntries()
+    {
+        return watchlistEntries;
+    }
+
+    /**
+     * @return messages received from consumers.
+     */
+    public AtomicCounter messagesIn()
+    {
+        return messagesIn;
+    }
+
+    /**
+     * @return messages written to consumers.
+     */
+    public AtomicCounter messagesOut()
+    {
+        return messagesOut;
+    }
+
+    /**
+     * @return item refreshes written.
+     */
+    public AtomicCounter refreshesOut()
+    {
+        return refreshesOut;
+    }
+
+    /**
+     * @return item updates written.
+     */
+    public AtomicCounter updatesOut()
+    {
+        return updatesOut;
+    }
+
+    /**
+     * @return item statuses written.
+     */
+    public AtomicCounter statusOut()
+    {
+        return statusOut;
+    }
+
+    /**
+     * @param reason why.
+     * @return the disconnect counter of that reason.
+     */
+    public AtomicCounter disconnects(final DisconnectReason reason)
+    {
+        return disconnects[reason.code()];
+    }
+
+    /**
+     * @param reason why.
+     * @return the rejected-request counter of that reason.
+     */
+    public AtomicCounter rejected(final RejectReason reason)
+    {
+        return rejected[reason.code()];
+    }
+
+    /**
+     * Free every counter.
+     */
+    @Override
+    public void close()
+    {
+        connectionsActive.close();
+        loginsAccepted.close();
+        itemsOpen.close();
+        watchlistEntries.close();
+        messagesIn.close();
+        messagesOut.close();
+        refreshesOut.close();
+        updatesOut.close();
+        statusOut.close();
+        for (final AtomicCounter counter : disconnects)
+        {
+            counter.close();
+        }
+        for (final AtomicCounter counter : rejected)
+        {
+            counter.close();
+        }
+    }
+}

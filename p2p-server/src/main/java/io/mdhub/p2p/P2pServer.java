@@ -1,0 +1,625 @@
+package io.mdhub.p2p;
+
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
+
+import javax.management.ObjectName;
+
+import com.refinitiv.eta.codec.DataDictionary;
+import io.mdhub.common.config.BaseContext;
+import io.mdhub.common.dictionary.DictionaryLoader;
+import io.mdhub.common.metrics.MBeans;
+import io.mdhub.common.ripc.RipcConfiguration;
+import io.mdhub.common.ripc.RipcServer;
+import io.mdhub.common.ripc.RipcTransport;
+import io.mdhub.p2p.fanout.FanOutWorker;
+import io.mdhub.p2p.fanout.WorkerSettings;
+import io.mdhub.p2p.source.ItemSourceFactory;
+import io.netty.channel.Channel;
+import io.netty.channel.EventLoop;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.WriteBufferWaterMark;
+import io.netty.util.concurrent.EventExecutor;
+import org.agrona.BufferUtil;
+import org.agrona.CloseHelper;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.agrona.concurrent.status.CountersManager;
+
+/**
+ * The Point-to-Point server's consumer side: an RSSL (RIPC) server that real ETA consumers log in to, read the
+ * source directory and dictionaries from, and open item streams on, fed by an item source per fan-out worker.
+ * <p>
+ * <b>Threading.</b> {@code mdhub.p2p.workers} = N fan-out workers = N Netty event loops. Netty spreads accepted
+ * connections over the loops; each loop's {@link FanOutWorker} owns those connections, their watchlists, its item
+ * table and its OWN {@link io.mdhub.p2p.source.ItemSource} (made by the Context's {@link ItemSourceFactory}), so
+ * all state of a worker is touched by one thread only: single writer, no locks, no hand-off between threads on
+ * the data path. Only the counters are shared (atomic adds) and the aggregate item limit (an atomic counter).
+ * <pre>{@code
+ * try (P2pServer server = P2pServer.launch(new P2pServer.Context().itemSourceFactory(factory)))
+ * { ... }
+ * }</pre>
+ */
+public final class P2pServer implements AutoCloseable
+{
+    private final Context ctx;
+    private final FanOutWorker[] workers;
+    private final IdentityHashMap<EventExecutor, FanOutWorker> workerByLoop = new IdentityHashMap<>();
+    private final AtomicLong connectionIds = new AtomicLong();
+    private final RipcServer ripcServer;
+    private final ObjectName objectName;
+
+    private P2pServer(final Context ctx)
+    {
+        this.ctx = ctx;
+        final WorkerSettings settings = new WorkerSettings(ctx.componentName(), ctx.maxItemsPerConsumer(),
+            ctx.maxItems(), ctx.maxOutputBytes(), ctx.slowConsumerTimeoutNs(), ctx.flushProfile(),
+            ctx.flushIntervalNs(), ctx.counters(), ctx.dictionarySupplier());
+        workers = new FanOutWorker[ctx.workers()];
+        int index = 0;
+        for (final EventExecutor executor : ctx.eventLoopGroup())
+        {
+            final FanOutWorker worker = new FanOutWorker(index, (EventLoop)executor, settings,
+                ctx.itemSourceFactory());
+            workers[index++] = worker;
+            workerByLoop.put(executor, worker);
+        }
+
+        final RipcServer.Context ripcContext = null != ctx.ripcContext() ? ctx.ripcContext() : new RipcServer.Context();
+        ripcContext
+            .port(ctx.port())
+            .bindAddress(ctx.bindAddress())
+            .componentName(ctx.componentName())
+            .eventLoopGroup(ctx.eventLoopGroup())
+            .countersManager(ctx.countersManager())
+            .channelHook(this::initChannel);
+        RipcServer server = null;
+        try
+        {
+            server = RipcServer.launch(ripcContext);
+            for (final FanOutWorker worker : workers)
+            {
+                worker.start();
+            }
+        }
+        catch (final RuntimeException ex)
+        {
+            closeWorkers();
+            throw ex;
+        }
+        ripcServer = server;
+        objectName = ctx.registerMBean() ? MBeans.register("P2pServer", ctx.componentName(), new Control()) : null;
+    }
+
+    /**
+     * Conclude the Context and start serving. On failure the Context is closed.
+     *
+     * @param ctx the settings; the server owns it from now on and closes it.
+     * @return the running server.
+     */
+    public static P2pServer launch(final Context ctx)
+    {
+        try
+        {
+            ctx.conclude();
+            return new P2pServer(ctx);
+        }
+        catch (final RuntimeException ex)
+        {
+            CloseHelper.quietClose(ctx);
+            throw ex;
+        }
+    }
+
+    private void initChannel(final Channel channel)
+    {
+        final FanOutWorker worker = workerByLoop.get(channel.eventLoop());
+        // unwritable above half the output limit starts the slow-consumer clock; the full limit disconnects at once
+        channel.config().setWriteBufferWaterMark(
+            new WriteBufferWaterMark(ctx.maxOutputBytes() / 4, ctx.maxOutputBytes() / 2));
+        channel.pipeline().addLast("p2p-consumer", worker.newSession(connectionIds.incrementAndGet()));
+    }
+
+    /**
+     * @return the port consumers connect to (useful with port 0).
+     */
+    public int port()
+    {
+        return ripcServer.port();
+    }
+
+    /**
+     * @return the concluded Context (counters, settings).
+     */
+    public Context context()
+    {
+        return ctx;
+    }
+
+    /**
+     * @return the management interface (also registered over JMX when enabled).
+     */
+    public P2pServerMXBean control()
+    {
+        return new Control();
+    }
+
+    /**
+     * Stop listening and close every connection, close the item sources on their threads, then the Context.
+     */
+    @Override
+    public void close()
+    {
+        MBeans.unregister(objectName);
+        CloseHelper.quietClose(ripcServer);
+        closeWorkers();
+        ctx.close();
+    }
+
+    private void closeWorkers()
+    {
+        for (final FanOutWorker worker : workers)
+        {
+            if (null != worker)
+            {
+                worker.close();
+            }
+        }
+    }
+
+    private final class Control implements P2pServerMXBean
+    {
+        @Override
+        public int getConnectionCount()
+        {
+            return (int)ctx.counters().connectionsActive().get();
+        }
+
+        @Override
+        public long getItemsOpen()
+        {
+            return ctx.counters().itemsOpen().get();
+        }
+
+        @Override
+        public long getWatchlistEntries()
+        {
+            return ctx.counters().watchlistEntries().get();
+        }
+
+        @Override
+        public String[] getConnections()
+        {
+            final List<String> lines = new ArrayList<>();
+            for (final FanOutWorker worker : workers)
+            {
+                lines.addAll(worker.eventLoop().submit(worker::describeSessions)
+                    .syncUninterruptibly().getNow());
+            }
+            return lines.toArray(new String[0]);
+        }
+
+        @Override
+        public boolean dropConnection(final long connectionId)
+        {
+            for (final FanOutWorker worker : workers)
+            {
+                if (worker.eventLoop().submit(() -> worker.drop(connectionId)).syncUninterruptibly().getNow())
+                {
+                    return true;
+                }
+            }
+            return false;
+        }
+    }
+
+    /**
+     * Settings of a {@link P2pServer}; defaults from {@link P2pConfiguration}. {@link #conclude()} creates what was
+     * not supplied: an in-memory {@link CountersManager}, the workers' event-loop group; {@link #close()} releases
+     * exactly those.
+     */
+    public static final class Context extends BaseContext<Context>
+    {
+        /**
+         * Counters the in-memory CountersManager has room for (the server and its RIPC transport use about 55).
+         */
+        public static final int DEFAULT_COUNTERS_CAPACITY = 128;
+        private static final int MAX_WORKERS = 64;
+        private static final int MIN_OUTPUT_BYTES = 4096;
+
+        private String bindAddress = P2pConfiguration.bindAddress();
+        private int port = P2pConfiguration.port();
+        private int workers = P2pConfiguration.workers();
+        private int maxItemsPerConsumer = P2pConfiguration.maxItemsPerConsumer();
+        private int maxItems = P2pConfiguration.maxItems();
+        private int maxOutputBytes = P2pConfiguration.maxOutputBytes();
+        private long slowConsumerTimeoutNs = P2pConfiguration.slowConsumerTimeoutNs();
+        private FlushProfile flushProfile = P2pConfiguration.flushProfile();
+        private long flushIntervalNs = P2pConfiguration.flushIntervalNs();
+        private String componentName = P2pConfiguration.componentName();
+        private boolean registerMBean = true;
+        private ItemSourceFactory itemSourceFactory;
+        private Supplier<DataDictionary> dictionarySupplier = DictionaryLoader::loadBundled;
+        private RipcServer.Context ripcContext;
+        private CountersManager countersManager;
+        private EventLoopGroup eventLoopGroup;
+
+        private boolean ownsCountersManager;
+        private ByteBuffer countersMetaData;
+        private ByteBuffer countersValues;
+        private P2pCounters counters;
+
+        @Override
+        protected void concludeContext()
+        {
+            requireRange(P2pConfiguration.PORT_PROP_NAME, port, 0, 0xFFFF);
+            requireRange(P2pConfiguration.WORKERS_PROP_NAME, workers, 1, MAX_WORKERS);
+            requirePositive(P2pConfiguration.MAX_ITEMS_PER_CONSUMER_PROP_NAME, maxItemsPerConsumer);
+            requirePositive(P2pConfiguration.MAX_ITEMS_PROP_NAME, maxItems);
+            requireRange(P2pConfiguration.MAX_OUTPUT_BYTES_PROP_NAME, maxOutputBytes, MIN_OUTPUT_BYTES,
+                Integer.MAX_VALUE);
+            requirePositive(P2pConfiguration.SLOW_CONSUMER_TIMEOUT_PROP_NAME, slowConsumerTimeoutNs);
+            requirePositive(P2pConfiguration.FLUSH_INTERVAL_PROP_NAME, flushIntervalNs);
+            if (null == itemSourceFactory)
+            {
+                throw new IllegalArgumentException("an itemSourceFactory is required");
+            }
+            if (null == flushProfile)
+            {
+                throw new IllegalArgumentException(P2pConfiguration.FLUSH_PROFILE_PROP_NAME + " is required");
+            }
+            if (null != ripcContext && ripcContext.isConcluded())
+            {
+                throw new IllegalArgumentException("the RIPC context must not be concluded yet");
+            }
+
+            if (null == countersManager)
+            {
+                ownsCountersManager = true;
+                countersMetaData = ByteBuffer.allocateDirect(
+                    DEFAULT_COUNTERS_CAPACITY * CountersManager.METADATA_LENGTH);
+                countersValues = ByteBuffer.allocateDirect(
+                    DEFAULT_COUNTERS_CAPACITY * CountersManager.COUNTER_LENGTH);
+                countersManager = new CountersManager(
+                    new UnsafeBuffer(countersMetaData), new UnsafeBuffer(countersValues));
+            }
+            counters = new P2pCounters(countersManager, componentName);
+            if (null == eventLoopGroup)
+            {
+                eventLoopGroup = RipcTransport.newEventLoopGroup(
+                    workers, RipcConfiguration.epoll(), "p2p-worker-" + componentName);
+            }
+        }
+
+        /**
+         * Shut the worker event loops down (waiting), then free the counters and their in-memory buffers.
+         */
+        @Override
+        public void close()
+        {
+            if (null != eventLoopGroup)
+            {
+                eventLoopGroup.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
+                eventLoopGroup = null;
+            }
+            CloseHelper.close(counters);
+            counters = null;
+            if (ownsCountersManager)
+            {
+                countersManager = null;
+                BufferUtil.free(countersMetaData);
+                BufferUtil.free(countersValues);
+                countersMetaData = null;
+                countersValues = null;
+                ownsCountersManager = false;
+            }
+        }
+
+        /**
+         * @param bindAddress address consumers connect to.
+         * @return this.
+         */
+        public Context bindAddress(final String bindAddress)
+        {
+            checkNotConcluded();
+            this.bindAddress = bindAddress;
+            return this;
+        }
+
+        /**
+         * @return the bind address.
+         */
+        public String bindAddress()
+        {
+            return bindAddress;
+        }
+
+        /**
+         * @param port consumer port, 0 for an ephemeral one.
+         * @return this.
+         */
+        public Context port(final int port)
+        {
+            checkNotConcluded();
+            this.port = port;
+            return this;
+        }
+
+        /**
+         * @return the configured port.
+         */
+        public int port()
+        {
+            return port;
+        }
+
+        /**
+         * @param workers fan-out workers (event loops), 1 to 64.
+         * @return this.
+         */
+        public Context workers(final int workers)
+        {
+            checkNotConcluded();
+            this.workers = workers;
+            return this;
+        }
+
+        /**
+         * @return fan-out workers.
+         */
+        public int workers()
+        {
+            return workers;
+        }
+
+        /**
+         * @param maxItemsPerConsumer item streams one connection may open.
+         * @return this.
+         */
+        public Context maxItemsPerConsumer(final int maxItemsPerConsumer)
+        {
+            checkNotConcluded();
+            this.maxItemsPerConsumer = maxItemsPerConsumer;
+            return this;
+        }
+
+        /**
+         * @return per-consumer item limit.
+         */
+        public int maxItemsPerConsumer()
+        {
+            return maxItemsPerConsumer;
+        }
+
+        /**
+         * @param maxItems distinct items open on all item sources together.
+         * @return this.
+         */
+        public Context maxItems(final int maxItems)
+        {
+            checkNotConcluded();
+            this.maxItems = maxItems;
+            return this;
+        }
+
+        /**
+         * @return aggregate item limit.
+         */
+        public int maxItems()
+        {
+            return maxItems;
+        }
+
+        /**
+         * @param maxOutputBytes pending output that disconnects a consumer (at least 4096).
+         * @return this.
+         */
+        public Context maxOutputBytes(final int maxOutputBytes)
+        {
+            checkNotConcluded();
+            this.maxOutputBytes = maxOutputBytes;
+            return this;
+        }
+
+        /**
+         * @return the per-consumer output limit in bytes.
+         */
+        public int maxOutputBytes()
+        {
+            return maxOutputBytes;
+        }
+
+        /**
+         * @param slowConsumerTimeoutNs how long a consumer may stay unwritable.
+         * @return this.
+         */
+        public Context slowConsumerTimeoutNs(final long slowConsumerTimeoutNs)
+        {
+            checkNotConcluded();
+            this.slowConsumerTimeoutNs = slowConsumerTimeoutNs;
+            return this;
+        }
+
+        /**
+         * @return the slow-consumer timeout in nanoseconds.
+         */
+        public long slowConsumerTimeoutNs()
+        {
+            return slowConsumerTimeoutNs;
+        }
+
+        /**
+         * @param flushProfile latency or throughput.
+         * @return this.
+         */
+        public Context flushProfile(final FlushProfile flushProfile)
+        {
+            checkNotConcluded();
+            this.flushProfile = flushProfile;
+            return this;
+        }
+
+        /**
+         * @return the flush profile.
+         */
+        public FlushProfile flushProfile()
+        {
+            return flushProfile;
+        }
+
+        /**
+         * @param flushIntervalNs flush interval of the throughput profile.
+         * @return this.
+         */
+        public Context flushIntervalNs(final long flushIntervalNs)
+        {
+            checkNotConcluded();
+            this.flushIntervalNs = flushIntervalNs;
+            return this;
+        }
+
+        /**
+         * @return the throughput flush interval in nanoseconds.
+         */
+        public long flushIntervalNs()
+        {
+            return flushIntervalNs;
+        }
+
+        /**
+         * @param componentName name in the ConnectAck, Login refresh, logs, counters and the MBean.
+         * @return this.
+         */
+        public Context componentName(final String componentName)
+        {
+            checkNotConcluded();
+            this.componentName = componentName;
+            return this;
+        }
+
+        /**
+         * @return the component name.
+         */
+        public String componentName()
+        {
+            return componentName;
+        }
+
+        /**
+         * @param registerMBean register the {@link P2pServerMXBean} (default true).
+         * @return this.
+         */
+        public Context registerMBean(final boolean registerMBean)
+        {
+            checkNotConcluded();
+            this.registerMBean = registerMBean;
+            return this;
+        }
+
+        /**
+         * @return true if the MXBean is registered.
+         */
+        public boolean registerMBean()
+        {
+            return registerMBean;
+        }
+
+        /**
+         * @param itemSourceFactory makes each worker's item source (required).
+         * @return this.
+         */
+        public Context itemSourceFactory(final ItemSourceFactory itemSourceFactory)
+        {
+            checkNotConcluded();
+            this.itemSourceFactory = itemSourceFactory;
+            return this;
+        }
+
+        /**
+         * @return the item source factory.
+         */
+        public ItemSourceFactory itemSourceFactory()
+        {
+            return itemSourceFactory;
+        }
+
+        /**
+         * @param dictionarySupplier loads the dictionary served to consumers, once per worker (default: the
+         *                           dictionary MDHub ships).
+         * @return this.
+         */
+        public Context dictionarySupplier(final Supplier<DataDictionary> dictionarySupplier)
+        {
+            checkNotConcluded();
+            this.dictionarySupplier = dictionarySupplier;
+            return this;
+        }
+
+        /**
+         * @return the dictionary loader.
+         */
+        public Supplier<DataDictionary> dictionarySupplier()
+        {
+            return dictionarySupplier;
+        }
+
+        /**
+         * @param ripcContext RIPC transport settings to start from (ping timeouts...); port, bind address,
+         *                    component name, event loops and counters are set from this Context. Owned by the server.
+         * @return this.
+         */
+        public Context ripcContext(final RipcServer.Context ripcContext)
+        {
+            checkNotConcluded();
+            this.ripcContext = ripcContext;
+            return this;
+        }
+
+        /**
+         * @return the RIPC settings, or null for defaults.
+         */
+        public RipcServer.Context ripcContext()
+        {
+            return ripcContext;
+        }
+
+        /**
+         * @param countersManager where counters are allocated; when null, conclude creates an in-memory one.
+         * @return this.
+         */
+        public Context countersManager(final CountersManager countersManager)
+        {
+            checkNotConcluded();
+            this.countersManager = countersManager;
+            return this;
+        }
+
+        /**
+         * @return the CountersManager in use after conclude.
+         */
+        public CountersManager countersManager()
+        {
+            return countersManager;
+        }
+
+        /**
+         * @return the workers' event-loop group, after conclude (owned by this Context).
+         */
+        public EventLoopGroup eventLoopGroup()
+        {
+            return eventLoopGroup;
+        }
+
+        /**
+         * @return the counters, after conclude.
+         */
+        public P2pCounters counters()
+        {
+            return counters;
+        }
+    }
+}

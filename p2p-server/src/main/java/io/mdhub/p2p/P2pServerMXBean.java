@@ -1,0 +1,36 @@
+package io.mdhub.p2p;
+
+/**
+ * Management of a running p2p-server over JMX ({@code io.mdhub:type=P2pServer,name=<component>}).
+ */
+public interface P2pServerMXBean
+{
+    /**
+     * @return consumer connections open now.
+     */
+    int getConnectionCount();
+
+    /**
+     * @return distinct items open on the item sources of all workers.
+     */
+    long getItemsOpen();
+
+    /**
+     * @return consumer item streams open now.
+     */
+    long getWatchlistEntries();
+
+    /**
+     * @return one line per connection: worker, id, remote address, user, watchlist size, pending output bytes and
+     * writability.
+     */
+    String[] getConnections();
+
+    /**
+     * Disconnect a consumer (counted as an admin drop).
+     *
+     * @param connectionId the {@code id=} of a line of {@link #getConnections()}.
+     * @return true if the connection existed.
+     */
+    boolean dropConnection(long connectionId);
+}

@@ -1,0 +1,224 @@
+package io.mdhub.p2p.fanout;
+
+import java.util.concurrent.TimeUnit;
+
+import io.mdhub.common.ripc.RipcSession;
+import io.mdhub.p2p.DisconnectReason;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.ChannelOutboundBuffer;
+import org.agrona.collections.Int2ObjectHashMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One consumer connection: the application handler at the end of its RIPC pipeline, and its state in the fan-out
+ * worker that owns it (login, directory stream, watchlist of item streams, output accounting). Every method runs on
+ * the worker's event loop. It releases every inbound message after the worker has handled it, and writes pooled
+ * buffers the RIPC encoder then owns.
+ */
+public final class ConsumerSession extends ChannelInboundHandlerAdapter
+{
+    /**
+     * How long a connection whose login was rejected stays open for the consumer to read the status.
+     */
+    static final long REJECT_LINGER_MS = 500;
+    private static final Logger LOG = LoggerFactory.getLogger(ConsumerSession.class);
+
+    final long connectionId;
+    final Int2ObjectHashMap<ItemWatch> watches = new Int2ObjectHashMap<>();
+    private final FanOutWorker worker;
+    private ChannelHandlerContext ctx;
+    private RipcSession ripcSession;
+    boolean isLoggedIn;
+    int loginStreamId;
+    String userName = "";
+    int directoryStreamId;
+    long directoryFilter;
+    int directoryServiceId = -1;
+    boolean isDirty;
+    boolean isClosing;
+    private boolean isRejected;
+    private long unwritableSinceNs;
+
+    ConsumerSession(final FanOutWorker worker, final long connectionId)
+    {
+        this.worker = worker;
+        this.connectionId = connectionId;
+    }
+
+    @Override
+    public void handlerAdded(final ChannelHandlerContext ctx)
+    {
+        this.ctx = ctx;
+        worker.onSessionOpened(this);
+    }
+
+    @Override
+    public void channelInactive(final ChannelHandlerContext ctx)
+    {
+        isClosing = true;
+        worker.onSessionClosed(this);
+        ctx.fireChannelInactive();
+    }
+
+    @Override
+    public void userEventTriggered(final ChannelHandlerContext ctx, final Object evt)
+    {
+        if (evt instanceof RipcSession)
+        {
+            ripcSession = (RipcSession)evt;
+        }
+        ctx.fireUserEventTriggered(evt);
+    }
+
+    @Override
+    public void channelRead(final ChannelHandlerContext ctx, final Object msg)
+    {
+        if (!(msg instanceof ByteBuf))
+        {
+            ctx.fireChannelRead(msg);
+            return;
+        }
+        final ByteBuf message = (ByteBuf)msg;
+        try
+        {
+            if (!isClosing && !isRejected)
+            {
+                worker.onConsumerMessage(this, message);
+            }
+        }
+        finally
+        {
+            message.release();
+        }
+    }
+
+    @Override
+    public void channelReadComplete(final ChannelHandlerContext ctx)
+    {
+        worker.onReadComplete();
+        ctx.fireChannelReadComplete();
+    }
+
+    @Override
+    public void channelWritabilityChanged(final ChannelHandlerContext ctx)
+    {
+        unwritableSinceNs = ctx.channel().isWritable() ? 0 : Math.max(1, System.nanoTime());
+        ctx.fireChannelWritabilityChanged();
+    }
+
+    ByteBufAllocator alloc()
+    {
+        return ctx.alloc();
+    }
+
+    /**
+     * @return the largest message the consumer takes unfragmented (6144 before the handshake completed).
+     */
+    int maxUserMsgSize()
+    {
+        return null != ripcSession ? ripcSession.maxUserMsgSize() : 6144;
+    }
+
+    /**
+     * Queue a message for this consumer (flushed by the worker's flush profile); the encoder owns the buffer. A
+     * consumer whose pending output passes the limit is disconnected here, so fan-out never waits for it.
+     */
+    void write(final ByteBuf message)
+    {
+        if (isClosing)
+        {
+            message.release();
+            return;
+        }
+        if (!ctx.channel().isWritable() && pendingOutputBytes() > worker.maxOutputBytes())
+        {
+            message.release();
+            disconnect(DisconnectReason.SLOW_CONSUMER, "pending output " + pendingOutputBytes() +
+                " bytes above the limit " + worker.maxOutputBytes());
+            return;
+        }
+        ctx.write(message, ctx.voidPromise());
+        worker.messageWritten();
+        if (!isDirty)
+        {
+            isDirty = true;
+            worker.markDirty(this);
+        }
+    }
+
+    void flush()
+    {
+        isDirty = false;
+        if (!isClosing)
+        {
+            ctx.flush();
+        }
+    }
+
+    long pendingOutputBytes()
+    {
+        final ChannelOutboundBuffer outbound = ctx.channel().unsafe().outboundBuffer();
+        return null == outbound ? 0 : outbound.totalPendingWriteBytes();
+    }
+
+    boolean isUnwritableLongerThan(final long nowNs, final long timeoutNs)
+    {
+        return 0 != unwritableSinceNs && nowNs - unwritableSinceNs > timeoutNs;
+    }
+
+    /**
+     * Close this consumer's connection for a reason (counted and logged once).
+     */
+    void disconnect(final DisconnectReason reason, final String detail)
+    {
+        if (isClosing)
+        {
+            return;
+        }
+        isClosing = true;
+        worker.countDisconnect(reason);
+        LOG.warn("consumer connection {} ({} user={}) disconnected: {}: {}", connectionId, remoteAddress(), userName,
+            reason.label(), detail);
+        ctx.channel().close();
+    }
+
+    /**
+     * Flush what was written (a rejected login's status), ignore all further input, and close a little later: an
+     * ETA client that reads the status and the connection's end in one read drops the status, so the close waits
+     * {@link #REJECT_LINGER_MS} unless the consumer closes first.
+     */
+    void closeAfterLinger(final DisconnectReason reason, final String detail)
+    {
+        if (isClosing || isRejected)
+        {
+            return;
+        }
+        isRejected = true;
+        ctx.flush();
+        worker.countDisconnect(reason);
+        LOG.warn("consumer connection {} ({} user={}) disconnected: {}: {}", connectionId, remoteAddress(), userName,
+            reason.label(), detail);
+        ctx.executor().schedule(this::closeNow, REJECT_LINGER_MS, TimeUnit.MILLISECONDS);
+    }
+
+    private void closeNow()
+    {
+        isClosing = true;
+        ctx.channel().close();
+    }
+
+    String remoteAddress()
+    {
+        return String.valueOf(ctx.channel().remoteAddress());
+    }
+
+    String describe()
+    {
+        return "id=" + connectionId + " remote=" + remoteAddress() + " user=" + userName + " watchlist=" +
+            watches.size() + " outputBytes=" + pendingOutputBytes() + " writable=" + ctx.channel().isWritable();
+    }
+}

@@ -1,0 +1,158 @@
+package io.mdhub.p2p.fanout;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import com.refinitiv.eta.codec.Buffer;
+import com.refinitiv.eta.codec.CodecFactory;
+import com.refinitiv.eta.codec.MapEntryActions;
+import com.refinitiv.eta.codec.Qos;
+import com.refinitiv.eta.codec.QosRates;
+import com.refinitiv.eta.codec.QosTimeliness;
+import com.refinitiv.eta.rdm.DomainTypes;
+import com.refinitiv.eta.valueadd.domainrep.rdm.directory.DirectoryMsgFactory;
+import com.refinitiv.eta.valueadd.domainrep.rdm.directory.Service;
+import io.mdhub.common.dictionary.DictionaryLoader;
+import io.mdhub.p2p.source.ServiceInfo;
+import org.agrona.collections.Int2ObjectHashMap;
+
+/**
+ * A worker's copy of its item source's service directory, kept as ETA {@link Service} descriptions ready for the
+ * {@code DirectoryEncoder}: INFO (name, vendor, capabilities plus Dictionary, the RWFFld/RWFEnum dictionaries this
+ * server provides, QoS realtime tick-by-tick) and STATE (ServiceState, AcceptingRequests). Worker thread only.
+ */
+final class DirectoryView
+{
+    private final String vendor;
+    private final ArrayList<Service> services = new ArrayList<>();
+    private final Int2ObjectHashMap<ServiceInfo> infoById = new Int2ObjectHashMap<>();
+
+    DirectoryView(final String vendor)
+    {
+        this.vendor = vendor;
+    }
+
+    void reset(final List<ServiceInfo> infos)
+    {
+        services.clear();
+        infoById.clear();
+        for (final ServiceInfo info : infos)
+        {
+            put(info);
+        }
+    }
+
+    /**
+     * @return true if the service is new.
+     */
+    boolean put(final ServiceInfo info)
+    {
+        final boolean isNew = null == infoById.put(info.serviceId(), info);
+        if (!isNew)
+        {
+            remove(info.serviceId());
+            infoById.put(info.serviceId(), info);
+        }
+        services.add(toService(info, MapEntryActions.ADD));
+        return isNew;
+    }
+
+    void remove(final int serviceId)
+    {
+        infoById.remove(serviceId);
+        for (int i = services.size() - 1; i >= 0; i--)
+        {
+            if (services.get(i).serviceId() == serviceId)
+            {
+                services.remove(i);
+            }
+        }
+    }
+
+    List<Service> services()
+    {
+        return services;
+    }
+
+    ServiceInfo info(final int serviceId)
+    {
+        return infoById.get(serviceId);
+    }
+
+    int serviceIdByName(final Buffer name)
+    {
+        final String wanted = name.toString();
+        for (final ServiceInfo info : infoById.values())
+        {
+            if (info.name().equals(wanted))
+            {
+                return info.serviceId();
+            }
+        }
+        return -1;
+    }
+
+    Service stateChange(final ServiceInfo info)
+    {
+        final Service service = toService(info, MapEntryActions.UPDATE);
+        service.flags(Service.ServiceFlags.HAS_STATE);
+        return service;
+    }
+
+    Service added(final ServiceInfo info)
+    {
+        return toService(info, MapEntryActions.ADD);
+    }
+
+    static Service deleted(final int serviceId)
+    {
+        final Service service = DirectoryMsgFactory.createService();
+        service.serviceId(serviceId);
+        service.action(MapEntryActions.DELETE);
+        return service;
+    }
+
+    private Service toService(final ServiceInfo info, final int action)
+    {
+        final Service service = DirectoryMsgFactory.createService();
+        service.serviceId(info.serviceId());
+        service.action(action);
+        service.applyHasInfo();
+        service.info().serviceName(text(info.name()));
+        service.info().applyHasVendor();
+        service.info().vendor(text(vendor));
+        service.info().applyHasIsSource();
+        service.info().isSource(0);
+        service.info().capabilitiesList().add((long)DomainTypes.DICTIONARY);
+        for (final int domain : info.capabilities())
+        {
+            if (DomainTypes.DICTIONARY != domain)
+            {
+                service.info().capabilitiesList().add((long)domain);
+            }
+        }
+        service.info().applyHasDictionariesProvided();
+        service.info().dictionariesProvidedList().add(DictionaryLoader.FIELD_DICTIONARY_NAME);
+        service.info().dictionariesProvidedList().add(DictionaryLoader.ENUM_TYPE_DICTIONARY_NAME);
+        service.info().applyHasDictionariesUsed();
+        service.info().dictionariesUsedList().add(DictionaryLoader.FIELD_DICTIONARY_NAME);
+        service.info().dictionariesUsedList().add(DictionaryLoader.ENUM_TYPE_DICTIONARY_NAME);
+        service.info().applyHasQos();
+        final Qos qos = CodecFactory.createQos();
+        qos.timeliness(QosTimeliness.REALTIME);
+        qos.rate(QosRates.TICK_BY_TICK);
+        service.info().qosList().add(qos);
+        service.applyHasState();
+        service.state().serviceState(info.isUp() ? 1 : 0);
+        service.state().applyHasAcceptingRequests();
+        service.state().acceptingRequests(info.isAcceptingRequests() ? 1 : 0);
+        return service;
+    }
+
+    private static Buffer text(final String value)
+    {
+        final Buffer buffer = CodecFactory.createBuffer();
+        buffer.data(value);
+        return buffer;
+    }
+}

@@ -1,0 +1,954 @@
+package io.mdhub.p2p.fanout;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+
+import com.refinitiv.eta.codec.CodecReturnCodes;
+import com.refinitiv.eta.codec.DataStates;
+import com.refinitiv.eta.codec.DataTypes;
+import com.refinitiv.eta.codec.StateCodes;
+import com.refinitiv.eta.codec.StreamStates;
+import com.refinitiv.eta.rdm.DomainTypes;
+import com.refinitiv.eta.valueadd.domainrep.rdm.directory.Service;
+import io.mdhub.common.rwf.RwfMsgDescriptor;
+import io.mdhub.common.rwf.RwfMsgFlags;
+import io.mdhub.common.rwf.RwfMsgFlyweight;
+import io.mdhub.common.rwf.RwfMsgKeyFlyweight;
+import io.mdhub.p2p.DisconnectReason;
+import io.mdhub.p2p.FlushProfile;
+import io.mdhub.p2p.P2pCounters;
+import io.mdhub.p2p.RejectReason;
+import io.mdhub.p2p.source.ItemSource;
+import io.mdhub.p2p.source.ItemSourceFactory;
+import io.mdhub.p2p.source.ItemSourceListener;
+import io.mdhub.p2p.source.ServiceInfo;
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.EventLoop;
+import org.agrona.DirectBuffer;
+import org.agrona.collections.IntArrayList;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One fan-out worker: an event loop that owns a share of the consumer connections, their watchlists, its item table
+ * and its OWN {@link ItemSource}. Everything here is touched by the worker's event-loop thread only (single writer,
+ * no locks): Netty calls the {@link ConsumerSession}s on it, and the item source calls this listener on it.
+ * <p>
+ * Item lifecycle: the first request for (domain, service, name) opens the item on the source; later requests for it
+ * ask the source for a fresh image ({@link ItemSource#refresh}), which it may answer from a cache. A refresh goes to
+ * the watchers waiting for one (solicited) or to all (unsolicited recovery); updates and statuses go to every
+ * watcher that has had its refresh, each as a copy with the watcher's streamId written over bytes 4..7. A Closed
+ * status ends the item for all its watchers; closing the last watcher closes the item on the source.
+ * <p>
+ * Writes are flushed per the {@link FlushProfile}: after every source event (latency) or on a timer (throughput).
+ * A consumer whose pending output passes the limit, or that stays unwritable too long, is disconnected; the loop
+ * never waits for one.
+ */
+public final class FanOutWorker implements ItemSourceListener
+{
+    private static final Logger LOG = LoggerFactory.getLogger(FanOutWorker.class);
+    private static final int MAX_NAME_LENGTH = 255;
+    private static final long MAX_HOUSEKEEPING_PERIOD_NS = TimeUnit.MILLISECONDS.toNanos(100);
+
+    private final int index;
+    private final EventLoop eventLoop;
+    private final WorkerSettings settings;
+    private final P2pCounters counters;
+    private final boolean isLatencyProfile;
+    private final ItemSource source;
+    private final AdminResponder admin;
+    private final ItemMessages messages = new ItemMessages();
+    private final BatchLists batchLists = new BatchLists();
+    private final RwfMsgFlyweight inbound = new RwfMsgFlyweight();
+    private final RwfMsgFlyweight sourceMsg = new RwfMsgFlyweight();
+    private final UnsafeBuffer inboundView = new UnsafeBuffer(new byte[0]);
+    private final ItemKey lookupKey = new ItemKey();
+    private final HashMap<ItemKey, WatchedItem> items = new HashMap<>();
+    private final IntArrayList freeItemIds = new IntArrayList();
+    private final ArrayList<ConsumerSession> sessions = new ArrayList<>();
+    private final ArrayList<ConsumerSession> dirtySessions = new ArrayList<>();
+    private final ArrayList<Service> changedServices = new ArrayList<>(1);
+    private final DirectoryView directory;
+    private WatchedItem[] itemsById = new WatchedItem[64];
+    private int nextItemId;
+    private boolean isDirectoryLoaded;
+    private long messagesIn;
+    private long messagesOut;
+    private long refreshesOut;
+    private long updatesOut;
+    private long statusOut;
+    private ScheduledFuture<?> flushTimer;
+    private ScheduledFuture<?> housekeepingTimer;
+
+    /**
+     * @param index         worker index.
+     * @param eventLoop     the event loop this worker runs on.
+     * @param settings      shared settings.
+     * @param sourceFactory makes this worker's item source.
+     */
+    public FanOutWorker(
+        final int index,
+        final EventLoop eventLoop,
+        final WorkerSettings settings,
+        final ItemSourceFactory sourceFactory)
+    {
+        this.index = index;
+        this.eventLoop = eventLoop;
+        this.settings = settings;
+        this.counters = settings.counters();
+        this.isLatencyProfile = FlushProfile.LATENCY == settings.flushProfile();
+        this.directory = new DirectoryView(settings.componentName());
+        this.admin = new AdminResponder(settings.componentName(), settings.fieldDictionary().get());
+        this.source = sourceFactory.newItemSource(index, eventLoop, this);
+    }
+
+    /**
+     * Start the timers (throughput flush, slow-consumer checks).
+     */
+    public void start()
+    {
+        eventLoop.execute(this::startTimers);
+    }
+
+    private void startTimers()
+    {
+        if (!isLatencyProfile)
+        {
+            flushTimer = eventLoop.scheduleAtFixedRate(
+                this::flushDirty, settings.flushIntervalNs(), settings.flushIntervalNs(), TimeUnit.NANOSECONDS);
+        }
+        final long periodNs = Math.max(TimeUnit.MILLISECONDS.toNanos(1),
+            Math.min(MAX_HOUSEKEEPING_PERIOD_NS, settings.slowConsumerTimeoutNs() / 4));
+        housekeepingTimer = eventLoop.scheduleAtFixedRate(this::housekeeping, periodNs, periodNs, TimeUnit.NANOSECONDS);
+    }
+
+    /**
+     * Stop the timers and close the item source, on the worker's thread.
+     */
+    public void close()
+    {
+        if (eventLoop.inEventLoop())
+        {
+            doClose();
+        }
+        else if (!eventLoop.isShuttingDown())
+        {
+            eventLoop.submit(this::doClose).awaitUninterruptibly(5, TimeUnit.SECONDS);
+        }
+    }
+
+    private void doClose()
+    {
+        if (null != flushTimer)
+        {
+            flushTimer.cancel(false);
+        }
+        if (null != housekeepingTimer)
+        {
+            housekeepingTimer.cancel(false);
+        }
+        source.close();
+    }
+
+    /**
+     * @return the event loop of this worker.
+     */
+    public EventLoop eventLoop()
+    {
+        return eventLoop;
+    }
+
+    /**
+     * @param connectionId server-wide id of the new connection.
+     * @return the handler to put at the end of that connection's pipeline.
+     */
+    public ConsumerSession newSession(final long connectionId)
+    {
+        return new ConsumerSession(this, connectionId);
+    }
+
+    int maxOutputBytes()
+    {
+        return settings.maxOutputBytes();
+    }
+
+    // ---------------------------------------------------------------- sessions (worker thread)
+
+    void onSessionOpened(final ConsumerSession session)
+    {
+        sessions.add(session);
+        counters.connectionsActive().increment();
+    }
+
+    void onSessionClosed(final ConsumerSession session)
+    {
+        if (!sessions.remove(session))
+        {
+            return;
+        }
+        counters.connectionsActive().decrement();
+        for (final ItemWatch watch : session.watches.values())
+        {
+            detach(watch);
+        }
+        session.watches.clear();
+        session.directoryStreamId = 0;
+    }
+
+    void markDirty(final ConsumerSession session)
+    {
+        dirtySessions.add(session);
+    }
+
+    void messageWritten()
+    {
+        messagesOut++;
+    }
+
+    void countDisconnect(final DisconnectReason reason)
+    {
+        counters.disconnects(reason).increment();
+    }
+
+    void onReadComplete()
+    {
+        flushDirty();
+    }
+
+    private void flushDirty()
+    {
+        final ArrayList<ConsumerSession> dirty = dirtySessions;
+        for (int i = 0, size = dirty.size(); i < size; i++)
+        {
+            dirty.get(i).flush();
+        }
+        dirty.clear();
+        publishCounters();
+    }
+
+    private void afterSourceEvent()
+    {
+        if (isLatencyProfile)
+        {
+            flushDirty();
+        }
+    }
+
+    private void publishCounters()
+    {
+        if (0 != messagesIn)
+        {
+            counters.messagesIn().getAndAdd(messagesIn);
+            messagesIn = 0;
+        }
+        if (0 != messagesOut)
+        {
+            counters.messagesOut().getAndAdd(messagesOut);
+            messagesOut = 0;
+        }
+        if (0 != refreshesOut)
+        {
+            counters.refreshesOut().getAndAdd(refreshesOut);
+            refreshesOut = 0;
+        }
+        if (0 != updatesOut)
+        {
+            counters.updatesOut().getAndAdd(updatesOut);
+            updatesOut = 0;
+        }
+        if (0 != statusOut)
+        {
+            counters.statusOut().getAndAdd(statusOut);
+            statusOut = 0;
+        }
+    }
+
+    private void housekeeping()
+    {
+        final long nowNs = System.nanoTime();
+        for (int i = sessions.size() - 1; i >= 0; i--)
+        {
+            final ConsumerSession session = sessions.get(i);
+            if (session.isClosing)
+            {
+                continue;
+            }
+            if (session.isUnwritableLongerThan(nowNs, settings.slowConsumerTimeoutNs()))
+            {
+                session.disconnect(DisconnectReason.SLOW_CONSUMER, "unwritable for more than " +
+                    TimeUnit.NANOSECONDS.toMillis(settings.slowConsumerTimeoutNs()) + " ms with " +
+                    session.pendingOutputBytes() + " bytes pending");
+            }
+            else if (session.pendingOutputBytes() > settings.maxOutputBytes())
+            {
+                session.disconnect(DisconnectReason.SLOW_CONSUMER, "pending output " +
+                    session.pendingOutputBytes() + " bytes above the limit " + settings.maxOutputBytes());
+            }
+        }
+    }
+
+    /**
+     * @return one line per connection (called on the worker thread).
+     */
+    public List<String> describeSessions()
+    {
+        final ArrayList<String> lines = new ArrayList<>(sessions.size());
+        for (final ConsumerSession session : sessions)
+        {
+            lines.add("worker=" + index + " " + session.describe());
+        }
+        return lines;
+    }
+
+    /**
+     * @param connectionId the connection to close (called on the worker thread).
+     * @return true if this worker had it.
+     */
+    public boolean drop(final long connectionId)
+    {
+        for (final ConsumerSession session : sessions)
+        {
+            if (session.connectionId == connectionId)
+            {
+                session.disconnect(DisconnectReason.ADMIN_DROP, "dropped by an operator");
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * @return number of distinct items this worker has open on its source (worker thread).
+     */
+    public int itemCount()
+    {
+        return items.size();
+    }
+
+    // ---------------------------------------------------------------- consumer messages
+
+    void onConsumerMessage(final ConsumerSession session, final ByteBuf message)
+    {
+        messagesIn++;
+        final int length = message.readableBytes();
+        wrapInbound(message, length);
+        if (!inbound.wrap(inboundView, 0, length))
+        {
+            onMalformed(session, length);
+            return;
+        }
+        final int domainType = inbound.domainType();
+        if (DomainTypes.LOGIN == domainType)
+        {
+            onLoginMessage(session, message);
+        }
+        else if (!session.isLoggedIn)
+        {
+            if (RwfMsgDescriptor.REQUEST == inbound.msgClass())
+            {
+                reject(session, domainType, inbound.streamId(), RejectReason.LOGIN_REQUIRED, StateCodes.USAGE_ERROR,
+                    "Login required");
+            }
+        }
+        else if (DomainTypes.SOURCE == domainType)
+        {
+            onDirectoryMessage(session, message);
+        }
+        else if (DomainTypes.DICTIONARY == domainType)
+        {
+            onDictionaryMessage(session, message);
+        }
+        else if (RwfMsgDescriptor.REQUEST == inbound.msgClass())
+        {
+            onItemRequest(session, message);
+        }
+        else if (RwfMsgDescriptor.CLOSE == inbound.msgClass())
+        {
+            onItemClose(session, message);
+        }
+    }
+
+    private void wrapInbound(final ByteBuf message, final int length)
+    {
+        if (message.hasMemoryAddress())
+        {
+            inboundView.wrap(message.memoryAddress() + message.readerIndex(), length);
+        }
+        else if (message.hasArray())
+        {
+            inboundView.wrap(message.array(), message.arrayOffset() + message.readerIndex(), length);
+        }
+        else
+        {
+            inboundView.wrap(message.nioBuffer(message.readerIndex(), length));
+        }
+    }
+
+    private void onMalformed(final ConsumerSession session, final int length)
+    {
+        final String reason = inbound.errorReason();
+        if (length >= RwfMsgDescriptor.STREAM_ID_OFFSET + RwfMsgDescriptor.STREAM_ID_SIZE)
+        {
+            final int streamId = inboundView.getInt(RwfMsgDescriptor.STREAM_ID_OFFSET, RwfMsgDescriptor.BYTE_ORDER);
+            final int domainType = inboundView.getByte(RwfMsgDescriptor.DOMAIN_TYPE_OFFSET) & 0xFF;
+            if (DomainTypes.LOGIN != domainType && streamId != session.loginStreamId)
+            {
+                closeWatch(session, streamId);
+                reject(session, domainType, streamId, RejectReason.MALFORMED_REQUEST, StateCodes.USAGE_ERROR,
+                    "Malformed message: " + reason);
+                return;
+            }
+        }
+        session.disconnect(DisconnectReason.MALFORMED_MESSAGE, "malformed RWF message (" + length + " bytes): " +
+            reason);
+    }
+
+    private void reject(
+        final ConsumerSession session,
+        final int domainType,
+        final int streamId,
+        final RejectReason reason,
+        final int code,
+        final String text)
+    {
+        counters.rejected(reason).increment();
+        LOG.debug("connection {} stream {} rejected: {}: {}", session.connectionId, streamId, reason.label(), text);
+        session.write(messages.status(
+            session.alloc(), domainType, streamId, StreamStates.CLOSED, DataStates.SUSPECT, code, text));
+        statusOut++;
+    }
+
+    // ---------------------------------------------------------------- login
+
+    private void onLoginMessage(final ConsumerSession session, final ByteBuf message)
+    {
+        final int streamId = inbound.streamId();
+        if (RwfMsgDescriptor.CLOSE == inbound.msgClass())
+        {
+            if (session.isLoggedIn && streamId == session.loginStreamId)
+            {
+                // closing the login stream logs off: every stream of the user goes with it
+                for (final ItemWatch watch : session.watches.values())
+                {
+                    detach(watch);
+                }
+                session.watches.clear();
+                session.directoryStreamId = 0;
+                session.isLoggedIn = false;
+            }
+            return;
+        }
+        if (RwfMsgDescriptor.REQUEST != inbound.msgClass())
+        {
+            return;
+        }
+        if (CodecReturnCodes.SUCCESS != admin.reader.read(message, message.readerIndex(), message.readableBytes()) ||
+            CodecReturnCodes.SUCCESS != admin.loginDecoder.decode(admin.reader))
+        {
+            counters.rejected(RejectReason.MALFORMED_REQUEST).increment();
+            session.write(admin.loginReject(session, streamId, StateCodes.USAGE_ERROR, "Malformed login request"));
+            session.closeAfterLinger(DisconnectReason.LOGIN_REJECTED, "malformed login request");
+            return;
+        }
+        if (admin.loginDecoder.isProvider())
+        {
+            counters.rejected(RejectReason.PROVIDER_LOGIN).increment();
+            session.write(admin.loginReject(session, streamId, StateCodes.USAGE_ERROR,
+                "Provider logins are not accepted by " + settings.componentName() + ": publish through a distributor"));
+            session.closeAfterLinger(DisconnectReason.LOGIN_REJECTED,
+                "provider-role login by " + admin.loginDecoder.request().userName());
+            return;
+        }
+        if (!session.isLoggedIn)
+        {
+            counters.loginsAccepted().increment();
+        }
+        session.isLoggedIn = true;
+        session.loginStreamId = streamId;
+        session.userName = admin.loginDecoder.request().userName().toString();
+        session.write(admin.loginAccept(session));
+    }
+
+    // ---------------------------------------------------------------- directory
+
+    private void ensureDirectory()
+    {
+        if (!isDirectoryLoaded)
+        {
+            directory.reset(source.services());
+            isDirectoryLoaded = true;
+        }
+    }
+
+    private void onDirectoryMessage(final ConsumerSession session, final ByteBuf message)
+    {
+        final int streamId = inbound.streamId();
+        if (RwfMsgDescriptor.CLOSE == inbound.msgClass())
+        {
+            if (streamId == session.directoryStreamId)
+            {
+                session.directoryStreamId = 0;
+            }
+            return;
+        }
+        if (RwfMsgDescriptor.REQUEST != inbound.msgClass())
+        {
+            return;
+        }
+        if (CodecReturnCodes.SUCCESS != admin.reader.read(message, message.readerIndex(), message.readableBytes()) ||
+            CodecReturnCodes.SUCCESS != admin.directoryDecoder.decode(admin.reader))
+        {
+            reject(session, DomainTypes.SOURCE, streamId, RejectReason.MALFORMED_REQUEST, StateCodes.USAGE_ERROR,
+                "Malformed source directory request");
+            return;
+        }
+        ensureDirectory();
+        int serviceId = admin.directoryDecoder.serviceId();
+        if (null != admin.directoryDecoder.serviceName())
+        {
+            serviceId = directory.serviceIdByName(admin.directoryDecoder.serviceName());
+        }
+        if ((null != admin.directoryDecoder.serviceName() || serviceId >= 0) && null == directory.info(serviceId))
+        {
+            reject(session, DomainTypes.SOURCE, streamId, RejectReason.UNKNOWN_SERVICE, StateCodes.SOURCE_UNKNOWN,
+                "Unknown service");
+            return;
+        }
+        final long filter = admin.directoryDecoder.filter();
+        session.write(admin.directoryRefresh(session, streamId, filter, serviceId, directory.services()));
+        if (admin.directoryDecoder.streaming())
+        {
+            session.directoryStreamId = streamId;
+            session.directoryFilter = filter;
+            session.directoryServiceId = serviceId;
+        }
+        else if (streamId == session.directoryStreamId)
+        {
+            session.directoryStreamId = 0;
+        }
+    }
+
+    private void notifyDirectoryWatchers(final Service change)
+    {
+        changedServices.clear();
+        changedServices.add(change);
+        for (int i = 0, size = sessions.size(); i < size; i++)
+        {
+            final ConsumerSession session = sessions.get(i);
+            if (0 != session.directoryStreamId && !session.isClosing &&
+                (session.directoryServiceId < 0 || session.directoryServiceId == change.serviceId()))
+            {
+                session.write(admin.directoryUpdate(
+                    session, session.directoryStreamId, session.directoryFilter, changedServices));
+            }
+        }
+        changedServices.clear();
+    }
+
+    // ---------------------------------------------------------------- dictionary
+
+    private void onDictionaryMessage(final ConsumerSession session, final ByteBuf message)
+    {
+        if (RwfMsgDescriptor.REQUEST != inbound.msgClass())
+        {
+            return;
+        }
+        final int streamId = inbound.streamId();
+        if (CodecReturnCodes.SUCCESS != admin.reader.read(message, message.readerIndex(), message.readableBytes()) ||
+            CodecReturnCodes.SUCCESS != admin.dictionaryDecoder.decode(admin.reader))
+        {
+            reject(session, DomainTypes.DICTIONARY, streamId, RejectReason.MALFORMED_REQUEST,
+                StateCodes.USAGE_ERROR, "Malformed dictionary request");
+            return;
+        }
+        final boolean isField = admin.dictionaryDecoder.isFieldDictionary();
+        if (!isField && !admin.dictionaryDecoder.isEnumTypeDictionary())
+        {
+            reject(session, DomainTypes.DICTIONARY, streamId, RejectReason.UNKNOWN_DICTIONARY, StateCodes.NOT_FOUND,
+                "Dictionary " + admin.dictionaryDecoder.request().dictionaryName() + " is not available");
+            return;
+        }
+        if (!admin.writeDictionary(session, isField))
+        {
+            LOG.error("connection {}: dictionary encoding failed", session.connectionId);
+            reject(session, DomainTypes.DICTIONARY, streamId, RejectReason.UNKNOWN_DICTIONARY, StateCodes.ERROR,
+                "Dictionary encoding failed");
+        }
+    }
+
+    // ---------------------------------------------------------------- item requests
+
+    private void onItemRequest(final ConsumerSession session, final ByteBuf message)
+    {
+        final int streamId = inbound.streamId();
+        final int flags = inbound.flags();
+        final boolean isStreaming = 0 != (flags & RwfMsgFlags.Request.STREAMING);
+        if (0 != (flags & RwfMsgFlags.Request.HAS_BATCH))
+        {
+            onBatchRequest(session, message, isStreaming, flags);
+            return;
+        }
+        final ItemWatch existing = session.watches.get(streamId);
+        if (null != existing)
+        {
+            reissue(existing, isStreaming, flags);
+            return;
+        }
+        final RwfMsgKeyFlyweight key = inbound.key();
+        if (!inbound.hasMsgKey() || !key.hasServiceId() || !key.hasName())
+        {
+            reject(session, inbound.domainType(), streamId, RejectReason.MALFORMED_REQUEST, StateCodes.USAGE_ERROR,
+                "Item request needs a serviceId and a name in its msgKey");
+            return;
+        }
+        openWatch(session, inbound.domainType(), streamId, key.serviceId(), inboundView, key.nameOffset(),
+            key.nameLength(), key.hasNameType() ? key.nameType() : 1, isStreaming);
+    }
+
+    private void onBatchRequest(
+        final ConsumerSession session, final ByteBuf message, final boolean isStreaming, final int flags)
+    {
+        final int batchStreamId = inbound.streamId();
+        final int domainType = inbound.domainType();
+        final RwfMsgKeyFlyweight key = inbound.key();
+        if (!inbound.hasMsgKey() || !key.hasServiceId())
+        {
+            reject(session, domainType, batchStreamId, RejectReason.MALFORMED_REQUEST, StateCodes.USAGE_ERROR,
+                "Batch request needs a serviceId in its msgKey");
+            return;
+        }
+        final int serviceId = key.serviceId();
+        final int nameType = key.hasNameType() ? key.nameType() : 1;
+        final int count;
+        if (CodecReturnCodes.SUCCESS != admin.reader.read(message, message.readerIndex(), message.readableBytes()) ||
+            (count = batchLists.decodeItemList(admin.reader.iterator())) < 0)
+        {
+            reject(session, domainType, batchStreamId, RejectReason.MALFORMED_REQUEST, StateCodes.USAGE_ERROR,
+                "Batch request without a valid :ItemList");
+            return;
+        }
+        session.write(messages.status(session.alloc(), domainType, batchStreamId, StreamStates.CLOSED, DataStates.OK,
+            StateCodes.NONE, "Stream closed for batch"));
+        statusOut++;
+        for (int i = 0; i < count; i++)
+        {
+            final int streamId = batchStreamId + 1 + i;
+            final ItemWatch existing = session.watches.get(streamId);
+            if (null != existing)
+            {
+                reissue(existing, isStreaming, flags);
+            }
+            else
+            {
+                openWatch(session, domainType, streamId, serviceId, batchLists.names(), batchLists.nameOffset(i),
+                    batchLists.nameLength(i), nameType, isStreaming);
+            }
+        }
+    }
+
+    private void reissue(final ItemWatch watch, final boolean isStreaming, final int flags)
+    {
+        watch.isStreaming = isStreaming;
+        if (0 == (flags & RwfMsgFlags.Request.NO_REFRESH))
+        {
+            watch.isAwaitingRefresh = true;
+            requestImage(watch.item, isStreaming);
+        }
+    }
+
+    private void requestImage(final WatchedItem item, final boolean isStreaming)
+    {
+        if (isStreaming && !item.isUpstreamStreaming)
+        {
+            item.isUpstreamStreaming = true;
+            final ItemKey key = item.key;
+            source.open(item.itemId, key.domainType(), key.serviceId(), new UnsafeBuffer(key.nameBytes()), 0,
+                key.nameLength(), true);
+        }
+        else if (item.hasImage)
+        {
+            source.refresh(item.itemId);
+        }
+    }
+
+    private void openWatch(
+        final ConsumerSession session,
+        final int domainType,
+        final int streamId,
+        final int serviceId,
+        final DirectBuffer name,
+        final int nameOffset,
+        final int nameLength,
+        final int nameType,
+        final boolean isStreaming)
+    {
+        ensureDirectory();
+        if (null == directory.info(serviceId))
+        {
+            reject(session, domainType, streamId, RejectReason.UNKNOWN_SERVICE, StateCodes.SOURCE_UNKNOWN,
+                "Service id " + serviceId + " is not in the source directory");
+            return;
+        }
+        if (0 == nameLength || nameLength > MAX_NAME_LENGTH)
+        {
+            reject(session, domainType, streamId, RejectReason.MALFORMED_REQUEST, StateCodes.USAGE_ERROR,
+                "Item name must be 1 to 255 bytes");
+            return;
+        }
+        if (session.watches.size() >= settings.maxItemsPerConsumer())
+        {
+            reject(session, domainType, streamId, RejectReason.CONSUMER_ITEM_LIMIT, StateCodes.TOO_MANY_ITEMS,
+                "Item limit per consumer (" + settings.maxItemsPerConsumer() + ") reached");
+            return;
+        }
+        WatchedItem item = items.get(lookupKey.set(domainType, serviceId, name, nameOffset, nameLength));
+        final boolean isNew = null == item;
+        if (isNew)
+        {
+            if (counters.itemsOpen().increment() >= settings.maxItems())
+            {
+                counters.itemsOpen().decrement();
+                reject(session, domainType, streamId, RejectReason.SERVER_ITEM_LIMIT, StateCodes.TOO_MANY_ITEMS,
+                    "Server item limit (" + settings.maxItems() + ") reached");
+                return;
+            }
+            item = new WatchedItem(allocateItemId(), lookupKey.copy(), isStreaming);
+            items.put(item.key, item);
+            itemsById[item.itemId] = item;
+        }
+        final ItemWatch watch = new ItemWatch(session, streamId, item, nameType, isStreaming);
+        item.watchers.add(watch);
+        session.watches.put(streamId, watch);
+        counters.watchlistEntries().increment();
+        if (isNew)
+        {
+            source.open(item.itemId, domainType, serviceId, name, nameOffset, nameLength, isStreaming);
+        }
+        else
+        {
+            requestImage(item, isStreaming);
+        }
+    }
+
+    private void onItemClose(final ConsumerSession session, final ByteBuf message)
+    {
+        if (DataTypes.ELEMENT_LIST == inbound.containerType() && inbound.payloadLength() > 0 &&
+            CodecReturnCodes.SUCCESS == admin.reader.read(message, message.readerIndex(), message.readableBytes()))
+        {
+            final IntArrayList streamIds = batchLists.decodeStreamIdList(admin.reader.iterator());
+            if (null != streamIds)
+            {
+                for (int i = 0, size = streamIds.size(); i < size; i++)
+                {
+                    closeWatch(session, streamIds.getInt(i));
+                }
+            }
+        }
+        closeWatch(session, inbound.streamId());
+    }
+
+    private void closeWatch(final ConsumerSession session, final int streamId)
+    {
+        final ItemWatch watch = session.watches.remove(streamId);
+        if (null != watch)
+        {
+            detach(watch);
+        }
+    }
+
+    private void detach(final ItemWatch watch)
+    {
+        final WatchedItem item = watch.item;
+        if (item.watchers.remove(watch))
+        {
+            counters.watchlistEntries().decrement();
+            if (item.watchers.isEmpty())
+            {
+                freeItem(item);
+            }
+        }
+    }
+
+    private int allocateItemId()
+    {
+        if (!freeItemIds.isEmpty())
+        {
+            return freeItemIds.removeAt(freeItemIds.size() - 1);
+        }
+        final int itemId = nextItemId++;
+        if (itemId == itemsById.length)
+        {
+            itemsById = java.util.Arrays.copyOf(itemsById, itemsById.length * 2);
+        }
+        return itemId;
+    }
+
+    private void freeItem(final WatchedItem item)
+    {
+        if (itemsById[item.itemId] != item)
+        {
+            return;
+        }
+        source.close(item.itemId);
+        items.remove(item.key);
+        itemsById[item.itemId] = null;
+        freeItemIds.addInt(item.itemId);
+        counters.itemsOpen().decrement();
+    }
+
+    private WatchedItem item(final int itemId)
+    {
+        return itemId >= 0 && itemId < itemsById.length ? itemsById[itemId] : null;
+    }
+
+    // ---------------------------------------------------------------- item source callbacks
+
+    @Override
+    public void onRefresh(
+        final int itemId, final boolean solicited, final DirectBuffer buffer, final int offset, final int length)
+    {
+        final WatchedItem item = item(itemId);
+        if (null == item)
+        {
+            return;
+        }
+        if (!sourceMsg.wrap(buffer, offset, length) || RwfMsgDescriptor.REFRESH != sourceMsg.msgClass())
+        {
+            LOG.warn("item {}: source sent a malformed refresh: {}", item.key, sourceMsg.errorReason());
+            return;
+        }
+        final boolean isComplete = 0 != (sourceMsg.flags() & RwfMsgFlags.Refresh.REFRESH_COMPLETE);
+        final boolean isStreamingImage = StreamStates.NON_STREAMING != sourceMsg.streamState();
+        if (isComplete && isStreamingImage)
+        {
+            item.hasImage = true;
+        }
+        final ArrayList<ItemWatch> watchers = item.watchers;
+        for (int i = watchers.size() - 1; i >= 0; i--)
+        {
+            final ItemWatch watch = watchers.get(i);
+            // a snapshot image cannot start a stream: a streaming watcher waits for the refresh of its upgrade
+            if ((solicited && !watch.isAwaitingRefresh) || (watch.isStreaming && !isStreamingImage))
+            {
+                continue;
+            }
+            final ByteBuf out = messages.refreshFor(
+                watch.session.alloc(), sourceMsg, watch, watch.isAwaitingRefresh);
+            if (null == out)
+            {
+                LOG.warn("item {}: cannot re-encode the source's refresh for stream {}", item.key, watch.streamId);
+                continue;
+            }
+            watch.session.write(out);
+            refreshesOut++;
+            if (isComplete)
+            {
+                watch.isAwaitingRefresh = false;
+                if (!watch.isStreaming)
+                {
+                    watchers.remove(i);
+                    watch.session.watches.remove(watch.streamId);
+                    counters.watchlistEntries().decrement();
+                }
+            }
+        }
+        if (watchers.isEmpty())
+        {
+            freeItem(item);
+        }
+        afterSourceEvent();
+    }
+
+    @Override
+    public void onUpdate(final int itemId, final DirectBuffer buffer, final int offset, final int length)
+    {
+        final WatchedItem item = item(itemId);
+        if (null == item)
+        {
+            return;
+        }
+        final ArrayList<ItemWatch> watchers = item.watchers;
+        for (int i = 0, size = watchers.size(); i < size; i++)
+        {
+            final ItemWatch watch = watchers.get(i);
+            if (!watch.isAwaitingRefresh && !watch.session.isClosing)
+            {
+                watch.session.write(
+                    messages.copyWithStreamId(watch.session.alloc(), buffer, offset, length, watch.streamId));
+                updatesOut++;
+            }
+        }
+        afterSourceEvent();
+    }
+
+    @Override
+    public void onStatus(final int itemId, final DirectBuffer buffer, final int offset, final int length)
+    {
+        final WatchedItem item = item(itemId);
+        if (null == item)
+        {
+            return;
+        }
+        boolean isClosing = false;
+        int code = StateCodes.NONE;
+        if (sourceMsg.wrap(buffer, offset, length) && sourceMsg.hasState())
+        {
+            final int streamState = sourceMsg.streamState();
+            isClosing = StreamStates.OPEN != streamState;
+            code = sourceMsg.stateCode();
+        }
+        final ArrayList<ItemWatch> watchers = item.watchers;
+        for (int i = watchers.size() - 1; i >= 0; i--)
+        {
+            final ItemWatch watch = watchers.get(i);
+            watch.session.write(
+                messages.copyWithStreamId(watch.session.alloc(), buffer, offset, length, watch.streamId));
+            statusOut++;
+            if (isClosing)
+            {
+                watchers.remove(i);
+                watch.session.watches.remove(watch.streamId);
+                counters.watchlistEntries().decrement();
+                if (StateCodes.NOT_FOUND == code)
+                {
+                    counters.rejected(RejectReason.NOT_FOUND).increment();
+                }
+            }
+        }
+        if (watchers.isEmpty())
+        {
+            freeItem(item);
+        }
+        afterSourceEvent();
+    }
+
+    @Override
+    public void onServiceChanged(final ServiceInfo service)
+    {
+        if (!isDirectoryLoaded)
+        {
+            ensureDirectory();
+            return;
+        }
+        final boolean isNew = directory.put(service);
+        notifyDirectoryWatchers(isNew ? directory.added(service) : directory.stateChange(service));
+        afterSourceEvent();
+    }
+
+    @Override
+    public void onServiceRemoved(final int serviceId)
+    {
+        if (!isDirectoryLoaded)
+        {
+            ensureDirectory();
+            return;
+        }
+        directory.remove(serviceId);
+        notifyDirectoryWatchers(DirectoryView.deleted(serviceId));
+        afterSourceEvent();
+    }
+}

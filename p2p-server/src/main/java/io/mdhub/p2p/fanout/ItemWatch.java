@@ -1,0 +1,35 @@
+package io.mdhub.p2p.fanout;
+
+import org.agrona.concurrent.UnsafeBuffer;
+
+/**
+ * One consumer stream on one item: a watchlist entry. The consumer's streamId, what its request asked for (so the
+ * refresh can echo the key) and whether it still waits for its refresh.
+ */
+final class ItemWatch
+{
+    final ConsumerSession session;
+    final int streamId;
+    final WatchedItem item;
+    final int serviceId;
+    final int nameType;
+    final UnsafeBuffer name;
+    boolean isStreaming;
+    boolean isAwaitingRefresh = true;
+
+    ItemWatch(
+        final ConsumerSession session,
+        final int streamId,
+        final WatchedItem item,
+        final int nameType,
+        final boolean isStreaming)
+    {
+        this.session = session;
+        this.streamId = streamId;
+        this.item = item;
+        this.serviceId = item.key.serviceId();
+        this.nameType = nameType;
+        this.name = new UnsafeBuffer(item.key.nameBytes(), 0, item.key.nameLength());
+        this.isStreaming = isStreaming;
+    }
+}

@@ -1,0 +1,32 @@
+package io.mdhub.p2p.fanout;
+
+import com.refinitiv.eta.codec.DataDictionary;
+import io.mdhub.p2p.FlushProfile;
+import io.mdhub.p2p.P2pCounters;
+
+/**
+ * What every fan-out worker of one server shares: limits, flush profile, counters and the dictionary to serve.
+ *
+ * @param componentName         announced in Login refreshes and used in logs.
+ * @param maxItemsPerConsumer   item streams one connection may open.
+ * @param maxItems              distinct items open on all workers' sources together.
+ * @param maxOutputBytes        pending output that disconnects a consumer.
+ * @param slowConsumerTimeoutNs time a consumer may stay unwritable.
+ * @param flushProfile          when writes are flushed.
+ * @param flushIntervalNs       flush interval of the throughput profile.
+ * @param counters              the server's counters.
+ * @param fieldDictionary       loader of the dictionary served to consumers (one instance per worker: ETA's
+ *                              dictionary encoder is not shared between threads).
+ */
+public record WorkerSettings(
+    String componentName,
+    int maxItemsPerConsumer,
+    int maxItems,
+    int maxOutputBytes,
+    long slowConsumerTimeoutNs,
+    FlushProfile flushProfile,
+    long flushIntervalNs,
+    P2pCounters counters,
+    java.util.function.Supplier<DataDictionary> fieldDictionary)
+{
+}

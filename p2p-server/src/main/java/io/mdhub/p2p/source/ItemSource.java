@@ -1,0 +1,77 @@
+package io.mdhub.p2p.source;
+
+import java.util.List;
+
+import org.agrona.DirectBuffer;
+
+/**
+ * Where a fan-out worker gets market data: items opened by (domain, serviceId, name), answered with refreshes,
+ * updates and statuses through the worker's {@link ItemSourceListener}, plus a view of the service directory.
+ * <p>
+ * <b>Threading.</b> Each fan-out worker has its OWN instance, made by an {@link ItemSourceFactory}. The worker
+ * calls every method on its own event-loop thread, and the source calls the listener on that same thread only
+ * (never from another thread, never re-entrantly from inside {@code open/refresh/close}: answers are delivered
+ * from a later task or poll on the worker's event loop). Nothing here may block.
+ * <p>
+ * <b>Item ids.</b> The worker names each open item with a small non-negative {@code itemId} of its own choice and
+ * the source uses it in every callback, so no lookup by name happens on the update path. An id is reused only after
+ * {@link #close(int)}.
+ * <p>
+ * <b>Messages.</b> The callbacks carry one complete RWF message as the provider sent it (any streamId, SOLICITED or
+ * not); the worker rewrites what the consumer must see.
+ */
+public interface ItemSource extends AutoCloseable
+{
+    /**
+     * Start interest in an item. The source answers with one complete refresh
+     * ({@link ItemSourceListener#onRefresh}, {@code solicited = true}) or a status that closes the item (e.g.
+     * Closed/Suspect NOT_FOUND). Calling open again for an item opened as a snapshot upgrades it to streaming and
+     * asks for a new refresh.
+     *
+     * @param itemId     the worker's id for this item.
+     * @param domainType RDM domain (6 MarketPrice, ...); non-admin domains are opaque to the worker.
+     * @param serviceId  id of a service in {@link #services()}.
+     * @param name       buffer holding the item name (only valid during the call).
+     * @param nameOffset first byte of the name.
+     * @param nameLength length of the name.
+     * @param streaming  true for updates after the refresh; false for a snapshot (one refresh, then the source
+     *                   forgets the item).
+     */
+    void open(
+        int itemId,
+        int domainType,
+        int serviceId,
+        DirectBuffer name,
+        int nameOffset,
+        int nameLength,
+        boolean streaming);
+
+    /**
+     * Ask for the current image of an open item, for a new watcher. Answered with a solicited refresh, possibly at
+     * once from a cache (but always from a later task, never inside this call).
+     *
+     * @param itemId an open item.
+     */
+    void refresh(int itemId);
+
+    /**
+     * End interest in an item; does nothing for an unknown or already finished item.
+     *
+     * @param itemId the item.
+     */
+    void close(int itemId);
+
+    /**
+     * The service directory as the source sees it now. Changes arrive through
+     * {@link ItemSourceListener#onServiceChanged} and {@link ItemSourceListener#onServiceRemoved}.
+     *
+     * @return the services (read on the worker thread; the list may be a copy).
+     */
+    List<ServiceInfo> services();
+
+    /**
+     * Release the source's resources; called once on the worker thread when the server closes.
+     */
+    @Override
+    void close();
+}

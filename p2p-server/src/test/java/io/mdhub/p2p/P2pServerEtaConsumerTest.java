@@ -1,0 +1,632 @@
+package io.mdhub.p2p;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import com.refinitiv.eta.codec.CodecFactory;
+import com.refinitiv.eta.codec.CodecReturnCodes;
+import com.refinitiv.eta.codec.DataDictionary;
+import com.refinitiv.eta.codec.DataStates;
+import com.refinitiv.eta.codec.DecodeIterator;
+import com.refinitiv.eta.codec.Msg;
+import com.refinitiv.eta.codec.MsgClasses;
+import com.refinitiv.eta.codec.RefreshMsgFlags;
+import com.refinitiv.eta.codec.StateCodes;
+import com.refinitiv.eta.codec.StreamStates;
+import com.refinitiv.eta.rdm.Dictionary;
+import com.refinitiv.eta.rdm.Directory;
+import com.refinitiv.eta.rdm.DomainTypes;
+import com.refinitiv.eta.transport.Error;
+import com.refinitiv.eta.transport.TransportFactory;
+import com.refinitiv.eta.valueadd.domainrep.rdm.directory.DirectoryMsgFactory;
+import com.refinitiv.eta.valueadd.domainrep.rdm.directory.DirectoryMsgType;
+import com.refinitiv.eta.valueadd.domainrep.rdm.directory.DirectoryRefresh;
+import com.refinitiv.eta.valueadd.domainrep.rdm.directory.DirectoryUpdate;
+import com.refinitiv.eta.valueadd.domainrep.rdm.directory.Service;
+import com.refinitiv.eta.valueadd.domainrep.rdm.login.LoginRefresh;
+import io.mdhub.common.dictionary.DictionaryLoader;
+import io.mdhub.common.dictionary.FieldIds;
+import io.mdhub.common.test.EtaTransportExtension;
+import io.mdhub.common.test.InterruptAfter;
+import io.mdhub.common.test.MdTests;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * Real ETA 3.9.1.0 consumers against a {@link P2pServer} fed by a {@link StubMarketDataSource}.
+ */
+@ExtendWith(EtaTransportExtension.class)
+@InterruptAfter(30)
+class P2pServerEtaConsumerTest
+{
+    static final int SERVICE_ID = 1;
+    static final int OTHER_SERVICE_ID = 300;
+    private static int serverCount;
+
+    final StubMarketDataSource source = new StubMarketDataSource()
+        .service(SERVICE_ID, "DIRECT_FEED")
+        .service(OTHER_SERVICE_ID, "OTHER_FEED")
+        .item(SERVICE_ID, "TRI.N", FieldIds.BID, 12340, FieldIds.ASK, 12350, FieldIds.TRDPRC_1, 12345,
+            FieldIds.TRDVOL_1, 100)
+        .item(SERVICE_ID, "IBM.N", FieldIds.BID, 20000, FieldIds.ASK, 20010)
+        .item(SERVICE_ID, "MSFT.O", FieldIds.BID, 41000, FieldIds.ASK, 41020)
+        .item(OTHER_SERVICE_ID, "VOD.L", FieldIds.BID, 7000, FieldIds.ASK, 7010);
+    final List<AutoCloseable> closeables = new ArrayList<>();
+    P2pServer server;
+
+    @AfterEach
+    void tearDown() throws Exception
+    {
+        for (int i = closeables.size() - 1; i >= 0; i--)
+        {
+            closeables.get(i).close();
+        }
+        if (null != server)
+        {
+            server.close();
+        }
+    }
+
+    P2pServer.Context context()
+    {
+        return new P2pServer.Context()
+            .port(0)
+            .componentName("p2p-test-" + (++serverCount))
+            .itemSourceFactory(source);
+    }
+
+    void launch(final P2pServer.Context ctx)
+    {
+        server = P2pServer.launch(ctx);
+    }
+
+    TestEtaConsumer consumer(final String user)
+    {
+        final TestEtaConsumer consumer = TestEtaConsumer.connect(server.port());
+        closeables.add(consumer);
+        final LoginRefresh refresh = consumer.login(user);
+        assertEquals(StreamStates.OPEN, refresh.state().streamState());
+        assertEquals(DataStates.OK, refresh.state().dataState());
+        return consumer;
+    }
+
+    static TestEtaConsumer.Received awaitOn(final TestEtaConsumer consumer, final int streamId)
+    {
+        return consumer.awaitMessage(streamId);
+    }
+
+    static void assertRefresh(
+        final TestEtaConsumer.Received refresh, final int streamId, final int streamState, final String name)
+    {
+        assertEquals(MsgClasses.REFRESH, refresh.msgClass, refresh::toString);
+        assertEquals(streamId, refresh.streamId);
+        assertEquals(streamState, refresh.streamState, refresh::toString);
+        assertEquals(DataStates.OK, refresh.dataState, refresh::toString);
+        assertTrue(0 != (refresh.flags & RefreshMsgFlags.SOLICITED), refresh::toString);
+        assertTrue(0 != (refresh.flags & RefreshMsgFlags.REFRESH_COMPLETE), refresh::toString);
+        assertEquals(SERVICE_ID, refresh.keyServiceId, refresh::toString);
+        assertEquals(name, refresh.keyName);
+    }
+
+    @Test
+    void loginAnnouncesFeaturesHonestly()
+    {
+        launch(context());
+        final TestEtaConsumer consumer = TestEtaConsumer.connect(server.port());
+        closeables.add(consumer);
+        final LoginRefresh refresh = consumer.login("alice");
+        assertEquals("alice", refresh.userName().toString());
+        assertTrue(refresh.checkSolicited());
+        assertEquals(0, refresh.features().supportViewRequests());
+        assertEquals(1, refresh.features().supportBatchRequests());
+        assertEquals(1, refresh.features().supportBatchCloses());
+        assertEquals(0, refresh.features().supportOMMPost());
+        assertTrue(refresh.state().text().toString().contains(server.context().componentName()));
+        MdTests.await("login counted", () -> 1 == server.context().counters().loginsAccepted().get());
+    }
+
+    @Test
+    void directoryHonoursFilterAndServiceAndStreamsStateChanges()
+    {
+        launch(context());
+        final TestEtaConsumer consumer = consumer("alice");
+
+        consumer.requestDirectory(2, Directory.ServiceFilterFlags.INFO | Directory.ServiceFilterFlags.STATE |
+            Directory.ServiceFilterFlags.GROUP, true, -1);
+        final DirectoryRefresh all = decodeDirectoryRefresh(awaitOn(consumer, 2));
+        assertEquals(2, all.serviceList().size());
+        final Service feed = service(all.serviceList(), SERVICE_ID);
+        assertEquals("DIRECT_FEED", feed.info().serviceName().toString());
+        assertTrue(feed.info().capabilitiesList().contains((long)DomainTypes.MARKET_PRICE));
+        assertTrue(feed.info().capabilitiesList().contains((long)DomainTypes.DICTIONARY));
+        assertEquals(List.of("RWFFld", "RWFEnum"), feed.info().dictionariesProvidedList());
+        assertEquals(1, feed.state().serviceState());
+        assertEquals(1, feed.state().acceptingRequests());
+        assertEquals("OTHER_FEED", service(all.serviceList(), OTHER_SERVICE_ID).info().serviceName().toString());
+
+        consumer.requestDirectory(3, Directory.ServiceFilterFlags.STATE, false, OTHER_SERVICE_ID);
+        final DirectoryRefresh stateOnly = decodeDirectoryRefresh(awaitOn(consumer, 3));
+        assertEquals(1, stateOnly.serviceList().size());
+        final Service other = stateOnly.serviceList().get(0);
+        assertEquals(OTHER_SERVICE_ID, other.serviceId());
+        assertEquals(0, other.flags() & Service.ServiceFlags.HAS_INFO, "INFO filtered out");
+        assertTrue(other.checkHasState());
+
+        consumer.requestDirectory(4, Directory.ServiceFilterFlags.INFO, false, 77);
+        final TestEtaConsumer.Received unknown = awaitOn(consumer, 4);
+        assertEquals(MsgClasses.STATUS, unknown.msgClass);
+        assertEquals(StreamStates.CLOSED, unknown.streamState);
+        assertEquals(StateCodes.SOURCE_UNKNOWN, unknown.code);
+
+        source.serviceDown(SERVICE_ID);
+        final DirectoryUpdate down = decodeDirectoryUpdate(awaitOn(consumer, 2));
+        assertEquals(1, down.serviceList().size());
+        assertEquals(SERVICE_ID, down.serviceList().get(0).serviceId());
+        assertEquals(0, down.serviceList().get(0).state().serviceState());
+        source.serviceUp(SERVICE_ID);
+        assertEquals(1, decodeDirectoryUpdate(awaitOn(consumer, 2)).serviceList().get(0).state().serviceState());
+    }
+
+    @Test
+    void dictionaryDownloadLoadsIntoEta()
+    {
+        launch(context());
+        final TestEtaConsumer consumer = consumer("alice");
+        final DataDictionary downloaded = CodecFactory.createDataDictionary();
+        final Error etaError = TransportFactory.createError();
+
+        consumer.requestDictionary(3, SERVICE_ID, DictionaryLoader.FIELD_DICTIONARY_NAME);
+        int parts = downloadInto(consumer, 3, downloaded, true, etaError);
+        assertTrue(parts >= 1);
+        consumer.requestDictionary(4, SERVICE_ID, DictionaryLoader.ENUM_TYPE_DICTIONARY_NAME);
+        parts = downloadInto(consumer, 4, downloaded, false, etaError);
+        assertTrue(parts >= 1);
+
+        final DataDictionary shipped = DictionaryLoader.loadBundled();
+        assertEquals(shipped.numberOfEntries(), downloaded.numberOfEntries());
+        assertEquals("BID", downloaded.entry(FieldIds.BID).acronym().toString());
+        assertEquals(shipped.enumTableCount(), downloaded.enumTableCount());
+
+        consumer.requestDictionary(5, SERVICE_ID, "NoSuchDictionary");
+        final TestEtaConsumer.Received unknown = awaitOn(consumer, 5);
+        assertEquals(MsgClasses.STATUS, unknown.msgClass);
+        assertEquals(StreamStates.CLOSED, unknown.streamState);
+        assertEquals(StateCodes.NOT_FOUND, unknown.code);
+    }
+
+    private static int downloadInto(
+        final TestEtaConsumer consumer,
+        final int streamId,
+        final DataDictionary dictionary,
+        final boolean fields,
+        final Error error)
+    {
+        int parts = 0;
+        while (true)
+        {
+            final TestEtaConsumer.Received part = awaitOn(consumer, streamId);
+            assertEquals(MsgClasses.REFRESH, part.msgClass, part::toString);
+            assertEquals(DomainTypes.DICTIONARY, part.domainType);
+            assertEquals(StreamStates.NON_STREAMING, part.streamState, "the request was not streaming");
+            final DecodeIterator it = part.iterator();
+            final Msg msg = CodecFactory.createMsg();
+            assertEquals(CodecReturnCodes.SUCCESS, msg.decode(it));
+            final int result = fields ?
+                dictionary.decodeFieldDictionary(it, Dictionary.VerbosityValues.NORMAL, error) :
+                dictionary.decodeEnumTypeDictionary(it, Dictionary.VerbosityValues.NORMAL, error);
+            assertEquals(CodecReturnCodes.SUCCESS, result, error::text);
+            parts++;
+            if (0 != (part.flags & RefreshMsgFlags.REFRESH_COMPLETE))
+            {
+                return parts;
+            }
+        }
+    }
+
+    @Test
+    void streamingRequestGetsTheSourceImageThenEveryUpdateInOrder()
+    {
+        launch(context());
+        final TestEtaConsumer consumer = consumer("alice");
+        consumer.requestItem(5, SERVICE_ID, "TRI.N", true);
+        final TestEtaConsumer.Received refresh = awaitOn(consumer, 5);
+        assertRefresh(refresh, 5, StreamStates.OPEN, "TRI.N");
+        assertEquals(source.image(SERVICE_ID, "TRI.N"), Map.copyOf(refresh.reals));
+
+        final int updates = 500;
+        for (int i = 1; i <= updates; i++)
+        {
+            source.update(SERVICE_ID, "TRI.N", 0, FieldIds.TRDVOL_1, i, FieldIds.BID, 12340 + i);
+        }
+        for (int i = 1; i <= updates; i++)
+        {
+            final TestEtaConsumer.Received update = awaitOn(consumer, 5);
+            assertEquals(MsgClasses.UPDATE, update.msgClass, update::toString);
+            assertEquals(i, update.reals.get(FieldIds.TRDVOL_1), "update " + i + " in order");
+            assertEquals(12340 + i, update.reals.get(FieldIds.BID));
+        }
+        MdTests.await("update counters", () -> server.context().counters().updatesOut().get() == updates);
+        assertEquals(1, server.context().counters().watchlistEntries().get());
+        assertEquals(1, server.context().counters().itemsOpen().get());
+
+        consumer.closeItem(5);
+        MdTests.await("the item closed on the source", () -> 1 == source.closes.get());
+        MdTests.await("watchlist empty", () -> 0 == server.context().counters().watchlistEntries().get());
+        assertEquals(0, server.context().counters().itemsOpen().get());
+        source.update(SERVICE_ID, "TRI.N", 0, FieldIds.TRDVOL_1, 9999);
+        consumer.requestItem(6, SERVICE_ID, "IBM.N", true);
+        final TestEtaConsumer.Received next = consumer.awaitMessage();
+        assertEquals(6, next.streamId, () -> "nothing more on the closed stream: " + next);
+    }
+
+    @Test
+    void snapshotRequestGetsOneNonStreamingRefreshAndNoUpdates()
+    {
+        launch(context());
+        final TestEtaConsumer consumer = consumer("alice");
+        consumer.requestItem(5, SERVICE_ID, "IBM.N", false);
+        final TestEtaConsumer.Received refresh = awaitOn(consumer, 5);
+        assertRefresh(refresh, 5, StreamStates.NON_STREAMING, "IBM.N");
+        assertEquals(source.image(SERVICE_ID, "IBM.N"), Map.copyOf(refresh.reals));
+        MdTests.await("snapshot watch gone", () -> 0 == server.context().counters().watchlistEntries().get());
+        MdTests.await("item gone", () -> 0 == server.context().counters().itemsOpen().get());
+
+        source.update(SERVICE_ID, "IBM.N", 0, FieldIds.BID, 1);
+        consumer.requestItem(6, SERVICE_ID, "MSFT.O", true);
+        assertEquals(6, consumer.awaitMessage().streamId, "no update for the snapshot stream");
+    }
+
+    @Test
+    void twoConsumersOnOneItemEachGetEveryMessageOnTheirOwnStream()
+    {
+        launch(context());
+        final TestEtaConsumer first = consumer("alice");
+        final TestEtaConsumer second = consumer("bob");
+        first.requestItem(5, SERVICE_ID, "TRI.N", true);
+        assertRefresh(awaitOn(first, 5), 5, StreamStates.OPEN, "TRI.N");
+        source.update(SERVICE_ID, "TRI.N", 0, FieldIds.TRDVOL_1, 1);
+        assertEquals(1L, awaitOn(first, 5).reals.get(FieldIds.TRDVOL_1));
+
+        second.requestItem(9, SERVICE_ID, "TRI.N", true);
+        final TestEtaConsumer.Received secondRefresh = awaitOn(second, 9);
+        assertRefresh(secondRefresh, 9, StreamStates.OPEN, "TRI.N");
+        assertEquals(source.image(SERVICE_ID, "TRI.N"), Map.copyOf(secondRefresh.reals));
+        assertEquals(1, source.opens.get(), "one open on the source for both consumers");
+        assertEquals(1, source.refreshRequests.get(), "the second consumer's image came from the source");
+
+        for (int i = 2; i <= 200; i++)
+        {
+            source.update(SERVICE_ID, "TRI.N", 0, FieldIds.TRDVOL_1, i);
+        }
+        for (int i = 2; i <= 200; i++)
+        {
+            assertEquals((long)i, awaitOn(first, 5).reals.get(FieldIds.TRDVOL_1));
+            final TestEtaConsumer.Received update = awaitOn(second, 9);
+            assertEquals(MsgClasses.UPDATE, update.msgClass);
+            assertEquals((long)i, update.reals.get(FieldIds.TRDVOL_1));
+        }
+        assertNull(first.poll(), "no refresh was sent to the first consumer for the second one");
+        assertEquals(1, server.context().counters().itemsOpen().get());
+        assertEquals(2, server.context().counters().watchlistEntries().get());
+    }
+
+    @Test
+    void serviceDownSuspectsEveryWatcherAndRecoveryRefreshesThem()
+    {
+        launch(context());
+        final TestEtaConsumer first = consumer("alice");
+        final TestEtaConsumer second = consumer("bob");
+        first.requestItem(5, SERVICE_ID, "TRI.N", true);
+        second.requestItem(7, SERVICE_ID, "TRI.N", true);
+        assertRefresh(awaitOn(first, 5), 5, StreamStates.OPEN, "TRI.N");
+        assertRefresh(awaitOn(second, 7), 7, StreamStates.OPEN, "TRI.N");
+
+        source.serviceDown(SERVICE_ID);
+        for (final int[] pair : new int[][]{{0, 5}, {1, 7}})
+        {
+            final TestEtaConsumer.Received status = awaitOn(0 == pair[0] ? first : second, pair[1]);
+            assertEquals(MsgClasses.STATUS, status.msgClass, status::toString);
+            assertEquals(StreamStates.OPEN, status.streamState);
+            assertEquals(DataStates.SUSPECT, status.dataState);
+        }
+
+        source.update(SERVICE_ID, "TRI.N", 0, FieldIds.TRDVOL_1, 42);
+        source.serviceUp(SERVICE_ID);
+        for (final int[] pair : new int[][]{{0, 5}, {1, 7}})
+        {
+            final TestEtaConsumer consumer = 0 == pair[0] ? first : second;
+            TestEtaConsumer.Received received = awaitOn(consumer, pair[1]);
+            while (MsgClasses.UPDATE == received.msgClass)
+            {
+                received = awaitOn(consumer, pair[1]);
+            }
+            assertEquals(MsgClasses.REFRESH, received.msgClass, received::toString);
+            assertEquals(StreamStates.OPEN, received.streamState);
+            assertEquals(DataStates.OK, received.dataState);
+            assertEquals(42L, received.reals.get(FieldIds.TRDVOL_1));
+            assertFalse(0 != (received.flags & RefreshMsgFlags.SOLICITED), "recovery refresh is unsolicited");
+        }
+    }
+
+    @Test
+    void batchRequestOpensStreamsAfterTheBatchIdAndBatchCloseClosesThem()
+    {
+        launch(context());
+        final TestEtaConsumer consumer = consumer("alice");
+        consumer.requestBatch(10, SERVICE_ID, true, "TRI.N", "IBM.N", "MSFT.O");
+        final TestEtaConsumer.Received batchStatus = awaitOn(consumer, 10);
+        assertEquals(MsgClasses.STATUS, batchStatus.msgClass);
+        assertEquals(StreamStates.CLOSED, batchStatus.streamState);
+        assertEquals("Stream closed for batch", batchStatus.text);
+        assertRefresh(awaitOn(consumer, 11), 11, StreamStates.OPEN, "TRI.N");
+        assertRefresh(awaitOn(consumer, 12), 12, StreamStates.OPEN, "IBM.N");
+        assertRefresh(awaitOn(consumer, 13), 13, StreamStates.OPEN, "MSFT.O");
+        assertEquals(3, server.context().counters().watchlistEntries().get());
+
+        consumer.closeBatch(11, 11, 13);
+        MdTests.await("two closes", () -> 2 == source.closes.get());
+        assertEquals(1, server.context().counters().watchlistEntries().get());
+        source.update(SERVICE_ID, "TRI.N", 0, FieldIds.TRDVOL_1, 1);
+        source.update(SERVICE_ID, "IBM.N", 0, FieldIds.BID, 20001);
+        final TestEtaConsumer.Received update = consumer.awaitMessage();
+        assertEquals(12, update.streamId, "only the still open stream updates");
+        assertEquals(20001L, update.reals.get(FieldIds.BID));
+    }
+
+    @Test
+    void unknownServiceAndUnknownItemAreClosedWithTheirCodes()
+    {
+        launch(context());
+        final TestEtaConsumer consumer = consumer("alice");
+        consumer.requestItem(5, 99, "TRI.N", true);
+        final TestEtaConsumer.Received unknownService = awaitOn(consumer, 5);
+        assertEquals(MsgClasses.STATUS, unknownService.msgClass);
+        assertEquals(StreamStates.CLOSED, unknownService.streamState);
+        assertEquals(DataStates.SUSPECT, unknownService.dataState);
+        assertEquals(StateCodes.SOURCE_UNKNOWN, unknownService.code);
+
+        consumer.requestItem(6, SERVICE_ID, "NOPE.N", true);
+        final TestEtaConsumer.Received notFound = awaitOn(consumer, 6);
+        assertEquals(MsgClasses.STATUS, notFound.msgClass);
+        assertEquals(StreamStates.CLOSED, notFound.streamState);
+        assertEquals(StateCodes.NOT_FOUND, notFound.code);
+        final P2pCounters counters = server.context().counters();
+        MdTests.await("rejections counted", () -> 1 == counters.rejected(RejectReason.UNKNOWN_SERVICE).get() &&
+            1 == counters.rejected(RejectReason.NOT_FOUND).get());
+        assertEquals(0, counters.itemsOpen().get());
+        assertEquals(0, counters.watchlistEntries().get());
+    }
+
+    @Test
+    void itemLimitsCloseOverLimitRequestsWithTooManyItems()
+    {
+        launch(context().maxItemsPerConsumer(2).maxItems(3));
+        final TestEtaConsumer first = consumer("alice");
+        first.requestItem(5, SERVICE_ID, "TRI.N", true);
+        first.requestItem(6, SERVICE_ID, "IBM.N", true);
+        first.requestItem(7, SERVICE_ID, "MSFT.O", true);
+        assertRefresh(awaitOn(first, 5), 5, StreamStates.OPEN, "TRI.N");
+        assertRefresh(awaitOn(first, 6), 6, StreamStates.OPEN, "IBM.N");
+        final TestEtaConsumer.Received perConsumer = awaitOn(first, 7);
+        assertEquals(StreamStates.CLOSED, perConsumer.streamState);
+        assertEquals(StateCodes.TOO_MANY_ITEMS, perConsumer.code);
+        assertTrue(perConsumer.text.contains("per consumer"), perConsumer.text);
+
+        final TestEtaConsumer second = consumer("bob");
+        second.requestItem(5, SERVICE_ID, "MSFT.O", true);
+        assertRefresh(awaitOn(second, 5), 5, StreamStates.OPEN, "MSFT.O");
+        second.requestItem(6, OTHER_SERVICE_ID, "VOD.L", true);
+        final TestEtaConsumer.Received aggregate = awaitOn(second, 6);
+        assertEquals(StreamStates.CLOSED, aggregate.streamState);
+        assertEquals(StateCodes.TOO_MANY_ITEMS, aggregate.code);
+        assertTrue(aggregate.text.contains("Server item limit"), aggregate.text);
+        second.requestItem(7, SERVICE_ID, "TRI.N", true);
+        assertRefresh(awaitOn(second, 7), 7, StreamStates.OPEN, "TRI.N");
+        assertEquals(3, server.context().counters().itemsOpen().get());
+    }
+
+    @Test
+    void providerRoleLoginIsRejectedAndDisconnected()
+    {
+        launch(context());
+        final TestEtaConsumer provider = TestEtaConsumer.connect(server.port());
+        closeables.add(provider);
+        provider.loginAsProvider("nip");
+        final TestEtaConsumer.Received status = provider.awaitMessage();
+        assertEquals(MsgClasses.STATUS, status.msgClass);
+        assertEquals(DomainTypes.LOGIN, status.domainType);
+        assertEquals(StreamStates.CLOSED, status.streamState);
+        assertEquals(DataStates.SUSPECT, status.dataState);
+        assertTrue(status.text.contains("Provider logins are not accepted"), status.text);
+        provider.awaitClosed();
+        final P2pCounters counters = server.context().counters();
+        MdTests.await("counted", () -> 1 == counters.rejected(RejectReason.PROVIDER_LOGIN).get() &&
+            1 == counters.disconnects(DisconnectReason.LOGIN_REJECTED).get());
+        final TestEtaConsumer consumer = consumer("alice");
+        consumer.requestItem(5, SERVICE_ID, "TRI.N", true);
+        assertNotNull(awaitOn(consumer, 5));
+    }
+
+    @Test
+    @InterruptAfter(60)
+    void consumerThatNeverReadsIsDisconnectedWhileOthersReceiveEveryUpdate() throws Exception
+    {
+        launch(context().maxOutputBytes(64 * 1024).slowConsumerTimeoutNs(java.util.concurrent.TimeUnit.SECONDS
+            .toNanos(2)));
+        final TestEtaConsumer good = consumer("good");
+        good.requestItem(5, SERVICE_ID, "TRI.N", true);
+        assertRefresh(awaitOn(good, 5), 5, StreamStates.OPEN, "TRI.N");
+
+        final RawRipcConsumer slow = new RawRipcConsumer(server.port());
+        closeables.add(slow);
+        slow.login("slow");
+        slow.requestItem(5, SERVICE_ID, "TRI.N");
+        slow.requestItem(6, SERVICE_ID, "IBM.N");
+        final P2pCounters counters = server.context().counters();
+        MdTests.await("the slow consumer's streams", () -> 3 == counters.watchlistEntries().get());
+
+        long expected = 1;
+        int published = 0;
+        final int maxRounds = 20_000;
+        final int maxOutstanding = 8;
+        while (0 == counters.disconnects(DisconnectReason.SLOW_CONSUMER).get() && published < maxRounds)
+        {
+            source.update(SERVICE_ID, "TRI.N", 1000, FieldIds.TRDVOL_1, ++published);
+            // the good consumer keeps up: it never has more than a few updates outstanding
+            while (expected <= published - maxOutstanding)
+            {
+                assertEquals(expected++, awaitOn(good, 5).reals.get(FieldIds.TRDVOL_1), "good consumer in order");
+            }
+        }
+        assertEquals(1, counters.disconnects(DisconnectReason.SLOW_CONSUMER).get(), "published " + published);
+        for (int i = 0; i < 100; i++)
+        {
+            source.update(SERVICE_ID, "TRI.N", 1000, FieldIds.TRDVOL_1, ++published);
+        }
+        while (expected <= published)
+        {
+            assertEquals(expected++, awaitOn(good, 5).reals.get(FieldIds.TRDVOL_1), "good consumer in order");
+        }
+        assertEquals(1, counters.disconnects(DisconnectReason.SLOW_CONSUMER).get(), "only the slow one");
+        MdTests.await("the slow consumer's socket closed", slow::isClosedByServer);
+        MdTests.await("its streams gone", () -> 1 == counters.watchlistEntries().get());
+        assertEquals(1, counters.connectionsActive().get());
+    }
+
+    @Test
+    void malformedMessagesCloseTheStreamOrTheConnectionOfThatConsumerOnly()
+    {
+        launch(context());
+        final TestEtaConsumer bad = consumer("bad");
+        final TestEtaConsumer good = consumer("good");
+        good.requestItem(5, SERVICE_ID, "TRI.N", true);
+        assertRefresh(awaitOn(good, 5), 5, StreamStates.OPEN, "TRI.N");
+
+        // REQUEST on MarketPrice stream 9 whose header length runs past the message
+        bad.writeRaw(new byte[]{0x00, 0x40, 0x01, 0x06, 0x00, 0x00, 0x00, 0x09, 0x04, 0x00});
+        final TestEtaConsumer.Received closed = awaitOn(bad, 9);
+        assertEquals(MsgClasses.STATUS, closed.msgClass);
+        assertEquals(StreamStates.CLOSED, closed.streamState);
+        assertEquals(StateCodes.USAGE_ERROR, closed.code);
+        assertTrue(closed.text.startsWith("Malformed message"), closed.text);
+        bad.requestItem(10, SERVICE_ID, "IBM.N", true);
+        assertRefresh(awaitOn(bad, 10), 10, StreamStates.OPEN, "IBM.N");
+
+        bad.writeRaw(new byte[]{0x00, 0x01, 0x02});
+        bad.awaitClosed();
+        final P2pCounters counters = server.context().counters();
+        MdTests.await("counted", () -> 1 == counters.disconnects(DisconnectReason.MALFORMED_MESSAGE).get() &&
+            1 == counters.rejected(RejectReason.MALFORMED_REQUEST).get());
+        source.update(SERVICE_ID, "TRI.N", 0, FieldIds.TRDVOL_1, 7);
+        assertEquals(7L, awaitOn(good, 5).reals.get(FieldIds.TRDVOL_1));
+    }
+
+    @Test
+    void jmxListsConnectionsAndDropsOne() throws Exception
+    {
+        launch(context());
+        final TestEtaConsumer first = consumer("alice");
+        final TestEtaConsumer second = consumer("bob");
+        first.requestItem(5, SERVICE_ID, "TRI.N", true);
+        assertRefresh(awaitOn(first, 5), 5, StreamStates.OPEN, "TRI.N");
+        final javax.management.ObjectName name =
+            io.mdhub.common.metrics.MBeans.objectName("P2pServer", server.context().componentName());
+        assertTrue(io.mdhub.common.metrics.MBeans.server().isRegistered(name));
+        assertEquals(2, io.mdhub.common.metrics.MBeans.server().getAttribute(name, "ConnectionCount"));
+
+        final String[] connections = server.control().getConnections();
+        assertEquals(2, connections.length);
+        String alice = null;
+        for (final String line : connections)
+        {
+            if (line.contains("user=alice"))
+            {
+                alice = line;
+            }
+        }
+        assertNotNull(alice, String.join("\n", connections));
+        assertTrue(alice.contains("watchlist=1"), alice);
+        final long id = Long.parseLong(alice.replaceAll(".* id=(\\d+) .*", "$1"));
+        assertTrue(server.control().dropConnection(id));
+        first.awaitClosed();
+        assertFalse(server.control().dropConnection(id));
+        MdTests.await("dropped", () -> 1 == server.context().counters().disconnects(DisconnectReason.ADMIN_DROP)
+            .get() && 1 == server.control().getConnectionCount());
+        second.requestItem(5, SERVICE_ID, "TRI.N", true);
+        assertRefresh(awaitOn(second, 5), 5, StreamStates.OPEN, "TRI.N");
+    }
+
+    @Test
+    void severalWorkersWithTheThroughputProfileFanOutToEveryConsumer()
+    {
+        launch(context().workers(2).flushProfile(FlushProfile.THROUGHPUT)
+            .flushIntervalNs(java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(5)));
+        final List<TestEtaConsumer> consumers = new ArrayList<>();
+        for (int c = 0; c < 4; c++)
+        {
+            final TestEtaConsumer consumer = consumer("user" + c);
+            consumer.requestItem(5 + c, SERVICE_ID, "TRI.N", true);
+            assertRefresh(awaitOn(consumer, 5 + c), 5 + c, StreamStates.OPEN, "TRI.N");
+            consumers.add(consumer);
+        }
+        assertEquals(2, source.opens.get(), "one open per worker: each worker has its own item source");
+        assertEquals(2, server.context().counters().itemsOpen().get());
+        final int updates = 300;
+        for (int i = 1; i <= updates; i++)
+        {
+            source.update(SERVICE_ID, "TRI.N", 0, FieldIds.TRDVOL_1, i);
+        }
+        for (int c = 0; c < consumers.size(); c++)
+        {
+            for (int i = 1; i <= updates; i++)
+            {
+                final TestEtaConsumer.Received update = awaitOn(consumers.get(c), 5 + c);
+                assertEquals((long)i, update.reals.get(FieldIds.TRDVOL_1));
+            }
+        }
+    }
+
+    private static DirectoryRefresh decodeDirectoryRefresh(final TestEtaConsumer.Received received)
+    {
+        assertEquals(MsgClasses.REFRESH, received.msgClass, received::toString);
+        final DecodeIterator it = received.iterator();
+        final Msg msg = CodecFactory.createMsg();
+        assertEquals(CodecReturnCodes.SUCCESS, msg.decode(it));
+        final DirectoryRefresh refresh = (DirectoryRefresh)DirectoryMsgFactory.createMsg();
+        refresh.rdmMsgType(DirectoryMsgType.REFRESH);
+        assertEquals(CodecReturnCodes.SUCCESS, refresh.decode(it, msg));
+        return refresh;
+    }
+
+    private static DirectoryUpdate decodeDirectoryUpdate(final TestEtaConsumer.Received received)
+    {
+        assertEquals(MsgClasses.UPDATE, received.msgClass, received::toString);
+        final DecodeIterator it = received.iterator();
+        final Msg msg = CodecFactory.createMsg();
+        assertEquals(CodecReturnCodes.SUCCESS, msg.decode(it));
+        final DirectoryUpdate update = (DirectoryUpdate)DirectoryMsgFactory.createMsg();
+        update.rdmMsgType(DirectoryMsgType.UPDATE);
+        assertEquals(CodecReturnCodes.SUCCESS, update.decode(it, msg));
+        return update;
+    }
+
+    private static Service service(final List<Service> services, final int serviceId)
+    {
+        for (final Service service : services)
+        {
+            if (service.serviceId() == serviceId)
+            {
+                return service;
+            }
+        }
+        throw new AssertionError("no service " + serviceId + " in " + services);
+    }
+}
