@@ -144,7 +144,16 @@ public final class MdCounters
      */
     public static boolean isMonotonic(final int typeId)
     {
-        return typeId >= RIPC_CONNECTIONS_OPENED_TYPE_ID && typeId <= RIPC_DISCONNECTS_TYPE_ID &&
-            RIPC_CONNECTIONS_ACTIVE_TYPE_ID != typeId;
+        switch (typeId)
+        {
+            case RIPC_CONNECTIONS_ACTIVE_TYPE_ID:
+            case P2P_CONNECTIONS_ACTIVE_TYPE_ID:
+            case P2P_ITEMS_OPEN_TYPE_ID:
+            case P2P_WATCHLIST_ENTRIES_TYPE_ID:
+                return false; // levels
+            default:
+                return (typeId >= RIPC_CONNECTIONS_OPENED_TYPE_ID && typeId <= RIPC_DISCONNECTS_TYPE_ID) ||
+                    (typeId >= P2P_CONNECTIONS_ACTIVE_TYPE_ID && typeId <= P2P_REQUESTS_REJECTED_TYPE_ID);
+        }
     }
 }
