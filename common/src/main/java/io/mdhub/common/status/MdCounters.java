@@ -9,7 +9,7 @@ package io.mdhub.common.status;
  * and the metrics bridge key on it), and give every counter a label of the form {@code "<type>: key=value ..."}
  * (e.g. {@code "ripc-disconnects: reason=ping-timeout component=p2p"}) so the label alone says what it counts.
  * <p>
- * Blocks: 20 000-20 099 RIPC transport; 20 100+ free (backbone, distributor, p2p-server, orders take the next ones).
+ * Blocks: 20 000-20 099 RIPC transport; 20 200-20 299 p2p-server; 20 300-20 399 backbone protocol; 20 100+ free (backbone, distributor, p2p-server, orders take the next ones).
  */
 public final class MdCounters
 {
@@ -131,6 +131,26 @@ public final class MdCounters
      */
     public static final int P2P_REQUESTS_REJECTED_TYPE_ID = 20_210;
 
+    /**
+     * Backbone: messages skipped as malformed or of an unknown schema/template, per stream reader.
+     */
+    public static final int BACKBONE_MALFORMED_TYPE_ID = 20_300;
+
+    /**
+     * Backbone: publication attempts that met back-pressure or an admin action (each retry counts).
+     */
+    public static final int BACKBONE_BACK_PRESSURE_TYPE_ID = 20_301;
+
+    /**
+     * Backbone: sequence gaps detected on a data stream (each triggers recovery of the service's open items).
+     */
+    public static final int BACKBONE_GAPS_TYPE_ID = 20_302;
+
+    /**
+     * Backbone: item images re-requested to recover from loss, a restart or a service coming back.
+     */
+    public static final int BACKBONE_RECOVERIES_TYPE_ID = 20_303;
+
     private MdCounters()
     {
     }
@@ -153,7 +173,8 @@ public final class MdCounters
                 return false; // levels
             default:
                 return (typeId >= RIPC_CONNECTIONS_OPENED_TYPE_ID && typeId <= RIPC_DISCONNECTS_TYPE_ID) ||
-                    (typeId >= P2P_CONNECTIONS_ACTIVE_TYPE_ID && typeId <= P2P_REQUESTS_REJECTED_TYPE_ID);
+                    (typeId >= P2P_CONNECTIONS_ACTIVE_TYPE_ID && typeId <= P2P_REQUESTS_REJECTED_TYPE_ID) ||
+                    (typeId >= BACKBONE_MALFORMED_TYPE_ID && typeId <= BACKBONE_RECOVERIES_TYPE_ID);
         }
     }
 }
