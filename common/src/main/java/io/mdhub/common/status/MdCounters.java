@@ -9,7 +9,8 @@ package io.mdhub.common.status;
  * and the metrics bridge key on it), and give every counter a label of the form {@code "<type>: key=value ..."}
  * (e.g. {@code "ripc-disconnects: reason=ping-timeout component=p2p"}) so the label alone says what it counts.
  * <p>
- * Blocks: 20 000-20 099 RIPC transport; 20 100+ free (backbone, distributor, p2p-server, orders take the next ones).
+ * Blocks: 20 000-20 099 RIPC transport; 20 100-20 199 distributor; the next ones are free (backbone, p2p-server,
+ * orders).
  */
 public final class MdCounters
 {
@@ -74,6 +75,57 @@ public final class MdCounters
      */
     public static final int RIPC_DISCONNECTS_TYPE_ID = 20_011;
 
+    /**
+     * Distributor: provider connections logged in right now (a level).
+     */
+    public static final int DISTRIBUTOR_PROVIDERS_ACTIVE_TYPE_ID = 20_100;
+
+    /**
+     * Distributor: logins refused (not a provider role, or a second login on another stream).
+     */
+    public static final int DISTRIBUTOR_LOGINS_REJECTED_TYPE_ID = 20_101;
+
+    /**
+     * Distributor: provider connections the distributor ended, one counter per reason; the key holds the reason code
+     * and the label names it ({@code reason=...}).
+     */
+    public static final int DISTRIBUTOR_DISCONNECTS_TYPE_ID = 20_102;
+
+    /**
+     * Distributor: item streams refused with a Closed status, one counter per reason ({@code reason=...}).
+     */
+    public static final int DISTRIBUTOR_ITEMS_REJECTED_TYPE_ID = 20_103;
+
+    /**
+     * Distributor: items cached for one service right now (a level; label {@code service=<name>}).
+     */
+    public static final int DISTRIBUTOR_SERVICE_ITEMS_TYPE_ID = 20_104;
+
+    /**
+     * Distributor: updates received for one service.
+     */
+    public static final int DISTRIBUTOR_SERVICE_UPDATES_IN_TYPE_ID = 20_105;
+
+    /**
+     * Distributor: refreshes (parts included) received for one service.
+     */
+    public static final int DISTRIBUTOR_SERVICE_REFRESHES_IN_TYPE_ID = 20_106;
+
+    /**
+     * Distributor: RWF messages received on one provider connection.
+     */
+    public static final int DISTRIBUTOR_CONNECTION_MESSAGES_IN_TYPE_ID = 20_107;
+
+    /**
+     * Distributor: items one provider connection publishes right now (a level).
+     */
+    public static final int DISTRIBUTOR_CONNECTION_ITEMS_TYPE_ID = 20_108;
+
+    /**
+     * Distributor: provider messages dropped without effect (on a stream with no item, or of an unsupported kind).
+     */
+    public static final int DISTRIBUTOR_MESSAGES_DROPPED_TYPE_ID = 20_109;
+
     private MdCounters()
     {
     }
@@ -87,7 +139,14 @@ public final class MdCounters
      */
     public static boolean isMonotonic(final int typeId)
     {
-        return typeId >= RIPC_CONNECTIONS_OPENED_TYPE_ID && typeId <= RIPC_DISCONNECTS_TYPE_ID &&
-            RIPC_CONNECTIONS_ACTIVE_TYPE_ID != typeId;
+        return (typeId >= RIPC_CONNECTIONS_OPENED_TYPE_ID && typeId <= RIPC_DISCONNECTS_TYPE_ID &&
+            RIPC_CONNECTIONS_ACTIVE_TYPE_ID != typeId) || isMonotonicDistributorType(typeId);
+    }
+
+    private static boolean isMonotonicDistributorType(final int typeId)
+    {
+        return typeId >= DISTRIBUTOR_PROVIDERS_ACTIVE_TYPE_ID && typeId <= DISTRIBUTOR_MESSAGES_DROPPED_TYPE_ID &&
+            DISTRIBUTOR_PROVIDERS_ACTIVE_TYPE_ID != typeId && DISTRIBUTOR_SERVICE_ITEMS_TYPE_ID != typeId &&
+            DISTRIBUTOR_CONNECTION_ITEMS_TYPE_ID != typeId;
     }
 }
