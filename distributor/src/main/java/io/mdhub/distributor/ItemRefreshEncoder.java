@@ -69,13 +69,17 @@ final class ItemRefreshEncoder
         if (item.hasQos)
         {
             flags |= RefreshMsgFlags.HAS_QOS;
+        }
+        // ETA hands out qos() only once HAS_QOS is among the flags
+        refresh.flags(flags);
+        if (item.hasQos)
+        {
             refresh.qos().timeliness(item.qosTimeliness);
             refresh.qos().rate(item.qosRate);
             refresh.qos().dynamic(item.qosDynamic);
             refresh.qos().timeInfo(item.qosTimeInfo);
             refresh.qos().rateInfo(item.qosRateInfo);
         }
-        refresh.flags(flags);
         refresh.state().streamState(item.streamState);
         refresh.state().dataState(item.dataState);
         refresh.state().code(item.stateCode);

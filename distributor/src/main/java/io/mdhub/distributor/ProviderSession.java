@@ -1,5 +1,6 @@
 package io.mdhub.distributor;
 
+import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
 import org.agrona.DirectBuffer;
@@ -25,7 +26,6 @@ import io.mdhub.common.rwf.eta.LoginResponseEncoder;
 import io.mdhub.common.status.MdCounters;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
-import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 
@@ -40,6 +40,7 @@ final class ProviderSession extends ChannelInboundHandlerAdapter
 {
     private static final Logger LOG = LoggerFactory.getLogger(ProviderSession.class);
     private static final int STATUS_CAPACITY = 512;
+    private static final long REJECT_CLOSE_DELAY_MS = 500;
     private static final int LOGIN_CAPACITY = 2048;
 
     private final DistributorCore core;
@@ -256,7 +257,9 @@ final class ProviderSession extends ChannelInboundHandlerAdapter
         }
         status.writerIndex(status.writerIndex() + core.writer.encodedLength());
         record(ProviderDisconnectReason.LOGIN_REJECTED, "role is not provider");
-        ctx.writeAndFlush(status).addListener(ChannelFutureListener.CLOSE);
+        // ETA drops data that arrives together with the connection close, so give the peer time to read the status
+        ctx.writeAndFlush(status);
+        ctx.executor().schedule(() -> channel.close(), REJECT_CLOSE_DELAY_MS, TimeUnit.MILLISECONDS);
     }
 
     void rejectItem(final int streamId, final int domainType, final ItemRejectReason reason)
