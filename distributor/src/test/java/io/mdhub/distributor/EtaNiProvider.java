@@ -140,6 +140,32 @@ final class EtaNiProvider implements AutoCloseable
      */
     void publishDirectory(final int serviceId, final String serviceName)
     {
+        send((it) -> directoryRefresh(serviceId, serviceName).encode(it));
+    }
+
+    /**
+     * Publish a directory update changing one service's state (ETA's DirectoryUpdate).
+     */
+    void publishServiceState(final int serviceId, final int serviceState, final int acceptingRequests)
+    {
+        final com.refinitiv.eta.valueadd.domainrep.rdm.directory.DirectoryUpdate update =
+            (com.refinitiv.eta.valueadd.domainrep.rdm.directory.DirectoryUpdate)DirectoryMsgFactory.createMsg();
+        update.rdmMsgType(DirectoryMsgType.UPDATE);
+        update.streamId(DIRECTORY_STREAM);
+        final Service service = DirectoryMsgFactory.createService();
+        service.serviceId(serviceId);
+        service.action(MapEntryActions.UPDATE);
+        service.applyHasState();
+        service.state().action(com.refinitiv.eta.codec.FilterEntryActions.SET);
+        service.state().serviceState(serviceState);
+        service.state().applyHasAcceptingRequests();
+        service.state().acceptingRequests(acceptingRequests);
+        update.serviceList().add(service);
+        send((it) -> update.encode(it));
+    }
+
+    static DirectoryRefresh directoryRefresh(final int serviceId, final String serviceName)
+    {
         final DirectoryRefresh refresh = (DirectoryRefresh)DirectoryMsgFactory.createMsg();
         refresh.rdmMsgType(DirectoryMsgType.REFRESH);
         refresh.streamId(DIRECTORY_STREAM);
@@ -161,7 +187,24 @@ final class EtaNiProvider implements AutoCloseable
         service.state().applyHasAcceptingRequests();
         service.state().acceptingRequests(1);
         refresh.serviceList().add(service);
-        send((it) -> refresh.encode(it));
+        return refresh;
+    }
+
+    /**
+     * @return the bytes ETA encodes for a message, without sending them.
+     */
+    static byte[] encode(final Encoder encoderFunction)
+    {
+        final ByteBuffer data = ByteBuffer.allocate(4096);
+        final Buffer buffer = CodecFactory.createBuffer();
+        buffer.data(data);
+        final EncodeIterator it = CodecFactory.createEncodeIterator();
+        it.setBufferAndRWFVersion(buffer, Codec.majorVersion(), Codec.minorVersion());
+        assertEquals(CodecReturnCodes.SUCCESS, encoderFunction.encode(it), "ETA encode");
+        final byte[] out = new byte[data.position()];
+        data.flip();
+        data.get(out);
+        return out;
     }
 
     private static com.refinitiv.eta.codec.Qos realtime()
