@@ -1,6 +1,7 @@
 package io.mdhub.distributor;
 
 import java.nio.ByteBuffer;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 
 import javax.management.ObjectName;
@@ -36,6 +37,8 @@ import io.netty.channel.EventLoopGroup;
  */
 public final class Distributor implements AutoCloseable
 {
+    private static final long CLOSE_TIMEOUT_SECONDS = 5;
+
     private final Context ctx;
     private final RipcServer server;
     private final DistributorControl control;
@@ -137,6 +140,11 @@ public final class Distributor implements AutoCloseable
     public void close()
     {
         MBeans.unregister(mbeanName);
+        // Close the provider connections first and let the event loop run their channelInactive (Netty runs it
+        // after the close future completes): sessions free their counters there, and the CountersManager must not
+        // be used from two threads at once when the RIPC server frees its own counters next.
+        server.channels().close().awaitUninterruptibly(CLOSE_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+        control.call(() -> Boolean.TRUE);
         CloseHelper.quietClose(server);
         ctx.close();
     }
@@ -218,7 +226,7 @@ public final class Distributor implements AutoCloseable
         {
             if (null != eventLoopGroup)
             {
-                eventLoopGroup.shutdownGracefully(0, 1, java.util.concurrent.TimeUnit.SECONDS).syncUninterruptibly();
+                eventLoopGroup.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
                 eventLoopGroup = null;
             }
             if (null != core)
