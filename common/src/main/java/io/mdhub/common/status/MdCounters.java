@@ -9,7 +9,8 @@ package io.mdhub.common.status;
  * and the metrics bridge key on it), and give every counter a label of the form {@code "<type>: key=value ..."}
  * (e.g. {@code "ripc-disconnects: reason=ping-timeout component=p2p"}) so the label alone says what it counts.
  * <p>
- * Blocks: 20 000-20 099 RIPC transport; 20 200-20 299 p2p-server; 20 300-20 399 backbone protocol; 20 100+ free (backbone, distributor, p2p-server, orders take the next ones).
+ * Blocks: 20 000-20 099 RIPC transport; 20 100-20 199 distributor; 20 200-20 299 p2p-server; 20 300-20 399
+ * backbone protocol; the next ones are free (orders...).
  */
 public final class MdCounters
 {
@@ -73,6 +74,57 @@ public final class MdCounters
      * names it ({@code reason=...}).
      */
     public static final int RIPC_DISCONNECTS_TYPE_ID = 20_011;
+
+    /**
+     * Distributor: provider connections logged in right now (a level).
+     */
+    public static final int DISTRIBUTOR_PROVIDERS_ACTIVE_TYPE_ID = 20_100;
+
+    /**
+     * Distributor: logins refused (not a provider role, or a second login on another stream).
+     */
+    public static final int DISTRIBUTOR_LOGINS_REJECTED_TYPE_ID = 20_101;
+
+    /**
+     * Distributor: provider connections the distributor ended, one counter per reason; the key holds the reason code
+     * and the label names it ({@code reason=...}).
+     */
+    public static final int DISTRIBUTOR_DISCONNECTS_TYPE_ID = 20_102;
+
+    /**
+     * Distributor: item streams refused with a Closed status, one counter per reason ({@code reason=...}).
+     */
+    public static final int DISTRIBUTOR_ITEMS_REJECTED_TYPE_ID = 20_103;
+
+    /**
+     * Distributor: items cached for one service right now (a level; label {@code service=<name>}).
+     */
+    public static final int DISTRIBUTOR_SERVICE_ITEMS_TYPE_ID = 20_104;
+
+    /**
+     * Distributor: updates received for one service.
+     */
+    public static final int DISTRIBUTOR_SERVICE_UPDATES_IN_TYPE_ID = 20_105;
+
+    /**
+     * Distributor: refreshes (parts included) received for one service.
+     */
+    public static final int DISTRIBUTOR_SERVICE_REFRESHES_IN_TYPE_ID = 20_106;
+
+    /**
+     * Distributor: RWF messages received on one provider connection.
+     */
+    public static final int DISTRIBUTOR_CONNECTION_MESSAGES_IN_TYPE_ID = 20_107;
+
+    /**
+     * Distributor: items one provider connection publishes right now (a level).
+     */
+    public static final int DISTRIBUTOR_CONNECTION_ITEMS_TYPE_ID = 20_108;
+
+    /**
+     * Distributor: provider messages dropped without effect (on a stream with no item, or of an unsupported kind).
+     */
+    public static final int DISTRIBUTOR_MESSAGES_DROPPED_TYPE_ID = 20_109;
 
     /**
      * p2p-server: consumer connections currently open (a level). Block 20 200-20 299 belongs to the p2p-server.
@@ -167,12 +219,17 @@ public final class MdCounters
         switch (typeId)
         {
             case RIPC_CONNECTIONS_ACTIVE_TYPE_ID:
+            case DISTRIBUTOR_PROVIDERS_ACTIVE_TYPE_ID:
+            case DISTRIBUTOR_SERVICE_ITEMS_TYPE_ID:
+            case DISTRIBUTOR_CONNECTION_ITEMS_TYPE_ID:
             case P2P_CONNECTIONS_ACTIVE_TYPE_ID:
             case P2P_ITEMS_OPEN_TYPE_ID:
             case P2P_WATCHLIST_ENTRIES_TYPE_ID:
                 return false; // levels
             default:
                 return (typeId >= RIPC_CONNECTIONS_OPENED_TYPE_ID && typeId <= RIPC_DISCONNECTS_TYPE_ID) ||
+                    (typeId >= DISTRIBUTOR_PROVIDERS_ACTIVE_TYPE_ID &&
+                        typeId <= DISTRIBUTOR_MESSAGES_DROPPED_TYPE_ID) ||
                     (typeId >= P2P_CONNECTIONS_ACTIVE_TYPE_ID && typeId <= P2P_REQUESTS_REJECTED_TYPE_ID) ||
                     (typeId >= BACKBONE_MALFORMED_TYPE_ID && typeId <= BACKBONE_RECOVERIES_TYPE_ID);
         }

@@ -1,0 +1,152 @@
+package io.mdhub.distributor;
+
+import java.util.List;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import com.refinitiv.eta.codec.CodecReturnCodes;
+import com.refinitiv.eta.codec.MapEntryActions;
+import com.refinitiv.eta.codec.MsgClasses;
+import com.refinitiv.eta.valueadd.domainrep.rdm.directory.DirectoryMsgFactory;
+import com.refinitiv.eta.valueadd.domainrep.rdm.directory.DirectoryMsgType;
+import com.refinitiv.eta.valueadd.domainrep.rdm.directory.DirectoryUpdate;
+import com.refinitiv.eta.valueadd.domainrep.rdm.directory.Service;
+
+import io.mdhub.common.rwf.eta.DirectoryRefreshDecoder;
+import io.netty.buffer.ByteBuf;
+
+/**
+ * Applies a provider's source directory (refresh and updates, normally on stream -1) to the merged
+ * {@link ServiceDirectory}: maps the provider's service ids onto distributor services by name, tracks service state
+ * and tells the listener about every change. Directory messages are rare admin traffic, so ETA decodes them whole.
+ */
+final class DirectoryFeed
+{
+    private static final Logger LOG = LoggerFactory.getLogger(DirectoryFeed.class);
+
+    private final DistributorCore core;
+    private final DirectoryRefreshDecoder refreshDecoder = new DirectoryRefreshDecoder();
+    private final DirectoryUpdate update = (DirectoryUpdate)DirectoryMsgFactory.createMsg();
+
+    DirectoryFeed(final DistributorCore core)
+    {
+        this.core = core;
+    }
+
+    void onMessage(final ProviderSession session, final ByteBuf message)
+    {
+        final int msgClass = core.msg.msgClass();
+        if (MsgClasses.REFRESH != msgClass && MsgClasses.UPDATE != msgClass)
+        {
+            core.counters.messagesDropped().increment();
+            return;
+        }
+        if (CodecReturnCodes.SUCCESS != core.reader.read(message, message.readerIndex(), message.readableBytes()))
+        {
+            session.disconnect(ProviderDisconnectReason.UNDECODABLE_ADMIN, "directory message header");
+            return;
+        }
+        final List<Service> services;
+        if (MsgClasses.REFRESH == msgClass)
+        {
+            final int result = refreshDecoder.decode(core.reader);
+            if (CodecReturnCodes.SUCCESS != result)
+            {
+                session.disconnect(ProviderDisconnectReason.UNDECODABLE_ADMIN,
+                    "directory refresh: " + CodecReturnCodes.toString(result));
+                return;
+            }
+            services = refreshDecoder.services();
+        }
+        else
+        {
+            update.clear();
+            update.rdmMsgType(DirectoryMsgType.UPDATE);
+            final int result = update.decode(core.reader.iterator(), core.reader.msg());
+            if (CodecReturnCodes.SUCCESS != result)
+            {
+                session.disconnect(ProviderDisconnectReason.UNDECODABLE_ADMIN,
+                    "directory update: " + CodecReturnCodes.toString(result));
+                return;
+            }
+            services = update.serviceList();
+        }
+        for (int i = 0; i < services.size(); i++)
+        {
+            apply(session, services.get(i));
+        }
+    }
+
+    private void apply(final ProviderSession session, final Service announced)
+    {
+        final int providerServiceId = announced.serviceId();
+        DistributedService service = session.service(providerServiceId);
+        if (MapEntryActions.DELETE == announced.action())
+        {
+            if (null != service)
+            {
+                session.unmapService(providerServiceId);
+                leave(session, service);
+            }
+            return;
+        }
+        boolean changed = false;
+        if (null == service)
+        {
+            if (!announced.checkHasInfo())
+            {
+                core.counters.messagesDropped().increment();
+                return;
+            }
+            final String name = announced.info().serviceName().toString();
+            service = core.directory.findOrAdd(name, providerServiceId);
+            if (null == service)
+            {
+                LOG.warn("{}: service limit reached, ignoring service {} of provider connection {}",
+                    core.component, name, session.connectionId());
+                return;
+            }
+            session.mapService(providerServiceId, service);
+            service.addProvider(session);
+            changed = true;
+        }
+        if (announced.checkHasInfo())
+        {
+            service.copyInfo(announced);
+        }
+        int serviceState = DistributedService.STATE_UP;
+        int accepting = 1;
+        if (announced.checkHasState())
+        {
+            serviceState = (int)announced.state().serviceState();
+            accepting = announced.state().checkHasAcceptingRequests() ?
+                (int)announced.state().acceptingRequests() : 1;
+        }
+        else if (!changed)
+        {
+            serviceState = service.serviceState();
+            accepting = service.acceptingRequests();
+        }
+        changed |= service.state(serviceState, accepting);
+        if (changed)
+        {
+            core.listener.onServiceChanged(service.id(), service.name(), service.serviceState(),
+                service.acceptingRequests());
+        }
+    }
+
+    /**
+     * A provider stops publishing a service (it left, or deleted the service): the service goes down once no
+     * provider publishes it.
+     */
+    void leave(final ProviderSession session, final DistributedService service)
+    {
+        service.removeProvider(session);
+        if (0 == service.providerCount() && service.state(DistributedService.STATE_DOWN, 0))
+        {
+            core.listener.onServiceChanged(service.id(), service.name(), service.serviceState(),
+                service.acceptingRequests());
+        }
+    }
+}

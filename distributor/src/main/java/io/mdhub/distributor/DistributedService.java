@@ -1,0 +1,165 @@
+package io.mdhub.distributor;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import org.agrona.concurrent.status.AtomicCounter;
+
+import com.refinitiv.eta.valueadd.domainrep.rdm.directory.DirectoryMsgFactory;
+import com.refinitiv.eta.valueadd.domainrep.rdm.directory.Service;
+
+/**
+ * A service as the distributor carries it: a distributor-wide id, the name providers announce it by, its state
+ * merged across the providers that publish it (up while at least one of them is connected and reports it up), its
+ * item cache and counters. Owned by the distributor's event loop.
+ */
+public final class DistributedService
+{
+    /** ServiceState value for a service that is up. */
+    public static final int STATE_UP = 1;
+    /** ServiceState value for a service that is down. */
+    public static final int STATE_DOWN = 0;
+
+    private final int id;
+    private final String name;
+    private final ItemCache cache;
+    private final List<ProviderSession> providers = new ArrayList<>(2);
+    private final Service info = DirectoryMsgFactory.createService();
+    private final AtomicCounter itemsCounter;
+    private final AtomicCounter updatesIn;
+    private final AtomicCounter refreshesIn;
+    private int serviceState = STATE_DOWN;
+    private int acceptingRequests;
+
+    DistributedService(
+        final int id,
+        final String name,
+        final ItemCache cache,
+        final AtomicCounter itemsCounter,
+        final AtomicCounter updatesIn,
+        final AtomicCounter refreshesIn)
+    {
+        this.id = id;
+        this.name = name;
+        this.cache = cache;
+        this.itemsCounter = itemsCounter;
+        this.updatesIn = updatesIn;
+        this.refreshesIn = refreshesIn;
+    }
+
+    /**
+     * @return the distributor-wide service id.
+     */
+    public int id()
+    {
+        return id;
+    }
+
+    /**
+     * @return the service name.
+     */
+    public String name()
+    {
+        return name;
+    }
+
+    /**
+     * @return the item cache.
+     */
+    public ItemCache cache()
+    {
+        return cache;
+    }
+
+    /**
+     * @return 1 up, 0 down.
+     */
+    public int serviceState()
+    {
+        return serviceState;
+    }
+
+    /**
+     * @return 1 if the service accepts requests.
+     */
+    public int acceptingRequests()
+    {
+        return acceptingRequests;
+    }
+
+    /**
+     * @return the directory description (INFO, STATE) the last provider announced, as an ETA Service whose
+     * serviceId is the distributor-wide id.
+     */
+    public Service info()
+    {
+        return info;
+    }
+
+    /**
+     * @return number of provider connections publishing the service.
+     */
+    public int providerCount()
+    {
+        return providers.size();
+    }
+
+    boolean addProvider(final ProviderSession session)
+    {
+        if (!providers.contains(session))
+        {
+            providers.add(session);
+            return true;
+        }
+        return false;
+    }
+
+    boolean removeProvider(final ProviderSession session)
+    {
+        return providers.remove(session);
+    }
+
+    /**
+     * @return true if the state changed.
+     */
+    boolean state(final int serviceState, final int acceptingRequests)
+    {
+        final boolean changed = serviceState != this.serviceState || acceptingRequests != this.acceptingRequests;
+        this.serviceState = serviceState;
+        this.acceptingRequests = acceptingRequests;
+        return changed;
+    }
+
+    void copyInfo(final Service announced)
+    {
+        announced.copy(info);
+        info.serviceId(id);
+    }
+
+    void itemAdded()
+    {
+        itemsCounter.increment();
+    }
+
+    void itemRemoved()
+    {
+        itemsCounter.decrement();
+    }
+
+    AtomicCounter updatesIn()
+    {
+        return updatesIn;
+    }
+
+    AtomicCounter refreshesIn()
+    {
+        return refreshesIn;
+    }
+
+    void closeCounters()
+    {
+        itemsCounter.close();
+        updatesIn.close();
+        refreshesIn.close();
+    }
+}

@@ -1,0 +1,478 @@
+package io.mdhub.distributor;
+
+import java.nio.ByteBuffer;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+
+import javax.management.ObjectName;
+
+import org.agrona.BufferUtil;
+import org.agrona.CloseHelper;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.agrona.concurrent.status.CountersManager;
+import org.agrona.concurrent.status.CountersReader;
+
+import io.mdhub.common.config.BaseContext;
+import io.mdhub.common.metrics.MBeans;
+import io.mdhub.common.ripc.RipcConfiguration;
+import io.mdhub.common.ripc.RipcServer;
+import io.mdhub.common.ripc.RipcTransport;
+import io.netty.channel.EventLoop;
+import io.netty.channel.EventLoopGroup;
+
+/**
+ * The Source Distributor: an RSSL server that ETA non-interactive providers publish into. It logs providers in,
+ * merges their source directories into one {@link ServiceDirectory}, caches every published item's image per service
+ * and hands every refresh, update, status and service change to one {@link DistributorListener} (the backbone
+ * publisher).
+ * <p>
+ * Threading: the provider listener runs on ONE Netty event loop, and that thread owns all distributor state (the
+ * directory, the caches, the sessions, the counters it allocates after launch). Nothing is shared with another
+ * thread, so nothing is locked; JMX calls and {@link #onEventLoop(Function)} hop onto the event loop and wait.
+ * The listener is called on that thread.
+ * <pre>{@code
+ * try (Distributor distributor = Distributor.launch(new Distributor.Context().listener(publisher)))
+ * { ... }
+ * }</pre>
+ */
+public final class Distributor implements AutoCloseable
+{
+    private static final long CLOSE_TIMEOUT_SECONDS = 5;
+
+    private final Context ctx;
+    private final RipcServer server;
+    private final DistributorControl control;
+    private final ObjectName mbeanName;
+
+    private Distributor(final Context ctx)
+    {
+        this.ctx = ctx;
+        this.control = new DistributorControl(ctx.core(), ctx.eventLoop());
+        RipcServer launched = null;
+        ObjectName registered = null;
+        try
+        {
+            launched = RipcServer.launch(ctx.ripc());
+            if (ctx.registerMBean())
+            {
+                registered = MBeans.register(ctx.componentName(), control);
+            }
+        }
+        catch (final RuntimeException ex)
+        {
+            CloseHelper.quietClose(launched);
+            throw ex;
+        }
+        this.server = launched;
+        this.mbeanName = registered;
+    }
+
+    /**
+     * Conclude the Context and start listening for providers. On failure the Context is closed.
+     *
+     * @param ctx the settings; the distributor owns it from now on and closes it.
+     * @return the running distributor.
+     */
+    public static Distributor launch(final Context ctx)
+    {
+        try
+        {
+            ctx.conclude();
+            return new Distributor(ctx);
+        }
+        catch (final RuntimeException ex)
+        {
+            CloseHelper.quietClose(ctx);
+            throw ex;
+        }
+    }
+
+    /**
+     * @return the concluded Context.
+     */
+    public Context context()
+    {
+        return ctx;
+    }
+
+    /**
+     * @return the provider port actually bound (useful with port 0).
+     */
+    public int port()
+    {
+        return server.port();
+    }
+
+    /**
+     * @return the counters (distributor, per service, per connection and the listener's RIPC counters).
+     */
+    public CountersReader countersReader()
+    {
+        return ctx.countersManager();
+    }
+
+    /**
+     * @return the JMX view, usable without JMX.
+     */
+    public DistributorMXBean mxBean()
+    {
+        return control;
+    }
+
+    /**
+     * Run a function against the directory and caches on the event loop that owns them, and wait for its result
+     * (at most a few seconds). For tools, tests and the request path of a later in-process caller; never call it on
+     * a hot path.
+     *
+     * @param query reads the directory; must not keep references to buffers or items after it returns.
+     * @param <T>   the result type.
+     * @return what the function returned.
+     */
+    public <T> T onEventLoop(final Function<ServiceDirectory, T> query)
+    {
+        return control.call(() -> query.apply(ctx.core().directory));
+    }
+
+    /**
+     * Unregister the MBean, stop listening and close every provider connection, then close the Context.
+     */
+    @Override
+    public void close()
+    {
+        MBeans.unregister(mbeanName);
+        // Close the provider connections first and let the event loop run their channelInactive (Netty runs it
+        // after the close future completes): sessions free their counters there, and the CountersManager must not
+        // be used from two threads at once when the RIPC server frees its own counters next.
+        server.channels().close().awaitUninterruptibly(CLOSE_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+        control.call(() -> Boolean.TRUE);
+        CloseHelper.quietClose(server);
+        ctx.close();
+    }
+
+    /**
+     * Settings of a {@link Distributor}; defaults from {@link DistributorConfiguration} (and, for the provider
+     * listener's transport, {@link RipcConfiguration}).
+     */
+    public static final class Context extends BaseContext<Context>
+    {
+        private static final int COUNTERS_HEADROOM = 128;
+
+        private int providerPort = DistributorConfiguration.providerPort();
+        private String bindAddress = DistributorConfiguration.bindAddress();
+        private int maxItemsPerService = DistributorConfiguration.maxItemsPerService();
+        private int maxServices = DistributorConfiguration.maxServices();
+        private int maxProviders = DistributorConfiguration.maxProviders();
+        private String componentName = DistributorConfiguration.componentName();
+        private boolean useEpoll = RipcConfiguration.epoll();
+        private boolean registerMBean = true;
+        private DistributorListener listener;
+        private CountersManager countersManager;
+        private RipcServer.Context ripc = new RipcServer.Context();
+
+        private boolean ownsCountersManager;
+        private ByteBuffer countersMetaData;
+        private ByteBuffer countersValues;
+        private EventLoopGroup eventLoopGroup;
+        private EventLoop eventLoop;
+        private DistributorCore core;
+
+        @Override
+        protected void concludeContext()
+        {
+            requireRange(DistributorConfiguration.PROVIDER_PORT_PROP_NAME, providerPort, 0, 0xFFFF);
+            requireRange(DistributorConfiguration.MAX_ITEMS_PER_SERVICE_PROP_NAME, maxItemsPerService, 1,
+                Integer.MAX_VALUE);
+            requireRange(DistributorConfiguration.MAX_SERVICES_PROP_NAME, maxServices, 1, 0xFFFF);
+            requireRange(DistributorConfiguration.MAX_PROVIDERS_PROP_NAME, maxProviders, 1, 0xFFFF);
+            if (null == componentName || componentName.isEmpty())
+            {
+                throw new IllegalArgumentException(DistributorConfiguration.COMPONENT_NAME_PROP_NAME + " is empty");
+            }
+            if (null == listener)
+            {
+                listener = new DistributorListener()
+                {
+                };
+            }
+            if (null == countersManager)
+            {
+                ownsCountersManager = true;
+                final int capacity = COUNTERS_HEADROOM + 3 * maxServices + 2 * maxProviders;
+                countersMetaData = ByteBuffer.allocateDirect(capacity * CountersManager.METADATA_LENGTH);
+                countersValues = ByteBuffer.allocateDirect(capacity * CountersManager.COUNTER_LENGTH);
+                countersManager = new CountersManager(
+                    new UnsafeBuffer(countersMetaData), new UnsafeBuffer(countersValues));
+            }
+            // ONE thread: it owns every distributor structure (single writer, no locks)
+            eventLoopGroup = RipcTransport.newEventLoopGroup(1, useEpoll, "distributor-" + componentName);
+            eventLoop = eventLoopGroup.next();
+            core = new DistributorCore(componentName, maxProviders, maxServices, maxItemsPerService, listener,
+                new DistributorCounters(countersManager, componentName));
+            final DistributorCore sessionsCore = core;
+            ripc.port(providerPort)
+                .bindAddress(bindAddress)
+                .componentName(componentName)
+                .eventLoopGroup(eventLoopGroup)
+                .countersManager(countersManager)
+                .channelHook((channel) -> channel.pipeline().addLast(new ProviderSession(sessionsCore)));
+        }
+
+        /**
+         * Stop the event loop (waiting for it), then free the counters and, if this Context created it, the
+         * counters memory.
+         */
+        @Override
+        public void close()
+        {
+            if (null != eventLoopGroup)
+            {
+                eventLoopGroup.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
+                eventLoopGroup = null;
+            }
+            if (null != core)
+            {
+                core.close();
+                core = null;
+            }
+            if (ownsCountersManager)
+            {
+                ownsCountersManager = false;
+                countersManager = null;
+                BufferUtil.free(countersMetaData);
+                BufferUtil.free(countersValues);
+            }
+        }
+
+        /**
+         * @param providerPort TCP port providers connect to, 0 for an ephemeral one.
+         * @return this.
+         */
+        public Context providerPort(final int providerPort)
+        {
+            checkNotConcluded();
+            this.providerPort = providerPort;
+            return this;
+        }
+
+        /**
+         * @return the provider port.
+         */
+        public int providerPort()
+        {
+            return providerPort;
+        }
+
+        /**
+         * @param bindAddress address the provider listener binds to.
+         * @return this.
+         */
+        public Context bindAddress(final String bindAddress)
+        {
+            checkNotConcluded();
+            this.bindAddress = bindAddress;
+            return this;
+        }
+
+        /**
+         * @return the bind address.
+         */
+        public String bindAddress()
+        {
+            return bindAddress;
+        }
+
+        /**
+         * @param maxItemsPerService most items one service caches.
+         * @return this.
+         */
+        public Context maxItemsPerService(final int maxItemsPerService)
+        {
+            checkNotConcluded();
+            this.maxItemsPerService = maxItemsPerService;
+            return this;
+        }
+
+        /**
+         * @return the most items per service.
+         */
+        public int maxItemsPerService()
+        {
+            return maxItemsPerService;
+        }
+
+        /**
+         * @param maxServices most services across providers.
+         * @return this.
+         */
+        public Context maxServices(final int maxServices)
+        {
+            checkNotConcluded();
+            this.maxServices = maxServices;
+            return this;
+        }
+
+        /**
+         * @return the most services.
+         */
+        public int maxServices()
+        {
+            return maxServices;
+        }
+
+        /**
+         * @param maxProviders most provider connections at once.
+         * @return this.
+         */
+        public Context maxProviders(final int maxProviders)
+        {
+            checkNotConcluded();
+            this.maxProviders = maxProviders;
+            return this;
+        }
+
+        /**
+         * @return the most provider connections.
+         */
+        public int maxProviders()
+        {
+            return maxProviders;
+        }
+
+        /**
+         * @param componentName name in the handshake, logs, counter labels and the MBean name.
+         * @return this.
+         */
+        public Context componentName(final String componentName)
+        {
+            checkNotConcluded();
+            this.componentName = componentName;
+            return this;
+        }
+
+        /**
+         * @return the component name.
+         */
+        public String componentName()
+        {
+            return componentName;
+        }
+
+        /**
+         * @param useEpoll use native epoll when available.
+         * @return this.
+         */
+        public Context useEpoll(final boolean useEpoll)
+        {
+            checkNotConcluded();
+            this.useEpoll = useEpoll;
+            return this;
+        }
+
+        /**
+         * @return true to use epoll when available.
+         */
+        public boolean useEpoll()
+        {
+            return useEpoll;
+        }
+
+        /**
+         * @param registerMBean register the {@link DistributorMXBean} under the component name.
+         * @return this.
+         */
+        public Context registerMBean(final boolean registerMBean)
+        {
+            checkNotConcluded();
+            this.registerMBean = registerMBean;
+            return this;
+        }
+
+        /**
+         * @return true to register the MBean.
+         */
+        public boolean registerMBean()
+        {
+            return registerMBean;
+        }
+
+        /**
+         * @param listener receives the distributor's events on its event loop; a no-op one when null.
+         * @return this.
+         */
+        public Context listener(final DistributorListener listener)
+        {
+            checkNotConcluded();
+            this.listener = listener;
+            return this;
+        }
+
+        /**
+         * @return the listener.
+         */
+        public DistributorListener listener()
+        {
+            return listener;
+        }
+
+        /**
+         * @param countersManager where counters are allocated (not freed by this Context); when null, conclude
+         *                        creates an in-memory one sized for the service and provider limits.
+         * @return this.
+         */
+        public Context countersManager(final CountersManager countersManager)
+        {
+            checkNotConcluded();
+            this.countersManager = countersManager;
+            return this;
+        }
+
+        /**
+         * @return the CountersManager (after conclude, the one in use).
+         */
+        public CountersManager countersManager()
+        {
+            return countersManager;
+        }
+
+        /**
+         * The provider listener's transport settings (ping timeouts, frame sizes, packing), from the
+         * {@code mdhub.ripc.*} keys; change them before launch. Port, bind address, component name, event loop,
+         * counters and the channel hook are set from this Context at conclude.
+         *
+         * @return the RIPC server Context.
+         */
+        public RipcServer.Context ripc()
+        {
+            return ripc;
+        }
+
+        /**
+         * @return a copy with the same settings that owns nothing and has a fresh RIPC Context with the same
+         * transport settings.
+         */
+        @Override
+        public Context clone()
+        {
+            final Context copy = super.clone();
+            copy.ripc = ripc.clone();
+            copy.countersManager = ownsCountersManager ? null : countersManager;
+            copy.ownsCountersManager = false;
+            copy.countersMetaData = null;
+            copy.countersValues = null;
+            copy.eventLoopGroup = null;
+            copy.eventLoop = null;
+            copy.core = null;
+            return copy;
+        }
+
+        EventLoop eventLoop()
+        {
+            return eventLoop;
+        }
+
+        DistributorCore core()
+        {
+            return core;
+        }
+    }
+}

@@ -1,0 +1,74 @@
+package io.mdhub.distributor;
+
+import org.agrona.ExpandableDirectByteBuffer;
+import org.agrona.collections.Long2ObjectHashMap;
+
+import com.refinitiv.eta.codec.Buffer;
+import com.refinitiv.eta.codec.CodecFactory;
+
+import io.mdhub.common.rwf.RwfFieldListFlyweight;
+import io.mdhub.common.rwf.RwfMsgFlyweight;
+import io.mdhub.common.rwf.eta.EtaMsgReader;
+import io.mdhub.common.rwf.eta.EtaMsgWriter;
+import io.mdhub.common.rwf.eta.LoginRequestDecoder;
+import io.mdhub.common.rwf.eta.LoginResponseEncoder;
+
+/**
+ * The state of one distributor and the tools that work on it, all owned by the distributor's single event-loop
+ * thread: the service directory with its item caches, the provider sessions, the listener, the counters, and one
+ * instance of each flyweight, ETA reader/writer and scratch buffer, shared by every session because only that one
+ * thread ever uses them (single writer: no locks anywhere).
+ */
+final class DistributorCore
+{
+    final String component;
+    final int maxProviders;
+    final DistributorListener listener;
+    final DistributorCounters counters;
+    final ServiceDirectory directory;
+    final Long2ObjectHashMap<ProviderSession> sessions = new Long2ObjectHashMap<>();
+    final RwfMsgFlyweight msg = new RwfMsgFlyweight();
+    final RwfFieldListFlyweight fieldList = new RwfFieldListFlyweight();
+    final EtaMsgReader reader = new EtaMsgReader();
+    final EtaMsgWriter writer = new EtaMsgWriter();
+    final ItemStatusEncoder statusEncoder = new ItemStatusEncoder();
+    final ServiceIdRewriter rewriter = new ServiceIdRewriter();
+    final ExpandableDirectByteBuffer scratch = new ExpandableDirectByteBuffer(1024);
+    final LoginRequestDecoder loginDecoder = new LoginRequestDecoder();
+    final LoginResponseEncoder loginEncoder = new LoginResponseEncoder("MDHub distributor", 0, 0, 0, 0);
+    final Buffer loginAcceptText = CodecFactory.createBuffer();
+    final Buffer loginRejectText = CodecFactory.createBuffer();
+    final ItemFeed items;
+    final DirectoryFeed directoryFeed;
+    private long nextConnectionId = 1;
+
+    DistributorCore(
+        final String component,
+        final int maxProviders,
+        final int maxServices,
+        final int maxItemsPerService,
+        final DistributorListener listener,
+        final DistributorCounters counters)
+    {
+        this.component = component;
+        this.maxProviders = maxProviders;
+        this.listener = listener;
+        this.counters = counters;
+        this.directory = new ServiceDirectory(maxServices, maxItemsPerService, counters);
+        this.items = new ItemFeed(this);
+        this.directoryFeed = new DirectoryFeed(this);
+        loginAcceptText.data("Provider login accepted by MDHub distributor " + component);
+        loginRejectText.data("MDHub distributor accepts provider logins only (Role=1, non-interactive provider)");
+    }
+
+    void close()
+    {
+        directory.close();
+        counters.close();
+    }
+
+    long nextConnectionId()
+    {
+        return nextConnectionId++;
+    }
+}

@@ -1,0 +1,99 @@
+package io.mdhub.distributor;
+
+import java.nio.charset.StandardCharsets;
+
+import org.agrona.CloseHelper;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.agrona.concurrent.status.AtomicCounter;
+import org.agrona.concurrent.status.CountersManager;
+
+import io.mdhub.common.status.MdCounters;
+
+/**
+ * The distributor-wide counters, and the allocation of per-service and per-connection counters from the same
+ * {@link CountersManager}. CountersManager allocation is not thread safe: after conclude, allocate only on the
+ * distributor's event loop. Labels follow {@code "<type>: key=value ..."}.
+ */
+final class DistributorCounters implements AutoCloseable
+{
+    private final CountersManager countersManager;
+    private final String suffix;
+    private final AtomicCounter providersActive;
+    private final AtomicCounter loginsRejected;
+    private final AtomicCounter messagesDropped;
+    private final AtomicCounter[] disconnects = new AtomicCounter[ProviderDisconnectReason.values().length];
+    private final AtomicCounter[] itemsRejected = new AtomicCounter[ItemRejectReason.values().length];
+
+    DistributorCounters(final CountersManager countersManager, final String component)
+    {
+        this.countersManager = countersManager;
+        this.suffix = " component=" + component;
+        providersActive = newCounter(MdCounters.DISTRIBUTOR_PROVIDERS_ACTIVE_TYPE_ID, "distributor-providers-active:");
+        loginsRejected = newCounter(MdCounters.DISTRIBUTOR_LOGINS_REJECTED_TYPE_ID, "distributor-logins-rejected:");
+        messagesDropped = newCounter(
+            MdCounters.DISTRIBUTOR_MESSAGES_DROPPED_TYPE_ID, "distributor-messages-dropped:");
+        for (final ProviderDisconnectReason reason : ProviderDisconnectReason.values())
+        {
+            disconnects[reason.code()] = newKeyedCounter(MdCounters.DISTRIBUTOR_DISCONNECTS_TYPE_ID, reason.code(),
+                "distributor-disconnects: reason=" + reason.label());
+        }
+        for (final ItemRejectReason reason : ItemRejectReason.values())
+        {
+            itemsRejected[reason.code()] = newKeyedCounter(MdCounters.DISTRIBUTOR_ITEMS_REJECTED_TYPE_ID,
+                reason.code(), "distributor-items-rejected: reason=" + reason.label());
+        }
+    }
+
+    private AtomicCounter newKeyedCounter(final int typeId, final int code, final String label)
+    {
+        final UnsafeBuffer key = new UnsafeBuffer(new byte[Integer.BYTES]);
+        key.putInt(0, code);
+        final UnsafeBuffer labelBuffer = new UnsafeBuffer((label + suffix).getBytes(StandardCharsets.US_ASCII));
+        return countersManager.newCounter(typeId, key, 0, Integer.BYTES, labelBuffer, 0, labelBuffer.capacity());
+    }
+
+    /**
+     * Allocate a counter labelled with the component.
+     *
+     * @param typeId an {@link MdCounters} type id.
+     * @param label  the label up to the component suffix, e.g. {@code "distributor-service-items: service=X"}.
+     * @return the counter; close it to free its slot.
+     */
+    AtomicCounter newCounter(final int typeId, final String label)
+    {
+        return countersManager.newCounter(label + suffix, typeId);
+    }
+
+    AtomicCounter providersActive()
+    {
+        return providersActive;
+    }
+
+    AtomicCounter loginsRejected()
+    {
+        return loginsRejected;
+    }
+
+    AtomicCounter messagesDropped()
+    {
+        return messagesDropped;
+    }
+
+    AtomicCounter disconnects(final ProviderDisconnectReason reason)
+    {
+        return disconnects[reason.code()];
+    }
+
+    AtomicCounter itemsRejected(final ItemRejectReason reason)
+    {
+        return itemsRejected[reason.code()];
+    }
+
+    @Override
+    public void close()
+    {
+        CloseHelper.closeAll(disconnects);
+        CloseHelper.closeAll(itemsRejected);
+        CloseHelper.closeAll(providersActive, loginsRejected, messagesDropped);
+    }
+}

@@ -1,0 +1,128 @@
+package io.mdhub.distributor;
+
+import java.util.function.Consumer;
+
+import org.agrona.DirectBuffer;
+import org.agrona.MutableDirectBuffer;
+import org.agrona.collections.Int2ObjectHashMap;
+import org.agrona.collections.Object2IntHashMap;
+
+/**
+ * The items of one service. Non-interactive services are broadcast, so the cache holds every item a provider
+ * published, by name and by handle, up to the service's item limit. Lookups by name compare bytes in place
+ * (no allocation); adding an item allocates its record and image once. Owned by the distributor's event loop.
+ */
+public final class ItemCache
+{
+    /** Returned by {@link #handle(DirectBuffer, int, int)} for an unknown name. */
+    public static final int NO_HANDLE = -1;
+
+    private final Object2IntHashMap<ItemName> handleByName = new Object2IntHashMap<>(NO_HANDLE);
+    private final Int2ObjectHashMap<CachedItem> itemByHandle = new Int2ObjectHashMap<>();
+    private final ItemName probe = new ItemName();
+    private final ItemRefreshEncoder refreshEncoder;
+    private final int maxItems;
+
+    ItemCache(final int maxItems, final ItemRefreshEncoder refreshEncoder)
+    {
+        this.maxItems = maxItems;
+        this.refreshEncoder = refreshEncoder;
+    }
+
+    /**
+     * @param name       buffer holding the item name.
+     * @param nameOffset first byte.
+     * @param nameLength length.
+     * @return the item's handle, or {@link #NO_HANDLE}.
+     */
+    public int handle(final DirectBuffer name, final int nameOffset, final int nameLength)
+    {
+        return handleByName.getValue(probe.probe(name, nameOffset, nameLength));
+    }
+
+    /**
+     * @param handle an item handle.
+     * @return the item, or null if this cache does not hold it.
+     */
+    public CachedItem item(final int handle)
+    {
+        return itemByHandle.get(handle);
+    }
+
+    /**
+     * @return number of cached items.
+     */
+    public int size()
+    {
+        return itemByHandle.size();
+    }
+
+    /**
+     * @return true when no further item fits.
+     */
+    public boolean isFull()
+    {
+        return itemByHandle.size() >= maxItems;
+    }
+
+    /**
+     * Visit every item (not on a hot path: tools, provider loss).
+     *
+     * @param action called per item; must not add or remove items.
+     */
+    public void forEach(final Consumer<CachedItem> action)
+    {
+        itemByHandle.values().forEach(action);
+    }
+
+    CachedItem add(
+        final int handle,
+        final DistributedService service,
+        final DirectBuffer name,
+        final int nameOffset,
+        final int nameLength,
+        final int domainType)
+    {
+        final ItemName key = ItemName.copyOf(name, nameOffset, nameLength);
+        final CachedItem item = new CachedItem(handle, service, key, domainType);
+        handleByName.put(key, handle);
+        itemByHandle.put(handle, item);
+        return item;
+    }
+
+    void remove(final CachedItem item)
+    {
+        handleByName.removeKey(item.itemName());
+        itemByHandle.remove(item.handle());
+    }
+
+    /**
+     * Encode a complete refresh of an item from its image (state, QoS, key, FieldList) for a consumer.
+     *
+     * @param handle    the item.
+     * @param streamId  the consumer's streamId.
+     * @param serviceId the serviceId to put in the key (the consumer-facing id).
+     * @param solicited true when answering a request.
+     * @param target    where to write (backed by a ByteBuffer or a byte array).
+     * @param offset    first byte.
+     * @param capacity  bytes available.
+     * @return bytes written, or a negative ETA {@code CodecReturnCodes} value (unknown handle and items without
+     * a FieldList image give FAILURE).
+     */
+    public int encodeRefresh(
+        final int handle,
+        final int streamId,
+        final int serviceId,
+        final boolean solicited,
+        final MutableDirectBuffer target,
+        final int offset,
+        final int capacity)
+    {
+        final CachedItem item = itemByHandle.get(handle);
+        if (null == item)
+        {
+            return com.refinitiv.eta.codec.CodecReturnCodes.FAILURE;
+        }
+        return refreshEncoder.encode(item, streamId, serviceId, solicited, target, offset, capacity);
+    }
+}

@@ -1,0 +1,315 @@
+package io.mdhub.distributor;
+
+import org.agrona.DirectBuffer;
+
+import com.refinitiv.eta.codec.CodecReturnCodes;
+import com.refinitiv.eta.codec.DataStates;
+import com.refinitiv.eta.codec.DataTypes;
+import com.refinitiv.eta.codec.MsgClasses;
+import com.refinitiv.eta.codec.StateCodes;
+import com.refinitiv.eta.codec.StreamStates;
+
+import io.mdhub.common.rwf.RwfFieldListFlyweight;
+import io.mdhub.common.rwf.RwfMsgFlags;
+import io.mdhub.common.rwf.RwfMsgFlyweight;
+import io.mdhub.common.rwf.RwfMsgKeyFlyweight;
+import io.netty.buffer.ByteBuf;
+
+/**
+ * Applies a provider's item messages (refresh, update, status, close on its negative streams) to the item caches and
+ * passes them on to the listener. Updates take the allocation-free path: flyweight header, FieldList applied field by
+ * field, the provider's bytes handed on unchanged. A new item stream is admitted only with a key naming a service
+ * the provider announced and while the service is below its item limit; otherwise the stream is closed with a
+ * StatusMsg and counted, and the connection stays up.
+ */
+final class ItemFeed
+{
+    private static final String PROVIDER_LOST_TEXT = "provider connection lost; data is stale";
+
+    private final DistributorCore core;
+    private final RwfMsgFlyweight msg;
+    private final RwfFieldListFlyweight fieldList;
+    private DirectBuffer rwf;
+    private int rwfOffset;
+    private int rwfLength;
+
+    ItemFeed(final DistributorCore core)
+    {
+        this.core = core;
+        this.msg = core.msg;
+        this.fieldList = core.fieldList;
+    }
+
+    /**
+     * @param session  the provider connection.
+     * @param message  the message, wrapped in {@link DistributorCore#msg} over view.
+     * @param view     the message bytes as an Agrona buffer.
+     */
+    void onMessage(final ProviderSession session, final ByteBuf message, final DirectBuffer view)
+    {
+        switch (msg.msgClass())
+        {
+            case MsgClasses.REFRESH:
+                onRefresh(session, message, view);
+                break;
+            case MsgClasses.UPDATE:
+                onUpdate(session, message, view);
+                break;
+            case MsgClasses.STATUS:
+                onStatus(session, message, view);
+                break;
+            case MsgClasses.CLOSE:
+                onClose(session);
+                break;
+            default:
+                core.counters.messagesDropped().increment();
+                break;
+        }
+    }
+
+    private void onRefresh(final ProviderSession session, final ByteBuf message, final DirectBuffer view)
+    {
+        final int streamId = msg.streamId();
+        CachedItem item = session.item(streamId);
+        if (null == item)
+        {
+            item = admit(session, streamId, view);
+            if (null == item)
+            {
+                return;
+            }
+        }
+        final RwfMsgKeyFlyweight key = msg.key();
+        if (msg.hasMsgKey() && 0 != (key.flags() & io.mdhub.common.rwf.RwfMsgKeyDescriptor.HAS_NAME_TYPE))
+        {
+            item.nameType = key.nameType();
+        }
+        // a refresh part without CLEAR_CACHE adds to the image, except when nothing is loaded yet
+        final boolean clear = 0 != (msg.flags() & RwfMsgFlags.Refresh.CLEAR_CACHE) || !item.isFieldList;
+        if (!applyPayload(session, item, view, clear))
+        {
+            return;
+        }
+        item.domainType = msg.domainType();
+        item.streamState = msg.streamState();
+        item.dataState = msg.dataState();
+        item.stateCode = msg.stateCode();
+        RefreshQos.read(msg, item);
+        item.isRefreshComplete = 0 != (msg.flags() & RwfMsgFlags.Refresh.REFRESH_COMPLETE);
+        final DistributedService service = item.service();
+        service.refreshesIn().increment();
+        if (outgoing(session, item, message, view))
+        {
+            core.listener.onItemRefresh(service.id(), item.handle(), item.domainType, msg.flags(),
+                session.connectionId(), item.nameBuffer(), rwf, rwfOffset, rwfLength);
+        }
+    }
+
+    private CachedItem admit(final ProviderSession session, final int streamId, final DirectBuffer view)
+    {
+        final RwfMsgKeyFlyweight key = msg.key();
+        if (!msg.hasMsgKey() || !key.hasServiceId() || !key.hasName())
+        {
+            session.rejectItem(streamId, msg.domainType(), ItemRejectReason.BAD_KEY);
+            return null;
+        }
+        final DistributedService service = session.service(key.serviceId());
+        if (null == service)
+        {
+            session.rejectItem(streamId, msg.domainType(), ItemRejectReason.UNKNOWN_SERVICE);
+            return null;
+        }
+        final ItemCache cache = service.cache();
+        final int handle = cache.handle(view, key.nameOffset(), key.nameLength());
+        final CachedItem item;
+        if (ItemCache.NO_HANDLE != handle)
+        {
+            item = cache.item(handle);
+            if (null != item.owner && session != item.owner)
+            {
+                // another connection published this item until now: the latest publisher owns it
+                item.owner.unbind(item.providerStreamId);
+            }
+        }
+        else
+        {
+            if (cache.isFull())
+            {
+                session.rejectItem(streamId, msg.domainType(), ItemRejectReason.TOO_MANY_ITEMS);
+                return null;
+            }
+            item = cache.add(core.directory.nextItemHandle(), service, view, key.nameOffset(), key.nameLength(),
+                msg.domainType());
+            service.itemAdded();
+        }
+        item.owner = session;
+        item.providerStreamId = streamId;
+        session.bind(streamId, item);
+        return item;
+    }
+
+    private boolean applyPayload(
+        final ProviderSession session, final CachedItem item, final DirectBuffer view, final boolean clear)
+    {
+        if (DataTypes.FIELD_LIST != msg.containerType())
+        {
+            if (clear)
+            {
+                item.isFieldList = false;
+                item.image().clear();
+            }
+            return true;
+        }
+        if (!fieldList.wrap(view, msg.payloadOffset(), msg.payloadLength()))
+        {
+            session.disconnect(ProviderDisconnectReason.MALFORMED_FIELD_LIST, fieldList.error().description());
+            return false;
+        }
+        if (clear)
+        {
+            item.isFieldList = true;
+            item.image().applyRefresh(fieldList);
+        }
+        else if (item.isFieldList)
+        {
+            item.image().applyUpdate(fieldList);
+        }
+        return true;
+    }
+
+    private void onUpdate(final ProviderSession session, final ByteBuf message, final DirectBuffer view)
+    {
+        final CachedItem item = session.item(msg.streamId());
+        if (null == item)
+        {
+            core.counters.messagesDropped().increment();
+            return;
+        }
+        if (!applyPayload(session, item, view, false))
+        {
+            return;
+        }
+        final DistributedService service = item.service();
+        service.updatesIn().increment();
+        if (outgoing(session, item, message, view))
+        {
+            core.listener.onItemUpdate(service.id(), item.handle(), item.domainType, msg.updateType(), rwf,
+                rwfOffset, rwfLength);
+        }
+    }
+
+    private void onStatus(final ProviderSession session, final ByteBuf message, final DirectBuffer view)
+    {
+        final CachedItem item = session.item(msg.streamId());
+        if (null == item)
+        {
+            core.counters.messagesDropped().increment();
+            return;
+        }
+        if (msg.hasState())
+        {
+            item.streamState = msg.streamState();
+            item.dataState = msg.dataState();
+            item.stateCode = msg.stateCode();
+        }
+        if (0 != (msg.flags() & RwfMsgFlags.Status.CLEAR_CACHE))
+        {
+            item.image().clear();
+        }
+        final DistributedService service = item.service();
+        if (!outgoing(session, item, message, view))
+        {
+            return;
+        }
+        core.listener.onItemStatus(service.id(), item.handle(), item.streamState, item.dataState, item.stateCode,
+            rwf, rwfOffset, rwfLength);
+        if (msg.hasState() && isClosed(item.streamState))
+        {
+            drop(session, item);
+        }
+    }
+
+    private void onClose(final ProviderSession session)
+    {
+        final CachedItem item = session.item(msg.streamId());
+        if (null == item)
+        {
+            core.counters.messagesDropped().increment();
+            return;
+        }
+        drop(session, item);
+    }
+
+    private static boolean isClosed(final int streamState)
+    {
+        return StreamStates.CLOSED == streamState || StreamStates.CLOSED_RECOVER == streamState ||
+            StreamStates.REDIRECTED == streamState;
+    }
+
+    private void drop(final ProviderSession session, final CachedItem item)
+    {
+        session.unbind(item.providerStreamId);
+        item.owner = null;
+        final DistributedService service = item.service();
+        service.cache().remove(item);
+        service.itemRemoved();
+        core.listener.onItemDropped(service.id(), item.handle());
+    }
+
+    /**
+     * Point rwf/rwfOffset/rwfLength at the bytes to pass on: the provider's own, or a copy with the distributor's
+     * serviceId when the provider's id differs and the message carries it.
+     *
+     * @return false if a needed re-encode failed (the provider is disconnected).
+     */
+    private boolean outgoing(
+        final ProviderSession session, final CachedItem item, final ByteBuf message, final DirectBuffer view)
+    {
+        final int serviceId = item.service().id();
+        if (msg.hasMsgKey() && msg.key().hasServiceId() && msg.key().serviceId() != serviceId)
+        {
+            final int length = core.rewriter.rewrite(message, message.readerIndex(), message.readableBytes(),
+                serviceId);
+            if (length < 0)
+            {
+                session.disconnect(ProviderDisconnectReason.REENCODE_FAILED, CodecReturnCodes.toString(length));
+                return false;
+            }
+            rwf = core.rewriter.buffer();
+            rwfOffset = 0;
+            rwfLength = length;
+            return true;
+        }
+        rwf = view;
+        rwfOffset = msg.offset();
+        rwfLength = msg.length();
+        return true;
+    }
+
+    /**
+     * The provider connection is gone: each of its items stays cached but turns Open/Suspect (stale), and the
+     * listener gets a StatusMsg saying so.
+     */
+    void onProviderGone(final ProviderSession session)
+    {
+        session.forEachItem(this::markStale);
+    }
+
+    private void markStale(final CachedItem item)
+    {
+        item.owner = null;
+        item.streamState = StreamStates.OPEN;
+        item.dataState = DataStates.SUSPECT;
+        item.stateCode = StateCodes.NONE;
+        final int capacity = 256 + PROVIDER_LOST_TEXT.length();
+        core.scratch.checkLimit(capacity);
+        final int result = core.statusEncoder.encode(core.writer.begin(core.scratch, 0, capacity), item.domainType,
+            item.providerStreamId, StreamStates.OPEN, DataStates.SUSPECT, StateCodes.NONE, PROVIDER_LOST_TEXT);
+        if (CodecReturnCodes.SUCCESS != result)
+        {
+            throw new IllegalStateException("status encoding failed: " + CodecReturnCodes.toString(result));
+        }
+        core.listener.onItemStatus(item.service().id(), item.handle(), item.streamState, item.dataState,
+            item.stateCode, core.scratch, 0, core.writer.encodedLength());
+    }
+}
