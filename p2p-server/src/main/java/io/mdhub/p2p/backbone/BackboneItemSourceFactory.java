@@ -1,0 +1,227 @@
+package io.mdhub.p2p.backbone;
+
+import org.agrona.CloseHelper;
+
+import io.aeron.Aeron;
+import io.aeron.Counter;
+import io.aeron.ExclusivePublication;
+import io.mdhub.backbone.protocol.BackbonePublication;
+import io.mdhub.backbone.protocol.ControlPublisher;
+import io.mdhub.common.status.MdCounters;
+import io.mdhub.p2p.source.ItemSource;
+import io.mdhub.p2p.source.ItemSourceFactory;
+import io.mdhub.p2p.source.ItemSourceListener;
+import io.netty.channel.EventLoop;
+
+/**
+ * Makes each fan-out worker its own {@link BackboneItemSource}: its own subscription to the data stream, its own
+ * exclusive publication on the control stream, and its counters in the Aeron client's counters file (so the
+ * backbone daemon's JMX bridge and AeronStat show them). The Aeron client is shared and owned by the caller.
+ */
+public final class BackboneItemSourceFactory implements ItemSourceFactory
+{
+    private static final int PUBLISH_ATTEMPTS = 3;
+
+    private final Aeron aeron;
+    private final Settings settings;
+
+    /**
+     * @param aeron    a connected client of the host's media driver (owned by the caller, outlives the server).
+     * @param settings streams and timings.
+     */
+    public BackboneItemSourceFactory(final Aeron aeron, final Settings settings)
+    {
+        this.aeron = aeron;
+        this.settings = settings;
+    }
+
+    @Override
+    public ItemSource newItemSource(final int workerIndex, final EventLoop eventLoop, final ItemSourceListener listener)
+    {
+        final BackboneItemSource.Wiring wiring = new BackboneItemSource.Wiring();
+        try
+        {
+            final String suffix = ": consumer=" + settings.consumerId() + " worker=" + workerIndex;
+            wiring.malformed = add(wiring, MdCounters.BACKBONE_MALFORMED_TYPE_ID, "backbone-malformed" + suffix);
+            final Counter backPressure =
+                add(wiring, MdCounters.BACKBONE_BACK_PRESSURE_TYPE_ID, "backbone-back-pressure" + suffix);
+            wiring.gaps = add(wiring, MdCounters.BACKBONE_GAPS_TYPE_ID, "backbone-gaps" + suffix);
+            wiring.recoveries = add(wiring, MdCounters.BACKBONE_RECOVERIES_TYPE_ID, "backbone-recoveries" + suffix);
+            wiring.data = aeron.addSubscription(settings.channel(), settings.dataStreamId());
+            wiring.owned.add(wiring.data);
+            final ExclusivePublication controlPublication =
+                aeron.addExclusivePublication(settings.channel(), settings.controlStreamId());
+            wiring.owned.add(controlPublication);
+            wiring.controlPublication = controlPublication;
+            wiring.control = new ControlPublisher(
+                new BackbonePublication(controlPublication, PUBLISH_ATTEMPTS, backPressure), settings.consumerId());
+            return new BackboneItemSource(workerIndex, eventLoop, listener, settings, wiring);
+        }
+        catch (final RuntimeException ex)
+        {
+            for (int i = wiring.owned.size() - 1; i >= 0; i--)
+            {
+                CloseHelper.quietClose(wiring.owned.get(i));
+            }
+            throw ex;
+        }
+    }
+
+    private Counter add(final BackboneItemSource.Wiring wiring, final int typeId, final String label)
+    {
+        final Counter counter = aeron.addCounter(typeId, label);
+        wiring.owned.add(counter);
+        return counter;
+    }
+
+    /**
+     * Streams and timings of the backbone item sources; defaults from {@link BackboneSourceConfiguration}.
+     */
+    public static final class Settings
+    {
+        private String channel = BackboneSourceConfiguration.channel();
+        private int dataStreamId = BackboneSourceConfiguration.dataStreamId();
+        private int controlStreamId = BackboneSourceConfiguration.controlStreamId();
+        private int consumerId = BackboneSourceConfiguration.consumerId();
+        private long announceIntervalMs = BackboneSourceConfiguration.announceIntervalMs();
+        private int missedAnnouncements = BackboneSourceConfiguration.missedAnnouncements();
+        private long idleMinNs = BackboneSourceConfiguration.idleMinNs();
+        private long idleMaxNs = BackboneSourceConfiguration.idleMaxNs();
+
+        /**
+         * @param channel the backbone channel.
+         * @return this.
+         */
+        public Settings channel(final String channel)
+        {
+            this.channel = channel;
+            return this;
+        }
+
+        /**
+         * @return the backbone channel.
+         */
+        public String channel()
+        {
+            return channel;
+        }
+
+        /**
+         * @param dataStreamId data stream id.
+         * @return this.
+         */
+        public Settings dataStreamId(final int dataStreamId)
+        {
+            this.dataStreamId = dataStreamId;
+            return this;
+        }
+
+        /**
+         * @return data stream id.
+         */
+        public int dataStreamId()
+        {
+            return dataStreamId;
+        }
+
+        /**
+         * @param controlStreamId control stream id.
+         * @return this.
+         */
+        public Settings controlStreamId(final int controlStreamId)
+        {
+            this.controlStreamId = controlStreamId;
+            return this;
+        }
+
+        /**
+         * @return control stream id.
+         */
+        public int controlStreamId()
+        {
+            return controlStreamId;
+        }
+
+        /**
+         * @param consumerId this p2p-server's backbone id.
+         * @return this.
+         */
+        public Settings consumerId(final int consumerId)
+        {
+            this.consumerId = consumerId;
+            return this;
+        }
+
+        /**
+         * @return this p2p-server's backbone id.
+         */
+        public int consumerId()
+        {
+            return consumerId;
+        }
+
+        /**
+         * @param announceIntervalMs heartbeat interval.
+         * @return this.
+         */
+        public Settings announceIntervalMs(final long announceIntervalMs)
+        {
+            this.announceIntervalMs = announceIntervalMs;
+            return this;
+        }
+
+        /**
+         * @return heartbeat interval.
+         */
+        public long announceIntervalMs()
+        {
+            return announceIntervalMs;
+        }
+
+        /**
+         * @param missedAnnouncements intervals a distributor may miss.
+         * @return this.
+         */
+        public Settings missedAnnouncements(final int missedAnnouncements)
+        {
+            this.missedAnnouncements = missedAnnouncements;
+            return this;
+        }
+
+        /**
+         * @return intervals a distributor may miss.
+         */
+        public int missedAnnouncements()
+        {
+            return missedAnnouncements;
+        }
+
+        /**
+         * @param idleMinNs first idle delay of the poller.
+         * @param idleMaxNs longest idle delay of the poller.
+         * @return this.
+         */
+        public Settings idle(final long idleMinNs, final long idleMaxNs)
+        {
+            this.idleMinNs = idleMinNs;
+            this.idleMaxNs = idleMaxNs;
+            return this;
+        }
+
+        /**
+         * @return first idle delay of the poller.
+         */
+        public long idleMinNs()
+        {
+            return idleMinNs;
+        }
+
+        /**
+         * @return longest idle delay of the poller.
+         */
+        public long idleMaxNs()
+        {
+            return idleMaxNs;
+        }
+    }
+}

@@ -1,0 +1,160 @@
+package io.mdhub.p2p.backbone;
+
+import java.util.concurrent.TimeUnit;
+
+import org.agrona.SystemUtil;
+
+/**
+ * Settings of the p2p-server's backbone item source: the only place {@code mdhub.p2p.backbone.*} system properties
+ * are read. Stream ids and channel must match the distributors' ({@code mdhub.distributor.backbone.*}).
+ */
+public final class BackboneSourceConfiguration
+{
+    /**
+     * Aeron channel of the backbone (data and control streams).
+     */
+    public static final String CHANNEL_PROP_NAME = "mdhub.p2p.backbone.channel";
+
+    /**
+     * Default channel: IPC, for everything on one host and one media driver.
+     */
+    public static final String CHANNEL_DEFAULT = "aeron:ipc";
+
+    /**
+     * Stream id of the data stream (distributors to p2p-servers).
+     */
+    public static final String DATA_STREAM_ID_PROP_NAME = "mdhub.p2p.backbone.data.stream.id";
+
+    /**
+     * Default data stream id.
+     */
+    public static final int DATA_STREAM_ID_DEFAULT = 1001;
+
+    /**
+     * Stream id of the control stream (p2p-servers to distributors).
+     */
+    public static final String CONTROL_STREAM_ID_PROP_NAME = "mdhub.p2p.backbone.control.stream.id";
+
+    /**
+     * Default control stream id.
+     */
+    public static final int CONTROL_STREAM_ID_DEFAULT = 1002;
+
+    /**
+     * This p2p-server's id on the backbone (request ids carry it, so keep it unique among p2p-servers).
+     */
+    public static final String CONSUMER_ID_PROP_NAME = "mdhub.p2p.backbone.consumer.id";
+
+    /**
+     * Default consumer id: derived from the process id.
+     */
+    public static final int CONSUMER_ID_DEFAULT = (int)(ProcessHandle.current().pid() & 0x7FFFFF);
+
+    /**
+     * Heartbeat interval of the p2p-server on the control stream.
+     */
+    public static final String ANNOUNCE_INTERVAL_MS_PROP_NAME = "mdhub.p2p.backbone.announce.interval.ms";
+
+    /**
+     * Default heartbeat interval.
+     */
+    public static final long ANNOUNCE_INTERVAL_MS_DEFAULT = 1000;
+
+    /**
+     * Announcement intervals a distributor may miss before its services are taken down.
+     */
+    public static final String MISSED_ANNOUNCEMENTS_PROP_NAME = "mdhub.p2p.backbone.missed.announcements";
+
+    /**
+     * Default missed announcements.
+     */
+    public static final int MISSED_ANNOUNCEMENTS_DEFAULT = 3;
+
+    /**
+     * First idle delay of the polling duty cycle after a poll that found nothing.
+     */
+    public static final String IDLE_MIN_NS_PROP_NAME = "mdhub.p2p.backbone.idle.min.ns";
+
+    /**
+     * Default first idle delay.
+     */
+    public static final long IDLE_MIN_NS_DEFAULT = TimeUnit.MICROSECONDS.toNanos(10);
+
+    /**
+     * Longest idle delay of the polling duty cycle (the worst added latency after a quiet spell).
+     */
+    public static final String IDLE_MAX_NS_PROP_NAME = "mdhub.p2p.backbone.idle.max.ns";
+
+    /**
+     * Default longest idle delay.
+     */
+    public static final long IDLE_MAX_NS_DEFAULT = TimeUnit.MICROSECONDS.toNanos(200);
+
+    private BackboneSourceConfiguration()
+    {
+    }
+
+    /**
+     * @return {@link #CHANNEL_PROP_NAME} or its default.
+     */
+    public static String channel()
+    {
+        return System.getProperty(CHANNEL_PROP_NAME, CHANNEL_DEFAULT);
+    }
+
+    /**
+     * @return {@link #DATA_STREAM_ID_PROP_NAME} or its default.
+     */
+    public static int dataStreamId()
+    {
+        return Integer.getInteger(DATA_STREAM_ID_PROP_NAME, DATA_STREAM_ID_DEFAULT);
+    }
+
+    /**
+     * @return {@link #CONTROL_STREAM_ID_PROP_NAME} or its default.
+     */
+    public static int controlStreamId()
+    {
+        return Integer.getInteger(CONTROL_STREAM_ID_PROP_NAME, CONTROL_STREAM_ID_DEFAULT);
+    }
+
+    /**
+     * @return {@link #CONSUMER_ID_PROP_NAME} or its default.
+     */
+    public static int consumerId()
+    {
+        return Integer.getInteger(CONSUMER_ID_PROP_NAME, CONSUMER_ID_DEFAULT);
+    }
+
+    /**
+     * @return {@link #ANNOUNCE_INTERVAL_MS_PROP_NAME} or its default.
+     */
+    public static long announceIntervalMs()
+    {
+        return Long.getLong(ANNOUNCE_INTERVAL_MS_PROP_NAME, ANNOUNCE_INTERVAL_MS_DEFAULT);
+    }
+
+    /**
+     * @return {@link #MISSED_ANNOUNCEMENTS_PROP_NAME} or its default.
+     */
+    public static int missedAnnouncements()
+    {
+        return Integer.getInteger(MISSED_ANNOUNCEMENTS_PROP_NAME, MISSED_ANNOUNCEMENTS_DEFAULT);
+    }
+
+    /**
+     * @return {@link #IDLE_MIN_NS_PROP_NAME} or its default (duration suffixes allowed).
+     */
+    public static long idleMinNs()
+    {
+        return SystemUtil.getDurationInNanos(IDLE_MIN_NS_PROP_NAME, IDLE_MIN_NS_DEFAULT);
+    }
+
+    /**
+     * @return {@link #IDLE_MAX_NS_PROP_NAME} or its default (duration suffixes allowed).
+     */
+    public static long idleMaxNs()
+    {
+        return SystemUtil.getDurationInNanos(IDLE_MAX_NS_PROP_NAME, IDLE_MAX_NS_DEFAULT);
+    }
+}
