@@ -1,0 +1,126 @@
+package io.mdhub.p2p;
+
+import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ScheduledExecutorService;
+
+import org.agrona.CloseHelper;
+import org.agrona.concurrent.ShutdownSignalBarrier;
+
+import io.aeron.Aeron;
+import io.mdhub.backbone.BackboneConfiguration;
+import io.mdhub.backbone.BackboneNode;
+import io.mdhub.common.config.ConfigLoader;
+import io.mdhub.common.metrics.CountersMetricsBridge;
+import io.mdhub.common.metrics.MdMetrics;
+import io.mdhub.common.metrics.MetricsConfiguration;
+import io.mdhub.common.status.MdCounters;
+import io.mdhub.p2p.backbone.BackboneItemSourceFactory;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code bin/mdhub p2p} ({@code mdhub-p2p.jar}): a Point-to-Point server fed by the backbone. By default it joins the
+ * host's backbone daemon through its Aeron directory; {@code --embedded-driver} runs a media driver in this process
+ * instead. Prints its configuration and a ready line, exports its counters over JMX, and closes cleanly on
+ * SIGINT/SIGTERM.
+ */
+@Command(
+    name = "mdhub p2p",
+    mixinStandardHelpOptions = true,
+    version = "mdhub-p2p (MDHub)",
+    description = "Point-to-Point server: backbone consumer, RSSL server for consumer applications.")
+public final class P2pMain implements Callable<Integer>
+{
+    /**
+     * Printed once the server listens; scripts and tests wait for it.
+     */
+    public static final String READY_LINE_PREFIX = "mdhub-p2p ready";
+
+    @Option(names = "--config", paramLabel = "FILE", description = "Properties file; repeatable.")
+    private final List<String> configFiles = new ArrayList<>();
+
+    @Option(names = "-D", paramLabel = "KEY=VALUE", description = "Set a configuration key; repeatable.")
+    private final Map<String, String> overrides = new LinkedHashMap<>();
+
+    @Option(names = "--port", description = "Consumer port; same as -D " + "mdhub.p2p.port=PORT.")
+    private Integer port;
+
+    @Option(names = "--aeron-dir", paramLabel = "DIR", description = "Aeron directory of the backbone.")
+    private String aeronDir;
+
+    @Option(names = "--embedded-driver", description = "Run a media driver in this process.")
+    private boolean embeddedDriver;
+
+    @CommandLine.Spec
+    private CommandLine.Model.CommandSpec spec;
+
+    /**
+     * @param args command line; {@code --help} lists it.
+     */
+    public static void main(final String[] args)
+    {
+        System.exit(new CommandLine(new P2pMain()).execute(args));
+    }
+
+    @Override
+    public Integer call()
+    {
+        final PrintWriter out = spec.commandLine().getOut();
+        if (null != port)
+        {
+            overrides.put(P2pConfiguration.PORT_PROP_NAME, port.toString());
+        }
+        if (null != aeronDir)
+        {
+            overrides.put(BackboneConfiguration.AERON_DIR_PROP_NAME, aeronDir);
+        }
+        ConfigLoader.load(configFiles, overrides);
+
+        final ShutdownSignalBarrier barrier = new ShutdownSignalBarrier();
+        BackboneNode node = null;
+        Aeron aeron = null;
+        P2pServer server = null;
+        CountersMetricsBridge bridge = null;
+        ScheduledExecutorService scheduler = null;
+        try
+        {
+            final String directory;
+            if (embeddedDriver)
+            {
+                node = BackboneNode.launch();
+                directory = node.aeronDirectoryName();
+            }
+            else
+            {
+                directory = BackboneConfiguration.aeronDirectoryName();
+            }
+            aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(directory));
+            final P2pServer.Context ctx = new P2pServer.Context()
+                .itemSourceFactory(new BackboneItemSourceFactory(aeron, new BackboneItemSourceFactory.Settings()));
+            server = P2pServer.launch(ctx);
+            bridge = new CountersMetricsBridge(
+                MdMetrics.registry(), ctx.countersManager(), ctx.componentName(), MdCounters::isMonotonic);
+            scheduler = MdMetrics.newScheduler("mdhub-p2p-metrics");
+            bridge.schedule(scheduler, MetricsConfiguration.countersPollIntervalMs());
+            out.println(READY_LINE_PREFIX + ": port=" + server.port() + " aeronDir=" + directory + " workers=" +
+                ctx.workers() + " pid=" + ProcessHandle.current().pid());
+            out.flush();
+            barrier.await();
+            return 0;
+        }
+        finally
+        {
+            final ScheduledExecutorService metrics = scheduler;
+            CloseHelper.closeAll(bridge, null == metrics ? null : metrics::shutdownNow, server, aeron, node);
+            barrier.remove();
+            out.println("mdhub-p2p closed");
+            out.flush();
+        }
+    }
+}
