@@ -17,6 +17,7 @@ import io.mdhub.common.metrics.MBeans;
 import io.mdhub.common.ripc.RipcConfiguration;
 import io.mdhub.common.ripc.RipcServer;
 import io.mdhub.common.ripc.RipcTransport;
+import io.mdhub.distributor.backbone.DistributorBackbone;
 import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
 
@@ -52,6 +53,10 @@ public final class Distributor implements AutoCloseable
         ObjectName registered = null;
         try
         {
+            if (null != ctx.backboneRuntime())
+            {
+                ctx.backboneRuntime().start();
+            }
             launched = RipcServer.launch(ctx.ripc());
             if (ctx.registerMBean())
             {
@@ -134,12 +139,26 @@ public final class Distributor implements AutoCloseable
     }
 
     /**
-     * Unregister the MBean, stop listening and close every provider connection, then close the Context.
+     * @return the backbone side (publication, control, announcements), or null when the distributor runs without a
+     * backbone. Its counters and accessors belong to the event loop: read them through {@link #onEventLoop}.
+     */
+    public DistributorBackbone backbone()
+    {
+        return ctx.backboneRuntime();
+    }
+
+    /**
+     * Stop the backbone duty cycle, unregister the MBean, stop listening and close every provider connection, then
+     * close the Context (event loop, backbone publication and subscription, Aeron client if owned, counters).
      */
     @Override
     public void close()
     {
         MBeans.unregister(mbeanName);
+        if (null != ctx.backboneRuntime())
+        {
+            ctx.backboneRuntime().stop();
+        }
         // Close the provider connections first and let the event loop run their channelInactive (Netty runs it
         // after the close future completes): sessions free their counters there, and the CountersManager must not
         // be used from two threads at once when the RIPC server frees its own counters next.
@@ -168,6 +187,8 @@ public final class Distributor implements AutoCloseable
         private DistributorListener listener;
         private CountersManager countersManager;
         private RipcServer.Context ripc = new RipcServer.Context();
+        private DistributorBackbone.Context backbone = new DistributorBackbone.Context();
+        private DistributorBackbone backboneRuntime;
 
         private boolean ownsCountersManager;
         private ByteBuffer countersMetaData;
@@ -194,6 +215,7 @@ public final class Distributor implements AutoCloseable
                 {
                 };
             }
+            backbone.conclude();
             if (null == countersManager)
             {
                 ownsCountersManager = true;
@@ -206,8 +228,16 @@ public final class Distributor implements AutoCloseable
             // ONE thread: it owns every distributor structure (single writer, no locks)
             eventLoopGroup = RipcTransport.newEventLoopGroup(1, useEpoll, "distributor-" + componentName);
             eventLoop = eventLoopGroup.next();
-            core = new DistributorCore(componentName, maxProviders, maxServices, maxItemsPerService, listener,
-                new DistributorCounters(countersManager, componentName));
+            final DistributorCounters counters = new DistributorCounters(countersManager, componentName);
+            final ServiceDirectory directory = new ServiceDirectory(maxServices, maxItemsPerService, counters);
+            DistributorListener listeners = listener;
+            if (backbone.isActive())
+            {
+                backboneRuntime = new DistributorBackbone(
+                    backbone, directory, countersManager, componentName, eventLoop);
+                listeners = new CompositeDistributorListener(backboneRuntime.outbound(), listener);
+            }
+            core = new DistributorCore(componentName, maxProviders, directory, listeners, counters);
             final DistributorCore sessionsCore = core;
             ripc.port(providerPort)
                 .bindAddress(bindAddress)
@@ -229,6 +259,12 @@ public final class Distributor implements AutoCloseable
                 eventLoopGroup.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
                 eventLoopGroup = null;
             }
+            if (null != backboneRuntime)
+            {
+                backboneRuntime.close();
+                backboneRuntime = null;
+            }
+            backbone.close();
             if (null != core)
             {
                 core.close();
@@ -455,6 +491,8 @@ public final class Distributor implements AutoCloseable
         {
             final Context copy = super.clone();
             copy.ripc = ripc.clone();
+            copy.backbone = backbone.clone();
+            copy.backboneRuntime = null;
             copy.countersManager = ownsCountersManager ? null : countersManager;
             copy.ownsCountersManager = false;
             copy.countersMetaData = null;
@@ -463,6 +501,22 @@ public final class Distributor implements AutoCloseable
             copy.eventLoop = null;
             copy.core = null;
             return copy;
+        }
+
+        /**
+         * The backbone settings, from the {@code mdhub.distributor.backbone.*} keys: give it an Aeron client or an
+         * Aeron directory to publish onto the backbone; change them before launch.
+         *
+         * @return the backbone Context.
+         */
+        public DistributorBackbone.Context backbone()
+        {
+            return backbone;
+        }
+
+        DistributorBackbone backboneRuntime()
+        {
+            return backboneRuntime;
         }
 
         EventLoop eventLoop()

@@ -50,11 +50,22 @@ final class DistributorCore
         final DistributorListener listener,
         final DistributorCounters counters)
     {
+        this(component, maxProviders, new ServiceDirectory(maxServices, maxItemsPerService, counters), listener,
+            counters);
+    }
+
+    DistributorCore(
+        final String component,
+        final int maxProviders,
+        final ServiceDirectory directory,
+        final DistributorListener listener,
+        final DistributorCounters counters)
+    {
         this.component = component;
         this.maxProviders = maxProviders;
         this.listener = listener;
         this.counters = counters;
-        this.directory = new ServiceDirectory(maxServices, maxItemsPerService, counters);
+        this.directory = directory;
         this.items = new ItemFeed(this);
         this.directoryFeed = new DirectoryFeed(this);
         loginAcceptText.data("Provider login accepted by MDHub distributor " + component);

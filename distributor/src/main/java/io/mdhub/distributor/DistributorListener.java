@@ -103,12 +103,14 @@ public interface DistributorListener
     }
 
     /**
-     * The item left the cache (its provider closed it); its handle is never used again.
+     * The item left the cache (its provider closed it); its handle is never used again. When the provider closed it
+     * with a StatusMsg, {@link #onItemStatus} with that Closed state came just before.
      *
      * @param serviceId  distributor-wide service id.
      * @param itemHandle the item.
+     * @param domainType the item's domain.
      */
-    default void onItemDropped(final int serviceId, final int itemHandle)
+    default void onItemDropped(final int serviceId, final int itemHandle, final int domainType)
     {
     }
 }

@@ -253,7 +253,7 @@ final class ItemFeed
         final DistributedService service = item.service();
         service.cache().remove(item);
         service.itemRemoved();
-        core.listener.onItemDropped(service.id(), item.handle());
+        core.listener.onItemDropped(service.id(), item.handle(), item.domainType);
     }
 
     /**

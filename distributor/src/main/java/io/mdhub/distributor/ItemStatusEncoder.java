@@ -12,9 +12,10 @@ import com.refinitiv.eta.codec.StatusMsgFlags;
 
 /**
  * Encodes an item StatusMsg (any domain) with a state and an ASCII text, with reused ETA objects: the Closed
- * answers to providers and the Open/Suspect events the distributor makes when a provider leaves.
+ * answers to providers, the Open/Suspect events the distributor makes when a provider leaves, and the backbone's
+ * Closed statuses. Not thread safe.
  */
-final class ItemStatusEncoder
+public final class ItemStatusEncoder
 {
     private static final int MAX_TEXT_LENGTH = 0x7FFF;
 
@@ -22,7 +23,17 @@ final class ItemStatusEncoder
     private final Buffer text = CodecFactory.createBuffer();
     private final ByteBuffer textBytes = ByteBuffer.allocateDirect(MAX_TEXT_LENGTH);
 
-    int encode(
+    /**
+     * @param iterator    positioned on the target buffer.
+     * @param domainType  the item's domain.
+     * @param streamId    the stream.
+     * @param streamState RWF StreamState.
+     * @param dataState   RWF DataState.
+     * @param code        RWF StateCode.
+     * @param stateText   ASCII text.
+     * @return an ETA {@code CodecReturnCodes} value.
+     */
+    public int encode(
         final EncodeIterator iterator,
         final int domainType,
         final int streamId,

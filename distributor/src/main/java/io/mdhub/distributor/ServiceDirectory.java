@@ -115,6 +115,15 @@ public final class ServiceDirectory
         return service;
     }
 
+    /**
+     * @return the highest item handle handed out so far (0 before the first item); handles are never reused, so
+     * every item the directory holds has a handle from 1 to this.
+     */
+    public int lastItemHandle()
+    {
+        return nextItemHandle - 1;
+    }
+
     int nextItemHandle()
     {
         return nextItemHandle++;

@@ -86,9 +86,9 @@ final class RecordingDistributorListener implements DistributorListener
     }
 
     @Override
-    public void onItemDropped(final int serviceId, final int itemHandle)
+    public void onItemDropped(final int serviceId, final int itemHandle, final int domainType)
     {
-        events.add(new Event("dropped", serviceId, itemHandle, -1, -1, -1, null, null));
+        events.add(new Event("dropped", serviceId, itemHandle, domainType, -1, -1, null, null));
     }
 
     private static byte[] copy(final DirectBuffer buffer, final int offset, final int length)

@@ -1,0 +1,174 @@
+package io.mdhub.distributor.backbone;
+
+import org.agrona.DirectBuffer;
+
+import com.refinitiv.eta.codec.StateCodes;
+
+import io.mdhub.backbone.protocol.ControlListener;
+import io.mdhub.backbone.protocol.RefreshFlags;
+import io.mdhub.distributor.CachedItem;
+import io.mdhub.distributor.DistributedService;
+import io.mdhub.distributor.ItemCache;
+import io.mdhub.distributor.ServiceDirectory;
+
+/**
+ * Answers the control stream on the distributor's event loop. An ItemRequest is answered from the item cache with a
+ * solicited image echoing its requestId, or refused with an ItemStatus Closed/Suspect on handle -1 (SOURCE_UNKNOWN
+ * for an unknown service, NOT_FOUND for an unknown item or another domain). A RecoveryRequest resends one item's
+ * image at once, or hands a whole service to {@link ServiceRecovery}. ItemClose needs no action: non-interactive
+ * services are broadcast, every item stays published whoever watches it, so closes are only counted.
+ * ConsumerAnnouncements keep {@link P2pServerTracker} up to date. An answer that meets back-pressure returns false,
+ * so the adapter hands the same request back on a later poll instead of queueing it.
+ */
+final class BackboneControlHandler implements ControlListener
+{
+    static final String ITEM_NOT_FOUND_TEXT = "item not found";
+    static final String SERVICE_NOT_FOUND_TEXT = "service not found";
+    static final String NO_IMAGE_TEXT = "no cached image for the item (payload is not a FieldList)";
+    static final String ITEM_GONE_TEXT = "item no longer published";
+
+    private static final int REQUEST_FLAGS = RefreshFlags.SOLICITED | RefreshFlags.COMPLETE | RefreshFlags.CLEAR_CACHE;
+    private static final int RECOVERY_FLAGS = RefreshFlags.COMPLETE | RefreshFlags.CLEAR_CACHE | RefreshFlags.RECOVERY;
+    private static final int MARKET_PRICE = 6;
+
+    private final ServiceDirectory directory;
+    private final ItemImagePublisher images;
+    private final ServiceRecovery recovery;
+    private final P2pServerTracker p2pServers;
+    private final BackboneCounters counters;
+    private long nowNs;
+    private long itemCloses;
+    private long requestsAnswered;
+    private long requestsRefused;
+
+    BackboneControlHandler(
+        final ServiceDirectory directory,
+        final ItemImagePublisher images,
+        final ServiceRecovery recovery,
+        final P2pServerTracker p2pServers,
+        final BackboneCounters counters)
+    {
+        this.directory = directory;
+        this.images = images;
+        this.recovery = recovery;
+        this.p2pServers = p2pServers;
+        this.counters = counters;
+    }
+
+    /**
+     * @param nowNs the time of the duty cycle that polls the control stream.
+     */
+    void now(final long nowNs)
+    {
+        this.nowNs = nowNs;
+    }
+
+    @Override
+    public void onConsumerAnnouncement(
+        final int consumerId, final long epoch, final int intervalMs, final long timestampNs)
+    {
+        p2pServers.onAnnouncement(consumerId, epoch, intervalMs, nowNs);
+    }
+
+    @Override
+    public boolean onItemRequest(
+        final int consumerId,
+        final long requestId,
+        final int serviceId,
+        final int domainType,
+        final boolean isStreaming,
+        final DirectBuffer buffer,
+        final int nameOffset,
+        final int nameLength)
+    {
+        final DistributedService service = directory.service(serviceId);
+        if (null == service)
+        {
+            return refuse(serviceId, requestId, domainType, StateCodes.SOURCE_UNKNOWN, SERVICE_NOT_FOUND_TEXT);
+        }
+        final ItemCache cache = service.cache();
+        final int handle = cache.handle(buffer, nameOffset, nameLength);
+        final CachedItem item = ItemCache.NO_HANDLE == handle ? null : cache.item(handle);
+        if (null == item || item.domainType() != domainType)
+        {
+            return refuse(serviceId, requestId, domainType, StateCodes.NOT_FOUND, ITEM_NOT_FOUND_TEXT);
+        }
+        final long result = images.publishImage(service, item, requestId, REQUEST_FLAGS, true, nowNs);
+        if (ItemImagePublisher.NO_IMAGE == result)
+        {
+            return refuse(serviceId, requestId, domainType, StateCodes.NONE, NO_IMAGE_TEXT);
+        }
+        if (ItemImagePublisher.isBackPressured(result))
+        {
+            return false;
+        }
+        requestsAnswered++;
+        return true;
+    }
+
+    private boolean refuse(
+        final int serviceId, final long requestId, final int domainType, final int stateCode, final String text)
+    {
+        final long result = images.publishRefusal(serviceId, -1, requestId, domainType, stateCode, text, nowNs);
+        if (ItemImagePublisher.isBackPressured(result))
+        {
+            return false;
+        }
+        requestsRefused++;
+        return true;
+    }
+
+    @Override
+    public void onItemClose(final int consumerId, final int serviceId, final int itemHandle)
+    {
+        itemCloses++;
+    }
+
+    @Override
+    public boolean onRecoveryRequest(
+        final int consumerId, final int serviceId, final int itemHandle, final long lastSequence)
+    {
+        final DistributedService service = directory.service(serviceId);
+        if (null == service)
+        {
+            return true; // nothing to recover; the announcements say which services exist
+        }
+        if (itemHandle < 0)
+        {
+            recovery.recoverService(serviceId);
+            return true;
+        }
+        final CachedItem item = service.cache().item(itemHandle);
+        final long result;
+        if (null == item)
+        {
+            // the requester missed the item's Closed status: say it again (the domain is no longer known)
+            result = images.publishRefusal(
+                serviceId, itemHandle, 0, MARKET_PRICE, StateCodes.NOT_FOUND, ITEM_GONE_TEXT, nowNs);
+        }
+        else
+        {
+            result = images.publishImage(service, item, 0, RECOVERY_FLAGS, false, nowNs);
+            if (result > 0)
+            {
+                counters.recoveries.increment();
+            }
+        }
+        return !ItemImagePublisher.isBackPressured(result);
+    }
+
+    long itemCloses()
+    {
+        return itemCloses;
+    }
+
+    long requestsAnswered()
+    {
+        return requestsAnswered;
+    }
+
+    long requestsRefused()
+    {
+        return requestsRefused;
+    }
+}

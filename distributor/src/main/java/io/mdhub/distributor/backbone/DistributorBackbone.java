@@ -1,0 +1,596 @@
+package io.mdhub.distributor.backbone;
+
+import org.agrona.CloseHelper;
+import org.agrona.concurrent.SystemEpochNanoClock;
+import org.agrona.concurrent.status.CountersManager;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import io.aeron.Aeron;
+import io.aeron.ExclusivePublication;
+import io.aeron.Subscription;
+import io.mdhub.backbone.protocol.BackbonePublication;
+import io.mdhub.backbone.protocol.ControlAdapter;
+import io.mdhub.backbone.protocol.MarketDataPublisher;
+import io.mdhub.common.concurrent.EventLoopDutyCycle;
+import io.mdhub.common.config.BaseContext;
+import io.mdhub.distributor.DistributorListener;
+import io.mdhub.distributor.ServiceDirectory;
+import io.netty.util.concurrent.EventExecutor;
+
+/**
+ * The distributor's side of the backbone: the data publication (an ExclusivePublication: one publishing thread, the
+ * distributor's event loop) fed by {@link #outbound()} with live data, the control subscription answered by
+ * {@link BackboneControlHandler}, whole-service recovery and the periodic ServiceAnnouncement. Everything runs on the
+ * distributor's event loop: live data inside the provider sessions' reads, the rest in an
+ * {@link EventLoopDutyCycle} (poll control, resend a recovery batch, announce), so no extra thread and no lock.
+ * <p>
+ * Lifecycle: built by the distributor's Context after its event loop and directory exist, {@link #start()}ed by the
+ * distributor, {@link #stop()}ped first at close and {@link #close()}d after the event loop has stopped (publication,
+ * subscription and counters; the Aeron client belongs to the {@link Context}).
+ */
+public final class DistributorBackbone implements AutoCloseable
+{
+    private static final Logger LOG = LoggerFactory.getLogger(DistributorBackbone.class);
+
+    private final Context ctx;
+    private final ExclusivePublication publication;
+    private final Subscription subscription;
+    private final BackboneCounters counters;
+    private final BackboneOutbound outbound;
+    private final ControlAdapter controlAdapter;
+    private final BackboneControlHandler controlHandler;
+    private final ServiceRecovery recovery;
+    private final ServiceAnnouncer announcer;
+    private final P2pServerTracker p2pServers = new P2pServerTracker();
+    private final EventLoopDutyCycle dutyCycle;
+    private final int controlFragmentLimit;
+    private final long expiryCheckIntervalNs;
+    private long nextExpiryCheckNs;
+
+    /**
+     * Create the publication and subscription and everything that works on them; nothing runs until
+     * {@link #start()}.
+     *
+     * @param ctx             the concluded backbone settings with an Aeron client.
+     * @param directory       the distributor's services and caches.
+     * @param countersManager where the backbone counters go (allocated here, on the caller's thread).
+     * @param component       component name for counter labels.
+     * @param eventLoop       the distributor's event loop, which owns the directory.
+     */
+    public DistributorBackbone(
+        final Context ctx,
+        final ServiceDirectory directory,
+        final CountersManager countersManager,
+        final String component,
+        final EventExecutor eventLoop)
+    {
+        this.ctx = ctx;
+        this.controlFragmentLimit = ctx.controlFragmentLimit();
+        this.expiryCheckIntervalNs = ctx.announceIntervalMs() * 1_000_000L;
+        ExclusivePublication pub = null;
+        Subscription sub = null;
+        BackboneCounters allocated = null;
+        try
+        {
+            allocated = new BackboneCounters(countersManager, component);
+            pub = ctx.aeron().addExclusivePublication(ctx.channel(), ctx.dataStreamId());
+            sub = ctx.aeron().addSubscription(ctx.controlChannel(), ctx.controlStreamId());
+        }
+        catch (final RuntimeException ex)
+        {
+            CloseHelper.quietCloseAll(sub, pub, allocated);
+            throw ex;
+        }
+        this.publication = pub;
+        this.subscription = sub;
+        this.counters = allocated;
+
+        final ServiceSequences sequences = new ServiceSequences();
+        final MarketDataPublisher publisher = new MarketDataPublisher(
+            new BackbonePublication(publication, ctx.maxPublishAttempts(), counters.backPressure));
+        final ItemImagePublisher images = new ItemImagePublisher(publisher, sequences);
+        this.outbound = new BackboneOutbound(publisher, sequences, counters);
+        this.recovery = new ServiceRecovery(directory, images, counters, ctx.recoveryBatch());
+        this.controlHandler = new BackboneControlHandler(directory, images, recovery, p2pServers, counters);
+        this.controlAdapter = new ControlAdapter(controlHandler, counters.malformedControl);
+        this.announcer = new ServiceAnnouncer(
+            directory, sequences, publisher, ctx.distributorId(), ctx.epoch(), ctx.announceIntervalMs());
+        this.dutyCycle = new EventLoopDutyCycle(eventLoop, this::doWork, ctx.idleMinNs(), ctx.idleMaxNs());
+        LOG.info("backbone: distributor {} epoch {} data {} stream {}, control {} stream {}", ctx.distributorId(),
+            ctx.epoch(), ctx.channel(), ctx.dataStreamId(), ctx.controlChannel(), ctx.controlStreamId());
+    }
+
+    /**
+     * @return the listener that publishes the distributor's live events.
+     */
+    public DistributorListener outbound()
+    {
+        return outbound;
+    }
+
+    /**
+     * Start the duty cycle on the event loop.
+     */
+    public void start()
+    {
+        dutyCycle.start();
+    }
+
+    /**
+     * Stop the duty cycle after the cycle in progress (from any thread).
+     */
+    public void stop()
+    {
+        dutyCycle.close();
+    }
+
+    /**
+     * @return p2p-servers heard from recently (call on the event loop).
+     */
+    public int p2pServerCount()
+    {
+        return p2pServers.count();
+    }
+
+    /**
+     * @return ItemClose messages received (call on the event loop).
+     */
+    public long itemCloses()
+    {
+        return controlHandler.itemCloses();
+    }
+
+    /**
+     * @return ItemRequests answered with an image (call on the event loop).
+     */
+    public long requestsAnswered()
+    {
+        return controlHandler.requestsAnswered();
+    }
+
+    /**
+     * @return ItemRequests refused with a status (call on the event loop).
+     */
+    public long requestsRefused()
+    {
+        return controlHandler.requestsRefused();
+    }
+
+    /**
+     * @return the settings.
+     */
+    public Context context()
+    {
+        return ctx;
+    }
+
+    int doWork(final long nowNs)
+    {
+        controlHandler.now(nowNs);
+        int work = controlAdapter.poll(subscription, controlFragmentLimit);
+        if (recovery.isActive())
+        {
+            work += recovery.doWork(nowNs);
+        }
+        work += announcer.doWork(nowNs);
+        if (nowNs - nextExpiryCheckNs >= 0)
+        {
+            nextExpiryCheckNs = nowNs + expiryCheckIntervalNs;
+            p2pServers.expire(nowNs);
+        }
+        return work;
+    }
+
+    /**
+     * Close the subscription, the publication and the counters. Call after the event loop stopped.
+     */
+    @Override
+    public void close()
+    {
+        dutyCycle.close();
+        CloseHelper.closeAll(subscription, publication, counters);
+    }
+
+    /**
+     * Backbone settings of a distributor; defaults from {@link DistributorBackboneConfiguration}. The backbone is
+     * used when {@link #enabled()} and either an {@link Aeron} client is supplied or an Aeron directory is set (then
+     * conclude connects a client that this Context owns and closes).
+     */
+    public static final class Context extends BaseContext<Context>
+    {
+        private static final int MAX_STREAM_ID = Integer.MAX_VALUE;
+        private static final int MAX_ANNOUNCE_INTERVAL_MS = 60_000;
+        private static final int MAX_SERVICE_ID = 0xFFFF;
+
+        private boolean enabled = DistributorBackboneConfiguration.enabled();
+        private String aeronDirectoryName = DistributorBackboneConfiguration.aeronDir();
+        private String channel = DistributorBackboneConfiguration.channel();
+        private String controlChannel = DistributorBackboneConfiguration.controlChannel();
+        private int dataStreamId = DistributorBackboneConfiguration.dataStreamId();
+        private int controlStreamId = DistributorBackboneConfiguration.controlStreamId();
+        private int distributorId = DistributorBackboneConfiguration.distributorId();
+        private int announceIntervalMs = DistributorBackboneConfiguration.announceIntervalMs();
+        private long idleMinNs = DistributorBackboneConfiguration.idleMinNs();
+        private long idleMaxNs = DistributorBackboneConfiguration.idleMaxNs();
+        private int maxPublishAttempts = DistributorBackboneConfiguration.maxPublishAttempts();
+        private int controlFragmentLimit = DistributorBackboneConfiguration.controlFragmentLimit();
+        private int recoveryBatch = DistributorBackboneConfiguration.recoveryBatch();
+        private long epoch;
+        private boolean isEpochAssigned;
+        private Aeron aeron;
+        private boolean ownsAeron;
+
+        @Override
+        protected void concludeContext()
+        {
+            if (!isActive())
+            {
+                return;
+            }
+            if (null == channel || channel.isEmpty())
+            {
+                throw new IllegalArgumentException(DistributorBackboneConfiguration.CHANNEL_PROP_NAME + " is empty");
+            }
+            if (null == controlChannel || controlChannel.isEmpty())
+            {
+                controlChannel = channel;
+            }
+            requireRange(DistributorBackboneConfiguration.DATA_STREAM_ID_PROP_NAME, dataStreamId, 1, MAX_STREAM_ID);
+            requireRange(
+                DistributorBackboneConfiguration.CONTROL_STREAM_ID_PROP_NAME, controlStreamId, 1, MAX_STREAM_ID);
+            if (controlChannel.equals(channel) && dataStreamId == controlStreamId)
+            {
+                throw new IllegalArgumentException("data and control streams are the same: " + channel + " stream " +
+                    dataStreamId);
+            }
+            requireRange(DistributorBackboneConfiguration.DISTRIBUTOR_ID_PROP_NAME, distributorId, 1, MAX_SERVICE_ID);
+            requireRange(DistributorBackboneConfiguration.ANNOUNCE_INTERVAL_MS_PROP_NAME, announceIntervalMs, 1,
+                MAX_ANNOUNCE_INTERVAL_MS);
+            requirePositive(DistributorBackboneConfiguration.IDLE_MIN_NS_PROP_NAME, idleMinNs);
+            requireRange(DistributorBackboneConfiguration.IDLE_MAX_NS_PROP_NAME, idleMaxNs, idleMinNs,
+                Long.MAX_VALUE);
+            requirePositive(DistributorBackboneConfiguration.MAX_PUBLISH_ATTEMPTS_PROP_NAME, maxPublishAttempts);
+            requirePositive(DistributorBackboneConfiguration.CONTROL_FRAGMENT_LIMIT_PROP_NAME, controlFragmentLimit);
+            requirePositive(DistributorBackboneConfiguration.RECOVERY_BATCH_PROP_NAME, recoveryBatch);
+            if (0 == epoch)
+            {
+                // wall-clock nanoseconds: differs on every start, even of a process restarted at once
+                epoch = new SystemEpochNanoClock().nanoTime();
+                isEpochAssigned = true;
+            }
+            if (null == aeron)
+            {
+                ownsAeron = true;
+                aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(aeronDirectoryName));
+            }
+        }
+
+        /**
+         * @return true when the backbone will be used: enabled, and a client or a directory is given.
+         */
+        public boolean isActive()
+        {
+            return enabled && (null != aeron || (null != aeronDirectoryName && !aeronDirectoryName.isEmpty()));
+        }
+
+        /**
+         * Close the Aeron client if this Context connected it.
+         */
+        @Override
+        public void close()
+        {
+            if (ownsAeron)
+            {
+                ownsAeron = false;
+                CloseHelper.quietClose(aeron);
+                aeron = null;
+            }
+        }
+
+        /**
+         * @return a copy with the same settings that owns no client.
+         */
+        @Override
+        public Context clone()
+        {
+            final Context copy = super.clone();
+            if (ownsAeron)
+            {
+                copy.aeron = null;
+            }
+            copy.ownsAeron = false;
+            if (isEpochAssigned)
+            {
+                copy.epoch = 0;
+                copy.isEpochAssigned = false;
+            }
+            return copy;
+        }
+
+        /**
+         * @param enabled use the backbone (when a client or directory is given).
+         * @return this.
+         */
+        public Context enabled(final boolean enabled)
+        {
+            checkNotConcluded();
+            this.enabled = enabled;
+            return this;
+        }
+
+        /**
+         * @return true when enabled.
+         */
+        public boolean enabled()
+        {
+            return enabled;
+        }
+
+        /**
+         * @param aeron a connected client supplied by the caller, who keeps owning it.
+         * @return this.
+         */
+        public Context aeron(final Aeron aeron)
+        {
+            checkNotConcluded();
+            this.aeron = aeron;
+            return this;
+        }
+
+        /**
+         * @return the Aeron client (after conclude, the one in use).
+         */
+        public Aeron aeron()
+        {
+            return aeron;
+        }
+
+        /**
+         * @param aeronDirectoryName the media driver's directory, to connect a client of our own.
+         * @return this.
+         */
+        public Context aeronDirectoryName(final String aeronDirectoryName)
+        {
+            checkNotConcluded();
+            this.aeronDirectoryName = aeronDirectoryName;
+            return this;
+        }
+
+        /**
+         * @return the media driver's directory, or empty.
+         */
+        public String aeronDirectoryName()
+        {
+            return aeronDirectoryName;
+        }
+
+        /**
+         * @param channel the data stream's channel.
+         * @return this.
+         */
+        public Context channel(final String channel)
+        {
+            checkNotConcluded();
+            this.channel = channel;
+            return this;
+        }
+
+        /**
+         * @return the data stream's channel.
+         */
+        public String channel()
+        {
+            return channel;
+        }
+
+        /**
+         * @param controlChannel the control stream's channel; empty for the data channel.
+         * @return this.
+         */
+        public Context controlChannel(final String controlChannel)
+        {
+            checkNotConcluded();
+            this.controlChannel = controlChannel;
+            return this;
+        }
+
+        /**
+         * @return the control stream's channel.
+         */
+        public String controlChannel()
+        {
+            return controlChannel;
+        }
+
+        /**
+         * @param dataStreamId the data stream id.
+         * @return this.
+         */
+        public Context dataStreamId(final int dataStreamId)
+        {
+            checkNotConcluded();
+            this.dataStreamId = dataStreamId;
+            return this;
+        }
+
+        /**
+         * @return the data stream id.
+         */
+        public int dataStreamId()
+        {
+            return dataStreamId;
+        }
+
+        /**
+         * @param controlStreamId the control stream id.
+         * @return this.
+         */
+        public Context controlStreamId(final int controlStreamId)
+        {
+            checkNotConcluded();
+            this.controlStreamId = controlStreamId;
+            return this;
+        }
+
+        /**
+         * @return the control stream id.
+         */
+        public int controlStreamId()
+        {
+            return controlStreamId;
+        }
+
+        /**
+         * @param distributorId this distributor's id in announcements.
+         * @return this.
+         */
+        public Context distributorId(final int distributorId)
+        {
+            checkNotConcluded();
+            this.distributorId = distributorId;
+            return this;
+        }
+
+        /**
+         * @return the distributor id.
+         */
+        public int distributorId()
+        {
+            return distributorId;
+        }
+
+        /**
+         * @param announceIntervalMs milliseconds between announcements.
+         * @return this.
+         */
+        public Context announceIntervalMs(final int announceIntervalMs)
+        {
+            checkNotConcluded();
+            this.announceIntervalMs = announceIntervalMs;
+            return this;
+        }
+
+        /**
+         * @return milliseconds between announcements.
+         */
+        public int announceIntervalMs()
+        {
+            return announceIntervalMs;
+        }
+
+        /**
+         * @param idleMinNs first idle delay of the duty cycle.
+         * @return this.
+         */
+        public Context idleMinNs(final long idleMinNs)
+        {
+            checkNotConcluded();
+            this.idleMinNs = idleMinNs;
+            return this;
+        }
+
+        /**
+         * @return first idle delay of the duty cycle.
+         */
+        public long idleMinNs()
+        {
+            return idleMinNs;
+        }
+
+        /**
+         * @param idleMaxNs longest idle delay of the duty cycle.
+         * @return this.
+         */
+        public Context idleMaxNs(final long idleMaxNs)
+        {
+            checkNotConcluded();
+            this.idleMaxNs = idleMaxNs;
+            return this;
+        }
+
+        /**
+         * @return longest idle delay of the duty cycle.
+         */
+        public long idleMaxNs()
+        {
+            return idleMaxNs;
+        }
+
+        /**
+         * @param maxPublishAttempts attempts per message while back-pressured.
+         * @return this.
+         */
+        public Context maxPublishAttempts(final int maxPublishAttempts)
+        {
+            checkNotConcluded();
+            this.maxPublishAttempts = maxPublishAttempts;
+            return this;
+        }
+
+        /**
+         * @return attempts per message while back-pressured.
+         */
+        public int maxPublishAttempts()
+        {
+            return maxPublishAttempts;
+        }
+
+        /**
+         * @param controlFragmentLimit control fragments read per duty cycle.
+         * @return this.
+         */
+        public Context controlFragmentLimit(final int controlFragmentLimit)
+        {
+            checkNotConcluded();
+            this.controlFragmentLimit = controlFragmentLimit;
+            return this;
+        }
+
+        /**
+         * @return control fragments read per duty cycle.
+         */
+        public int controlFragmentLimit()
+        {
+            return controlFragmentLimit;
+        }
+
+        /**
+         * @param recoveryBatch images resent per duty cycle during a whole-service recovery.
+         * @return this.
+         */
+        public Context recoveryBatch(final int recoveryBatch)
+        {
+            checkNotConcluded();
+            this.recoveryBatch = recoveryBatch;
+            return this;
+        }
+
+        /**
+         * @return images resent per duty cycle during a whole-service recovery.
+         */
+        public int recoveryBatch()
+        {
+            return recoveryBatch;
+        }
+
+        /**
+         * @param epoch the epoch to announce; 0 (the default) takes the wall clock in nanoseconds at conclude.
+         * @return this.
+         */
+        public Context epoch(final long epoch)
+        {
+            checkNotConcluded();
+            this.epoch = epoch;
+            return this;
+        }
+
+        /**
+         * @return the epoch announced.
+         */
+        public long epoch()
+        {
+            return epoch;
+        }
+    }
+}

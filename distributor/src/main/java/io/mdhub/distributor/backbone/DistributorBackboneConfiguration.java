@@ -1,0 +1,255 @@
+package io.mdhub.distributor.backbone;
+
+import io.mdhub.common.config.ConfigValues;
+
+/**
+ * Backbone settings of the distributor: the only place {@code mdhub.distributor.backbone.*} system properties are
+ * read. Each setting is a {@code *_PROP_NAME} / {@code *_DEFAULT} pair whose value seeds a
+ * {@link DistributorBackbone.Context} field.
+ */
+public final class DistributorBackboneConfiguration
+{
+    /**
+     * Publish onto the backbone. Takes effect only when an Aeron client is supplied or an Aeron directory is
+     * configured, so a distributor without a backbone (tests, tools) still runs.
+     */
+    public static final String ENABLED_PROP_NAME = "mdhub.distributor.backbone.enabled";
+
+    /**
+     * Default: enabled (when a client or directory is there).
+     */
+    public static final boolean ENABLED_DEFAULT = true;
+
+    /**
+     * Aeron directory of the media driver to connect to (usually the backbone daemon's {@code
+     * mdhub.backbone.aeron.dir}); the distributor then owns the Aeron client and closes it.
+     */
+    public static final String AERON_DIR_PROP_NAME = "mdhub.distributor.backbone.aeron.dir";
+
+    /**
+     * Default: none (no backbone unless a client is supplied).
+     */
+    public static final String AERON_DIR_DEFAULT = "";
+
+    /**
+     * Aeron channel of the data stream (distributor to p2p-servers).
+     */
+    public static final String CHANNEL_PROP_NAME = "mdhub.distributor.backbone.channel";
+
+    /**
+     * Default: IPC, for a distributor and p2p-servers on one host's driver.
+     */
+    public static final String CHANNEL_DEFAULT = "aeron:ipc";
+
+    /**
+     * Aeron channel the distributor subscribes to for the control stream (p2p-servers to distributor).
+     */
+    public static final String CONTROL_CHANNEL_PROP_NAME = "mdhub.distributor.backbone.control.channel";
+
+    /**
+     * Default: empty, meaning the data channel.
+     */
+    public static final String CONTROL_CHANNEL_DEFAULT = "";
+
+    /**
+     * Aeron stream id of the data stream.
+     */
+    public static final String DATA_STREAM_ID_PROP_NAME = "mdhub.distributor.backbone.data.stream.id";
+
+    /**
+     * Default data stream id.
+     */
+    public static final int DATA_STREAM_ID_DEFAULT = 1001;
+
+    /**
+     * Aeron stream id of the control stream.
+     */
+    public static final String CONTROL_STREAM_ID_PROP_NAME = "mdhub.distributor.backbone.control.stream.id";
+
+    /**
+     * Default control stream id.
+     */
+    public static final int CONTROL_STREAM_ID_DEFAULT = 1002;
+
+    /**
+     * This distributor's id in announcements; unique among the distributors on a backbone.
+     */
+    public static final String DISTRIBUTOR_ID_PROP_NAME = "mdhub.distributor.backbone.distributor.id";
+
+    /**
+     * Default distributor id.
+     */
+    public static final int DISTRIBUTOR_ID_DEFAULT = 1;
+
+    /**
+     * Milliseconds between service announcements (the distributor's heartbeat, carrying each service's last sequence).
+     */
+    public static final String ANNOUNCE_INTERVAL_MS_PROP_NAME = "mdhub.distributor.backbone.announce.interval.ms";
+
+    /**
+     * Default announcement interval.
+     */
+    public static final int ANNOUNCE_INTERVAL_MS_DEFAULT = 100;
+
+    /**
+     * First idle delay of the backbone duty cycle on the event loop after a cycle that found nothing, in nanoseconds;
+     * it doubles while idle.
+     */
+    public static final String IDLE_MIN_NS_PROP_NAME = "mdhub.distributor.backbone.idle.min.ns";
+
+    /**
+     * Default first idle delay: 10 microseconds.
+     */
+    public static final long IDLE_MIN_NS_DEFAULT = 10_000L;
+
+    /**
+     * Longest idle delay of the backbone duty cycle, in nanoseconds: the worst-case delay before a control message is
+     * read when the stream was quiet.
+     */
+    public static final String IDLE_MAX_NS_PROP_NAME = "mdhub.distributor.backbone.idle.max.ns";
+
+    /**
+     * Default longest idle delay: 1 millisecond.
+     */
+    public static final long IDLE_MAX_NS_DEFAULT = 1_000_000L;
+
+    /**
+     * Attempts per message while the data stream is back-pressured before the message is given up (live data: dropped,
+     * counted, the gap shown by the next announcement; answers to requests: retried on a later cycle).
+     */
+    public static final String MAX_PUBLISH_ATTEMPTS_PROP_NAME = "mdhub.distributor.backbone.max.publish.attempts";
+
+    /**
+     * Default attempts.
+     */
+    public static final int MAX_PUBLISH_ATTEMPTS_DEFAULT = 3;
+
+    /**
+     * Most control-stream fragments read per duty cycle.
+     */
+    public static final String CONTROL_FRAGMENT_LIMIT_PROP_NAME = "mdhub.distributor.backbone.control.fragment.limit";
+
+    /**
+     * Default fragments per cycle.
+     */
+    public static final int CONTROL_FRAGMENT_LIMIT_DEFAULT = 64;
+
+    /**
+     * Most item images resent per duty cycle while answering a whole-service recovery request, so a large service does
+     * not stall the event loop.
+     */
+    public static final String RECOVERY_BATCH_PROP_NAME = "mdhub.distributor.backbone.recovery.batch";
+
+    /**
+     * Default images per cycle.
+     */
+    public static final int RECOVERY_BATCH_DEFAULT = 256;
+
+    private DistributorBackboneConfiguration()
+    {
+    }
+
+    /**
+     * @return the value of {@link #ENABLED_PROP_NAME}.
+     */
+    public static boolean enabled()
+    {
+        return ConfigValues.getBoolean(ENABLED_PROP_NAME, ENABLED_DEFAULT);
+    }
+
+    /**
+     * @return the value of {@link #AERON_DIR_PROP_NAME}.
+     */
+    public static String aeronDir()
+    {
+        return ConfigValues.getString(AERON_DIR_PROP_NAME, AERON_DIR_DEFAULT);
+    }
+
+    /**
+     * @return the value of {@link #CHANNEL_PROP_NAME}.
+     */
+    public static String channel()
+    {
+        return ConfigValues.getString(CHANNEL_PROP_NAME, CHANNEL_DEFAULT);
+    }
+
+    /**
+     * @return the value of {@link #CONTROL_CHANNEL_PROP_NAME}.
+     */
+    public static String controlChannel()
+    {
+        return ConfigValues.getString(CONTROL_CHANNEL_PROP_NAME, CONTROL_CHANNEL_DEFAULT);
+    }
+
+    /**
+     * @return the value of {@link #DATA_STREAM_ID_PROP_NAME}.
+     */
+    public static int dataStreamId()
+    {
+        return ConfigValues.getInt(DATA_STREAM_ID_PROP_NAME, DATA_STREAM_ID_DEFAULT);
+    }
+
+    /**
+     * @return the value of {@link #CONTROL_STREAM_ID_PROP_NAME}.
+     */
+    public static int controlStreamId()
+    {
+        return ConfigValues.getInt(CONTROL_STREAM_ID_PROP_NAME, CONTROL_STREAM_ID_DEFAULT);
+    }
+
+    /**
+     * @return the value of {@link #DISTRIBUTOR_ID_PROP_NAME}.
+     */
+    public static int distributorId()
+    {
+        return ConfigValues.getInt(DISTRIBUTOR_ID_PROP_NAME, DISTRIBUTOR_ID_DEFAULT);
+    }
+
+    /**
+     * @return the value of {@link #ANNOUNCE_INTERVAL_MS_PROP_NAME}.
+     */
+    public static int announceIntervalMs()
+    {
+        return ConfigValues.getInt(ANNOUNCE_INTERVAL_MS_PROP_NAME, ANNOUNCE_INTERVAL_MS_DEFAULT);
+    }
+
+    /**
+     * @return the value of {@link #IDLE_MIN_NS_PROP_NAME}.
+     */
+    public static long idleMinNs()
+    {
+        return ConfigValues.getLong(IDLE_MIN_NS_PROP_NAME, IDLE_MIN_NS_DEFAULT);
+    }
+
+    /**
+     * @return the value of {@link #IDLE_MAX_NS_PROP_NAME}.
+     */
+    public static long idleMaxNs()
+    {
+        return ConfigValues.getLong(IDLE_MAX_NS_PROP_NAME, IDLE_MAX_NS_DEFAULT);
+    }
+
+    /**
+     * @return the value of {@link #MAX_PUBLISH_ATTEMPTS_PROP_NAME}.
+     */
+    public static int maxPublishAttempts()
+    {
+        return ConfigValues.getInt(MAX_PUBLISH_ATTEMPTS_PROP_NAME, MAX_PUBLISH_ATTEMPTS_DEFAULT);
+    }
+
+    /**
+     * @return the value of {@link #CONTROL_FRAGMENT_LIMIT_PROP_NAME}.
+     */
+    public static int controlFragmentLimit()
+    {
+        return ConfigValues.getInt(CONTROL_FRAGMENT_LIMIT_PROP_NAME, CONTROL_FRAGMENT_LIMIT_DEFAULT);
+    }
+
+    /**
+     * @return the value of {@link #RECOVERY_BATCH_PROP_NAME}.
+     */
+    public static int recoveryBatch()
+    {
+        return ConfigValues.getInt(RECOVERY_BATCH_PROP_NAME, RECOVERY_BATCH_DEFAULT);
+    }
+}

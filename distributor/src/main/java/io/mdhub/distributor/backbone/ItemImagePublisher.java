@@ -1,0 +1,127 @@
+package io.mdhub.distributor.backbone;
+
+import org.agrona.DirectBuffer;
+import org.agrona.ExpandableDirectByteBuffer;
+
+import com.refinitiv.eta.codec.CodecReturnCodes;
+import com.refinitiv.eta.codec.DataStates;
+import com.refinitiv.eta.codec.StreamStates;
+
+import io.aeron.Publication;
+import io.mdhub.backbone.protocol.MarketDataPublisher;
+import io.mdhub.common.rwf.eta.EtaMsgWriter;
+import io.mdhub.distributor.CachedItem;
+import io.mdhub.distributor.DistributedService;
+import io.mdhub.distributor.ItemStatusEncoder;
+
+/**
+ * Publishes answers that are retried until they go out: item images encoded from the cache (answers to requests,
+ * recovery) and refusals (ItemStatus with handle -1). The service's sequence number is taken only when the message
+ * was published, so a back-pressured answer that is tried again later leaves no gap. The scratch buffer grows to the
+ * largest image and is then reused. Owned by the distributor's event loop.
+ */
+final class ItemImagePublisher
+{
+    /** Returned when the item has no image to send (its payload is not a FieldList, or encoding failed). */
+    static final long NO_IMAGE = Long.MIN_VALUE;
+
+    private static final int MAX_IMAGE_LENGTH = 16 * 1024 * 1024;
+    private static final int STATUS_HEADROOM = 128;
+
+    private final MarketDataPublisher publisher;
+    private final ServiceSequences sequences;
+    private final ItemStatusEncoder statusEncoder = new ItemStatusEncoder();
+    private final EtaMsgWriter writer = new EtaMsgWriter();
+    private final ExpandableDirectByteBuffer scratch = new ExpandableDirectByteBuffer(4096);
+
+    ItemImagePublisher(final MarketDataPublisher publisher, final ServiceSequences sequences)
+    {
+        this.publisher = publisher;
+        this.sequences = sequences;
+    }
+
+    /**
+     * @param service   the item's service.
+     * @param item      the item.
+     * @param requestId the request answered, or 0.
+     * @param flags     backbone RefreshFlags.
+     * @param solicited RWF SOLICITED on the refresh.
+     * @param nowNs     the origin timestamp.
+     * @return the Publication result, or {@link #NO_IMAGE}.
+     */
+    long publishImage(
+        final DistributedService service,
+        final CachedItem item,
+        final long requestId,
+        final int flags,
+        final boolean solicited,
+        final long nowNs)
+    {
+        final int serviceId = service.id();
+        int length;
+        while (true)
+        {
+            length = service.cache().encodeRefresh(
+                item.handle(), 0, serviceId, solicited, scratch, 0, scratch.capacity());
+            if (CodecReturnCodes.BUFFER_TOO_SMALL != length || scratch.capacity() >= MAX_IMAGE_LENGTH)
+            {
+                break;
+            }
+            scratch.checkLimit(Math.min(scratch.capacity() * 2, MAX_IMAGE_LENGTH));
+        }
+        if (length <= 0)
+        {
+            return NO_IMAGE;
+        }
+        final DirectBuffer name = item.nameBuffer();
+        final long sequence = sequences.peekNext(serviceId);
+        final long result = publisher.refresh(serviceId, item.handle(), sequence, nowNs, requestId,
+            item.domainType(), flags, name, 0, name.capacity(), scratch, 0, length);
+        if (result > 0)
+        {
+            sequences.commit(serviceId, sequence);
+        }
+        return result;
+    }
+
+    /**
+     * Refuse a request: ItemStatus Closed/Suspect with handle -1, echoing the requestId.
+     *
+     * @return the Publication result.
+     */
+    long publishRefusal(
+        final int serviceId,
+        final int itemHandle,
+        final long requestId,
+        final int domainType,
+        final int stateCode,
+        final String text,
+        final long nowNs)
+    {
+        final int capacity = STATUS_HEADROOM + text.length();
+        scratch.checkLimit(capacity);
+        final int encoded = statusEncoder.encode(writer.begin(scratch, 0, capacity), domainType, 0,
+            StreamStates.CLOSED, DataStates.SUSPECT, stateCode, text);
+        if (CodecReturnCodes.SUCCESS != encoded)
+        {
+            throw new IllegalStateException("status encoding failed: " + CodecReturnCodes.toString(encoded));
+        }
+        final long sequence = sequences.peekNext(serviceId);
+        final long result = publisher.status(serviceId, itemHandle, sequence, nowNs, requestId, StreamStates.CLOSED,
+            DataStates.SUSPECT, scratch, 0, writer.encodedLength());
+        if (result > 0)
+        {
+            sequences.commit(serviceId, sequence);
+        }
+        return result;
+    }
+
+    /**
+     * @param result a Publication result.
+     * @return true when the stream was back-pressured, so the same answer should be tried again later.
+     */
+    static boolean isBackPressured(final long result)
+    {
+        return Publication.BACK_PRESSURED == result || Publication.ADMIN_ACTION == result;
+    }
+}

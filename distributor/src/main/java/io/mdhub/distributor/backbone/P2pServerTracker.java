@@ -1,0 +1,90 @@
+package io.mdhub.distributor.backbone;
+
+import java.util.concurrent.TimeUnit;
+
+import org.agrona.collections.Int2ObjectHashMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The p2p-servers heard on the control stream, from their ConsumerAnnouncements: one joins with its first
+ * announcement, restarts when its epoch changes, and expires after {@link #LIVENESS_INTERVALS} of its own
+ * announcement intervals of silence. Today this only logs and counts them (non-interactive services are broadcast);
+ * it is where sink-driven interest will learn that a p2p-server and its interest are gone. Owned by the
+ * distributor's event loop; allocates only when a p2p-server joins.
+ */
+final class P2pServerTracker
+{
+    /** Announcement intervals of silence after which a p2p-server counts as gone. */
+    static final int LIVENESS_INTERVALS = 5;
+
+    private static final Logger LOG = LoggerFactory.getLogger(P2pServerTracker.class);
+
+    private static final class Peer
+    {
+        long epoch;
+        long timeoutNs;
+        long lastSeenNs;
+    }
+
+    private final Int2ObjectHashMap<Peer> peers = new Int2ObjectHashMap<>();
+
+    void onAnnouncement(final int consumerId, final long epoch, final int intervalMs, final long nowNs)
+    {
+        Peer peer = peers.get(consumerId);
+        if (null == peer)
+        {
+            peer = new Peer();
+            peers.put(consumerId, peer);
+            LOG.info("p2p-server {} joined (epoch {}, interval {} ms)", consumerId, epoch, intervalMs);
+        }
+        else if (peer.epoch != epoch)
+        {
+            LOG.info("p2p-server {} restarted (epoch {} -> {})", consumerId, peer.epoch, epoch);
+        }
+        peer.epoch = epoch;
+        peer.timeoutNs = TimeUnit.MILLISECONDS.toNanos(Math.max(1, intervalMs)) * LIVENESS_INTERVALS;
+        peer.lastSeenNs = nowNs;
+    }
+
+    /**
+     * Forget the p2p-servers that fell silent.
+     *
+     * @return how many expired.
+     */
+    int expire(final long nowNs)
+    {
+        int expired = 0;
+        final Int2ObjectHashMap<Peer>.EntryIterator it = peers.entrySet().iterator();
+        while (it.hasNext())
+        {
+            it.next();
+            final Peer peer = it.getValue();
+            if (nowNs - peer.lastSeenNs > peer.timeoutNs)
+            {
+                LOG.info("p2p-server {} expired: silent for {} ms", it.getIntKey(),
+                    TimeUnit.NANOSECONDS.toMillis(nowNs - peer.lastSeenNs));
+                it.remove();
+                expired++;
+            }
+        }
+        return expired;
+    }
+
+    /**
+     * @return p2p-servers currently alive.
+     */
+    int count()
+    {
+        return peers.size();
+    }
+
+    /**
+     * @param consumerId a p2p-server id.
+     * @return true while it is alive.
+     */
+    boolean isAlive(final int consumerId)
+    {
+        return peers.containsKey(consumerId);
+    }
+}
