@@ -41,10 +41,10 @@ class LauncherIT
     @Test
     void commandsNotBuiltYetExitWithStatusTwo() throws InterruptedException
     {
-        final Result demo = run("demo");
-        assertEquals(2, demo.status, demo.output);
-        assertTrue(demo.output.contains("demo is not available yet: it arrives with the market data core path"),
-            demo.output);
+        final Result distributor = run("distributor");
+        assertEquals(2, distributor.status, distributor.output);
+        assertTrue(distributor.output.contains(
+            "distributor is not available yet: it arrives with the market data core path"), distributor.output);
 
         final Result unknown = run("frobnicate");
         assertEquals(2, unknown.status, unknown.output);

@@ -3,6 +3,7 @@ package io.mdhub.benchmarks;
 import java.util.Arrays;
 
 import io.mdhub.benchmarks.client.TestClientMain;
+import io.mdhub.benchmarks.demo.DemoMain;
 import io.mdhub.benchmarks.source.SourceMain;
 import picocli.CommandLine;
 
@@ -14,7 +15,7 @@ import picocli.CommandLine;
 public final class BenchMain
 {
     private static final String USAGE =
-        "usage: mdhub-bench.jar (source [options] | client [options] | [jmh] [JMH options])";
+        "usage: mdhub-bench.jar (demo | source | client [options] | [jmh] [JMH options])";
 
     private BenchMain()
     {
@@ -35,6 +36,9 @@ public final class BenchMain
                 break;
             case "client":
                 System.exit(new CommandLine(new TestClientMain()).execute(rest));
+                break;
+            case "demo":
+                System.exit(new CommandLine(new DemoMain()).execute(rest));
                 break;
             case "jmh":
                 org.openjdk.jmh.Main.main(rest);

@@ -48,9 +48,11 @@ import io.netty.channel.ChannelInboundHandlerAdapter;
  */
 final class ConsumerMount extends ChannelInboundHandlerAdapter
 {
-    static final int FIRST_ITEM_STREAM = 5;
+    static final int FIRST_ITEM_STREAM = 1000;
     private static final int LOGIN_STREAM = 1;
-    private static final int DIRECTORY_STREAM = 2;
+    private static final int FIRST_DIRECTORY_STREAM = 2;
+    private static final int DIRECTORY_ATTEMPTS = 100;
+    private static final long DIRECTORY_RETRY_MS = 100;
     private static final int REQUESTS_PER_TURN = 1000;
     private static final int REQUEST_CAPACITY = 320;
 
@@ -67,6 +69,7 @@ final class ConsumerMount extends ChannelInboundHandlerAdapter
     private final RequestMsg request = (RequestMsg)CodecFactory.createMsg();
     private int serviceId = -1;
     private int nextRequest;
+    private int directoryAttempts;
 
     ConsumerMount(final TestClient.Context settings, final MountStats stats, final int[] itemIndexes)
     {
@@ -109,7 +112,8 @@ final class ConsumerMount extends ChannelInboundHandlerAdapter
             {
                 onLogin(ctx);
             }
-            else if (DIRECTORY_STREAM == streamId && MsgClasses.REFRESH == header.msgClass())
+            else if (streamId >= FIRST_DIRECTORY_STREAM && streamId < FIRST_ITEM_STREAM &&
+                MsgClasses.REFRESH == header.msgClass())
             {
                 onDirectory(ctx, buf);
             }
@@ -258,13 +262,22 @@ final class ConsumerMount extends ChannelInboundHandlerAdapter
                 serviceId = services.get(i).serviceId();
             }
         }
-        if (serviceId < 0)
+        if (serviceId >= 0)
         {
-            stats.failure = "service " + settings.serviceName() + " not in the directory";
-            ctx.close();
-            return;
+            sendRequests(ctx);
         }
-        sendRequests(ctx);
+        else if (directoryAttempts < DIRECTORY_ATTEMPTS)
+        {
+            // the server may not have heard of the service yet (it learns services from the backbone): ask again
+            ctx.executor().schedule(() -> ctx.writeAndFlush(encodeDirectoryRequest(ctx), ctx.voidPromise()),
+                DIRECTORY_RETRY_MS, TimeUnit.MILLISECONDS);
+        }
+        else
+        {
+            stats.failure = "service " + settings.serviceName() + " not in the directory after " +
+                DIRECTORY_ATTEMPTS + " attempts";
+            ctx.close();
+        }
     }
 
     private void sendRequests(final ChannelHandlerContext ctx)
@@ -300,8 +313,7 @@ final class ConsumerMount extends ChannelInboundHandlerAdapter
     {
         final DirectoryRequest directory = (DirectoryRequest)DirectoryMsgFactory.createMsg();
         directory.rdmMsgType(DirectoryMsgType.REQUEST);
-        directory.streamId(DIRECTORY_STREAM);
-        directory.applyStreaming();
+        directory.streamId(FIRST_DIRECTORY_STREAM + directoryAttempts++); // a snapshot on a fresh stream each time
         directory.filter(Directory.ServiceFilterFlags.INFO | Directory.ServiceFilterFlags.STATE);
         final ByteBuf buf = RipcFrameEncoder.newMessageBuffer(ctx.alloc(), 128);
         return finish(buf, directory.encode(writer.begin(buf, buf.writerIndex(), buf.writableBytes())));

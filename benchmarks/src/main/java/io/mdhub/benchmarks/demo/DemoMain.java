@@ -1,0 +1,120 @@
+package io.mdhub.benchmarks.demo;
+
+import java.io.PrintWriter;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+import org.HdrHistogram.Histogram;
+
+import io.mdhub.benchmarks.client.TestClient;
+import io.mdhub.common.latency.LatencySummary;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code bin/mdhub demo}: runs {@link Demo} and prints a line per second — updates in (source) and out (client),
+ * items open, lost updates, end-to-end latency — until Ctrl-C or {@code --duration}, then a summary.
+ */
+@Command(
+    name = "mdhub demo",
+    mixinStandardHelpOptions = true,
+    version = "mdhub demo (MDHub)",
+    description = "The market data path in one JVM: backbone, distributor, p2p-server, source and test client.")
+public final class DemoMain implements Callable<Integer>
+{
+    @Option(names = "--items", description = "Item universe (default ${DEFAULT-VALUE}).")
+    int items = 100_000;
+
+    @Option(names = "--rate", description = "Updates per second from the source (default ${DEFAULT-VALUE}).")
+    long rate = 10_000;
+
+    @Option(names = "--mounts", description = "Client connections (default ${DEFAULT-VALUE}).")
+    int mounts = 1;
+
+    @Option(names = "--fraction", description = "Share of the items each mount watches (default ${DEFAULT-VALUE}).")
+    double fraction = 1.0;
+
+    @Option(names = "--duration", description = "Seconds to run, 0 = until Ctrl-C (default ${DEFAULT-VALUE}).")
+    long durationSeconds;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() throws Exception
+    {
+        final PrintWriter out = spec.commandLine().getOut();
+        out.printf("mdhub-demo: starting backbone, distributor, p2p-server; publishing %d items at %d updates/s%n",
+            items, rate);
+        out.flush();
+        final CountDownLatch stop = new CountDownLatch(1);
+        final CountDownLatch done = new CountDownLatch(1);
+        final Thread hook = new Thread(() ->
+        {
+            stop.countDown();
+            try
+            {
+                done.await(10, TimeUnit.SECONDS);
+            }
+            catch (final InterruptedException ex)
+            {
+                Thread.currentThread().interrupt();
+            }
+        }, "mdhub-demo-shutdown");
+        Runtime.getRuntime().addShutdownHook(hook);
+
+        final Histogram latency = new Histogram(3);
+        TestClient.Totals totals;
+        long published;
+        final long startNs = System.nanoTime();
+        try (Demo demo = Demo.launch(new Demo.Settings().items(items).rate(rate).mounts(mounts).fraction(fraction)))
+        {
+            out.printf("mdhub-demo: distributor port %d, p2p-server port %d; client opening %d items%n",
+                demo.distributor().port(), demo.p2p().port(), demo.client().itemsRequested());
+            out.flush();
+            final long endNs = durationSeconds > 0 ? startNs + TimeUnit.SECONDS.toNanos(durationSeconds) :
+                Long.MAX_VALUE;
+            long lastIn = demo.source().stats().updatesSent();
+            TestClient.Totals last = demo.client().totals();
+            while (System.nanoTime() < endNs && !stop.await(1, TimeUnit.SECONDS))
+            {
+                final long in = demo.source().stats().updatesSent();
+                final TestClient.Totals now = demo.client().totals();
+                final Histogram interval = demo.client().latencyInterval();
+                latency.add(interval);
+                out.printf("demo: updates/s in %d out %d | items open %d/%d | lost %d | latency p50 %.1f us " +
+                    "p99 %.1f us max %.1f us%n", in - lastIn, now.updates - last.updates, now.itemsOpen,
+                    demo.client().itemsRequested(), now.lostUpdates, interval.getValueAtPercentile(50) / 1000.0,
+                    interval.getValueAtPercentile(99) / 1000.0, interval.getMaxValue() / 1000.0);
+                out.flush();
+                lastIn = in;
+                last = now;
+            }
+            totals = demo.client().totals();
+            published = demo.source().stats().updatesSent();
+        }
+        finally
+        {
+            done.countDown();
+            try
+            {
+                Runtime.getRuntime().removeShutdownHook(hook);
+            }
+            catch (final IllegalStateException ex)
+            {
+                // shutting down: the hook is running
+            }
+        }
+
+        out.printf("mdhub-demo: published %d updates, client received %d updates and %d refreshes, " +
+            "items open %d, lost %d, out of order %d%n", published, totals.updates, totals.refreshes,
+            totals.itemsOpen, totals.lostUpdates, totals.outOfOrder);
+        final LatencySummary summary = new LatencySummary("rate").add(Long.toString(rate), latency);
+        out.println(summary.header());
+        out.println(summary.csvLine(0));
+        out.flush();
+        return 0 == totals.lostUpdates && null == totals.failure ? 0 : 1;
+    }
+}

@@ -1,0 +1,61 @@
+package io.mdhub.benchmarks.demo;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+
+import org.HdrHistogram.Histogram;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import io.mdhub.benchmarks.client.TestClient;
+import io.mdhub.common.test.InterruptAfter;
+import io.mdhub.common.test.MdTests;
+
+/**
+ * The market data path end to end in one JVM — source (NIP) → distributor → Aeron backbone → p2p-server → test
+ * client — over real loopback RSSL connections: every item opens, every update arrives in order by the source's
+ * per-item counters, and end-to-end latency is measured from the embedded timestamps.
+ */
+@InterruptAfter(90)
+class DemoTest
+{
+    private static final int ITEMS = 500;
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void everyItemOpensAndNoUpdateIsLostFromSourceToClient()
+    {
+        final Histogram latency = new Histogram(3);
+        try (Demo demo = Demo.launch(new Demo.Settings()
+            .items(ITEMS)
+            .rate(2000)
+            .mounts(2)
+            .fraction(0.5)
+            .aeronDirectory(dir.resolve("aeron").toString())))
+        {
+            MdTests.await(() -> "every item open and 4000 updates at the client: " + describe(demo.client()),
+                () -> demo.client().totals().itemsOpen == ITEMS && demo.client().totals().updates >= 4000);
+            latency.add(demo.client().latencyInterval());
+
+            final TestClient.Totals totals = demo.client().totals();
+            assertNull(totals.failure);
+            assertEquals(0, totals.lostUpdates, "per-item update counters have no gap");
+            assertEquals(0, totals.outOfOrder);
+            assertEquals(0, totals.malformed);
+            assertEquals(ITEMS, totals.refreshes, "one image per watched item (two mounts, half each)");
+            assertTrue(latency.getTotalCount() > 0, "timestamped updates measured end to end");
+        }
+    }
+
+    private static String describe(final TestClient client)
+    {
+        final TestClient.Totals totals = client.totals();
+        return "open " + totals.itemsOpen + ", updates " + totals.updates + ", lost " + totals.lostUpdates +
+            ", failure " + totals.failure;
+    }
+}
