@@ -41,10 +41,10 @@ class LauncherIT
     @Test
     void commandsNotBuiltYetExitWithStatusTwo() throws InterruptedException
     {
-        final Result distributor = run("distributor");
-        assertEquals(2, distributor.status, distributor.output);
-        assertTrue(distributor.output.contains(
-            "distributor is not available yet: it arrives with the market data core path"), distributor.output);
+        final Result probe = run("probe");
+        assertEquals(2, probe.status, probe.output);
+        assertTrue(probe.output.contains("probe is not available yet: it arrives with the order path"),
+            probe.output);
 
         final Result unknown = run("frobnicate");
         assertEquals(2, unknown.status, unknown.output);

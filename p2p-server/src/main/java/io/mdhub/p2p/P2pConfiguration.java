@@ -50,7 +50,7 @@ public final class P2pConfiguration
     /**
      * Default per-consumer item limit.
      */
-    public static final int MAX_ITEMS_PER_CONSUMER_DEFAULT = 10_000;
+    public static final int MAX_ITEMS_PER_CONSUMER_DEFAULT = 100_000;
 
     /**
      * Most distinct items open on the item sources of the whole server (all workers).

@@ -1,0 +1,125 @@
+package io.mdhub.distributor;
+
+import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ScheduledExecutorService;
+
+import org.agrona.CloseHelper;
+import org.agrona.concurrent.ShutdownSignalBarrier;
+
+import io.aeron.Aeron;
+import io.mdhub.backbone.BackboneConfiguration;
+import io.mdhub.backbone.BackboneNode;
+import io.mdhub.common.config.ConfigLoader;
+import io.mdhub.common.metrics.CountersMetricsBridge;
+import io.mdhub.common.metrics.MdMetrics;
+import io.mdhub.common.metrics.MetricsConfiguration;
+import io.mdhub.common.status.MdCounters;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code bin/mdhub distributor} ({@code mdhub-distributor.jar}): a Source Distributor that takes data from
+ * non-interactive providers and publishes it on the backbone. By default it joins the host's backbone daemon
+ * through its Aeron directory; {@code --embedded-driver} runs a media driver in this process instead. Prints a
+ * ready line, exports its counters over JMX, closes cleanly on SIGINT/SIGTERM.
+ */
+@Command(
+    name = "mdhub distributor",
+    mixinStandardHelpOptions = true,
+    version = "mdhub-distributor (MDHub)",
+    description = "Source Distributor: RSSL server for non-interactive providers, publishing onto the backbone.")
+public final class DistributorMain implements Callable<Integer>
+{
+    /**
+     * Printed once the distributor listens; scripts and tests wait for it.
+     */
+    public static final String READY_LINE_PREFIX = "mdhub-distributor ready";
+
+    @Option(names = "--config", paramLabel = "FILE", description = "Properties file; repeatable.")
+    private final List<String> configFiles = new ArrayList<>();
+
+    @Option(names = "-D", paramLabel = "KEY=VALUE", description = "Set a configuration key; repeatable.")
+    private final Map<String, String> overrides = new LinkedHashMap<>();
+
+    @Option(names = "--port", description = "Provider port; same as -D mdhub.distributor.provider.port=PORT.")
+    private Integer port;
+
+    @Option(names = "--aeron-dir", paramLabel = "DIR", description = "Aeron directory of the backbone.")
+    private String aeronDir;
+
+    @Option(names = "--embedded-driver", description = "Run a media driver in this process.")
+    private boolean embeddedDriver;
+
+    @CommandLine.Spec
+    private CommandLine.Model.CommandSpec spec;
+
+    /**
+     * @param args command line; {@code --help} lists it.
+     */
+    public static void main(final String[] args)
+    {
+        System.exit(new CommandLine(new DistributorMain()).execute(args));
+    }
+
+    @Override
+    public Integer call()
+    {
+        final PrintWriter out = spec.commandLine().getOut();
+        if (null != port)
+        {
+            overrides.put(DistributorConfiguration.PROVIDER_PORT_PROP_NAME, port.toString());
+        }
+        if (null != aeronDir)
+        {
+            overrides.put(BackboneConfiguration.AERON_DIR_PROP_NAME, aeronDir);
+        }
+        ConfigLoader.load(configFiles, overrides);
+
+        final ShutdownSignalBarrier barrier = new ShutdownSignalBarrier();
+        BackboneNode node = null;
+        Aeron aeron = null;
+        Distributor distributor = null;
+        CountersMetricsBridge bridge = null;
+        ScheduledExecutorService scheduler = null;
+        try
+        {
+            final String directory;
+            if (embeddedDriver)
+            {
+                node = BackboneNode.launch();
+                directory = node.aeronDirectoryName();
+            }
+            else
+            {
+                directory = BackboneConfiguration.aeronDirectoryName();
+            }
+            aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(directory));
+            final Distributor.Context ctx = new Distributor.Context();
+            ctx.backbone().aeron(aeron);
+            distributor = Distributor.launch(ctx);
+            bridge = new CountersMetricsBridge(
+                MdMetrics.registry(), distributor.countersReader(), ctx.componentName(), MdCounters::isMonotonic);
+            scheduler = MdMetrics.newScheduler("mdhub-distributor-metrics");
+            bridge.schedule(scheduler, MetricsConfiguration.countersPollIntervalMs());
+            out.println(READY_LINE_PREFIX + ": port=" + distributor.port() + " aeronDir=" + directory + " pid=" +
+                ProcessHandle.current().pid());
+            out.flush();
+            barrier.await();
+            return 0;
+        }
+        finally
+        {
+            final ScheduledExecutorService metrics = scheduler;
+            CloseHelper.closeAll(bridge, null == metrics ? null : metrics::shutdownNow, distributor, aeron, node);
+            barrier.remove();
+            out.println("mdhub-distributor closed");
+            out.flush();
+        }
+    }
+}
