@@ -7,15 +7,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 
-import org.agrona.CloseHelper;
 import org.agrona.concurrent.ShutdownSignalBarrier;
 
 import io.aeron.AeronVersion;
 import io.aeron.exceptions.AeronException;
 import io.mdhub.common.config.ConfigLoader;
-import io.mdhub.common.metrics.CountersMetricsBridge;
-import io.mdhub.common.metrics.MdMetrics;
-import io.mdhub.common.metrics.MetricsConfiguration;
+import io.mdhub.common.metrics.CountersExport;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -105,23 +102,15 @@ public final class BackboneMain implements Callable<Integer>
         final ShutdownSignalBarrier barrier = new ShutdownSignalBarrier();
         try (BackboneNode node = BackboneNode.launch(ctx))
         {
-            final CountersMetricsBridge bridge = new CountersMetricsBridge(
-                MdMetrics.registry(), node.countersReader(), "aeron", (typeId) -> false);
-            final var scheduler = MdMetrics.newScheduler("mdhub-backbone-metrics");
-            try
+            // The export reads the driver's mapped counters: it closes before the driver unmaps them.
+            try (CountersExport export = CountersExport.start(node.countersReader(), "aeron", (typeId) -> false))
             {
-                bridge.schedule(scheduler, MetricsConfiguration.countersPollIntervalMs());
                 out.print(ctx);
                 out.println(READY_LINE_PREFIX + ": aeronDir=" + node.aeronDirectoryName() + " threadingMode=" +
                     ctx.concludedThreadingMode() + " pid=" + ProcessHandle.current().pid() + " aeron=" +
                     AeronVersion.VERSION);
                 out.flush();
                 barrier.await();
-            }
-            finally
-            {
-                // The bridge reads the driver's mapped counters: stop it before the driver unmaps them.
-                CloseHelper.closeAll(bridge, scheduler::shutdownNow);
             }
         }
         finally

@@ -6,18 +6,13 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import java.util.concurrent.ScheduledExecutorService;
 
-import org.agrona.CloseHelper;
 import org.agrona.concurrent.ShutdownSignalBarrier;
 
-import io.aeron.Aeron;
+import io.mdhub.backbone.BackboneAttachment;
 import io.mdhub.backbone.BackboneConfiguration;
-import io.mdhub.backbone.BackboneNode;
 import io.mdhub.common.config.ConfigLoader;
-import io.mdhub.common.metrics.CountersMetricsBridge;
-import io.mdhub.common.metrics.MdMetrics;
-import io.mdhub.common.metrics.MetricsConfiguration;
+import io.mdhub.common.metrics.CountersExport;
 import io.mdhub.common.status.MdCounters;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -82,41 +77,23 @@ public final class DistributorMain implements Callable<Integer>
         ConfigLoader.load(configFiles, overrides);
 
         final ShutdownSignalBarrier barrier = new ShutdownSignalBarrier();
-        BackboneNode node = null;
-        Aeron aeron = null;
-        Distributor distributor = null;
-        CountersMetricsBridge bridge = null;
-        ScheduledExecutorService scheduler = null;
-        try
+        try (BackboneAttachment backbone = BackboneAttachment.attach(embeddedDriver))
         {
-            final String directory;
-            if (embeddedDriver)
-            {
-                node = BackboneNode.launch();
-                directory = node.aeronDirectoryName();
-            }
-            else
-            {
-                directory = BackboneConfiguration.aeronDirectoryName();
-            }
-            aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(directory));
             final Distributor.Context ctx = new Distributor.Context();
-            ctx.backbone().aeron(aeron);
-            distributor = Distributor.launch(ctx);
-            bridge = new CountersMetricsBridge(
-                MdMetrics.registry(), distributor.countersReader(), ctx.componentName(), MdCounters::isMonotonic);
-            scheduler = MdMetrics.newScheduler("mdhub-distributor-metrics");
-            bridge.schedule(scheduler, MetricsConfiguration.countersPollIntervalMs());
-            out.println(READY_LINE_PREFIX + ": port=" + distributor.port() + " aeronDir=" + directory + " pid=" +
-                ProcessHandle.current().pid());
-            out.flush();
-            barrier.await();
+            ctx.backbone().aeron(backbone.aeron());
+            try (Distributor distributor = Distributor.launch(ctx);
+                CountersExport export = CountersExport.start(
+                    distributor.countersReader(), ctx.componentName(), MdCounters::isMonotonic))
+            {
+                out.println(READY_LINE_PREFIX + ": port=" + distributor.port() + " aeronDir=" +
+                    backbone.aeronDirectoryName() + " pid=" + ProcessHandle.current().pid());
+                out.flush();
+                barrier.await();
+            }
             return 0;
         }
         finally
         {
-            final ScheduledExecutorService metrics = scheduler;
-            CloseHelper.closeAll(bridge, null == metrics ? null : metrics::shutdownNow, distributor, aeron, node);
             barrier.remove();
             out.println("mdhub-distributor closed");
             out.flush();

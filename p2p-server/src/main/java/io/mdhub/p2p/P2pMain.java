@@ -6,18 +6,13 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import java.util.concurrent.ScheduledExecutorService;
 
-import org.agrona.CloseHelper;
 import org.agrona.concurrent.ShutdownSignalBarrier;
 
-import io.aeron.Aeron;
+import io.mdhub.backbone.BackboneAttachment;
 import io.mdhub.backbone.BackboneConfiguration;
-import io.mdhub.backbone.BackboneNode;
 import io.mdhub.common.config.ConfigLoader;
-import io.mdhub.common.metrics.CountersMetricsBridge;
-import io.mdhub.common.metrics.MdMetrics;
-import io.mdhub.common.metrics.MetricsConfiguration;
+import io.mdhub.common.metrics.CountersExport;
 import io.mdhub.common.status.MdCounters;
 import io.mdhub.p2p.backbone.BackboneItemSourceFactory;
 import picocli.CommandLine;
@@ -83,41 +78,24 @@ public final class P2pMain implements Callable<Integer>
         ConfigLoader.load(configFiles, overrides);
 
         final ShutdownSignalBarrier barrier = new ShutdownSignalBarrier();
-        BackboneNode node = null;
-        Aeron aeron = null;
-        P2pServer server = null;
-        CountersMetricsBridge bridge = null;
-        ScheduledExecutorService scheduler = null;
-        try
+        try (BackboneAttachment backbone = BackboneAttachment.attach(embeddedDriver))
         {
-            final String directory;
-            if (embeddedDriver)
+            final P2pServer.Context ctx = new P2pServer.Context().itemSourceFactory(
+                new BackboneItemSourceFactory(backbone.aeron(), new BackboneItemSourceFactory.Settings()));
+            try (P2pServer server = P2pServer.launch(ctx);
+                CountersExport export = CountersExport.start(
+                    ctx.countersManager(), ctx.componentName(), MdCounters::isMonotonic))
             {
-                node = BackboneNode.launch();
-                directory = node.aeronDirectoryName();
+                out.println(READY_LINE_PREFIX + ": port=" + server.port() + " aeronDir=" +
+                    backbone.aeronDirectoryName() + " workers=" + ctx.workers() + " pid=" +
+                    ProcessHandle.current().pid());
+                out.flush();
+                barrier.await();
             }
-            else
-            {
-                directory = BackboneConfiguration.aeronDirectoryName();
-            }
-            aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(directory));
-            final P2pServer.Context ctx = new P2pServer.Context()
-                .itemSourceFactory(new BackboneItemSourceFactory(aeron, new BackboneItemSourceFactory.Settings()));
-            server = P2pServer.launch(ctx);
-            bridge = new CountersMetricsBridge(
-                MdMetrics.registry(), ctx.countersManager(), ctx.componentName(), MdCounters::isMonotonic);
-            scheduler = MdMetrics.newScheduler("mdhub-p2p-metrics");
-            bridge.schedule(scheduler, MetricsConfiguration.countersPollIntervalMs());
-            out.println(READY_LINE_PREFIX + ": port=" + server.port() + " aeronDir=" + directory + " workers=" +
-                ctx.workers() + " pid=" + ProcessHandle.current().pid());
-            out.flush();
-            barrier.await();
             return 0;
         }
         finally
         {
-            final ScheduledExecutorService metrics = scheduler;
-            CloseHelper.closeAll(bridge, null == metrics ? null : metrics::shutdownNow, server, aeron, node);
             barrier.remove();
             out.println("mdhub-p2p closed");
             out.flush();
