@@ -52,6 +52,35 @@ class DemoTest
         }
     }
 
+    @Test
+    void producerFiftyFiftyFansEveryUpdateOutToTenMounts()
+    {
+        final int items = 10_000;
+        try (Demo demo = Demo.launch(new Demo.Settings()
+            .items(items)
+            .rate(2000)
+            .mounts(20)
+            .fraction(0.5)
+            .aeronDirectory(dir.resolve("aeron").toString())))
+        {
+            // 20 windows of 5,000 items starting every 500 items: every item is in exactly 10 of them
+            MdTests.await(() -> "all watches open: " + describe(demo.client()),
+                () -> demo.client().totals().itemsOpen == 20L * items / 2);
+            final long inStart = demo.source().stats().updatesSent();
+            final long outStart = demo.client().totals().updates;
+            MdTests.await("2,000 more updates from the source",
+                () -> demo.source().stats().updatesSent() >= inStart + 2000);
+            final long in = demo.source().stats().updatesSent() - inStart;
+            MdTests.await(() -> "output to reach 10 x " + in + ": " + describe(demo.client()),
+                () -> demo.client().totals().updates - outStart >= 10 * in);
+
+            final TestClient.Totals totals = demo.client().totals();
+            assertNull(totals.failure, "no mount was disconnected");
+            assertEquals(0, totals.lostUpdates);
+            assertEquals(0, totals.outOfOrder);
+        }
+    }
+
     private static String describe(final TestClient client)
     {
         final TestClient.Totals totals = client.totals();
