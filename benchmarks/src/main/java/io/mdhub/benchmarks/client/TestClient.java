@@ -8,8 +8,7 @@ import org.HdrHistogram.Histogram;
 import org.agrona.CloseHelper;
 import org.agrona.LangUtil;
 
-import io.mdhub.benchmarks.source.ItemUniverse;
-import io.mdhub.common.config.BaseContext;
+import io.mdhub.benchmarks.tools.RsslToolContext;
 import io.mdhub.common.ripc.RipcClient;
 import io.netty.channel.Channel;
 import io.netty.util.concurrent.Future;
@@ -188,74 +187,37 @@ public final class TestClient implements AutoCloseable
     /**
      * Settings of a {@link TestClient}.
      */
-    public static final class Context extends BaseContext<Context>
+    public static final class Context extends RsslToolContext<Context>
     {
-        private String host = "127.0.0.1";
-        private int port = 14002;
         private String serviceName = "NI_PUB";
-        private ItemUniverse items;
-        private int itemCount = 100_000;
         private int mounts = 1;
         private double fraction = 1.0;
         private boolean checkSequence = true;
         private int eventLoopThreads = 1;
-        private String userName = "mdhub-client";
-        private long connectTimeoutMs = 10_000;
+
+        /**
+         * Defaults: port 14002, user mdhub-client.
+         */
+        public Context()
+        {
+            super(14002, "mdhub-client");
+        }
 
         @Override
         protected void concludeContext()
         {
-            requireRange("port", port, 1, 65535);
+            super.concludeContext();
             requirePositive("mounts", mounts);
             requirePositive("eventLoopThreads", eventLoopThreads);
-            requirePositive("connectTimeoutMs", connectTimeoutMs);
             if (!(fraction > 0 && fraction <= 1))
             {
                 throw new IllegalArgumentException("fraction must be in (0, 1]: " + fraction);
             }
-            if (null == items)
-            {
-                items = ItemUniverse.generated((int)requirePositive("itemCount", itemCount));
-            }
         }
 
-        /**
-         * @param host p2p-server host.
-         * @return this.
-         */
-        public Context host(final String host)
-        {
-            checkNotConcluded();
-            this.host = host;
-            return this;
-        }
 
-        /**
-         * @return p2p-server host.
-         */
-        public String host()
-        {
-            return host;
-        }
 
-        /**
-         * @param port p2p-server consumer port.
-         * @return this.
-         */
-        public Context port(final int port)
-        {
-            checkNotConcluded();
-            this.port = port;
-            return this;
-        }
 
-        /**
-         * @return p2p-server consumer port.
-         */
-        public int port()
-        {
-            return port;
-        }
 
         /**
          * @param serviceName service to open items on.
@@ -276,35 +238,8 @@ public final class TestClient implements AutoCloseable
             return serviceName;
         }
 
-        /**
-         * @param items the universe (overrides itemCount).
-         * @return this.
-         */
-        public Context items(final ItemUniverse items)
-        {
-            checkNotConcluded();
-            this.items = items;
-            return this;
-        }
 
-        /**
-         * @return the universe (after conclude).
-         */
-        public ItemUniverse items()
-        {
-            return items;
-        }
 
-        /**
-         * @param itemCount size of a generated universe (same names as the source generates).
-         * @return this.
-         */
-        public Context itemCount(final int itemCount)
-        {
-            checkNotConcluded();
-            this.itemCount = itemCount;
-            return this;
-        }
 
         /**
          * @param mounts connections.
@@ -382,42 +317,8 @@ public final class TestClient implements AutoCloseable
             return eventLoopThreads;
         }
 
-        /**
-         * @param userName login user name.
-         * @return this.
-         */
-        public Context userName(final String userName)
-        {
-            checkNotConcluded();
-            this.userName = userName;
-            return this;
-        }
 
-        /**
-         * @return login user name.
-         */
-        public String userName()
-        {
-            return userName;
-        }
 
-        /**
-         * @param connectTimeoutMs how long to wait for each connection.
-         * @return this.
-         */
-        public Context connectTimeoutMs(final long connectTimeoutMs)
-        {
-            checkNotConcluded();
-            this.connectTimeoutMs = connectTimeoutMs;
-            return this;
-        }
 
-        /**
-         * @return how long to wait for each connection.
-         */
-        public long connectTimeoutMs()
-        {
-            return connectTimeoutMs;
-        }
     }
 }

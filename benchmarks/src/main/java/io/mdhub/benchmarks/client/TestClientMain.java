@@ -3,13 +3,13 @@ package io.mdhub.benchmarks.client;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 import org.HdrHistogram.Histogram;
 
 import io.mdhub.benchmarks.source.ItemUniverse;
 import io.mdhub.common.latency.LatencySummary;
+import io.mdhub.benchmarks.tools.ToolShutdown;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -75,13 +75,10 @@ public final class TestClientMain implements Callable<Integer>
             ctx.items(ItemUniverse.fromFile(itemFile));
         }
 
-        final CountDownLatch stop = new CountDownLatch(1);
-        final CountDownLatch done = new CountDownLatch(1);
-        final Thread hook = new Thread(() -> awaitClean(stop, done), "mdhub-client-shutdown");
-        Runtime.getRuntime().addShutdownHook(hook);
         final Histogram total = new Histogram(3);
         TestClient.Totals totals;
-        try (TestClient client = TestClient.launch(ctx))
+        try (ToolShutdown shutdown = ToolShutdown.install("mdhub-client");
+            TestClient client = TestClient.launch(ctx))
         {
             out.printf("mdhub-client: %d mount(s) watching %d items in all on %s:%d (%s)%n",
                 mounts, client.itemsRequested(), host, port, service);
@@ -89,7 +86,7 @@ public final class TestClientMain implements Callable<Integer>
             final long endNs = durationSeconds > 0 ? System.nanoTime() + TimeUnit.SECONDS.toNanos(durationSeconds) :
                 Long.MAX_VALUE;
             TestClient.Totals last = client.totals();
-            while (System.nanoTime() < endNs && !stop.await(1, TimeUnit.SECONDS))
+            while (System.nanoTime() < endNs && !shutdown.await(1000))
             {
                 final TestClient.Totals now = client.totals();
                 final Histogram interval = client.latencyInterval();
@@ -110,11 +107,6 @@ public final class TestClientMain implements Callable<Integer>
             }
             totals = client.totals();
         }
-        finally
-        {
-            done.countDown();
-            removeHook(hook);
-        }
 
         out.printf("mdhub-client: refreshes %d, updates %d, statuses %d, items open %d, closed %d, lost %d, " +
             "out of order %d, malformed %d%n", totals.refreshes, totals.updates, totals.statuses, totals.itemsOpen,
@@ -130,28 +122,4 @@ public final class TestClientMain implements Callable<Integer>
         return null == totals.failure && 0 == totals.lostUpdates ? 0 : 1;
     }
 
-    private static void awaitClean(final CountDownLatch stop, final CountDownLatch done)
-    {
-        stop.countDown();
-        try
-        {
-            done.await(5, TimeUnit.SECONDS);
-        }
-        catch (final InterruptedException ex)
-        {
-            Thread.currentThread().interrupt();
-        }
-    }
-
-    private static void removeHook(final Thread hook)
-    {
-        try
-        {
-            Runtime.getRuntime().removeShutdownHook(hook);
-        }
-        catch (final IllegalStateException ex)
-        {
-            // shutting down already: the hook is running
-        }
-    }
 }

@@ -2,13 +2,13 @@ package io.mdhub.benchmarks.demo;
 
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 import org.HdrHistogram.Histogram;
 
 import io.mdhub.benchmarks.client.TestClient;
 import io.mdhub.common.latency.LatencySummary;
+import io.mdhub.benchmarks.tools.ToolShutdown;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -49,27 +49,12 @@ public final class DemoMain implements Callable<Integer>
         out.printf("mdhub-demo: starting backbone, distributor, p2p-server; publishing %d items at %d updates/s%n",
             items, rate);
         out.flush();
-        final CountDownLatch stop = new CountDownLatch(1);
-        final CountDownLatch done = new CountDownLatch(1);
-        final Thread hook = new Thread(() ->
-        {
-            stop.countDown();
-            try
-            {
-                done.await(10, TimeUnit.SECONDS);
-            }
-            catch (final InterruptedException ex)
-            {
-                Thread.currentThread().interrupt();
-            }
-        }, "mdhub-demo-shutdown");
-        Runtime.getRuntime().addShutdownHook(hook);
-
         final Histogram latency = new Histogram(3);
         TestClient.Totals totals;
         long published;
         final long startNs = System.nanoTime();
-        try (Demo demo = Demo.launch(new Demo.Settings().items(items).rate(rate).mounts(mounts).fraction(fraction)))
+        try (ToolShutdown shutdown = ToolShutdown.install("mdhub-demo");
+            Demo demo = Demo.launch(new Demo.Settings().items(items).rate(rate).mounts(mounts).fraction(fraction)))
         {
             out.printf("mdhub-demo: distributor port %d, p2p-server port %d; client opening %d items%n",
                 demo.distributor().port(), demo.p2p().port(), demo.client().itemsRequested());
@@ -78,7 +63,7 @@ public final class DemoMain implements Callable<Integer>
                 Long.MAX_VALUE;
             long lastIn = demo.source().stats().updatesSent();
             TestClient.Totals last = demo.client().totals();
-            while (System.nanoTime() < endNs && !stop.await(1, TimeUnit.SECONDS))
+            while (System.nanoTime() < endNs && !shutdown.await(1000))
             {
                 final long in = demo.source().stats().updatesSent();
                 final TestClient.Totals now = demo.client().totals();
@@ -94,18 +79,6 @@ public final class DemoMain implements Callable<Integer>
             }
             totals = demo.client().totals();
             published = demo.source().stats().updatesSent();
-        }
-        finally
-        {
-            done.countDown();
-            try
-            {
-                Runtime.getRuntime().removeShutdownHook(hook);
-            }
-            catch (final IllegalStateException ex)
-            {
-                // shutting down: the hook is running
-            }
         }
 
         out.printf("mdhub-demo: published %d updates, client received %d updates and %d refreshes, " +

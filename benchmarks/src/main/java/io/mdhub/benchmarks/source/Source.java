@@ -5,7 +5,7 @@ import java.util.concurrent.TimeUnit;
 import org.agrona.CloseHelper;
 import org.agrona.LangUtil;
 
-import io.mdhub.common.config.BaseContext;
+import io.mdhub.benchmarks.tools.RsslToolContext;
 import io.mdhub.common.ripc.RipcClient;
 import io.netty.channel.Channel;
 import io.netty.util.concurrent.Future;
@@ -120,72 +120,35 @@ public final class Source implements AutoCloseable
     /**
      * Settings of a {@link Source}.
      */
-    public static final class Context extends BaseContext<Context>
+    public static final class Context extends RsslToolContext<Context>
     {
-        private String host = "127.0.0.1";
-        private int port = 14003;
         private String serviceName = "NI_PUB";
         private int serviceId = 1;
-        private ItemUniverse items;
-        private int itemCount = 100_000;
         private long rate = 1000;
         private int timestampEvery = 10;
         private int maxBurst = 10_000;
-        private String userName = "mdhub-source";
-        private long connectTimeoutMs = 10_000;
+
+        /**
+         * Defaults: port 14003, user mdhub-source.
+         */
+        public Context()
+        {
+            super(14003, "mdhub-source");
+        }
 
         @Override
         protected void concludeContext()
         {
-            requireRange("port", port, 1, 65535);
+            super.concludeContext();
             requireRange("serviceId", serviceId, 0, 65535);
             requireRange("rate", rate, 0, Integer.MAX_VALUE);
             requirePositive("timestampEvery", timestampEvery);
             requirePositive("maxBurst", maxBurst);
-            requirePositive("connectTimeoutMs", connectTimeoutMs);
-            if (null == items)
-            {
-                items = ItemUniverse.generated((int)requirePositive("itemCount", itemCount));
-            }
         }
 
-        /**
-         * @param host distributor host.
-         * @return this.
-         */
-        public Context host(final String host)
-        {
-            checkNotConcluded();
-            this.host = host;
-            return this;
-        }
 
-        /**
-         * @return distributor host.
-         */
-        public String host()
-        {
-            return host;
-        }
 
-        /**
-         * @param port the distributor's provider port.
-         * @return this.
-         */
-        public Context port(final int port)
-        {
-            checkNotConcluded();
-            this.port = port;
-            return this;
-        }
 
-        /**
-         * @return the distributor's provider port.
-         */
-        public int port()
-        {
-            return port;
-        }
 
         /**
          * @param serviceName service published.
@@ -225,35 +188,8 @@ public final class Source implements AutoCloseable
             return serviceId;
         }
 
-        /**
-         * @param items the universe (overrides itemCount).
-         * @return this.
-         */
-        public Context items(final ItemUniverse items)
-        {
-            checkNotConcluded();
-            this.items = items;
-            return this;
-        }
 
-        /**
-         * @return the universe (after conclude).
-         */
-        public ItemUniverse items()
-        {
-            return items;
-        }
 
-        /**
-         * @param itemCount size of a generated universe.
-         * @return this.
-         */
-        public Context itemCount(final int itemCount)
-        {
-            checkNotConcluded();
-            this.itemCount = itemCount;
-            return this;
-        }
 
         /**
          * @param rate initial updates per second.
@@ -312,42 +248,8 @@ public final class Source implements AutoCloseable
             return maxBurst;
         }
 
-        /**
-         * @param userName login user name.
-         * @return this.
-         */
-        public Context userName(final String userName)
-        {
-            checkNotConcluded();
-            this.userName = userName;
-            return this;
-        }
 
-        /**
-         * @return login user name.
-         */
-        public String userName()
-        {
-            return userName;
-        }
 
-        /**
-         * @param connectTimeoutMs how long to wait for the connection.
-         * @return this.
-         */
-        public Context connectTimeoutMs(final long connectTimeoutMs)
-        {
-            checkNotConcluded();
-            this.connectTimeoutMs = connectTimeoutMs;
-            return this;
-        }
 
-        /**
-         * @return how long to wait for the connection.
-         */
-        public long connectTimeoutMs()
-        {
-            return connectTimeoutMs;
-        }
     }
 }

@@ -6,9 +6,9 @@ import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
+import io.mdhub.benchmarks.tools.ToolShutdown;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -82,20 +82,17 @@ public final class SourceMain implements Callable<Integer>
             ctx.items(ItemUniverse.fromFile(itemFile));
         }
 
-        final CountDownLatch stop = new CountDownLatch(1);
-        final CountDownLatch done = new CountDownLatch(1);
-        final Thread hook = new Thread(() -> awaitClean(stop, done), "mdhub-source-shutdown");
-        Runtime.getRuntime().addShutdownHook(hook);
-        try (Source source = Source.launch(ctx))
+        try (ToolShutdown shutdown = ToolShutdown.install("mdhub-source");
+            Source source = Source.launch(ctx))
         {
             out.printf("mdhub-source: publishing %d items of %s to %s:%d at %d updates/s%n",
                 ctx.items().size(), service, host, port, rate);
             out.flush();
-            startCommandReader(source, out, stop);
+            startCommandReader(source, out, shutdown);
             final long endNs = durationSeconds > 0 ? System.nanoTime() + TimeUnit.SECONDS.toNanos(durationSeconds) :
                 Long.MAX_VALUE;
             long lastUpdates = 0;
-            while (source.isActive() && System.nanoTime() < endNs && !stop.await(1, TimeUnit.SECONDS))
+            while (source.isActive() && System.nanoTime() < endNs && !shutdown.await(1000))
             {
                 final SourceStats stats = source.stats();
                 final long updates = stats.updatesSent();
@@ -110,40 +107,10 @@ public final class SourceMain implements Callable<Integer>
                 return 1;
             }
         }
-        finally
-        {
-            done.countDown();
-            removeHook(hook);
-        }
         return 0;
     }
 
-    private static void awaitClean(final CountDownLatch stop, final CountDownLatch done)
-    {
-        stop.countDown();
-        try
-        {
-            done.await(5, TimeUnit.SECONDS); // let main close the connection before the JVM goes
-        }
-        catch (final InterruptedException ex)
-        {
-            Thread.currentThread().interrupt();
-        }
-    }
-
-    private static void removeHook(final Thread hook)
-    {
-        try
-        {
-            Runtime.getRuntime().removeShutdownHook(hook);
-        }
-        catch (final IllegalStateException ex)
-        {
-            // shutting down already: the hook is running
-        }
-    }
-
-    private void startCommandReader(final Source source, final PrintWriter out, final CountDownLatch stop)
+    private void startCommandReader(final Source source, final PrintWriter out, final ToolShutdown shutdown)
     {
         final Thread reader = new Thread(() ->
         {
@@ -152,7 +119,7 @@ public final class SourceMain implements Callable<Integer>
                 String line;
                 while (null != (line = in.readLine()))
                 {
-                    onCommand(source, out, line.trim(), stop);
+                    onCommand(source, out, line.trim(), shutdown);
                 }
             }
             catch (final java.io.IOException ex)
@@ -165,7 +132,7 @@ public final class SourceMain implements Callable<Integer>
     }
 
     private static void onCommand(
-        final Source source, final PrintWriter out, final String line, final CountDownLatch stop)
+        final Source source, final PrintWriter out, final String line, final ToolShutdown shutdown)
     {
         if (line.startsWith("ur "))
         {
@@ -182,7 +149,7 @@ public final class SourceMain implements Callable<Integer>
         }
         else if ("quit".equals(line) || "q".equals(line))
         {
-            stop.countDown();
+            shutdown.stop();
         }
         else if (!line.isEmpty())
         {
