@@ -48,7 +48,11 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
 {
     private static final int FRAGMENT_LIMIT = 256;
     private static final long HOUSEKEEPING_INTERVAL_NS = 10_000_000L;
-    private static final int RETRIES_PER_CYCLE = 256;
+    /**
+     * Queued item requests (recoveries, and requests that met back-pressure) sent per 10 ms housekeeping cycle:
+     * at most 25,600 a second, so a recovery of a whole service cannot flood the distributor.
+     */
+    private static final int REQUESTS_PER_CYCLE = 256;
 
     private final ItemSourceListener listener;
     private final Subscription data;
@@ -68,7 +72,7 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
     private final Long2LongHashMap itemByRequest = new Long2LongHashMap(-1);
     private final Int2ObjectHashMap<ServiceInfo> services = new Int2ObjectHashMap<>();
     private final Int2ObjectHashMap<DistributorState> distributors = new Int2ObjectHashMap<>();
-    private final IntArrayList unsent = new IntArrayList();
+    private final IntArrayList queued = new IntArrayList();
     private final EtaMsgWriter writer = new EtaMsgWriter();
     private final MarketPriceEncoder statusEncoder = new MarketPriceEncoder();
     private final ExpandableArrayBuffer statusBuffer = new ExpandableArrayBuffer(512);
@@ -169,7 +173,7 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
         if (nowNs >= nextHousekeepingNs)
         {
             nextHousekeepingNs = nowNs + HOUSEKEEPING_INTERVAL_NS;
-            work += retryUnsent();
+            work += sendQueued();
             work += checkDistributors(nowNs);
             if (nowNs >= nextAnnounceNs && controlPublication.isConnected())
             {
@@ -276,6 +280,10 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
             {
                 return true; // closed while the request was out
             }
+            if (item.requestId == requestId)
+            {
+                item.requestId = 0; // answered: nothing outstanding for this item any more
+            }
             bindHandle(item, itemHandle);
             final boolean isRecovery = item.isRecovering;
             item.isRecovering = false;
@@ -381,6 +389,12 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
         for (int i = 0; i < affected.size(); i++)
         {
             final OpenItem item = affected.get(i);
+            if (item.isRecovering && 0 != item.requestId)
+            {
+                // Its image is still to come, later in the ordered stream than this loss, so it covers the loss too:
+                // asking again would only add load (and, under load, more loss: a recovery storm).
+                continue;
+            }
             if (isSuspect)
             {
                 suspect(item, text);
@@ -388,7 +402,9 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
             if (item.handle >= 0 || item.isRecovering)
             {
                 recoveries.increment();
-                request(item, true);
+                item.isRecovering = true;
+                supersede(item);
+                enqueue(item); // sent by housekeeping at a bounded rate
             }
         }
     }
@@ -464,38 +480,56 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
 
     private void request(final OpenItem item, final boolean isRecovery)
     {
+        item.isRecovering |= isRecovery;
+        supersede(item);
+        if (item.isQueued || !send(item))
+        {
+            enqueue(item); // no distributor yet, or back-pressure: retried by housekeeping
+        }
+    }
+
+    private void supersede(final OpenItem item)
+    {
         if (item.requestId != 0)
         {
             itemByRequest.remove(item.requestId); // a newer request supersedes it
         }
         item.requestId = requestIdBase | (++nextRequest & 0xFFFF_FFFFL);
-        item.isRecovering |= isRecovery;
         itemByRequest.put(item.requestId, item.itemId);
-        if (control.requestItem(item.requestId, item.serviceId, item.domainType, item.isStreaming, item.name, 0,
-            item.name.capacity()) < 0 && !unsent.containsInt(item.itemId))
+    }
+
+    private boolean send(final OpenItem item)
+    {
+        return control.requestItem(item.requestId, item.serviceId, item.domainType, item.isStreaming, item.name, 0,
+            item.name.capacity()) > 0;
+    }
+
+    private void enqueue(final OpenItem item)
+    {
+        if (!item.isQueued)
         {
-            unsent.addInt(item.itemId); // no distributor yet, or back-pressure: retried by housekeeping
+            item.isQueued = true;
+            queued.addInt(item.itemId);
         }
     }
 
-    private int retryUnsent()
+    private int sendQueued()
     {
         int sent = 0;
-        while (!unsent.isEmpty() && sent < RETRIES_PER_CYCLE && controlPublication.isConnected())
+        while (!queued.isEmpty() && sent < REQUESTS_PER_CYCLE && controlPublication.isConnected())
         {
-            final int itemId = unsent.getInt(unsent.size() - 1);
+            final int itemId = queued.getInt(queued.size() - 1);
             final OpenItem item = items.get(itemId);
-            unsent.removeAt(unsent.size() - 1);
-            if (null != item)
+            if (null != item && item.isQueued)
             {
-                if (control.requestItem(item.requestId, item.serviceId, item.domainType, item.isStreaming, item.name,
-                    0, item.name.capacity()) < 0)
+                if (!send(item))
                 {
-                    unsent.addInt(itemId);
-                    break;
+                    break; // back-pressure: try again next cycle
                 }
+                item.isQueued = false;
                 sent++;
             }
+            queued.removeAt(queued.size() - 1);
         }
         return sent;
     }
@@ -566,6 +600,7 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
         final UnsafeBuffer name;
         boolean isStreaming;
         boolean isRecovering;
+        boolean isQueued;
         int handle = -1;
         long requestId;
 
