@@ -77,7 +77,7 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
     private final MarketPriceEncoder statusEncoder = new MarketPriceEncoder();
     private final ExpandableArrayBuffer statusBuffer = new ExpandableArrayBuffer(512);
     private final EventLoopDutyCycle dutyCycle;
-    private int nextRequest;
+    private int nextRequest = java.util.concurrent.ThreadLocalRandom.current().nextInt(); // ids differ per start
     private long nextHousekeepingNs;
     private long nextAnnounceNs;
 
@@ -280,6 +280,12 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
             {
                 return true; // closed while the request was out
             }
+            if (item.serviceId != serviceId || item.domainType != domainType ||
+                !sameBytes(item.name, buffer, nameOffset, nameLength))
+            {
+                itemByRequest.put(requestId, itemId); // another server's answer under a colliding id: not ours
+                return true;
+            }
             if (item.requestId == requestId)
             {
                 item.requestId = 0; // answered: nothing outstanding for this item any more
@@ -418,10 +424,19 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
             sequences.reset(serviceId);
             for (final OpenItem item : items.values())
             {
-                if (item.serviceId == serviceId && item.handle >= 0)
+                if (item.serviceId == serviceId)
                 {
-                    itemByHandle.remove(handleKey(serviceId, item.handle));
-                    item.handle = -1;
+                    if (item.handle >= 0)
+                    {
+                        itemByHandle.remove(handleKey(serviceId, item.handle));
+                        item.handle = -1;
+                    }
+                    // requests to the old process will never be answered: ask the new one, whatever the item's state
+                    if (0 != item.requestId)
+                    {
+                        itemByRequest.remove(item.requestId);
+                        item.requestId = 0;
+                    }
                     item.isRecovering = true;
                 }
             }
@@ -559,6 +574,23 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
     private static long handleKey(final int serviceId, final int handle)
     {
         return ((long)serviceId << 32) | (handle & 0xFFFF_FFFFL);
+    }
+
+    private static boolean sameBytes(
+        final UnsafeBuffer expected, final DirectBuffer buffer, final int offset, final int length)
+    {
+        if (expected.capacity() != length)
+        {
+            return false;
+        }
+        for (int i = 0; i < length; i++)
+        {
+            if (expected.getByte(i) != buffer.getByte(offset + i))
+            {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static boolean sameName(
