@@ -1,22 +1,16 @@
 package io.mdhub.distributor;
 
 import java.io.PrintWriter;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
 import java.util.concurrent.Callable;
 
 import org.agrona.concurrent.ShutdownSignalBarrier;
 
 import io.mdhub.backbone.BackboneAttachment;
-import io.mdhub.backbone.BackboneConfiguration;
-import io.mdhub.common.config.ConfigLoader;
+import io.mdhub.backbone.ServerOptions;
 import io.mdhub.common.metrics.CountersExport;
 import io.mdhub.common.status.MdCounters;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
 
 /**
  * {@code bin/mdhub distributor} ({@code mdhub-distributor.jar}): a Source Distributor that takes data from
@@ -36,20 +30,8 @@ public final class DistributorMain implements Callable<Integer>
      */
     public static final String READY_LINE_PREFIX = "mdhub-distributor ready";
 
-    @Option(names = "--config", paramLabel = "FILE", description = "Properties file; repeatable.")
-    private final List<String> configFiles = new ArrayList<>();
-
-    @Option(names = "-D", paramLabel = "KEY=VALUE", description = "Set a configuration key; repeatable.")
-    private final Map<String, String> overrides = new LinkedHashMap<>();
-
-    @Option(names = "--port", description = "Provider port; same as -D mdhub.distributor.provider.port=PORT.")
-    private Integer port;
-
-    @Option(names = "--aeron-dir", paramLabel = "DIR", description = "Aeron directory of the backbone.")
-    private String aeronDir;
-
-    @Option(names = "--embedded-driver", description = "Run a media driver in this process.")
-    private boolean embeddedDriver;
+    @CommandLine.Mixin
+    private final ServerOptions options = new ServerOptions();
 
     @CommandLine.Spec
     private CommandLine.Model.CommandSpec spec;
@@ -66,18 +48,10 @@ public final class DistributorMain implements Callable<Integer>
     public Integer call()
     {
         final PrintWriter out = spec.commandLine().getOut();
-        if (null != port)
-        {
-            overrides.put(DistributorConfiguration.PROVIDER_PORT_PROP_NAME, port.toString());
-        }
-        if (null != aeronDir)
-        {
-            overrides.put(BackboneConfiguration.AERON_DIR_PROP_NAME, aeronDir);
-        }
-        ConfigLoader.load(configFiles, overrides);
+        options.loadConfiguration(DistributorConfiguration.PROVIDER_PORT_PROP_NAME);
 
         final ShutdownSignalBarrier barrier = new ShutdownSignalBarrier();
-        try (BackboneAttachment backbone = BackboneAttachment.attach(embeddedDriver))
+        try (BackboneAttachment backbone = BackboneAttachment.attach(options.isEmbeddedDriver()))
         {
             final Distributor.Context ctx = new Distributor.Context();
             ctx.backbone().aeron(backbone.aeron());

@@ -1,23 +1,17 @@
 package io.mdhub.p2p;
 
 import java.io.PrintWriter;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
 import java.util.concurrent.Callable;
 
 import org.agrona.concurrent.ShutdownSignalBarrier;
 
 import io.mdhub.backbone.BackboneAttachment;
-import io.mdhub.backbone.BackboneConfiguration;
-import io.mdhub.common.config.ConfigLoader;
+import io.mdhub.backbone.ServerOptions;
 import io.mdhub.common.metrics.CountersExport;
 import io.mdhub.common.status.MdCounters;
 import io.mdhub.p2p.backbone.BackboneItemSourceFactory;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
 
 /**
  * {@code bin/mdhub p2p} ({@code mdhub-p2p.jar}): a Point-to-Point server fed by the backbone. By default it joins the
@@ -37,20 +31,8 @@ public final class P2pMain implements Callable<Integer>
      */
     public static final String READY_LINE_PREFIX = "mdhub-p2p ready";
 
-    @Option(names = "--config", paramLabel = "FILE", description = "Properties file; repeatable.")
-    private final List<String> configFiles = new ArrayList<>();
-
-    @Option(names = "-D", paramLabel = "KEY=VALUE", description = "Set a configuration key; repeatable.")
-    private final Map<String, String> overrides = new LinkedHashMap<>();
-
-    @Option(names = "--port", description = "Consumer port; same as -D " + "mdhub.p2p.port=PORT.")
-    private Integer port;
-
-    @Option(names = "--aeron-dir", paramLabel = "DIR", description = "Aeron directory of the backbone.")
-    private String aeronDir;
-
-    @Option(names = "--embedded-driver", description = "Run a media driver in this process.")
-    private boolean embeddedDriver;
+    @CommandLine.Mixin
+    private final ServerOptions options = new ServerOptions();
 
     @CommandLine.Spec
     private CommandLine.Model.CommandSpec spec;
@@ -67,18 +49,10 @@ public final class P2pMain implements Callable<Integer>
     public Integer call()
     {
         final PrintWriter out = spec.commandLine().getOut();
-        if (null != port)
-        {
-            overrides.put(P2pConfiguration.PORT_PROP_NAME, port.toString());
-        }
-        if (null != aeronDir)
-        {
-            overrides.put(BackboneConfiguration.AERON_DIR_PROP_NAME, aeronDir);
-        }
-        ConfigLoader.load(configFiles, overrides);
+        options.loadConfiguration(P2pConfiguration.PORT_PROP_NAME);
 
         final ShutdownSignalBarrier barrier = new ShutdownSignalBarrier();
-        try (BackboneAttachment backbone = BackboneAttachment.attach(embeddedDriver))
+        try (BackboneAttachment backbone = BackboneAttachment.attach(options.isEmbeddedDriver()))
         {
             final P2pServer.Context ctx = new P2pServer.Context().itemSourceFactory(
                 new BackboneItemSourceFactory(backbone.aeron(), new BackboneItemSourceFactory.Settings()));
