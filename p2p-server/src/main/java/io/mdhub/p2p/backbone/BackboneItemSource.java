@@ -48,6 +48,13 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
 {
     private static final int FRAGMENT_LIMIT = 256;
     private static final long HOUSEKEEPING_INTERVAL_NS = 10_000_000L;
+    private static final long REQUEST_CHECK_INTERVAL_NS = 250_000_000L;
+
+    /**
+     * An item request unanswered for this long is sent again (its answer may have been published while this
+     * p2p-server's image of the data stream was not connected, or have gone to a distributor that died).
+     */
+    private static final long REQUEST_TIMEOUT_NS = 1_000_000_000L;
     /**
      * Queued item requests (recoveries, and requests that met back-pressure) sent per 10 ms housekeeping cycle:
      * at most 25,600 a second, so a recovery of a whole service cannot flood the distributor.
@@ -80,6 +87,7 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
     private int nextRequest = java.util.concurrent.ThreadLocalRandom.current().nextInt(); // ids differ per start
     private long nextHousekeepingNs;
     private long nextAnnounceNs;
+    private long nextRequestCheckNs;
 
     BackboneItemSource(
         final int workerIndex,
@@ -173,6 +181,11 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
         if (nowNs >= nextHousekeepingNs)
         {
             nextHousekeepingNs = nowNs + HOUSEKEEPING_INTERVAL_NS;
+            if (nowNs >= nextRequestCheckNs)
+            {
+                nextRequestCheckNs = nowNs + REQUEST_CHECK_INTERVAL_NS;
+                work += resendUnanswered(nowNs);
+            }
             work += sendQueued();
             work += checkDistributors(nowNs);
             if (nowNs >= nextAnnounceNs && controlPublication.isConnected())
@@ -513,8 +526,25 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
         itemByRequest.put(item.requestId, item.itemId);
     }
 
+    private int resendUnanswered(final long nowNs)
+    {
+        int resent = 0;
+        for (final OpenItem item : items.values())
+        {
+            if (0 != item.requestId && !item.isQueued && nowNs - item.requestedAtNs > REQUEST_TIMEOUT_NS)
+            {
+                recoveries.increment();
+                supersede(item);
+                enqueue(item);
+                resent++;
+            }
+        }
+        return resent;
+    }
+
     private boolean send(final OpenItem item)
     {
+        item.requestedAtNs = System.nanoTime();
         return control.requestItem(item.requestId, item.serviceId, item.domainType, item.isStreaming, item.name, 0,
             item.name.capacity()) > 0;
     }
@@ -633,6 +663,7 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
         boolean isStreaming;
         boolean isRecovering;
         boolean isQueued;
+        long requestedAtNs;
         int handle = -1;
         long requestId;
 

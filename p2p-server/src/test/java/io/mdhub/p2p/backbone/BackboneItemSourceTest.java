@@ -175,6 +175,16 @@ class BackboneItemSourceTest
         assertEquals(DataStates.OK, recovered.dataState());
     }
 
+    @Test
+    void anUnansweredRequestIsSentAgain()
+    {
+        distributor.ignoreNextRequestFor("IBM.N");
+        consumer.requestItem(ITEM_STREAM, FakeBackboneDistributor.SERVICE_ID, "IBM.N");
+        final TestEtaConsumerAccess.Message refresh = consumer.await(ITEM_STREAM);
+        assertEquals(MsgClasses.REFRESH, refresh.msgClass(), refresh::toString);
+        assertEquals(Long.valueOf(20000L), refresh.real(FieldIds.BID));
+    }
+
     private TestEtaConsumerAccess.Message awaitClass(final int msgClass)
     {
         while (true)

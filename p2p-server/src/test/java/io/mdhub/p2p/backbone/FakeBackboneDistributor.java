@@ -54,6 +54,7 @@ final class FakeBackboneDistributor implements AutoCloseable, ControlListener, A
     private final ControlAdapter adapter;
     private final Map<String, Integer> handles = new HashMap<>();
     private final Map<String, Long> bids = new HashMap<>();
+    private final java.util.Set<String> ignoreOnce = java.util.concurrent.ConcurrentHashMap.newKeySet();
     private final ConcurrentLinkedQueue<Runnable> actions = new ConcurrentLinkedQueue<>();
     private final EtaMsgWriter writer = new EtaMsgWriter();
     private final MarketPriceEncoder encoder = new MarketPriceEncoder();
@@ -99,6 +100,11 @@ final class FakeBackboneDistributor implements AutoCloseable, ControlListener, A
             publisher.update(SERVICE_ID, handles.get(name), ++sequence, System.nanoTime(), rwf, 0,
                 writer.encodedLength());
         });
+    }
+
+    void ignoreNextRequestFor(final String name)
+    {
+        ignoreOnce.add(name);
     }
 
     void skipSequence()
@@ -150,6 +156,10 @@ final class FakeBackboneDistributor implements AutoCloseable, ControlListener, A
         final int nameLength)
     {
         final String name = buffer.getStringWithoutLengthAscii(nameOffset, nameLength);
+        if (ignoreOnce.remove(name))
+        {
+            return true; // as if the answer had been lost
+        }
         final Integer handle = handles.get(name);
         final long now = System.nanoTime();
         if (null == handle)
