@@ -114,6 +114,16 @@ public final class P2pConfiguration
      */
     public static final String COMPONENT_NAME_DEFAULT = "mdhub-p2p";
 
+    /**
+     * Keep an off-heap image of every open streaming item and answer new watchers of an item from it.
+     */
+    public static final String CACHE_ENABLED_PROP_NAME = "mdhub.p2p.cache.enabled";
+
+    /**
+     * The item cache is on by default.
+     */
+    public static final boolean CACHE_ENABLED_DEFAULT = true;
+
     private P2pConfiguration()
     {
     }
@@ -196,5 +206,13 @@ public final class P2pConfiguration
     public static String componentName()
     {
         return System.getProperty(COMPONENT_NAME_PROP_NAME, COMPONENT_NAME_DEFAULT);
+    }
+
+    /**
+     * @return whether the item cache is on.
+     */
+    public static boolean cacheEnabled()
+    {
+        return io.mdhub.common.config.ConfigValues.getBoolean(CACHE_ENABLED_PROP_NAME, CACHE_ENABLED_DEFAULT);
     }
 }

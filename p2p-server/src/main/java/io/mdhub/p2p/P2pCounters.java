@@ -24,6 +24,8 @@ public final class P2pCounters implements AutoCloseable
     private final AtomicCounter refreshesOut;
     private final AtomicCounter updatesOut;
     private final AtomicCounter statusOut;
+    private final AtomicCounter cacheRefreshes;
+    private final AtomicCounter cacheMisses;
     private final AtomicCounter[] disconnects = new AtomicCounter[DisconnectReason.values().length];
     private final AtomicCounter[] rejected = new AtomicCounter[RejectReason.values().length];
 
@@ -49,6 +51,9 @@ public final class P2pCounters implements AutoCloseable
             "p2p-refreshes-out:" + suffix, MdCounters.P2P_REFRESHES_OUT_TYPE_ID);
         updatesOut = countersManager.newCounter("p2p-updates-out:" + suffix, MdCounters.P2P_UPDATES_OUT_TYPE_ID);
         statusOut = countersManager.newCounter("p2p-status-out:" + suffix, MdCounters.P2P_STATUS_OUT_TYPE_ID);
+        cacheRefreshes = countersManager.newCounter(
+            "p2p-cache-refreshes:" + suffix, MdCounters.P2P_CACHE_REFRESHES_TYPE_ID);
+        cacheMisses = countersManager.newCounter("p2p-cache-misses:" + suffix, MdCounters.P2P_CACHE_MISSES_TYPE_ID);
 
         final UnsafeBuffer key = new UnsafeBuffer(new byte[Integer.BYTES]);
         for (final DisconnectReason reason : DisconnectReason.values())
@@ -145,6 +150,22 @@ public final class P2pCounters implements AutoCloseable
     }
 
     /**
+     * @return refreshes for new watchers answered from the item cache.
+     */
+    public AtomicCounter cacheRefreshes()
+    {
+        return cacheRefreshes;
+    }
+
+    /**
+     * @return image requests the item cache passed upstream.
+     */
+    public AtomicCounter cacheMisses()
+    {
+        return cacheMisses;
+    }
+
+    /**
      * @param reason why.
      * @return the disconnect counter of that reason.
      */
@@ -177,6 +198,8 @@ public final class P2pCounters implements AutoCloseable
         refreshesOut.close();
         updatesOut.close();
         statusOut.close();
+        cacheRefreshes.close();
+        cacheMisses.close();
         for (final AtomicCounter counter : disconnects)
         {
             counter.close();

@@ -17,6 +17,7 @@ import io.mdhub.common.metrics.MBeans;
 import io.mdhub.common.ripc.RipcConfiguration;
 import io.mdhub.common.ripc.RipcServer;
 import io.mdhub.common.ripc.RipcTransport;
+import io.mdhub.p2p.cache.CachingItemSource;
 import io.mdhub.p2p.fanout.FanOutWorker;
 import io.mdhub.p2p.fanout.WorkerSettings;
 import io.mdhub.p2p.source.ItemSourceFactory;
@@ -59,12 +60,14 @@ public final class P2pServer implements AutoCloseable
         final WorkerSettings settings = new WorkerSettings(ctx.componentName(), ctx.maxItemsPerConsumer(),
             ctx.maxItems(), ctx.maxOutputBytes(), ctx.slowConsumerTimeoutNs(), ctx.flushProfile(),
             ctx.flushIntervalNs(), ctx.counters(), ctx.dictionarySupplier());
+        final ItemSourceFactory sourceFactory = ctx.cacheEnabled() ? CachingItemSource.factory(
+            ctx.itemSourceFactory(), ctx.counters().cacheRefreshes(), ctx.counters().cacheMisses()) :
+            ctx.itemSourceFactory();
         workers = new FanOutWorker[ctx.workers()];
         int index = 0;
         for (final EventExecutor executor : ctx.eventLoopGroup())
         {
-            final FanOutWorker worker = new FanOutWorker(index, (EventLoop)executor, settings,
-                ctx.itemSourceFactory());
+            final FanOutWorker worker = new FanOutWorker(index, (EventLoop)executor, settings, sourceFactory);
             workers[index++] = worker;
             workerByLoop.put(executor, worker);
         }
@@ -236,6 +239,7 @@ public final class P2pServer implements AutoCloseable
         private int workers = P2pConfiguration.workers();
         private int maxItemsPerConsumer = P2pConfiguration.maxItemsPerConsumer();
         private int maxItems = P2pConfiguration.maxItems();
+        private boolean cacheEnabled = P2pConfiguration.cacheEnabled();
         private int maxOutputBytes = P2pConfiguration.maxOutputBytes();
         private long slowConsumerTimeoutNs = P2pConfiguration.slowConsumerTimeoutNs();
         private FlushProfile flushProfile = P2pConfiguration.flushProfile();
@@ -393,6 +397,25 @@ public final class P2pServer implements AutoCloseable
         public int maxItemsPerConsumer()
         {
             return maxItemsPerConsumer;
+        }
+
+        /**
+         * @param cacheEnabled keep an off-heap image of every open streaming item and answer new watchers from it.
+         * @return this.
+         */
+        public Context cacheEnabled(final boolean cacheEnabled)
+        {
+            checkNotConcluded();
+            this.cacheEnabled = cacheEnabled;
+            return this;
+        }
+
+        /**
+         * @return whether the item cache is on.
+         */
+        public boolean cacheEnabled()
+        {
+            return cacheEnabled;
         }
 
         /**

@@ -287,7 +287,22 @@ class P2pServerEtaConsumerTest
     @Test
     void twoConsumersOnOneItemEachGetEveryMessageOnTheirOwnStream()
     {
-        launch(context());
+        twoConsumersOnOneItem(true);
+        assertEquals(0, source.refreshRequests.get(), "the second consumer's image came from the p2p-server's cache");
+        assertEquals(1, server.context().counters().cacheRefreshes().get());
+    }
+
+    @Test
+    void withoutTheCacheTheSecondConsumersImageComesFromTheSource()
+    {
+        twoConsumersOnOneItem(false);
+        assertEquals(1, source.refreshRequests.get(), "the second consumer's image came from the source");
+        assertEquals(0, server.context().counters().cacheRefreshes().get());
+    }
+
+    private void twoConsumersOnOneItem(final boolean cacheEnabled)
+    {
+        launch(context().cacheEnabled(cacheEnabled));
         final TestEtaConsumer first = consumer("alice");
         final TestEtaConsumer second = consumer("bob");
         first.requestItem(5, SERVICE_ID, "TRI.N", true);
@@ -300,7 +315,6 @@ class P2pServerEtaConsumerTest
         assertRefresh(secondRefresh, 9, StreamStates.OPEN, "TRI.N");
         assertEquals(source.image(SERVICE_ID, "TRI.N"), Map.copyOf(secondRefresh.reals));
         assertEquals(1, source.opens.get(), "one open on the source for both consumers");
-        assertEquals(1, source.refreshRequests.get(), "the second consumer's image came from the source");
 
         for (int i = 2; i <= 200; i++)
         {

@@ -43,7 +43,7 @@ public final class ItemImage
 
     private final Int2IntHashMap indexByFid = new Int2IntHashMap(INITIAL_FIELDS * 2, 0.65f, MISSING);
     private ExpandableDirectByteBuffer data = new ExpandableDirectByteBuffer(INITIAL_BYTES);
-    private ExpandableDirectByteBuffer spare = new ExpandableDirectByteBuffer(INITIAL_BYTES);
+    private ExpandableDirectByteBuffer spare; // made on the first compaction: most images never need one
     private int[] fids = new int[INITIAL_FIELDS];
     private int[] slotOffsets = new int[INITIAL_FIELDS];
     private int[] slotCapacities = new int[INITIAL_FIELDS];
@@ -182,7 +182,8 @@ public final class ItemImage
 
     private void compact()
     {
-        final ExpandableDirectByteBuffer target = spare;
+        final ExpandableDirectByteBuffer target =
+            null != spare ? spare : new ExpandableDirectByteBuffer(data.capacity());
         int position = 0;
         for (int i = 0; i < fieldCount; i++)
         {

@@ -184,6 +184,17 @@ public final class MdCounters
     public static final int P2P_REQUESTS_REJECTED_TYPE_ID = 20_210;
 
     /**
+     * p2p-server: item refreshes for new watchers answered from the p2p-server's own item cache.
+     */
+    public static final int P2P_CACHE_REFRESHES_TYPE_ID = 20_211;
+
+    /**
+     * p2p-server: image requests for open items the cache could not answer (image incomplete, Suspect or not a
+     * FieldList) and passed to the backbone.
+     */
+    public static final int P2P_CACHE_MISSES_TYPE_ID = 20_212;
+
+    /**
      * Backbone: messages skipped as malformed or of an unknown schema/template, per stream reader.
      */
     public static final int BACKBONE_MALFORMED_TYPE_ID = 20_300;
@@ -230,7 +241,7 @@ public final class MdCounters
                 return (typeId >= RIPC_CONNECTIONS_OPENED_TYPE_ID && typeId <= RIPC_DISCONNECTS_TYPE_ID) ||
                     (typeId >= DISTRIBUTOR_PROVIDERS_ACTIVE_TYPE_ID &&
                         typeId <= DISTRIBUTOR_MESSAGES_DROPPED_TYPE_ID) ||
-                    (typeId >= P2P_CONNECTIONS_ACTIVE_TYPE_ID && typeId <= P2P_REQUESTS_REJECTED_TYPE_ID) ||
+                    (typeId >= P2P_CONNECTIONS_ACTIVE_TYPE_ID && typeId <= P2P_CACHE_MISSES_TYPE_ID) ||
                     (typeId >= BACKBONE_MALFORMED_TYPE_ID && typeId <= BACKBONE_RECOVERIES_TYPE_ID);
         }
     }

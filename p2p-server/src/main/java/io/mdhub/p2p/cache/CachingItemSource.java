@@ -1,0 +1,334 @@
+package io.mdhub.p2p.cache;
+
+import java.nio.ByteBuffer;
+import java.util.Arrays;
+import java.util.List;
+
+import org.agrona.DirectBuffer;
+import org.agrona.ExpandableDirectByteBuffer;
+import org.agrona.collections.IntArrayList;
+import org.agrona.concurrent.status.AtomicCounter;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import io.mdhub.common.cache.CachedImage;
+import io.mdhub.common.cache.ImageRefreshEncoder;
+import io.mdhub.common.rwf.RwfFieldListFlyweight;
+import io.mdhub.common.rwf.RwfMsgDescriptor;
+import io.mdhub.common.rwf.RwfMsgFlyweight;
+import io.mdhub.p2p.source.ItemSource;
+import io.mdhub.p2p.source.ItemSourceFactory;
+import io.mdhub.p2p.source.ItemSourceListener;
+import io.mdhub.p2p.source.ServiceInfo;
+import io.netty.channel.EventLoop;
+
+/**
+ * An {@link ItemSource} that sits between a fan-out worker and the worker's real source and keeps the image of every
+ * streaming item: refreshes, updates and statuses pass through on their way to the worker and are applied to a
+ * {@link CachedImage} (fields off-heap). When the worker asks for the image of an open item for a new watcher
+ * ({@link #refresh(int)}) and the cached image is complete and Ok, the answer is written from the cache on a later
+ * task of the worker's event loop — encoded at that moment, so it includes every update the worker has already
+ * passed over for the waiting watcher — and nothing goes upstream. An image that is incomplete, Suspect or not a
+ * FieldList sends the request upstream as before.
+ * <p>
+ * Snapshot items are not cached (the source forgets them after their one refresh). Everything runs on the worker's
+ * event loop, like the worker and the source.
+ */
+public final class CachingItemSource implements ItemSource, ItemSourceListener
+{
+    private static final Logger LOG = LoggerFactory.getLogger(CachingItemSource.class);
+    private static final int INITIAL_ITEMS = 1024;
+    private static final int MAX_NAME_LENGTH = 255;
+
+    private final EventLoop eventLoop;
+    private final ItemSourceListener worker;
+    private final AtomicCounter servedFromCache;
+    private final AtomicCounter passedUpstream;
+    private final RwfMsgFlyweight msg = new RwfMsgFlyweight();
+    private final RwfFieldListFlyweight fieldList = new RwfFieldListFlyweight();
+    private final ImageRefreshEncoder encoder = new ImageRefreshEncoder();
+    private final ExpandableDirectByteBuffer encoded = new ExpandableDirectByteBuffer(1024);
+    private final IntArrayList answersDue = new IntArrayList();
+    private final Runnable answerTask = this::answerFromCache;
+    private CacheEntry[] entries = new CacheEntry[INITIAL_ITEMS];
+    private ItemSource upstream;
+    private boolean isAnswerTaskScheduled;
+    private boolean isMalformedLogged;
+
+    private CachingItemSource(
+        final EventLoop eventLoop,
+        final ItemSourceListener worker,
+        final AtomicCounter servedFromCache,
+        final AtomicCounter passedUpstream)
+    {
+        this.eventLoop = eventLoop;
+        this.worker = worker;
+        this.servedFromCache = servedFromCache;
+        this.passedUpstream = passedUpstream;
+    }
+
+    /**
+     * Wrap a factory so every worker's source is cached.
+     *
+     * @param upstream        makes the real sources.
+     * @param servedFromCache counts refreshes answered from the cache (shared by the workers).
+     * @param passedUpstream  counts image requests the cache could not answer and passed on.
+     * @return a factory making caching sources.
+     */
+    public static ItemSourceFactory factory(
+        final ItemSourceFactory upstream, final AtomicCounter servedFromCache, final AtomicCounter passedUpstream)
+    {
+        return (workerIndex, eventLoop, listener) ->
+        {
+            final CachingItemSource cache = new CachingItemSource(eventLoop, listener, servedFromCache, passedUpstream);
+            cache.upstream = upstream.newItemSource(workerIndex, eventLoop, cache);
+            return cache;
+        };
+    }
+
+    // ---------------------------------------------------------------- worker -> source
+
+    @Override
+    public void open(
+        final int itemId,
+        final int domainType,
+        final int serviceId,
+        final DirectBuffer name,
+        final int nameOffset,
+        final int nameLength,
+        final boolean streaming)
+    {
+        if (streaming && nameLength <= MAX_NAME_LENGTH)
+        {
+            entry(itemId).activate(domainType, serviceId, name, nameOffset, nameLength);
+        }
+        upstream.open(itemId, domainType, serviceId, name, nameOffset, nameLength, streaming);
+    }
+
+    @Override
+    public void refresh(final int itemId)
+    {
+        final CacheEntry entry = activeEntry(itemId);
+        if (null != entry && entry.image.isServable())
+        {
+            if (!entry.isAnswerDue)
+            {
+                entry.isAnswerDue = true;
+                answersDue.addInt(itemId);
+            }
+            if (!isAnswerTaskScheduled)
+            {
+                isAnswerTaskScheduled = true;
+                eventLoop.execute(answerTask); // never answer from inside the call (the ItemSource contract)
+            }
+            return;
+        }
+        passedUpstream.increment();
+        upstream.refresh(itemId);
+    }
+
+    @Override
+    public void close(final int itemId)
+    {
+        final CacheEntry entry = activeEntry(itemId);
+        if (null != entry)
+        {
+            entry.deactivate();
+        }
+        upstream.close(itemId);
+    }
+
+    @Override
+    public List<ServiceInfo> services()
+    {
+        return upstream.services();
+    }
+
+    @Override
+    public void close()
+    {
+        upstream.close();
+    }
+
+    private void answerFromCache()
+    {
+        isAnswerTaskScheduled = false;
+        for (int i = 0, size = answersDue.size(); i < size; i++)
+        {
+            final int itemId = answersDue.getInt(i);
+            final CacheEntry entry = activeEntry(itemId);
+            if (null == entry || !entry.isAnswerDue)
+            {
+                continue; // closed (and perhaps reused) since the request
+            }
+            entry.isAnswerDue = false;
+            if (!entry.image.isServable())
+            {
+                // went Suspect or was cleared while the answer waited: the source answers when it can
+                passedUpstream.increment();
+                upstream.refresh(itemId);
+                continue;
+            }
+            encoded.checkLimit(entry.image.image().encodedLength() + entry.nameLength + 256);
+            final int length = encoder.encode(entry.image, 0, entry.serviceId, entry.name, entry.nameLength, true,
+                encoded, 0, encoded.capacity());
+            if (length > 0)
+            {
+                servedFromCache.increment();
+                worker.onRefresh(itemId, true, encoded, 0, length);
+            }
+            else
+            {
+                LOG.warn("item {}: cannot encode a refresh from the cache ({}), asking the source", itemId, length);
+                passedUpstream.increment();
+                upstream.refresh(itemId);
+            }
+        }
+        answersDue.clear();
+    }
+
+    // ---------------------------------------------------------------- source -> worker
+
+    @Override
+    public void onRefresh(
+        final int itemId, final boolean solicited, final DirectBuffer buffer, final int offset, final int length)
+    {
+        final CacheEntry entry = activeEntry(itemId);
+        if (null != entry)
+        {
+            if (msg.wrap(buffer, offset, length) && RwfMsgDescriptor.REFRESH == msg.msgClass())
+            {
+                if (!entry.image.applyRefresh(msg, fieldList))
+                {
+                    uncache(entry, itemId);
+                }
+            }
+            else
+            {
+                uncache(entry, itemId);
+            }
+        }
+        worker.onRefresh(itemId, solicited, buffer, offset, length);
+    }
+
+    @Override
+    public void onUpdate(final int itemId, final DirectBuffer buffer, final int offset, final int length)
+    {
+        final CacheEntry entry = activeEntry(itemId);
+        if (null != entry && (!msg.wrap(buffer, offset, length) || !entry.image.applyUpdate(msg, fieldList)))
+        {
+            uncache(entry, itemId);
+        }
+        worker.onUpdate(itemId, buffer, offset, length);
+    }
+
+    @Override
+    public void onStatus(final int itemId, final DirectBuffer buffer, final int offset, final int length)
+    {
+        final CacheEntry entry = activeEntry(itemId);
+        if (null != entry)
+        {
+            if (msg.wrap(buffer, offset, length))
+            {
+                entry.image.applyStatus(msg);
+            }
+            else
+            {
+                uncache(entry, itemId);
+            }
+        }
+        worker.onStatus(itemId, buffer, offset, length);
+    }
+
+    @Override
+    public void onServiceChanged(final ServiceInfo service)
+    {
+        worker.onServiceChanged(service);
+    }
+
+    @Override
+    public void onServiceRemoved(final int serviceId)
+    {
+        worker.onServiceRemoved(serviceId);
+    }
+
+    /**
+     * A message the cache cannot follow: forget the image until the next good refresh, so a stale image is never
+     * served (the worker still gets the message and decides what it means for its consumers).
+     */
+    private void uncache(final CacheEntry entry, final int itemId)
+    {
+        entry.image.clear();
+        if (!isMalformedLogged)
+        {
+            isMalformedLogged = true;
+            LOG.warn("item {}: the source sent a message the cache cannot apply ({}); the item is served from the " +
+                "source until its next refresh (logged once)", itemId, msg.errorReason());
+        }
+    }
+
+    private CacheEntry activeEntry(final int itemId)
+    {
+        if (itemId < 0 || itemId >= entries.length)
+        {
+            return null;
+        }
+        final CacheEntry entry = entries[itemId];
+        return null != entry && entry.isActive ? entry : null;
+    }
+
+    private CacheEntry entry(final int itemId)
+    {
+        if (itemId >= entries.length)
+        {
+            entries = Arrays.copyOf(entries, Math.max(entries.length * 2, itemId + 1));
+        }
+        CacheEntry entry = entries[itemId];
+        if (null == entry)
+        {
+            entry = new CacheEntry();
+            entries[itemId] = entry; // kept when the item closes: the next item with this id reuses its buffers
+        }
+        return entry;
+    }
+
+    private static final class CacheEntry
+    {
+        final ByteBuffer name = ByteBuffer.allocate(MAX_NAME_LENGTH);
+        CachedImage image;
+        int nameLength;
+        int serviceId;
+        boolean isActive;
+        boolean isAnswerDue;
+
+        void activate(
+            final int domainType,
+            final int serviceId,
+            final DirectBuffer nameBuffer,
+            final int nameOffset,
+            final int nameLength)
+        {
+            if (isActive)
+            {
+                return; // re-opened (a snapshot upgraded to streaming): same item, keep what is cached
+            }
+            if (null == image)
+            {
+                image = new CachedImage(domainType);
+            }
+            image.clear();
+            nameBuffer.getBytes(nameOffset, name.array(), 0, nameLength);
+            this.nameLength = nameLength;
+            this.serviceId = serviceId;
+            isActive = true;
+            isAnswerDue = false;
+        }
+
+        void deactivate()
+        {
+            isActive = false;
+            isAnswerDue = false;
+            image.clear();
+        }
+    }
+}
