@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 
 import com.refinitiv.eta.codec.CodecFactory;
 import com.refinitiv.eta.codec.CodecReturnCodes;
@@ -290,6 +291,17 @@ class P2pServerEtaConsumerTest
         twoConsumersOnOneItem(true);
         assertEquals(0, source.refreshRequests.get(), "the second consumer's image came from the p2p-server's cache");
         assertEquals(1, server.context().counters().cacheRefreshes().get());
+    }
+
+    @Test
+    void itemSourcesAreClosedEvenWhenTheEventLoopsStoppedFirst()
+    {
+        launch(context());
+        assertEquals(1, source.openSources());
+        server.context().eventLoopGroup().shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
+        server.close();
+        server = null;
+        assertEquals(0, source.openSources(), "the worker released its source although its loop was gone");
     }
 
     @Test

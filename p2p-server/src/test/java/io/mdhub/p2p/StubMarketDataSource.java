@@ -79,6 +79,14 @@ final class StubMarketDataSource implements ItemSourceFactory
         return this;
     }
 
+    /**
+     * @return worker sources made and not yet closed.
+     */
+    int openSources()
+    {
+        return sources.size();
+    }
+
     Map<Integer, Long> image(final int serviceId, final String name)
     {
         synchronized (lock)

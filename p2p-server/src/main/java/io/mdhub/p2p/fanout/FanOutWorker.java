@@ -3,6 +3,7 @@ package io.mdhub.p2p.fanout;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 
@@ -52,6 +53,7 @@ public final class FanOutWorker implements ItemSourceListener
 {
     private static final Logger LOG = LoggerFactory.getLogger(FanOutWorker.class);
     private static final int MAX_NAME_LENGTH = 255;
+    private static final long CLOSE_TIMEOUT_MS = 5_000;
     private static final long MAX_HOUSEKEEPING_PERIOD_NS = TimeUnit.MILLISECONDS.toNanos(100);
 
     private final int index;
@@ -134,10 +136,25 @@ public final class FanOutWorker implements ItemSourceListener
         if (eventLoop.inEventLoop())
         {
             doClose();
+            return;
         }
-        else if (!eventLoop.isShuttingDown())
+        try
         {
-            eventLoop.submit(this::doClose).awaitUninterruptibly(5, TimeUnit.SECONDS);
+            // a loop in its graceful shutdown still runs tasks; only a terminated one refuses them
+            if (!eventLoop.submit(this::doClose).awaitUninterruptibly(CLOSE_TIMEOUT_MS, TimeUnit.MILLISECONDS))
+            {
+                LOG.warn("worker {}: the event loop did not close the item source within {} ms", index,
+                    CLOSE_TIMEOUT_MS);
+            }
+        }
+        catch (final RejectedExecutionException ex)
+        {
+            // the loop is gone, so no thread owns the worker's state any more: release the source from here
+            eventLoop.terminationFuture().awaitUninterruptibly(CLOSE_TIMEOUT_MS, TimeUnit.MILLISECONDS);
+            if (eventLoop.isTerminated())
+            {
+                doClose();
+            }
         }
     }
 
