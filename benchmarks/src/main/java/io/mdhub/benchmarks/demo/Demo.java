@@ -48,6 +48,13 @@ public final class Demo implements AutoCloseable
                 .providerPort(0)
                 .componentName("demo-distributor");
             distributorContext.backbone().aeron(aeron);
+            final BackboneItemSourceFactory.Settings p2pBackbone = new BackboneItemSourceFactory.Settings();
+            if (null != settings.distributorData)
+            {
+                distributorContext.backbone().channel(settings.distributorData)
+                    .controlChannel(settings.distributorControl);
+                p2pBackbone.channel(settings.p2pData).controlChannel(settings.p2pControl);
+            }
             distributor = Distributor.launch(distributorContext);
 
             p2p = P2pServer.launch(new P2pServer.Context()
@@ -55,7 +62,7 @@ public final class Demo implements AutoCloseable
                 .componentName("demo-p2p")
                 .maxItems(Math.max(settings.items, 1))
                 .maxItemsPerConsumer(Math.max(settings.items, 1))
-                .itemSourceFactory(new BackboneItemSourceFactory(aeron, new BackboneItemSourceFactory.Settings())));
+                .itemSourceFactory(new BackboneItemSourceFactory(aeron, p2pBackbone)));
 
             source = Source.launch(new Source.Context()
                 .port(distributor.port())
@@ -156,6 +163,10 @@ public final class Demo implements AutoCloseable
         long rate = 10_000;
         int mounts = 1;
         double fraction = 1.0;
+        String distributorData;
+        String distributorControl;
+        String p2pData;
+        String p2pControl;
         String aeronDirectory = System.getProperty("java.io.tmpdir") + File.separator + "mdhub-demo-" +
             ProcessHandle.current().pid();
 
@@ -206,6 +217,30 @@ public final class Demo implements AutoCloseable
         public Settings aeronDirectory(final String aeronDirectory)
         {
             this.aeronDirectory = aeronDirectory;
+            return this;
+        }
+
+        /**
+         * Carry the backbone over other channels than IPC (UDP unicast, multicast, multi-destination-cast): the
+         * distributor publishes data on {@code distributorData} and reads control on {@code distributorControl};
+         * the p2p-server reads data on {@code p2pData} and publishes control on {@code p2pControl}.
+         *
+         * @param distributorData    the distributor's data publication channel.
+         * @param distributorControl the distributor's control subscription channel.
+         * @param p2pData            the p2p-server's data subscription channel.
+         * @param p2pControl         the p2p-server's control publication channel.
+         * @return this.
+         */
+        public Settings channels(
+            final String distributorData,
+            final String distributorControl,
+            final String p2pData,
+            final String p2pControl)
+        {
+            this.distributorData = distributorData;
+            this.distributorControl = distributorControl;
+            this.p2pData = p2pData;
+            this.p2pControl = p2pControl;
             return this;
         }
     }

@@ -47,6 +47,7 @@ class DemoTest
             assertEquals(0, totals.lostUpdates, "per-item update counters have no gap");
             assertEquals(0, totals.outOfOrder);
             assertEquals(0, totals.malformed);
+            assertEquals(0, totals.statuses, "no item went Suspect or closed: no gap, no recovery on the way");
             assertEquals(ITEMS, totals.refreshes, "one image per watched item (two mounts, half each)");
             assertTrue(latency.getTotalCount() > 0, "timestamped updates measured end to end");
         }
@@ -78,6 +79,9 @@ class DemoTest
             assertNull(totals.failure, "no mount was disconnected");
             assertEquals(0, totals.lostUpdates);
             assertEquals(0, totals.outOfOrder);
+            assertEquals(0, totals.statuses, "no item went Suspect or closed");
+            assertTrue(demo.p2p().context().counters().cacheRefreshes().get() > 0,
+                "later watchers of an item were answered from the p2p-server's cache");
         }
     }
 

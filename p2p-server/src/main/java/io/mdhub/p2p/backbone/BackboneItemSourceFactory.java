@@ -50,7 +50,7 @@ public final class BackboneItemSourceFactory implements ItemSourceFactory
             wiring.data = aeron.addSubscription(settings.channel(), settings.dataStreamId());
             wiring.owned.add(wiring.data);
             final ExclusivePublication controlPublication =
-                aeron.addExclusivePublication(settings.channel(), settings.controlStreamId());
+                aeron.addExclusivePublication(settings.controlChannel(), settings.controlStreamId());
             wiring.owned.add(controlPublication);
             wiring.controlPublication = controlPublication;
             wiring.control = new ControlPublisher(
@@ -80,6 +80,7 @@ public final class BackboneItemSourceFactory implements ItemSourceFactory
     public static final class Settings
     {
         private String channel = BackboneSourceConfiguration.channel();
+        private String controlChannel = BackboneSourceConfiguration.controlChannel();
         private int dataStreamId = BackboneSourceConfiguration.dataStreamId();
         private int controlStreamId = BackboneSourceConfiguration.controlStreamId();
         private int consumerId = BackboneSourceConfiguration.consumerId();
@@ -104,6 +105,25 @@ public final class BackboneItemSourceFactory implements ItemSourceFactory
         public String channel()
         {
             return channel;
+        }
+
+        /**
+         * @param controlChannel the channel to publish the control stream on (the distributors' control channel);
+         *                       empty for the data channel.
+         * @return this.
+         */
+        public Settings controlChannel(final String controlChannel)
+        {
+            this.controlChannel = controlChannel;
+            return this;
+        }
+
+        /**
+         * @return the control channel (the data channel unless set).
+         */
+        public String controlChannel()
+        {
+            return null == controlChannel || controlChannel.isEmpty() ? channel : controlChannel;
         }
 
         /**

@@ -11,7 +11,8 @@ import org.agrona.SystemUtil;
 public final class BackboneSourceConfiguration
 {
     /**
-     * Aeron channel of the backbone (data and control streams).
+     * Aeron channel this p2p-server subscribes to for the data stream (and publishes the control stream on, unless
+     * {@link #CONTROL_CHANNEL_PROP_NAME} is set).
      */
     public static final String CHANNEL_PROP_NAME = "mdhub.p2p.backbone.channel";
 
@@ -19,6 +20,17 @@ public final class BackboneSourceConfiguration
      * Default channel: IPC, for everything on one host and one media driver.
      */
     public static final String CHANNEL_DEFAULT = "aeron:ipc";
+
+    /**
+     * Aeron channel this p2p-server publishes the control stream on (to the distributors' control subscription),
+     * when it differs from the data channel: UDP unicast and multi-destination-cast need the distributor's address.
+     */
+    public static final String CONTROL_CHANNEL_PROP_NAME = "mdhub.p2p.backbone.control.channel";
+
+    /**
+     * Default: empty, meaning the data channel.
+     */
+    public static final String CONTROL_CHANNEL_DEFAULT = "";
 
     /**
      * Stream id of the data stream (distributors to p2p-servers).
@@ -92,6 +104,14 @@ public final class BackboneSourceConfiguration
 
     private BackboneSourceConfiguration()
     {
+    }
+
+    /**
+     * @return {@link #CONTROL_CHANNEL_PROP_NAME}, empty for "the data channel".
+     */
+    public static String controlChannel()
+    {
+        return System.getProperty(CONTROL_CHANNEL_PROP_NAME, CONTROL_CHANNEL_DEFAULT);
     }
 
     /**
