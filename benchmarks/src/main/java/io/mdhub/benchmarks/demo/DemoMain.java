@@ -39,8 +39,27 @@ public final class DemoMain implements Callable<Integer>
     @Option(names = "--duration", description = "Seconds to run, 0 = until Ctrl-C (default ${DEFAULT-VALUE}).")
     long durationSeconds;
 
+    @Option(names = "--backbone-channel", description = "Aeron channel of the backbone data stream, used by both " +
+        "the distributor and the p2p-server (default: IPC), e.g. aeron:udp?endpoint=239.255.1.1:40456|interface=lo.")
+    String dataChannel;
+
+    @Option(names = "--backbone-control-channel", description = "Aeron channel of the backbone control stream, used " +
+        "by both sides (default: the data channel).")
+    String controlChannel;
+
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
+
+    private Demo.Settings settings()
+    {
+        final Demo.Settings settings = new Demo.Settings().items(items).rate(rate).mounts(mounts).fraction(fraction);
+        if (null != dataChannel)
+        {
+            final String control = null != controlChannel ? controlChannel : dataChannel;
+            settings.channels(dataChannel, control, dataChannel, control);
+        }
+        return settings;
+    }
 
     @Override
     public Integer call() throws Exception
@@ -54,7 +73,7 @@ public final class DemoMain implements Callable<Integer>
         long published;
         final long startNs = System.nanoTime();
         try (ToolShutdown shutdown = ToolShutdown.install("mdhub-demo");
-            Demo demo = Demo.launch(new Demo.Settings().items(items).rate(rate).mounts(mounts).fraction(fraction)))
+            Demo demo = Demo.launch(settings()))
         {
             out.printf("mdhub-demo: distributor port %d, p2p-server port %d; client opening %d items%n",
                 demo.distributor().port(), demo.p2p().port(), demo.client().itemsRequested());
