@@ -153,6 +153,7 @@ public final class CachingItemSource implements ItemSource, ItemSourceListener
     private void answerFromCache()
     {
         isAnswerTaskScheduled = false;
+        worker.onBatchStart();
         for (int i = 0, size = answersDue.size(); i < size; i++)
         {
             final int itemId = answersDue.getInt(i);
@@ -185,6 +186,7 @@ public final class CachingItemSource implements ItemSource, ItemSourceListener
             }
         }
         answersDue.clear();
+        worker.onBatchEnd();
     }
 
     // ---------------------------------------------------------------- source -> worker
@@ -250,6 +252,18 @@ public final class CachingItemSource implements ItemSource, ItemSourceListener
     public void onServiceRemoved(final int serviceId)
     {
         worker.onServiceRemoved(serviceId);
+    }
+
+    @Override
+    public void onBatchStart()
+    {
+        worker.onBatchStart();
+    }
+
+    @Override
+    public void onBatchEnd()
+    {
+        worker.onBatchEnd();
     }
 
     /**

@@ -83,6 +83,7 @@ public final class FanOutWorker implements ItemSourceListener
     private long refreshesOut;
     private long updatesOut;
     private long statusOut;
+    private boolean isInSourceBatch;
     private ScheduledFuture<?> flushTimer;
     private ScheduledFuture<?> housekeepingTimer;
 
@@ -249,10 +250,23 @@ public final class FanOutWorker implements ItemSourceListener
 
     private void afterSourceEvent()
     {
-        if (isLatencyProfile)
+        if (isLatencyProfile && !isInSourceBatch)
         {
             flushDirty();
         }
+    }
+
+    @Override
+    public void onBatchStart()
+    {
+        isInSourceBatch = true;
+    }
+
+    @Override
+    public void onBatchEnd()
+    {
+        isInSourceBatch = false;
+        afterSourceEvent();
     }
 
     private void publishCounters()

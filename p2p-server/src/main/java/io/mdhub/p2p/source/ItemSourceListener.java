@@ -55,4 +55,21 @@ public interface ItemSourceListener
      * @param serviceId its id.
      */
     void onServiceRemoved(int serviceId);
+
+    /**
+     * The source is about to deliver several events in one go (e.g. one poll of a stream). Between this and
+     * {@link #onBatchEnd()} the worker holds its writes back and flushes them once at the end, so a burst costs one
+     * write per consumer instead of one per message. A source that never calls it gets a flush per event in the
+     * latency profile.
+     */
+    default void onBatchStart()
+    {
+    }
+
+    /**
+     * The events announced by {@link #onBatchStart()} have all been delivered.
+     */
+    default void onBatchEnd()
+    {
+    }
 }
