@@ -21,8 +21,10 @@ import io.mdhub.common.cache.EtaFieldLists;
 import io.mdhub.common.dictionary.FieldIds;
 import io.mdhub.common.test.EtaTransportExtension;
 import io.mdhub.common.test.InterruptAfter;
+import io.mdhub.common.test.eta.EtaConsumer;
+import io.mdhub.common.test.eta.EtaMessage;
+import io.mdhub.common.test.eta.EtaNiProvider;
 import io.mdhub.p2p.P2pServer;
-import io.mdhub.p2p.TestEtaConsumerAccess;
 import io.mdhub.p2p.backbone.BackboneItemSourceFactory;
 
 /**
@@ -45,7 +47,7 @@ class FullPathEtaInteropTest
     private Distributor distributor;
     private P2pServer p2p;
     private EtaNiProvider provider;
-    private TestEtaConsumerAccess consumer;
+    private EtaConsumer consumer;
 
     @AfterEach
     void close()
@@ -87,26 +89,29 @@ class FullPathEtaInteropTest
         provider.refresh(-2, SERVICE_ID, "TRI.N",
             fields.begin(1, 0).real(22, 12344, 12).real(25, 12346, 12).end());
 
-        consumer = TestEtaConsumerAccess.connect(p2p.port(), "eta-consumer");
+        consumer = EtaConsumer.connect(p2p.port());
+        assertEquals(StreamStates.OPEN, consumer.login("eta-consumer").state().streamState());
         int directoryStream = 2;
+        EtaMessage directory;
         do
         {
             // the p2p-server learns services from the distributor's announcements: ask until NI_PUB is there
             provider.service();
             consumer.requestDirectory(directoryStream,
                 Directory.ServiceFilterFlags.INFO | Directory.ServiceFilterFlags.STATE);
-            assertEquals(MsgClasses.REFRESH, consumer.await(directoryStream).msgClass());
+            directory = consumer.awaitMessage(directoryStream);
+            assertEquals(MsgClasses.REFRESH, directory.msgClass());
             directoryStream++;
         }
-        while (!consumer.lastDirectoryNames().contains("NI_PUB"));
+        while (!directory.serviceNames().contains("NI_PUB"));
 
         consumer.requestItem(100, SERVICE_ID, "TRI.N");
-        final TestEtaConsumerAccess.Message refresh = consumer.await(100);
+        final EtaMessage refresh = consumer.awaitMessage(100);
         assertEquals(MsgClasses.REFRESH, refresh.msgClass(), refresh::toString);
         assertEquals(StreamStates.OPEN, refresh.streamState());
         assertEquals(DataStates.OK, refresh.dataState());
-        assertEquals(Long.valueOf(12344), refresh.real(FieldIds.BID));
-        assertEquals(Long.valueOf(12346), refresh.real(FieldIds.ASK));
+        assertEquals(12344, refresh.mantissa(FieldIds.BID));
+        assertEquals(12346, refresh.mantissa(FieldIds.ASK));
 
         for (int i = 1; i <= 100; i++)
         {
@@ -114,9 +119,9 @@ class FullPathEtaInteropTest
         }
         for (int i = 1; i <= 100; i++)
         {
-            final TestEtaConsumerAccess.Message update = consumer.await(100);
+            final EtaMessage update = consumer.awaitMessage(100);
             assertEquals(MsgClasses.UPDATE, update.msgClass(), update::toString);
-            assertEquals(Long.valueOf(12344 + i), update.real(FieldIds.BID), "exact values, in order, none lost");
+            assertEquals(12344 + i, update.mantissa(FieldIds.BID), "exact values, in order, none lost");
         }
         assertTrue(provider.service(), "the provider stayed connected");
     }
