@@ -31,6 +31,7 @@ import io.mdhub.common.status.MdCounters;
 import io.mdhub.common.test.EtaTransportExtension;
 import io.mdhub.common.test.InterruptAfter;
 import io.mdhub.common.test.MdTests;
+import io.mdhub.common.test.eta.EtaNiProvider;
 import io.mdhub.distributor.RecordingDistributorListener.Event;
 
 /**

@@ -48,6 +48,7 @@ import io.mdhub.common.cache.EtaFieldLists;
 import io.mdhub.common.test.EtaTransportExtension;
 import io.mdhub.common.test.InterruptAfter;
 import io.mdhub.common.test.MdTests;
+import io.mdhub.common.test.eta.EtaNiProvider;
 import io.mdhub.distributor.RecordingBackboneListener.Event;
 
 /**
@@ -177,12 +178,12 @@ class DistributorBackboneTest
         final long before = System.nanoTime();
         final EtaNiProvider nip = provider("NI_PUB");
         nip.refresh(-2, SERVICE_ID, "TRI.N", image("TRI"));
-        final byte[] refreshBytes = nip.lastSent;
+        final byte[] refreshBytes = nip.lastSent();
         final List<byte[]> updates = new ArrayList<>();
         for (int i = 0; i < 3; i++)
         {
             nip.update(-2, fields.begin(0, 0).real(22, 12345 + i, 12).end());
-            updates.add(nip.lastSent);
+            updates.add(nip.lastSent());
         }
 
         final Event refresh = data.awaitData("refresh", 1).get(0);
@@ -214,7 +215,7 @@ class DistributorBackboneTest
         assertEquals(refresh.handle(), closed.handle());
         assertEquals(5, closed.sequence());
         assertEquals(StreamStates.CLOSED, closed.streamState());
-        assertArrayEquals(nip.lastSent, closed.rwf(), "the provider's Closed status, once");
+        assertArrayEquals(nip.lastSent(), closed.rwf(), "the provider's Closed status, once");
         data.await("announcement with no items", (e) -> "service".equals(e.type()) && 0 == e.itemCount() &&
             5 == e.lastSequence());
         assertEquals(1, data.data("status").size(), "no second Closed status for the dropped item");

@@ -38,6 +38,7 @@ import io.mdhub.common.cache.EtaFieldLists;
 import io.mdhub.common.test.EtaTransportExtension;
 import io.mdhub.common.test.InterruptAfter;
 import io.mdhub.common.test.MdTests;
+import io.mdhub.common.test.eta.EtaNiProvider;
 import io.mdhub.distributor.RecordingDistributorListener.Event;
 
 /**
@@ -108,15 +109,15 @@ class DistributorTest
         launch(100);
         final EtaNiProvider nip = provider("nip1", NIP_SERVICE_ID, "NI_PUB");
         nip.refresh(-2, NIP_SERVICE_ID, "TRI.N", level1Image());
-        final byte[] refreshBytes = nip.lastSent;
+        final byte[] refreshBytes = nip.lastSent();
         final List<byte[]> updates = new ArrayList<>();
         for (int i = 0; i < 3; i++)
         {
             nip.update(-2, fields.begin(0, 0).real(22, 12345 + i, 12).end());
-            updates.add(nip.lastSent);
+            updates.add(nip.lastSent());
         }
         nip.closeItem(-2, "item dropped");
-        final byte[] statusBytes = nip.lastSent;
+        final byte[] statusBytes = nip.lastSent();
 
         final List<Event> events = listener.await(7);
         assertEquals("service,refresh,update,update,update,status,dropped", listener.types());
@@ -220,24 +221,24 @@ class DistributorTest
         a.refresh(-2, NIP_SERVICE_ID, "A.N", level1Image());
         final Event refreshA = listener.awaitNext("refresh");
         assertEquals(1, refreshA.serviceId());
-        assertArrayEquals(a.lastSent, refreshA.rwf());
+        assertArrayEquals(a.lastSent(), refreshA.rwf());
 
         b.refresh(-2, NIP_SERVICE_ID, "B.N", level1Image());
         final Event refreshB = listener.awaitNext("refresh");
         assertEquals(2, refreshB.serviceId());
         assertNotEquals(refreshA.itemHandle(), refreshB.itemHandle());
-        final RefreshMsg sentB = (RefreshMsg)EtaNiProvider.decode(b.lastSent);
+        final RefreshMsg sentB = (RefreshMsg)EtaNiProvider.decode(b.lastSent());
         final RefreshMsg passedB = (RefreshMsg)EtaNiProvider.decode(refreshB.rwf());
         assertEquals(2, passedB.msgKey().serviceId(), "the key carries the distributor's service id");
         assertEquals("B.N", passedB.msgKey().name().toString());
         assertEquals(sentB.streamId(), passedB.streamId());
         assertEquals(sentB.flags(), passedB.flags());
-        assertArrayEquals(payload(b.lastSent), payload(refreshB.rwf()), "payload copied unchanged");
+        assertArrayEquals(payload(b.lastSent()), payload(refreshB.rwf()), "payload copied unchanged");
 
         b.update(-2, fields.begin(0, 0).real(22, 1, 14).end());
         final Event updateB = listener.awaitNext("update");
         assertEquals(2, updateB.serviceId());
-        assertArrayEquals(b.lastSent, updateB.rwf(), "updates carry no key: passed on unchanged");
+        assertArrayEquals(b.lastSent(), updateB.rwf(), "updates carry no key: passed on unchanged");
 
         final String[] services = distributor.mxBean().getServices();
         assertEquals(2, services.length);
@@ -303,7 +304,7 @@ class DistributorTest
             () -> 1 == counter("distributor-disconnects: reason=malformed-field-list"));
 
         healthy.update(-2, fields.begin(0, 0).real(22, 99, 14).end());
-        final byte[] sent = healthy.lastSent;
+        final byte[] sent = healthy.lastSent();
         MdTests.await("the healthy NIP's update", () -> listener.events.stream()
             .anyMatch((e) -> "update".equals(e.type()) && java.util.Arrays.equals(sent, e.rwf())));
         assertTrue(healthy.service(), "healthy NIP still connected");

@@ -26,6 +26,7 @@ import io.mdhub.common.cache.EtaFieldLists;
 import io.mdhub.common.ripc.RipcSession;
 import io.mdhub.common.ripc.RipcVersion;
 import io.mdhub.common.test.InterruptAfter;
+import io.mdhub.common.test.eta.EtaNiProvider;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelHandlerContext;

@@ -12,22 +12,16 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 import com.refinitiv.eta.codec.CodecFactory;
-import com.refinitiv.eta.codec.CodecReturnCodes;
 import com.refinitiv.eta.codec.DataDictionary;
 import com.refinitiv.eta.codec.DataStates;
-import com.refinitiv.eta.codec.DecodeIterator;
-import com.refinitiv.eta.codec.Msg;
+import com.refinitiv.eta.codec.DataTypes;
 import com.refinitiv.eta.codec.MsgClasses;
+import com.refinitiv.eta.codec.RealHints;
 import com.refinitiv.eta.codec.RefreshMsgFlags;
 import com.refinitiv.eta.codec.StateCodes;
 import com.refinitiv.eta.codec.StreamStates;
-import com.refinitiv.eta.rdm.Dictionary;
 import com.refinitiv.eta.rdm.Directory;
 import com.refinitiv.eta.rdm.DomainTypes;
-import com.refinitiv.eta.transport.Error;
-import com.refinitiv.eta.transport.TransportFactory;
-import com.refinitiv.eta.valueadd.domainrep.rdm.directory.DirectoryMsgFactory;
-import com.refinitiv.eta.valueadd.domainrep.rdm.directory.DirectoryMsgType;
 import com.refinitiv.eta.valueadd.domainrep.rdm.directory.DirectoryRefresh;
 import com.refinitiv.eta.valueadd.domainrep.rdm.directory.DirectoryUpdate;
 import com.refinitiv.eta.valueadd.domainrep.rdm.directory.Service;
@@ -37,6 +31,8 @@ import io.mdhub.common.dictionary.FieldIds;
 import io.mdhub.common.test.EtaTransportExtension;
 import io.mdhub.common.test.InterruptAfter;
 import io.mdhub.common.test.MdTests;
+import io.mdhub.common.test.eta.EtaConsumer;
+import io.mdhub.common.test.eta.EtaMessage;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -89,9 +85,9 @@ class P2pServerEtaConsumerTest
         server = P2pServer.launch(ctx);
     }
 
-    TestEtaConsumer consumer(final String user)
+    EtaConsumer consumer(final String user)
     {
-        final TestEtaConsumer consumer = TestEtaConsumer.connect(server.port());
+        final EtaConsumer consumer = EtaConsumer.connect(server.port());
         closeables.add(consumer);
         final LoginRefresh refresh = consumer.login(user);
         assertEquals(StreamStates.OPEN, refresh.state().streamState());
@@ -99,29 +95,49 @@ class P2pServerEtaConsumerTest
         return consumer;
     }
 
-    static TestEtaConsumer.Received awaitOn(final TestEtaConsumer consumer, final int streamId)
+    /**
+     * The next message on a stream; the stub source sends every field as a REAL with hint EXPONENT_2.
+     */
+    static EtaMessage awaitOn(final EtaConsumer consumer, final int streamId)
     {
-        return consumer.awaitMessage(streamId);
+        final EtaMessage message = consumer.awaitMessage(streamId);
+        for (final int fid : message.fieldIds())
+        {
+            if (!message.isBlank(fid) && DataTypes.REAL == message.rwfType(fid))
+            {
+                assertEquals(RealHints.EXPONENT_2, message.hint(fid), message::toString);
+            }
+        }
+        return message;
+    }
+
+    /**
+     * @return the REAL fields of a refresh, as the stub source's image holds them (fid to mantissa).
+     */
+    static Map<Integer, Long> image(final EtaMessage refresh)
+    {
+        assertEquals(refresh.fieldIds().size(), refresh.mantissas().size(), () -> "only REAL fields: " + refresh);
+        return refresh.mantissas();
     }
 
     static void assertRefresh(
-        final TestEtaConsumer.Received refresh, final int streamId, final int streamState, final String name)
+        final EtaMessage refresh, final int streamId, final int streamState, final String name)
     {
-        assertEquals(MsgClasses.REFRESH, refresh.msgClass, refresh::toString);
-        assertEquals(streamId, refresh.streamId);
-        assertEquals(streamState, refresh.streamState, refresh::toString);
-        assertEquals(DataStates.OK, refresh.dataState, refresh::toString);
-        assertTrue(0 != (refresh.flags & RefreshMsgFlags.SOLICITED), refresh::toString);
-        assertTrue(0 != (refresh.flags & RefreshMsgFlags.REFRESH_COMPLETE), refresh::toString);
-        assertEquals(SERVICE_ID, refresh.keyServiceId, refresh::toString);
-        assertEquals(name, refresh.keyName);
+        assertEquals(MsgClasses.REFRESH, refresh.msgClass(), refresh::toString);
+        assertEquals(streamId, refresh.streamId());
+        assertEquals(streamState, refresh.streamState(), refresh::toString);
+        assertEquals(DataStates.OK, refresh.dataState(), refresh::toString);
+        assertTrue(0 != (refresh.flags() & RefreshMsgFlags.SOLICITED), refresh::toString);
+        assertTrue(0 != (refresh.flags() & RefreshMsgFlags.REFRESH_COMPLETE), refresh::toString);
+        assertEquals(SERVICE_ID, refresh.keyServiceId(), refresh::toString);
+        assertEquals(name, refresh.keyName());
     }
 
     @Test
     void loginAnnouncesFeaturesHonestly()
     {
         launch(context());
-        final TestEtaConsumer consumer = TestEtaConsumer.connect(server.port());
+        final EtaConsumer consumer = EtaConsumer.connect(server.port());
         closeables.add(consumer);
         final LoginRefresh refresh = consumer.login("alice");
         assertEquals("alice", refresh.userName().toString());
@@ -138,11 +154,11 @@ class P2pServerEtaConsumerTest
     void directoryHonoursFilterAndServiceAndStreamsStateChanges()
     {
         launch(context());
-        final TestEtaConsumer consumer = consumer("alice");
+        final EtaConsumer consumer = consumer("alice");
 
         consumer.requestDirectory(2, Directory.ServiceFilterFlags.INFO | Directory.ServiceFilterFlags.STATE |
             Directory.ServiceFilterFlags.GROUP, true, -1);
-        final DirectoryRefresh all = decodeDirectoryRefresh(awaitOn(consumer, 2));
+        final DirectoryRefresh all = awaitOn(consumer, 2).directoryRefresh();
         assertEquals(2, all.serviceList().size());
         final Service feed = service(all.serviceList(), SERVICE_ID);
         assertEquals("DIRECT_FEED", feed.info().serviceName().toString());
@@ -154,7 +170,7 @@ class P2pServerEtaConsumerTest
         assertEquals("OTHER_FEED", service(all.serviceList(), OTHER_SERVICE_ID).info().serviceName().toString());
 
         consumer.requestDirectory(3, Directory.ServiceFilterFlags.STATE, false, OTHER_SERVICE_ID);
-        final DirectoryRefresh stateOnly = decodeDirectoryRefresh(awaitOn(consumer, 3));
+        final DirectoryRefresh stateOnly = awaitOn(consumer, 3).directoryRefresh();
         assertEquals(1, stateOnly.serviceList().size());
         final Service other = stateOnly.serviceList().get(0);
         assertEquals(OTHER_SERVICE_ID, other.serviceId());
@@ -162,34 +178,31 @@ class P2pServerEtaConsumerTest
         assertTrue(other.checkHasState());
 
         consumer.requestDirectory(4, Directory.ServiceFilterFlags.INFO, false, 77);
-        final TestEtaConsumer.Received unknown = awaitOn(consumer, 4);
-        assertEquals(MsgClasses.STATUS, unknown.msgClass);
-        assertEquals(StreamStates.CLOSED, unknown.streamState);
-        assertEquals(StateCodes.SOURCE_UNKNOWN, unknown.code);
+        final EtaMessage unknown = awaitOn(consumer, 4);
+        assertEquals(MsgClasses.STATUS, unknown.msgClass());
+        assertEquals(StreamStates.CLOSED, unknown.streamState());
+        assertEquals(StateCodes.SOURCE_UNKNOWN, unknown.code());
 
         source.serviceDown(SERVICE_ID);
-        final DirectoryUpdate down = decodeDirectoryUpdate(awaitOn(consumer, 2));
+        final DirectoryUpdate down = awaitOn(consumer, 2).directoryUpdate();
         assertEquals(1, down.serviceList().size());
         assertEquals(SERVICE_ID, down.serviceList().get(0).serviceId());
         assertEquals(0, down.serviceList().get(0).state().serviceState());
         source.serviceUp(SERVICE_ID);
-        assertEquals(1, decodeDirectoryUpdate(awaitOn(consumer, 2)).serviceList().get(0).state().serviceState());
+        assertEquals(1, awaitOn(consumer, 2).directoryUpdate().serviceList().get(0).state().serviceState());
     }
 
     @Test
     void dictionaryDownloadLoadsIntoEta()
     {
         launch(context());
-        final TestEtaConsumer consumer = consumer("alice");
+        final EtaConsumer consumer = consumer("alice");
         final DataDictionary downloaded = CodecFactory.createDataDictionary();
-        final Error etaError = TransportFactory.createError();
 
         consumer.requestDictionary(3, SERVICE_ID, DictionaryLoader.FIELD_DICTIONARY_NAME);
-        int parts = downloadInto(consumer, 3, downloaded, true, etaError);
-        assertTrue(parts >= 1);
+        assertNonStreaming(consumer.awaitDictionary(3, downloaded, true));
         consumer.requestDictionary(4, SERVICE_ID, DictionaryLoader.ENUM_TYPE_DICTIONARY_NAME);
-        parts = downloadInto(consumer, 4, downloaded, false, etaError);
-        assertTrue(parts >= 1);
+        assertNonStreaming(consumer.awaitDictionary(4, downloaded, false));
 
         final DataDictionary shipped = DictionaryLoader.loadBundled();
         assertEquals(shipped.numberOfEntries(), downloaded.numberOfEntries());
@@ -197,38 +210,18 @@ class P2pServerEtaConsumerTest
         assertEquals(shipped.enumTableCount(), downloaded.enumTableCount());
 
         consumer.requestDictionary(5, SERVICE_ID, "NoSuchDictionary");
-        final TestEtaConsumer.Received unknown = awaitOn(consumer, 5);
-        assertEquals(MsgClasses.STATUS, unknown.msgClass);
-        assertEquals(StreamStates.CLOSED, unknown.streamState);
-        assertEquals(StateCodes.NOT_FOUND, unknown.code);
+        final EtaMessage unknown = awaitOn(consumer, 5);
+        assertEquals(MsgClasses.STATUS, unknown.msgClass());
+        assertEquals(StreamStates.CLOSED, unknown.streamState());
+        assertEquals(StateCodes.NOT_FOUND, unknown.code());
     }
 
-    private static int downloadInto(
-        final TestEtaConsumer consumer,
-        final int streamId,
-        final DataDictionary dictionary,
-        final boolean fields,
-        final Error error)
+    private static void assertNonStreaming(final List<EtaMessage> parts)
     {
-        int parts = 0;
-        while (true)
+        assertTrue(parts.size() >= 1);
+        for (final EtaMessage part : parts)
         {
-            final TestEtaConsumer.Received part = awaitOn(consumer, streamId);
-            assertEquals(MsgClasses.REFRESH, part.msgClass, part::toString);
-            assertEquals(DomainTypes.DICTIONARY, part.domainType);
-            assertEquals(StreamStates.NON_STREAMING, part.streamState, "the request was not streaming");
-            final DecodeIterator it = part.iterator();
-            final Msg msg = CodecFactory.createMsg();
-            assertEquals(CodecReturnCodes.SUCCESS, msg.decode(it));
-            final int result = fields ?
-                dictionary.decodeFieldDictionary(it, Dictionary.VerbosityValues.NORMAL, error) :
-                dictionary.decodeEnumTypeDictionary(it, Dictionary.VerbosityValues.NORMAL, error);
-            assertEquals(CodecReturnCodes.SUCCESS, result, error::text);
-            parts++;
-            if (0 != (part.flags & RefreshMsgFlags.REFRESH_COMPLETE))
-            {
-                return parts;
-            }
+            assertEquals(StreamStates.NON_STREAMING, part.streamState(), "the request was not streaming");
         }
     }
 
@@ -236,11 +229,11 @@ class P2pServerEtaConsumerTest
     void streamingRequestGetsTheSourceImageThenEveryUpdateInOrder()
     {
         launch(context());
-        final TestEtaConsumer consumer = consumer("alice");
+        final EtaConsumer consumer = consumer("alice");
         consumer.requestItem(5, SERVICE_ID, "TRI.N", true);
-        final TestEtaConsumer.Received refresh = awaitOn(consumer, 5);
+        final EtaMessage refresh = awaitOn(consumer, 5);
         assertRefresh(refresh, 5, StreamStates.OPEN, "TRI.N");
-        assertEquals(source.image(SERVICE_ID, "TRI.N"), Map.copyOf(refresh.reals));
+        assertEquals(source.image(SERVICE_ID, "TRI.N"), image(refresh));
 
         final int updates = 500;
         for (int i = 1; i <= updates; i++)
@@ -249,10 +242,10 @@ class P2pServerEtaConsumerTest
         }
         for (int i = 1; i <= updates; i++)
         {
-            final TestEtaConsumer.Received update = awaitOn(consumer, 5);
-            assertEquals(MsgClasses.UPDATE, update.msgClass, update::toString);
-            assertEquals(i, update.reals.get(FieldIds.TRDVOL_1), "update " + i + " in order");
-            assertEquals(12340 + i, update.reals.get(FieldIds.BID));
+            final EtaMessage update = awaitOn(consumer, 5);
+            assertEquals(MsgClasses.UPDATE, update.msgClass(), update::toString);
+            assertEquals(i, update.mantissa(FieldIds.TRDVOL_1), "update " + i + " in order");
+            assertEquals(12340 + i, update.mantissa(FieldIds.BID));
         }
         MdTests.await("update counters", () -> server.context().counters().updatesOut().get() == updates);
         assertEquals(1, server.context().counters().watchlistEntries().get());
@@ -264,25 +257,25 @@ class P2pServerEtaConsumerTest
         assertEquals(0, server.context().counters().itemsOpen().get());
         source.update(SERVICE_ID, "TRI.N", 0, FieldIds.TRDVOL_1, 9999);
         consumer.requestItem(6, SERVICE_ID, "IBM.N", true);
-        final TestEtaConsumer.Received next = consumer.awaitMessage();
-        assertEquals(6, next.streamId, () -> "nothing more on the closed stream: " + next);
+        final EtaMessage next = consumer.awaitMessage();
+        assertEquals(6, next.streamId(), () -> "nothing more on the closed stream: " + next);
     }
 
     @Test
     void snapshotRequestGetsOneNonStreamingRefreshAndNoUpdates()
     {
         launch(context());
-        final TestEtaConsumer consumer = consumer("alice");
+        final EtaConsumer consumer = consumer("alice");
         consumer.requestItem(5, SERVICE_ID, "IBM.N", false);
-        final TestEtaConsumer.Received refresh = awaitOn(consumer, 5);
+        final EtaMessage refresh = awaitOn(consumer, 5);
         assertRefresh(refresh, 5, StreamStates.NON_STREAMING, "IBM.N");
-        assertEquals(source.image(SERVICE_ID, "IBM.N"), Map.copyOf(refresh.reals));
+        assertEquals(source.image(SERVICE_ID, "IBM.N"), image(refresh));
         MdTests.await("snapshot watch gone", () -> 0 == server.context().counters().watchlistEntries().get());
         MdTests.await("item gone", () -> 0 == server.context().counters().itemsOpen().get());
 
         source.update(SERVICE_ID, "IBM.N", 0, FieldIds.BID, 1);
         consumer.requestItem(6, SERVICE_ID, "MSFT.O", true);
-        assertEquals(6, consumer.awaitMessage().streamId, "no update for the snapshot stream");
+        assertEquals(6, consumer.awaitMessage().streamId(), "no update for the snapshot stream");
     }
 
     @Test
@@ -315,17 +308,17 @@ class P2pServerEtaConsumerTest
     private void twoConsumersOnOneItem(final boolean cacheEnabled)
     {
         launch(context().cacheEnabled(cacheEnabled));
-        final TestEtaConsumer first = consumer("alice");
-        final TestEtaConsumer second = consumer("bob");
+        final EtaConsumer first = consumer("alice");
+        final EtaConsumer second = consumer("bob");
         first.requestItem(5, SERVICE_ID, "TRI.N", true);
         assertRefresh(awaitOn(first, 5), 5, StreamStates.OPEN, "TRI.N");
         source.update(SERVICE_ID, "TRI.N", 0, FieldIds.TRDVOL_1, 1);
-        assertEquals(1L, awaitOn(first, 5).reals.get(FieldIds.TRDVOL_1));
+        assertEquals(1L, awaitOn(first, 5).mantissa(FieldIds.TRDVOL_1));
 
         second.requestItem(9, SERVICE_ID, "TRI.N", true);
-        final TestEtaConsumer.Received secondRefresh = awaitOn(second, 9);
+        final EtaMessage secondRefresh = awaitOn(second, 9);
         assertRefresh(secondRefresh, 9, StreamStates.OPEN, "TRI.N");
-        assertEquals(source.image(SERVICE_ID, "TRI.N"), Map.copyOf(secondRefresh.reals));
+        assertEquals(source.image(SERVICE_ID, "TRI.N"), image(secondRefresh));
         assertEquals(1, source.opens.get(), "one open on the source for both consumers");
 
         for (int i = 2; i <= 200; i++)
@@ -334,10 +327,10 @@ class P2pServerEtaConsumerTest
         }
         for (int i = 2; i <= 200; i++)
         {
-            assertEquals((long)i, awaitOn(first, 5).reals.get(FieldIds.TRDVOL_1));
-            final TestEtaConsumer.Received update = awaitOn(second, 9);
-            assertEquals(MsgClasses.UPDATE, update.msgClass);
-            assertEquals((long)i, update.reals.get(FieldIds.TRDVOL_1));
+            assertEquals((long)i, awaitOn(first, 5).mantissa(FieldIds.TRDVOL_1));
+            final EtaMessage update = awaitOn(second, 9);
+            assertEquals(MsgClasses.UPDATE, update.msgClass());
+            assertEquals((long)i, update.mantissa(FieldIds.TRDVOL_1));
         }
         assertNull(first.poll(), "no refresh was sent to the first consumer for the second one");
         assertEquals(1, server.context().counters().itemsOpen().get());
@@ -348,8 +341,8 @@ class P2pServerEtaConsumerTest
     void serviceDownSuspectsEveryWatcherAndRecoveryRefreshesThem()
     {
         launch(context());
-        final TestEtaConsumer first = consumer("alice");
-        final TestEtaConsumer second = consumer("bob");
+        final EtaConsumer first = consumer("alice");
+        final EtaConsumer second = consumer("bob");
         first.requestItem(5, SERVICE_ID, "TRI.N", true);
         second.requestItem(7, SERVICE_ID, "TRI.N", true);
         assertRefresh(awaitOn(first, 5), 5, StreamStates.OPEN, "TRI.N");
@@ -358,27 +351,27 @@ class P2pServerEtaConsumerTest
         source.serviceDown(SERVICE_ID);
         for (final int[] pair : new int[][]{{0, 5}, {1, 7}})
         {
-            final TestEtaConsumer.Received status = awaitOn(0 == pair[0] ? first : second, pair[1]);
-            assertEquals(MsgClasses.STATUS, status.msgClass, status::toString);
-            assertEquals(StreamStates.OPEN, status.streamState);
-            assertEquals(DataStates.SUSPECT, status.dataState);
+            final EtaMessage status = awaitOn(0 == pair[0] ? first : second, pair[1]);
+            assertEquals(MsgClasses.STATUS, status.msgClass(), status::toString);
+            assertEquals(StreamStates.OPEN, status.streamState());
+            assertEquals(DataStates.SUSPECT, status.dataState());
         }
 
         source.update(SERVICE_ID, "TRI.N", 0, FieldIds.TRDVOL_1, 42);
         source.serviceUp(SERVICE_ID);
         for (final int[] pair : new int[][]{{0, 5}, {1, 7}})
         {
-            final TestEtaConsumer consumer = 0 == pair[0] ? first : second;
-            TestEtaConsumer.Received received = awaitOn(consumer, pair[1]);
-            while (MsgClasses.UPDATE == received.msgClass)
+            final EtaConsumer consumer = 0 == pair[0] ? first : second;
+            EtaMessage received = awaitOn(consumer, pair[1]);
+            while (MsgClasses.UPDATE == received.msgClass())
             {
                 received = awaitOn(consumer, pair[1]);
             }
-            assertEquals(MsgClasses.REFRESH, received.msgClass, received::toString);
-            assertEquals(StreamStates.OPEN, received.streamState);
-            assertEquals(DataStates.OK, received.dataState);
-            assertEquals(42L, received.reals.get(FieldIds.TRDVOL_1));
-            assertFalse(0 != (received.flags & RefreshMsgFlags.SOLICITED), "recovery refresh is unsolicited");
+            assertEquals(MsgClasses.REFRESH, received.msgClass(), received::toString);
+            assertEquals(StreamStates.OPEN, received.streamState());
+            assertEquals(DataStates.OK, received.dataState());
+            assertEquals(42L, received.mantissa(FieldIds.TRDVOL_1));
+            assertFalse(0 != (received.flags() & RefreshMsgFlags.SOLICITED), "recovery refresh is unsolicited");
         }
     }
 
@@ -386,12 +379,12 @@ class P2pServerEtaConsumerTest
     void batchRequestOpensStreamsAfterTheBatchIdAndBatchCloseClosesThem()
     {
         launch(context());
-        final TestEtaConsumer consumer = consumer("alice");
+        final EtaConsumer consumer = consumer("alice");
         consumer.requestBatch(10, SERVICE_ID, true, "TRI.N", "IBM.N", "MSFT.O");
-        final TestEtaConsumer.Received batchStatus = awaitOn(consumer, 10);
-        assertEquals(MsgClasses.STATUS, batchStatus.msgClass);
-        assertEquals(StreamStates.CLOSED, batchStatus.streamState);
-        assertEquals("Stream closed for batch", batchStatus.text);
+        final EtaMessage batchStatus = awaitOn(consumer, 10);
+        assertEquals(MsgClasses.STATUS, batchStatus.msgClass());
+        assertEquals(StreamStates.CLOSED, batchStatus.streamState());
+        assertEquals("Stream closed for batch", batchStatus.text());
         assertRefresh(awaitOn(consumer, 11), 11, StreamStates.OPEN, "TRI.N");
         assertRefresh(awaitOn(consumer, 12), 12, StreamStates.OPEN, "IBM.N");
         assertRefresh(awaitOn(consumer, 13), 13, StreamStates.OPEN, "MSFT.O");
@@ -402,28 +395,28 @@ class P2pServerEtaConsumerTest
         assertEquals(1, server.context().counters().watchlistEntries().get());
         source.update(SERVICE_ID, "TRI.N", 0, FieldIds.TRDVOL_1, 1);
         source.update(SERVICE_ID, "IBM.N", 0, FieldIds.BID, 20001);
-        final TestEtaConsumer.Received update = consumer.awaitMessage();
-        assertEquals(12, update.streamId, "only the still open stream updates");
-        assertEquals(20001L, update.reals.get(FieldIds.BID));
+        final EtaMessage update = consumer.awaitMessage();
+        assertEquals(12, update.streamId(), "only the still open stream updates");
+        assertEquals(20001L, update.mantissa(FieldIds.BID));
     }
 
     @Test
     void unknownServiceAndUnknownItemAreClosedWithTheirCodes()
     {
         launch(context());
-        final TestEtaConsumer consumer = consumer("alice");
+        final EtaConsumer consumer = consumer("alice");
         consumer.requestItem(5, 99, "TRI.N", true);
-        final TestEtaConsumer.Received unknownService = awaitOn(consumer, 5);
-        assertEquals(MsgClasses.STATUS, unknownService.msgClass);
-        assertEquals(StreamStates.CLOSED, unknownService.streamState);
-        assertEquals(DataStates.SUSPECT, unknownService.dataState);
-        assertEquals(StateCodes.SOURCE_UNKNOWN, unknownService.code);
+        final EtaMessage unknownService = awaitOn(consumer, 5);
+        assertEquals(MsgClasses.STATUS, unknownService.msgClass());
+        assertEquals(StreamStates.CLOSED, unknownService.streamState());
+        assertEquals(DataStates.SUSPECT, unknownService.dataState());
+        assertEquals(StateCodes.SOURCE_UNKNOWN, unknownService.code());
 
         consumer.requestItem(6, SERVICE_ID, "NOPE.N", true);
-        final TestEtaConsumer.Received notFound = awaitOn(consumer, 6);
-        assertEquals(MsgClasses.STATUS, notFound.msgClass);
-        assertEquals(StreamStates.CLOSED, notFound.streamState);
-        assertEquals(StateCodes.NOT_FOUND, notFound.code);
+        final EtaMessage notFound = awaitOn(consumer, 6);
+        assertEquals(MsgClasses.STATUS, notFound.msgClass());
+        assertEquals(StreamStates.CLOSED, notFound.streamState());
+        assertEquals(StateCodes.NOT_FOUND, notFound.code());
         final P2pCounters counters = server.context().counters();
         MdTests.await("rejections counted", () -> 1 == counters.rejected(RejectReason.UNKNOWN_SERVICE).get() &&
             1 == counters.rejected(RejectReason.NOT_FOUND).get());
@@ -435,25 +428,25 @@ class P2pServerEtaConsumerTest
     void itemLimitsCloseOverLimitRequestsWithTooManyItems()
     {
         launch(context().maxItemsPerConsumer(2).maxItems(3));
-        final TestEtaConsumer first = consumer("alice");
+        final EtaConsumer first = consumer("alice");
         first.requestItem(5, SERVICE_ID, "TRI.N", true);
         first.requestItem(6, SERVICE_ID, "IBM.N", true);
         first.requestItem(7, SERVICE_ID, "MSFT.O", true);
         assertRefresh(awaitOn(first, 5), 5, StreamStates.OPEN, "TRI.N");
         assertRefresh(awaitOn(first, 6), 6, StreamStates.OPEN, "IBM.N");
-        final TestEtaConsumer.Received perConsumer = awaitOn(first, 7);
-        assertEquals(StreamStates.CLOSED, perConsumer.streamState);
-        assertEquals(StateCodes.TOO_MANY_ITEMS, perConsumer.code);
-        assertTrue(perConsumer.text.contains("per consumer"), perConsumer.text);
+        final EtaMessage perConsumer = awaitOn(first, 7);
+        assertEquals(StreamStates.CLOSED, perConsumer.streamState());
+        assertEquals(StateCodes.TOO_MANY_ITEMS, perConsumer.code());
+        assertTrue(perConsumer.text().contains("per consumer"), perConsumer.text());
 
-        final TestEtaConsumer second = consumer("bob");
+        final EtaConsumer second = consumer("bob");
         second.requestItem(5, SERVICE_ID, "MSFT.O", true);
         assertRefresh(awaitOn(second, 5), 5, StreamStates.OPEN, "MSFT.O");
         second.requestItem(6, OTHER_SERVICE_ID, "VOD.L", true);
-        final TestEtaConsumer.Received aggregate = awaitOn(second, 6);
-        assertEquals(StreamStates.CLOSED, aggregate.streamState);
-        assertEquals(StateCodes.TOO_MANY_ITEMS, aggregate.code);
-        assertTrue(aggregate.text.contains("Server item limit"), aggregate.text);
+        final EtaMessage aggregate = awaitOn(second, 6);
+        assertEquals(StreamStates.CLOSED, aggregate.streamState());
+        assertEquals(StateCodes.TOO_MANY_ITEMS, aggregate.code());
+        assertTrue(aggregate.text().contains("Server item limit"), aggregate.text());
         second.requestItem(7, SERVICE_ID, "TRI.N", true);
         assertRefresh(awaitOn(second, 7), 7, StreamStates.OPEN, "TRI.N");
         assertEquals(3, server.context().counters().itemsOpen().get());
@@ -463,20 +456,20 @@ class P2pServerEtaConsumerTest
     void providerRoleLoginIsRejectedAndDisconnected()
     {
         launch(context());
-        final TestEtaConsumer provider = TestEtaConsumer.connect(server.port());
+        final EtaConsumer provider = EtaConsumer.connect(server.port());
         closeables.add(provider);
-        provider.loginAsProvider("nip");
-        final TestEtaConsumer.Received status = provider.awaitMessage();
-        assertEquals(MsgClasses.STATUS, status.msgClass);
-        assertEquals(DomainTypes.LOGIN, status.domainType);
-        assertEquals(StreamStates.CLOSED, status.streamState);
-        assertEquals(DataStates.SUSPECT, status.dataState);
-        assertTrue(status.text.contains("Provider logins are not accepted"), status.text);
+        provider.sendLogin("nip", true);
+        final EtaMessage status = provider.awaitMessage();
+        assertEquals(MsgClasses.STATUS, status.msgClass());
+        assertEquals(DomainTypes.LOGIN, status.domainType());
+        assertEquals(StreamStates.CLOSED, status.streamState());
+        assertEquals(DataStates.SUSPECT, status.dataState());
+        assertTrue(status.text().contains("Provider logins are not accepted"), status.text());
         provider.awaitClosed();
         final P2pCounters counters = server.context().counters();
         MdTests.await("counted", () -> 1 == counters.rejected(RejectReason.PROVIDER_LOGIN).get() &&
             1 == counters.disconnects(DisconnectReason.LOGIN_REJECTED).get());
-        final TestEtaConsumer consumer = consumer("alice");
+        final EtaConsumer consumer = consumer("alice");
         consumer.requestItem(5, SERVICE_ID, "TRI.N", true);
         assertNotNull(awaitOn(consumer, 5));
     }
@@ -487,7 +480,7 @@ class P2pServerEtaConsumerTest
     {
         launch(context().maxOutputBytes(64 * 1024).slowConsumerTimeoutNs(java.util.concurrent.TimeUnit.SECONDS
             .toNanos(2)));
-        final TestEtaConsumer good = consumer("good");
+        final EtaConsumer good = consumer("good");
         good.requestItem(5, SERVICE_ID, "TRI.N", true);
         assertRefresh(awaitOn(good, 5), 5, StreamStates.OPEN, "TRI.N");
 
@@ -509,7 +502,7 @@ class P2pServerEtaConsumerTest
             // the good consumer keeps up: it never has more than a few updates outstanding
             while (expected <= published - maxOutstanding)
             {
-                assertEquals(expected++, awaitOn(good, 5).reals.get(FieldIds.TRDVOL_1), "good consumer in order");
+                assertEquals(expected++, awaitOn(good, 5).mantissa(FieldIds.TRDVOL_1), "good consumer in order");
             }
         }
         assertEquals(1, counters.disconnects(DisconnectReason.SLOW_CONSUMER).get(), "published " + published);
@@ -519,7 +512,7 @@ class P2pServerEtaConsumerTest
         }
         while (expected <= published)
         {
-            assertEquals(expected++, awaitOn(good, 5).reals.get(FieldIds.TRDVOL_1), "good consumer in order");
+            assertEquals(expected++, awaitOn(good, 5).mantissa(FieldIds.TRDVOL_1), "good consumer in order");
         }
         assertEquals(1, counters.disconnects(DisconnectReason.SLOW_CONSUMER).get(), "only the slow one");
         MdTests.await("the slow consumer's socket closed", slow::isClosedByServer);
@@ -531,18 +524,18 @@ class P2pServerEtaConsumerTest
     void malformedMessagesCloseTheStreamOrTheConnectionOfThatConsumerOnly()
     {
         launch(context());
-        final TestEtaConsumer bad = consumer("bad");
-        final TestEtaConsumer good = consumer("good");
+        final EtaConsumer bad = consumer("bad");
+        final EtaConsumer good = consumer("good");
         good.requestItem(5, SERVICE_ID, "TRI.N", true);
         assertRefresh(awaitOn(good, 5), 5, StreamStates.OPEN, "TRI.N");
 
         // REQUEST on MarketPrice stream 9 whose header length runs past the message
         bad.writeRaw(new byte[]{0x00, 0x40, 0x01, 0x06, 0x00, 0x00, 0x00, 0x09, 0x04, 0x00});
-        final TestEtaConsumer.Received closed = awaitOn(bad, 9);
-        assertEquals(MsgClasses.STATUS, closed.msgClass);
-        assertEquals(StreamStates.CLOSED, closed.streamState);
-        assertEquals(StateCodes.USAGE_ERROR, closed.code);
-        assertTrue(closed.text.startsWith("Malformed message"), closed.text);
+        final EtaMessage closed = awaitOn(bad, 9);
+        assertEquals(MsgClasses.STATUS, closed.msgClass());
+        assertEquals(StreamStates.CLOSED, closed.streamState());
+        assertEquals(StateCodes.USAGE_ERROR, closed.code());
+        assertTrue(closed.text().startsWith("Malformed message"), closed.text());
         bad.requestItem(10, SERVICE_ID, "IBM.N", true);
         assertRefresh(awaitOn(bad, 10), 10, StreamStates.OPEN, "IBM.N");
 
@@ -552,15 +545,15 @@ class P2pServerEtaConsumerTest
         MdTests.await("counted", () -> 1 == counters.disconnects(DisconnectReason.MALFORMED_MESSAGE).get() &&
             1 == counters.rejected(RejectReason.MALFORMED_REQUEST).get());
         source.update(SERVICE_ID, "TRI.N", 0, FieldIds.TRDVOL_1, 7);
-        assertEquals(7L, awaitOn(good, 5).reals.get(FieldIds.TRDVOL_1));
+        assertEquals(7L, awaitOn(good, 5).mantissa(FieldIds.TRDVOL_1));
     }
 
     @Test
     void jmxListsConnectionsAndDropsOne() throws Exception
     {
         launch(context());
-        final TestEtaConsumer first = consumer("alice");
-        final TestEtaConsumer second = consumer("bob");
+        final EtaConsumer first = consumer("alice");
+        final EtaConsumer second = consumer("bob");
         first.requestItem(5, SERVICE_ID, "TRI.N", true);
         assertRefresh(awaitOn(first, 5), 5, StreamStates.OPEN, "TRI.N");
         final javax.management.ObjectName name =
@@ -595,10 +588,10 @@ class P2pServerEtaConsumerTest
     {
         launch(context().workers(2).flushProfile(FlushProfile.THROUGHPUT)
             .flushIntervalNs(java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(5)));
-        final List<TestEtaConsumer> consumers = new ArrayList<>();
+        final List<EtaConsumer> consumers = new ArrayList<>();
         for (int c = 0; c < 4; c++)
         {
-            final TestEtaConsumer consumer = consumer("user" + c);
+            final EtaConsumer consumer = consumer("user" + c);
             consumer.requestItem(5 + c, SERVICE_ID, "TRI.N", true);
             assertRefresh(awaitOn(consumer, 5 + c), 5 + c, StreamStates.OPEN, "TRI.N");
             consumers.add(consumer);
@@ -614,34 +607,10 @@ class P2pServerEtaConsumerTest
         {
             for (int i = 1; i <= updates; i++)
             {
-                final TestEtaConsumer.Received update = awaitOn(consumers.get(c), 5 + c);
-                assertEquals((long)i, update.reals.get(FieldIds.TRDVOL_1));
+                final EtaMessage update = awaitOn(consumers.get(c), 5 + c);
+                assertEquals((long)i, update.mantissa(FieldIds.TRDVOL_1));
             }
         }
-    }
-
-    private static DirectoryRefresh decodeDirectoryRefresh(final TestEtaConsumer.Received received)
-    {
-        assertEquals(MsgClasses.REFRESH, received.msgClass, received::toString);
-        final DecodeIterator it = received.iterator();
-        final Msg msg = CodecFactory.createMsg();
-        assertEquals(CodecReturnCodes.SUCCESS, msg.decode(it));
-        final DirectoryRefresh refresh = (DirectoryRefresh)DirectoryMsgFactory.createMsg();
-        refresh.rdmMsgType(DirectoryMsgType.REFRESH);
-        assertEquals(CodecReturnCodes.SUCCESS, refresh.decode(it, msg));
-        return refresh;
-    }
-
-    private static DirectoryUpdate decodeDirectoryUpdate(final TestEtaConsumer.Received received)
-    {
-        assertEquals(MsgClasses.UPDATE, received.msgClass, received::toString);
-        final DecodeIterator it = received.iterator();
-        final Msg msg = CodecFactory.createMsg();
-        assertEquals(CodecReturnCodes.SUCCESS, msg.decode(it));
-        final DirectoryUpdate update = (DirectoryUpdate)DirectoryMsgFactory.createMsg();
-        update.rdmMsgType(DirectoryMsgType.UPDATE);
-        assertEquals(CodecReturnCodes.SUCCESS, update.decode(it, msg));
-        return update;
     }
 
     private static Service service(final List<Service> services, final int serviceId)

@@ -11,16 +11,21 @@ import com.refinitiv.eta.codec.Codec;
 import com.refinitiv.eta.codec.CodecFactory;
 import com.refinitiv.eta.codec.CodecReturnCodes;
 import com.refinitiv.eta.codec.DataTypes;
+import com.refinitiv.eta.codec.Date;
 import com.refinitiv.eta.codec.DecodeIterator;
 import com.refinitiv.eta.codec.EncodeIterator;
+import com.refinitiv.eta.codec.Enum;
 import com.refinitiv.eta.codec.FieldEntry;
 import com.refinitiv.eta.codec.FieldList;
+import com.refinitiv.eta.codec.Int;
 import com.refinitiv.eta.codec.Real;
+import com.refinitiv.eta.codec.Time;
 import com.refinitiv.eta.codec.UInt;
 
 /**
  * Builds FieldLists with ETA's own encoder and reads them back with ETA's decoder: the oracle for the field list
- * flyweight and the item image. Entries are typed (REAL, UINT, ASCII) or blank, as a provider would send them.
+ * flyweight and the item image, and the payload builder for the real ETA provider of the harness. Entries are typed
+ * (REAL, UINT, INT, ENUM, DATE, TIME, ASCII, RMTES) or blank, as a provider would send them.
  */
 public final class EtaFieldLists
 {
@@ -94,6 +99,86 @@ public final class EtaFieldLists
         final Buffer text = CodecFactory.createBuffer();
         text.data(value);
         start(fid, DataTypes.ASCII_STRING);
+        assertEquals(CodecReturnCodes.SUCCESS, entry.encode(iterator, text));
+        return this;
+    }
+
+    /**
+     * @param fid   field id.
+     * @param value INT value.
+     * @return this.
+     */
+    public EtaFieldLists intValue(final int fid, final long value)
+    {
+        final Int integer = CodecFactory.createInt();
+        integer.value(value);
+        start(fid, DataTypes.INT);
+        assertEquals(CodecReturnCodes.SUCCESS, entry.encode(iterator, integer));
+        return this;
+    }
+
+    /**
+     * @param fid   field id.
+     * @param value ENUM value.
+     * @return this.
+     */
+    public EtaFieldLists enumValue(final int fid, final int value)
+    {
+        final Enum enumValue = CodecFactory.createEnum();
+        enumValue.value(value);
+        start(fid, DataTypes.ENUM);
+        assertEquals(CodecReturnCodes.SUCCESS, entry.encode(iterator, enumValue));
+        return this;
+    }
+
+    /**
+     * @param fid   field id.
+     * @param year  year.
+     * @param month month, 1-12.
+     * @param day   day of month.
+     * @return this.
+     */
+    public EtaFieldLists date(final int fid, final int year, final int month, final int day)
+    {
+        final Date date = CodecFactory.createDate();
+        date.year(year);
+        date.month(month);
+        date.day(day);
+        start(fid, DataTypes.DATE);
+        assertEquals(CodecReturnCodes.SUCCESS, entry.encode(iterator, date));
+        return this;
+    }
+
+    /**
+     * @param fid         field id.
+     * @param hour        hour.
+     * @param minute      minute.
+     * @param second      second.
+     * @param millisecond millisecond.
+     * @return this.
+     */
+    public EtaFieldLists time(final int fid, final int hour, final int minute, final int second, final int millisecond)
+    {
+        final Time time = CodecFactory.createTime();
+        time.hour(hour);
+        time.minute(minute);
+        time.second(second);
+        time.millisecond(millisecond);
+        start(fid, DataTypes.TIME);
+        assertEquals(CodecReturnCodes.SUCCESS, entry.encode(iterator, time));
+        return this;
+    }
+
+    /**
+     * @param fid   field id.
+     * @param value plain text (no RMTES escape sequences).
+     * @return this.
+     */
+    public EtaFieldLists rmtes(final int fid, final String value)
+    {
+        final Buffer text = CodecFactory.createBuffer();
+        text.data(value);
+        start(fid, DataTypes.RMTES_STRING);
         assertEquals(CodecReturnCodes.SUCCESS, entry.encode(iterator, text));
         return this;
     }

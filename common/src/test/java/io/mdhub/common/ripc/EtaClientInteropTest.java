@@ -34,6 +34,7 @@ import com.refinitiv.eta.valueadd.domainrep.rdm.login.LoginRequest;
 import io.mdhub.common.test.EtaTransportExtension;
 import io.mdhub.common.test.InterruptAfter;
 import io.mdhub.common.test.MdTests;
+import io.mdhub.common.test.eta.EtaChannel;
 import io.netty.buffer.Unpooled;
 import io.netty.util.concurrent.Future;
 
@@ -52,7 +53,7 @@ class EtaClientInteropTest
     private volatile RecordingRwfHandler app;
     private RipcClient client;
     private Server etaServer;
-    private EtaTestChannel etaChannel;
+    private EtaChannel etaChannel;
 
     @AfterEach
     void tearDown()
@@ -105,7 +106,7 @@ class EtaClientInteropTest
         return port;
     }
 
-    private EtaTestChannel acceptEtaChannel()
+    private EtaChannel acceptEtaChannel()
     {
         final AcceptOptions acceptOptions = TransportFactory.createAcceptOptions();
         final Error error = TransportFactory.createError();
@@ -114,7 +115,7 @@ class EtaClientInteropTest
         {
             MdTests.idle(() -> "ETA server to accept: " + error.text());
         }
-        final EtaTestChannel channel = new EtaTestChannel(accepted);
+        final EtaChannel channel = new EtaChannel(accepted);
         channel.awaitActive();
         return channel;
     }
@@ -183,13 +184,14 @@ class EtaClientInteropTest
 
         // our client pings the ETA server (ETA never pings by itself): 3 s timeout -> a ping at least every 1 s
         final long endNs = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(3500);
-        final int pingsBefore = etaChannel.pingsReceived;
+        final int pingsBefore = etaChannel.pingsReceived();
         while (System.nanoTime() < endNs)
         {
             assertTrue(etaChannel.service());
             MdTests.idle(() -> "pings from the MDHub client");
         }
-        assertTrue(etaChannel.pingsReceived - pingsBefore >= 3, "pings: " + (etaChannel.pingsReceived - pingsBefore));
+        final int pings = etaChannel.pingsReceived() - pingsBefore;
+        assertTrue(pings >= 3, "pings: " + pings);
         assertTrue(channel.isActive());
         assertTrue(client.context().counters().pingsIn().get() >= 2, "ETA server pings reached the client");
     }

@@ -16,6 +16,7 @@ import com.refinitiv.eta.valueadd.domainrep.rdm.login.LoginRefresh;
 import io.mdhub.common.test.EtaTransportExtension;
 import io.mdhub.common.test.InterruptAfter;
 import io.mdhub.common.test.MdTests;
+import io.mdhub.common.test.eta.EtaChannel;
 
 import org.junit.jupiter.api.AfterEach;
 
@@ -29,10 +30,11 @@ import org.junit.jupiter.api.extension.ExtendWith;
 class EtaServerInteropTest
 {
     private static final int PING_TIMEOUT_SECONDS = 3;
+    private static final String COMPONENT = "eta-server-interop-test";
 
     private RipcServer server;
     private RecordingRwfHandler handler;
-    private EtaTestChannel consumer;
+    private EtaChannel consumer;
 
     @AfterEach
     void tearDown()
@@ -78,20 +80,20 @@ class EtaServerInteropTest
     void etaConsumerLogsInAndStaysConnectedAcrossPingIntervals()
     {
         launchServer(false);
-        consumer = EtaTestChannel.connect(server.port(), PING_TIMEOUT_SECONDS);
+        consumer = EtaChannel.connect("127.0.0.1", server.port(), PING_TIMEOUT_SECONDS, COMPONENT);
 
         final ChannelInfo info = consumer.info();
         assertEquals(RipcTests.MAX_USER_MSG_SIZE - 2, info.maxFragmentSize());
         assertEquals(PING_TIMEOUT_SECONDS, info.pingTimeout());
         assertEquals(0, info.compressionType());
         assertEquals("mdhub-test/1.0", info.componentInfo().get(0).componentVersion().toString());
-        assertEquals(14, consumer.channel.majorVersion());
+        assertEquals(14, consumer.channel().majorVersion());
 
         login("alice");
         final RipcSession session = handler.session;
         assertEquals(RipcVersion.RIPC14, session.version());
         assertEquals(PING_TIMEOUT_SECONDS, session.pingTimeoutSeconds());
-        assertEquals("EtaTestChannel", session.remoteComponent().substring(session.remoteComponent().length() - 14));
+        assertTrue(session.remoteComponent().endsWith(COMPONENT), session.remoteComponent());
         assertTrue(EtaLogin.isLoginRequest(handler.received.peek()));
 
         // more than two full ping timeouts: both sides must keep pinging for the link to survive
@@ -101,7 +103,7 @@ class EtaServerInteropTest
             assertTrue(consumer.service(), "ETA consumer lost the connection");
             MdTests.idle(() -> "ping intervals to pass");
         }
-        assertTrue(consumer.pingsReceived >= 2 * PING_TIMEOUT_SECONDS, "server pings: " + consumer.pingsReceived);
+        assertTrue(consumer.pingsReceived() >= 2 * PING_TIMEOUT_SECONDS, "server pings: " + consumer.pingsReceived());
         final RipcCounters counters = server.context().counters();
         assertTrue(counters.pingsIn().get() >= 2 * PING_TIMEOUT_SECONDS, "client pings: " + counters.pingsIn().get());
         assertEquals(0, counters.disconnects(RipcDisconnectReason.PING_TIMEOUT).get());
@@ -117,7 +119,7 @@ class EtaServerInteropTest
     void consumerThatStopsPingingIsDisconnectedAfterTheNegotiatedTimeout()
     {
         launchServer(false);
-        consumer = EtaTestChannel.connect(server.port(), PING_TIMEOUT_SECONDS);
+        consumer = EtaChannel.connect("127.0.0.1", server.port(), PING_TIMEOUT_SECONDS, COMPONENT);
         login("carol");
         consumer.autoPing(false);
         final long silentSinceNs = System.nanoTime(); // the login request was the consumer's last write
@@ -137,7 +139,7 @@ class EtaServerInteropTest
     void etaPackedAndFragmentedMessagesAreReassembledExactlyAndOursAreReadByEta()
     {
         launchServer(true);
-        consumer = EtaTestChannel.connect(server.port(), 60);
+        consumer = EtaChannel.connect("127.0.0.1", server.port(), 60, COMPONENT);
         login("dave");
         handler.received.clear();
 
@@ -181,7 +183,7 @@ class EtaServerInteropTest
     void nonRwfProtocolIsRefusedWithANak()
     {
         launchServer(false);
-        consumer = EtaTestChannel.connectAsync(server.port(), 60, 2);
+        consumer = EtaChannel.connectAsync("127.0.0.1", server.port(), 60, 2, COMPONENT);
         assertEquals(TransportReturnCodes.CHAN_INIT_REFUSED, consumer.awaitInitResult());
         final RipcCounters counters = server.context().counters();
         MdTests.await("refusal counted", () -> 1 == counters.disconnects(RipcDisconnectReason.CONNECT_REFUSED).get());

@@ -15,6 +15,7 @@ import java.util.stream.Stream;
 import io.mdhub.common.test.EtaTransportExtension;
 import io.mdhub.common.test.InterruptAfter;
 import io.mdhub.common.test.MdTests;
+import io.mdhub.common.test.eta.EtaChannel;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -35,10 +36,11 @@ class RipcBadInputTest
     private static final long HANDSHAKE_TIMEOUT_MS = 1000;
     private static final long PARTIAL_FRAME_TIMEOUT_MS = 1500;
     private static final int PING_TIMEOUT_SECONDS = 3;
+    private static final String COMPONENT = "ripc-bad-input-test";
 
     private RipcServer server;
-    private EtaTestChannel healthyA;
-    private EtaTestChannel healthyB;
+    private EtaChannel healthyA;
+    private EtaChannel healthyB;
     private final EnumMap<RipcDisconnectReason, Long> before = new EnumMap<>(RipcDisconnectReason.class);
 
     @BeforeAll
@@ -52,8 +54,8 @@ class RipcBadInputTest
             .maxReassembledMessageSize(100_000)
             .minPingTimeoutNs(TimeUnit.SECONDS.toNanos(1))
             .channelHook((ch) -> ch.pipeline().addLast(new RecordingRwfHandler(true, true))));
-        healthyA = EtaTestChannel.connect(server.port(), PING_TIMEOUT_SECONDS);
-        healthyB = EtaTestChannel.connect(server.port(), PING_TIMEOUT_SECONDS);
+        healthyA = EtaChannel.connect("127.0.0.1", server.port(), PING_TIMEOUT_SECONDS, COMPONENT);
+        healthyB = EtaChannel.connect("127.0.0.1", server.port(), PING_TIMEOUT_SECONDS, COMPONENT);
     }
 
     @AfterAll

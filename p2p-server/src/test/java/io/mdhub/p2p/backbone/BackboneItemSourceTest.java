@@ -24,8 +24,9 @@ import io.mdhub.common.dictionary.FieldIds;
 import io.mdhub.common.test.EtaTransportExtension;
 import io.mdhub.common.test.InterruptAfter;
 import io.mdhub.common.test.MdTests;
+import io.mdhub.common.test.eta.EtaConsumer;
+import io.mdhub.common.test.eta.EtaMessage;
 import io.mdhub.p2p.P2pServer;
-import io.mdhub.p2p.TestEtaConsumerAccess;
 
 /**
  * The p2p-server fed over a real Aeron backbone (embedded driver, IPC) by a distributor stand-in, read by a real
@@ -49,7 +50,7 @@ class BackboneItemSourceTest
     private Aeron aeron;
     private FakeBackboneDistributor distributor;
     private P2pServer server;
-    private TestEtaConsumerAccess consumer;
+    private EtaConsumer consumer;
 
     @BeforeEach
     void launch()
@@ -78,7 +79,8 @@ class BackboneItemSourceTest
             () -> distributor.consumerAnnouncements.get() > 0);
         final int seen = distributor.announcements.get();
         MdTests.await("an announcement after the p2p-server subscribed", () -> distributor.announcements.get() > seen);
-        consumer = TestEtaConsumerAccess.connect(server.port(), "alice");
+        consumer = EtaConsumer.connect(server.port());
+        assertEquals(StreamStates.OPEN, consumer.login("alice").state().streamState());
     }
 
     @AfterEach
@@ -110,17 +112,16 @@ class BackboneItemSourceTest
     void directoryImagesAndUpdatesComeOverTheBackbone()
     {
         consumer.requestDirectory(2, Directory.ServiceFilterFlags.INFO | Directory.ServiceFilterFlags.STATE);
-        final TestEtaConsumerAccess.Message directory = consumer.await(2);
+        final EtaMessage directory = consumer.awaitMessage(2);
         assertEquals(MsgClasses.REFRESH, directory.msgClass());
-        assertTrue(consumer.lastDirectoryNames().contains(FakeBackboneDistributor.SERVICE_NAME),
-            consumer.lastDirectoryNames()::toString);
+        assertTrue(directory.serviceNames().contains(FakeBackboneDistributor.SERVICE_NAME), directory::toString);
 
         consumer.requestItem(ITEM_STREAM, FakeBackboneDistributor.SERVICE_ID, "TRI.N");
-        final TestEtaConsumerAccess.Message refresh = consumer.await(ITEM_STREAM);
+        final EtaMessage refresh = consumer.awaitMessage(ITEM_STREAM);
         assertEquals(MsgClasses.REFRESH, refresh.msgClass());
         assertTrue(0 != (refresh.flags() & RefreshMsgFlags.SOLICITED));
         assertEquals(StreamStates.OPEN, refresh.streamState());
-        assertEquals(Long.valueOf(12340L), refresh.real(FieldIds.BID));
+        assertEquals(12340L, refresh.mantissa(FieldIds.BID));
 
         for (int i = 1; i <= 50; i++)
         {
@@ -128,13 +129,13 @@ class BackboneItemSourceTest
         }
         for (int i = 1; i <= 50; i++)
         {
-            final TestEtaConsumerAccess.Message update = consumer.await(ITEM_STREAM);
+            final EtaMessage update = consumer.awaitMessage(ITEM_STREAM);
             assertEquals(MsgClasses.UPDATE, update.msgClass());
-            assertEquals(Long.valueOf(12340L + i), update.real(FieldIds.BID), "updates in order, none lost");
+            assertEquals(12340L + i, update.mantissa(FieldIds.BID), "updates in order, none lost");
         }
 
         consumer.requestItem(ITEM_STREAM + 1, FakeBackboneDistributor.SERVICE_ID, "NOPE.N");
-        final TestEtaConsumerAccess.Message notFound = consumer.await(ITEM_STREAM + 1);
+        final EtaMessage notFound = consumer.awaitMessage(ITEM_STREAM + 1);
         assertEquals(MsgClasses.STATUS, notFound.msgClass());
         assertEquals(StreamStates.CLOSED, notFound.streamState());
         assertEquals(StateCodes.NOT_FOUND, notFound.code());
@@ -144,34 +145,34 @@ class BackboneItemSourceTest
     void aGapTurnsTheItemSuspectAndAFreshImageRecoversIt()
     {
         consumer.requestItem(ITEM_STREAM, FakeBackboneDistributor.SERVICE_ID, "IBM.N");
-        assertEquals(MsgClasses.REFRESH, consumer.await(ITEM_STREAM).msgClass());
+        assertEquals(MsgClasses.REFRESH, consumer.awaitMessage(ITEM_STREAM).msgClass());
 
         distributor.skipSequence();
         distributor.update("IBM.N", 20100);
 
-        final TestEtaConsumerAccess.Message suspect = consumer.await(ITEM_STREAM);
+        final EtaMessage suspect = consumer.awaitMessage(ITEM_STREAM);
         assertEquals(MsgClasses.STATUS, suspect.msgClass(), suspect::toString);
         assertEquals(StreamStates.OPEN, suspect.streamState());
         assertEquals(DataStates.SUSPECT, suspect.dataState());
-        final TestEtaConsumerAccess.Message recovered = awaitClass(MsgClasses.REFRESH);
+        final EtaMessage recovered = awaitClass(MsgClasses.REFRESH);
         assertEquals(0, recovered.flags() & RefreshMsgFlags.SOLICITED, "a recovery image is unsolicited");
         assertEquals(DataStates.OK, recovered.dataState());
-        assertEquals(Long.valueOf(20100L), recovered.real(FieldIds.BID), "the image has the update after the gap");
+        assertEquals(20100L, recovered.mantissa(FieldIds.BID), "the image has the update after the gap");
     }
 
     @Test
     void aSilentDistributorTakesItemsSuspectUntilItAnnouncesAgain()
     {
         consumer.requestItem(ITEM_STREAM, FakeBackboneDistributor.SERVICE_ID, "TRI.N");
-        assertEquals(MsgClasses.REFRESH, consumer.await(ITEM_STREAM).msgClass());
+        assertEquals(MsgClasses.REFRESH, consumer.awaitMessage(ITEM_STREAM).msgClass());
 
         distributor.isAnnouncing = false;
-        final TestEtaConsumerAccess.Message suspect = consumer.await(ITEM_STREAM);
+        final EtaMessage suspect = consumer.awaitMessage(ITEM_STREAM);
         assertEquals(MsgClasses.STATUS, suspect.msgClass(), suspect::toString);
         assertEquals(DataStates.SUSPECT, suspect.dataState());
 
         distributor.isAnnouncing = true;
-        final TestEtaConsumerAccess.Message recovered = awaitClass(MsgClasses.REFRESH);
+        final EtaMessage recovered = awaitClass(MsgClasses.REFRESH);
         assertEquals(DataStates.OK, recovered.dataState());
     }
 
@@ -180,16 +181,16 @@ class BackboneItemSourceTest
     {
         distributor.ignoreNextRequestFor("IBM.N");
         consumer.requestItem(ITEM_STREAM, FakeBackboneDistributor.SERVICE_ID, "IBM.N");
-        final TestEtaConsumerAccess.Message refresh = consumer.await(ITEM_STREAM);
+        final EtaMessage refresh = consumer.awaitMessage(ITEM_STREAM);
         assertEquals(MsgClasses.REFRESH, refresh.msgClass(), refresh::toString);
-        assertEquals(Long.valueOf(20000L), refresh.real(FieldIds.BID));
+        assertEquals(20000L, refresh.mantissa(FieldIds.BID));
     }
 
-    private TestEtaConsumerAccess.Message awaitClass(final int msgClass)
+    private EtaMessage awaitClass(final int msgClass)
     {
         while (true)
         {
-            final TestEtaConsumerAccess.Message message = consumer.await(ITEM_STREAM);
+            final EtaMessage message = consumer.awaitMessage(ITEM_STREAM);
             if (message.msgClass() == msgClass)
             {
                 return message;
