@@ -18,7 +18,8 @@ import io.mdhub.common.test.InterruptAfter;
 @InterruptAfter(30)
 class BenchmarkSmokeTest
 {
-    private static final Class<?>[] BENCHMARKS = {RwfFlyweightBenchmark.class, EtaFullDecodeBenchmark.class};
+    private static final Class<?>[] BENCHMARKS =
+        {RwfFlyweightBenchmark.class, EtaFullDecodeBenchmark.class, CachedImageBenchmark.class};
 
     @Test
     void everyBenchmarkMethodRunsOnce() throws Exception
@@ -44,7 +45,7 @@ class BenchmarkSmokeTest
                 }
             }
         }
-        assertEquals(3, methods);
+        assertEquals(5, methods);
     }
 
     @Test

@@ -1,0 +1,78 @@
+package io.mdhub.benchmarks.rwf;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+
+import org.agrona.ExpandableDirectByteBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.Setup;
+
+import com.refinitiv.eta.codec.DataStates;
+import com.refinitiv.eta.codec.StreamStates;
+import com.refinitiv.eta.rdm.DomainTypes;
+
+import io.mdhub.benchmarks.AbstractMdBenchmark;
+import io.mdhub.common.cache.CachedImage;
+import io.mdhub.common.cache.ImageRefreshEncoder;
+import io.mdhub.common.dictionary.FieldIds;
+import io.mdhub.common.rwf.RwfFieldListFlyweight;
+import io.mdhub.common.rwf.RwfMsgFlyweight;
+import io.mdhub.common.rwf.eta.EtaMsgWriter;
+import io.mdhub.common.rwf.eta.MarketPriceEncoder;
+
+/**
+ * What an item cache costs (the distributor's, and the p2p-server's optional one): applying a level-1 update to a
+ * cached image of a ten-field item (once per update and item, not per watcher), and writing the image out as a
+ * complete refresh for a new watcher.
+ */
+public class CachedImageBenchmark extends AbstractMdBenchmark
+{
+    private static final String NAME = "TRI.N";
+
+    private final RwfMsgFlyweight msg = new RwfMsgFlyweight();
+    private final RwfFieldListFlyweight fieldList = new RwfFieldListFlyweight();
+    private final CachedImage image = new CachedImage(DomainTypes.MARKET_PRICE);
+    private final ImageRefreshEncoder encoder = new ImageRefreshEncoder();
+    private final ExpandableDirectByteBuffer out = new ExpandableDirectByteBuffer(1024);
+    private final ByteBuffer name = ByteBuffer.wrap(NAME.getBytes(StandardCharsets.US_ASCII));
+    private UnsafeBuffer update;
+
+    @Setup
+    public void setup()
+    {
+        final UnsafeBuffer refresh = new UnsafeBuffer(ByteBuffer.allocateDirect(1024));
+        final EtaMsgWriter writer = new EtaMsgWriter();
+        final MarketPriceEncoder encoder = new MarketPriceEncoder();
+        final byte[] nameBytes = NAME.getBytes(StandardCharsets.US_ASCII);
+        encoder.beginRefresh(writer.begin(refresh, 0, refresh.capacity()), -1, 1, new UnsafeBuffer(nameBytes), 0,
+            nameBytes.length, StreamStates.OPEN, DataStates.OK, false, 1)
+            .real(FieldIds.BID, 12344, 12).real(FieldIds.ASK, 12346, 12).real(FieldIds.TRDPRC_1, 12345, 12)
+            .real(FieldIds.TRDVOL_1, 100, 0).uint(32, 123456).real(FieldIds.NETCHNG_1, -5, 12)
+            .uint(30, 1000).uint(31, 2000).real(19, 12300, 12).real(12, 12400, 12);
+        encoder.complete();
+        if (!msg.wrap(refresh, 0, writer.encodedLength()) || !image.applyRefresh(msg, fieldList))
+        {
+            throw new IllegalStateException("refresh does not load: " + msg.errorReason());
+        }
+        update = new UnsafeBuffer(ByteBuffer.allocateDirect(BenchmarkMessages.LEVEL1_UPDATE.length));
+        update.putBytes(0, BenchmarkMessages.LEVEL1_UPDATE);
+        applyUpdate(); // first time the update's new fields are appended; from now on they are replaced in place
+    }
+
+    @Benchmark
+    public int applyUpdate()
+    {
+        if (!msg.wrap(update, 0, update.capacity()) || !image.applyUpdate(msg, fieldList))
+        {
+            return -1;
+        }
+        return image.image().fieldCount();
+    }
+
+    @Benchmark
+    public int refreshFromImage()
+    {
+        return encoder.encode(image, 5, 1, name, NAME.length(), true, out, 0, out.capacity());
+    }
+}
