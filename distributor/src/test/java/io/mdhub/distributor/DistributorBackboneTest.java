@@ -420,6 +420,32 @@ class DistributorBackboneTest
     }
 
     @Test
+    void aP2pServerJoiningAfterDataPassedOverHearsTheLastSequencesAtOnce()
+    {
+        // an interval far beyond the test's deadline: only an early announcement can arrive in time
+        final Distributor.Context ctx = new Distributor.Context();
+        ctx.providerPort(0).componentName("distributor-backbone-test").registerMBean(false);
+        ctx.backbone().aeron(aeron).channel(CHANNEL).dataStreamId(DATA_STREAM).controlStreamId(CONTROL_STREAM)
+            .distributorId(7).announceIntervalMs(60_000);
+        distributor = Distributor.launch(ctx);
+        final EtaNiProvider nip = provider("NI_PUB");
+        nip.refresh(-2, SERVICE_ID, "TRI.N", image("TRI"));
+        nip.update(-2, fields.begin(0, 0).real(22, 1, 12).end());
+        MdTests.await("not-connected drops counted",
+            () -> 2 == counter("distributor-messages-dropped: reason=backbone-not-connected"));
+
+        final long joinedNs = System.nanoTime();
+        data = new RecordingBackboneListener(aeron.addSubscription(CHANNEL, DATA_STREAM), testMalformed);
+        final Event announced = data.await("announcement with the sequences passed over",
+            (e) -> "service".equals(e.type()) && "NI_PUB".equals(e.name()));
+        final long waitedMs = java.util.concurrent.TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - joinedNs);
+        assertTrue(waitedMs < 3000, "announced on joining, not after the 6 s early gap: " + waitedMs + " ms");
+        assertEquals(2, announced.lastSequence());
+        nip.update(-2, fields.begin(0, 0).real(22, 2, 12).end());
+        assertEquals(3, data.awaitData("update", 1).get(0).sequence());
+    }
+
+    @Test
     void malformedControlMessagesAreCountedAndP2pServersAreTracked()
     {
         launchWithClient();

@@ -25,9 +25,10 @@ import io.mdhub.distributor.ItemStatusEncoder;
  * a dropped item becomes an ItemStatus Closed.
  * <p>
  * Never blocks: {@code NOT_CONNECTED} (no p2p-server yet; they recover by request when they join) is counted and
- * passed over; a message still back-pressured after the bounded retries is dropped and counted, its sequence number
- * stays taken so the gap is visible, and an early announcement carries the service's {@code lastSequence} so
- * p2p-servers see the loss even when nothing follows. Runs on the distributor's event loop.
+ * passed over and asks for an early announcement, sent once a p2p-server subscribes; a message still back-pressured
+ * after the bounded retries is dropped and counted, its sequence number stays taken so the gap is visible, and an
+ * early announcement carries the service's {@code lastSequence} so p2p-servers see the loss even when nothing
+ * follows. Runs on the distributor's event loop.
  */
 final class BackboneOutbound implements DistributorListener
 {
@@ -196,7 +197,9 @@ final class BackboneOutbound implements DistributorListener
         }
         if (Publication.NOT_CONNECTED == result)
         {
+            // announced as soon as a p2p-server subscribes: the joiner learns lastSequence at once
             counters.droppedNotConnected.increment();
+            sequences.announcementDue();
         }
         else
         {

@@ -95,7 +95,7 @@ public final class DistributorBackbone implements AutoCloseable
         this.controlHandler = new BackboneControlHandler(directory, images, recovery, p2pServers, counters);
         this.controlAdapter = new ControlAdapter(controlHandler, counters.malformedControl);
         this.announcer = new ServiceAnnouncer(
-            directory, sequences, publisher, ctx.distributorId(), ctx.epoch(), ctx.announceIntervalMs());
+            directory, sequences, publisher, publication, ctx.distributorId(), ctx.epoch(), ctx.announceIntervalMs());
         this.dutyCycle = new EventLoopDutyCycle(eventLoop, this::doWork, ctx.idleMinNs(), ctx.idleMaxNs());
         LOG.info("backbone: distributor {} epoch {} data {} stream {}, control {} stream {}", ctx.distributorId(),
             ctx.epoch(), ctx.channel(), ctx.dataStreamId(), ctx.controlChannel(), ctx.controlStreamId());
