@@ -230,14 +230,16 @@ public final class Distributor implements AutoCloseable
             eventLoop = eventLoopGroup.next();
             final DistributorCounters counters = new DistributorCounters(countersManager, componentName);
             final ServiceDirectory directory = new ServiceDirectory(maxServices, maxItemsPerService, counters);
+            final ProviderReadGate readGate = new ProviderReadGate(eventLoop, counters);
             DistributorListener listeners = listener;
             if (backbone.isActive())
             {
                 backboneRuntime = new DistributorBackbone(
-                    backbone, directory, countersManager, componentName, eventLoop);
+                    backbone, directory, countersManager, componentName, eventLoop, readGate);
                 listeners = new CompositeDistributorListener(backboneRuntime.outbound(), listener);
             }
-            core = new DistributorCore(componentName, maxProviders, directory, listeners, counters);
+            core = new DistributorCore(componentName, maxProviders, directory, listeners, counters, readGate,
+                ripc.partialFrameTimeoutNs());
             final DistributorCore sessionsCore = core;
             ripc.port(providerPort)
                 .bindAddress(bindAddress)

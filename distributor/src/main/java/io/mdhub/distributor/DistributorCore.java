@@ -6,6 +6,7 @@ import org.agrona.collections.Long2ObjectHashMap;
 import com.refinitiv.eta.codec.Buffer;
 import com.refinitiv.eta.codec.CodecFactory;
 
+import io.mdhub.common.ripc.RipcConfiguration;
 import io.mdhub.common.rwf.RwfFieldListFlyweight;
 import io.mdhub.common.rwf.RwfMsgFlyweight;
 import io.mdhub.common.rwf.eta.EtaMsgReader;
@@ -17,7 +18,8 @@ import io.mdhub.common.rwf.eta.LoginResponseEncoder;
  * The state of one distributor and the tools that work on it, all owned by the distributor's single event-loop
  * thread: the service directory with its item caches, the provider sessions, the listener, the counters, and one
  * instance of each flyweight, ETA reader/writer and scratch buffer, shared by every session because only that one
- * thread ever uses them (single writer: no locks anywhere).
+ * thread ever uses them (single writer: no locks anywhere), and the {@link ProviderReadGate} through which the
+ * backbone pauses the providers' reading.
  */
 final class DistributorCore
 {
@@ -26,6 +28,8 @@ final class DistributorCore
     final DistributorListener listener;
     final DistributorCounters counters;
     final ServiceDirectory directory;
+    final ProviderReadGate readGate;
+    final long partialFrameTimeoutNs;
     final Long2ObjectHashMap<ProviderSession> sessions = new Long2ObjectHashMap<>();
     final RwfMsgFlyweight msg = new RwfMsgFlyweight();
     final RwfFieldListFlyweight fieldList = new RwfFieldListFlyweight();
@@ -51,7 +55,7 @@ final class DistributorCore
         final DistributorCounters counters)
     {
         this(component, maxProviders, new ServiceDirectory(maxServices, maxItemsPerService, counters), listener,
-            counters);
+            counters, new ProviderReadGate(null, counters), RipcConfiguration.PARTIAL_FRAME_TIMEOUT_DEFAULT_NS);
     }
 
     DistributorCore(
@@ -59,13 +63,17 @@ final class DistributorCore
         final int maxProviders,
         final ServiceDirectory directory,
         final DistributorListener listener,
-        final DistributorCounters counters)
+        final DistributorCounters counters,
+        final ProviderReadGate readGate,
+        final long partialFrameTimeoutNs)
     {
         this.component = component;
         this.maxProviders = maxProviders;
         this.listener = listener;
         this.counters = counters;
         this.directory = directory;
+        this.readGate = readGate;
+        this.partialFrameTimeoutNs = partialFrameTimeoutNs;
         this.items = new ItemFeed(this);
         this.directoryFeed = new DirectoryFeed(this);
         loginAcceptText.data("Provider login accepted by MDHub distributor " + component);
@@ -74,6 +82,7 @@ final class DistributorCore
 
     void close()
     {
+        readGate.close();
         directory.close();
         counters.close();
     }

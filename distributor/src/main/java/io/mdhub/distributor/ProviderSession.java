@@ -35,6 +35,10 @@ import io.netty.channel.ChannelInboundHandlerAdapter;
  * item messages to the {@link ItemFeed}, keeps the provider's serviceId and streamId mappings, answers with Login and
  * item StatusMsgs, and ends the connection on bad input with a counter and one log line. It releases every message it
  * receives.
+ * <p>
+ * Once logged in, its reading follows the {@link ProviderReadGate}: the backbone publisher pauses it (Netty autoRead
+ * off, so the provider's TCP writes back up) while live data waits for the backbone, and a long pause gets one
+ * keep-alive read per interval so the provider's pings still arrive.
  */
 final class ProviderSession extends ChannelInboundHandlerAdapter
 {
@@ -53,6 +57,8 @@ final class ProviderSession extends ChannelInboundHandlerAdapter
     private final UnsafeBuffer view = new UnsafeBuffer(0, 0);
     private final ExpandableDirectByteBuffer copy = new ExpandableDirectByteBuffer(0);
     private long connectionId;
+    private long keepAliveIntervalNs;
+    private long lastKeepAliveNs;
     private ChannelHandlerContext ctx;
     private Channel channel;
     private String userName = "";
@@ -96,6 +102,7 @@ final class ProviderSession extends ChannelInboundHandlerAdapter
             return;
         }
         isActive = true;
+        keepAliveIntervalNs = Math.min(session.pingTimeoutNs(), core.partialFrameTimeoutNs) / 3;
         core.sessions.put(connectionId, this);
         final String suffix = " connection=" + connectionId + " remote=" + channel.remoteAddress();
         messagesIn = core.counters.newCounter(
@@ -140,6 +147,7 @@ final class ProviderSession extends ChannelInboundHandlerAdapter
         if (isActive)
         {
             isActive = false;
+            core.readGate.unregister(this);
             providerGone();
             core.sessions.remove(connectionId);
             messagesIn.close();
@@ -238,6 +246,7 @@ final class ProviderSession extends ChannelInboundHandlerAdapter
             isLoggedIn = true;
             userName = loginDecoder.request().userName().toString();
             core.counters.providersActive().increment();
+            core.readGate.register(this);
             LOG.info("{}: provider connection={} logged in as {}", core.component, connectionId, userName);
         }
     }
@@ -330,6 +339,39 @@ final class ProviderSession extends ChannelInboundHandlerAdapter
         core.items.onProviderGone(this);
         itemsByStream.clear();
         itemsCounter.setOrdered(0);
+    }
+
+    /**
+     * Stop reading the socket (the backbone cannot take more live data now).
+     */
+    void pauseReading(final long nowNs)
+    {
+        lastKeepAliveNs = nowNs;
+        channel.config().setAutoRead(false);
+    }
+
+    /**
+     * Read the socket again.
+     */
+    void resumeReading()
+    {
+        channel.config().setAutoRead(true);
+    }
+
+    /**
+     * While paused: read once when the keep-alive interval passed since the pause or the last keep-alive read.
+     *
+     * @return true if a read was asked for.
+     */
+    boolean keepAlive(final long nowNs)
+    {
+        if (nowNs - lastKeepAliveNs < keepAliveIntervalNs || !channel.isActive())
+        {
+            return false;
+        }
+        lastKeepAliveNs = nowNs;
+        channel.read();
+        return true;
     }
 
     long connectionId()

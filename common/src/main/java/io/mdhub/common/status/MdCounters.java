@@ -127,6 +127,34 @@ public final class MdCounters
     public static final int DISTRIBUTOR_MESSAGES_DROPPED_TYPE_ID = 20_109;
 
     /**
+     * Distributor: episodes in which the distributor stopped reading its provider connections because the backbone
+     * could not take live data (back-pressure passed upstream to the providers' TCP connections).
+     */
+    public static final int DISTRIBUTOR_READ_PAUSES_TYPE_ID = 20_110;
+
+    /**
+     * Distributor: nanoseconds spent with provider reading paused, all episodes together.
+     */
+    public static final int DISTRIBUTOR_READ_PAUSED_NS_TYPE_ID = 20_111;
+
+    /**
+     * Distributor: single socket reads made on a paused provider connection so its pings keep arriving (a pause
+     * longer than a fraction of the connection's ping timeout).
+     */
+    public static final int DISTRIBUTOR_KEEPALIVE_READS_TYPE_ID = 20_112;
+
+    /**
+     * Distributor: bytes of live messages waiting for the backbone right now (a level).
+     */
+    public static final int DISTRIBUTOR_BACKBONE_PENDING_BYTES_TYPE_ID = 20_113;
+
+    /**
+     * Distributor: the most bytes of live messages that ever waited for the backbone at once (a high-water mark,
+     * exported as a gauge).
+     */
+    public static final int DISTRIBUTOR_BACKBONE_PENDING_HWM_TYPE_ID = 20_114;
+
+    /**
      * p2p-server: consumer connections currently open (a level). Block 20 200-20 299 belongs to the p2p-server.
      */
     public static final int P2P_CONNECTIONS_ACTIVE_TYPE_ID = 20_200;
@@ -233,14 +261,16 @@ public final class MdCounters
             case DISTRIBUTOR_PROVIDERS_ACTIVE_TYPE_ID:
             case DISTRIBUTOR_SERVICE_ITEMS_TYPE_ID:
             case DISTRIBUTOR_CONNECTION_ITEMS_TYPE_ID:
+            case DISTRIBUTOR_BACKBONE_PENDING_BYTES_TYPE_ID:
+            case DISTRIBUTOR_BACKBONE_PENDING_HWM_TYPE_ID:
             case P2P_CONNECTIONS_ACTIVE_TYPE_ID:
             case P2P_ITEMS_OPEN_TYPE_ID:
             case P2P_WATCHLIST_ENTRIES_TYPE_ID:
-                return false; // levels
+                return false; // levels (a high-water mark is a level too)
             default:
                 return (typeId >= RIPC_CONNECTIONS_OPENED_TYPE_ID && typeId <= RIPC_DISCONNECTS_TYPE_ID) ||
                     (typeId >= DISTRIBUTOR_PROVIDERS_ACTIVE_TYPE_ID &&
-                        typeId <= DISTRIBUTOR_MESSAGES_DROPPED_TYPE_ID) ||
+                        typeId <= DISTRIBUTOR_BACKBONE_PENDING_HWM_TYPE_ID) ||
                     (typeId >= P2P_CONNECTIONS_ACTIVE_TYPE_ID && typeId <= P2P_CACHE_MISSES_TYPE_ID) ||
                     (typeId >= BACKBONE_MALFORMED_TYPE_ID && typeId <= BACKBONE_RECOVERIES_TYPE_ID);
         }

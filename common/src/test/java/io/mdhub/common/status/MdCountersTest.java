@@ -39,6 +39,9 @@ class MdCountersTest
         assertFalse(MdCounters.isMonotonic(MdCounters.P2P_WATCHLIST_ENTRIES_TYPE_ID));
         assertTrue(MdCounters.isMonotonic(MdCounters.RIPC_DISCONNECTS_TYPE_ID));
         assertTrue(MdCounters.isMonotonic(MdCounters.P2P_UPDATES_OUT_TYPE_ID));
+        assertTrue(MdCounters.isMonotonic(MdCounters.DISTRIBUTOR_READ_PAUSED_NS_TYPE_ID));
+        assertFalse(MdCounters.isMonotonic(MdCounters.DISTRIBUTOR_BACKBONE_PENDING_BYTES_TYPE_ID));
+        assertFalse(MdCounters.isMonotonic(MdCounters.DISTRIBUTOR_BACKBONE_PENDING_HWM_TYPE_ID));
         assertFalse(MdCounters.isMonotonic(0), "Aeron's system counters are not classified here");
     }
 }

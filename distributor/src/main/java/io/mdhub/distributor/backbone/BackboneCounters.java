@@ -11,21 +11,28 @@ import io.mdhub.common.status.MdCounters;
 
 /**
  * The distributor's backbone counters, allocated at launch (before the event loop uses the CountersManager) and
- * freed at close. Labels follow {@code "<type>: key=value ... component=<name>"}; the two drop counters share the
- * distributor's messages-dropped type with a reason key, like the distributor's other keyed counters.
+ * freed at close. Labels follow {@code "<type>: key=value ... component=<name>"}; the drop counters share the
+ * distributor's messages-dropped type with a reason key, like the distributor's other keyed counters. Key 100
+ * ({@code reason=backbone-back-pressure}) is retired: back-pressure no longer drops live data, it pauses the
+ * providers; only a full pending store drops ({@link #DROP_REASON_PENDING_FULL}).
  */
 final class BackboneCounters implements AutoCloseable
 {
-    /** Key of the drop counter for live messages given up after the bounded back-pressure retries. */
-    static final int DROP_REASON_BACK_PRESSURE = 100;
     /** Key of the drop counter for messages published while no p2p-server subscribed. */
     static final int DROP_REASON_NOT_CONNECTED = 101;
+    /** Key of the drop counter for live messages that found the pending store full while the backbone was blocked. */
+    static final int DROP_REASON_PENDING_FULL = 102;
+    /** Key of the drop counter for live messages the open publication refused (too long, position exhausted). */
+    static final int DROP_REASON_REJECTED = 103;
 
     final AtomicCounter malformedControl;
     final AtomicCounter backPressure;
-    final AtomicCounter droppedBackPressure;
+    final AtomicCounter droppedPendingFull;
+    final AtomicCounter droppedRejected;
     final AtomicCounter droppedNotConnected;
     final AtomicCounter recoveries;
+    final AtomicCounter pendingBytes;
+    final AtomicCounter pendingHighWater;
 
     BackboneCounters(final CountersManager countersManager, final String component)
     {
@@ -34,12 +41,20 @@ final class BackboneCounters implements AutoCloseable
             "backbone-malformed: stream=control" + suffix, MdCounters.BACKBONE_MALFORMED_TYPE_ID);
         backPressure = countersManager.newCounter(
             "backbone-back-pressure: stream=data" + suffix, MdCounters.BACKBONE_BACK_PRESSURE_TYPE_ID);
-        droppedBackPressure = keyed(countersManager, MdCounters.DISTRIBUTOR_MESSAGES_DROPPED_TYPE_ID,
-            DROP_REASON_BACK_PRESSURE, "distributor-messages-dropped: reason=backbone-back-pressure" + suffix);
+        droppedPendingFull = keyed(countersManager, MdCounters.DISTRIBUTOR_MESSAGES_DROPPED_TYPE_ID,
+            DROP_REASON_PENDING_FULL, "distributor-messages-dropped: reason=backbone-pending-full" + suffix);
+        droppedRejected = keyed(countersManager, MdCounters.DISTRIBUTOR_MESSAGES_DROPPED_TYPE_ID,
+            DROP_REASON_REJECTED, "distributor-messages-dropped: reason=backbone-rejected" + suffix);
         droppedNotConnected = keyed(countersManager, MdCounters.DISTRIBUTOR_MESSAGES_DROPPED_TYPE_ID,
             DROP_REASON_NOT_CONNECTED, "distributor-messages-dropped: reason=backbone-not-connected" + suffix);
         recoveries = countersManager.newCounter(
             "backbone-recoveries: images-resent" + suffix, MdCounters.BACKBONE_RECOVERIES_TYPE_ID);
+        pendingBytes = countersManager.newCounter(
+            "distributor-backbone-pending-bytes: stream=data" + suffix,
+            MdCounters.DISTRIBUTOR_BACKBONE_PENDING_BYTES_TYPE_ID);
+        pendingHighWater = countersManager.newCounter(
+            "distributor-backbone-pending-hwm: stream=data" + suffix,
+            MdCounters.DISTRIBUTOR_BACKBONE_PENDING_HWM_TYPE_ID);
     }
 
     private static AtomicCounter keyed(
@@ -54,6 +69,7 @@ final class BackboneCounters implements AutoCloseable
     @Override
     public void close()
     {
-        CloseHelper.closeAll(malformedControl, backPressure, droppedBackPressure, droppedNotConnected, recoveries);
+        CloseHelper.closeAll(malformedControl, backPressure, droppedPendingFull, droppedRejected, droppedNotConnected,
+            recoveries, pendingBytes, pendingHighWater);
     }
 }

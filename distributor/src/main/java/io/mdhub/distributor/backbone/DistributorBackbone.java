@@ -15,6 +15,7 @@ import io.mdhub.backbone.protocol.MarketDataPublisher;
 import io.mdhub.common.concurrent.EventLoopDutyCycle;
 import io.mdhub.common.config.BaseContext;
 import io.mdhub.distributor.DistributorListener;
+import io.mdhub.distributor.ProviderReadControl;
 import io.mdhub.distributor.ServiceDirectory;
 import io.netty.util.concurrent.EventExecutor;
 
@@ -23,7 +24,12 @@ import io.netty.util.concurrent.EventExecutor;
  * distributor's event loop) fed by {@link #outbound()} with live data, the control subscription answered by
  * {@link BackboneControlHandler}, whole-service recovery and the periodic ServiceAnnouncement. Everything runs on the
  * distributor's event loop: live data inside the provider sessions' reads, the rest in an
- * {@link EventLoopDutyCycle} (poll control, resend a recovery batch, announce), so no extra thread and no lock.
+ * {@link EventLoopDutyCycle} (poll control, resend a recovery batch, publish waiting live data, announce), so no
+ * extra thread and no lock.
+ * <p>
+ * Back-pressure: live data the stream cannot take waits in a bounded store while provider reading is paused through
+ * the {@link ProviderReadControl}; the duty cycle answers requests first (they may use the window live data leaves
+ * free), then publishes the waiting live data and resumes reading once it is all out (see {@link BackboneOutbound}).
  * <p>
  * Lifecycle: built by the distributor's Context after its event loop and directory exist, {@link #start()}ed by the
  * distributor, {@link #stop()}ped first at close and {@link #close()}d after the event loop has stopped (publication,
@@ -57,13 +63,15 @@ public final class DistributorBackbone implements AutoCloseable
      * @param countersManager where the backbone counters go (allocated here, on the caller's thread).
      * @param component       component name for counter labels.
      * @param eventLoop       the distributor's event loop, which owns the directory.
+     * @param reads           pauses provider reading while live data waits for the stream.
      */
     public DistributorBackbone(
         final Context ctx,
         final ServiceDirectory directory,
         final CountersManager countersManager,
         final String component,
-        final EventExecutor eventLoop)
+        final EventExecutor eventLoop,
+        final ProviderReadControl reads)
     {
         this.ctx = ctx;
         this.controlFragmentLimit = ctx.controlFragmentLimit();
@@ -89,16 +97,21 @@ public final class DistributorBackbone implements AutoCloseable
         final ServiceSequences sequences = new ServiceSequences();
         final MarketDataPublisher publisher = new MarketDataPublisher(
             new BackbonePublication(publication, ctx.maxPublishAttempts(), counters.backPressure));
-        final ItemImagePublisher images = new ItemImagePublisher(publisher, sequences);
-        this.outbound = new BackboneOutbound(publisher, sequences, counters);
+        final PendingLiveMessages pending = new PendingLiveMessages(
+            ctx.pendingBytes(), counters.pendingBytes, counters.pendingHighWater);
+        final ItemImagePublisher images = new ItemImagePublisher(publisher, sequences, pending);
+        final int headroomBytes = Math.min(ctx.answerHeadroomBytes(), publication.termBufferLength() / 8);
+        this.outbound = new BackboneOutbound(
+            publisher, publication, sequences, counters, pending, reads, headroomBytes);
         this.recovery = new ServiceRecovery(directory, images, counters, ctx.recoveryBatch());
         this.controlHandler = new BackboneControlHandler(directory, images, recovery, p2pServers, counters);
         this.controlAdapter = new ControlAdapter(controlHandler, counters.malformedControl);
         this.announcer = new ServiceAnnouncer(
-            directory, sequences, publisher, ctx.distributorId(), ctx.epoch(), ctx.announceIntervalMs());
+            directory, sequences, publisher, publication, ctx.distributorId(), ctx.epoch(), ctx.announceIntervalMs());
         this.dutyCycle = new EventLoopDutyCycle(eventLoop, this::doWork, ctx.idleMinNs(), ctx.idleMaxNs());
-        LOG.info("backbone: distributor {} epoch {} data {} stream {}, control {} stream {}", ctx.distributorId(),
-            ctx.epoch(), ctx.channel(), ctx.dataStreamId(), ctx.controlChannel(), ctx.controlStreamId());
+        LOG.info("backbone: distributor {} epoch {} data {} stream {}, control {} stream {}, pending store {} bytes, " +
+            "answer headroom {} bytes", ctx.distributorId(), ctx.epoch(), ctx.channel(), ctx.dataStreamId(),
+            ctx.controlChannel(), ctx.controlStreamId(), ctx.pendingBytes(), headroomBytes);
     }
 
     /**
@@ -165,14 +178,24 @@ public final class DistributorBackbone implements AutoCloseable
         return ctx;
     }
 
+    /**
+     * @return true while live data waits for the stream and provider reading is paused (call on the event loop).
+     */
+    public boolean isLiveDataWaiting()
+    {
+        return outbound.isWaiting();
+    }
+
     int doWork(final long nowNs)
     {
         controlHandler.now(nowNs);
+        // answers first: they get the window freed since the last cycle before the waiting live data does
         int work = controlAdapter.poll(subscription, controlFragmentLimit);
         if (recovery.isActive())
         {
             work += recovery.doWork(nowNs);
         }
+        work += outbound.drain();
         work += announcer.doWork(nowNs);
         if (nowNs - nextExpiryCheckNs >= 0)
         {
@@ -216,6 +239,8 @@ public final class DistributorBackbone implements AutoCloseable
         private int maxPublishAttempts = DistributorBackboneConfiguration.maxPublishAttempts();
         private int controlFragmentLimit = DistributorBackboneConfiguration.controlFragmentLimit();
         private int recoveryBatch = DistributorBackboneConfiguration.recoveryBatch();
+        private int pendingBytes = DistributorBackboneConfiguration.pendingBytes();
+        private int answerHeadroomBytes = DistributorBackboneConfiguration.answerHeadroomBytes();
         private long epoch;
         private boolean isEpochAssigned;
         private Aeron aeron;
@@ -253,6 +278,10 @@ public final class DistributorBackbone implements AutoCloseable
             requirePositive(DistributorBackboneConfiguration.MAX_PUBLISH_ATTEMPTS_PROP_NAME, maxPublishAttempts);
             requirePositive(DistributorBackboneConfiguration.CONTROL_FRAGMENT_LIMIT_PROP_NAME, controlFragmentLimit);
             requirePositive(DistributorBackboneConfiguration.RECOVERY_BATCH_PROP_NAME, recoveryBatch);
+            requireRange(DistributorBackboneConfiguration.PENDING_BYTES_PROP_NAME, pendingBytes,
+                PendingLiveMessages.MIN_CAPACITY, PendingLiveMessages.MAX_CAPACITY);
+            requireRange(DistributorBackboneConfiguration.ANSWER_HEADROOM_BYTES_PROP_NAME, answerHeadroomBytes, 0,
+                Integer.MAX_VALUE);
             if (0 == epoch)
             {
                 // wall-clock nanoseconds: differs on every start, even of a process restarted at once
@@ -572,6 +601,45 @@ public final class DistributorBackbone implements AutoCloseable
         public int recoveryBatch()
         {
             return recoveryBatch;
+        }
+
+        /**
+         * @param pendingBytes cap on the bytes of live messages waiting for a back-pressured stream.
+         * @return this.
+         */
+        public Context pendingBytes(final int pendingBytes)
+        {
+            checkNotConcluded();
+            this.pendingBytes = pendingBytes;
+            return this;
+        }
+
+        /**
+         * @return cap on the bytes of live messages waiting for a back-pressured stream.
+         */
+        public int pendingBytes()
+        {
+            return pendingBytes;
+        }
+
+        /**
+         * @param answerHeadroomBytes publication window live data leaves free for answers and announcements (at most
+         *                            an eighth of the term length is used); 0 for none.
+         * @return this.
+         */
+        public Context answerHeadroomBytes(final int answerHeadroomBytes)
+        {
+            checkNotConcluded();
+            this.answerHeadroomBytes = answerHeadroomBytes;
+            return this;
+        }
+
+        /**
+         * @return publication window live data leaves free for answers and announcements.
+         */
+        public int answerHeadroomBytes()
+        {
+            return answerHeadroomBytes;
         }
 
         /**

@@ -114,8 +114,8 @@ public final class DistributorBackboneConfiguration
     public static final long IDLE_MAX_NS_DEFAULT = 1_000_000L;
 
     /**
-     * Attempts per message while the data stream is back-pressured before the message is given up (live data: dropped,
-     * counted, the gap shown by the next announcement; answers to requests: retried on a later cycle).
+     * Attempts per message while the data stream is back-pressured before the message has to wait (live data: in the
+     * pending store, provider reading paused; answers to requests: retried on a later cycle).
      */
     public static final String MAX_PUBLISH_ATTEMPTS_PROP_NAME = "mdhub.distributor.backbone.max.publish.attempts";
 
@@ -144,6 +144,32 @@ public final class DistributorBackboneConfiguration
      * Default images per cycle.
      */
     public static final int RECOVERY_BATCH_DEFAULT = 256;
+
+    /**
+     * Most bytes of live messages (refreshes, updates, statuses) that may wait for a back-pressured backbone while
+     * provider reading is paused. Must hold what the providers' connections deliver after the pause began (one socket
+     * read each, up to 64 KiB, plus a partial frame); beyond it a live message is dropped (counted, its sequence
+     * number taken so p2p-servers see the gap). Memory grows with use, to at most twice this (ring padding).
+     */
+    public static final String PENDING_BYTES_PROP_NAME = "mdhub.distributor.backbone.pending.bytes";
+
+    /**
+     * Default pending store: 4 MiB.
+     */
+    public static final int PENDING_BYTES_DEFAULT = 4 * 1024 * 1024;
+
+    /**
+     * Bytes of the data stream's publication window live data leaves free for answers (item images for requests and
+     * recovery, refusals) and announcements: live data counts as back-pressured once less than this would remain, so
+     * p2p-servers' requests are answered even while live traffic keeps the stream full. Capped at an eighth of the
+     * publication's term length.
+     */
+    public static final String ANSWER_HEADROOM_BYTES_PROP_NAME = "mdhub.distributor.backbone.answer.headroom.bytes";
+
+    /**
+     * Default headroom: 64 KiB.
+     */
+    public static final int ANSWER_HEADROOM_BYTES_DEFAULT = 64 * 1024;
 
     private DistributorBackboneConfiguration()
     {
@@ -251,5 +277,21 @@ public final class DistributorBackboneConfiguration
     public static int recoveryBatch()
     {
         return ConfigValues.getInt(RECOVERY_BATCH_PROP_NAME, RECOVERY_BATCH_DEFAULT);
+    }
+
+    /**
+     * @return the value of {@link #PENDING_BYTES_PROP_NAME}.
+     */
+    public static int pendingBytes()
+    {
+        return ConfigValues.getSizeAsInt(PENDING_BYTES_PROP_NAME, PENDING_BYTES_DEFAULT);
+    }
+
+    /**
+     * @return the value of {@link #ANSWER_HEADROOM_BYTES_PROP_NAME}.
+     */
+    public static int answerHeadroomBytes()
+    {
+        return ConfigValues.getSizeAsInt(ANSWER_HEADROOM_BYTES_PROP_NAME, ANSWER_HEADROOM_BYTES_DEFAULT);
     }
 }

@@ -17,8 +17,10 @@ import io.mdhub.distributor.ItemStatusEncoder;
 /**
  * Publishes answers that are retried until they go out: item images encoded from the cache (answers to requests,
  * recovery) and refusals (ItemStatus with handle -1). The service's sequence number is taken only when the message
- * was published, so a back-pressured answer that is tried again later leaves no gap. The scratch buffer grows to the
- * largest image and is then reused. Owned by the distributor's event loop.
+ * was published, so a back-pressured answer that is tried again later leaves no gap. An image of an item whose live
+ * messages still wait in {@link PendingLiveMessages} is held back (answered as back-pressured) until they are out:
+ * the cache already reflects them, so publishing the image first would put their effect ahead of their sequence
+ * numbers. The scratch buffer grows to the largest image and is then reused. Owned by the distributor's event loop.
  */
 final class ItemImagePublisher
 {
@@ -30,14 +32,17 @@ final class ItemImagePublisher
 
     private final MarketDataPublisher publisher;
     private final ServiceSequences sequences;
+    private final PendingLiveMessages pending;
     private final ItemStatusEncoder statusEncoder = new ItemStatusEncoder();
     private final EtaMsgWriter writer = new EtaMsgWriter();
     private final ExpandableDirectByteBuffer scratch = new ExpandableDirectByteBuffer(4096);
 
-    ItemImagePublisher(final MarketDataPublisher publisher, final ServiceSequences sequences)
+    ItemImagePublisher(
+        final MarketDataPublisher publisher, final ServiceSequences sequences, final PendingLiveMessages pending)
     {
         this.publisher = publisher;
         this.sequences = sequences;
+        this.pending = pending;
     }
 
     /**
@@ -47,7 +52,8 @@ final class ItemImagePublisher
      * @param flags     backbone RefreshFlags.
      * @param solicited RWF SOLICITED on the refresh.
      * @param nowNs     the origin timestamp.
-     * @return the Publication result, or {@link #NO_IMAGE}.
+     * @return the Publication result, or {@link #NO_IMAGE}; {@code BACK_PRESSURED} also while live messages of the
+     * item wait to be published.
      */
     long publishImage(
         final DistributedService service,
@@ -57,6 +63,10 @@ final class ItemImagePublisher
         final boolean solicited,
         final long nowNs)
     {
+        if (pending.hasPending(item.handle()))
+        {
+            return Publication.BACK_PRESSURED;
+        }
         final int serviceId = service.id();
         int length;
         while (true)

@@ -14,9 +14,12 @@ import io.mdhub.distributor.ServiceDirectory;
  * Publishes the distributor's ServiceAnnouncement: every service of the directory with its state, item count,
  * capabilities and the sequence of its last data message. Announcements are the distributor's heartbeat and how
  * p2p-servers learn of services going up or down and of lost tail messages. Regular ones come every interval; an
- * early one (a service changed, a live message was dropped) may come sooner, but never closer than a tenth of the
- * interval to the previous one, so a back-pressure storm does not turn into an announcement storm. A failed
- * announcement is tried again on the next cycle. Owned by the distributor's event loop.
+ * early one (a service changed, a live message was dropped or passed over for want of a subscriber) may come sooner,
+ * but never closer than a tenth of the interval to the previous one, so a loss storm does not turn into an
+ * announcement storm. While nobody subscribes nothing is announced (and nothing encoded): the announcement that is
+ * due goes out on the first cycle after a p2p-server subscribes, so a joiner learns every service's
+ * {@code lastSequence} at once rather than an interval later. A failed announcement is tried again on the next
+ * cycle. Owned by the distributor's event loop.
  */
 final class ServiceAnnouncer implements AnnouncedServices
 {
@@ -26,6 +29,7 @@ final class ServiceAnnouncer implements AnnouncedServices
     private final ServiceDirectory directory;
     private final ServiceSequences sequences;
     private final MarketDataPublisher publisher;
+    private final Publication publication;
     private final int distributorId;
     private final long epoch;
     private final int intervalMs;
@@ -38,6 +42,7 @@ final class ServiceAnnouncer implements AnnouncedServices
         final ServiceDirectory directory,
         final ServiceSequences sequences,
         final MarketDataPublisher publisher,
+        final Publication publication,
         final int distributorId,
         final long epoch,
         final int intervalMs)
@@ -45,6 +50,7 @@ final class ServiceAnnouncer implements AnnouncedServices
         this.directory = directory;
         this.sequences = sequences;
         this.publisher = publisher;
+        this.publication = publication;
         this.distributorId = distributorId;
         this.epoch = epoch;
         this.intervalMs = intervalMs;
@@ -64,10 +70,14 @@ final class ServiceAnnouncer implements AnnouncedServices
         {
             return 0;
         }
+        if (!publication.isConnected())
+        {
+            return 0; // still due: announced on the first cycle after a p2p-server subscribes
+        }
         final long result = publisher.announce(distributorId, epoch, intervalMs, nowNs, this);
         if (result > 0 || Publication.NOT_CONNECTED == result)
         {
-            // nobody listening is as good as announced: the next listener hears the next regular one
+            // the last subscriber left between the check and the offer: as good as announced
             hasAnnounced = true;
             lastAnnouncedNs = nowNs;
             sequences.announced();
