@@ -27,7 +27,6 @@ import com.refinitiv.eta.codec.CodecReturnCodes;
 import com.refinitiv.eta.codec.DecodeIterator;
 import com.refinitiv.eta.codec.Msg;
 import com.refinitiv.eta.rdm.DomainTypes;
-import com.refinitiv.eta.transport.TransportFactory;
 
 import io.aeron.Aeron;
 import io.aeron.ExclusivePublication;
@@ -38,6 +37,7 @@ import io.mdhub.common.cache.EtaFieldLists;
 import io.mdhub.common.test.EtaTransportExtension;
 import io.mdhub.common.test.InterruptAfter;
 import io.mdhub.common.test.MdTests;
+import io.mdhub.common.test.eta.EtaNiProvider;
 import io.mdhub.distributor.RecordingBackboneListener.Event;
 
 /**
@@ -361,13 +361,12 @@ class DistributorBackPressureTest
                 for (int i = 0; i < count && !isStopped; i++)
                 {
                     nip.update(-2, fields.begin(0, 0).real(22, i, 2).ascii(3, "BURST-PADDING-" + i).end());
-                    sent[i] = nip.lastSent;
+                    sent[i] = nip.lastSent();
                     sentCount = i + 1;
                 }
-                final com.refinitiv.eta.transport.Error error = TransportFactory.createError();
                 while (keepPinging && !isStopped)
                 {
-                    nip.channel.ping(error);
+                    nip.channel().ping();
                     LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(100));
                 }
             }
