@@ -5,6 +5,7 @@ import java.nio.ByteBuffer;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
+import io.mdhub.common.cache.CachedImage;
 import io.mdhub.common.cache.ItemImage;
 
 /**
@@ -14,28 +15,12 @@ import io.mdhub.common.cache.ItemImage;
  */
 public final class CachedItem
 {
-    /** Stream and data states, as on the wire. */
-    static final int ABSENT = -1;
-
     private final int handle;
     private final DistributedService service;
     private final ItemName name;
     private final DirectBuffer nameBuffer;
     private final ByteBuffer nameByteBuffer;
-    private final ItemImage image = new ItemImage();
-    int domainType;
-    int nameType = ABSENT;
-    int streamState;
-    int dataState;
-    int stateCode;
-    boolean hasQos;
-    int qosTimeliness;
-    int qosRate;
-    boolean qosDynamic;
-    int qosTimeInfo;
-    int qosRateInfo;
-    boolean isFieldList;
-    boolean isRefreshComplete;
+    private final CachedImage cached;
     ProviderSession owner;
     int providerStreamId;
 
@@ -46,7 +31,7 @@ public final class CachedItem
         this.name = name;
         this.nameBuffer = new UnsafeBuffer(name.bytes());
         this.nameByteBuffer = ByteBuffer.wrap(name.bytes());
-        this.domainType = domainType;
+        this.cached = new CachedImage(domainType);
     }
 
     /**
@@ -96,7 +81,7 @@ public final class CachedItem
      */
     public int domainType()
     {
-        return domainType;
+        return cached.domainType();
     }
 
     /**
@@ -104,7 +89,7 @@ public final class CachedItem
      */
     public int streamState()
     {
-        return streamState;
+        return cached.streamState();
     }
 
     /**
@@ -112,7 +97,7 @@ public final class CachedItem
      */
     public int dataState()
     {
-        return dataState;
+        return cached.dataState();
     }
 
     /**
@@ -120,7 +105,7 @@ public final class CachedItem
      */
     public int stateCode()
     {
-        return stateCode;
+        return cached.stateCode();
     }
 
     /**
@@ -128,7 +113,7 @@ public final class CachedItem
      */
     public boolean isRefreshComplete()
     {
-        return isRefreshComplete;
+        return cached.isRefreshComplete();
     }
 
     /**
@@ -136,7 +121,7 @@ public final class CachedItem
      */
     public boolean isFieldList()
     {
-        return isFieldList;
+        return cached.isFieldList();
     }
 
     /**
@@ -152,6 +137,14 @@ public final class CachedItem
      */
     public ItemImage image()
     {
-        return image;
+        return cached.image();
+    }
+
+    /**
+     * @return the image with the header of the last refresh or status (what a refresh from the cache is made of).
+     */
+    public CachedImage cached()
+    {
+        return cached;
     }
 }

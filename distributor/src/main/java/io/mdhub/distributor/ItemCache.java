@@ -7,6 +7,8 @@ import org.agrona.MutableDirectBuffer;
 import org.agrona.collections.Int2ObjectHashMap;
 import org.agrona.collections.Object2IntHashMap;
 
+import io.mdhub.common.cache.ImageRefreshEncoder;
+
 /**
  * The items of one service. Non-interactive services are broadcast, so the cache holds every item a provider
  * published, by name and by handle, up to the service's item limit. Lookups by name compare bytes in place
@@ -20,10 +22,10 @@ public final class ItemCache
     private final Object2IntHashMap<ItemName> handleByName = new Object2IntHashMap<>(NO_HANDLE);
     private final Int2ObjectHashMap<CachedItem> itemByHandle = new Int2ObjectHashMap<>();
     private final ItemName probe = new ItemName();
-    private final ItemRefreshEncoder refreshEncoder;
+    private final ImageRefreshEncoder refreshEncoder;
     private final int maxItems;
 
-    ItemCache(final int maxItems, final ItemRefreshEncoder refreshEncoder)
+    ItemCache(final int maxItems, final ImageRefreshEncoder refreshEncoder)
     {
         this.maxItems = maxItems;
         this.refreshEncoder = refreshEncoder;
@@ -123,6 +125,7 @@ public final class ItemCache
         {
             return com.refinitiv.eta.codec.CodecReturnCodes.FAILURE;
         }
-        return refreshEncoder.encode(item, streamId, serviceId, solicited, target, offset, capacity);
+        return refreshEncoder.encode(item.cached(), streamId, serviceId, item.nameByteBuffer(),
+            item.itemName().length(), solicited, target, offset, capacity);
     }
 }

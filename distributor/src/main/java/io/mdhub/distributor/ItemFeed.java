@@ -4,13 +4,11 @@ import org.agrona.DirectBuffer;
 
 import com.refinitiv.eta.codec.CodecReturnCodes;
 import com.refinitiv.eta.codec.DataStates;
-import com.refinitiv.eta.codec.DataTypes;
 import com.refinitiv.eta.codec.MsgClasses;
 import com.refinitiv.eta.codec.StateCodes;
 import com.refinitiv.eta.codec.StreamStates;
 
 import io.mdhub.common.rwf.RwfFieldListFlyweight;
-import io.mdhub.common.rwf.RwfMsgFlags;
 import io.mdhub.common.rwf.RwfMsgFlyweight;
 import io.mdhub.common.rwf.RwfMsgKeyFlyweight;
 import io.netty.buffer.ByteBuf;
@@ -79,28 +77,17 @@ final class ItemFeed
                 return;
             }
         }
-        final RwfMsgKeyFlyweight key = msg.key();
-        if (msg.hasMsgKey() && 0 != (key.flags() & io.mdhub.common.rwf.RwfMsgKeyDescriptor.HAS_NAME_TYPE))
-        {
-            item.nameType = key.nameType();
-        }
         // a refresh part without CLEAR_CACHE adds to the image, except when nothing is loaded yet
-        final boolean clear = 0 != (msg.flags() & RwfMsgFlags.Refresh.CLEAR_CACHE) || !item.isFieldList;
-        if (!applyPayload(session, item, view, clear))
+        if (!item.cached().applyRefresh(msg, fieldList))
         {
+            malformedFieldList(session);
             return;
         }
-        item.domainType = msg.domainType();
-        item.streamState = msg.streamState();
-        item.dataState = msg.dataState();
-        item.stateCode = msg.stateCode();
-        RefreshQos.read(msg, item);
-        item.isRefreshComplete = 0 != (msg.flags() & RwfMsgFlags.Refresh.REFRESH_COMPLETE);
         final DistributedService service = item.service();
         service.refreshesIn().increment();
         if (outgoing(session, item, message, view))
         {
-            core.listener.onItemRefresh(service.id(), item.handle(), item.domainType, msg.flags(),
+            core.listener.onItemRefresh(service.id(), item.handle(), item.domainType(), msg.flags(),
                 session.connectionId(), item.nameBuffer(), rwf, rwfOffset, rwfLength);
         }
     }
@@ -148,33 +135,9 @@ final class ItemFeed
         return item;
     }
 
-    private boolean applyPayload(
-        final ProviderSession session, final CachedItem item, final DirectBuffer view, final boolean clear)
+    private void malformedFieldList(final ProviderSession session)
     {
-        if (DataTypes.FIELD_LIST != msg.containerType())
-        {
-            if (clear)
-            {
-                item.isFieldList = false;
-                item.image().clear();
-            }
-            return true;
-        }
-        if (!fieldList.wrap(view, msg.payloadOffset(), msg.payloadLength()))
-        {
-            session.disconnect(ProviderDisconnectReason.MALFORMED_FIELD_LIST, fieldList.error().description());
-            return false;
-        }
-        if (clear)
-        {
-            item.isFieldList = true;
-            item.image().applyRefresh(fieldList);
-        }
-        else if (item.isFieldList)
-        {
-            item.image().applyUpdate(fieldList);
-        }
-        return true;
+        session.disconnect(ProviderDisconnectReason.MALFORMED_FIELD_LIST, fieldList.error().description());
     }
 
     private void onUpdate(final ProviderSession session, final ByteBuf message, final DirectBuffer view)
@@ -185,15 +148,16 @@ final class ItemFeed
             core.counters.messagesDropped().increment();
             return;
         }
-        if (!applyPayload(session, item, view, false))
+        if (!item.cached().applyUpdate(msg, fieldList))
         {
+            malformedFieldList(session);
             return;
         }
         final DistributedService service = item.service();
         service.updatesIn().increment();
         if (outgoing(session, item, message, view))
         {
-            core.listener.onItemUpdate(service.id(), item.handle(), item.domainType, msg.updateType(), rwf,
+            core.listener.onItemUpdate(service.id(), item.handle(), item.domainType(), msg.updateType(), rwf,
                 rwfOffset, rwfLength);
         }
     }
@@ -206,24 +170,15 @@ final class ItemFeed
             core.counters.messagesDropped().increment();
             return;
         }
-        if (msg.hasState())
-        {
-            item.streamState = msg.streamState();
-            item.dataState = msg.dataState();
-            item.stateCode = msg.stateCode();
-        }
-        if (0 != (msg.flags() & RwfMsgFlags.Status.CLEAR_CACHE))
-        {
-            item.image().clear();
-        }
+        item.cached().applyStatus(msg);
         final DistributedService service = item.service();
         if (!outgoing(session, item, message, view))
         {
             return;
         }
-        core.listener.onItemStatus(service.id(), item.handle(), item.streamState, item.dataState, item.stateCode,
-            rwf, rwfOffset, rwfLength);
-        if (msg.hasState() && isClosed(item.streamState))
+        core.listener.onItemStatus(service.id(), item.handle(), item.streamState(), item.dataState(),
+            item.stateCode(), rwf, rwfOffset, rwfLength);
+        if (msg.hasState() && isClosed(item.streamState()))
         {
             drop(session, item);
         }
@@ -253,7 +208,7 @@ final class ItemFeed
         final DistributedService service = item.service();
         service.cache().remove(item);
         service.itemRemoved();
-        core.listener.onItemDropped(service.id(), item.handle(), item.domainType);
+        core.listener.onItemDropped(service.id(), item.handle(), item.domainType());
     }
 
     /**
@@ -298,18 +253,16 @@ final class ItemFeed
     private void markStale(final CachedItem item)
     {
         item.owner = null;
-        item.streamState = StreamStates.OPEN;
-        item.dataState = DataStates.SUSPECT;
-        item.stateCode = StateCodes.NONE;
+        item.cached().state(StreamStates.OPEN, DataStates.SUSPECT, StateCodes.NONE);
         final int capacity = 256 + PROVIDER_LOST_TEXT.length();
         core.scratch.checkLimit(capacity);
-        final int result = core.statusEncoder.encode(core.writer.begin(core.scratch, 0, capacity), item.domainType,
+        final int result = core.statusEncoder.encode(core.writer.begin(core.scratch, 0, capacity), item.domainType(),
             item.providerStreamId, StreamStates.OPEN, DataStates.SUSPECT, StateCodes.NONE, PROVIDER_LOST_TEXT);
         if (CodecReturnCodes.SUCCESS != result)
         {
             throw new IllegalStateException("status encoding failed: " + CodecReturnCodes.toString(result));
         }
-        core.listener.onItemStatus(item.service().id(), item.handle(), item.streamState, item.dataState,
-            item.stateCode, core.scratch, 0, core.writer.encodedLength());
+        core.listener.onItemStatus(item.service().id(), item.handle(), item.streamState(), item.dataState(),
+            item.stateCode(), core.scratch, 0, core.writer.encodedLength());
     }
 }

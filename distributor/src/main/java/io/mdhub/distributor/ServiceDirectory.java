@@ -6,6 +6,7 @@ import java.util.List;
 import org.agrona.collections.Int2ObjectHashMap;
 import org.agrona.collections.Object2ObjectHashMap;
 
+import io.mdhub.common.cache.ImageRefreshEncoder;
 import io.mdhub.common.status.MdCounters;
 
 /**
@@ -25,7 +26,7 @@ public final class ServiceDirectory
     private final int maxServices;
     private final int maxItemsPerService;
     private final DistributorCounters counters;
-    private final ItemRefreshEncoder refreshEncoder = new ItemRefreshEncoder();
+    private final ImageRefreshEncoder refreshEncoder = new ImageRefreshEncoder();
     private int nextItemHandle = 1;
 
     ServiceDirectory(final int maxServices, final int maxItemsPerService, final DistributorCounters counters)
