@@ -1,0 +1,106 @@
+package io.mdhub.p2p.order;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import io.mdhub.common.test.InterruptAfter;
+
+/**
+ * The order store's pieces: the identity index (idempotency), the Orders region (contiguous per partition, off
+ * heap) and the Chronicle write-behind queue (survives a reopen, can be discarded for a state transfer).
+ */
+@InterruptAfter(60)
+class OrderStoreTest
+{
+    @TempDir
+    Path dir;
+
+    @Test
+    void indexFindsEveryOrderAcrossGrowthAndKeepsTheFirstEntry()
+    {
+        try (OrderKeyIndex index = new OrderKeyIndex(16))
+        {
+            for (int i = 1; i <= 100_000; i++)
+            {
+                assertTrue(index.put(i % 7, i, i % 4, 1, i));
+            }
+            assertEquals(100_000, index.size());
+            assertFalse(index.put(3, 3, 0, 2, 999), "a known order keeps its first sequence");
+            for (int i = 1; i <= 100_000; i++)
+            {
+                assertEquals(i, index.sequence(i % 7, i));
+                assertEquals(i % 4, index.lastPartition());
+            }
+            assertEquals(OrderKeyIndex.MISSING, index.sequence(99, 1));
+            index.clear();
+            assertEquals(OrderKeyIndex.MISSING, index.sequence(1, 1));
+        }
+    }
+
+    @Test
+    void regionAcceptsOnlyTheNextSequenceAndReturnsEveryRecord()
+    {
+        try (OrdersRegion region = new OrdersRegion(2))
+        {
+            final UnsafeBuffer record = new UnsafeBuffer(new byte[400]);
+            for (int i = 1; i <= 50_000; i++)
+            {
+                record.putLong(0, i);
+                assertTrue(region.put(i % 2, region.lastSequence(i % 2) + 1, record, 0, 300 + (i % 100)));
+            }
+            assertFalse(region.put(0, region.lastSequence(0) + 2, record, 0, 10), "a gap is refused");
+            assertFalse(region.put(0, region.lastSequence(0), record, 0, 10), "a duplicate is refused");
+            assertTrue(region.bytesStored() > OrdersRegion.CHUNK_SIZE, "records span chunks");
+            final UnsafeBuffer view = new UnsafeBuffer(0, 0);
+            for (long sequence = 1; sequence <= region.lastSequence(1); sequence++)
+            {
+                final int length = region.wrap(1, sequence, view);
+                final long i = view.getLong(0);
+                assertEquals(1, i % 2);
+                assertEquals(300 + (i % 100), length);
+            }
+            assertEquals(-1, region.wrap(1, region.lastSequence(1) + 1, view));
+        }
+    }
+
+    @Test
+    void queueSurvivesAReopenAndDiscardStartsAfresh() throws Exception
+    {
+        final Path queueDir = dir.resolve("queue");
+        final UnsafeBuffer record = new UnsafeBuffer(new byte[64]);
+        try (OrderQueue queue = new OrderQueue(queueDir))
+        {
+            for (int i = 0; i < 1000; i++)
+            {
+                record.putInt(0, i);
+                queue.append(record, 0, 8 + i % 50);
+            }
+        }
+        final List<Integer> seen = new ArrayList<>();
+        try (OrderQueue queue = new OrderQueue(queueDir))
+        {
+            assertEquals(1000, queue.replay((buffer, length) ->
+            {
+                assertEquals(8 + buffer.getInt(0) % 50, length);
+                seen.add(buffer.getInt(0));
+            }));
+            final Path aside = queue.discard();
+            assertTrue(Files.isDirectory(aside));
+            assertEquals(0, queue.replay((buffer, length) -> seen.add(-1)));
+        }
+        for (int i = 0; i < 1000; i++)
+        {
+            assertEquals(i, seen.get(i));
+        }
+    }
+}
