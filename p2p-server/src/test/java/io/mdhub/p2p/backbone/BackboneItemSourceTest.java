@@ -4,6 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -26,12 +29,16 @@ import io.mdhub.common.test.InterruptAfter;
 import io.mdhub.common.test.MdTests;
 import io.mdhub.p2p.P2pServer;
 import io.mdhub.p2p.TestEtaConsumerAccess;
+import io.netty.channel.EventLoop;
 
 /**
- * The p2p-server fed over a real Aeron backbone (embedded driver, IPC) by a distributor stand-in, read by a real
+ * The p2p-server fed over a real Aeron backbone (embedded driver, IPC) by distributor stand-ins, read by a real
  * ETA 3.9.1.0 consumer: the directory comes from announcements, item requests travel as ItemRequests and come back
- * as images, updates flow by handle; a sequence gap turns the item Open/Suspect and recovers it with a fresh image;
- * a distributor that falls silent takes its items Suspect until it announces again.
+ * as images, updates flow by handle; a sequence gap turns the item Open/Suspect and recovers it with a fresh image
+ * (item by item, or by one service-level RecoveryRequest when the server holds most of the service); a distributor
+ * that falls silent takes its items Suspect until it announces again, but a server that merely lags behind does not
+ * think so; a restarted distributor's refusals keep recovering items Suspect for the grace period; two distributors
+ * of one service keep their own sequences and handles, and the standby takes over when the first dies.
  */
 @ExtendWith(EtaTransportExtension.class)
 @InterruptAfter(60)
@@ -50,6 +57,8 @@ class BackboneItemSourceTest
     private FakeBackboneDistributor distributor;
     private P2pServer server;
     private TestEtaConsumerAccess consumer;
+    private final List<EventLoop> workerLoops = new CopyOnWriteArrayList<>();
+    private final List<FakeBackboneDistributor> others = new ArrayList<>();
 
     @BeforeEach
     void launch()
@@ -63,17 +72,23 @@ class BackboneItemSourceTest
         distributor = new FakeBackboneDistributor(aeron, CHANNEL, DATA_STREAM, CONTROL_STREAM)
             .item("TRI.N", 12340)
             .item("IBM.N", 20000);
-        server = P2pServer.launch(new P2pServer.Context()
-            .port(0)
-            .componentName("p2p-backbone-test")
-            .itemSourceFactory(new BackboneItemSourceFactory(aeron, new BackboneItemSourceFactory.Settings()
+        final BackboneItemSourceFactory factory = new BackboneItemSourceFactory(aeron,
+            new BackboneItemSourceFactory.Settings()
                 .channel(CHANNEL)
                 .dataStreamId(DATA_STREAM)
                 .controlStreamId(CONTROL_STREAM)
                 .consumerId(42)
                 .announceIntervalMs(20)
                 .missedAnnouncements(4)
-                .idle(10_000, 200_000))));
+                .idle(10_000, 200_000));
+        server = P2pServer.launch(new P2pServer.Context()
+            .port(0)
+            .componentName("p2p-backbone-test")
+            .itemSourceFactory((workerIndex, eventLoop, listener) ->
+            {
+                workerLoops.add(eventLoop);
+                return factory.newItemSource(workerIndex, eventLoop, listener);
+            }));
         MdTests.await("the p2p-server's heartbeat on the control stream",
             () -> distributor.consumerAnnouncements.get() > 0);
         final int seen = distributor.announcements.get();
@@ -95,6 +110,10 @@ class BackboneItemSourceTest
         if (null != distributor)
         {
             distributor.close();
+        }
+        for (final FakeBackboneDistributor other : others)
+        {
+            other.close();
         }
         if (null != aeron)
         {
@@ -138,6 +157,7 @@ class BackboneItemSourceTest
         assertEquals(MsgClasses.STATUS, notFound.msgClass());
         assertEquals(StreamStates.CLOSED, notFound.streamState());
         assertEquals(StateCodes.NOT_FOUND, notFound.code());
+        assertEquals(1, distributor.requests("NOPE.N"), "a first request for an unknown item is refused at once");
     }
 
     @Test
@@ -183,6 +203,71 @@ class BackboneItemSourceTest
         final TestEtaConsumerAccess.Message refresh = consumer.await(ITEM_STREAM);
         assertEquals(MsgClasses.REFRESH, refresh.msgClass(), refresh::toString);
         assertEquals(Long.valueOf(20000L), refresh.real(FieldIds.BID));
+    }
+
+    @Test
+    void twoDistributorsOfOneServiceKeepTheirOwnSequencesAndHandlesAndTheStandbyTakesOver() throws Exception
+    {
+        consumer.requestItem(ITEM_STREAM, FakeBackboneDistributor.SERVICE_ID, "TRI.N");
+        assertEquals(Long.valueOf(12340L), consumer.await(ITEM_STREAM).real(FieldIds.BID));
+
+        // a standby for the same service: its own sequences, and the same handle for TRI.N with other prices
+        final FakeBackboneDistributor standby = another(8, FakeBackboneDistributor.SERVICE_ID,
+            FakeBackboneDistributor.SERVICE_NAME).item("TRI.N", 50000);
+        final int seen = standby.announcements.get();
+        MdTests.await("the standby announcing", () -> standby.announcements.get() > seen + 1);
+        for (int i = 1; i <= 50; i++)
+        {
+            standby.update("TRI.N", 50000 + i);
+        }
+        standby.awaitConsumed(aeron);
+        for (int i = 1; i <= 20; i++)
+        {
+            distributor.update("TRI.N", 12340 + i);
+        }
+        for (int i = 1; i <= 20; i++)
+        {
+            final TestEtaConsumerAccess.Message update = consumer.await(ITEM_STREAM);
+            assertEquals(MsgClasses.UPDATE, update.msgClass(), update::toString);
+            assertEquals(Long.valueOf(12340L + i), update.real(FieldIds.BID),
+                "only the answering distributor's updates, in order, no false gap");
+        }
+
+        distributor.close(); // dies: the item is asked for again, and the standby answers
+        final TestEtaConsumerAccess.Message suspect = consumer.await(ITEM_STREAM);
+        assertEquals(MsgClasses.STATUS, suspect.msgClass(), suspect::toString);
+        assertEquals(StreamStates.OPEN, suspect.streamState());
+        assertEquals(DataStates.SUSPECT, suspect.dataState());
+        final TestEtaConsumerAccess.Message image = awaitClass(MsgClasses.REFRESH);
+        assertEquals(Long.valueOf(50050L), image.real(FieldIds.BID), "the standby's image");
+        assertEquals(DataStates.OK, image.dataState());
+        standby.update("TRI.N", 60000);
+        final TestEtaConsumerAccess.Message update = consumer.await(ITEM_STREAM);
+        assertEquals(MsgClasses.UPDATE, update.msgClass(), update::toString);
+        assertEquals(Long.valueOf(60000L), update.real(FieldIds.BID));
+    }
+
+    @Test
+    void aRefusalFromADistributorWithoutTheServiceIsNotFinal()
+    {
+        final FakeBackboneDistributor other = another(9, 2, "OTHER"); // refuses service 1 with SOURCE_UNKNOWN
+        final int seen = other.announcements.get();
+        MdTests.await("the other distributor announcing", () -> other.announcements.get() > seen + 1);
+        other.awaitConsumed(aeron);
+
+        distributor.ignoreNextRequestFor("IBM.N"); // the distributor with the item answers the second request only
+        consumer.requestItem(ITEM_STREAM, FakeBackboneDistributor.SERVICE_ID, "IBM.N");
+        final TestEtaConsumerAccess.Message refresh = consumer.await(ITEM_STREAM);
+        assertEquals(MsgClasses.REFRESH, refresh.msgClass(), refresh::toString);
+        assertEquals(Long.valueOf(20000L), refresh.real(FieldIds.BID));
+    }
+
+    private FakeBackboneDistributor another(final int distributorId, final int serviceId, final String serviceName)
+    {
+        final FakeBackboneDistributor other = new FakeBackboneDistributor(
+            aeron, CHANNEL, DATA_STREAM, CONTROL_STREAM, distributorId, serviceId, serviceName);
+        others.add(other);
+        return other;
     }
 
     private TestEtaConsumerAccess.Message awaitClass(final int msgClass)
