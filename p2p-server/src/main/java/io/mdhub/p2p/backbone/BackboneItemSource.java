@@ -18,6 +18,7 @@ import com.refinitiv.eta.codec.DataStates;
 import com.refinitiv.eta.codec.StateCodes;
 import com.refinitiv.eta.codec.StreamStates;
 
+import io.aeron.Image;
 import io.aeron.Publication;
 import io.aeron.Subscription;
 import io.mdhub.backbone.protocol.ControlPublisher;
@@ -51,8 +52,10 @@ import io.netty.channel.EventLoop;
  * of what was seen, turns the items bound to it Open/Suspect and re-requests their images; the answer reaches every
  * watcher as an unsolicited refresh. A distributor that misses {@code missedAnnouncements} intervals is dead: its
  * items turn Open/Suspect and are requested again, which any live distributor of the service may answer (they wait
- * for one when there is none). A new process announcing the same distributor id (a restart, new session and epoch)
- * replaces the old one the same way at once.
+ * for one when there is none). Silence counts only once this worker has read everything the distributor published
+ * (its image has nothing left, or is gone): a worker lagging behind on the stream has not yet reached the
+ * announcements that prove the distributor alive. A new process announcing the same distributor id (a restart, new
+ * session and epoch) replaces the old one the same way at once.
  */
 public final class BackboneItemSource implements ItemSource, MarketDataListener
 {
@@ -538,11 +541,12 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
     private int checkDistributors(final long nowNs)
     {
         int work = 0;
-        for (int i = 0, size = distributors.size(); i < size; i++)
+        for (int i = 0; i < distributors.size(); i++)
         {
             final DistributorState distributor = distributors.get(i);
             if (distributor.isAlive &&
-                nowNs - distributor.lastSeenNs > missedAnnouncements * distributor.intervalNs)
+                nowNs - distributor.lastSeenNs > missedAnnouncements * distributor.intervalNs &&
+                !hasUnread(distributor))
             {
                 lose(distributor, "distributor lost: recovering");
                 work++;
@@ -562,6 +566,24 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
             }
         }
         return work;
+    }
+
+    /**
+     * Silence is only evidence of death when this subscriber has read everything the distributor published: a worker
+     * that lags behind on the stream (busy, thousands of fragments pending) has simply not reached the announcements
+     * yet. So the distributor's own image is polled: anything still to read (read now, so the announcements in it
+     * count) means not dead yet. Nothing left, or no image any more, while silent for {@code missedAnnouncements}
+     * intervals means it published no announcement for that long: dead.
+     */
+    private boolean hasUnread(final DistributorState distributor)
+    {
+        final Image image = data.imageBySessionId(distributor.sessionId);
+        if (null == image || image.isClosed())
+        {
+            return false;
+        }
+        final long position = image.position();
+        return adapter.poll(image, FRAGMENT_LIMIT) > 0 || image.position() != position;
     }
 
     /**

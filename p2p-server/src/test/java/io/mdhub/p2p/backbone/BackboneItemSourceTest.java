@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -260,6 +261,53 @@ class BackboneItemSourceTest
         final TestEtaConsumerAccess.Message refresh = consumer.await(ITEM_STREAM);
         assertEquals(MsgClasses.REFRESH, refresh.msgClass(), refresh::toString);
         assertEquals(Long.valueOf(20000L), refresh.real(FieldIds.BID));
+    }
+
+    @Test
+    void aServerThatLagsBehindDoesNotDeclareALiveDistributorDead() throws Exception
+    {
+        consumer.requestItem(ITEM_STREAM, FakeBackboneDistributor.SERVICE_ID, "TRI.N");
+        assertEquals(MsgClasses.REFRESH, consumer.await(ITEM_STREAM).msgClass());
+
+        final CountDownLatch blocked = new CountDownLatch(workerLoops.size());
+        final CountDownLatch release = new CountDownLatch(1);
+        try
+        {
+            for (final EventLoop loop : workerLoops)
+            {
+                loop.execute(() ->
+                {
+                    blocked.countDown();
+                    try
+                    {
+                        release.await(); // a busy worker: the data stream piles up behind it
+                    }
+                    catch (final InterruptedException ex)
+                    {
+                        Thread.currentThread().interrupt();
+                    }
+                });
+            }
+            MdTests.await("every worker busy", () -> 0 == blocked.getCount());
+            for (int i = 1; i <= 2000; i++)
+            {
+                distributor.update("TRI.N", 12340 + i);
+            }
+            final int seen = distributor.announcements.get();
+            MdTests.await("the distributor announcing on, unread, for twice the missed-announcement limit",
+                () -> distributor.announcements.get() > seen + 8);
+        }
+        finally
+        {
+            release.countDown();
+        }
+
+        for (int i = 1; i <= 2000; i++)
+        {
+            final TestEtaConsumerAccess.Message update = consumer.await(ITEM_STREAM);
+            assertEquals(MsgClasses.UPDATE, update.msgClass(), update::toString);
+            assertEquals(Long.valueOf(12340L + i), update.real(FieldIds.BID));
+        }
     }
 
     private FakeBackboneDistributor another(final int distributorId, final int serviceId, final String serviceName)
