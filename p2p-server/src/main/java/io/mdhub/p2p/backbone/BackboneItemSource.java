@@ -56,6 +56,12 @@ import io.netty.channel.EventLoop;
  * (its image has nothing left, or is gone): a worker lagging behind on the stream has not yet reached the
  * announcements that prove the distributor alive. A new process announcing the same distributor id (a restart, new
  * session and epoch) replaces the old one the same way at once.
+ * <p>
+ * <b>Restarted distributors.</b> A restarted distributor's cache is empty until its providers republish, so it refuses
+ * (NOT_FOUND) the re-requests of items that were live a moment ago. Such a refusal of an item that had an image is
+ * not passed on at once: its consumers stay Open/Suspect and the item is asked for again after 1 s, 2 s, 4 s, 8 s,
+ * 8 s ... for {@code recoveryGraceMs} after the first refusal; only a refusal after that closes the streams. A first
+ * request for an unknown item is refused at once.
  */
 public final class BackboneItemSource implements ItemSource, MarketDataListener
 {
@@ -64,6 +70,7 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
     private static final long REQUEST_CHECK_INTERVAL_NS = 250_000_000L;
     private static final long DEFAULT_ANNOUNCE_INTERVAL_NS = 1_000_000_000L;
     private static final long MISSING = -1;
+    private static final long NONE = Long.MIN_VALUE;
 
     /**
      * An item request unanswered for this long is sent again (its answer may have been published while this
@@ -75,6 +82,12 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
      * at most 25,600 a second, so a recovery of a whole service cannot flood the distributor.
      */
     private static final int REQUESTS_PER_CYCLE = 256;
+    /**
+     * First wait before asking again for a recovering item its distributor refused (it may not have been republished
+     * yet after a restart); the wait doubles up to {@link #RETRY_MAX_NS}.
+     */
+    private static final long RETRY_INITIAL_NS = 1_000_000_000L;
+    private static final long RETRY_MAX_NS = 8_000_000_000L;
 
     private final ItemSourceListener listener;
     private final Subscription data;
@@ -87,6 +100,7 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
     private final long requestIdBase;
     private final long announceIntervalNs;
     private final int missedAnnouncements;
+    private final long recoveryGraceNs;
     private final long epoch = System.currentTimeMillis();
     private final Int2ObjectHashMap<OpenItem> items = new Int2ObjectHashMap<>();
     private final Long2LongHashMap itemByRequest = new Long2LongHashMap(MISSING);
@@ -126,6 +140,7 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
         this.requestIdBase = ((long)(settings.consumerId() & 0x7F_FFFF) << 40) | ((long)(workerIndex & 0xFF) << 32);
         this.announceIntervalNs = settings.announceIntervalMs() * 1_000_000L;
         this.missedAnnouncements = settings.missedAnnouncements();
+        this.recoveryGraceNs = Math.max(0, settings.recoveryGraceMs()) * 1_000_000L;
         this.dutyCycle = new EventLoopDutyCycle(eventLoop, this::doWork, settings.idleMinNs(), settings.idleMaxNs());
         dutyCycle.start();
     }
@@ -374,6 +389,8 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
             final boolean isRecovery = item.isRecovering;
             item.isRecovering = false;
             item.hadImage = true;
+            item.refusedSinceNs = NONE;
+            item.retryDelayNs = 0;
             listener.onRefresh(item.itemId, !isRecovery, buffer, rwfOffset, rwfLength);
             if (!item.isStreaming && items.get(item.itemId) == item)
             {
@@ -486,12 +503,46 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
         }
         itemByRequest.remove(requestId);
         item.requestId = 0;
+        if (item.hadImage && StreamStates.OPEN != streamState && retryLater(item))
+        {
+            return; // live before: it may not be republished yet (a restarted distributor's cache fills up again)
+        }
         listener.onStatus(item.itemId, buffer, rwfOffset, rwfLength);
         if (streamState != StreamStates.OPEN && items.get(item.itemId) == item)
         {
             items.remove(item.itemId);
             forget(item);
         }
+    }
+
+    /**
+     * An item that was live before is refused while recovering: its consumers stay Open/Suspect and it is asked for
+     * again after a growing wait, until {@code recoveryGraceNs} after the first refusal.
+     *
+     * @return true if retried later; false when the grace period is over and the refusal is to be passed on.
+     */
+    private boolean retryLater(final OpenItem item)
+    {
+        final boolean isFirst = NONE == item.refusedSinceNs;
+        if (isFirst)
+        {
+            item.refusedSinceNs = nowNs;
+            item.retryDelayNs = 0;
+        }
+        final long graceEndNs = item.refusedSinceNs + recoveryGraceNs;
+        if (nowNs - graceEndNs >= 0)
+        {
+            return false;
+        }
+        item.retryDelayNs = 0 == item.retryDelayNs ? RETRY_INITIAL_NS : Math.min(2 * item.retryDelayNs, RETRY_MAX_NS);
+        item.retryAtNs = nowNs + Math.min(item.retryDelayNs, graceEndNs - nowNs); // the last try at the end
+        item.isAwaitingRetry = true;
+        item.isRecovering = true;
+        if (isFirst)
+        {
+            suspect(item, "not (yet) republished by its distributor: retrying");
+        }
+        return true;
     }
 
     // ---- distributors and the directory ------------------------------------------------------------------------
@@ -787,6 +838,7 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
         }
         item.requestId = requestIdBase | (++nextRequest & 0xFFFF_FFFFL);
         item.refusals = 0;
+        item.isAwaitingRetry = false;
         itemByRequest.put(item.requestId, item.itemId);
     }
 
@@ -795,7 +847,16 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
         int resent = 0;
         for (final OpenItem item : items.values())
         {
-            if (0 != item.requestId && !item.isQueued && !item.isHeld &&
+            if (item.isAwaitingRetry)
+            {
+                if (nowNs - item.retryAtNs >= 0)
+                {
+                    recoveries.increment();
+                    queueRequest(item);
+                    resent++;
+                }
+            }
+            else if (0 != item.requestId && !item.isQueued && !item.isHeld &&
                 nowNs - item.requestedAtNs > REQUEST_TIMEOUT_NS)
             {
                 recoveries.increment();
@@ -954,7 +1015,11 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
         boolean isQueued;
         boolean isHeld;
         boolean hadImage;
+        boolean isAwaitingRetry;
         long requestedAtNs;
+        long refusedSinceNs = NONE;
+        long retryAtNs;
+        long retryDelayNs;
         long requestId;
         int refusals;
         DistributorState distributor;

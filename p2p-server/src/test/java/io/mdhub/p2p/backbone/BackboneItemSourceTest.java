@@ -49,6 +49,7 @@ class BackboneItemSourceTest
     private static final int DATA_STREAM = 1001;
     private static final int CONTROL_STREAM = 1002;
     private static final int ITEM_STREAM = 5;
+    private static final long GRACE_MS = 2_500;
 
     @TempDir
     Path dir;
@@ -81,6 +82,7 @@ class BackboneItemSourceTest
                 .consumerId(42)
                 .announceIntervalMs(20)
                 .missedAnnouncements(4)
+                .recoveryGraceMs(GRACE_MS)
                 .idle(10_000, 200_000));
         server = P2pServer.launch(new P2pServer.Context()
             .port(0)
@@ -310,12 +312,67 @@ class BackboneItemSourceTest
         }
     }
 
+    @Test
+    void itemsOfARestartedDistributorStaySuspectUntilItRepublishesThem() throws Exception
+    {
+        consumer.requestItem(ITEM_STREAM, FakeBackboneDistributor.SERVICE_ID, "TRI.N");
+        assertEquals(MsgClasses.REFRESH, consumer.await(ITEM_STREAM).msgClass());
+
+        distributor.close();
+        distributor = new FakeBackboneDistributor(aeron, CHANNEL, DATA_STREAM, CONTROL_STREAM); // empty cache
+        MdTests.await("the item asked for again after a refusal", () -> distributor.requests("TRI.N") >= 2);
+        distributor.item("TRI.N", 777); // the provider republished it
+
+        final TestEtaConsumerAccess.Message image = awaitImageWhileOpen();
+        assertEquals(Long.valueOf(777L), image.real(FieldIds.BID));
+        assertEquals(DataStates.OK, image.dataState());
+    }
+
+    @Test
+    void afterTheGracePeriodTheRefusalOfARecoveringItemIsPassedOn() throws Exception
+    {
+        consumer.requestItem(ITEM_STREAM, FakeBackboneDistributor.SERVICE_ID, "TRI.N");
+        assertEquals(MsgClasses.REFRESH, consumer.await(ITEM_STREAM).msgClass());
+
+        distributor.close();
+        distributor = new FakeBackboneDistributor(aeron, CHANNEL, DATA_STREAM, CONTROL_STREAM); // never has it
+        MdTests.await("the first refusal", () -> distributor.requests("TRI.N") >= 1);
+        final long firstRequestNs = System.nanoTime();
+        TestEtaConsumerAccess.Message message;
+        do
+        {
+            message = consumer.await(ITEM_STREAM);
+            assertEquals(MsgClasses.STATUS, message.msgClass(), message::toString);
+        }
+        while (StreamStates.OPEN == message.streamState());
+        final long elapsedMs = (System.nanoTime() - firstRequestNs) / 1_000_000L;
+        assertEquals(StreamStates.CLOSED, message.streamState());
+        assertEquals(StateCodes.NOT_FOUND, message.code());
+        assertTrue(elapsedMs >= GRACE_MS - 300, "closed only after the grace period: " + elapsedMs + " ms");
+        assertTrue(distributor.requests("TRI.N") >= 2, "retried meanwhile");
+    }
+
     private FakeBackboneDistributor another(final int distributorId, final int serviceId, final String serviceName)
     {
         final FakeBackboneDistributor other = new FakeBackboneDistributor(
             aeron, CHANNEL, DATA_STREAM, CONTROL_STREAM, distributorId, serviceId, serviceName);
         others.add(other);
         return other;
+    }
+
+    private TestEtaConsumerAccess.Message awaitImageWhileOpen()
+    {
+        while (true)
+        {
+            final TestEtaConsumerAccess.Message message = consumer.await(ITEM_STREAM);
+            if (MsgClasses.REFRESH == message.msgClass())
+            {
+                return message;
+            }
+            assertEquals(MsgClasses.STATUS, message.msgClass(), message::toString);
+            assertEquals(StreamStates.OPEN, message.streamState(), "the stream stays open: " + message);
+            assertEquals(DataStates.SUSPECT, message.dataState());
+        }
     }
 
     private TestEtaConsumerAccess.Message awaitClass(final int msgClass)
