@@ -24,6 +24,7 @@ import io.aeron.Subscription;
 import io.mdhub.backbone.protocol.ControlPublisher;
 import io.mdhub.backbone.protocol.MarketDataAdapter;
 import io.mdhub.backbone.protocol.MarketDataListener;
+import io.mdhub.backbone.protocol.RefreshFlags;
 import io.mdhub.backbone.protocol.ServiceSequenceTracker;
 import io.mdhub.common.concurrent.EventLoopDutyCycle;
 import io.mdhub.common.rwf.eta.EtaMsgWriter;
@@ -49,13 +50,18 @@ import io.netty.channel.EventLoop;
  * refused the same request (another may still have the item).
  * <p>
  * <b>Loss and recovery.</b> A sequence gap on a (distributor, service), or an announcement whose lastSequence is ahead
- * of what was seen, turns the items bound to it Open/Suspect and re-requests their images; the answer reaches every
- * watcher as an unsolicited refresh. A distributor that misses {@code missedAnnouncements} intervals is dead: its
- * items turn Open/Suspect and are requested again, which any live distributor of the service may answer (they wait
- * for one when there is none). Silence counts only once this worker has read everything the distributor published
- * (its image has nothing left, or is gone): a worker lagging behind on the stream has not yet reached the
- * announcements that prove the distributor alive. A new process announcing the same distributor id (a restart, new
- * session and epoch) replaces the old one the same way at once.
+ * of what was seen, turns the items bound to it Open/Suspect and asks for their images again, which reach every
+ * watcher as unsolicited refreshes: by one service-level RecoveryRequest when this worker holds at least half of the
+ * distributor's items of the service (the distributor resends the whole service in bounded batches), else by item
+ * requests at a bounded rate. Items a pass did not bring (it has sent nothing for 1 s) are asked for one by one; a
+ * distributor whose pass brought nothing at all (one that ignores RecoveryRequests) is recovered item by item.
+ * <p>
+ * <b>Liveness.</b> A distributor that misses {@code missedAnnouncements} intervals is dead: its items turn
+ * Open/Suspect and are requested again, which any live distributor of the service may answer (they wait for one when
+ * there is none). Silence counts only once this worker has read everything the distributor published (its image has
+ * nothing left, or is gone): a worker lagging behind on the stream has not yet reached the announcements that prove
+ * the distributor alive. A new process announcing the same distributor id (a restart, new session and epoch)
+ * replaces the old one the same way at once.
  * <p>
  * <b>Restarted distributors.</b> A restarted distributor's cache is empty until its providers republish, so it refuses
  * (NOT_FOUND) the re-requests of items that were live a moment ago. Such a refusal of an item that had an image is
@@ -71,6 +77,13 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
     private static final long DEFAULT_ANNOUNCE_INTERVAL_NS = 1_000_000_000L;
     private static final long MISSING = -1;
     private static final long NONE = Long.MIN_VALUE;
+    private static final int PASS_NONE = 0;
+    private static final int PASS_PENDING = 1;
+    private static final int PASS_SENT = 2;
+    /**
+     * A service-level recovery pass that has brought no image for this long is over.
+     */
+    private static final long PASS_IDLE_TIMEOUT_NS = 1_000_000_000L;
 
     /**
      * An item request unanswered for this long is sent again (its answer may have been published while this
@@ -116,6 +129,7 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
     private final ExpandableArrayBuffer statusBuffer = new ExpandableArrayBuffer(512);
     private final EventLoopDutyCycle dutyCycle;
     private DistributorState current;
+    private int pendingPasses;
     private int nextRequest = java.util.concurrent.ThreadLocalRandom.current().nextInt(); // ids differ per start
     private long nowNs = System.nanoTime();
     private long nextHousekeepingNs;
@@ -223,6 +237,10 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
                 work += resendUnanswered(nowNs);
             }
             work += sendQueued();
+            if (pendingPasses > 0)
+            {
+                work += sendPendingPasses();
+            }
             work += checkDistributors(nowNs);
             if (nowNs >= nextAnnounceNs && controlPublication.isConnected())
             {
@@ -305,7 +323,7 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
         final boolean isNew = null == service;
         if (isNew)
         {
-            service = new CarriedService(serviceId);
+            service = new CarriedService(distributor, serviceId);
             distributor.services.put(serviceId, service);
         }
         boolean isChanged = isNew || service.isUp != isUp || service.isAcceptingRequests != isAcceptingRequests ||
@@ -400,10 +418,26 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
             return true;
         }
 
+        if (0 != (flags & RefreshFlags.RECOVERY))
+        {
+            final CarriedService service = distributor.services.get(serviceId);
+            if (null != service)
+            {
+                service.lastPassImageNs = nowNs; // a pass (ours or another server's) is under way
+                service.passImages++;
+                service.isPassIgnored = false;
+            }
+        }
         final long itemId = distributor.itemByHandle.get(handleKey(serviceId, itemHandle));
         if (MISSING != itemId)
         {
-            // the provider resynchronised (or a recovery for another p2p-server): every watcher takes the new image
+            final OpenItem item = items.get((int)itemId);
+            if (null != item && null != item.awaitingPass)
+            {
+                item.awaitingPass = null;
+                item.isRecovering = false; // the pass brought its image
+            }
+            // a recovery pass, or the provider resynchronised: every watcher takes the new image
             listener.onRefresh((int)itemId, false, buffer, rwfOffset, rwfLength);
         }
         return true;
@@ -645,6 +679,14 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
     {
         distributor.isAlive = false;
         rerequest(distributor, -1, text);
+        for (final OpenItem item : items.values())
+        {
+            if (null == item.distributor && 0 != item.requestId && !item.isQueued && !item.isHeld &&
+                !item.isAwaitingRetry && distributor.services.containsKey(item.serviceId))
+            {
+                queueRequest(item); // awaiting an answer the lost process may never send: ask the live ones now
+            }
+        }
         serviceScratch.clear();
         for (final CarriedService service : distributor.services.values())
         {
@@ -773,7 +815,10 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
     }
 
     /**
-     * Loss on one distributor's service: its items there turn Open/Suspect and their images are asked for again.
+     * Loss on one distributor's service: its items there turn Open/Suspect and their images are asked for again —
+     * by one service-level RecoveryRequest when this worker holds at least half of the distributor's items of the
+     * service (resending the whole service then costs at most twice the images, and one request instead of
+     * thousands), else item by item.
      */
     private void recover(final DistributorState distributor, final int serviceId, final String text)
     {
@@ -782,22 +827,103 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
         {
             if (item.distributor == distributor && item.serviceId == serviceId)
             {
+                if (item.isRecovering && (0 != item.requestId || null != item.awaitingPass))
+                {
+                    // Its image is still to come, later in the ordered stream than this loss, so it covers the loss
+                    // too: asking again would only add load (and, under load, more loss: a recovery storm).
+                    continue;
+                }
                 itemScratch.addInt(item.itemId);
             }
         }
-        for (int i = 0, size = itemScratch.size(); i < size; i++)
+        final int affected = itemScratch.size();
+        final CarriedService service = distributor.services.get(serviceId);
+        final boolean isServiceWide = affected > 0 && null != service && !service.isPassIgnored &&
+            PASS_NONE == service.passState && 2L * affected >= service.itemCount;
+        for (int i = 0; i < affected; i++)
         {
             final OpenItem item = items.get(itemScratch.getInt(i));
-            if (null == item || (item.isRecovering && 0 != item.requestId))
+            if (null == item)
             {
-                // Its image is still to come, later in the ordered stream than this loss, so it covers the loss too:
-                // asking again would only add load (and, under load, more loss: a recovery storm).
                 continue;
             }
             recoveries.increment();
             item.isRecovering = true;
-            queueRequest(item); // sent by housekeeping at a bounded rate
+            if (isServiceWide)
+            {
+                item.awaitingPass = service;
+            }
+            else
+            {
+                queueRequest(item); // sent by housekeeping at a bounded rate
+            }
             suspect(item, text);
+        }
+        if (isServiceWide)
+        {
+            service.passState = PASS_PENDING;
+            service.passImages = 0;
+            if (!sendPass(service))
+            {
+                pendingPasses++;
+            }
+        }
+    }
+
+    private boolean sendPass(final CarriedService service)
+    {
+        if (control.requestRecovery(service.serviceId, -1,
+            service.distributor.sequences.lastSequence(service.serviceId)) > 0)
+        {
+            service.passState = PASS_SENT;
+            service.lastPassImageNs = nowNs;
+            return true;
+        }
+        return false; // back-pressure or nobody listening: housekeeping tries again
+    }
+
+    private int sendPendingPasses()
+    {
+        int sent = 0;
+        int stillPending = 0;
+        for (int i = 0, size = distributors.size(); i < size; i++)
+        {
+            for (final CarriedService service : distributors.get(i).services.values())
+            {
+                if (PASS_PENDING == service.passState)
+                {
+                    if (sendPass(service))
+                    {
+                        sent++;
+                    }
+                    else
+                    {
+                        stillPending++;
+                    }
+                }
+            }
+        }
+        pendingPasses = stillPending; // recounted: services of distributors lost meanwhile are gone
+        return sent;
+    }
+
+    /**
+     * A service-level recovery is over once its distributor has sent no recovery image for a while (the pass
+     * finished, or the distributor ignores RecoveryRequests: then its services are recovered item by item from now
+     * on). Items of the pass still without an image are asked for one by one.
+     */
+    private void endIdlePasses(final long nowNs)
+    {
+        for (int i = 0, size = distributors.size(); i < size; i++)
+        {
+            for (final CarriedService service : distributors.get(i).services.values())
+            {
+                if (PASS_SENT == service.passState && nowNs - service.lastPassImageNs > PASS_IDLE_TIMEOUT_NS)
+                {
+                    service.passState = PASS_NONE;
+                    service.isPassIgnored = 0 == service.passImages;
+                }
+            }
         }
     }
 
@@ -839,15 +965,25 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
         item.requestId = requestIdBase | (++nextRequest & 0xFFFF_FFFFL);
         item.refusals = 0;
         item.isAwaitingRetry = false;
+        item.awaitingPass = null;
         itemByRequest.put(item.requestId, item.itemId);
     }
 
     private int resendUnanswered(final long nowNs)
     {
+        endIdlePasses(nowNs);
         int resent = 0;
         for (final OpenItem item : items.values())
         {
-            if (item.isAwaitingRetry)
+            if (null != item.awaitingPass)
+            {
+                if (PASS_NONE == item.awaitingPass.passState || !item.awaitingPass.distributor.isAlive)
+                {
+                    queueRequest(item); // the pass is over and brought no image of it
+                    resent++;
+                }
+            }
+            else if (item.isAwaitingRetry)
             {
                 if (nowNs - item.retryAtNs >= 0)
                 {
@@ -1016,6 +1152,7 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
         boolean isHeld;
         boolean hadImage;
         boolean isAwaitingRetry;
+        CarriedService awaitingPass;
         long requestedAtNs;
         long refusedSinceNs = NONE;
         long retryAtNs;
@@ -1085,6 +1222,7 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
      */
     private static final class CarriedService
     {
+        final DistributorState distributor;
         final int serviceId;
         String name;
         boolean isUp;
@@ -1092,9 +1230,14 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
         long capabilities;
         int itemCount;
         long generation;
+        int passState = PASS_NONE;
+        long lastPassImageNs;
+        int passImages;
+        boolean isPassIgnored;
 
-        CarriedService(final int serviceId)
+        CarriedService(final DistributorState distributor, final int serviceId)
         {
+            this.distributor = distributor;
             this.serviceId = serviceId;
         }
     }

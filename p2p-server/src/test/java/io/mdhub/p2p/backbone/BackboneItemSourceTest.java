@@ -352,12 +352,92 @@ class BackboneItemSourceTest
         assertTrue(distributor.requests("TRI.N") >= 2, "retried meanwhile");
     }
 
+    @Test
+    void aGapIsRecoveredItemByItemOrByOneServiceRequestWhenTheServerHoldsMostOfTheService()
+    {
+        for (int i = 0; i < 20; i++)
+        {
+            distributor.item("S" + i, 1000 + i);
+        }
+        final int seen = distributor.announcements.get();
+        MdTests.await("announced with 22 items", () -> distributor.announcements.get() > seen + 1);
+        distributor.awaitConsumed(aeron);
+        for (int i = 0; i < 3; i++)
+        {
+            consumer.requestItem(10 + i, FakeBackboneDistributor.SERVICE_ID, "S" + i);
+            assertEquals(MsgClasses.REFRESH, consumer.await(10 + i).msgClass());
+        }
+
+        distributor.skipSequence();
+        distributor.update("S0", 2000);
+        for (int i = 0; i < 3; i++)
+        {
+            awaitRecovered(10 + i);
+        }
+        assertEquals(0, distributor.recoveryRequests.get(), "3 of 22 items: asked for one by one");
+        assertEquals(6, distributor.requests());
+
+        for (int i = 3; i < 20; i++)
+        {
+            consumer.requestItem(10 + i, FakeBackboneDistributor.SERVICE_ID, "S" + i);
+        }
+        consumer.requestItem(30, FakeBackboneDistributor.SERVICE_ID, "TRI.N");
+        consumer.requestItem(31, FakeBackboneDistributor.SERVICE_ID, "IBM.N");
+        for (int stream = 13; stream <= 31; stream++)
+        {
+            assertEquals(MsgClasses.REFRESH, consumer.await(stream).msgClass());
+        }
+
+        distributor.skipSequence();
+        distributor.update("S0", 2001);
+        for (int stream = 10; stream <= 31; stream++)
+        {
+            awaitRecovered(stream);
+        }
+        assertEquals(1, distributor.recoveryRequests.get(), "the whole service: one RecoveryRequest");
+        assertEquals(6 + 19, distributor.requests(), "and no item requests");
+    }
+
+    @Test
+    void aDistributorThatIgnoresServiceRecoveryIsAskedItemByItem()
+    {
+        distributor.isIgnoringRecoveryRequests = true;
+        consumer.requestItem(ITEM_STREAM, FakeBackboneDistributor.SERVICE_ID, "TRI.N");
+        assertEquals(MsgClasses.REFRESH, consumer.await(ITEM_STREAM).msgClass());
+        consumer.requestItem(ITEM_STREAM + 1, FakeBackboneDistributor.SERVICE_ID, "IBM.N");
+        assertEquals(MsgClasses.REFRESH, consumer.await(ITEM_STREAM + 1).msgClass());
+
+        distributor.skipSequence();
+        distributor.update("TRI.N", 12399);
+        awaitRecovered(ITEM_STREAM);
+        awaitRecovered(ITEM_STREAM + 1);
+        assertEquals(1, distributor.recoveryRequests.get());
+        assertEquals(2, distributor.requests("TRI.N"));
+        assertEquals(2, distributor.requests("IBM.N"));
+    }
+
     private FakeBackboneDistributor another(final int distributorId, final int serviceId, final String serviceName)
     {
         final FakeBackboneDistributor other = new FakeBackboneDistributor(
             aeron, CHANNEL, DATA_STREAM, CONTROL_STREAM, distributorId, serviceId, serviceName);
         others.add(other);
         return other;
+    }
+
+    private void awaitRecovered(final int streamId)
+    {
+        TestEtaConsumerAccess.Message message = consumer.await(streamId);
+        assertEquals(MsgClasses.STATUS, message.msgClass(), message::toString);
+        assertEquals(DataStates.SUSPECT, message.dataState());
+        while (MsgClasses.REFRESH != message.msgClass())
+        {
+            message = consumer.await(streamId);
+            if (MsgClasses.STATUS == message.msgClass())
+            {
+                assertEquals(StreamStates.OPEN, message.streamState(), message::toString);
+            }
+        }
+        assertEquals(DataStates.OK, message.dataState());
     }
 
     private TestEtaConsumerAccess.Message awaitImageWhileOpen()
