@@ -53,15 +53,17 @@ import io.netty.channel.EventLoop;
  * of what was seen, turns the items bound to it Open/Suspect and asks for their images again, which reach every
  * watcher as unsolicited refreshes: by one service-level RecoveryRequest when this worker holds at least half of the
  * distributor's items of the service (the distributor resends the whole service in bounded batches), else by item
- * requests at a bounded rate. Items a pass did not bring (it has sent nothing for 1 s) are asked for one by one; a
+ * requests at a bounded rate. Items a pass did not bring (it has sent nothing for 2 s) are asked for one by one; a
  * distributor whose pass brought nothing at all (one that ignores RecoveryRequests) is recovered item by item.
  * <p>
- * <b>Liveness.</b> A distributor that misses {@code missedAnnouncements} intervals is dead: its items turn
- * Open/Suspect and are requested again, which any live distributor of the service may answer (they wait for one when
- * there is none). Silence counts only once this worker has read everything the distributor published (its image has
- * nothing left, or is gone): a worker lagging behind on the stream has not yet reached the announcements that prove
- * the distributor alive. A new process announcing the same distributor id (a restart, new session and epoch)
- * replaces the old one the same way at once.
+ * <b>Liveness.</b> A distributor that sends nothing (any message counts) for {@code missedAnnouncements} announcement
+ * intervals is dead: its items turn Open/Suspect; those of a service another live distributor carries are requested
+ * again at once (failover), the others keep their binding until the same process comes back (then fresh images) or
+ * another distributor of the service appears (then failover). Silence counts only once this worker has read
+ * everything the distributor published (its image has nothing left, or is gone): a worker lagging behind on the
+ * stream has not yet reached the messages that prove the distributor alive. A new process announcing the same
+ * distributor id (a restart, new session and epoch) replaces the old one at once: all its items are requested
+ * again.
  * <p>
  * <b>Restarted distributors.</b> A restarted distributor's cache is empty until its providers republish, so it refuses
  * (NOT_FOUND) the re-requests of items that were live a moment ago. Such a refusal of an item that had an image is
@@ -81,9 +83,10 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
     private static final int PASS_PENDING = 1;
     private static final int PASS_SENT = 2;
     /**
-     * A service-level recovery pass that has brought no image for this long is over.
+     * A service-level recovery pass that has brought no image for this long is over (a congested distributor sends
+     * its recovery images slowly: asking item by item then would only add load).
      */
-    private static final long PASS_IDLE_TIMEOUT_NS = 1_000_000_000L;
+    private static final long PASS_IDLE_TIMEOUT_NS = 2_000_000_000L;
 
     /**
      * An item request unanswered for this long is sent again (its answer may have been published while this
@@ -265,9 +268,10 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
         if (distributor.isAnnounced && distributor.epoch != epoch)
         {
             // the same publication under a new epoch: a restart in place; its handles and sequences mean nothing now
-            lose(distributor, "distributor restarted: recovering");
+            replaced(distributor, "distributor restarted: recovering");
             distributor.sequences.resetAll();
             distributor.isAnnounced = false;
+            distributor.isAlive = true;
         }
         if (!distributor.isAnnounced)
         {
@@ -279,18 +283,17 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
                     other.distributorId == distributorId)
                 {
                     other.isReplaced = true; // a restart: new process, new session; the old one is gone
-                    if (other.isAlive)
-                    {
-                        lose(other, "distributor restarted: recovering");
-                    }
+                    replaced(other, "distributor restarted: recovering");
                 }
             }
         }
         distributor.distributorId = distributorId;
         distributor.epoch = epoch;
         distributor.intervalNs = Math.max(1, intervalMs) * 1_000_000L;
-        distributor.lastSeenNs = nowNs;
-        distributor.isAlive = true;
+        if (!distributor.isAlive)
+        {
+            revive(distributor);
+        }
         distributor.generation++;
         distributor.servicesExpected = count;
         distributor.servicesSeen = 0;
@@ -344,7 +347,7 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
         }
         if (isNew)
         {
-            releaseHeld(serviceId); // requests that waited for a distributor of this service
+            releaseHeld(serviceId); // requests that waited for a distributor of this service, and failovers
         }
 
         if (distributor.sequences.missingBefore(serviceId, lastSequence) > 0)
@@ -583,24 +586,24 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
 
     /**
      * @return the state of the distributor whose message is being delivered (by its Aeron session), made on its
-     * first message.
+     * first message, its last sign of life now.
      */
     private DistributorState distributor()
     {
         final int sessionId = adapter.sessionId();
         DistributorState distributor = current;
-        if (null != distributor && distributor.sessionId == sessionId)
+        if (null == distributor || distributor.sessionId != sessionId)
         {
-            return distributor;
+            distributor = distributorBySession.get(sessionId);
+            if (null == distributor)
+            {
+                distributor = new DistributorState(sessionId);
+                distributorBySession.put(sessionId, distributor);
+                distributors.add(distributor);
+            }
+            current = distributor;
         }
-        distributor = distributorBySession.get(sessionId);
-        if (null == distributor)
-        {
-            distributor = new DistributorState(sessionId, nowNs);
-            distributorBySession.put(sessionId, distributor);
-            distributors.add(distributor);
-        }
-        current = distributor;
+        distributor.lastSeenNs = nowNs; // any message is a sign of life, not only announcements
         return distributor;
     }
 
@@ -633,7 +636,7 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
                 nowNs - distributor.lastSeenNs > missedAnnouncements * distributor.intervalNs &&
                 !hasUnread(distributor))
             {
-                lose(distributor, "distributor lost: recovering");
+                died(distributor);
                 work++;
             }
         }
@@ -655,10 +658,10 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
 
     /**
      * Silence is only evidence of death when this subscriber has read everything the distributor published: a worker
-     * that lags behind on the stream (busy, thousands of fragments pending) has simply not reached the announcements
-     * yet. So the distributor's own image is polled: anything still to read (read now, so the announcements in it
-     * count) means not dead yet. Nothing left, or no image any more, while silent for {@code missedAnnouncements}
-     * intervals means it published no announcement for that long: dead.
+     * that lags behind on the stream (busy, thousands of fragments pending) has simply not reached its messages yet.
+     * So the distributor's own image is polled: anything still to read (read now, so it counts) means not dead yet.
+     * Nothing left, or no image any more, while silent for {@code missedAnnouncements} intervals means it published
+     * nothing for that long: dead.
      */
     private boolean hasUnread(final DistributorState distributor)
     {
@@ -672,21 +675,86 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
     }
 
     /**
-     * A distributor died or was replaced: its items are asked for again (any live distributor of their service may
-     * answer) and its services no longer count.
+     * A distributor fell silent: its items turn Open/Suspect. Those of a service another live distributor carries
+     * are requested again at once (failover); the others keep their binding, since the same process may come back
+     * (a long pause, a network partition shorter than the image timeout) and its handles would still hold — or
+     * another distributor of the service may appear, and they fail over to it then.
      */
-    private void lose(final DistributorState distributor, final String text)
+    private void died(final DistributorState distributor)
+    {
+        distributor.isAlive = false;
+        itemScratch.clear();
+        for (final OpenItem item : items.values())
+        {
+            if (item.distributor == distributor)
+            {
+                itemScratch.addInt(item.itemId);
+            }
+        }
+        for (int i = 0, size = itemScratch.size(); i < size; i++)
+        {
+            final OpenItem item = items.get(itemScratch.getInt(i));
+            if (null == item)
+            {
+                continue;
+            }
+            recoveries.increment();
+            item.isRecovering = true;
+            if (hasCarrier(item.serviceId))
+            {
+                unbind(item);
+                queueRequest(item);
+            }
+            else
+            {
+                item.awaitingPass = null; // its pass died with it
+            }
+            suspect(item, "distributor lost: recovering");
+        }
+        requestUnansweredAgain(distributor);
+        serviceScratch.clear();
+        for (final CarriedService service : distributor.services.values())
+        {
+            service.passState = PASS_NONE;
+            serviceScratch.addInt(service.serviceId);
+        }
+        for (int i = 0, size = serviceScratch.size(); i < size; i++)
+        {
+            updateDirectory(serviceScratch.getInt(i));
+        }
+    }
+
+    /**
+     * A distributor declared dead announces again (same process, same epoch): its services count again, items that
+     * waited for a distributor of them are requested, and its own items get fresh images (what was lost meanwhile
+     * also shows as gaps in its sequences).
+     */
+    private void revive(final DistributorState distributor)
+    {
+        distributor.isAlive = true;
+        serviceScratch.clear();
+        for (final CarriedService service : distributor.services.values())
+        {
+            serviceScratch.addInt(service.serviceId);
+        }
+        for (int i = 0, size = serviceScratch.size(); i < size; i++)
+        {
+            final int serviceId = serviceScratch.getInt(i);
+            updateDirectory(serviceId);
+            releaseHeld(serviceId);
+            recover(distributor, serviceId, null);
+        }
+    }
+
+    /**
+     * A distributor was replaced by a new process under its id (a restart): its handles and services mean nothing
+     * any more, so its items are requested again (any live distributor of their service may answer).
+     */
+    private void replaced(final DistributorState distributor, final String text)
     {
         distributor.isAlive = false;
         rerequest(distributor, -1, text);
-        for (final OpenItem item : items.values())
-        {
-            if (null == item.distributor && 0 != item.requestId && !item.isQueued && !item.isHeld &&
-                !item.isAwaitingRetry && distributor.services.containsKey(item.serviceId))
-            {
-                queueRequest(item); // awaiting an answer the lost process may never send: ask the live ones now
-            }
-        }
+        requestUnansweredAgain(distributor);
         serviceScratch.clear();
         for (final CarriedService service : distributor.services.values())
         {
@@ -696,6 +764,21 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
         for (int i = 0, size = serviceScratch.size(); i < size; i++)
         {
             updateDirectory(serviceScratch.getInt(i));
+        }
+    }
+
+    /**
+     * Items awaiting an answer the lost process may never send: ask the live distributors now.
+     */
+    private void requestUnansweredAgain(final DistributorState distributor)
+    {
+        for (final OpenItem item : items.values())
+        {
+            if (null == item.distributor && 0 != item.requestId && !item.isQueued && !item.isHeld &&
+                !item.isAwaitingRetry && distributor.services.containsKey(item.serviceId))
+            {
+                queueRequest(item);
+            }
         }
     }
 
@@ -818,7 +901,7 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
      * Loss on one distributor's service: its items there turn Open/Suspect and their images are asked for again —
      * by one service-level RecoveryRequest when this worker holds at least half of the distributor's items of the
      * service (resending the whole service then costs at most twice the images, and one request instead of
-     * thousands), else item by item.
+     * thousands), else item by item. A null text sends no status (the items are Suspect already).
      */
     private void recover(final DistributorState distributor, final int serviceId, final String text)
     {
@@ -857,7 +940,10 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
             {
                 queueRequest(item); // sent by housekeeping at a bounded rate
             }
-            suspect(item, text);
+            if (null != text)
+            {
+                suspect(item, text);
+            }
         }
         if (isServiceWide)
         {
@@ -1048,11 +1134,24 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
         return sent;
     }
 
+    /**
+     * A live distributor (again) carries the service: requests that waited for one go out, and items still bound to
+     * a dead distributor of the service fail over.
+     */
     private void releaseHeld(final int serviceId)
     {
         for (final OpenItem item : items.values())
         {
-            if (item.isHeld && item.serviceId == serviceId)
+            if (item.serviceId != serviceId)
+            {
+                continue;
+            }
+            if (null != item.distributor && !item.distributor.isAlive)
+            {
+                unbind(item);
+                queueRequest(item);
+            }
+            else if (item.isHeld)
             {
                 queueRequest(item);
             }
@@ -1205,10 +1304,9 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
         boolean isAlive = true;
         boolean isReplaced;
 
-        DistributorState(final int sessionId, final long nowNs)
+        DistributorState(final int sessionId)
         {
             this.sessionId = sessionId;
-            this.lastSeenNs = nowNs;
         }
 
         boolean carries(final int serviceId)

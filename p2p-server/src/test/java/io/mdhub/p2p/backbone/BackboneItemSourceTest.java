@@ -313,6 +313,25 @@ class BackboneItemSourceTest
     }
 
     @Test
+    void aDistributorWhoseDataFlowsIsAliveWhileItsAnnouncementsAreHeldUp()
+    {
+        consumer.requestItem(ITEM_STREAM, FakeBackboneDistributor.SERVICE_ID, "TRI.N");
+        assertEquals(MsgClasses.REFRESH, consumer.await(ITEM_STREAM).msgClass());
+
+        distributor.isAnnouncing = false; // as if its announcements lost the race for a back-pressured stream
+        final long silenceNs = 6L * FakeBackboneDistributor.ANNOUNCE_INTERVAL_MS * 1_000_000L;
+        final long startNs = System.nanoTime();
+        for (int i = 1; System.nanoTime() - startNs < silenceNs; i++)
+        {
+            distributor.update("TRI.N", 12340 + i);
+            final TestEtaConsumerAccess.Message update = consumer.await(ITEM_STREAM);
+            assertEquals(MsgClasses.UPDATE, update.msgClass(), update::toString);
+            assertEquals(Long.valueOf(12340L + i), update.real(FieldIds.BID));
+        }
+        distributor.isAnnouncing = true;
+    }
+
+    @Test
     void itemsOfARestartedDistributorStaySuspectUntilItRepublishesThem() throws Exception
     {
         consumer.requestItem(ITEM_STREAM, FakeBackboneDistributor.SERVICE_ID, "TRI.N");
