@@ -1,8 +1,11 @@
 package io.mdhub.backbone.protocol;
 
+import java.nio.ByteOrder;
+
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.status.AtomicCounter;
 
+import io.aeron.Image;
 import io.aeron.Subscription;
 import io.aeron.logbuffer.ControlledFragmentHandler;
 import io.aeron.logbuffer.Header;
@@ -17,12 +20,17 @@ import io.mdhub.common.codecs.backbone.ServiceState;
 
 /**
  * Decodes a backbone data stream and calls a {@link MarketDataListener} with primitives, so the p2p-server never
- * sees codec types. Large messages arrive reassembled. Messages of another schema, an unknown template, or whose
- * lengths overrun the fragment are counted and skipped (the stream goes on); a listener that returns false makes
- * the fragment come again on the next poll. Not thread safe: one polling thread.
+ * sees codec types. Large messages arrive reassembled. A message is checked whole before the listener hears any of
+ * it: messages of another schema, an unknown template, a fixed block shorter than the schema's, or lengths that
+ * overrun the fragment (anywhere, also in the last service of an announcement) are counted and skipped (the stream
+ * goes on); a listener that returns false makes the fragment come again on the next poll. During a callback
+ * {@link #sessionId()} names the Aeron session, i.e. the one publication (one distributor process) the message came
+ * from. Not thread safe: one polling thread.
  */
 public final class MarketDataAdapter implements ControlledFragmentHandler
 {
+    private static final ByteOrder BYTE_ORDER = ServiceAnnouncementDecoder.BYTE_ORDER;
+
     private final MarketDataListener listener;
     private final AtomicCounter malformedMessages;
     private final ControlledFragmentAssembler assembler = new ControlledFragmentAssembler(this);
@@ -31,6 +39,7 @@ public final class MarketDataAdapter implements ControlledFragmentHandler
     private final ItemRefreshDecoder refresh = new ItemRefreshDecoder();
     private final ItemUpdateDecoder update = new ItemUpdateDecoder();
     private final ItemStatusDecoder status = new ItemStatusDecoder();
+    private int sessionId;
 
     /**
      * @param listener          receives the decoded messages.
@@ -50,6 +59,28 @@ public final class MarketDataAdapter implements ControlledFragmentHandler
     public int poll(final Subscription subscription, final int fragmentLimit)
     {
         return subscription.controlledPoll(assembler, fragmentLimit);
+    }
+
+    /**
+     * Poll one image of the data stream only (one distributor's publication), e.g. to find out whether anything of
+     * it is still unread.
+     *
+     * @param image         the image.
+     * @param fragmentLimit most fragments to take in this poll.
+     * @return fragments consumed.
+     */
+    public int poll(final Image image, final int fragmentLimit)
+    {
+        return image.controlledPoll(assembler, fragmentLimit);
+    }
+
+    /**
+     * @return the Aeron session id of the message being delivered (valid during a listener callback): one per
+     * publication, so one per distributor process on the stream.
+     */
+    public int sessionId()
+    {
+        return sessionId;
     }
 
     @Override
@@ -73,17 +104,22 @@ public final class MarketDataAdapter implements ControlledFragmentHandler
         {
             return skip();
         }
+        sessionId = aeronHeader.sessionId();
 
         switch (header.templateId())
         {
             case ItemUpdateDecoder.TEMPLATE_ID:
-                return onUpdate(buffer, bodyOffset, blockLength, version, end);
+                return blockLength < ItemUpdateDecoder.BLOCK_LENGTH ?
+                    skip() : onUpdate(buffer, bodyOffset, blockLength, version, end);
             case ItemRefreshDecoder.TEMPLATE_ID:
-                return onRefresh(buffer, bodyOffset, blockLength, version, end);
+                return blockLength < ItemRefreshDecoder.BLOCK_LENGTH ?
+                    skip() : onRefresh(buffer, bodyOffset, blockLength, version, end);
             case ItemStatusDecoder.TEMPLATE_ID:
-                return onStatus(buffer, bodyOffset, blockLength, version, end);
+                return blockLength < ItemStatusDecoder.BLOCK_LENGTH ?
+                    skip() : onStatus(buffer, bodyOffset, blockLength, version, end);
             case ServiceAnnouncementDecoder.TEMPLATE_ID:
-                return onAnnouncement(buffer, bodyOffset, blockLength, version, end);
+                return blockLength < ServiceAnnouncementDecoder.BLOCK_LENGTH ?
+                    skip() : onAnnouncement(buffer, bodyOffset, blockLength, version, end);
             default:
                 return skip();
         }
@@ -158,30 +194,23 @@ public final class MarketDataAdapter implements ControlledFragmentHandler
     private Action onAnnouncement(
         final DirectBuffer buffer, final int offset, final int blockLength, final int version, final int end)
     {
-        announcement.wrap(buffer, offset, blockLength, version);
-        if (announcement.limit() + ServiceAnnouncementDecoder.ServicesDecoder.sbeHeaderSize() > end)
+        if (!isWholeAnnouncement(buffer, offset, blockLength, version, end))
         {
-            return skip();
+            return skip(); // nothing of it reaches the listener: a half-applied directory would be worse than none
         }
+
+        announcement.wrap(buffer, offset, blockLength, version);
         final int distributorId = announcement.distributorId();
+        final long epoch = announcement.epoch();
+        final int intervalMs = announcement.intervalMs();
+        final long timestampNs = announcement.timestampNs();
         final ServiceAnnouncementDecoder.ServicesDecoder services = announcement.services();
-        final int count = services.count();
-        listener.onAnnouncement(
-            distributorId, announcement.epoch(), announcement.intervalMs(), announcement.timestampNs(), count);
+        listener.onAnnouncement(distributorId, epoch, intervalMs, timestampNs, services.count());
         while (services.hasNext())
         {
             services.next();
-            final int nameOffset = announcement.limit() + ServiceAnnouncementDecoder.ServicesDecoder
-                .serviceNameHeaderLength();
-            if (nameOffset > end)
-            {
-                return skip();
-            }
-            final int nameLength = services.serviceNameLength();
-            if (nameOffset + nameLength > end)
-            {
-                return skip();
-            }
+            final int nameOffset = announcement.limit() +
+                ServiceAnnouncementDecoder.ServicesDecoder.serviceNameHeaderLength();
             listener.onServiceAnnounced(
                 distributorId,
                 services.serviceId(),
@@ -192,10 +221,46 @@ public final class MarketDataAdapter implements ControlledFragmentHandler
                 services.capabilities(),
                 buffer,
                 nameOffset,
-                nameLength);
+                services.serviceNameLength());
             services.skipServiceName();
         }
         return Action.CONTINUE;
+    }
+
+    /**
+     * Walk the announcement's group without telling anyone: every entry's fixed block and name must lie inside the
+     * message.
+     */
+    private boolean isWholeAnnouncement(
+        final DirectBuffer buffer, final int offset, final int blockLength, final int version, final int end)
+    {
+        announcement.wrap(buffer, offset, blockLength, version);
+        if (announcement.limit() + ServiceAnnouncementDecoder.ServicesDecoder.sbeHeaderSize() > end)
+        {
+            return false;
+        }
+        final ServiceAnnouncementDecoder.ServicesDecoder services = announcement.services();
+        final int entryLength = services.actingBlockLength();
+        if (entryLength < ServiceAnnouncementDecoder.ServicesDecoder.sbeBlockLength())
+        {
+            return false;
+        }
+        final int nameHeaderLength = ServiceAnnouncementDecoder.ServicesDecoder.serviceNameHeaderLength();
+        int limit = announcement.limit();
+        for (int i = 0, count = services.count(); i < count; i++)
+        {
+            final int nameOffset = limit + entryLength + nameHeaderLength;
+            if (nameOffset > end)
+            {
+                return false;
+            }
+            limit = nameOffset + (buffer.getShort(nameOffset - nameHeaderLength, BYTE_ORDER) & 0xFFFF);
+            if (limit > end)
+            {
+                return false;
+            }
+        }
+        return true;
     }
 
     private Action skip()

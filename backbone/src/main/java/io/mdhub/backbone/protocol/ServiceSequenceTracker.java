@@ -5,8 +5,10 @@ import java.util.Arrays;
 /**
  * Loss detection for one distributor's data stream: every data message of a service carries the service's next
  * sequence number, so a p2p-server notices a gap the moment a later message arrives, and a tail loss when an
- * announcement reports a lastSequence beyond what it has seen. Service ids are 16-bit, so the state is one flat
- * array. Not thread safe: the polling thread owns it.
+ * announcement reports a lastSequence beyond what it has seen. Sequences are the distributor's own, so keep one
+ * tracker per distributor (two distributors carrying the same service number their messages independently). Service
+ * ids are 16-bit; the state is one flat array indexed by service id that grows to the highest id seen (only when a
+ * new, higher id appears: never per message). Not thread safe: the polling thread owns it.
  */
 public final class ServiceSequenceTracker
 {
@@ -21,8 +23,9 @@ public final class ServiceSequenceTracker
     public static final int DUPLICATE = -1;
 
     private static final int SERVICE_ID_LIMIT = 1 << 16;
+    private static final int INITIAL_CAPACITY = 64;
 
-    private final long[] lastSequence = new long[SERVICE_ID_LIMIT];
+    private long[] lastSequence = new long[INITIAL_CAPACITY];
 
     /**
      * Record a data message's sequence number.
@@ -33,6 +36,10 @@ public final class ServiceSequenceTracker
      */
     public long onMessage(final int serviceId, final long sequence)
     {
+        if (serviceId >= lastSequence.length)
+        {
+            grow(serviceId);
+        }
         final long last = lastSequence[serviceId];
         if (0 == last || sequence == last + 1)
         {
@@ -56,7 +63,7 @@ public final class ServiceSequenceTracker
      */
     public long missingBefore(final int serviceId, final long announcedSequence)
     {
-        final long last = lastSequence[serviceId];
+        final long last = lastSequence(serviceId);
         return 0 == last ? 0 : Math.max(0, announcedSequence - last);
     }
 
@@ -66,7 +73,7 @@ public final class ServiceSequenceTracker
      */
     public long lastSequence(final int serviceId)
     {
-        return lastSequence[serviceId];
+        return serviceId < lastSequence.length ? lastSequence[serviceId] : 0;
     }
 
     /**
@@ -76,7 +83,10 @@ public final class ServiceSequenceTracker
      */
     public void reset(final int serviceId)
     {
-        lastSequence[serviceId] = 0;
+        if (serviceId < lastSequence.length)
+        {
+            lastSequence[serviceId] = 0;
+        }
     }
 
     /**
@@ -85,5 +95,14 @@ public final class ServiceSequenceTracker
     public void resetAll()
     {
         Arrays.fill(lastSequence, 0);
+    }
+
+    private void grow(final int serviceId)
+    {
+        if (serviceId < 0 || serviceId >= SERVICE_ID_LIMIT)
+        {
+            throw new IllegalArgumentException("service id out of range: " + serviceId);
+        }
+        lastSequence = Arrays.copyOf(lastSequence, Math.min(SERVICE_ID_LIMIT, Integer.highestOneBit(serviceId) << 1));
     }
 }

@@ -4,11 +4,14 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Random;
+import java.util.Set;
 import java.util.function.IntSupplier;
 
 import org.agrona.DirectBuffer;
@@ -25,8 +28,11 @@ import io.aeron.ExclusivePublication;
 import io.aeron.Publication;
 import io.aeron.Subscription;
 import io.mdhub.backbone.BackboneNode;
+import io.mdhub.common.codecs.backbone.BooleanType;
 import io.mdhub.common.codecs.backbone.ItemUpdateEncoder;
 import io.mdhub.common.codecs.backbone.MessageHeaderEncoder;
+import io.mdhub.common.codecs.backbone.ServiceAnnouncementEncoder;
+import io.mdhub.common.codecs.backbone.ServiceState;
 import io.mdhub.common.test.InterruptAfter;
 import io.mdhub.common.test.MdTests;
 
@@ -166,6 +172,57 @@ class BackboneProtocolTest
         pollUntil(adapter, subscription, () -> listener.events.size(), 1);
         assertEquals("update s=1 h=1 seq=2 ts=0 rwf=10", listener.events.get(0));
         assertEquals(4, malformed.get());
+    }
+
+    @Test
+    void anAnnouncementIsCheckedWholeBeforeTheListenerHearsAnyOfIt()
+    {
+        final Subscription subscription = aeron.addSubscription(CHANNEL, DATA_STREAM);
+        final ExclusivePublication publication = aeron.addExclusivePublication(CHANNEL, DATA_STREAM);
+        MdTests.await("data stream connected", publication::isConnected);
+        final BackbonePublication backbone = new BackbonePublication(publication, 3, backPressure);
+        final MarketDataPublisher publisher = new MarketDataPublisher(backbone);
+        final RecordingMarketDataListener listener = new RecordingMarketDataListener();
+        final MarketDataAdapter adapter = new MarketDataAdapter(listener, malformed);
+
+        final UnsafeBuffer bad = new UnsafeBuffer(new byte[256]);
+        final MessageHeaderEncoder header = new MessageHeaderEncoder();
+        final ServiceAnnouncementEncoder announcement = new ServiceAnnouncementEncoder();
+        final ServiceAnnouncementEncoder.ServicesEncoder group = announcement.wrapAndApplyHeader(bad, 0, header)
+            .distributorId(9).epoch(1).intervalMs(100).timestampNs(0).servicesCount(2);
+        group.next().serviceId(1).state(ServiceState.UP).acceptingRequests(BooleanType.TRUE).lastSequence(0)
+            .itemCount(0).capabilities(0).serviceName("GOOD");
+        group.next().serviceId(2).state(ServiceState.UP).acceptingRequests(BooleanType.TRUE).lastSequence(0)
+            .itemCount(0).capabilities(0).serviceName("BAD");
+        final int length = MessageHeaderEncoder.ENCODED_LENGTH + announcement.encodedLength();
+        bad.putShort(length - 5, (short)200, ByteOrder.LITTLE_ENDIAN); // the last name overruns
+        backbone.offer(bad, 0, length);
+        header.wrap(bad, 0).blockLength(4); // a fixed block shorter than the schema's
+        backbone.offer(bad, 0, length);
+        assertTrue(publisher.announce(7, 99L, 1000, 5L, services()) > 0);
+
+        pollUntil(adapter, subscription, () -> listener.events.size(), 3);
+        assertEquals("announce d=7 epoch=99 interval=1000 count=2", listener.events.get(0),
+            "nothing of the malformed announcements reached the listener: " + listener.events);
+        assertEquals(2, malformed.get());
+    }
+
+    @Test
+    void theAdapterNamesThePublicationEachMessageCameFrom()
+    {
+        final Subscription subscription = aeron.addSubscription(CHANNEL, DATA_STREAM);
+        final ExclusivePublication first = aeron.addExclusivePublication(CHANNEL, DATA_STREAM);
+        final ExclusivePublication second = aeron.addExclusivePublication(CHANNEL, DATA_STREAM);
+        MdTests.await("data stream connected", () -> first.isConnected() && second.isConnected());
+        final RecordingMarketDataListener listener = new RecordingMarketDataListener();
+        final MarketDataAdapter adapter = new MarketDataAdapter(listener, malformed);
+        listener.adapter = adapter;
+        final UnsafeBuffer rwf = new UnsafeBuffer(random(10, 6));
+        new MarketDataPublisher(new BackbonePublication(first, 3, backPressure)).update(1, 1, 1, 0, rwf, 0, 10);
+        new MarketDataPublisher(new BackbonePublication(second, 3, backPressure)).update(1, 1, 1, 0, rwf, 0, 10);
+
+        pollUntil(adapter, subscription, () -> listener.events.size(), 2);
+        assertEquals(Set.of(first.sessionId(), second.sessionId()), new HashSet<>(listener.sessions));
     }
 
     @Test

@@ -14,6 +14,8 @@ final class RecordingMarketDataListener implements MarketDataListener
 {
     final List<String> events = new ArrayList<>();
     final List<byte[]> rwf = new ArrayList<>();
+    final List<Integer> sessions = new ArrayList<>();
+    MarketDataAdapter adapter;
     int refusals;
 
     @Override
@@ -78,6 +80,10 @@ final class RecordingMarketDataListener implements MarketDataListener
         final int rwfOffset,
         final int rwfLength)
     {
+        if (null != adapter)
+        {
+            sessions.add(adapter.sessionId());
+        }
         events.add("update s=" + serviceId + " h=" + itemHandle + " seq=" + sequence + " ts=" + originTimestampNs +
             " rwf=" + rwfLength);
         rwf.add(copy(buffer, rwfOffset, rwfLength));

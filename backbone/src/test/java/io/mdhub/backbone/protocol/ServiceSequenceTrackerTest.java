@@ -56,4 +56,14 @@ class ServiceSequenceTrackerTest
         tracker.resetAll();
         assertEquals(0, tracker.lastSequence(5));
     }
+
+    @Test
+    void theHighestServiceIdsWorkToo()
+    {
+        assertEquals(0, tracker.lastSequence(65_535));
+        assertEquals(ServiceSequenceTracker.IN_ORDER, tracker.onMessage(65_535, 9));
+        assertEquals(2, tracker.onMessage(65_535, 12));
+        assertEquals(ServiceSequenceTracker.IN_ORDER, tracker.onMessage(70, 1));
+        assertEquals(12, tracker.lastSequence(65_535), "growing keeps what was seen");
+    }
 }

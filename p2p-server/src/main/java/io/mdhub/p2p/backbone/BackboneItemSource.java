@@ -6,6 +6,7 @@ import java.util.List;
 import org.agrona.CloseHelper;
 import org.agrona.DirectBuffer;
 import org.agrona.ExpandableArrayBuffer;
+import org.agrona.collections.ArrayListUtil;
 import org.agrona.collections.Int2ObjectHashMap;
 import org.agrona.collections.IntArrayList;
 import org.agrona.collections.Long2LongHashMap;
@@ -17,11 +18,13 @@ import com.refinitiv.eta.codec.DataStates;
 import com.refinitiv.eta.codec.StateCodes;
 import com.refinitiv.eta.codec.StreamStates;
 
+import io.aeron.Image;
 import io.aeron.Publication;
 import io.aeron.Subscription;
 import io.mdhub.backbone.protocol.ControlPublisher;
 import io.mdhub.backbone.protocol.MarketDataAdapter;
 import io.mdhub.backbone.protocol.MarketDataListener;
+import io.mdhub.backbone.protocol.RefreshFlags;
 import io.mdhub.backbone.protocol.ServiceSequenceTracker;
 import io.mdhub.common.concurrent.EventLoopDutyCycle;
 import io.mdhub.common.rwf.eta.EtaMsgWriter;
@@ -38,17 +41,52 @@ import io.netty.channel.EventLoop;
  * heartbeat, distributor liveness — runs on the worker's event loop in an {@link EventLoopDutyCycle}, so the
  * listener is only ever called on that thread and never from inside {@code open/refresh/close}.
  * <p>
- * <b>Loss and recovery.</b> A sequence gap on a service, or an announcement whose lastSequence is ahead of what was
- * seen, turns every open item of the service Open/Suspect and re-requests its image; the answer reaches every
- * watcher as an unsolicited refresh. A distributor that misses {@code missedAnnouncements} intervals takes its
- * services down (items Open/Suspect); when it announces again — or restarts with a new epoch, which invalidates its
- * handles — the items are re-requested.
+ * <b>Distributors.</b> Data messages name no distributor; the Aeron session they arrive on does (one publication per
+ * distributor process), and the session's announcements give its distributor id and epoch. Sequences are tracked per
+ * (distributor, service) and handles per (distributor, service, handle), so several distributors may carry the same
+ * service on one stream (a hot standby, or two distributors of one provider service). An item is bound to the
+ * distributor whose image answered its request first; the others' messages for it are ignored. A refusal counts
+ * only from a distributor that carries the service, and is final only once every live distributor of the service has
+ * refused the same request (another may still have the item).
+ * <p>
+ * <b>Loss and recovery.</b> A sequence gap on a (distributor, service), or an announcement whose lastSequence is ahead
+ * of what was seen, turns the items bound to it Open/Suspect and asks for their images again, which reach every
+ * watcher as unsolicited refreshes: by one service-level RecoveryRequest when this worker holds at least half of the
+ * distributor's items of the service (the distributor resends the whole service in bounded batches), else by item
+ * requests at a bounded rate. Items a pass did not bring (it has sent nothing for 2 s) are asked for one by one; a
+ * distributor whose pass brought nothing at all (one that ignores RecoveryRequests) is recovered item by item.
+ * <p>
+ * <b>Liveness.</b> A distributor that sends nothing (any message counts) for {@code missedAnnouncements} announcement
+ * intervals is dead: its items turn Open/Suspect; those of a service another live distributor carries are requested
+ * again at once (failover), the others keep their binding until the same process comes back (then fresh images) or
+ * another distributor of the service appears (then failover). Silence counts only once this worker has read
+ * everything the distributor published (its image has nothing left, or is gone): a worker lagging behind on the
+ * stream has not yet reached the messages that prove the distributor alive. A new process announcing the same
+ * distributor id (a restart, new session and epoch) replaces the old one at once: all its items are requested
+ * again.
+ * <p>
+ * <b>Restarted distributors.</b> A restarted distributor's cache is empty until its providers republish, so it refuses
+ * (NOT_FOUND) the re-requests of items that were live a moment ago. Such a refusal of an item that had an image is
+ * not passed on at once: its consumers stay Open/Suspect and the item is asked for again after 1 s, 2 s, 4 s, 8 s,
+ * 8 s ... for {@code recoveryGraceMs} after the first refusal; only a refusal after that closes the streams. A first
+ * request for an unknown item is refused at once.
  */
 public final class BackboneItemSource implements ItemSource, MarketDataListener
 {
     private static final int FRAGMENT_LIMIT = 256;
     private static final long HOUSEKEEPING_INTERVAL_NS = 10_000_000L;
     private static final long REQUEST_CHECK_INTERVAL_NS = 250_000_000L;
+    private static final long DEFAULT_ANNOUNCE_INTERVAL_NS = 1_000_000_000L;
+    private static final long MISSING = -1;
+    private static final long NONE = Long.MIN_VALUE;
+    private static final int PASS_NONE = 0;
+    private static final int PASS_PENDING = 1;
+    private static final int PASS_SENT = 2;
+    /**
+     * A service-level recovery pass that has brought no image for this long is over (a congested distributor sends
+     * its recovery images slowly: asking item by item then would only add load).
+     */
+    private static final long PASS_IDLE_TIMEOUT_NS = 2_000_000_000L;
 
     /**
      * An item request unanswered for this long is sent again (its answer may have been published while this
@@ -60,6 +98,12 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
      * at most 25,600 a second, so a recovery of a whole service cannot flood the distributor.
      */
     private static final int REQUESTS_PER_CYCLE = 256;
+    /**
+     * First wait before asking again for a recovering item its distributor refused (it may not have been republished
+     * yet after a restart); the wait doubles up to {@link #RETRY_MAX_NS}.
+     */
+    private static final long RETRY_INITIAL_NS = 1_000_000_000L;
+    private static final long RETRY_MAX_NS = 8_000_000_000L;
 
     private final ItemSourceListener listener;
     private final Subscription data;
@@ -69,22 +113,28 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
     private final AtomicCounter gaps;
     private final AtomicCounter recoveries;
     private final List<AutoCloseable> owned;
-    private final ServiceSequenceTracker sequences = new ServiceSequenceTracker();
     private final long requestIdBase;
     private final long announceIntervalNs;
     private final int missedAnnouncements;
+    private final long recoveryGraceNs;
     private final long epoch = System.currentTimeMillis();
     private final Int2ObjectHashMap<OpenItem> items = new Int2ObjectHashMap<>();
-    private final Long2LongHashMap itemByHandle = new Long2LongHashMap(-1);
-    private final Long2LongHashMap itemByRequest = new Long2LongHashMap(-1);
+    private final Long2LongHashMap itemByRequest = new Long2LongHashMap(MISSING);
     private final Int2ObjectHashMap<ServiceInfo> services = new Int2ObjectHashMap<>();
-    private final Int2ObjectHashMap<DistributorState> distributors = new Int2ObjectHashMap<>();
+    private final Long2LongHashMap serviceCapabilities = new Long2LongHashMap(MISSING);
+    private final ArrayList<DistributorState> distributors = new ArrayList<>();
+    private final Int2ObjectHashMap<DistributorState> distributorBySession = new Int2ObjectHashMap<>();
     private final IntArrayList queued = new IntArrayList();
+    private final IntArrayList itemScratch = new IntArrayList();
+    private final IntArrayList serviceScratch = new IntArrayList();
     private final EtaMsgWriter writer = new EtaMsgWriter();
     private final MarketPriceEncoder statusEncoder = new MarketPriceEncoder();
     private final ExpandableArrayBuffer statusBuffer = new ExpandableArrayBuffer(512);
     private final EventLoopDutyCycle dutyCycle;
+    private DistributorState current;
+    private int pendingPasses;
     private int nextRequest = java.util.concurrent.ThreadLocalRandom.current().nextInt(); // ids differ per start
+    private long nowNs = System.nanoTime();
     private long nextHousekeepingNs;
     private long nextAnnounceNs;
     private long nextRequestCheckNs;
@@ -107,6 +157,7 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
         this.requestIdBase = ((long)(settings.consumerId() & 0x7F_FFFF) << 40) | ((long)(workerIndex & 0xFF) << 32);
         this.announceIntervalNs = settings.announceIntervalMs() * 1_000_000L;
         this.missedAnnouncements = settings.missedAnnouncements();
+        this.recoveryGraceNs = Math.max(0, settings.recoveryGraceMs()) * 1_000_000L;
         this.dutyCycle = new EventLoopDutyCycle(eventLoop, this::doWork, settings.idleMinNs(), settings.idleMaxNs());
         dutyCycle.start();
     }
@@ -130,7 +181,7 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
             items.put(itemId, item);
         }
         item.isStreaming = streaming;
-        request(item, false);
+        request(item);
     }
 
     @Override
@@ -139,7 +190,7 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
         final OpenItem item = items.get(itemId);
         if (null != item && item.handle >= 0)
         {
-            request(item, false);
+            request(item);
         }
         // no handle yet: the answer to the first request is on its way and serves this watcher too
     }
@@ -152,10 +203,11 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
         {
             return;
         }
+        final int handle = item.handle;
         forget(item);
-        if (item.handle >= 0)
+        if (handle >= 0)
         {
-            control.closeItem(item.serviceId, item.handle);
+            control.closeItem(item.serviceId, handle);
         }
     }
 
@@ -177,6 +229,7 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
 
     private int doWork(final long nowNs)
     {
+        this.nowNs = nowNs;
         int work = adapter.poll(data, FRAGMENT_LIMIT);
         if (nowNs >= nextHousekeepingNs)
         {
@@ -187,6 +240,10 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
                 work += resendUnanswered(nowNs);
             }
             work += sendQueued();
+            if (pendingPasses > 0)
+            {
+                work += sendPendingPasses();
+            }
             work += checkDistributors(nowNs);
             if (nowNs >= nextAnnounceNs && controlPublication.isConnected())
             {
@@ -203,20 +260,47 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
     public void onAnnouncement(
         final int distributorId, final long epoch, final int intervalMs, final long timestampNs, final int count)
     {
-        DistributorState distributor = distributors.get(distributorId);
-        if (null == distributor)
+        final DistributorState distributor = distributor();
+        if (distributor.isReplaced)
         {
-            distributor = new DistributorState();
-            distributors.put(distributorId, distributor);
+            return; // an older process under a distributor id a newer one has announced since
         }
-        else if (distributor.epoch != epoch)
+        if (distributor.isAnnounced && distributor.epoch != epoch)
         {
-            restart(distributorId); // its handles and sequences mean nothing any more
+            // the same publication under a new epoch: a restart in place; its handles and sequences mean nothing now
+            replaced(distributor, "distributor restarted: recovering");
+            distributor.sequences.resetAll();
+            distributor.isAnnounced = false;
+            distributor.isAlive = true;
         }
+        if (!distributor.isAnnounced)
+        {
+            distributor.isAnnounced = true;
+            for (int i = 0, size = distributors.size(); i < size; i++)
+            {
+                final DistributorState other = distributors.get(i);
+                if (other != distributor && other.isAnnounced && !other.isReplaced &&
+                    other.distributorId == distributorId)
+                {
+                    other.isReplaced = true; // a restart: new process, new session; the old one is gone
+                    replaced(other, "distributor restarted: recovering");
+                }
+            }
+        }
+        distributor.distributorId = distributorId;
         distributor.epoch = epoch;
         distributor.intervalNs = Math.max(1, intervalMs) * 1_000_000L;
-        distributor.lastSeenNs = System.nanoTime();
-        distributor.isAlive = true;
+        if (!distributor.isAlive)
+        {
+            revive(distributor);
+        }
+        distributor.generation++;
+        distributor.servicesExpected = count;
+        distributor.servicesSeen = 0;
+        if (0 == count)
+        {
+            endAnnouncement(distributor);
+        }
     }
 
     @Override
@@ -232,32 +316,49 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
         final int nameOffset,
         final int nameLength)
     {
-        final DistributorState distributor = distributors.get(distributorId);
-        if (null != distributor && !distributor.services.containsInt(serviceId))
+        final DistributorState distributor = distributor();
+        if (distributor.isReplaced || !distributor.isAlive)
         {
-            distributor.services.addInt(serviceId);
+            return;
         }
 
-        final ServiceInfo known = services.get(serviceId);
-        final boolean wasUp = null != known && known.isUp();
-        if (null == known || known.isUp() != isUp || known.isAcceptingRequests() != isAcceptingRequests ||
-            !sameName(known.name(), buffer, nameOffset, nameLength))
+        CarriedService service = distributor.services.get(serviceId);
+        final boolean isNew = null == service;
+        if (isNew)
         {
-            final ServiceInfo info = new ServiceInfo(serviceId, buffer.getStringWithoutLengthAscii(nameOffset,
-                nameLength), isUp, isAcceptingRequests, domains(capabilities));
-            services.put(serviceId, info);
-            listener.onServiceChanged(info);
+            service = new CarriedService(distributor, serviceId);
+            distributor.services.put(serviceId, service);
+        }
+        boolean isChanged = isNew || service.isUp != isUp || service.isAcceptingRequests != isAcceptingRequests ||
+            service.capabilities != capabilities;
+        if (!sameName(service.name, buffer, nameOffset, nameLength))
+        {
+            service.name = buffer.getStringWithoutLengthAscii(nameOffset, nameLength); // only when it changes
+            isChanged = true;
+        }
+        service.isUp = isUp;
+        service.isAcceptingRequests = isAcceptingRequests;
+        service.capabilities = capabilities;
+        service.itemCount = itemCount;
+        service.generation = distributor.generation;
+        if (isChanged)
+        {
+            updateDirectory(serviceId);
+        }
+        if (isNew)
+        {
+            releaseHeld(serviceId); // requests that waited for a distributor of this service, and failovers
         }
 
-        if (!wasUp && isUp && null != known)
-        {
-            recoverService(serviceId, false, null);
-        }
-        else if (sequences.missingBefore(serviceId, lastSequence) > 0)
+        if (distributor.sequences.missingBefore(serviceId, lastSequence) > 0)
         {
             gaps.increment();
-            sequences.onMessage(serviceId, lastSequence);
-            recoverService(serviceId, true, "tail loss on the backbone");
+            distributor.sequences.onMessage(serviceId, lastSequence);
+            recover(distributor, serviceId, "tail loss on the backbone: recovering");
+        }
+        if (++distributor.servicesSeen == distributor.servicesExpected)
+        {
+            endAnnouncement(distributor);
         }
     }
 
@@ -276,38 +377,43 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
         final int rwfOffset,
         final int rwfLength)
     {
-        if (!inSequence(serviceId, sequence))
+        final DistributorState distributor = distributor();
+        if (!inSequence(distributor, serviceId, sequence) || !distributor.isAlive)
         {
-            return true;
+            return true; // a duplicate, or from a distributor declared dead or replaced
         }
 
         if (0 != requestId)
         {
-            final long itemId = itemByRequest.remove(requestId);
-            if (itemByRequest.missingValue() == itemId)
+            final long itemId = itemByRequest.get(requestId);
+            if (MISSING == itemId)
             {
-                return true; // another p2p-server's answer, or a superseded request
+                return true; // another p2p-server's answer, a superseded request, or another distributor was first
             }
             final OpenItem item = items.get((int)itemId);
             if (null == item)
             {
+                itemByRequest.remove(requestId);
                 return true; // closed while the request was out
             }
             if (item.serviceId != serviceId || item.domainType != domainType ||
                 !sameBytes(item.name, buffer, nameOffset, nameLength))
             {
-                itemByRequest.put(requestId, itemId); // another server's answer under a colliding id: not ours
-                return true;
+                return true; // another server's answer under a colliding id: not ours
             }
+            itemByRequest.remove(requestId);
             if (item.requestId == requestId)
             {
                 item.requestId = 0; // answered: nothing outstanding for this item any more
             }
-            bindHandle(item, itemHandle);
+            bind(item, distributor, itemHandle);
             final boolean isRecovery = item.isRecovering;
             item.isRecovering = false;
+            item.hadImage = true;
+            item.refusedSinceNs = NONE;
+            item.retryDelayNs = 0;
             listener.onRefresh(item.itemId, !isRecovery, buffer, rwfOffset, rwfLength);
-            if (!item.isStreaming)
+            if (!item.isStreaming && items.get(item.itemId) == item)
             {
                 items.remove(item.itemId);
                 forget(item);
@@ -315,10 +421,26 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
             return true;
         }
 
-        final long itemId = itemByHandle.get(handleKey(serviceId, itemHandle));
-        if (itemByHandle.missingValue() != itemId)
+        if (0 != (flags & RefreshFlags.RECOVERY))
         {
-            // the provider resynchronised (or a recovery for another p2p-server): every watcher takes the new image
+            final CarriedService service = distributor.services.get(serviceId);
+            if (null != service)
+            {
+                service.lastPassImageNs = nowNs; // a pass (ours or another server's) is under way
+                service.passImages++;
+                service.isPassIgnored = false;
+            }
+        }
+        final long itemId = distributor.itemByHandle.get(handleKey(serviceId, itemHandle));
+        if (MISSING != itemId)
+        {
+            final OpenItem item = items.get((int)itemId);
+            if (null != item && null != item.awaitingPass)
+            {
+                item.awaitingPass = null;
+                item.isRecovering = false; // the pass brought its image
+            }
+            // a recovery pass, or the provider resynchronised: every watcher takes the new image
             listener.onRefresh((int)itemId, false, buffer, rwfOffset, rwfLength);
         }
         return true;
@@ -334,10 +456,11 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
         final int rwfOffset,
         final int rwfLength)
     {
-        if (inSequence(serviceId, sequence))
+        final DistributorState distributor = distributor();
+        if (inSequence(distributor, serviceId, sequence))
         {
-            final long itemId = itemByHandle.get(handleKey(serviceId, itemHandle));
-            if (itemByHandle.missingValue() != itemId)
+            final long itemId = distributor.itemByHandle.get(handleKey(serviceId, itemHandle));
+            if (MISSING != itemId)
             {
                 listener.onUpdate((int)itemId, buffer, rwfOffset, rwfLength);
             }
@@ -358,19 +481,24 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
         final int rwfOffset,
         final int rwfLength)
     {
-        if (!inSequence(serviceId, sequence))
+        final DistributorState distributor = distributor();
+        if (!inSequence(distributor, serviceId, sequence) || !distributor.isAlive)
         {
             return true;
         }
-        final long itemId = itemHandle < 0 ?
-            itemByRequest.remove(requestId) : itemByHandle.get(handleKey(serviceId, itemHandle));
-        if (-1 == itemId) // the missing value of both maps
+        if (itemHandle < 0)
+        {
+            onRefusal(distributor, serviceId, requestId, streamState, buffer, rwfOffset, rwfLength);
+            return true;
+        }
+        final long itemId = distributor.itemByHandle.get(handleKey(serviceId, itemHandle));
+        if (MISSING == itemId)
         {
             return true;
         }
         final OpenItem item = items.get((int)itemId);
         listener.onStatus((int)itemId, buffer, rwfOffset, rwfLength);
-        if (null != item && streamState != StreamStates.OPEN)
+        if (null != item && streamState != StreamStates.OPEN && items.get(item.itemId) == item)
         {
             items.remove(item.itemId);
             forget(item);
@@ -378,11 +506,385 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
         return true;
     }
 
+    private void onRefusal(
+        final DistributorState distributor,
+        final int serviceId,
+        final long requestId,
+        final int streamState,
+        final DirectBuffer buffer,
+        final int rwfOffset,
+        final int rwfLength)
+    {
+        final long itemId = itemByRequest.get(requestId);
+        if (MISSING == itemId)
+        {
+            return;
+        }
+        final OpenItem item = items.get((int)itemId);
+        if (null == item)
+        {
+            itemByRequest.remove(requestId);
+            return;
+        }
+        if (item.serviceId != serviceId)
+        {
+            return; // another server's request under a colliding id
+        }
+        if (!distributor.carries(serviceId) && (item.hadImage || hasCarrier(serviceId)))
+        {
+            return; // not its say: a distributor without the service refuses whatever it is asked for it
+        }
+        if (++item.refusals < carriers(serviceId))
+        {
+            return; // another distributor of the service may still have the item
+        }
+        itemByRequest.remove(requestId);
+        item.requestId = 0;
+        if (item.hadImage && StreamStates.OPEN != streamState && retryLater(item))
+        {
+            return; // live before: it may not be republished yet (a restarted distributor's cache fills up again)
+        }
+        listener.onStatus(item.itemId, buffer, rwfOffset, rwfLength);
+        if (streamState != StreamStates.OPEN && items.get(item.itemId) == item)
+        {
+            items.remove(item.itemId);
+            forget(item);
+        }
+    }
+
+    /**
+     * An item that was live before is refused while recovering: its consumers stay Open/Suspect and it is asked for
+     * again after a growing wait, until {@code recoveryGraceNs} after the first refusal.
+     *
+     * @return true if retried later; false when the grace period is over and the refusal is to be passed on.
+     */
+    private boolean retryLater(final OpenItem item)
+    {
+        final boolean isFirst = NONE == item.refusedSinceNs;
+        if (isFirst)
+        {
+            item.refusedSinceNs = nowNs;
+            item.retryDelayNs = 0;
+        }
+        final long graceEndNs = item.refusedSinceNs + recoveryGraceNs;
+        if (nowNs - graceEndNs >= 0)
+        {
+            return false;
+        }
+        item.retryDelayNs = 0 == item.retryDelayNs ? RETRY_INITIAL_NS : Math.min(2 * item.retryDelayNs, RETRY_MAX_NS);
+        item.retryAtNs = nowNs + Math.min(item.retryDelayNs, graceEndNs - nowNs); // the last try at the end
+        item.isAwaitingRetry = true;
+        item.isRecovering = true;
+        if (isFirst)
+        {
+            suspect(item, "not (yet) republished by its distributor: retrying");
+        }
+        return true;
+    }
+
+    // ---- distributors and the directory ------------------------------------------------------------------------
+
+    /**
+     * @return the state of the distributor whose message is being delivered (by its Aeron session), made on its
+     * first message, its last sign of life now.
+     */
+    private DistributorState distributor()
+    {
+        final int sessionId = adapter.sessionId();
+        DistributorState distributor = current;
+        if (null == distributor || distributor.sessionId != sessionId)
+        {
+            distributor = distributorBySession.get(sessionId);
+            if (null == distributor)
+            {
+                distributor = new DistributorState(sessionId);
+                distributorBySession.put(sessionId, distributor);
+                distributors.add(distributor);
+            }
+            current = distributor;
+        }
+        distributor.lastSeenNs = nowNs; // any message is a sign of life, not only announcements
+        return distributor;
+    }
+
+    private void endAnnouncement(final DistributorState distributor)
+    {
+        serviceScratch.clear();
+        for (final CarriedService service : distributor.services.values())
+        {
+            if (service.generation != distributor.generation)
+            {
+                serviceScratch.addInt(service.serviceId);
+            }
+        }
+        for (int i = 0, size = serviceScratch.size(); i < size; i++)
+        {
+            final int serviceId = serviceScratch.getInt(i);
+            distributor.services.remove(serviceId);
+            rerequest(distributor, serviceId, "service withdrawn by its distributor: recovering");
+            updateDirectory(serviceId);
+        }
+    }
+
+    private int checkDistributors(final long nowNs)
+    {
+        int work = 0;
+        for (int i = 0; i < distributors.size(); i++)
+        {
+            final DistributorState distributor = distributors.get(i);
+            if (distributor.isAlive &&
+                nowNs - distributor.lastSeenNs > missedAnnouncements * distributor.intervalNs &&
+                !hasUnread(distributor))
+            {
+                died(distributor);
+                work++;
+            }
+        }
+        for (int i = distributors.size() - 1; i >= 0; i--)
+        {
+            final DistributorState distributor = distributors.get(i);
+            if (!distributor.isAlive && null == data.imageBySessionId(distributor.sessionId))
+            {
+                ArrayListUtil.fastUnorderedRemove(distributors, i);
+                distributorBySession.remove(distributor.sessionId);
+                if (current == distributor)
+                {
+                    current = null;
+                }
+            }
+        }
+        return work;
+    }
+
+    /**
+     * Silence is only evidence of death when this subscriber has read everything the distributor published: a worker
+     * that lags behind on the stream (busy, thousands of fragments pending) has simply not reached its messages yet.
+     * So the distributor's own image is polled: anything still to read (read now, so it counts) means not dead yet.
+     * Nothing left, or no image any more, while silent for {@code missedAnnouncements} intervals means it published
+     * nothing for that long: dead.
+     */
+    private boolean hasUnread(final DistributorState distributor)
+    {
+        final Image image = data.imageBySessionId(distributor.sessionId);
+        if (null == image || image.isClosed())
+        {
+            return false;
+        }
+        final long position = image.position();
+        return adapter.poll(image, FRAGMENT_LIMIT) > 0 || image.position() != position;
+    }
+
+    /**
+     * A distributor fell silent: its items turn Open/Suspect. Those of a service another live distributor carries
+     * are requested again at once (failover); the others keep their binding, since the same process may come back
+     * (a long pause, a network partition shorter than the image timeout) and its handles would still hold — or
+     * another distributor of the service may appear, and they fail over to it then.
+     */
+    private void died(final DistributorState distributor)
+    {
+        distributor.isAlive = false;
+        itemScratch.clear();
+        for (final OpenItem item : items.values())
+        {
+            if (item.distributor == distributor)
+            {
+                itemScratch.addInt(item.itemId);
+            }
+        }
+        for (int i = 0, size = itemScratch.size(); i < size; i++)
+        {
+            final OpenItem item = items.get(itemScratch.getInt(i));
+            if (null == item)
+            {
+                continue;
+            }
+            recoveries.increment();
+            item.isRecovering = true;
+            if (hasCarrier(item.serviceId))
+            {
+                unbind(item);
+                queueRequest(item);
+            }
+            else
+            {
+                item.awaitingPass = null; // its pass died with it
+            }
+            suspect(item, "distributor lost: recovering");
+        }
+        requestUnansweredAgain(distributor);
+        serviceScratch.clear();
+        for (final CarriedService service : distributor.services.values())
+        {
+            service.passState = PASS_NONE;
+            serviceScratch.addInt(service.serviceId);
+        }
+        for (int i = 0, size = serviceScratch.size(); i < size; i++)
+        {
+            updateDirectory(serviceScratch.getInt(i));
+        }
+    }
+
+    /**
+     * A distributor declared dead announces again (same process, same epoch): its services count again, items that
+     * waited for a distributor of them are requested, and its own items get fresh images (what was lost meanwhile
+     * also shows as gaps in its sequences).
+     */
+    private void revive(final DistributorState distributor)
+    {
+        distributor.isAlive = true;
+        serviceScratch.clear();
+        for (final CarriedService service : distributor.services.values())
+        {
+            serviceScratch.addInt(service.serviceId);
+        }
+        for (int i = 0, size = serviceScratch.size(); i < size; i++)
+        {
+            final int serviceId = serviceScratch.getInt(i);
+            updateDirectory(serviceId);
+            releaseHeld(serviceId);
+            recover(distributor, serviceId, null);
+        }
+    }
+
+    /**
+     * A distributor was replaced by a new process under its id (a restart): its handles and services mean nothing
+     * any more, so its items are requested again (any live distributor of their service may answer).
+     */
+    private void replaced(final DistributorState distributor, final String text)
+    {
+        distributor.isAlive = false;
+        rerequest(distributor, -1, text);
+        requestUnansweredAgain(distributor);
+        serviceScratch.clear();
+        for (final CarriedService service : distributor.services.values())
+        {
+            serviceScratch.addInt(service.serviceId);
+        }
+        distributor.services.clear();
+        for (int i = 0, size = serviceScratch.size(); i < size; i++)
+        {
+            updateDirectory(serviceScratch.getInt(i));
+        }
+    }
+
+    /**
+     * Items awaiting an answer the lost process may never send: ask the live distributors now.
+     */
+    private void requestUnansweredAgain(final DistributorState distributor)
+    {
+        for (final OpenItem item : items.values())
+        {
+            if (null == item.distributor && 0 != item.requestId && !item.isQueued && !item.isHeld &&
+                !item.isAwaitingRetry && distributor.services.containsKey(item.serviceId))
+            {
+                queueRequest(item);
+            }
+        }
+    }
+
+    /**
+     * Unbind the items of a distributor (one service, or -1 for all), turn them Open/Suspect and request them again.
+     */
+    private void rerequest(final DistributorState distributor, final int serviceId, final String text)
+    {
+        itemScratch.clear();
+        for (final OpenItem item : items.values())
+        {
+            if (item.distributor == distributor && (serviceId < 0 || item.serviceId == serviceId))
+            {
+                itemScratch.addInt(item.itemId);
+            }
+        }
+        for (int i = 0, size = itemScratch.size(); i < size; i++)
+        {
+            final OpenItem item = items.get(itemScratch.getInt(i));
+            if (null != item)
+            {
+                unbind(item);
+                recoveries.increment();
+                item.isRecovering = true;
+                queueRequest(item);
+                suspect(item, text);
+            }
+        }
+    }
+
+    /**
+     * The directory consumers see, from every live distributor carrying the service: up when one has it up; a
+     * service nobody carries any more stays listed, down.
+     */
+    private void updateDirectory(final int serviceId)
+    {
+        CarriedService best = null;
+        boolean isUp = false;
+        for (int i = 0, size = distributors.size(); i < size; i++)
+        {
+            final DistributorState distributor = distributors.get(i);
+            final CarriedService service = distributor.isAlive ? distributor.services.get(serviceId) : null;
+            if (null == service)
+            {
+                continue;
+            }
+            isUp |= service.isUp;
+            if (null == best || (service.isUp && !best.isUp) ||
+                (service.isUp == best.isUp && service.isAcceptingRequests && !best.isAcceptingRequests))
+            {
+                best = service;
+            }
+        }
+
+        final ServiceInfo known = services.get(serviceId);
+        if (null == best)
+        {
+            if (null != known && known.isUp())
+            {
+                final ServiceInfo down = known.withState(false);
+                services.put(serviceId, down);
+                listener.onServiceChanged(down);
+            }
+            return;
+        }
+        if (null == known || known.isUp() != isUp || known.isAcceptingRequests() != best.isAcceptingRequests ||
+            !known.name().equals(best.name) || serviceCapabilities.get(serviceId) != best.capabilities)
+        {
+            final ServiceInfo info = new ServiceInfo(
+                serviceId, best.name, isUp, best.isAcceptingRequests, domains(best.capabilities));
+            services.put(serviceId, info);
+            serviceCapabilities.put(serviceId, best.capabilities);
+            listener.onServiceChanged(info);
+        }
+    }
+
+    private boolean hasCarrier(final int serviceId)
+    {
+        for (int i = 0, size = distributors.size(); i < size; i++)
+        {
+            if (distributors.get(i).carries(serviceId))
+            {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private int carriers(final int serviceId)
+    {
+        int carriers = 0;
+        for (int i = 0, size = distributors.size(); i < size; i++)
+        {
+            if (distributors.get(i).carries(serviceId))
+            {
+                carriers++;
+            }
+        }
+        return carriers;
+    }
+
     // ---- recovery ----------------------------------------------------------------------------------------------
 
-    private boolean inSequence(final int serviceId, final long sequence)
+    private boolean inSequence(final DistributorState distributor, final int serviceId, final long sequence)
     {
-        final long result = sequences.onMessage(serviceId, sequence);
+        final long result = distributor.sequences.onMessage(serviceId, sequence);
         if (ServiceSequenceTracker.DUPLICATE == result)
         {
             return false;
@@ -390,105 +892,122 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
         if (result > 0)
         {
             gaps.increment();
-            recoverService(serviceId, true, "gap on the backbone: recovering");
+            recover(distributor, serviceId, "gap on the backbone: recovering");
         }
         return true;
     }
 
-    private void recoverService(final int serviceId, final boolean isSuspect, final String text)
+    /**
+     * Loss on one distributor's service: its items there turn Open/Suspect and their images are asked for again —
+     * by one service-level RecoveryRequest when this worker holds at least half of the distributor's items of the
+     * service (resending the whole service then costs at most twice the images, and one request instead of
+     * thousands), else item by item. A null text sends no status (the items are Suspect already).
+     */
+    private void recover(final DistributorState distributor, final int serviceId, final String text)
     {
-        final ArrayList<OpenItem> affected = new ArrayList<>();
+        itemScratch.clear();
         for (final OpenItem item : items.values())
         {
-            if (item.serviceId == serviceId)
+            if (item.distributor == distributor && item.serviceId == serviceId)
             {
-                affected.add(item);
+                if (item.isRecovering && (0 != item.requestId || null != item.awaitingPass))
+                {
+                    // Its image is still to come, later in the ordered stream than this loss, so it covers the loss
+                    // too: asking again would only add load (and, under load, more loss: a recovery storm).
+                    continue;
+                }
+                itemScratch.addInt(item.itemId);
             }
         }
-        for (int i = 0; i < affected.size(); i++)
+        final int affected = itemScratch.size();
+        final CarriedService service = distributor.services.get(serviceId);
+        final boolean isServiceWide = affected > 0 && null != service && !service.isPassIgnored &&
+            PASS_NONE == service.passState && 2L * affected >= service.itemCount;
+        for (int i = 0; i < affected; i++)
         {
-            final OpenItem item = affected.get(i);
-            if (item.isRecovering && 0 != item.requestId)
+            final OpenItem item = items.get(itemScratch.getInt(i));
+            if (null == item)
             {
-                // Its image is still to come, later in the ordered stream than this loss, so it covers the loss too:
-                // asking again would only add load (and, under load, more loss: a recovery storm).
                 continue;
             }
-            if (isSuspect)
+            recoveries.increment();
+            item.isRecovering = true;
+            if (isServiceWide)
+            {
+                item.awaitingPass = service;
+            }
+            else
+            {
+                queueRequest(item); // sent by housekeeping at a bounded rate
+            }
+            if (null != text)
             {
                 suspect(item, text);
             }
-            if (item.handle >= 0 || item.isRecovering)
+        }
+        if (isServiceWide)
+        {
+            service.passState = PASS_PENDING;
+            service.passImages = 0;
+            if (!sendPass(service))
             {
-                recoveries.increment();
-                item.isRecovering = true;
-                supersede(item);
-                enqueue(item); // sent by housekeeping at a bounded rate
+                pendingPasses++;
             }
         }
     }
 
-    private void restart(final int distributorId)
+    private boolean sendPass(final CarriedService service)
     {
-        final DistributorState distributor = distributors.get(distributorId);
-        for (int i = 0; i < distributor.services.size(); i++)
+        if (control.requestRecovery(service.serviceId, -1,
+            service.distributor.sequences.lastSequence(service.serviceId)) > 0)
         {
-            final int serviceId = distributor.services.getInt(i);
-            sequences.reset(serviceId);
-            for (final OpenItem item : items.values())
-            {
-                if (item.serviceId == serviceId)
-                {
-                    if (item.handle >= 0)
-                    {
-                        itemByHandle.remove(handleKey(serviceId, item.handle));
-                        item.handle = -1;
-                    }
-                    // requests to the old process will never be answered: ask the new one, whatever the item's state
-                    if (0 != item.requestId)
-                    {
-                        itemByRequest.remove(item.requestId);
-                        item.requestId = 0;
-                    }
-                    item.isRecovering = true;
-                }
-            }
-            recoverService(serviceId, true, "distributor restarted: recovering");
+            service.passState = PASS_SENT;
+            service.lastPassImageNs = nowNs;
+            return true;
         }
+        return false; // back-pressure or nobody listening: housekeeping tries again
     }
 
-    private int checkDistributors(final long nowNs)
+    private int sendPendingPasses()
     {
-        int work = 0;
-        for (final DistributorState distributor : distributors.values())
+        int sent = 0;
+        int stillPending = 0;
+        for (int i = 0, size = distributors.size(); i < size; i++)
         {
-            if (distributor.isAlive && nowNs - distributor.lastSeenNs > missedAnnouncements * distributor.intervalNs)
+            for (final CarriedService service : distributors.get(i).services.values())
             {
-                distributor.isAlive = false;
-                work++;
-                for (int i = 0; i < distributor.services.size(); i++)
+                if (PASS_PENDING == service.passState)
                 {
-                    takeDown(distributor.services.getInt(i));
+                    if (sendPass(service))
+                    {
+                        sent++;
+                    }
+                    else
+                    {
+                        stillPending++;
+                    }
                 }
             }
         }
-        return work;
+        pendingPasses = stillPending; // recounted: services of distributors lost meanwhile are gone
+        return sent;
     }
 
-    private void takeDown(final int serviceId)
+    /**
+     * A service-level recovery is over once its distributor has sent no recovery image for a while (the pass
+     * finished, or the distributor ignores RecoveryRequests: then its services are recovered item by item from now
+     * on). Items of the pass still without an image are asked for one by one.
+     */
+    private void endIdlePasses(final long nowNs)
     {
-        final ServiceInfo info = services.get(serviceId);
-        if (null != info && info.isUp())
+        for (int i = 0, size = distributors.size(); i < size; i++)
         {
-            final ServiceInfo down = info.withState(false);
-            services.put(serviceId, down);
-            listener.onServiceChanged(down);
-            for (final OpenItem item : new ArrayList<>(items.values()))
+            for (final CarriedService service : distributors.get(i).services.values())
             {
-                if (item.serviceId == serviceId)
+                if (PASS_SENT == service.passState && nowNs - service.lastPassImageNs > PASS_IDLE_TIMEOUT_NS)
                 {
-                    suspect(item, "distributor lost: service down");
-                    item.isRecovering = true;
+                    service.passState = PASS_NONE;
+                    service.isPassIgnored = 0 == service.passImages;
                 }
             }
         }
@@ -506,14 +1025,21 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
 
     // ---- requests ----------------------------------------------------------------------------------------------
 
-    private void request(final OpenItem item, final boolean isRecovery)
+    private void request(final OpenItem item)
     {
-        item.isRecovering |= isRecovery;
+        item.isHeld = false;
         supersede(item);
-        if (item.isQueued || !send(item))
+        if (item.isQueued || !hasCarrier(item.serviceId) || !send(item))
         {
-            enqueue(item); // no distributor yet, or back-pressure: retried by housekeeping
+            enqueue(item); // no distributor of the service yet, or back-pressure: retried by housekeeping
         }
+    }
+
+    private void queueRequest(final OpenItem item)
+    {
+        item.isHeld = false;
+        supersede(item);
+        enqueue(item);
     }
 
     private void supersede(final OpenItem item)
@@ -523,15 +1049,37 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
             itemByRequest.remove(item.requestId); // a newer request supersedes it
         }
         item.requestId = requestIdBase | (++nextRequest & 0xFFFF_FFFFL);
+        item.refusals = 0;
+        item.isAwaitingRetry = false;
+        item.awaitingPass = null;
         itemByRequest.put(item.requestId, item.itemId);
     }
 
     private int resendUnanswered(final long nowNs)
     {
+        endIdlePasses(nowNs);
         int resent = 0;
         for (final OpenItem item : items.values())
         {
-            if (0 != item.requestId && !item.isQueued && nowNs - item.requestedAtNs > REQUEST_TIMEOUT_NS)
+            if (null != item.awaitingPass)
+            {
+                if (PASS_NONE == item.awaitingPass.passState || !item.awaitingPass.distributor.isAlive)
+                {
+                    queueRequest(item); // the pass is over and brought no image of it
+                    resent++;
+                }
+            }
+            else if (item.isAwaitingRetry)
+            {
+                if (nowNs - item.retryAtNs >= 0)
+                {
+                    recoveries.increment();
+                    queueRequest(item);
+                    resent++;
+                }
+            }
+            else if (0 != item.requestId && !item.isQueued && !item.isHeld &&
+                nowNs - item.requestedAtNs > REQUEST_TIMEOUT_NS)
             {
                 recoveries.increment();
                 supersede(item);
@@ -567,37 +1115,74 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
             final OpenItem item = items.get(itemId);
             if (null != item && item.isQueued)
             {
-                if (!send(item))
+                if (!hasCarrier(item.serviceId))
+                {
+                    item.isHeld = true; // no live distributor of the service: the request waits for one
+                }
+                else if (!send(item))
                 {
                     break; // back-pressure: try again next cycle
                 }
+                else
+                {
+                    sent++;
+                }
                 item.isQueued = false;
-                sent++;
             }
             queued.removeAt(queued.size() - 1);
         }
         return sent;
     }
 
-    private void bindHandle(final OpenItem item, final int handle)
+    /**
+     * A live distributor (again) carries the service: requests that waited for one go out, and items still bound to
+     * a dead distributor of the service fail over.
+     */
+    private void releaseHeld(final int serviceId)
     {
-        if (item.handle >= 0 && item.handle != handle)
+        for (final OpenItem item : items.values())
         {
-            itemByHandle.remove(handleKey(item.serviceId, item.handle));
+            if (item.serviceId != serviceId)
+            {
+                continue;
+            }
+            if (null != item.distributor && !item.distributor.isAlive)
+            {
+                unbind(item);
+                queueRequest(item);
+            }
+            else if (item.isHeld)
+            {
+                queueRequest(item);
+            }
         }
+    }
+
+    private static void bind(final OpenItem item, final DistributorState distributor, final int handle)
+    {
+        unbind(item);
+        item.distributor = distributor;
         item.handle = handle;
-        itemByHandle.put(handleKey(item.serviceId, handle), item.itemId);
+        distributor.itemByHandle.put(handleKey(item.serviceId, handle), item.itemId);
+    }
+
+    private static void unbind(final OpenItem item)
+    {
+        if (null != item.distributor)
+        {
+            item.distributor.itemByHandle.remove(handleKey(item.serviceId, item.handle));
+            item.distributor = null;
+        }
+        item.handle = -1;
     }
 
     private void forget(final OpenItem item)
     {
-        if (item.handle >= 0)
-        {
-            itemByHandle.remove(handleKey(item.serviceId, item.handle));
-        }
+        unbind(item);
         if (item.requestId != 0)
         {
             itemByRequest.remove(item.requestId);
+            item.requestId = 0;
         }
     }
 
@@ -626,7 +1211,7 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
     private static boolean sameName(
         final String name, final DirectBuffer buffer, final int offset, final int length)
     {
-        if (name.length() != length)
+        if (null == name || name.length() != length)
         {
             return false;
         }
@@ -663,9 +1248,18 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
         boolean isStreaming;
         boolean isRecovering;
         boolean isQueued;
+        boolean isHeld;
+        boolean hadImage;
+        boolean isAwaitingRetry;
+        CarriedService awaitingPass;
         long requestedAtNs;
-        int handle = -1;
+        long refusedSinceNs = NONE;
+        long retryAtNs;
+        long retryDelayNs;
         long requestId;
+        int refusals;
+        DistributorState distributor;
+        int handle = -1;
 
         OpenItem(final int itemId, final int domainType, final int serviceId, final UnsafeBuffer name)
         {
@@ -690,12 +1284,59 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
         AtomicCounter recoveries;
     }
 
+    /**
+     * One distributor process as this source sees it: one Aeron session of the data stream.
+     */
     private static final class DistributorState
     {
-        final IntArrayList services = new IntArrayList();
+        final int sessionId;
+        final ServiceSequenceTracker sequences = new ServiceSequenceTracker();
+        final Long2LongHashMap itemByHandle = new Long2LongHashMap(MISSING);
+        final Int2ObjectHashMap<CarriedService> services = new Int2ObjectHashMap<>();
+        int distributorId;
         long epoch;
-        long intervalNs = 1_000_000_000L;
+        long intervalNs = DEFAULT_ANNOUNCE_INTERVAL_NS;
         long lastSeenNs;
-        boolean isAlive;
+        long generation;
+        int servicesExpected;
+        int servicesSeen;
+        boolean isAnnounced;
+        boolean isAlive = true;
+        boolean isReplaced;
+
+        DistributorState(final int sessionId)
+        {
+            this.sessionId = sessionId;
+        }
+
+        boolean carries(final int serviceId)
+        {
+            return isAlive && services.containsKey(serviceId);
+        }
+    }
+
+    /**
+     * A service as one distributor announces it.
+     */
+    private static final class CarriedService
+    {
+        final DistributorState distributor;
+        final int serviceId;
+        String name;
+        boolean isUp;
+        boolean isAcceptingRequests;
+        long capabilities;
+        int itemCount;
+        long generation;
+        int passState = PASS_NONE;
+        long lastPassImageNs;
+        int passImages;
+        boolean isPassIgnored;
+
+        CarriedService(final DistributorState distributor, final int serviceId)
+        {
+            this.distributor = distributor;
+            this.serviceId = serviceId;
+        }
     }
 }

@@ -86,6 +86,7 @@ public final class BackboneItemSourceFactory implements ItemSourceFactory
         private int consumerId = BackboneSourceConfiguration.consumerId();
         private long announceIntervalMs = BackboneSourceConfiguration.announceIntervalMs();
         private int missedAnnouncements = BackboneSourceConfiguration.missedAnnouncements();
+        private long recoveryGraceMs = BackboneSourceConfiguration.recoveryGraceMs();
         private long idleMinNs = BackboneSourceConfiguration.idleMinNs();
         private long idleMaxNs = BackboneSourceConfiguration.idleMaxNs();
 
@@ -214,6 +215,24 @@ public final class BackboneItemSourceFactory implements ItemSourceFactory
         public int missedAnnouncements()
         {
             return missedAnnouncements;
+        }
+
+        /**
+         * @param recoveryGraceMs how long a refused item that was live is retried, its consumers Open/Suspect.
+         * @return this.
+         */
+        public Settings recoveryGraceMs(final long recoveryGraceMs)
+        {
+            this.recoveryGraceMs = recoveryGraceMs;
+            return this;
+        }
+
+        /**
+         * @return how long a refused item that was live is retried, its consumers Open/Suspect.
+         */
+        public long recoveryGraceMs()
+        {
+            return recoveryGraceMs;
         }
 
         /**

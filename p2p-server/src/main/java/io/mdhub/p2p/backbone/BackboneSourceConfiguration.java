@@ -83,6 +83,18 @@ public final class BackboneSourceConfiguration
     public static final int MISSED_ANNOUNCEMENTS_DEFAULT = 3;
 
     /**
+     * How long an item that was live is retried (its consumers Open/Suspect) while its distributor refuses it during
+     * a recovery, e.g. after a distributor restart until the providers have republished; then the refusal is passed
+     * on and the consumers' streams close.
+     */
+    public static final String RECOVERY_GRACE_MS_PROP_NAME = "mdhub.p2p.backbone.recovery.grace.ms";
+
+    /**
+     * Default recovery grace period.
+     */
+    public static final long RECOVERY_GRACE_MS_DEFAULT = 30_000;
+
+    /**
      * First idle delay of the polling duty cycle after a poll that found nothing.
      */
     public static final String IDLE_MIN_NS_PROP_NAME = "mdhub.p2p.backbone.idle.min.ns";
@@ -160,6 +172,14 @@ public final class BackboneSourceConfiguration
     public static int missedAnnouncements()
     {
         return Integer.getInteger(MISSED_ANNOUNCEMENTS_PROP_NAME, MISSED_ANNOUNCEMENTS_DEFAULT);
+    }
+
+    /**
+     * @return {@link #RECOVERY_GRACE_MS_PROP_NAME} or its default.
+     */
+    public static long recoveryGraceMs()
+    {
+        return Long.getLong(RECOVERY_GRACE_MS_PROP_NAME, RECOVERY_GRACE_MS_DEFAULT);
     }
 
     /**

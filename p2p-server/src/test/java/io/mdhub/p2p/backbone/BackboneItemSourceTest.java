@@ -4,6 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -27,12 +31,16 @@ import io.mdhub.common.test.MdTests;
 import io.mdhub.common.test.eta.EtaConsumer;
 import io.mdhub.common.test.eta.EtaMessage;
 import io.mdhub.p2p.P2pServer;
+import io.netty.channel.EventLoop;
 
 /**
- * The p2p-server fed over a real Aeron backbone (embedded driver, IPC) by a distributor stand-in, read by a real
+ * The p2p-server fed over a real Aeron backbone (embedded driver, IPC) by distributor stand-ins, read by a real
  * ETA 3.9.1.0 consumer: the directory comes from announcements, item requests travel as ItemRequests and come back
- * as images, updates flow by handle; a sequence gap turns the item Open/Suspect and recovers it with a fresh image;
- * a distributor that falls silent takes its items Suspect until it announces again.
+ * as images, updates flow by handle; a sequence gap turns the item Open/Suspect and recovers it with a fresh image
+ * (item by item, or by one service-level RecoveryRequest when the server holds most of the service); a distributor
+ * that falls silent takes its items Suspect until it announces again, but a server that merely lags behind does not
+ * think so; a restarted distributor's refusals keep recovering items Suspect for the grace period; two distributors
+ * of one service keep their own sequences and handles, and the standby takes over when the first dies.
  */
 @ExtendWith(EtaTransportExtension.class)
 @InterruptAfter(60)
@@ -42,6 +50,7 @@ class BackboneItemSourceTest
     private static final int DATA_STREAM = 1001;
     private static final int CONTROL_STREAM = 1002;
     private static final int ITEM_STREAM = 5;
+    private static final long GRACE_MS = 2_500;
 
     @TempDir
     Path dir;
@@ -51,6 +60,8 @@ class BackboneItemSourceTest
     private FakeBackboneDistributor distributor;
     private P2pServer server;
     private EtaConsumer consumer;
+    private final List<EventLoop> workerLoops = new CopyOnWriteArrayList<>();
+    private final List<FakeBackboneDistributor> others = new ArrayList<>();
 
     @BeforeEach
     void launch()
@@ -64,17 +75,24 @@ class BackboneItemSourceTest
         distributor = new FakeBackboneDistributor(aeron, CHANNEL, DATA_STREAM, CONTROL_STREAM)
             .item("TRI.N", 12340)
             .item("IBM.N", 20000);
-        server = P2pServer.launch(new P2pServer.Context()
-            .port(0)
-            .componentName("p2p-backbone-test")
-            .itemSourceFactory(new BackboneItemSourceFactory(aeron, new BackboneItemSourceFactory.Settings()
+        final BackboneItemSourceFactory factory = new BackboneItemSourceFactory(aeron,
+            new BackboneItemSourceFactory.Settings()
                 .channel(CHANNEL)
                 .dataStreamId(DATA_STREAM)
                 .controlStreamId(CONTROL_STREAM)
                 .consumerId(42)
                 .announceIntervalMs(20)
                 .missedAnnouncements(4)
-                .idle(10_000, 200_000))));
+                .recoveryGraceMs(GRACE_MS)
+                .idle(10_000, 200_000));
+        server = P2pServer.launch(new P2pServer.Context()
+            .port(0)
+            .componentName("p2p-backbone-test")
+            .itemSourceFactory((workerIndex, eventLoop, listener) ->
+            {
+                workerLoops.add(eventLoop);
+                return factory.newItemSource(workerIndex, eventLoop, listener);
+            }));
         MdTests.await("the p2p-server's heartbeat on the control stream",
             () -> distributor.consumerAnnouncements.get() > 0);
         final int seen = distributor.announcements.get();
@@ -97,6 +115,10 @@ class BackboneItemSourceTest
         if (null != distributor)
         {
             distributor.close();
+        }
+        for (final FakeBackboneDistributor other : others)
+        {
+            other.close();
         }
         if (null != aeron)
         {
@@ -139,6 +161,7 @@ class BackboneItemSourceTest
         assertEquals(MsgClasses.STATUS, notFound.msgClass());
         assertEquals(StreamStates.CLOSED, notFound.streamState());
         assertEquals(StateCodes.NOT_FOUND, notFound.code());
+        assertEquals(1, distributor.requests("NOPE.N"), "a first request for an unknown item is refused at once");
     }
 
     @Test
@@ -184,6 +207,272 @@ class BackboneItemSourceTest
         final EtaMessage refresh = consumer.awaitMessage(ITEM_STREAM);
         assertEquals(MsgClasses.REFRESH, refresh.msgClass(), refresh::toString);
         assertEquals(20000L, refresh.mantissa(FieldIds.BID));
+    }
+
+    @Test
+    void twoDistributorsOfOneServiceKeepTheirOwnSequencesAndHandlesAndTheStandbyTakesOver() throws Exception
+    {
+        consumer.requestItem(ITEM_STREAM, FakeBackboneDistributor.SERVICE_ID, "TRI.N");
+        assertEquals(12340L, consumer.awaitMessage(ITEM_STREAM).mantissa(FieldIds.BID));
+
+        // a standby for the same service: its own sequences, and the same handle for TRI.N with other prices
+        final FakeBackboneDistributor standby = another(8, FakeBackboneDistributor.SERVICE_ID,
+            FakeBackboneDistributor.SERVICE_NAME).item("TRI.N", 50000);
+        final int seen = standby.announcements.get();
+        MdTests.await("the standby announcing", () -> standby.announcements.get() > seen + 1);
+        for (int i = 1; i <= 50; i++)
+        {
+            standby.update("TRI.N", 50000 + i);
+        }
+        standby.awaitConsumed(aeron);
+        for (int i = 1; i <= 20; i++)
+        {
+            distributor.update("TRI.N", 12340 + i);
+        }
+        for (int i = 1; i <= 20; i++)
+        {
+            final EtaMessage update = consumer.awaitMessage(ITEM_STREAM);
+            assertEquals(MsgClasses.UPDATE, update.msgClass(), update::toString);
+            assertEquals(12340L + i, update.mantissa(FieldIds.BID),
+                "only the answering distributor's updates, in order, no false gap");
+        }
+
+        distributor.close(); // dies: the item is asked for again, and the standby answers
+        final EtaMessage suspect = consumer.awaitMessage(ITEM_STREAM);
+        assertEquals(MsgClasses.STATUS, suspect.msgClass(), suspect::toString);
+        assertEquals(StreamStates.OPEN, suspect.streamState());
+        assertEquals(DataStates.SUSPECT, suspect.dataState());
+        final EtaMessage image = awaitClass(MsgClasses.REFRESH);
+        assertEquals(50050L, image.mantissa(FieldIds.BID), "the standby's image");
+        assertEquals(DataStates.OK, image.dataState());
+        standby.update("TRI.N", 60000);
+        final EtaMessage update = consumer.awaitMessage(ITEM_STREAM);
+        assertEquals(MsgClasses.UPDATE, update.msgClass(), update::toString);
+        assertEquals(60000L, update.mantissa(FieldIds.BID));
+    }
+
+    @Test
+    void aRefusalFromADistributorWithoutTheServiceIsNotFinal()
+    {
+        final FakeBackboneDistributor other = another(9, 2, "OTHER"); // refuses service 1 with SOURCE_UNKNOWN
+        final int seen = other.announcements.get();
+        MdTests.await("the other distributor announcing", () -> other.announcements.get() > seen + 1);
+        other.awaitConsumed(aeron);
+
+        distributor.ignoreNextRequestFor("IBM.N"); // the distributor with the item answers the second request only
+        consumer.requestItem(ITEM_STREAM, FakeBackboneDistributor.SERVICE_ID, "IBM.N");
+        final EtaMessage refresh = consumer.awaitMessage(ITEM_STREAM);
+        assertEquals(MsgClasses.REFRESH, refresh.msgClass(), refresh::toString);
+        assertEquals(20000L, refresh.mantissa(FieldIds.BID));
+    }
+
+    @Test
+    void aServerThatLagsBehindDoesNotDeclareALiveDistributorDead() throws Exception
+    {
+        consumer.requestItem(ITEM_STREAM, FakeBackboneDistributor.SERVICE_ID, "TRI.N");
+        assertEquals(MsgClasses.REFRESH, consumer.awaitMessage(ITEM_STREAM).msgClass());
+
+        final CountDownLatch blocked = new CountDownLatch(workerLoops.size());
+        final CountDownLatch release = new CountDownLatch(1);
+        try
+        {
+            for (final EventLoop loop : workerLoops)
+            {
+                loop.execute(() ->
+                {
+                    blocked.countDown();
+                    try
+                    {
+                        release.await(); // a busy worker: the data stream piles up behind it
+                    }
+                    catch (final InterruptedException ex)
+                    {
+                        Thread.currentThread().interrupt();
+                    }
+                });
+            }
+            MdTests.await("every worker busy", () -> 0 == blocked.getCount());
+            for (int i = 1; i <= 2000; i++)
+            {
+                distributor.update("TRI.N", 12340 + i);
+            }
+            final int seen = distributor.announcements.get();
+            MdTests.await("the distributor announcing on, unread, for twice the missed-announcement limit",
+                () -> distributor.announcements.get() > seen + 8);
+        }
+        finally
+        {
+            release.countDown();
+        }
+
+        for (int i = 1; i <= 2000; i++)
+        {
+            final EtaMessage update = consumer.awaitMessage(ITEM_STREAM);
+            assertEquals(MsgClasses.UPDATE, update.msgClass(), update::toString);
+            assertEquals(12340L + i, update.mantissa(FieldIds.BID));
+        }
+    }
+
+    @Test
+    void aDistributorWhoseDataFlowsIsAliveWhileItsAnnouncementsAreHeldUp()
+    {
+        consumer.requestItem(ITEM_STREAM, FakeBackboneDistributor.SERVICE_ID, "TRI.N");
+        assertEquals(MsgClasses.REFRESH, consumer.awaitMessage(ITEM_STREAM).msgClass());
+
+        distributor.isAnnouncing = false; // as if its announcements lost the race for a back-pressured stream
+        final long silenceNs = 6L * FakeBackboneDistributor.ANNOUNCE_INTERVAL_MS * 1_000_000L;
+        final long startNs = System.nanoTime();
+        for (int i = 1; System.nanoTime() - startNs < silenceNs; i++)
+        {
+            distributor.update("TRI.N", 12340 + i);
+            final EtaMessage update = consumer.awaitMessage(ITEM_STREAM);
+            assertEquals(MsgClasses.UPDATE, update.msgClass(), update::toString);
+            assertEquals(12340L + i, update.mantissa(FieldIds.BID));
+        }
+        distributor.isAnnouncing = true;
+    }
+
+    @Test
+    void itemsOfARestartedDistributorStaySuspectUntilItRepublishesThem() throws Exception
+    {
+        consumer.requestItem(ITEM_STREAM, FakeBackboneDistributor.SERVICE_ID, "TRI.N");
+        assertEquals(MsgClasses.REFRESH, consumer.awaitMessage(ITEM_STREAM).msgClass());
+
+        distributor.close();
+        distributor = new FakeBackboneDistributor(aeron, CHANNEL, DATA_STREAM, CONTROL_STREAM); // empty cache
+        MdTests.await("the item asked for again after a refusal", () -> distributor.requests("TRI.N") >= 2);
+        distributor.item("TRI.N", 777); // the provider republished it
+
+        final EtaMessage image = awaitImageWhileOpen();
+        assertEquals(777L, image.mantissa(FieldIds.BID));
+        assertEquals(DataStates.OK, image.dataState());
+    }
+
+    @Test
+    void afterTheGracePeriodTheRefusalOfARecoveringItemIsPassedOn() throws Exception
+    {
+        consumer.requestItem(ITEM_STREAM, FakeBackboneDistributor.SERVICE_ID, "TRI.N");
+        assertEquals(MsgClasses.REFRESH, consumer.awaitMessage(ITEM_STREAM).msgClass());
+
+        distributor.close();
+        distributor = new FakeBackboneDistributor(aeron, CHANNEL, DATA_STREAM, CONTROL_STREAM); // never has it
+        MdTests.await("the first refusal", () -> distributor.requests("TRI.N") >= 1);
+        final long firstRequestNs = System.nanoTime();
+        EtaMessage message;
+        do
+        {
+            message = consumer.awaitMessage(ITEM_STREAM);
+            assertEquals(MsgClasses.STATUS, message.msgClass(), message::toString);
+        }
+        while (StreamStates.OPEN == message.streamState());
+        final long elapsedMs = (System.nanoTime() - firstRequestNs) / 1_000_000L;
+        assertEquals(StreamStates.CLOSED, message.streamState());
+        assertEquals(StateCodes.NOT_FOUND, message.code());
+        assertTrue(elapsedMs >= GRACE_MS - 300, "closed only after the grace period: " + elapsedMs + " ms");
+        assertTrue(distributor.requests("TRI.N") >= 2, "retried meanwhile");
+    }
+
+    @Test
+    void aGapIsRecoveredItemByItemOrByOneServiceRequestWhenTheServerHoldsMostOfTheService()
+    {
+        for (int i = 0; i < 20; i++)
+        {
+            distributor.item("S" + i, 1000 + i);
+        }
+        final int seen = distributor.announcements.get();
+        MdTests.await("announced with 22 items", () -> distributor.announcements.get() > seen + 1);
+        distributor.awaitConsumed(aeron);
+        for (int i = 0; i < 3; i++)
+        {
+            consumer.requestItem(10 + i, FakeBackboneDistributor.SERVICE_ID, "S" + i);
+            assertEquals(MsgClasses.REFRESH, consumer.awaitMessage(10 + i).msgClass());
+        }
+
+        distributor.skipSequence();
+        distributor.update("S0", 2000);
+        for (int i = 0; i < 3; i++)
+        {
+            awaitRecovered(10 + i);
+        }
+        assertEquals(0, distributor.recoveryRequests.get(), "3 of 22 items: asked for one by one");
+        assertEquals(6, distributor.requests());
+
+        for (int i = 3; i < 20; i++)
+        {
+            consumer.requestItem(10 + i, FakeBackboneDistributor.SERVICE_ID, "S" + i);
+        }
+        consumer.requestItem(30, FakeBackboneDistributor.SERVICE_ID, "TRI.N");
+        consumer.requestItem(31, FakeBackboneDistributor.SERVICE_ID, "IBM.N");
+        for (int stream = 13; stream <= 31; stream++)
+        {
+            assertEquals(MsgClasses.REFRESH, consumer.awaitMessage(stream).msgClass());
+        }
+
+        distributor.skipSequence();
+        distributor.update("S0", 2001);
+        for (int stream = 10; stream <= 31; stream++)
+        {
+            awaitRecovered(stream);
+        }
+        assertEquals(1, distributor.recoveryRequests.get(), "the whole service: one RecoveryRequest");
+        assertEquals(6 + 19, distributor.requests(), "and no item requests");
+    }
+
+    @Test
+    void aDistributorThatIgnoresServiceRecoveryIsAskedItemByItem()
+    {
+        distributor.isIgnoringRecoveryRequests = true;
+        consumer.requestItem(ITEM_STREAM, FakeBackboneDistributor.SERVICE_ID, "TRI.N");
+        assertEquals(MsgClasses.REFRESH, consumer.awaitMessage(ITEM_STREAM).msgClass());
+        consumer.requestItem(ITEM_STREAM + 1, FakeBackboneDistributor.SERVICE_ID, "IBM.N");
+        assertEquals(MsgClasses.REFRESH, consumer.awaitMessage(ITEM_STREAM + 1).msgClass());
+
+        distributor.skipSequence();
+        distributor.update("TRI.N", 12399);
+        awaitRecovered(ITEM_STREAM);
+        awaitRecovered(ITEM_STREAM + 1);
+        assertEquals(1, distributor.recoveryRequests.get());
+        assertEquals(2, distributor.requests("TRI.N"));
+        assertEquals(2, distributor.requests("IBM.N"));
+    }
+
+    private FakeBackboneDistributor another(final int distributorId, final int serviceId, final String serviceName)
+    {
+        final FakeBackboneDistributor other = new FakeBackboneDistributor(
+            aeron, CHANNEL, DATA_STREAM, CONTROL_STREAM, distributorId, serviceId, serviceName);
+        others.add(other);
+        return other;
+    }
+
+    private void awaitRecovered(final int streamId)
+    {
+        EtaMessage message = consumer.awaitMessage(streamId);
+        assertEquals(MsgClasses.STATUS, message.msgClass(), message::toString);
+        assertEquals(DataStates.SUSPECT, message.dataState());
+        while (MsgClasses.REFRESH != message.msgClass())
+        {
+            message = consumer.awaitMessage(streamId);
+            if (MsgClasses.STATUS == message.msgClass())
+            {
+                assertEquals(StreamStates.OPEN, message.streamState(), message::toString);
+            }
+        }
+        assertEquals(DataStates.OK, message.dataState());
+    }
+
+    private EtaMessage awaitImageWhileOpen()
+    {
+        while (true)
+        {
+            final EtaMessage message = consumer.awaitMessage(ITEM_STREAM);
+            if (MsgClasses.REFRESH == message.msgClass())
+            {
+                return message;
+            }
+            assertEquals(MsgClasses.STATUS, message.msgClass(), message::toString);
+            assertEquals(StreamStates.OPEN, message.streamState(), "the stream stays open: " + message);
+            assertEquals(DataStates.SUSPECT, message.dataState());
+        }
     }
 
     private EtaMessage awaitClass(final int msgClass)

@@ -1,10 +1,13 @@
 package io.mdhub.p2p.backbone;
 
 import java.nio.charset.StandardCharsets;
-import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 
 import org.agrona.DirectBuffer;
@@ -12,6 +15,7 @@ import org.agrona.ExpandableArrayBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.status.AtomicCounter;
 import org.agrona.concurrent.status.CountersManager;
+import org.agrona.concurrent.status.CountersReader;
 
 import com.refinitiv.eta.codec.CodecReturnCodes;
 import com.refinitiv.eta.codec.DataStates;
@@ -22,6 +26,7 @@ import com.refinitiv.eta.rdm.DomainTypes;
 import com.refinitiv.eta.rdm.UpdateEventTypes;
 
 import io.aeron.Aeron;
+import io.aeron.AeronCounters;
 import io.aeron.ExclusivePublication;
 import io.aeron.Subscription;
 import io.mdhub.backbone.protocol.AnnouncedServices;
@@ -33,40 +38,74 @@ import io.mdhub.backbone.protocol.RefreshFlags;
 import io.mdhub.common.dictionary.FieldIds;
 import io.mdhub.common.rwf.eta.EtaMsgWriter;
 import io.mdhub.common.rwf.eta.MarketPriceEncoder;
+import io.mdhub.common.test.MdTests;
 
 /**
  * Plays one distributor on the backbone for p2p-server tests, on a thread of its own (the only user of its
- * exclusive publication): announces one service, answers item requests from a small table of items, publishes
- * updates on command, and can skip a sequence number or fall silent to exercise recovery.
+ * exclusive publication): announces one service, answers item requests from a small table of items (NOT_FOUND for
+ * another name, SOURCE_UNKNOWN for another service, as the real distributor does), resends images on a
+ * RecoveryRequest, publishes updates on command, and can skip a sequence number, fall silent or ignore requests to
+ * exercise recovery. Several may share a stream: each has its own publication (Aeron session), distributor id and
+ * sequences, and handles from its own base (two fakes with the same base give colliding handles).
  */
 final class FakeBackboneDistributor implements AutoCloseable, ControlListener, AnnouncedServices
 {
+    static final int DISTRIBUTOR_ID = 7;
     static final int SERVICE_ID = 1;
     static final String SERVICE_NAME = "NI_PUB";
+    static final int ANNOUNCE_INTERVAL_MS = 50;
+    private static final int HANDLE_BASE = 100;
+    private static final int REQUEST_FLAGS = RefreshFlags.SOLICITED | RefreshFlags.COMPLETE | RefreshFlags.CLEAR_CACHE;
+    private static final int RECOVERY_FLAGS = RefreshFlags.COMPLETE | RefreshFlags.CLEAR_CACHE | RefreshFlags.RECOVERY;
 
     final AtomicInteger consumerAnnouncements = new AtomicInteger();
     final AtomicInteger announcements = new AtomicInteger();
+    final AtomicInteger recoveryRequests = new AtomicInteger();
     volatile boolean isAnnouncing = true;
+    volatile boolean isIgnoringRecoveryRequests;
 
+    private final int distributorId;
+    private final int serviceId;
+    private final String serviceName;
+    private final int dataStreamId;
     private final ExclusivePublication data;
     private final Subscription control;
     private final MarketDataPublisher publisher;
     private final ControlAdapter adapter;
-    private final Map<String, Integer> handles = new HashMap<>();
-    private final Map<String, Long> bids = new HashMap<>();
-    private final java.util.Set<String> ignoreOnce = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    private final Map<String, Integer> handles = new LinkedHashMap<>();
+    private final Map<String, Long> bids = new ConcurrentHashMap<>();
+    private final Map<String, AtomicInteger> requests = new ConcurrentHashMap<>();
+    private final Set<String> ignoreOnce = ConcurrentHashMap.newKeySet();
     private final ConcurrentLinkedQueue<Runnable> actions = new ConcurrentLinkedQueue<>();
+    private final AtomicLong position = new AtomicLong(-1);
     private final EtaMsgWriter writer = new EtaMsgWriter();
     private final MarketPriceEncoder encoder = new MarketPriceEncoder();
     private final ExpandableArrayBuffer rwf = new ExpandableArrayBuffer(512);
     private final Thread thread;
     private final long epoch = System.nanoTime();
     private volatile boolean isRunning = true;
+    private volatile int itemCount;
     private long sequence;
     private long nextAnnounceNs;
 
     FakeBackboneDistributor(final Aeron aeron, final String channel, final int dataStream, final int controlStream)
     {
+        this(aeron, channel, dataStream, controlStream, DISTRIBUTOR_ID, SERVICE_ID, SERVICE_NAME);
+    }
+
+    FakeBackboneDistributor(
+        final Aeron aeron,
+        final String channel,
+        final int dataStream,
+        final int controlStream,
+        final int distributorId,
+        final int serviceId,
+        final String serviceName)
+    {
+        this.distributorId = distributorId;
+        this.serviceId = serviceId;
+        this.serviceName = serviceName;
+        this.dataStreamId = dataStream;
         final CountersManager counters = new CountersManager(
             new UnsafeBuffer(new byte[16 * 1024]), new UnsafeBuffer(new byte[4 * 1024]));
         final AtomicCounter scratch = counters.newCounter("fake");
@@ -74,17 +113,21 @@ final class FakeBackboneDistributor implements AutoCloseable, ControlListener, A
         control = aeron.addSubscription(channel, controlStream);
         publisher = new MarketDataPublisher(new BackbonePublication(data, 3, scratch));
         adapter = new ControlAdapter(this, scratch);
-        thread = new Thread(this::run, "fake-distributor");
+        thread = new Thread(this::run, "fake-distributor-" + distributorId);
         thread.setDaemon(true);
         thread.start();
     }
 
+    /**
+     * Add an item (a provider published it): later requests get its image.
+     */
     FakeBackboneDistributor item(final String name, final long bid)
     {
         actions.add(() ->
         {
-            handles.put(name, handles.size() + 100);
+            handles.putIfAbsent(name, HANDLE_BASE + handles.size());
             bids.put(name, bid);
+            itemCount = handles.size();
         });
         return this;
     }
@@ -97,7 +140,7 @@ final class FakeBackboneDistributor implements AutoCloseable, ControlListener, A
             encoder.beginUpdate(writer.begin(rwf, 0, rwf.capacity()), 0, UpdateEventTypes.QUOTE)
                 .real(FieldIds.BID, bid, RealHints.EXPONENT_2);
             check(encoder.complete());
-            publisher.update(SERVICE_ID, handles.get(name), ++sequence, System.nanoTime(), rwf, 0,
+            publisher.update(serviceId, handles.get(name), ++sequence, System.nanoTime(), rwf, 0,
                 writer.encodedLength());
         });
     }
@@ -112,6 +155,53 @@ final class FakeBackboneDistributor implements AutoCloseable, ControlListener, A
         actions.add(() -> ++sequence);
     }
 
+    /**
+     * @param name an item name.
+     * @return ItemRequests received for it.
+     */
+    int requests(final String name)
+    {
+        final AtomicInteger count = requests.get(name);
+        return null == count ? 0 : count.get();
+    }
+
+    /**
+     * @return ItemRequests received for any item.
+     */
+    int requests()
+    {
+        return requests.values().stream().mapToInt(AtomicInteger::get).sum();
+    }
+
+    /**
+     * Wait until every subscriber of the data stream has read everything this distributor published so far.
+     *
+     * @param aeron a client of the same driver.
+     */
+    void awaitConsumed(final Aeron aeron)
+    {
+        position.set(-1);
+        actions.add(() -> position.set(data.position()));
+        MdTests.await("the fake distributor's thread", () -> position.get() >= 0);
+        final long target = position.get();
+        MdTests.await(() -> "subscribers to read session " + data.sessionId() + " up to " + target,
+            () -> slowestSubscriber(aeron.countersReader()) >= target);
+    }
+
+    private long slowestSubscriber(final CountersReader counters)
+    {
+        final long[] slowest = {Long.MAX_VALUE};
+        counters.forEach((counterId, typeId, key, label) ->
+        {
+            if (AeronCounters.DRIVER_SUBSCRIBER_POSITION_TYPE_ID == typeId && data.sessionId() == key.getInt(8) &&
+                dataStreamId == key.getInt(12))
+            {
+                slowest[0] = Math.min(slowest[0], counters.getCounterValue(counterId));
+            }
+        });
+        return Long.MAX_VALUE == slowest[0] ? -1 : slowest[0];
+    }
+
     private void run()
     {
         while (isRunning)
@@ -124,8 +214,8 @@ final class FakeBackboneDistributor implements AutoCloseable, ControlListener, A
             final long now = System.nanoTime();
             if (isAnnouncing && now >= nextAnnounceNs)
             {
-                nextAnnounceNs = now + 50_000_000L;
-                if (publisher.announce(7, epoch, 50, now, this) > 0)
+                nextAnnounceNs = now + ANNOUNCE_INTERVAL_MS * 1_000_000L;
+                if (publisher.announce(distributorId, epoch, ANNOUNCE_INTERVAL_MS, now, this) > 0)
                 {
                     announcements.incrementAndGet();
                 }
@@ -156,27 +246,40 @@ final class FakeBackboneDistributor implements AutoCloseable, ControlListener, A
         final int nameLength)
     {
         final String name = buffer.getStringWithoutLengthAscii(nameOffset, nameLength);
+        if (serviceId != this.serviceId)
+        {
+            return refuse(serviceId, requestId, StateCodes.SOURCE_UNKNOWN, "service not found");
+        }
+        requests.computeIfAbsent(name, (n) -> new AtomicInteger()).incrementAndGet();
         if (ignoreOnce.remove(name))
         {
             return true; // as if the answer had been lost
         }
         final Integer handle = handles.get(name);
-        final long now = System.nanoTime();
         if (null == handle)
         {
-            check(encoder.encodeStatus(writer.begin(rwf, 0, rwf.capacity()), 0, StreamStates.CLOSED,
-                DataStates.SUSPECT, StateCodes.NOT_FOUND, "item not found"));
-            return publisher.status(serviceId, -1, ++sequence, now, requestId, StreamStates.CLOSED,
-                DataStates.SUSPECT, rwf, 0, writer.encodedLength()) > 0;
+            return refuse(serviceId, requestId, StateCodes.NOT_FOUND, "item not found");
         }
+        return image(name, handle, requestId, REQUEST_FLAGS);
+    }
+
+    private boolean refuse(final int serviceId, final long requestId, final int code, final String text)
+    {
+        check(encoder.encodeStatus(writer.begin(rwf, 0, rwf.capacity()), 0, StreamStates.CLOSED,
+            DataStates.SUSPECT, code, text));
+        return publisher.status(serviceId, -1, ++sequence, System.nanoTime(), requestId, StreamStates.CLOSED,
+            DataStates.SUSPECT, rwf, 0, writer.encodedLength()) > 0;
+    }
+
+    private boolean image(final String name, final int handle, final long requestId, final int flags)
+    {
         final UnsafeBuffer nameBytes = new UnsafeBuffer(name.getBytes(StandardCharsets.US_ASCII));
-        encoder.beginRefresh(writer.begin(rwf, 0, rwf.capacity()), 0, SERVICE_ID, nameBytes, 0, nameLength,
+        encoder.beginRefresh(writer.begin(rwf, 0, rwf.capacity()), 0, serviceId, nameBytes, 0, nameBytes.capacity(),
             StreamStates.OPEN, DataStates.OK, false, 1)
             .real(FieldIds.BID, bids.get(name), RealHints.EXPONENT_2);
         check(encoder.complete());
-        return publisher.refresh(serviceId, handle, ++sequence, now, requestId, DomainTypes.MARKET_PRICE,
-            RefreshFlags.SOLICITED | RefreshFlags.COMPLETE | RefreshFlags.CLEAR_CACHE, nameBytes, 0, nameLength,
-            rwf, 0, writer.encodedLength()) > 0;
+        return publisher.refresh(serviceId, handle, ++sequence, System.nanoTime(), requestId,
+            DomainTypes.MARKET_PRICE, flags, nameBytes, 0, nameBytes.capacity(), rwf, 0, writer.encodedLength()) > 0;
     }
 
     @Override
@@ -188,6 +291,18 @@ final class FakeBackboneDistributor implements AutoCloseable, ControlListener, A
     public boolean onRecoveryRequest(
         final int consumerId, final int serviceId, final int itemHandle, final long lastSequence)
     {
+        recoveryRequests.incrementAndGet();
+        if (isIgnoringRecoveryRequests || serviceId != this.serviceId)
+        {
+            return true;
+        }
+        for (final Map.Entry<String, Integer> item : handles.entrySet())
+        {
+            if (itemHandle < 0 || itemHandle == item.getValue())
+            {
+                image(item.getKey(), item.getValue(), 0, RECOVERY_FLAGS);
+            }
+        }
         return true;
     }
 
@@ -200,13 +315,13 @@ final class FakeBackboneDistributor implements AutoCloseable, ControlListener, A
     @Override
     public int serviceId(final int index)
     {
-        return SERVICE_ID;
+        return serviceId;
     }
 
     @Override
     public String name(final int index)
     {
-        return SERVICE_NAME;
+        return serviceName;
     }
 
     @Override
@@ -230,7 +345,7 @@ final class FakeBackboneDistributor implements AutoCloseable, ControlListener, A
     @Override
     public int itemCount(final int index)
     {
-        return handles.size();
+        return itemCount;
     }
 
     @Override
@@ -242,10 +357,13 @@ final class FakeBackboneDistributor implements AutoCloseable, ControlListener, A
     @Override
     public void close() throws InterruptedException
     {
-        isRunning = false;
-        thread.join(5_000);
-        control.close();
-        data.close();
+        if (isRunning)
+        {
+            isRunning = false;
+            thread.join(5_000);
+            control.close();
+            data.close();
+        }
     }
 
     private static void check(final int result)
