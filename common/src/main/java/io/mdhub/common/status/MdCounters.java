@@ -242,6 +242,56 @@ public final class MdCounters
      */
     public static final int BACKBONE_RECOVERIES_TYPE_ID = 20_303;
 
+    /**
+     * Order service: new orders accepted on a primary (sequenced). Block 20 400-20 499 belongs to the order service.
+     */
+    public static final int ORDER_ACCEPTED_TYPE_ID = 20_400;
+
+    /**
+     * Order service: orders acknowledged to their clients (stored on primary and backup, or alone when degraded).
+     */
+    public static final int ORDER_ACKED_TYPE_ID = 20_401;
+
+    /**
+     * Order service: resends answered with the original acknowledgement.
+     */
+    public static final int ORDER_DUPLICATES_TYPE_ID = 20_402;
+
+    /**
+     * Order service: orders refused (malformed FIX, invalid, not primary, oversize, unknown partition or client).
+     */
+    public static final int ORDER_REJECTED_TYPE_ID = 20_403;
+
+    /**
+     * Order service: orders stored from the peer (as backup or in a catch-up).
+     */
+    public static final int ORDER_REPLICATED_TYPE_ID = 20_404;
+
+    /**
+     * Order service: sequence gaps seen in a partition (in either role).
+     */
+    public static final int ORDER_GAPS_TYPE_ID = 20_405;
+
+    /**
+     * Order service: partitions taken over from a dead peer.
+     */
+    public static final int ORDER_FAILOVERS_TYPE_ID = 20_406;
+
+    /**
+     * Order service: answers to clients that could not be sent (the client resends and gets the original ack).
+     */
+    public static final int ORDER_ANSWERS_DROPPED_TYPE_ID = 20_407;
+
+    /**
+     * Order service: malformed or foreign messages skipped on the ingress or peer streams.
+     */
+    public static final int ORDER_MALFORMED_TYPE_ID = 20_408;
+
+    /**
+     * Order service: duty cycles in which acknowledgements were held because the backup is alive but unreachable.
+     */
+    public static final int ORDER_HELD_TYPE_ID = 20_409;
+
     private MdCounters()
     {
     }
@@ -272,7 +322,8 @@ public final class MdCounters
                     (typeId >= DISTRIBUTOR_PROVIDERS_ACTIVE_TYPE_ID &&
                         typeId <= DISTRIBUTOR_BACKBONE_PENDING_HWM_TYPE_ID) ||
                     (typeId >= P2P_CONNECTIONS_ACTIVE_TYPE_ID && typeId <= P2P_CACHE_MISSES_TYPE_ID) ||
-                    (typeId >= BACKBONE_MALFORMED_TYPE_ID && typeId <= BACKBONE_RECOVERIES_TYPE_ID);
+                    (typeId >= BACKBONE_MALFORMED_TYPE_ID && typeId <= BACKBONE_RECOVERIES_TYPE_ID) ||
+                    (typeId >= ORDER_ACCEPTED_TYPE_ID && typeId <= ORDER_HELD_TYPE_ID);
         }
     }
 }
