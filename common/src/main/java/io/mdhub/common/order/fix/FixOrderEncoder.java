@@ -72,7 +72,7 @@ public final class FixOrderEncoder
     private int accountLength;
     private int clOrdIdLength;
     private int symbolLength;
-    private long msgSeqNum = 1;
+    private int msgSeqNum = 1;
     private long sendingTimeMs;
     private long transactTimeMs;
     private Side side = Side.BUY;
@@ -127,14 +127,14 @@ public final class FixOrderEncoder
     }
 
     /**
-     * @param value MsgSeqNum (34), not negative.
+     * @param value MsgSeqNum (34), positive (an int, as FIX engines such as QuickFIX/J hold it).
      * @return this.
      */
-    public FixOrderEncoder msgSeqNum(final long value)
+    public FixOrderEncoder msgSeqNum(final int value)
     {
-        if (value < 0)
+        if (value < 1)
         {
-            throw new IllegalArgumentException("negative MsgSeqNum");
+            throw new IllegalArgumentException("MsgSeqNum must be positive");
         }
         msgSeqNum = value;
         return this;
@@ -308,7 +308,7 @@ public final class FixOrderEncoder
         int position = bodyStart;
 
         position = putBytes(buffer, position, MSG_TYPE_AND_SEQ_NUM);
-        position += buffer.putNaturalLongAscii(position, msgSeqNum);
+        position += buffer.putNaturalIntAscii(position, msgSeqNum);
         position = putField(buffer, position, SENDER_COMP_ID, senderCompId, senderCompIdLength);
         position = putField(buffer, position, TARGET_COMP_ID, targetCompId, targetCompIdLength);
         position = putTimestampField(buffer, position, SENDING_TIME, sendingTimeMs);

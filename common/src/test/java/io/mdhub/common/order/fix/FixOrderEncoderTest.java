@@ -156,7 +156,7 @@ class FixOrderEncoderTest
         assertThrows(IllegalArgumentException.class, () -> encoder.clOrdId(-1));
         assertThrows(IllegalArgumentException.class, () -> encoder.senderCompId(null));
         assertThrows(IllegalArgumentException.class, () -> encoder.targetCompId(""));
-        assertThrows(IllegalArgumentException.class, () -> encoder.msgSeqNum(-1));
+        assertThrows(IllegalArgumentException.class, () -> encoder.msgSeqNum(0));
         assertThrows(IllegalArgumentException.class, () -> encoder.sendingTimeMs(-1));
         assertThrows(IllegalArgumentException.class, () -> encoder.transactTimeMs(FixOrderEncoder.MAX_EPOCH_MS + 1));
         assertThrows(IllegalArgumentException.class, () -> encoder.price(1, 1));
@@ -175,7 +175,7 @@ class FixOrderEncoderTest
     {
         final String longest = "x".repeat(FixOrderEncoder.MAX_TEXT_LENGTH);
         encoder.length(0).senderCompId(longest).targetCompId(longest).account(longest).clOrdId(longest)
-            .symbol(longest).msgSeqNum(Long.MAX_VALUE).quantity(Long.MIN_VALUE).price(-Long.MAX_VALUE, -18);
+            .symbol(longest).msgSeqNum(Integer.MAX_VALUE).quantity(Long.MIN_VALUE).price(-Long.MAX_VALUE, -18);
         final int length = encoder.encode(buffer, 0);
         assertTrue(length <= FixOrderEncoder.MAX_UNPADDED_LENGTH, "length " + length);
     }

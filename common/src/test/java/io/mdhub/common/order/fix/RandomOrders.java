@@ -56,7 +56,7 @@ final class RandomOrders
             .senderCompId(text(1, 20))
             .targetCompId(text(1, 20))
             .account(random.nextBoolean() ? "" : text(1, 12))
-            .msgSeqNum(random.nextInt(3) == 0 ? random.nextLong() & Long.MAX_VALUE : random.nextInt(1_000_000))
+            .msgSeqNum(1 + random.nextInt(random.nextInt(3) == 0 ? Integer.MAX_VALUE : 1_000_000))
             .sendingTimeMs((random.nextLong() & Long.MAX_VALUE) % FixOrderEncoder.MAX_EPOCH_MS)
             .transactTimeMs((random.nextLong() & Long.MAX_VALUE) % FixOrderEncoder.MAX_EPOCH_MS)
             .clOrdId(clOrdId)
