@@ -230,7 +230,17 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
     private int doWork(final long nowNs)
     {
         this.nowNs = nowNs;
-        int work = adapter.poll(data, FRAGMENT_LIMIT);
+        // one poll is one burst for the worker: its consumers get one write each at the end, not one per message
+        listener.onBatchStart();
+        int work;
+        try
+        {
+            work = adapter.poll(data, FRAGMENT_LIMIT);
+        }
+        finally
+        {
+            listener.onBatchEnd();
+        }
         if (nowNs >= nextHousekeepingNs)
         {
             nextHousekeepingNs = nowNs + HOUSEKEEPING_INTERVAL_NS;
