@@ -1,0 +1,110 @@
+package io.mdhub.p2p.order;
+
+import org.agrona.CloseHelper;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.agrona.concurrent.status.AtomicCounter;
+
+import io.aeron.Publication;
+import io.mdhub.common.codecs.order.BooleanType;
+import io.mdhub.common.codecs.order.MessageHeaderEncoder;
+import io.mdhub.common.codecs.order.OrderAckEncoder;
+import io.mdhub.common.codecs.order.OrderRejectEncoder;
+import io.mdhub.common.codecs.order.PartitionMapEncoder;
+import io.mdhub.common.codecs.order.RejectReason;
+
+/**
+ * One order client as a server knows it: its id and the publication its answers go to (the channel and stream it
+ * named in its hello). Answers are offered with a few bounded retries; an answer that still cannot go (the client
+ * is gone or not reading) is counted and dropped — the client resends the order and gets the original ack again,
+ * so nothing is lost by it. Owned by the order agent.
+ */
+final class ClientSession implements AutoCloseable
+{
+    private static final int OFFER_ATTEMPTS = 3;
+
+    final long clientId;
+    private final Publication publication;
+    private final AtomicCounter dropped;
+    private final UnsafeBuffer buffer = new UnsafeBuffer(new byte[4096]);
+    private final MessageHeaderEncoder header = new MessageHeaderEncoder();
+    private final OrderAckEncoder ack = new OrderAckEncoder();
+    private final OrderRejectEncoder reject = new OrderRejectEncoder();
+    private final PartitionMapEncoder map = new PartitionMapEncoder();
+
+    ClientSession(final long clientId, final Publication publication, final AtomicCounter dropped)
+    {
+        this.clientId = clientId;
+        this.publication = publication;
+        this.dropped = dropped;
+    }
+
+    boolean ack(
+        final long orderId,
+        final int partition,
+        final int epoch,
+        final long sequence,
+        final boolean duplicate,
+        final boolean replicated,
+        final long sendTimestampNs)
+    {
+        ack.wrapAndApplyHeader(buffer, 0, header)
+            .clientId(clientId)
+            .orderId(orderId)
+            .partition(partition)
+            .epoch(epoch)
+            .sequence(sequence)
+            .duplicate(duplicate ? BooleanType.TRUE : BooleanType.FALSE)
+            .replicated(replicated ? BooleanType.TRUE : BooleanType.FALSE)
+            .sendTimestampNs(sendTimestampNs);
+        return offer(MessageHeaderEncoder.ENCODED_LENGTH + ack.encodedLength());
+    }
+
+    boolean reject(
+        final long orderId,
+        final int partition,
+        final RejectReason reason,
+        final long sendTimestampNs,
+        final String text)
+    {
+        reject.wrapAndApplyHeader(buffer, 0, header)
+            .clientId(clientId)
+            .orderId(orderId)
+            .partition(partition)
+            .reason(reason)
+            .sendTimestampNs(sendTimestampNs)
+            .text(text);
+        return offer(MessageHeaderEncoder.ENCODED_LENGTH + reject.encodedLength());
+    }
+
+    boolean partitionMap(final int serverId, final Partition[] partitions)
+    {
+        final PartitionMapEncoder.PartitionsEncoder entries = map.wrapAndApplyHeader(buffer, 0, header)
+            .serverId(serverId)
+            .partitionCount(partitions.length)
+            .partitionsCount(partitions.length);
+        for (final Partition partition : partitions)
+        {
+            entries.next().partition(partition.id).role(partition.role).epoch(partition.epoch);
+        }
+        return offer(MessageHeaderEncoder.ENCODED_LENGTH + map.encodedLength());
+    }
+
+    private boolean offer(final int length)
+    {
+        for (int i = 0; i < OFFER_ATTEMPTS; i++)
+        {
+            if (publication.offer(buffer, 0, length) > 0)
+            {
+                return true;
+            }
+        }
+        dropped.increment();
+        return false;
+    }
+
+    @Override
+    public void close()
+    {
+        CloseHelper.quietClose(publication);
+    }
+}

@@ -1,0 +1,658 @@
+package io.mdhub.p2p.order;
+
+import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+
+import javax.management.ObjectName;
+
+import org.agrona.CloseHelper;
+import org.agrona.concurrent.AgentRunner;
+import org.agrona.concurrent.IdleStrategy;
+
+import io.aeron.Aeron;
+import io.aeron.Subscription;
+import io.mdhub.common.concurrent.IdleStrategies;
+import io.mdhub.common.config.BaseContext;
+import io.mdhub.common.metrics.MBeans;
+
+/**
+ * The order service of one server of an active/active pair: an {@link OrderAgent} on its own thread, its Aeron
+ * streams (client ingress, peer replication), its fence, its write-behind queue and counters.
+ * <pre>{@code
+ * try (OrderService service = OrderService.launch(new OrderService.Context().serverId(0).aeron(aeron)))
+ * { ... }
+ * }</pre>
+ */
+public final class OrderService implements AutoCloseable
+{
+    private final Context ctx;
+    private final OrderCounters counters;
+    private final PeerFence fence;
+    private final OrderQueue queue;
+    private final OrderAgent agent;
+    private final AgentRunner runner;
+    private final ObjectName objectName;
+
+    private OrderService(final Context ctx)
+    {
+        this.ctx = ctx;
+        final Aeron aeron = ctx.aeron();
+        counters = new OrderCounters(aeron, ctx.serverId());
+        PeerFence fence = null;
+        OrderQueue queue = null;
+        try
+        {
+            fence = new PeerFence(ctx.fenceAddress(), ctx.peerFenceAddress());
+            queue = new OrderQueue(ctx.queueDirectory());
+            final Subscription ingress = aeron.addSubscription(ctx.ingressChannel(), ctx.ingressStreamId());
+            agent = new OrderAgent(ctx, aeron, ingress, fence, queue, counters);
+        }
+        catch (final RuntimeException ex)
+        {
+            CloseHelper.quietCloseAll(queue, fence, counters);
+            throw ex;
+        }
+        this.fence = fence;
+        this.queue = queue;
+        runner = new AgentRunner(ctx.idleStrategy(), Throwable::printStackTrace, null, agent);
+        AgentRunner.startOnThread(runner);
+        objectName = ctx.registerMBean() ?
+            MBeans.register("OrderService", "server-" + ctx.serverId(), new Control()) : null;
+    }
+
+    /**
+     * Conclude the Context and start the service.
+     *
+     * @param ctx settings; the service owns it from now on.
+     * @return the running service.
+     */
+    public static OrderService launch(final Context ctx)
+    {
+        try
+        {
+            ctx.conclude();
+            return new OrderService(ctx);
+        }
+        catch (final RuntimeException ex)
+        {
+            CloseHelper.quietClose(ctx);
+            throw ex;
+        }
+    }
+
+    /**
+     * @return the settings.
+     */
+    public Context context()
+    {
+        return ctx;
+    }
+
+    /**
+     * @return where this server stands: STARTING, CATCHING_UP or SERVING.
+     */
+    public String state()
+    {
+        return agent.state().name();
+    }
+
+    /**
+     * @return one line per partition: id, role, epoch, last, acked, drained, gaps, failovers (read from another
+     * thread: a recent, not an atomic, view).
+     */
+    public String[] partitions()
+    {
+        final Partition[] partitions = agent.partitions();
+        final String[] lines = new String[partitions.length];
+        for (int i = 0; i < partitions.length; i++)
+        {
+            final Partition p = partitions[i];
+            lines[i] = "partition=" + p.id + " role=" + p.role + " epoch=" + p.epoch + " last=" + p.last +
+                " acked=" + p.acked + " backupAcked=" + p.backupAcked + " drained=" + p.drained +
+                " queueDepth=" + (p.acked - p.drained) + " gaps=" + p.gaps + " failovers=" + p.failovers +
+                " replicationRttUs=" + p.lastRoundTripNs / 1000 + " maxReplicationRttUs=" + p.maxRoundTripNs / 1000;
+        }
+        return lines;
+    }
+
+    /**
+     * Fault injection for drills and tests: cut (or restore) the replication link to the peer while both processes
+     * and the fence stay up — the split-brain case.
+     *
+     * @param isSevered true to drop every peer message both ways.
+     */
+    public void severPeerLink(final boolean isSevered)
+    {
+        agent.severPeerLink(isSevered);
+    }
+
+    /**
+     * @return the port the fence listens on.
+     */
+    public int fencePort()
+    {
+        return fence.port();
+    }
+
+    @Override
+    public void close()
+    {
+        MBeans.unregister(objectName);
+        CloseHelper.quietCloseAll(runner, queue, fence, counters, ctx);
+    }
+
+    private final class Control implements OrderServiceMXBean
+    {
+        @Override
+        public String getState()
+        {
+            return state();
+        }
+
+        @Override
+        public String[] getPartitions()
+        {
+            return partitions();
+        }
+
+        @Override
+        public boolean isReplicationLinkUp()
+        {
+            return agent.isLinkUp();
+        }
+
+        @Override
+        public long getOrdersAcked()
+        {
+            return counters.ordersAcked.get();
+        }
+
+        @Override
+        public long getGaps()
+        {
+            return counters.gaps.get();
+        }
+
+        @Override
+        public long getFailovers()
+        {
+            return counters.failovers.get();
+        }
+    }
+
+    /**
+     * Settings of an order service; defaults from {@link OrderServiceConfiguration}.
+     */
+    public static final class Context extends BaseContext<Context>
+    {
+        private int serverId = OrderServiceConfiguration.serverId();
+        private int partitions = OrderServiceConfiguration.partitions();
+        private String ingressChannel = OrderServiceConfiguration.string(
+            OrderServiceConfiguration.INGRESS_CHANNEL_PROP_NAME);
+        private int ingressStreamId = OrderServiceConfiguration.ingressStreamId();
+        private String peerChannel = OrderServiceConfiguration.string(
+            OrderServiceConfiguration.PEER_CHANNEL_PROP_NAME);
+        private String peerRemoteChannel = OrderServiceConfiguration.string(
+            OrderServiceConfiguration.PEER_REMOTE_CHANNEL_PROP_NAME);
+        private int peerStreamId = OrderServiceConfiguration.peerStreamId();
+        private int peerRemoteStreamId = OrderServiceConfiguration.peerRemoteStreamId();
+        private String fenceAddress = OrderServiceConfiguration.string(
+            OrderServiceConfiguration.FENCE_ADDRESS_PROP_NAME);
+        private String peerFenceAddress = OrderServiceConfiguration.string(
+            OrderServiceConfiguration.PEER_FENCE_ADDRESS_PROP_NAME);
+        private long heartbeatIntervalNs = OrderServiceConfiguration.heartbeatIntervalNs();
+        private long peerTimeoutNs = OrderServiceConfiguration.peerTimeoutNs();
+        private long startupPeerWaitNs = OrderServiceConfiguration.startupPeerWaitNs();
+        private String queueDir = OrderServiceConfiguration.string(OrderServiceConfiguration.QUEUE_DIR_PROP_NAME);
+        private int maxOrderBytes = OrderServiceConfiguration.maxOrderBytes();
+        private String preProcessorName = OrderServiceConfiguration.preProcessor();
+        private String postProcessorName = OrderServiceConfiguration.string(
+            OrderServiceConfiguration.POST_PROCESSOR_PROP_NAME);
+        private String sinkSpec = OrderServiceConfiguration.sink();
+        private boolean rebalance = OrderServiceConfiguration.rebalance();
+        private String idleStrategySpec = OrderServiceConfiguration.idleStrategy();
+        private String aeronDir = OrderServiceConfiguration.string(OrderServiceConfiguration.AERON_DIR_PROP_NAME);
+        private boolean registerMBean = true;
+        private Aeron aeron;
+        private boolean ownsAeron;
+        private OrderPreProcessor preProcessor;
+        private OrderPostProcessor postProcessor;
+        private OrderSink sink;
+        private IdleStrategy idleStrategy;
+        private Path queueDirectory;
+
+        @Override
+        protected void concludeContext()
+        {
+            requireRange(OrderServiceConfiguration.SERVER_ID_PROP_NAME, serverId, 0, 1);
+            requireRange(OrderServiceConfiguration.PARTITIONS_PROP_NAME, partitions, 1, 1024);
+            requireRange(OrderServiceConfiguration.MAX_ORDER_BYTES_PROP_NAME, maxOrderBytes, 64, 60_000);
+            requirePositive(OrderServiceConfiguration.HEARTBEAT_INTERVAL_PROP_NAME, heartbeatIntervalNs);
+            if (peerTimeoutNs < 3 * heartbeatIntervalNs)
+            {
+                throw new IllegalArgumentException(OrderServiceConfiguration.PEER_TIMEOUT_PROP_NAME +
+                    " must be at least three heartbeat intervals");
+            }
+            final int peerId = 1 - serverId;
+            ingressChannel = orDefault(ingressChannel, "aeron:udp?endpoint=localhost:" + (40501 + 10 * serverId));
+            peerChannel = orDefault(peerChannel, "aeron:udp?endpoint=localhost:" + (40502 + 10 * serverId));
+            peerRemoteChannel = orDefault(peerRemoteChannel, "aeron:udp?endpoint=localhost:" + (40502 + 10 * peerId));
+            fenceAddress = orDefault(fenceAddress, "localhost:" + (40503 + 10 * serverId));
+            peerFenceAddress = orDefault(peerFenceAddress, "localhost:" + (40503 + 10 * peerId));
+            queueDirectory = Paths.get(orDefault(queueDir, "mdhub-orders-" + serverId));
+            idleStrategy = IdleStrategies.parse(idleStrategySpec);
+            if (null == preProcessor)
+            {
+                preProcessor = instantiate(preProcessorName, OrderPreProcessor.class);
+            }
+            if (null == postProcessor)
+            {
+                postProcessor = postProcessorName.isEmpty() ? OrderPostProcessor.NONE :
+                    instantiate(postProcessorName, OrderPostProcessor.class);
+            }
+            if (null == sink)
+            {
+                sink = OrderSinks.create(sinkSpec);
+            }
+            if (null == aeron)
+            {
+                final Aeron.Context aeronContext = new Aeron.Context();
+                if (!aeronDir.isEmpty())
+                {
+                    aeronContext.aeronDirectoryName(aeronDir);
+                }
+                aeron = Aeron.connect(aeronContext);
+                ownsAeron = true;
+            }
+        }
+
+        private static String orDefault(final String value, final String fallback)
+        {
+            return null == value || value.isEmpty() ? fallback : value;
+        }
+
+        static <T> T instantiate(final String className, final Class<T> type)
+        {
+            try
+            {
+                return type.cast(Class.forName(className).getConstructor().newInstance());
+            }
+            catch (final ReflectiveOperationException | ClassCastException ex)
+            {
+                throw new IllegalArgumentException("cannot make a " + type.getSimpleName() + " of " + className, ex);
+            }
+        }
+
+        static InetSocketAddress address(final String hostPort)
+        {
+            final int colon = hostPort.lastIndexOf(':');
+            if (colon <= 0)
+            {
+                throw new IllegalArgumentException("expected host:port, got " + hostPort);
+            }
+            return new InetSocketAddress(hostPort.substring(0, colon), Integer.parseInt(hostPort.substring(colon + 1)));
+        }
+
+        /**
+         * @param serverId 0 or 1.
+         * @return this.
+         */
+        public Context serverId(final int serverId)
+        {
+            checkNotConcluded();
+            this.serverId = serverId;
+            return this;
+        }
+
+        /**
+         * @return this server's id.
+         */
+        public int serverId()
+        {
+            return serverId;
+        }
+
+        /**
+         * @param partitions partitions of the pair.
+         * @return this.
+         */
+        public Context partitions(final int partitions)
+        {
+            checkNotConcluded();
+            this.partitions = partitions;
+            return this;
+        }
+
+        /**
+         * @return partitions.
+         */
+        public int partitions()
+        {
+            return partitions;
+        }
+
+        /**
+         * @param ingressChannel channel clients send to.
+         * @return this.
+         */
+        public Context ingressChannel(final String ingressChannel)
+        {
+            checkNotConcluded();
+            this.ingressChannel = ingressChannel;
+            return this;
+        }
+
+        /**
+         * @return the ingress channel.
+         */
+        public String ingressChannel()
+        {
+            return ingressChannel;
+        }
+
+        /**
+         * @param ingressStreamId ingress stream id.
+         * @return this.
+         */
+        public Context ingressStreamId(final int ingressStreamId)
+        {
+            checkNotConcluded();
+            this.ingressStreamId = ingressStreamId;
+            return this;
+        }
+
+        /**
+         * @return the ingress stream id.
+         */
+        public int ingressStreamId()
+        {
+            return ingressStreamId;
+        }
+
+        /**
+         * @param peerChannel channel this server's peer stream is received on.
+         * @return this.
+         */
+        public Context peerChannel(final String peerChannel)
+        {
+            checkNotConcluded();
+            this.peerChannel = peerChannel;
+            return this;
+        }
+
+        /**
+         * @return this server's peer channel.
+         */
+        public String peerChannel()
+        {
+            return peerChannel;
+        }
+
+        /**
+         * @param peerRemoteChannel the peer's peer channel (where this server sends).
+         * @return this.
+         */
+        public Context peerRemoteChannel(final String peerRemoteChannel)
+        {
+            checkNotConcluded();
+            this.peerRemoteChannel = peerRemoteChannel;
+            return this;
+        }
+
+        /**
+         * @return the peer's peer channel.
+         */
+        public String peerRemoteChannel()
+        {
+            return peerRemoteChannel;
+        }
+
+        /**
+         * @param peerStreamId peer stream id.
+         * @return this.
+         */
+        public Context peerStreamId(final int peerStreamId)
+        {
+            checkNotConcluded();
+            this.peerStreamId = peerStreamId;
+            return this;
+        }
+
+        /**
+         * @return the peer stream id.
+         */
+        public int peerStreamId()
+        {
+            return peerStreamId;
+        }
+
+        /**
+         * @param peerRemoteStreamId stream id of the peer's peer stream (0: the same as this server's).
+         * @return this.
+         */
+        public Context peerRemoteStreamId(final int peerRemoteStreamId)
+        {
+            checkNotConcluded();
+            this.peerRemoteStreamId = peerRemoteStreamId;
+            return this;
+        }
+
+        /**
+         * @return the peer's peer stream id.
+         */
+        public int peerRemoteStreamId()
+        {
+            return 0 == peerRemoteStreamId ? peerStreamId : peerRemoteStreamId;
+        }
+
+        /**
+         * @param fenceAddress host:port this server's fence listens on.
+         * @param peerFenceAddress host:port of the peer's fence.
+         * @return this.
+         */
+        public Context fence(final String fenceAddress, final String peerFenceAddress)
+        {
+            checkNotConcluded();
+            this.fenceAddress = fenceAddress;
+            this.peerFenceAddress = peerFenceAddress;
+            return this;
+        }
+
+        InetSocketAddress fenceAddress()
+        {
+            return address(fenceAddress);
+        }
+
+        InetSocketAddress peerFenceAddress()
+        {
+            return address(peerFenceAddress);
+        }
+
+        /**
+         * @param heartbeatIntervalNs heartbeat interval.
+         * @param peerTimeoutNs       silence after which the link is lost.
+         * @return this.
+         */
+        public Context timing(final long heartbeatIntervalNs, final long peerTimeoutNs)
+        {
+            checkNotConcluded();
+            this.heartbeatIntervalNs = heartbeatIntervalNs;
+            this.peerTimeoutNs = peerTimeoutNs;
+            return this;
+        }
+
+        long heartbeatIntervalNs()
+        {
+            return heartbeatIntervalNs;
+        }
+
+        long peerTimeoutNs()
+        {
+            return peerTimeoutNs;
+        }
+
+        /**
+         * @param startupPeerWaitNs how long to wait for a peer that is not running before serving alone; negative
+         *                          waits forever.
+         * @return this.
+         */
+        public Context startupPeerWaitNs(final long startupPeerWaitNs)
+        {
+            checkNotConcluded();
+            this.startupPeerWaitNs = startupPeerWaitNs;
+            return this;
+        }
+
+        long startupPeerWaitNs()
+        {
+            return startupPeerWaitNs;
+        }
+
+        /**
+         * @param queueDir directory of the write-behind queue.
+         * @return this.
+         */
+        public Context queueDir(final String queueDir)
+        {
+            checkNotConcluded();
+            this.queueDir = queueDir;
+            return this;
+        }
+
+        Path queueDirectory()
+        {
+            return queueDirectory;
+        }
+
+        int maxOrderBytes()
+        {
+            return maxOrderBytes;
+        }
+
+        /**
+         * @param preProcessor the pre-processing callback (instead of the configured class).
+         * @return this.
+         */
+        public Context preProcessor(final OrderPreProcessor preProcessor)
+        {
+            checkNotConcluded();
+            this.preProcessor = preProcessor;
+            return this;
+        }
+
+        OrderPreProcessor preProcessor()
+        {
+            return preProcessor;
+        }
+
+        /**
+         * @param postProcessor the post-processing callback (instead of the configured class).
+         * @return this.
+         */
+        public Context postProcessor(final OrderPostProcessor postProcessor)
+        {
+            checkNotConcluded();
+            this.postProcessor = postProcessor;
+            return this;
+        }
+
+        OrderPostProcessor postProcessor()
+        {
+            return postProcessor;
+        }
+
+        /**
+         * @param sink the downstream sink (instead of the configured one); closed with the service.
+         * @return this.
+         */
+        public Context sink(final OrderSink sink)
+        {
+            checkNotConcluded();
+            this.sink = sink;
+            return this;
+        }
+
+        OrderSink sink()
+        {
+            return sink;
+        }
+
+        /**
+         * @param rebalance hand partitions back to their home server.
+         * @return this.
+         */
+        public Context rebalance(final boolean rebalance)
+        {
+            checkNotConcluded();
+            this.rebalance = rebalance;
+            return this;
+        }
+
+        boolean rebalance()
+        {
+            return rebalance;
+        }
+
+        /**
+         * @param idleStrategySpec idle strategy of the agent thread (see IdleStrategies).
+         * @return this.
+         */
+        public Context idleStrategy(final String idleStrategySpec)
+        {
+            checkNotConcluded();
+            this.idleStrategySpec = idleStrategySpec;
+            return this;
+        }
+
+        IdleStrategy idleStrategy()
+        {
+            return idleStrategy;
+        }
+
+        /**
+         * @param aeron a connected client (owned by the caller).
+         * @return this.
+         */
+        public Context aeron(final Aeron aeron)
+        {
+            checkNotConcluded();
+            this.aeron = aeron;
+            return this;
+        }
+
+        /**
+         * @return the Aeron client.
+         */
+        public Aeron aeron()
+        {
+            return aeron;
+        }
+
+        /**
+         * @param registerMBean register the JMX MBean.
+         * @return this.
+         */
+        public Context registerMBean(final boolean registerMBean)
+        {
+            checkNotConcluded();
+            this.registerMBean = registerMBean;
+            return this;
+        }
+
+        boolean registerMBean()
+        {
+            return registerMBean;
+        }
+
+        @Override
+        public void close()
+        {
+            CloseHelper.quietClose(sink);
+            if (ownsAeron)
+            {
+                CloseHelper.quietClose(aeron);
+            }
+        }
+    }
+}

@@ -1,0 +1,185 @@
+package io.mdhub.p2p.order;
+
+import java.util.concurrent.TimeUnit;
+
+import org.agrona.SystemUtil;
+
+import io.mdhub.common.config.ConfigValues;
+
+/**
+ * Keys and defaults of the order service ({@code mdhub.order.*}), each a {@code *_PROP_NAME} / {@code *_DEFAULT}
+ * pair seeding an {@link OrderService.Context} field. Channels left empty are derived from the server id so that
+ * a pair on one host needs nothing but {@code mdhub.order.server.id}: server N listens for clients on
+ * {@code localhost:40501+10N}, for its peer on {@code 40502+10N} and for the peer's fence on {@code 40503+10N}.
+ */
+public final class OrderServiceConfiguration
+{
+    /** Run the order service in this p2p-server. */
+    public static final String ENABLED_PROP_NAME = "mdhub.order.enabled";
+    /** Off by default: a p2p-server serves market data unless told otherwise. */
+    public static final boolean ENABLED_DEFAULT = false;
+
+    /** This server's id in its pair: 0 or 1. */
+    public static final String SERVER_ID_PROP_NAME = "mdhub.order.server.id";
+    /** Default server id. */
+    public static final int SERVER_ID_DEFAULT = 0;
+
+    /** Partitions of the pair (each server is home, and normally primary, of every other one). */
+    public static final String PARTITIONS_PROP_NAME = "mdhub.order.partitions";
+    /** Default partitions. */
+    public static final int PARTITIONS_DEFAULT = 4;
+
+    /** Channel clients send orders to (this server's ingress). */
+    public static final String INGRESS_CHANNEL_PROP_NAME = "mdhub.order.ingress.channel";
+    /** Stream id of the ingress. */
+    public static final String INGRESS_STREAM_ID_PROP_NAME = "mdhub.order.ingress.stream.id";
+    /** Default ingress stream id. */
+    public static final int INGRESS_STREAM_ID_DEFAULT = 3001;
+
+    /** Channel this server receives its peer's replication and heartbeats on. */
+    public static final String PEER_CHANNEL_PROP_NAME = "mdhub.order.peer.channel";
+    /** Channel of the peer's peer stream (where this server sends). */
+    public static final String PEER_REMOTE_CHANNEL_PROP_NAME = "mdhub.order.peer.remote.channel";
+    /** Stream id of the peer streams. */
+    public static final String PEER_STREAM_ID_PROP_NAME = "mdhub.order.peer.stream.id";
+    /** Default peer stream id. */
+    public static final int PEER_STREAM_ID_DEFAULT = 3002;
+
+    /** Stream id of the peer's peer stream, when it differs (IPC pairs on one driver); 0 = the same. */
+    public static final String PEER_REMOTE_STREAM_ID_PROP_NAME = "mdhub.order.peer.remote.stream.id";
+
+    /** host:port this server's fence listens on. */
+    public static final String FENCE_ADDRESS_PROP_NAME = "mdhub.order.fence.address";
+    /** host:port of the peer's fence. */
+    public static final String PEER_FENCE_ADDRESS_PROP_NAME = "mdhub.order.peer.fence.address";
+
+    /** Heartbeat interval on the peer stream. */
+    public static final String HEARTBEAT_INTERVAL_PROP_NAME = "mdhub.order.heartbeat.interval";
+    /** Default heartbeat interval. */
+    public static final long HEARTBEAT_INTERVAL_DEFAULT_NS = TimeUnit.MILLISECONDS.toNanos(100);
+
+    /** Silence after which the replication link counts as lost. */
+    public static final String PEER_TIMEOUT_PROP_NAME = "mdhub.order.peer.timeout";
+    /** Default peer timeout. */
+    public static final long PEER_TIMEOUT_DEFAULT_NS = TimeUnit.SECONDS.toNanos(1);
+
+    /** How long a starting server waits for a peer that is not running before serving alone; negative: forever. */
+    public static final String STARTUP_PEER_WAIT_PROP_NAME = "mdhub.order.startup.peer.wait";
+    /** Default startup wait. */
+    public static final long STARTUP_PEER_WAIT_DEFAULT_NS = TimeUnit.SECONDS.toNanos(10);
+
+    /** Directory of this server's write-behind queue. */
+    public static final String QUEUE_DIR_PROP_NAME = "mdhub.order.queue.dir";
+
+    /** Largest order accepted (bytes of the submitted message). */
+    public static final String MAX_ORDER_BYTES_PROP_NAME = "mdhub.order.max.order.bytes";
+    /** Default largest order. */
+    public static final int MAX_ORDER_BYTES_DEFAULT = 4096;
+
+    /** Class name of the pre-processing callback. */
+    public static final String PRE_PROCESSOR_PROP_NAME = "mdhub.order.pre.processor";
+    /** Default pre-processor: FIX tag=value NewOrderSingle. */
+    public static final String PRE_PROCESSOR_DEFAULT = FixOrderPreProcessor.class.getName();
+
+    /** Class name of the post-processing callback; empty for none. */
+    public static final String POST_PROCESSOR_PROP_NAME = "mdhub.order.post.processor";
+
+    /** Downstream sink: {@code noop}, {@code file:<path>} or a class name. */
+    public static final String SINK_PROP_NAME = "mdhub.order.sink";
+    /** Default sink. */
+    public static final String SINK_DEFAULT = "noop";
+
+    /** Hand partitions back to their home server once it is a synchronous backup again. */
+    public static final String REBALANCE_PROP_NAME = "mdhub.order.rebalance";
+    /** Default: rebalance. */
+    public static final boolean REBALANCE_DEFAULT = true;
+
+    /** Idle strategy of the order agent's thread. */
+    public static final String IDLE_STRATEGY_PROP_NAME = "mdhub.order.idle.strategy";
+    /** Default idle strategy. */
+    public static final String IDLE_STRATEGY_DEFAULT = "backoff";
+
+    /** Aeron directory of the media driver to use (when no Aeron client is supplied). */
+    public static final String AERON_DIR_PROP_NAME = "mdhub.order.aeron.dir";
+
+    private OrderServiceConfiguration()
+    {
+    }
+
+    static boolean enabled()
+    {
+        return ConfigValues.getBoolean(ENABLED_PROP_NAME, ENABLED_DEFAULT);
+    }
+
+    static int serverId()
+    {
+        return ConfigValues.getInt(SERVER_ID_PROP_NAME, SERVER_ID_DEFAULT);
+    }
+
+    static int partitions()
+    {
+        return ConfigValues.getInt(PARTITIONS_PROP_NAME, PARTITIONS_DEFAULT);
+    }
+
+    static String string(final String name)
+    {
+        return ConfigValues.getString(name, "");
+    }
+
+    static int ingressStreamId()
+    {
+        return ConfigValues.getInt(INGRESS_STREAM_ID_PROP_NAME, INGRESS_STREAM_ID_DEFAULT);
+    }
+
+    static int peerStreamId()
+    {
+        return ConfigValues.getInt(PEER_STREAM_ID_PROP_NAME, PEER_STREAM_ID_DEFAULT);
+    }
+
+    static int peerRemoteStreamId()
+    {
+        return ConfigValues.getInt(PEER_REMOTE_STREAM_ID_PROP_NAME, 0);
+    }
+
+    static long heartbeatIntervalNs()
+    {
+        return SystemUtil.getDurationInNanos(HEARTBEAT_INTERVAL_PROP_NAME, HEARTBEAT_INTERVAL_DEFAULT_NS);
+    }
+
+    static long peerTimeoutNs()
+    {
+        return SystemUtil.getDurationInNanos(PEER_TIMEOUT_PROP_NAME, PEER_TIMEOUT_DEFAULT_NS);
+    }
+
+    static long startupPeerWaitNs()
+    {
+        final String value = System.getProperty(STARTUP_PEER_WAIT_PROP_NAME);
+        return null != value && value.trim().startsWith("-") ? -1 :
+            SystemUtil.getDurationInNanos(STARTUP_PEER_WAIT_PROP_NAME, STARTUP_PEER_WAIT_DEFAULT_NS);
+    }
+
+    static int maxOrderBytes()
+    {
+        return ConfigValues.getSizeAsInt(MAX_ORDER_BYTES_PROP_NAME, MAX_ORDER_BYTES_DEFAULT);
+    }
+
+    static String preProcessor()
+    {
+        return ConfigValues.getString(PRE_PROCESSOR_PROP_NAME, PRE_PROCESSOR_DEFAULT);
+    }
+
+    static String sink()
+    {
+        return ConfigValues.getString(SINK_PROP_NAME, SINK_DEFAULT);
+    }
+
+    static boolean rebalance()
+    {
+        return ConfigValues.getBoolean(REBALANCE_PROP_NAME, REBALANCE_DEFAULT);
+    }
+
+    static String idleStrategy()
+    {
+        return ConfigValues.getString(IDLE_STRATEGY_PROP_NAME, IDLE_STRATEGY_DEFAULT);
+    }
+}

@@ -1,0 +1,72 @@
+package io.mdhub.p2p.order;
+
+import io.mdhub.common.codecs.order.PartitionRole;
+
+/**
+ * One partition as one server sees it: its role here and the peer's, its epoch, and the positions that drive
+ * storing, replication, acknowledgement and draining. Sequences only grow: {@code drained <= acked <= last}, and
+ * on a primary {@code backupAcked <= sent <= last}. Owned by the order agent.
+ */
+final class Partition
+{
+    final int id;
+    final int homeServerId;
+    PartitionRole role = PartitionRole.NONE;
+    int epoch;
+    /** Last sequence stored here (the Orders region's). */
+    long last;
+    /** Last sequence completed: post-processed, appended to this server's queue, acknowledged to its client. */
+    long acked;
+    /** Primary: last sequence sent to the peer. */
+    long sent;
+    /** Primary: last sequence the peer said it stored. */
+    long backupAcked;
+    /** Last sequence the downstream sink took (the primary's, or the one replicated from it). */
+    long drained;
+    /** Backup: an ack is owed to the primary. */
+    boolean isAckDue;
+    /** Primary: handing the partition to the peer; new orders are refused until it is done. */
+    boolean isHandingOver;
+    long gaps;
+    long failovers;
+    long replicationSentNs;
+    long replicationSentSequence;
+    long lastRoundTripNs;
+    long maxRoundTripNs;
+    PartitionRole peerRole = PartitionRole.NONE;
+    int peerEpoch;
+    long peerLast;
+    long peerDrained;
+
+    Partition(final int id, final int homeServerId)
+    {
+        this.id = id;
+        this.homeServerId = homeServerId;
+    }
+
+    boolean isPrimary()
+    {
+        return PartitionRole.PRIMARY == role;
+    }
+
+    boolean isBackup()
+    {
+        return PartitionRole.BACKUP == role;
+    }
+
+    /**
+     * Forget everything stored (before a full state transfer).
+     */
+    void reset()
+    {
+        role = PartitionRole.CATCHING_UP;
+        epoch = 0;
+        last = 0;
+        acked = 0;
+        sent = 0;
+        backupAcked = 0;
+        drained = 0;
+        isAckDue = false;
+        isHandingOver = false;
+    }
+}
