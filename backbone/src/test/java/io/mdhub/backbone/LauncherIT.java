@@ -43,7 +43,7 @@ class LauncherIT
     {
         final Result probe = run("probe");
         assertEquals(2, probe.status, probe.output);
-        assertTrue(probe.output.contains("probe is not available yet: it arrives with the order path"),
+        assertTrue(probe.output.contains("probe is not available yet: it arrives with the order probe"),
             probe.output);
 
         final Result unknown = run("frobnicate");

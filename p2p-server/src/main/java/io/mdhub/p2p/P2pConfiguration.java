@@ -115,6 +115,16 @@ public final class P2pConfiguration
     public static final String COMPONENT_NAME_DEFAULT = "mdhub-p2p";
 
     /**
+     * Serve market data (the RSSL consumer port and the backbone item sources); off for an order-only server.
+     */
+    public static final String MARKET_DATA_ENABLED_PROP_NAME = "mdhub.p2p.market.data.enabled";
+
+    /**
+     * Market data is on by default.
+     */
+    public static final boolean MARKET_DATA_ENABLED_DEFAULT = true;
+
+    /**
      * Keep an off-heap image of every open streaming item and answer new watchers of an item from it.
      */
     public static final String CACHE_ENABLED_PROP_NAME = "mdhub.p2p.cache.enabled";
@@ -214,5 +224,14 @@ public final class P2pConfiguration
     public static boolean cacheEnabled()
     {
         return io.mdhub.common.config.ConfigValues.getBoolean(CACHE_ENABLED_PROP_NAME, CACHE_ENABLED_DEFAULT);
+    }
+
+    /**
+     * @return whether market data is served.
+     */
+    public static boolean marketDataEnabled()
+    {
+        return io.mdhub.common.config.ConfigValues.getBoolean(MARKET_DATA_ENABLED_PROP_NAME,
+            MARKET_DATA_ENABLED_DEFAULT);
     }
 }

@@ -10,6 +10,8 @@ import io.mdhub.backbone.ServerOptions;
 import io.mdhub.common.metrics.CountersExport;
 import io.mdhub.common.status.MdCounters;
 import io.mdhub.p2p.backbone.BackboneItemSourceFactory;
+import io.mdhub.p2p.order.OrderService;
+import io.mdhub.p2p.order.OrderServiceConfiguration;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -23,7 +25,8 @@ import picocli.CommandLine.Command;
     name = "mdhub p2p",
     mixinStandardHelpOptions = true,
     version = "mdhub-p2p (MDHub)",
-    description = "Point-to-Point server: backbone consumer, RSSL server for consumer applications.")
+    description = "Point-to-Point server: backbone consumer, RSSL server for consumer applications; order service.",
+    subcommands = io.mdhub.p2p.order.VerifyOrdersMain.class)
 public final class P2pMain implements Callable<Integer>
 {
     /**
@@ -52,8 +55,20 @@ public final class P2pMain implements Callable<Integer>
         options.loadConfiguration(P2pConfiguration.PORT_PROP_NAME);
 
         final ShutdownSignalBarrier barrier = new ShutdownSignalBarrier();
-        try (BackboneAttachment backbone = BackboneAttachment.attach(options.isEmbeddedDriver()))
+        try (BackboneAttachment backbone = BackboneAttachment.attach(options.isEmbeddedDriver());
+            OrderService orders = OrderServiceConfiguration.isEnabled() ?
+                OrderService.launch(new OrderService.Context().aeron(backbone.aeron())) : null)
         {
+            final String orderInfo = null == orders ? "" : " orders=server-" + orders.context().serverId() +
+                " ingress=" + orders.context().ingressChannel();
+            if (!P2pConfiguration.marketDataEnabled())
+            {
+                out.println(READY_LINE_PREFIX + ": marketData=off aeronDir=" + backbone.aeronDirectoryName() +
+                    orderInfo + " pid=" + ProcessHandle.current().pid());
+                out.flush();
+                barrier.await();
+                return 0;
+            }
             final P2pServer.Context ctx = new P2pServer.Context().itemSourceFactory(
                 new BackboneItemSourceFactory(backbone.aeron(), new BackboneItemSourceFactory.Settings()));
             try (P2pServer server = P2pServer.launch(ctx);
@@ -61,7 +76,7 @@ public final class P2pMain implements Callable<Integer>
                     ctx.countersManager(), ctx.componentName(), MdCounters::isMonotonic))
             {
                 out.println(READY_LINE_PREFIX + ": port=" + server.port() + " aeronDir=" +
-                    backbone.aeronDirectoryName() + " workers=" + ctx.workers() + " pid=" +
+                    backbone.aeronDirectoryName() + " workers=" + ctx.workers() + orderInfo + " pid=" +
                     ProcessHandle.current().pid());
                 out.flush();
                 barrier.await();

@@ -106,7 +106,10 @@ public final class OrderServiceConfiguration
     {
     }
 
-    static boolean enabled()
+    /**
+     * @return whether {@link #ENABLED_PROP_NAME} turns the order service on.
+     */
+    public static boolean isEnabled()
     {
         return ConfigValues.getBoolean(ENABLED_PROP_NAME, ENABLED_DEFAULT);
     }

@@ -187,8 +187,52 @@ class OrderPairTest
         assertEquals(client.acks.size(), total, "sequences per partition are contiguous from 1: no gap, no loss");
     }
 
+    /**
+     * Stop both servers and run the verifier over their queues and the client's acks.
+     */
+    private void verifyQueues(final boolean allowBehind) throws IOException
+    {
+        for (int i = 0; i < 2; i++)
+        {
+            CloseHelper.quietClose(servers[i]);
+            servers[i] = null;
+        }
+        final StringBuilder csv = new StringBuilder("clientId,orderId,partition,epoch,sequence\n");
+        for (final TestOrderClient.Answer ack : client.acks.values())
+        {
+            csv.append(77).append(',').append(ack.orderId()).append(',').append(ack.partition()).append(',')
+                .append(ack.epoch()).append(',').append(ack.sequence()).append('\n');
+        }
+        final Path acked = java.nio.file.Files.writeString(dir.resolve("acked.csv"), csv);
+        final OrderVerifier verifier = new OrderVerifier();
+        final boolean isOk = verifier.verify(java.util.List.of(dir.resolve("queue-0"), dir.resolve("queue-1")),
+            acked, allowBehind);
+        assertTrue(isOk, () -> String.join("\n", verifier.problems()));
+    }
+
     @Test
-    void pairSharesPartitionsReplicatesAndAnswersResendsWithTheOriginalAck()
+    void verifierFindsAMissingAcknowledgedOrder() throws IOException
+    {
+        launch(0);
+        launch(1);
+        connectClient();
+        awaitRoles("each server primary of half", this::eachServerPrimaryOfHalf);
+        submitAndAwait(1, 20);
+        client.acks.put(999L, new TestOrderClient.Answer(999, 1, true, 1, 99, false, true, null));
+        for (int i = 0; i < 2; i++)
+        {
+            servers[i].close();
+            servers[i] = null;
+        }
+        final Path acked = java.nio.file.Files.writeString(dir.resolve("acked.csv"),
+            "77,999,1,1,99\n77,1,1," + client.acks.get(1L).epoch() + "," + client.acks.get(1L).sequence() + "\n");
+        final OrderVerifier verifier = new OrderVerifier();
+        assertFalse(verifier.verify(java.util.List.of(dir.resolve("queue-0"), dir.resolve("queue-1")), acked, false));
+        assertEquals(2, verifier.problems().size(), () -> String.join("\n", verifier.problems()));
+    }
+
+    @Test
+    void pairSharesPartitionsReplicatesAndAnswersResendsWithTheOriginalAck() throws IOException
     {
         launch(0);
         launch(1);
@@ -219,10 +263,11 @@ class OrderPairTest
             assertEquals(client.acks.get(answer.orderId()).sequence(), answer.sequence());
         }
         assertEachOrderOnceWithContiguousSequences();
+        verifyQueues(false);
     }
 
     @Test
-    void killedServerLosesNothingAndRejoinsAsBackupAfterCatchingUp()
+    void killedServerLosesNothingAndRejoinsAsBackupAfterCatchingUp() throws IOException
     {
         launch(0);
         launch(1);
@@ -246,10 +291,11 @@ class OrderPairTest
         awaitRoles("server 1 primary of everything", () -> allPrimaryOn(1));
         submitAndAwait(301, 400);
         assertEachOrderOnceWithContiguousSequences();
+        verifyQueues(true); // server 0 died last and did not rejoin: its queue is behind
     }
 
     @Test
-    void cutReplicationLinkHoldsAcksAndLosesOrDuplicatesNothing()
+    void cutReplicationLinkHoldsAcksAndLosesOrDuplicatesNothing() throws IOException
     {
         launch(0);
         launch(1);
@@ -277,6 +323,7 @@ class OrderPairTest
         servers[1].severPeerLink(false);
         submitAndAwait(41, 80);
         assertEachOrderOnceWithContiguousSequences();
+        verifyQueues(false);
     }
 
     @Test
