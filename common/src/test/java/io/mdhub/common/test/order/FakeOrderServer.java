@@ -55,6 +55,7 @@ public final class FakeOrderServer implements AutoCloseable
     private final Set<Integer> notPrimaryDespiteMap = new HashSet<>();
     private final List<Long> received = new ArrayList<>();
     private final AtomicInteger hellos = new AtomicInteger();
+    private final AtomicInteger receivedCount = new AtomicInteger();
     private Subscription ingress;
     private String forcedRejectText = "";
     private int dropNext;
@@ -94,6 +95,14 @@ public final class FakeOrderServer implements AutoCloseable
         {
             return new ArrayList<>(received);
         }
+    }
+
+    /**
+     * @return SubmitOrders received so far (cheap: no copy).
+     */
+    public int receivedCount()
+    {
+        return receivedCount.get();
     }
 
     /**
@@ -285,6 +294,7 @@ public final class FakeOrderServer implements AutoCloseable
         {
             received.add(orderId);
         }
+        receivedCount.incrementAndGet();
         final ClientEndpoint client = clients.get(clientId);
         if (null == client)
         {
