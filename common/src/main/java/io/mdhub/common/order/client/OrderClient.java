@@ -21,6 +21,7 @@ import io.aeron.Aeron;
 import io.aeron.Image;
 import io.aeron.Publication;
 import io.aeron.Subscription;
+import io.mdhub.common.codecs.order.AsciiEncodingEncoder;
 import io.mdhub.common.codecs.order.PartitionRole;
 import io.mdhub.common.codecs.order.RejectReason;
 import io.mdhub.common.concurrent.IdleConfiguration;
@@ -1003,17 +1004,26 @@ public final class OrderClient implements AutoCloseable
         totalPartitions = total;
     }
 
+    /**
+     * @return the server of the pair whose response publication has this session, or null if none or both have it
+     * (two servers in one process sharing one publication cannot be told apart).
+     */
     private ServerLink linkOfSession(final int pairIndex, final int sessionId)
     {
+        ServerLink found = null;
         for (int s = 0; s < SERVERS_PER_PAIR; s++)
         {
             final ServerLink link = servers[pairIndex * SERVERS_PER_PAIR + s];
             if (link.isSessionKnown && sessionId == link.sessionId)
             {
-                return link;
+                if (null != found)
+                {
+                    return null;
+                }
+                found = link;
             }
         }
-        return null;
+        return found;
     }
 
     private String describe(final int slot)
@@ -1432,9 +1442,11 @@ public final class OrderClient implements AutoCloseable
                     server.streamId(), 1, Integer.MAX_VALUE);
             }
             servers = List.copyOf(servers);
-            if (null == responseChannel || responseChannel.isBlank())
+            if (null == responseChannel || responseChannel.isBlank() ||
+                responseChannel.length() > AsciiEncodingEncoder.lengthMaxValue())
             {
-                throw new IllegalArgumentException(OrderClientConfiguration.RESPONSE_CHANNEL_PROP_NAME + " is empty");
+                throw new IllegalArgumentException(OrderClientConfiguration.RESPONSE_CHANNEL_PROP_NAME +
+                    " must be 1 to " + AsciiEncodingEncoder.lengthMaxValue() + " characters: " + responseChannel);
             }
             requireRange(OrderClientConfiguration.RESPONSE_STREAM_ID_PROP_NAME, responseStreamId, 1,
                 Integer.MAX_VALUE - servers.size() / SERVERS_PER_PAIR + 1);
