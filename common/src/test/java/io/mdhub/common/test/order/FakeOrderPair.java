@@ -1,0 +1,254 @@
+package io.mdhub.common.test.order;
+
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.atomic.AtomicReference;
+
+import org.agrona.CloseHelper;
+import org.agrona.LangUtil;
+import org.agrona.concurrent.Agent;
+import org.agrona.concurrent.AgentRunner;
+import org.agrona.concurrent.BackoffIdleStrategy;
+import org.agrona.concurrent.ManyToOneConcurrentArrayQueue;
+
+import io.aeron.Aeron;
+import io.mdhub.common.test.MdTests;
+
+/**
+ * A fake active/active order server pair for client tests: two {@link FakeOrderServer}s on one agent thread sharing
+ * one "replicated" store (so the survivor of a failover answers a resend with the original ack, flagged duplicate),
+ * per-partition sequences and epochs, and the partition roles. Partition p starts with server p % 2 as primary.
+ * Tests act on the pair's thread through {@link #call(Runnable)}; nothing here is thread safe otherwise.
+ */
+public final class FakeOrderPair implements AutoCloseable
+{
+    private final int partitionCount;
+    private final int[] primaryOf;
+    private final int[] epochOf;
+    private final long[] lastSequence;
+    private final Map<String, long[]> store = new HashMap<>();
+    private final FakeOrderServer[] servers = new FakeOrderServer[2];
+    private final ManyToOneConcurrentArrayQueue<Runnable> commands = new ManyToOneConcurrentArrayQueue<>(64);
+    private final AgentRunner runner;
+
+    /**
+     * Start both servers and the pair's thread.
+     *
+     * @param aeron          client for the fake servers.
+     * @param ingressChannel both servers' ingress channel.
+     * @param streamId0      server 0's ingress stream.
+     * @param streamId1      server 1's ingress stream.
+     * @param partitionCount partitions of the pair.
+     */
+    public FakeOrderPair(
+        final Aeron aeron,
+        final String ingressChannel,
+        final int streamId0,
+        final int streamId1,
+        final int partitionCount)
+    {
+        this.partitionCount = partitionCount;
+        this.primaryOf = new int[partitionCount];
+        this.epochOf = new int[partitionCount];
+        this.lastSequence = new long[partitionCount];
+        for (int p = 0; p < partitionCount; p++)
+        {
+            primaryOf[p] = p % 2;
+            epochOf[p] = 1;
+        }
+        servers[0] = new FakeOrderServer(this, aeron, 0, ingressChannel, streamId0);
+        servers[1] = new FakeOrderServer(this, aeron, 1, ingressChannel, streamId1);
+        runner = new AgentRunner(new BackoffIdleStrategy(10, 20, 1_000, 100_000), Throwable::printStackTrace, null,
+            new PairAgent());
+        AgentRunner.startOnThread(runner);
+    }
+
+    /**
+     * @param serverId 0 or 1.
+     * @return that server.
+     */
+    public FakeOrderServer server(final int serverId)
+    {
+        return servers[serverId];
+    }
+
+    /**
+     * Run an action on the pair's thread and wait for it.
+     *
+     * @param action what to do.
+     */
+    public void call(final Runnable action)
+    {
+        query(() ->
+        {
+            action.run();
+            return Boolean.TRUE;
+        });
+    }
+
+    /**
+     * Compute something on the pair's thread and wait for it.
+     *
+     * @param query what to compute.
+     * @param <T>   result type.
+     * @return the result.
+     */
+    public <T> T query(final Callable<T> query)
+    {
+        final AtomicReference<Object> result = new AtomicReference<>();
+        final Runnable command = () ->
+        {
+            try
+            {
+                result.set(new Outcome(query.call(), null));
+            }
+            catch (final Exception ex)
+            {
+                result.set(new Outcome(null, ex));
+            }
+        };
+        MdTests.await("fake pair takes a command", () -> commands.offer(command));
+        MdTests.await("fake pair runs the command", () -> null != result.get());
+        final Outcome outcome = (Outcome)result.get();
+        if (null != outcome.failure)
+        {
+            LangUtil.rethrowUnchecked(outcome.failure);
+        }
+        @SuppressWarnings("unchecked")
+        final T value = (T)outcome.value;
+        return value;
+    }
+
+    /**
+     * Pair thread: make a server primary for a partition (epoch + 1) and send both servers' maps to their clients.
+     *
+     * @param partition the partition.
+     * @param serverId  its new primary.
+     */
+    public void setPrimary(final int partition, final int serverId)
+    {
+        primaryOf[partition] = serverId;
+        epochOf[partition]++;
+        servers[0].clearNotPrimary(partition);
+        servers[1].clearNotPrimary(partition);
+        sendMaps();
+    }
+
+    /**
+     * Pair thread: make one server primary for every partition (epoch + 1 where that changes the primary).
+     *
+     * @param serverId the primary.
+     */
+    public void setPrimaryForAll(final int serverId)
+    {
+        for (int p = 0; p < partitionCount; p++)
+        {
+            if (primaryOf[p] != serverId)
+            {
+                primaryOf[p] = serverId;
+                epochOf[p]++;
+            }
+        }
+        sendMaps();
+    }
+
+    /**
+     * Pair thread: a server dies (ingress and response streams close) and the other is promoted for its partitions.
+     *
+     * @param deadServerId the server that dies.
+     */
+    public void failover(final int deadServerId)
+    {
+        servers[deadServerId].kill();
+        setPrimaryForAll(1 - deadServerId);
+    }
+
+    /**
+     * @return stored orders (call on the pair's thread, or through {@link #query}).
+     */
+    public int storedCount()
+    {
+        return store.size();
+    }
+
+    /**
+     * @return partitions of the pair.
+     */
+    public int partitionCount()
+    {
+        return partitionCount;
+    }
+
+    /**
+     * Stop the thread and close both servers.
+     */
+    @Override
+    public void close()
+    {
+        CloseHelper.closeAll(runner, servers[0], servers[1]);
+    }
+
+    int primaryOf(final int partition)
+    {
+        return primaryOf[partition];
+    }
+
+    int epochOf(final int partition)
+    {
+        return epochOf[partition];
+    }
+
+    long[] stored(final long clientId, final long orderId)
+    {
+        return store.get(clientId + ":" + orderId);
+    }
+
+    long[] store(final long clientId, final long orderId, final int partition)
+    {
+        final long[] record = {partition, epochOf[partition], ++lastSequence[partition]};
+        store.put(clientId + ":" + orderId, record);
+        return record;
+    }
+
+    private void sendMaps()
+    {
+        for (final FakeOrderServer server : servers)
+        {
+            if (server.isAlive())
+            {
+                server.sendMaps();
+            }
+        }
+    }
+
+    private static final class Outcome
+    {
+        private final Object value;
+        private final Exception failure;
+
+        Outcome(final Object value, final Exception failure)
+        {
+            this.value = value;
+            this.failure = failure;
+        }
+    }
+
+    private final class PairAgent implements Agent
+    {
+        @Override
+        public int doWork()
+        {
+            int work = commands.drain(Runnable::run);
+            work += servers[0].doWork();
+            work += servers[1].doWork();
+            return work;
+        }
+
+        @Override
+        public String roleName()
+        {
+            return "fake-order-pair";
+        }
+    }
+}
