@@ -31,8 +31,8 @@ class LauncherIT
         final Result result = run("help");
         assertEquals(0, result.status, result.output);
         for (final String command : List.of(
-            "backbone", "version", "help", "demo", "distributor", "p2p", "source", "client", "orders-load", "verify-orders", "probe",
-            "bench", "console"))
+            "backbone", "version", "help", "demo", "distributor", "p2p", "source", "client", "orders-load",
+            "verify-orders", "probe", "bench", "console"))
         {
             assertTrue(result.output.contains("\n  " + command + " "), () -> command + " missing:\n" + result.output);
         }
