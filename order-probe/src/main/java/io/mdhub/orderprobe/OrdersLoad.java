@@ -185,7 +185,10 @@ public final class OrdersLoad implements OrderListener
         if (scheduledNs - warmupEndNs >= 0)
         {
             createToEnd.recordValue(createToEndNs);
-            sendToEnd.recordValue(clamp(nowNs - sendTimestampNs));
+            if (0 != sendTimestampNs) // 0: acked by a server that took the order over and never saw this send
+            {
+                sendToEnd.recordValue(clamp(nowNs - sendTimestampNs));
+            }
         }
         acked++;
         if (duplicate)

@@ -548,6 +548,7 @@ final class OrderAgent implements Agent, PeerListener
         }
         index.put(clientId, orderId, id, partition.epoch, sequence);
         partition.last = sequence;
+        partition.sendTimestampNs[(int)(sequence & (Partition.SEND_TIMESTAMP_RING - 1))] = sendNs;
         counters.ordersAccepted.increment();
     }
 
@@ -673,8 +674,11 @@ final class OrderAgent implements Agent, PeerListener
         final ClientSession client = clients.get(recordDecoder.clientId());
         if (null != client)
         {
+            // the echo is this server's record of the send time (0 for an order it took over from its peer)
+            final int slot = (int)(sequence & (Partition.SEND_TIMESTAMP_RING - 1));
             client.ack(recordDecoder.orderId(), partition.id, recordDecoder.epoch(), sequence, false, isReplicated,
-                0);
+                partition.sendTimestampNs[slot]);
+            partition.sendTimestampNs[slot] = 0;
         }
     }
 

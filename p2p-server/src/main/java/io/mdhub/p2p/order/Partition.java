@@ -38,6 +38,11 @@ final class Partition
     long peerLast;
     long peerDrained;
 
+    /** Client send timestamps of orders not yet completed, by sequence (a ring: echoed in the acks). */
+    final long[] sendTimestampNs = new long[SEND_TIMESTAMP_RING];
+
+    static final int SEND_TIMESTAMP_RING = 16 * 1024;
+
     Partition(final int id, final int homeServerId)
     {
         this.id = id;
