@@ -102,6 +102,8 @@ final class OrderAgent implements Agent, PeerListener
     private boolean isMapDue;
     private boolean wereAcksHeld;
     private boolean isPeerDead;
+    private volatile boolean isSteppingDown;
+    private boolean isPeerSteppingDown;
 
     OrderAgent(
         final OrderService.Context ctx,
@@ -193,7 +195,7 @@ final class OrderAgent implements Agent, PeerListener
         if (nowNs >= nextHeartbeatNs && ServerState.STARTING != state || nowNs >= nextHeartbeatNs && isRebuilt())
         {
             nextHeartbeatNs = nowNs + ctx.heartbeatIntervalNs();
-            peer.heartbeat(startEpochMs, nowNs, partitions);
+            peer.heartbeat(startEpochMs, nowNs, isSteppingDown, partitions);
             work++;
         }
         if (isMapDue)
@@ -217,14 +219,15 @@ final class OrderAgent implements Agent, PeerListener
     private int decide(final long nowNs)
     {
         final boolean wasLinkUp = isLinkUp;
-        isLinkUp = isPeerHeard && nowNs - peerHeardNs < ctx.peerTimeoutNs() && peer.isConnected();
+        isLinkUp = isPeerHeard && nowNs - peerHeardNs < ctx.peerTimeoutNs() && !peer.isSevered();
         // the fence says the process is gone AND it has stopped talking (a DOWN from before it started is stale)
         isPeerDead = PeerFence.State.DOWN == fence.state() &&
             (!isPeerHeard || nowNs - peerHeardNs >= ctx.peerTimeoutNs());
         if (wasLinkUp && !isLinkUp)
         {
-            LOG.warn("order server {}: replication link to server {} lost (fence: {})", serverId, peerId,
-                fence.state());
+            LOG.warn("order server {}: replication link to server {} lost (fence: {}, publication connected: {}, " +
+                "last heard {} ms ago)", serverId, peerId, fence.state(), peer.isConnected(),
+                (nowNs - peerHeardNs) / 1_000_000);
         }
         switch (state)
         {
@@ -246,7 +249,7 @@ final class OrderAgent implements Agent, PeerListener
                 {
                     resumeReplication();
                 }
-                if (isLinkUp && ctx.rebalance())
+                if (isLinkUp)
                 {
                     work += handBack();
                 }
@@ -395,17 +398,18 @@ final class OrderAgent implements Agent, PeerListener
     }
 
     /**
-     * Give a partition back to its home server once that server is a synchronous backup with everything: refuse
-     * new orders on it, wait until every order is complete, then become its backup at a new epoch; the peer sees
-     * that in the next heartbeat and takes the partition.
+     * Give a partition to the peer — back to its home server (rebalance), or every partition while an operator has
+     * this server step down — once the peer is a synchronous backup with everything: refuse new orders on it, wait
+     * until every order is complete, then become its backup at a new epoch; the peer sees that in the next
+     * heartbeat and takes the partition. Nothing is handed to a peer that is itself stepping down.
      */
     private int handBack()
     {
         int work = 0;
         for (final Partition partition : partitions)
         {
-            if (partition.isPrimary() && partition.homeServerId == peerId &&
-                PartitionRole.BACKUP == partition.peerRole)
+            final boolean isToPeer = isSteppingDown || (ctx.rebalance() && partition.homeServerId == peerId);
+            if (partition.isPrimary() && isToPeer && !isPeerSteppingDown && PartitionRole.BACKUP == partition.peerRole)
             {
                 partition.isHandingOver = true;
                 if (partition.acked == partition.last && partition.backupAcked == partition.last &&
@@ -853,12 +857,12 @@ final class OrderAgent implements Agent, PeerListener
     {
         peerHeardNs = System.nanoTime();
         isPeerHeard = true;
+        isPeerSteppingDown = io.mdhub.common.codecs.order.BooleanType.TRUE == heartbeat.steppingDown();
         if (heartbeat.startEpochMs() != peerStartEpochMs)
         {
             if (0 != peerStartEpochMs)
             {
                 LOG.info("order server {}: peer {} restarted", serverId, peerId);
-                isPeerCatchingUp = false;
             }
             peerStartEpochMs = heartbeat.startEpochMs();
         }
@@ -940,6 +944,16 @@ final class OrderAgent implements Agent, PeerListener
     boolean isLinkUp()
     {
         return isLinkUp;
+    }
+
+    void stepDown(final boolean isSteppingDown)
+    {
+        this.isSteppingDown = isSteppingDown;
+    }
+
+    boolean isSteppingDown()
+    {
+        return isSteppingDown;
     }
 
     void severPeerLink(final boolean isSevered)

@@ -117,6 +117,18 @@ public final class OrderService implements AutoCloseable
     }
 
     /**
+     * Step down (an operation for maintenance): hand every partition this server is primary of to the peer once it
+     * is a synchronous backup, and take none back while stepping down; {@code false} ends it and rebalancing gives
+     * the home partitions back.
+     *
+     * @param isSteppingDown true to step down.
+     */
+    public void stepDown(final boolean isSteppingDown)
+    {
+        agent.stepDown(isSteppingDown);
+    }
+
+    /**
      * Fault injection for drills and tests: cut (or restore) the replication link to the peer while both processes
      * and the fence stay up — the split-brain case.
      *
@@ -178,6 +190,18 @@ public final class OrderService implements AutoCloseable
         public long getFailovers()
         {
             return counters.failovers.get();
+        }
+
+        @Override
+        public void stepDown(final boolean isSteppingDown)
+        {
+            OrderService.this.stepDown(isSteppingDown);
+        }
+
+        @Override
+        public boolean isSteppingDown()
+        {
+            return agent.isSteppingDown();
         }
     }
 

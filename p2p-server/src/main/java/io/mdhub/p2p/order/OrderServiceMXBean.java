@@ -35,4 +35,17 @@ public interface OrderServiceMXBean
      * @return partitions taken over from a dead peer.
      */
     long getFailovers();
+
+    /**
+     * Hand every partition this server is primary of to the peer (once it is a synchronous backup) and take none
+     * back; false ends it.
+     *
+     * @param isSteppingDown true to step down.
+     */
+    void stepDown(boolean isSteppingDown);
+
+    /**
+     * @return true while stepping down.
+     */
+    boolean isSteppingDown();
 }

@@ -87,13 +87,15 @@ final class PeerLink implements FragmentHandler, AutoCloseable
         return subscription.poll(assembler, fragmentLimit);
     }
 
-    boolean heartbeat(final long startEpochMs, final long nowNs, final Partition[] partitions)
+    boolean heartbeat(
+        final long startEpochMs, final long nowNs, final boolean isSteppingDown, final Partition[] partitions)
     {
         final PeerHeartbeatEncoder.PartitionsEncoder entries = heartbeatEncoder
             .wrapAndApplyHeader(buffer, 0, headerEncoder)
             .serverId(serverId)
             .startEpochMs(startEpochMs)
             .timestampNs(nowNs)
+            .steppingDown(isSteppingDown ? BooleanType.TRUE : BooleanType.FALSE)
             .partitionsCount(partitions.length);
         for (final Partition partition : partitions)
         {

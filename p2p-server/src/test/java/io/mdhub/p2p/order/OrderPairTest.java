@@ -295,6 +295,29 @@ class OrderPairTest
     }
 
     @Test
+    void steppingDownHandsEveryPartitionToThePeerAndBack() throws IOException
+    {
+        launch(0);
+        launch(1);
+        connectClient();
+        awaitRoles("each server primary of half", this::eachServerPrimaryOfHalf);
+        submitAndAwait(1, 40);
+
+        servers[0].stepDown(true);
+        awaitRoles("server 1 primary of everything", () -> allPrimaryOn(1));
+        submitAndAwait(41, 80);
+        for (long id = 41; id <= 80; id++)
+        {
+            assertTrue(client.acks.get(id).replicated(), "server 0 is still a synchronous backup");
+        }
+        servers[0].stepDown(false);
+        awaitRoles("each server primary of half again", this::eachServerPrimaryOfHalf);
+        submitAndAwait(81, 120);
+        assertEachOrderOnceWithContiguousSequences();
+        verifyQueues(false);
+    }
+
+    @Test
     void cutReplicationLinkHoldsAcksAndLosesOrDuplicatesNothing() throws IOException
     {
         launch(0);

@@ -74,6 +74,31 @@ class OrderStoreTest
     }
 
     @Test
+    void fileSinkWritesOneLinePerOrder() throws Exception
+    {
+        final Path file = dir.resolve("orders.csv");
+        final org.agrona.ExpandableArrayBuffer buffer = new org.agrona.ExpandableArrayBuffer(512);
+        final io.mdhub.common.codecs.order.OrderRecordEncoder record =
+            new io.mdhub.common.codecs.order.OrderRecordEncoder();
+        try (OrderSink sink = OrderSinks.create("file:" + file))
+        {
+            for (int i = 1; i <= 3; i++)
+            {
+                record.wrapAndApplyHeader(buffer, 0, new io.mdhub.common.codecs.order.MessageHeaderEncoder())
+                    .partition(1).epoch(2).sequence(i).clientId(7).orderId(100 + i).storedTimeMs(0)
+                    .side(io.mdhub.common.codecs.order.Side.SELL).quantity(-5 + 10 * i).priceMantissa(-12345)
+                    .priceExponent((byte)-2).ordType((byte)'2').timeInForce((byte)'0').symbol("VOD.L")
+                    .clOrdId("C" + i).putFix(new UnsafeBuffer(new byte[0]), 0, 0);
+                assertTrue(sink.write(1, i, buffer, 0,
+                    io.mdhub.common.codecs.order.MessageHeaderEncoder.ENCODED_LENGTH + record.encodedLength()));
+            }
+        }
+        assertEquals(List.of("1,1,2,7,101,VOD.L,2,5,-12345,-2", "1,2,2,7,102,VOD.L,2,15,-12345,-2",
+            "1,3,2,7,103,VOD.L,2,25,-12345,-2"), Files.readAllLines(file));
+        assertTrue(OrderSinks.create("noop").write(0, 1, buffer, 0, 1));
+    }
+
+    @Test
     void queueSurvivesAReopenAndDiscardStartsAfresh() throws Exception
     {
         final Path queueDir = dir.resolve("queue");
