@@ -14,13 +14,15 @@ import io.mdhub.common.codecs.order.RejectReason;
 
 /**
  * One order client as a server knows it: its id and the publication its answers go to (the channel and stream it
- * named in its hello). Answers are offered with a few bounded retries; an answer that still cannot go (the client
- * is gone or not reading) is counted and dropped — the client resends the order and gets the original ack again,
- * so nothing is lost by it. Owned by the order agent.
+ * named in its hello). An answer the publication cannot take now (back-pressure: the client reads slower than the
+ * burst) waits, in order, in a bounded off-heap backlog that {@link #flush()} retries every duty cycle; only past
+ * the bound (a client that is gone or stopped reading) is an answer counted and dropped — the client then resends
+ * the order and gets the original ack again, so nothing is lost by it. Owned by the order agent.
  */
 final class ClientSession implements AutoCloseable
 {
     private static final int OFFER_ATTEMPTS = 3;
+    private static final int BACKLOG_BYTES = 4 * 1024 * 1024;
 
     final long clientId;
     private final Publication publication;
@@ -30,6 +32,9 @@ final class ClientSession implements AutoCloseable
     private final OrderAckEncoder ack = new OrderAckEncoder();
     private final OrderRejectEncoder reject = new OrderRejectEncoder();
     private final PartitionMapEncoder map = new PartitionMapEncoder();
+    private final org.agrona.ExpandableRingBuffer backlog = new org.agrona.ExpandableRingBuffer(4096, BACKLOG_BYTES,
+        true);
+    private final org.agrona.ExpandableRingBuffer.MessageConsumer sender = this::sendFromBacklog;
 
     ClientSession(final long clientId, final Publication publication, final AtomicCounter dropped)
     {
@@ -91,15 +96,38 @@ final class ClientSession implements AutoCloseable
 
     private boolean offer(final int length)
     {
-        for (int i = 0; i < OFFER_ATTEMPTS; i++)
+        if (backlog.isEmpty())
         {
-            if (publication.offer(buffer, 0, length) > 0)
+            for (int i = 0; i < OFFER_ATTEMPTS; i++)
             {
-                return true;
+                if (publication.offer(buffer, 0, length) > 0)
+                {
+                    return true;
+                }
             }
         }
-        dropped.increment();
-        return false;
+        if (!backlog.append(buffer, 0, length))
+        {
+            dropped.increment();
+            return false;
+        }
+        return true;
+    }
+
+    /**
+     * Send what waits in the backlog, oldest first, until the publication pushes back.
+     *
+     * @return answers sent.
+     */
+    int flush()
+    {
+        return backlog.isEmpty() ? 0 : backlog.consume(sender, Integer.MAX_VALUE);
+    }
+
+    private boolean sendFromBacklog(
+        final org.agrona.MutableDirectBuffer message, final int offset, final int length, final int headOffset)
+    {
+        return publication.offer(message, offset, length) > 0;
     }
 
     @Override

@@ -198,6 +198,10 @@ final class OrderAgent implements Agent, PeerListener
             peer.heartbeat(startEpochMs, nowNs, isSteppingDown, partitions);
             work++;
         }
+        for (final ClientSession client : clients.values())
+        {
+            work += client.flush();
+        }
         if (isMapDue)
         {
             isMapDue = false;
