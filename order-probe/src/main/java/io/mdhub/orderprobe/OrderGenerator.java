@@ -3,9 +3,8 @@ package io.mdhub.orderprobe;
 import org.agrona.MutableDirectBuffer;
 
 /**
- * Makes the FIX bytes of one order for the load tool. The stop-gap {@link StopGapNewOrderSingles} implements it until
- * {@code io.mdhub.common.order.fix.FixOrderEncoder} (another branch) is on this one; then an adapter over that encoder
- * replaces it here and nowhere else. Implementations must not allocate per order.
+ * Makes the FIX bytes of one order for the load tool ({@link FixNewOrderSingles} over the shared
+ * {@code FixOrderEncoder}); a seam for other order shapes. Implementations must not allocate per order.
  */
 public interface OrderGenerator
 {

@@ -96,7 +96,7 @@ public final class OrdersLoadMain implements Callable<Integer>
 
     @Option(names = "--order-length", paramLabel = "BYTES",
         description = "FIX order length (default ${DEFAULT-VALUE}, as the GemCache probe's).")
-    int orderLength = StopGapNewOrderSingles.DEFAULT_LENGTH;
+    int orderLength = FixNewOrderSingles.DEFAULT_LENGTH;
 
     @Option(names = "--idle", paramLabel = "STRATEGY",
         description = "Idle strategy of the load loop: backoff, yield, spin, sleep-ns:N, ... (default " +
@@ -123,7 +123,7 @@ public final class OrdersLoadMain implements Callable<Integer>
 
         final IdleStrategy loopIdle = IdleStrategies.parse(idle);
         new SpinBudget("orders-load", IdleConfiguration.spinCores()).add("--idle", loopIdle).check();
-        final OrderGenerator generator = new StopGapNewOrderSingles(orderLength);
+        final OrderGenerator generator = new FixNewOrderSingles(orderLength);
         final OrderClient.Context ctx = new OrderClient.Context();
         if (ctx.maxOrderLength() < generator.maxLength())
         {

@@ -85,7 +85,7 @@ class OrdersLoadTest
         pair.call(() -> pair.setPrimaryForAll(0));
         try (OrderClient client = OrderClient.connect(context(43).ackTimeoutMs(2_000)))
         {
-            final OrdersLoad load = new OrdersLoad(client, new StopGapNewOrderSingles(305),
+            final OrdersLoad load = new OrdersLoad(client, new FixNewOrderSingles(305),
                 new OrdersLoad.Settings().rate(1000).durationSeconds(3), new BackoffIdleStrategy());
             final boolean[] isFailedOver = {false};
             final OrdersLoad.Totals totals = load.run(new PrintWriter(System.out), () ->
@@ -123,7 +123,7 @@ class OrdersLoadTest
         });
         try (OrderClient client = OrderClient.connect(context(44)))
         {
-            final OrdersLoad load = new OrdersLoad(client, new StopGapNewOrderSingles(305),
+            final OrdersLoad load = new OrdersLoad(client, new FixNewOrderSingles(305),
                 new OrdersLoad.Settings().rate(100).durationSeconds(1).drainTimeoutSeconds(1),
                 new BackoffIdleStrategy());
             final OrdersLoad.Totals totals = load.run(new PrintWriter(System.out), () -> false);
