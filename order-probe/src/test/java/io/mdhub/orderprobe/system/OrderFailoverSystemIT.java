@@ -4,10 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -19,6 +17,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import io.mdhub.common.test.InterruptAfter;
 import io.mdhub.common.test.MdTests;
+import io.mdhub.common.test.SystemProcesses;
 
 /**
  * The order pair as users run it: a backbone daemon (the host's media driver), two order servers
@@ -32,8 +31,6 @@ import io.mdhub.common.test.MdTests;
 @InterruptAfter(600)
 class OrderFailoverSystemIT
 {
-    private static final Path ROOT =
-        Paths.get(System.getProperty("mdhub.build.dir", "target")).toAbsolutePath().getParent().getParent();
     private static final int RUNS = 5;
     private static final int RATE = 500;
     private static final int LOAD_SECONDS = 6;
@@ -41,7 +38,8 @@ class OrderFailoverSystemIT
     @TempDir
     Path dir;
 
-    private final List<Process> processes = new ArrayList<>();
+    private final SystemProcesses processes =
+        new SystemProcesses(System.getProperty("mdhub.build.dir", "target"));
     private final Process[] servers = new Process[2];
     private final int[] ingressPorts = {MdTests.unusedPort(), MdTests.unusedPort()};
     private final int[] peerPorts = {MdTests.unusedPort(), MdTests.unusedPort()};
@@ -49,18 +47,9 @@ class OrderFailoverSystemIT
     private int serverStarts;
 
     @AfterEach
-    void stopEverything() throws InterruptedException
+    void stopEverything()
     {
-        for (int i = processes.size() - 1; i >= 0; i--)
-        {
-            final Process process = processes.get(i);
-            process.destroy();
-            if (!process.waitFor(10, TimeUnit.SECONDS))
-            {
-                process.destroyForcibly();
-                process.waitFor();
-            }
-        }
+        processes.close();
     }
 
     @Test
@@ -189,41 +178,21 @@ class OrderFailoverSystemIT
     private Process start(final Path log, final String jar, final List<String> jvmArgs, final String... args)
         throws IOException
     {
-        final List<String> command = new ArrayList<>(List.of(
-            Paths.get(System.getProperty("java.home"), "bin", "java").toString(),
-            "-Xmx256m", "-Dchronicle.analytics.disable=true", "-Djava.net.preferIPv4Stack=true"));
-        command.addAll(jvmArgs);
-        command.addAll(List.of("-jar", ROOT.resolve(jar).toString()));
-        command.addAll(List.of(args));
-        final Process process = new ProcessBuilder(command)
-            .redirectErrorStream(true)
-            .redirectOutput(log.toFile())
-            .start();
-        processes.add(process);
-        return process;
+        return processes.start(log, jar, jvmArgs, args);
     }
 
     private static void awaitLine(final Path log, final String text)
     {
-        MdTests.await(() -> "'" + text + "' in " + log.getFileName() + ":\n" + tail(log),
-            () -> read(log).contains(text));
+        SystemProcesses.awaitLine(log, text);
     }
 
     private static String tail(final Path log)
     {
-        final String text = read(log);
-        return text.length() > 3000 ? text.substring(text.length() - 3000) : text;
+        return SystemProcesses.tail(log);
     }
 
     private static String read(final Path log)
     {
-        try
-        {
-            return Files.exists(log) ? Files.readString(log) : "";
-        }
-        catch (final IOException ex)
-        {
-            throw new UncheckedIOException(ex);
-        }
+        return SystemProcesses.read(log);
     }
 }

@@ -1,9 +1,7 @@
 package io.mdhub.common.order.fix;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.lang.management.ManagementFactory;
 
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
@@ -11,6 +9,7 @@ import org.junit.jupiter.api.Test;
 import io.mdhub.common.codecs.order.MessageHeaderEncoder;
 import io.mdhub.common.codecs.order.OrderRecordEncoder;
 import io.mdhub.common.codecs.order.Side;
+import io.mdhub.common.test.Allocations;
 import io.mdhub.common.test.InterruptAfter;
 
 /**
@@ -63,26 +62,7 @@ class FixOrderAllocationTest
     @Test
     void orderPathAllocatesNothing()
     {
-        final com.sun.management.ThreadMXBean threads =
-            (com.sun.management.ThreadMXBean)ManagementFactory.getThreadMXBean();
-        assertTrue(threads.isThreadAllocatedMemorySupported());
-        final long tid = Thread.currentThread().getId();
-        long sum = work(ITERATIONS);
-
-        // A one-off allocation by the JIT or the JVM's own bookkeeping can land in a window; an allocation per
-        // message would show up in every window as at least ITERATIONS * 16 bytes. Take the best of a few windows.
-        long best = Long.MAX_VALUE;
-        for (int round = 0; round < 5 && best != 0; round++)
-        {
-            final long calibrateStart = threads.getThreadAllocatedBytes(tid);
-            final long calibrateEnd = threads.getThreadAllocatedBytes(tid);
-            final long before = threads.getThreadAllocatedBytes(tid);
-            sum += work(ITERATIONS);
-            final long after = threads.getThreadAllocatedBytes(tid);
-            best = Math.min(best, (after - before) - (calibrateEnd - calibrateStart));
-        }
-
-        assertTrue(sum != 0);
-        assertEquals(0, best, "bytes allocated over the order path");
+        assertEquals(0, Allocations.leastAllocatedBytes(() -> work(ITERATIONS), 5),
+            "bytes allocated over the order path");
     }
 }

@@ -1,0 +1,125 @@
+package io.mdhub.common.test;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The separate JVMs of a system test: MDHub's fat jars started as users start them (java -jar, small heap,
+ * Chronicle analytics off), each with its output in a log file the test waits on; {@link #close()} stops every one
+ * it started (SIGTERM, then SIGKILL after 10 s), newest first.
+ */
+public final class SystemProcesses implements AutoCloseable
+{
+    private final Path root;
+    private final List<Process> processes = new ArrayList<>();
+
+    /**
+     * @param buildDir the module's build directory (failsafe's {@code mdhub.build.dir}); the project root is two up.
+     */
+    public SystemProcesses(final String buildDir)
+    {
+        this.root = Paths.get(buildDir).toAbsolutePath().getParent().getParent();
+    }
+
+    /**
+     * @return the project root.
+     */
+    public Path root()
+    {
+        return root;
+    }
+
+    /**
+     * Start a fat jar.
+     *
+     * @param log     where its output goes.
+     * @param jar     path of the jar from the project root, e.g. {@code p2p-server/target/mdhub-p2p.jar}.
+     * @param jvmArgs extra JVM options (system properties).
+     * @param args    its arguments.
+     * @return the process.
+     * @throws IOException if it cannot start.
+     */
+    public Process start(final Path log, final String jar, final List<String> jvmArgs, final String... args)
+        throws IOException
+    {
+        final List<String> command = new ArrayList<>(List.of(
+            Paths.get(System.getProperty("java.home"), "bin", "java").toString(),
+            "-Xmx384m", "-Dchronicle.analytics.disable=true", "-Djava.net.preferIPv4Stack=true"));
+        command.addAll(jvmArgs);
+        command.addAll(List.of("-jar", root.resolve(jar).toString()));
+        command.addAll(List.of(args));
+        final Process process = new ProcessBuilder(command)
+            .redirectErrorStream(true)
+            .redirectOutput(log.toFile())
+            .start();
+        processes.add(process);
+        return process;
+    }
+
+    /**
+     * Wait (within the test's deadline) until a log contains a text.
+     *
+     * @param log  the log.
+     * @param text the text.
+     */
+    public static void awaitLine(final Path log, final String text)
+    {
+        MdTests.await(() -> "'" + text + "' in " + log.getFileName() + ":\n" + tail(log),
+            () -> read(log).contains(text));
+    }
+
+    /**
+     * @param log a log.
+     * @return its last 3,000 characters.
+     */
+    public static String tail(final Path log)
+    {
+        final String text = read(log);
+        return text.length() > 3000 ? text.substring(text.length() - 3000) : text;
+    }
+
+    /**
+     * @param log a log.
+     * @return its content ("" if it does not exist yet).
+     */
+    public static String read(final Path log)
+    {
+        try
+        {
+            return Files.exists(log) ? Files.readString(log) : "";
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException(ex);
+        }
+    }
+
+    @Override
+    public void close()
+    {
+        for (int i = processes.size() - 1; i >= 0; i--)
+        {
+            final Process process = processes.get(i);
+            process.destroy();
+            try
+            {
+                if (!process.waitFor(10, TimeUnit.SECONDS))
+                {
+                    process.destroyForcibly();
+                    process.waitFor();
+                }
+            }
+            catch (final InterruptedException ex)
+            {
+                process.destroyForcibly();
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+}
