@@ -61,9 +61,17 @@ class OrderPairTest
         CloseHelper.quietCloseAll(client, servers[0], servers[1], aeron, node);
     }
 
+    private final java.util.Set<String> drained = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
     private OrderService launch(final int id)
     {
+        final OrderSink sink = (partition, sequence, record, offset, length) ->
+        {
+            drained.add(partition + "/" + sequence);
+            return true;
+        };
         servers[id] = OrderService.launch(new OrderService.Context()
+            .sink(sink)
             .serverId(id)
             .partitions(PARTITIONS)
             .ingressChannel("aeron:ipc").ingressStreamId(3001 + 10 * id)
@@ -315,6 +323,31 @@ class OrderPairTest
         submitAndAwait(81, 120);
         assertEachOrderOnceWithContiguousSequences();
         verifyQueues(false);
+    }
+
+    @Test
+    void promotedBackupResumesDrainingWhereTheDeadPrimaryStopped()
+    {
+        launch(0);
+        launch(1);
+        connectClient();
+        awaitRoles("each server primary of half", this::eachServerPrimaryOfHalf);
+        submitAndAwait(1, 100);
+        servers[1].close();
+        servers[1] = null;
+        awaitRoles("server 0 primary of everything", () -> allPrimaryOn(0));
+        submitAndAwait(101, 200);
+        MdTests.await(() -> "every acknowledged order drained once the survivor caught up: " + drained.size(), () ->
+        {
+            for (final TestOrderClient.Answer ack : client.acks.values())
+            {
+                if (!drained.contains(ack.partition() + "/" + ack.sequence()))
+                {
+                    return false;
+                }
+            }
+            return true;
+        });
     }
 
     @Test
