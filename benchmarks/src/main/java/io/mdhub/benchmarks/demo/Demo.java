@@ -68,7 +68,7 @@ public final class Demo implements AutoCloseable
                 .port(distributor.port())
                 .itemCount(settings.items)
                 .rate(settings.rate));
-            awaitImages(source.stats(), settings.items);
+            awaitImages(source.stats(), distributor, settings.items);
 
             this.client = TestClient.launch(new TestClient.Context()
                 .port(p2p.port())
@@ -99,15 +99,20 @@ public final class Demo implements AutoCloseable
         return new Demo(settings);
     }
 
-    private static void awaitImages(final SourceStats stats, final int items)
+    /**
+     * Waits until the distributor's cache holds every image, not merely until the source has written them: a
+     * request reaching the distributor before the image does is refused NOT_FOUND (a non-interactive provider has not
+     * published the item), and the client would see a Closed status instead of a refresh.
+     */
+    private static void awaitImages(final SourceStats stats, final Distributor distributor, final int items)
     {
         final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
-        while (stats.refreshesSent() < items)
+        while (stats.refreshesSent() < items || distributor.mxBean().getItemCount() < items)
         {
             if (System.nanoTime() > deadlineNs || stats.isLoginRefused())
             {
                 throw new IllegalStateException("the source did not publish its " + items + " images: sent " +
-                    stats.refreshesSent());
+                    stats.refreshesSent() + ", distributor cache holds " + distributor.mxBean().getItemCount());
             }
             java.util.concurrent.locks.LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(10));
         }
