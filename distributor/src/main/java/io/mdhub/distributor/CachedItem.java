@@ -21,8 +21,10 @@ public final class CachedItem
     private final DirectBuffer nameBuffer;
     private final ByteBuffer nameByteBuffer;
     private final CachedImage cached;
-    ProviderSession owner;
+    ProviderLink owner;
     int providerStreamId;
+    /** Set for an item of a sink-driven (mounted, interactive) service: who wants it; null for pushed items. */
+    SinkInterest interest;
 
     CachedItem(final int handle, final DistributedService service, final ItemName name, final int domainType)
     {

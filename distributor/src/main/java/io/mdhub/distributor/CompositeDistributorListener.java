@@ -44,6 +44,41 @@ final class CompositeDistributorListener implements DistributorListener
     }
 
     @Override
+    @SuppressWarnings("checkstyle:ParameterNumber") // primitives, not a message object (STYLE.md §1.1.4)
+    public void onItemAnswer(
+        final int serviceId,
+        final int itemHandle,
+        final int domainType,
+        final int refreshFlags,
+        final long requestId,
+        final long connectionId,
+        final DirectBuffer name,
+        final DirectBuffer rwf,
+        final int rwfOffset,
+        final int rwfLength)
+    {
+        first.onItemAnswer(serviceId, itemHandle, domainType, refreshFlags, requestId, connectionId, name, rwf,
+            rwfOffset, rwfLength);
+        second.onItemAnswer(serviceId, itemHandle, domainType, refreshFlags, requestId, connectionId, name, rwf,
+            rwfOffset, rwfLength);
+    }
+
+    @Override
+    public void onRequestRefused(
+        final int serviceId,
+        final long requestId,
+        final int domainType,
+        final int streamState,
+        final int dataState,
+        final DirectBuffer rwf,
+        final int rwfOffset,
+        final int rwfLength)
+    {
+        first.onRequestRefused(serviceId, requestId, domainType, streamState, dataState, rwf, rwfOffset, rwfLength);
+        second.onRequestRefused(serviceId, requestId, domainType, streamState, dataState, rwf, rwfOffset, rwfLength);
+    }
+
+    @Override
     public void onItemUpdate(
         final int serviceId,
         final int itemHandle,

@@ -34,7 +34,7 @@ final class DirectoryFeed
         this.core = core;
     }
 
-    void onMessage(final ProviderSession session, final ByteBuf message)
+    void onMessage(final ProviderLink session, final ByteBuf message)
     {
         final int msgClass = core.msg.msgClass();
         if (MsgClasses.REFRESH != msgClass && MsgClasses.UPDATE != msgClass)
@@ -76,9 +76,13 @@ final class DirectoryFeed
         {
             apply(session, services.get(i));
         }
+        if (session.isRoute())
+        {
+            core.sinkItems.rehome(); // items that lost their connection may move to this one
+        }
     }
 
-    private void apply(final ProviderSession session, final Service announced)
+    private void apply(final ProviderLink session, final Service announced)
     {
         final int providerServiceId = announced.serviceId();
         DistributedService service = session.service(providerServiceId);
@@ -109,6 +113,10 @@ final class DirectoryFeed
             }
             session.mapService(providerServiceId, service);
             service.addProvider(session);
+            if (session.isRoute())
+            {
+                service.sinkDriven(core.sinkItems.isCaching());
+            }
             changed = true;
         }
         if (announced.checkHasInfo())
@@ -140,7 +148,7 @@ final class DirectoryFeed
      * A provider stops publishing a service (it left, or deleted the service): the service goes down once no
      * provider publishes it.
      */
-    void leave(final ProviderSession session, final DistributedService service)
+    void leave(final ProviderLink session, final DistributedService service)
     {
         service.removeProvider(session);
         if (0 == service.providerCount() && service.state(DistributedService.STATE_DOWN, 0))

@@ -23,11 +23,13 @@ public final class DistributedService
     private final int id;
     private final String name;
     private final ItemCache cache;
-    private final List<ProviderSession> providers = new ArrayList<>(2);
+    private final List<ProviderLink> providers = new ArrayList<>(2);
     private final Service info = DirectoryMsgFactory.createService();
     private final AtomicCounter itemsCounter;
     private final AtomicCounter updatesIn;
     private final AtomicCounter refreshesIn;
+    private boolean isSinkDriven;
+    private boolean isCaching = true;
     private int serviceState = STATE_DOWN;
     private int acceptingRequests;
 
@@ -97,6 +99,57 @@ public final class DistributedService
     }
 
     /**
+     * @return true when a mounted interactive provider serves the service: its items exist only while the backbone
+     * wants them, and requests go to the provider.
+     */
+    public boolean isSinkDriven()
+    {
+        return isSinkDriven;
+    }
+
+    /**
+     * @return true when the item images are kept (and new requests for open items are answered from them); false
+     * for a sink-driven service mounted with the cache off: every request gets a fresh refresh from the provider.
+     */
+    public boolean isCaching()
+    {
+        return isCaching;
+    }
+
+    void sinkDriven(final boolean isCaching)
+    {
+        this.isSinkDriven = true;
+        this.isCaching = isCaching;
+    }
+
+    /**
+     * The connection a new item of this sink-driven service is requested on: the first mounted connection that is
+     * logged in (hot standby: the others wait), or the one with the fewest items (load balancing).
+     *
+     * @return the connection, or null when none is up.
+     */
+    ProviderLink pickLink(final boolean isLoadBalancing)
+    {
+        ProviderLink best = null;
+        for (int i = 0; i < providers.size(); i++)
+        {
+            final ProviderLink link = providers.get(i);
+            if (link.isRoute() && link.isLoggedIn && !link.isClosing)
+            {
+                if (!isLoadBalancing)
+                {
+                    return link;
+                }
+                if (null == best || link.itemCount() < best.itemCount())
+                {
+                    best = link;
+                }
+            }
+        }
+        return best;
+    }
+
+    /**
      * @return number of provider connections publishing the service.
      */
     public int providerCount()
@@ -104,7 +157,7 @@ public final class DistributedService
         return providers.size();
     }
 
-    boolean addProvider(final ProviderSession session)
+    boolean addProvider(final ProviderLink session)
     {
         if (!providers.contains(session))
         {
@@ -114,7 +167,7 @@ public final class DistributedService
         return false;
     }
 
-    boolean removeProvider(final ProviderSession session)
+    boolean removeProvider(final ProviderLink session)
     {
         return providers.remove(session);
     }

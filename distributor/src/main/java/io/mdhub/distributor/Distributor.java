@@ -1,6 +1,7 @@
 package io.mdhub.distributor;
 
 import java.nio.ByteBuffer;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 
@@ -58,6 +59,10 @@ public final class Distributor implements AutoCloseable
                 ctx.backboneRuntime().start();
             }
             launched = RipcServer.launch(ctx.ripc());
+            for (final RouteEndpoint endpoint : ctx.routeEndpoints())
+            {
+                endpoint.start(ctx.core(), ctx.eventLoopGroup(), ctx.componentName());
+            }
             if (ctx.registerMBean())
             {
                 registered = MBeans.register(ctx.componentName(), control);
@@ -65,6 +70,7 @@ public final class Distributor implements AutoCloseable
         }
         catch (final RuntimeException ex)
         {
+            ctx.routeEndpoints().forEach(CloseHelper::quietClose);
             CloseHelper.quietClose(launched);
             throw ex;
         }
@@ -162,6 +168,7 @@ public final class Distributor implements AutoCloseable
         // Close the provider connections first and let the event loop run their channelInactive (Netty runs it
         // after the close future completes): sessions free their counters there, and the CountersManager must not
         // be used from two threads at once when the RIPC server frees its own counters next.
+        ctx.routeEndpoints().forEach(CloseHelper::quietClose);
         server.channels().close().awaitUninterruptibly(CLOSE_TIMEOUT_SECONDS, TimeUnit.SECONDS);
         control.call(() -> Boolean.TRUE);
         CloseHelper.quietClose(server);
@@ -189,6 +196,12 @@ public final class Distributor implements AutoCloseable
         private RipcServer.Context ripc = new RipcServer.Context();
         private DistributorBackbone.Context backbone = new DistributorBackbone.Context();
         private DistributorBackbone backboneRuntime;
+        private String routes = DistributorConfiguration.routes();
+        private String routeMirroring = DistributorConfiguration.routeMirroring();
+        private boolean routeCacheEnabled = DistributorConfiguration.routeCacheEnabled();
+        private int routeReconnectMs = DistributorConfiguration.routeReconnectMs();
+        private String routeUser = DistributorConfiguration.routeUser();
+        private List<RouteEndpoint> routeEndpoints = List.of();
 
         private boolean ownsCountersManager;
         private ByteBuffer countersMetaData;
@@ -215,6 +228,14 @@ public final class Distributor implements AutoCloseable
                 {
                 };
             }
+            requireRange(DistributorConfiguration.ROUTE_RECONNECT_MS_PROP_NAME, routeReconnectMs, 1, 3_600_000);
+            final boolean isLoadBalancing = "load-balance".equals(routeMirroring);
+            if (!isLoadBalancing && !"hot-standby".equals(routeMirroring))
+            {
+                throw new IllegalArgumentException(DistributorConfiguration.ROUTE_MIRRORING_PROP_NAME +
+                    " must be hot-standby or load-balance: " + routeMirroring);
+            }
+            routeEndpoints = RouteEndpoint.parse(routes, routeUser, routeReconnectMs);
             backbone.conclude();
             if (null == countersManager)
             {
@@ -232,14 +253,15 @@ public final class Distributor implements AutoCloseable
             final ServiceDirectory directory = new ServiceDirectory(maxServices, maxItemsPerService, counters);
             final ProviderReadGate readGate = new ProviderReadGate(eventLoop, counters);
             DistributorListener listeners = listener;
+            final SinkDrivenItems sinkItems = new SinkDrivenItems(isLoadBalancing, routeCacheEnabled);
             if (backbone.isActive())
             {
                 backboneRuntime = new DistributorBackbone(
-                    backbone, directory, countersManager, componentName, eventLoop, readGate);
+                    backbone, directory, countersManager, componentName, eventLoop, readGate, sinkItems);
                 listeners = new CompositeDistributorListener(backboneRuntime.outbound(), listener);
             }
             core = new DistributorCore(componentName, maxProviders, directory, listeners, counters, readGate,
-                ripc.partialFrameTimeoutNs());
+                ripc.partialFrameTimeoutNs(), sinkItems);
             final DistributorCore sessionsCore = core;
             ripc.port(providerPort)
                 .bindAddress(bindAddress)
@@ -485,6 +507,111 @@ public final class Distributor implements AutoCloseable
         }
 
         /**
+         * @param routes interactive providers to mount, {@code host:port,...} (blank for none).
+         * @return this.
+         */
+        public Context routes(final String routes)
+        {
+            checkNotConcluded();
+            this.routes = routes;
+            return this;
+        }
+
+        /**
+         * @return the interactive providers to mount.
+         */
+        public String routes()
+        {
+            return routes;
+        }
+
+        /**
+         * @param routeMirroring {@code hot-standby} or {@code load-balance}.
+         * @return this.
+         */
+        public Context routeMirroring(final String routeMirroring)
+        {
+            checkNotConcluded();
+            this.routeMirroring = routeMirroring;
+            return this;
+        }
+
+        /**
+         * @return the mirroring mode of mounted services.
+         */
+        public String routeMirroring()
+        {
+            return routeMirroring;
+        }
+
+        /**
+         * @param routeCacheEnabled keep images of sink-driven items (false: every request gets a fresh refresh).
+         * @return this.
+         */
+        public Context routeCacheEnabled(final boolean routeCacheEnabled)
+        {
+            checkNotConcluded();
+            this.routeCacheEnabled = routeCacheEnabled;
+            return this;
+        }
+
+        /**
+         * @return true if sink-driven items are cached.
+         */
+        public boolean routeCacheEnabled()
+        {
+            return routeCacheEnabled;
+        }
+
+        /**
+         * @param routeReconnectMs wait between connection attempts to a mounted provider.
+         * @return this.
+         */
+        public Context routeReconnectMs(final int routeReconnectMs)
+        {
+            checkNotConcluded();
+            this.routeReconnectMs = routeReconnectMs;
+            return this;
+        }
+
+        /**
+         * @return the wait between connection attempts to a mounted provider, in milliseconds.
+         */
+        public int routeReconnectMs()
+        {
+            return routeReconnectMs;
+        }
+
+        /**
+         * @param routeUser user name for the logins on mounted providers.
+         * @return this.
+         */
+        public Context routeUser(final String routeUser)
+        {
+            checkNotConcluded();
+            this.routeUser = routeUser;
+            return this;
+        }
+
+        /**
+         * @return user name for the logins on mounted providers.
+         */
+        public String routeUser()
+        {
+            return routeUser;
+        }
+
+        List<RouteEndpoint> routeEndpoints()
+        {
+            return routeEndpoints;
+        }
+
+        EventLoopGroup eventLoopGroup()
+        {
+            return eventLoopGroup;
+        }
+
+        /**
          * @return a copy with the same settings that owns nothing and has a fresh RIPC Context with the same
          * transport settings.
          */
@@ -502,6 +629,7 @@ public final class Distributor implements AutoCloseable
             copy.eventLoopGroup = null;
             copy.eventLoop = null;
             copy.core = null;
+            copy.routeEndpoints = List.of();
             return copy;
         }
 

@@ -69,6 +69,61 @@ public final class DistributorConfiguration
      */
     public static final String COMPONENT_NAME_DEFAULT = "mdhub-distributor";
 
+    /**
+     * Interactive providers the distributor mounts (routes): a comma-separated list of {@code host:port}. The
+     * distributor connects out to each, logs in as a consumer, reads its source directory and forwards item requests
+     * on demand. Several endpoints announcing the same service name mirror it.
+     */
+    public static final String ROUTES_PROP_NAME = "mdhub.distributor.routes";
+
+    /**
+     * Default routes: none.
+     */
+    public static final String ROUTES_DEFAULT = "";
+
+    /**
+     * How a service served by several mounted endpoints is shared: {@code hot-standby} (the first endpoint up serves
+     * every item; on its loss the next takes them over) or {@code load-balance} (new items go to the endpoint with
+     * the fewest; a lost endpoint's items move to the others).
+     */
+    public static final String ROUTE_MIRRORING_PROP_NAME = "mdhub.distributor.route.mirroring";
+
+    /**
+     * Default mirroring mode.
+     */
+    public static final String ROUTE_MIRRORING_DEFAULT = "hot-standby";
+
+    /**
+     * Keep images of sink-driven items and answer new requests for open items from them. Off: every request gets a
+     * fresh refresh from the provider (a reissue), as in the published latency configuration.
+     */
+    public static final String ROUTE_CACHE_ENABLED_PROP_NAME = "mdhub.distributor.route.cache.enabled";
+
+    /**
+     * Default: cache on.
+     */
+    public static final boolean ROUTE_CACHE_ENABLED_DEFAULT = true;
+
+    /**
+     * Wait between attempts to (re)connect a mounted endpoint, in milliseconds.
+     */
+    public static final String ROUTE_RECONNECT_MS_PROP_NAME = "mdhub.distributor.route.reconnect.ms";
+
+    /**
+     * Default reconnect wait.
+     */
+    public static final int ROUTE_RECONNECT_MS_DEFAULT = 1000;
+
+    /**
+     * User name the distributor logs in with on mounted providers.
+     */
+    public static final String ROUTE_USER_PROP_NAME = "mdhub.distributor.route.user";
+
+    /**
+     * Default route user name.
+     */
+    public static final String ROUTE_USER_DEFAULT = "mdhub-distributor";
+
     private DistributorConfiguration()
     {
     }
@@ -119,5 +174,45 @@ public final class DistributorConfiguration
     public static String componentName()
     {
         return ConfigValues.getString(COMPONENT_NAME_PROP_NAME, COMPONENT_NAME_DEFAULT);
+    }
+
+    /**
+     * @return the mounted endpoints, {@code host:port,...}.
+     */
+    public static String routes()
+    {
+        return ConfigValues.getString(ROUTES_PROP_NAME, ROUTES_DEFAULT);
+    }
+
+    /**
+     * @return the mirroring mode.
+     */
+    public static String routeMirroring()
+    {
+        return ConfigValues.getString(ROUTE_MIRRORING_PROP_NAME, ROUTE_MIRRORING_DEFAULT);
+    }
+
+    /**
+     * @return true if sink-driven items are cached.
+     */
+    public static boolean routeCacheEnabled()
+    {
+        return ConfigValues.getBoolean(ROUTE_CACHE_ENABLED_PROP_NAME, ROUTE_CACHE_ENABLED_DEFAULT);
+    }
+
+    /**
+     * @return the reconnect wait in milliseconds.
+     */
+    public static int routeReconnectMs()
+    {
+        return ConfigValues.getInt(ROUTE_RECONNECT_MS_PROP_NAME, ROUTE_RECONNECT_MS_DEFAULT);
+    }
+
+    /**
+     * @return the route user name.
+     */
+    public static String routeUser()
+    {
+        return ConfigValues.getString(ROUTE_USER_PROP_NAME, ROUTE_USER_DEFAULT);
     }
 }

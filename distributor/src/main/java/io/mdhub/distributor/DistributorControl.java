@@ -74,7 +74,7 @@ final class DistributorControl implements DistributorMXBean
         return call(() ->
         {
             final List<String> lines = new ArrayList<>();
-            for (final ProviderSession session : core.sessions.values())
+            for (final ProviderLink session : core.sessions.values())
             {
                 lines.add("id=" + session.connectionId() + " remote=" + session.remoteAddress() + " user=" +
                     session.userName() + " services=" + session.serviceCount() + " items=" + session.itemCount());
@@ -94,7 +94,7 @@ final class DistributorControl implements DistributorMXBean
     {
         return call(() ->
         {
-            final ProviderSession session = core.sessions.get(connectionId);
+            final ProviderLink session = core.sessions.get(connectionId);
             if (null == session)
             {
                 return false;

@@ -30,7 +30,7 @@ final class DistributorCore
     final ServiceDirectory directory;
     final ProviderReadGate readGate;
     final long partialFrameTimeoutNs;
-    final Long2ObjectHashMap<ProviderSession> sessions = new Long2ObjectHashMap<>();
+    final Long2ObjectHashMap<ProviderLink> sessions = new Long2ObjectHashMap<>();
     final RwfMsgFlyweight msg = new RwfMsgFlyweight();
     final RwfFieldListFlyweight fieldList = new RwfFieldListFlyweight();
     final EtaMsgReader reader = new EtaMsgReader();
@@ -44,6 +44,7 @@ final class DistributorCore
     final Buffer loginRejectText = CodecFactory.createBuffer();
     final ItemFeed items;
     final DirectoryFeed directoryFeed;
+    final SinkDrivenItems sinkItems;
     private long nextConnectionId = 1;
 
     DistributorCore(
@@ -55,7 +56,8 @@ final class DistributorCore
         final DistributorCounters counters)
     {
         this(component, maxProviders, new ServiceDirectory(maxServices, maxItemsPerService, counters), listener,
-            counters, new ProviderReadGate(null, counters), RipcConfiguration.PARTIAL_FRAME_TIMEOUT_DEFAULT_NS);
+            counters, new ProviderReadGate(null, counters), RipcConfiguration.PARTIAL_FRAME_TIMEOUT_DEFAULT_NS,
+            new SinkDrivenItems(false, true));
     }
 
     DistributorCore(
@@ -65,7 +67,8 @@ final class DistributorCore
         final DistributorListener listener,
         final DistributorCounters counters,
         final ProviderReadGate readGate,
-        final long partialFrameTimeoutNs)
+        final long partialFrameTimeoutNs,
+        final SinkDrivenItems sinkItems)
     {
         this.component = component;
         this.maxProviders = maxProviders;
@@ -76,6 +79,8 @@ final class DistributorCore
         this.partialFrameTimeoutNs = partialFrameTimeoutNs;
         this.items = new ItemFeed(this);
         this.directoryFeed = new DirectoryFeed(this);
+        this.sinkItems = sinkItems;
+        sinkItems.attach(this);
         loginAcceptText.data("Provider login accepted by MDHub distributor " + component);
         loginRejectText.data("MDHub distributor accepts provider logins only (Role=1, non-interactive provider)");
     }

@@ -21,6 +21,10 @@ final class DistributorCounters implements AutoCloseable
     private final AtomicCounter providersActive;
     private final AtomicCounter loginsRejected;
     private final AtomicCounter messagesDropped;
+    private final AtomicCounter sinkItemsOpened;
+    private final AtomicCounter sinkItemsClosed;
+    private final AtomicCounter sinkReissues;
+    private final AtomicCounter routeConnectFailures;
     private final AtomicCounter[] disconnects = new AtomicCounter[ProviderDisconnectReason.values().length];
     private final AtomicCounter[] itemsRejected = new AtomicCounter[ItemRejectReason.values().length];
 
@@ -32,6 +36,13 @@ final class DistributorCounters implements AutoCloseable
         loginsRejected = newCounter(MdCounters.DISTRIBUTOR_LOGINS_REJECTED_TYPE_ID, "distributor-logins-rejected:");
         messagesDropped = newCounter(
             MdCounters.DISTRIBUTOR_MESSAGES_DROPPED_TYPE_ID, "distributor-messages-dropped:");
+        sinkItemsOpened = newCounter(
+            MdCounters.DISTRIBUTOR_SINK_ITEMS_OPENED_TYPE_ID, "distributor-sink-items-opened:");
+        sinkItemsClosed = newCounter(
+            MdCounters.DISTRIBUTOR_SINK_ITEMS_CLOSED_TYPE_ID, "distributor-sink-items-closed:");
+        sinkReissues = newCounter(MdCounters.DISTRIBUTOR_SINK_REISSUES_TYPE_ID, "distributor-sink-reissues:");
+        routeConnectFailures = newCounter(
+            MdCounters.DISTRIBUTOR_ROUTE_CONNECT_FAILURES_TYPE_ID, "distributor-route-connect-failures:");
         for (final ProviderDisconnectReason reason : ProviderDisconnectReason.values())
         {
             disconnects[reason.code()] = newKeyedCounter(MdCounters.DISTRIBUTOR_DISCONNECTS_TYPE_ID, reason.code(),
@@ -79,6 +90,26 @@ final class DistributorCounters implements AutoCloseable
         return messagesDropped;
     }
 
+    AtomicCounter sinkItemsOpened()
+    {
+        return sinkItemsOpened;
+    }
+
+    AtomicCounter sinkItemsClosed()
+    {
+        return sinkItemsClosed;
+    }
+
+    AtomicCounter sinkReissues()
+    {
+        return sinkReissues;
+    }
+
+    AtomicCounter routeConnectFailures()
+    {
+        return routeConnectFailures;
+    }
+
     AtomicCounter disconnects(final ProviderDisconnectReason reason)
     {
         return disconnects[reason.code()];
@@ -94,6 +125,7 @@ final class DistributorCounters implements AutoCloseable
     {
         CloseHelper.closeAll(disconnects);
         CloseHelper.closeAll(itemsRejected);
-        CloseHelper.closeAll(providersActive, loginsRejected, messagesDropped);
+        CloseHelper.closeAll(providersActive, loginsRejected, messagesDropped, sinkItemsOpened, sinkItemsClosed,
+            sinkReissues, routeConnectFailures);
     }
 }

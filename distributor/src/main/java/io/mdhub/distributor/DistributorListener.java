@@ -56,6 +56,61 @@ public interface DistributorListener
     }
 
     /**
+     * A sink-driven item's provider refresh (or one part of it) that answers a backbone request waiting for it: to
+     * be published echoing the requestId, in order with the item's live messages.
+     *
+     * @param serviceId    distributor-wide service id.
+     * @param itemHandle   the item.
+     * @param domainType   the item's domain.
+     * @param refreshFlags the RefreshMsg flags.
+     * @param requestId    the backbone request answered.
+     * @param connectionId the provider connection the refresh came from.
+     * @param name         a buffer holding exactly the item name.
+     * @param rwf          buffer holding the RWF RefreshMsg.
+     * @param rwfOffset    first byte of the message.
+     * @param rwfLength    message length.
+     */
+    @SuppressWarnings("checkstyle:ParameterNumber") // primitives, not a message object (STYLE.md §1.1.4)
+    default void onItemAnswer(
+        final int serviceId,
+        final int itemHandle,
+        final int domainType,
+        final int refreshFlags,
+        final long requestId,
+        final long connectionId,
+        final DirectBuffer name,
+        final DirectBuffer rwf,
+        final int rwfOffset,
+        final int rwfLength)
+    {
+    }
+
+    /**
+     * A provider closed a sink-driven item while a backbone request waited for it: to be published as a refusal of
+     * that request (handle -1, echoing the requestId).
+     *
+     * @param serviceId   distributor-wide service id.
+     * @param requestId   the backbone request refused.
+     * @param domainType  the item's domain.
+     * @param streamState the closing stream state.
+     * @param dataState   the data state.
+     * @param rwf         buffer holding the provider's RWF StatusMsg.
+     * @param rwfOffset   first byte of the message.
+     * @param rwfLength   message length.
+     */
+    default void onRequestRefused(
+        final int serviceId,
+        final long requestId,
+        final int domainType,
+        final int streamState,
+        final int dataState,
+        final DirectBuffer rwf,
+        final int rwfOffset,
+        final int rwfLength)
+    {
+    }
+
+    /**
      * An update was applied to the item's image.
      *
      * @param serviceId  distributor-wide service id.

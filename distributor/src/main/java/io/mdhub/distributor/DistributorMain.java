@@ -1,6 +1,8 @@
 package io.mdhub.distributor;
 
 import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.Callable;
 
 import org.agrona.concurrent.ShutdownSignalBarrier;
@@ -14,7 +16,8 @@ import picocli.CommandLine.Command;
 
 /**
  * {@code bin/mdhub distributor} ({@code mdhub-distributor.jar}): a Source Distributor that takes data from
- * non-interactive providers and publishes it on the backbone. By default it joins the host's backbone daemon
+ * non-interactive providers, and from the interactive providers it mounts ({@code --route host:port}), and publishes
+ * it on the backbone. By default it joins the host's backbone daemon
  * through its Aeron directory; {@code --embedded-driver} runs a media driver in this process instead. Prints a
  * ready line, exports its counters over JMX, closes cleanly on SIGINT/SIGTERM.
  */
@@ -22,7 +25,8 @@ import picocli.CommandLine.Command;
     name = "mdhub distributor",
     mixinStandardHelpOptions = true,
     version = "mdhub-distributor (MDHub)",
-    description = "Source Distributor: RSSL server for non-interactive providers, publishing onto the backbone.")
+    description = "Source Distributor: RSSL server for non-interactive providers and routes to interactive " +
+        "providers, publishing onto the backbone.")
 public final class DistributorMain implements Callable<Integer>
 {
     /**
@@ -32,6 +36,20 @@ public final class DistributorMain implements Callable<Integer>
 
     @CommandLine.Mixin
     private final ServerOptions options = new ServerOptions();
+
+    @CommandLine.Option(names = "--route", paramLabel = "HOST:PORT",
+        description = "Mount an interactive provider listening there (repeatable; endpoints announcing the same " +
+        "service mirror it). Adds to " + DistributorConfiguration.ROUTES_PROP_NAME + ".")
+    private final List<String> routes = new ArrayList<>();
+
+    @CommandLine.Option(names = "--route-mirroring", paramLabel = "MODE",
+        description = "hot-standby or load-balance (" + DistributorConfiguration.ROUTE_MIRRORING_PROP_NAME + ").")
+    private String routeMirroring;
+
+    @CommandLine.Option(names = "--route-cache", paramLabel = "true|false", arity = "1",
+        description = "Cache sink-driven items; false = every request gets a fresh refresh from the provider (" +
+        DistributorConfiguration.ROUTE_CACHE_ENABLED_PROP_NAME + ").")
+    private Boolean routeCache;
 
     @CommandLine.Spec
     private CommandLine.Model.CommandSpec spec;
@@ -54,13 +72,27 @@ public final class DistributorMain implements Callable<Integer>
         try (BackboneAttachment backbone = BackboneAttachment.attach(options.isEmbeddedDriver()))
         {
             final Distributor.Context ctx = new Distributor.Context();
+            if (!routes.isEmpty())
+            {
+                final String configured = ctx.routes().isBlank() ? "" : ctx.routes() + ",";
+                ctx.routes(configured + String.join(",", routes));
+            }
+            if (null != routeMirroring)
+            {
+                ctx.routeMirroring(routeMirroring);
+            }
+            if (null != routeCache)
+            {
+                ctx.routeCacheEnabled(routeCache);
+            }
             ctx.backbone().aeron(backbone.aeron());
             try (Distributor distributor = Distributor.launch(ctx);
                 CountersExport export = CountersExport.start(
                     distributor.countersReader(), ctx.componentName(), MdCounters::isMonotonic))
             {
                 out.println(READY_LINE_PREFIX + ": port=" + distributor.port() + " aeronDir=" +
-                    backbone.aeronDirectoryName() + " pid=" + ProcessHandle.current().pid());
+                    backbone.aeronDirectoryName() + " routes=" + (ctx.routes().isBlank() ? "none" : ctx.routes()) +
+                    " pid=" + ProcessHandle.current().pid());
                 out.flush();
                 barrier.await();
             }

@@ -43,7 +43,7 @@ final class ItemFeed
      * @param message  the message, wrapped in {@link DistributorCore#msg} over view.
      * @param view     the message bytes as an Agrona buffer.
      */
-    void onMessage(final ProviderSession session, final ByteBuf message, final DirectBuffer view)
+    void onMessage(final ProviderLink session, final ByteBuf message, final DirectBuffer view)
     {
         switch (msg.msgClass())
         {
@@ -65,7 +65,7 @@ final class ItemFeed
         }
     }
 
-    private void onRefresh(final ProviderSession session, final ByteBuf message, final DirectBuffer view)
+    private void onRefresh(final ProviderLink session, final ByteBuf message, final DirectBuffer view)
     {
         final int streamId = msg.streamId();
         CachedItem item = session.item(streamId);
@@ -87,13 +87,25 @@ final class ItemFeed
         service.refreshesIn().increment();
         if (outgoing(session, item, message, view))
         {
-            core.listener.onItemRefresh(service.id(), item.handle(), item.domainType(), msg.flags(),
-                session.connectionId(), item.nameBuffer(), rwf, rwfOffset, rwfLength);
+            if (null != item.interest && !item.interest.waitingRequests.isEmpty())
+            {
+                core.sinkItems.onRefresh(item, msg.flags(), session.connectionId(), rwf, rwfOffset, rwfLength);
+            }
+            else
+            {
+                core.listener.onItemRefresh(service.id(), item.handle(), item.domainType(), msg.flags(),
+                    session.connectionId(), item.nameBuffer(), rwf, rwfOffset, rwfLength);
+            }
         }
     }
 
-    private CachedItem admit(final ProviderSession session, final int streamId, final DirectBuffer view)
+    private CachedItem admit(final ProviderLink session, final int streamId, final DirectBuffer view)
     {
+        if (session.isRoute())
+        {
+            core.counters.messagesDropped().increment(); // a mounted provider answers only streams we opened
+            return null;
+        }
         final RwfMsgKeyFlyweight key = msg.key();
         if (!msg.hasMsgKey() || !key.hasServiceId() || !key.hasName())
         {
@@ -135,12 +147,12 @@ final class ItemFeed
         return item;
     }
 
-    private void malformedFieldList(final ProviderSession session)
+    private void malformedFieldList(final ProviderLink session)
     {
         session.disconnect(ProviderDisconnectReason.MALFORMED_FIELD_LIST, fieldList.error().description());
     }
 
-    private void onUpdate(final ProviderSession session, final ByteBuf message, final DirectBuffer view)
+    private void onUpdate(final ProviderLink session, final ByteBuf message, final DirectBuffer view)
     {
         final CachedItem item = session.item(msg.streamId());
         if (null == item)
@@ -148,7 +160,8 @@ final class ItemFeed
             core.counters.messagesDropped().increment();
             return;
         }
-        if (!item.cached().applyUpdate(msg, fieldList))
+        // a sink-driven service mounted without the cache keeps no image: updates pass through untouched
+        if (item.service().isCaching() && !item.cached().applyUpdate(msg, fieldList))
         {
             malformedFieldList(session);
             return;
@@ -162,7 +175,7 @@ final class ItemFeed
         }
     }
 
-    private void onStatus(final ProviderSession session, final ByteBuf message, final DirectBuffer view)
+    private void onStatus(final ProviderLink session, final ByteBuf message, final DirectBuffer view)
     {
         final CachedItem item = session.item(msg.streamId());
         if (null == item)
@@ -176,6 +189,11 @@ final class ItemFeed
         {
             return;
         }
+        if (null != item.interest && !item.interest.waitingRequests.isEmpty() && msg.hasState() &&
+            isClosed(item.streamState()))
+        {
+            core.sinkItems.onClosed(item, item.streamState(), item.dataState(), rwf, rwfOffset, rwfLength);
+        }
         core.listener.onItemStatus(service.id(), item.handle(), item.streamState(), item.dataState(),
             item.stateCode(), rwf, rwfOffset, rwfLength);
         if (msg.hasState() && isClosed(item.streamState()))
@@ -184,7 +202,7 @@ final class ItemFeed
         }
     }
 
-    private void onClose(final ProviderSession session)
+    private void onClose(final ProviderLink session)
     {
         final CachedItem item = session.item(msg.streamId());
         if (null == item)
@@ -201,7 +219,7 @@ final class ItemFeed
             StreamStates.REDIRECTED == streamState;
     }
 
-    private void drop(final ProviderSession session, final CachedItem item)
+    private void drop(final ProviderLink session, final CachedItem item)
     {
         session.unbind(item.providerStreamId);
         item.owner = null;
@@ -218,7 +236,7 @@ final class ItemFeed
      * @return false if a needed re-encode failed (the provider is disconnected).
      */
     private boolean outgoing(
-        final ProviderSession session, final CachedItem item, final ByteBuf message, final DirectBuffer view)
+        final ProviderLink session, final CachedItem item, final ByteBuf message, final DirectBuffer view)
     {
         final int serviceId = item.service().id();
         if (msg.hasMsgKey() && msg.key().hasServiceId() && msg.key().serviceId() != serviceId)
@@ -245,9 +263,13 @@ final class ItemFeed
      * The provider connection is gone: each of its items stays cached but turns Open/Suspect (stale), and the
      * listener gets a StatusMsg saying so.
      */
-    void onProviderGone(final ProviderSession session)
+    void onProviderGone(final ProviderLink session)
     {
         session.forEachItem(this::markStale);
+        if (session.isRoute())
+        {
+            session.forEachItem(core.sinkItems::orphaned);
+        }
     }
 
     private void markStale(final CachedItem item)

@@ -23,7 +23,11 @@ public enum ProviderDisconnectReason
     /** A message that had to be re-encoded (renumbered service) and ETA could not. */
     REENCODE_FAILED(7, "reencode-failed"),
     /** An operator dropped the connection (JMX). */
-    OPERATOR(8, "operator");
+    OPERATOR(8, "operator"),
+    /** A mounted interactive provider refused or closed the distributor's login. */
+    PROVIDER_REFUSED_LOGIN(9, "provider-refused-login"),
+    /** The distributor is stopping its routes. */
+    ROUTE_STOPPED(10, "route-stopped");
 
     private static final ProviderDisconnectReason[] VALUES = values();
 

@@ -32,7 +32,7 @@ final class ProviderReadGate implements ProviderReadControl, Runnable
     static final long TICK_NS = TimeUnit.MILLISECONDS.toNanos(50);
 
     private final EventExecutor eventLoop;
-    private final ArrayList<ProviderSession> sessions = new ArrayList<>();
+    private final ArrayList<ProviderLink> sessions = new ArrayList<>();
     private final AtomicCounter pauses;
     private final AtomicCounter pausedNs;
     private final AtomicCounter keepAliveReads;
@@ -59,7 +59,7 @@ final class ProviderReadGate implements ProviderReadControl, Runnable
     /**
      * A provider logged in: from now on its reading follows the gate (paused at once if the gate is paused).
      */
-    void register(final ProviderSession session)
+    void register(final ProviderLink session)
     {
         sessions.add(session);
         if (isPaused)
@@ -71,7 +71,7 @@ final class ProviderReadGate implements ProviderReadControl, Runnable
     /**
      * A provider connection is gone.
      */
-    void unregister(final ProviderSession session)
+    void unregister(final ProviderLink session)
     {
         final int index = sessions.indexOf(session);
         if (index >= 0)

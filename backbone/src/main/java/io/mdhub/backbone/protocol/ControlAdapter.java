@@ -74,7 +74,7 @@ public final class ControlAdapter implements ControlledFragmentHandler
                 return onItemRequest(buffer, bodyOffset, blockLength, version, end);
             case ItemCloseDecoder.TEMPLATE_ID:
                 close.wrap(buffer, bodyOffset, blockLength, version);
-                listener.onItemClose(close.consumerId(), close.serviceId(), close.itemHandle());
+                listener.onItemClose(close.consumerId(), close.sourceIndex(), close.serviceId(), close.itemHandle());
                 return Action.CONTINUE;
             case RecoveryRequestDecoder.TEMPLATE_ID:
                 recovery.wrap(buffer, bodyOffset, blockLength, version);
@@ -105,8 +105,8 @@ public final class ControlAdapter implements ControlledFragmentHandler
             return skip();
         }
         return action(listener.onItemRequest(
-            request.consumerId(), request.requestId(), request.serviceId(), request.domainType(),
-            BooleanType.TRUE == request.streaming(), buffer, nameOffset, nameLength));
+            request.consumerId(), request.sourceIndex(), request.requestId(), request.serviceId(),
+            request.domainType(), BooleanType.TRUE == request.streaming(), buffer, nameOffset, nameLength));
     }
 
     private Action skip()

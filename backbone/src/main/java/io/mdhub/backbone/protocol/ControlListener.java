@@ -21,7 +21,8 @@ public interface ControlListener
     /**
      * Open interest in an item.
      *
-     * @param consumerId the p2p-server.
+     * @param consumerId  the p2p-server.
+     * @param sourceIndex the item source within the p2p-server that holds the interest.
      * @param requestId  to echo in the answering refresh.
      * @param serviceId  service.
      * @param domainType RDM domain.
@@ -32,17 +33,19 @@ public interface ControlListener
      * @return true when consumed; false to be called again with it on the next poll.
      */
     boolean onItemRequest(
-        int consumerId, long requestId, int serviceId, int domainType, boolean isStreaming, DirectBuffer buffer,
+        int consumerId, int sourceIndex, long requestId, int serviceId, int domainType, boolean isStreaming,
+        DirectBuffer buffer,
         int nameOffset, int nameLength);
 
     /**
      * Drop interest in an item.
      *
-     * @param consumerId the p2p-server.
-     * @param serviceId  service.
-     * @param itemHandle item.
+     * @param consumerId  the p2p-server.
+     * @param sourceIndex the item source within the p2p-server that drops its interest.
+     * @param serviceId   service.
+     * @param itemHandle  item.
      */
-    void onItemClose(int consumerId, int serviceId, int itemHandle);
+    void onItemClose(int consumerId, int sourceIndex, int serviceId, int itemHandle);
 
     /**
      * Resend images after loss.

@@ -18,6 +18,7 @@ public final class ControlPublisher
 {
     private final BackbonePublication publication;
     private final int consumerId;
+    private final short sourceIndex;
     private final MessageHeaderEncoder header = new MessageHeaderEncoder();
     private final ConsumerAnnouncementEncoder announcement = new ConsumerAnnouncementEncoder();
     private final ItemRequestEncoder request = new ItemRequestEncoder();
@@ -30,8 +31,24 @@ public final class ControlPublisher
      */
     public ControlPublisher(final BackbonePublication publication, final int consumerId)
     {
+        this(publication, consumerId, 0);
+    }
+
+    /**
+     * @param publication the control stream.
+     * @param consumerId  this p2p-server's id, stamped on every message.
+     * @param sourceIndex the item source (fan-out worker, 0..255) within the p2p-server that publishes through this:
+     *                    distributors count interest in sink-driven items per (consumerId, sourceIndex).
+     */
+    public ControlPublisher(final BackbonePublication publication, final int consumerId, final int sourceIndex)
+    {
+        if (sourceIndex < 0 || sourceIndex > 0xFF)
+        {
+            throw new IllegalArgumentException("sourceIndex must be 0..255: " + sourceIndex);
+        }
         this.publication = publication;
         this.consumerId = consumerId;
+        this.sourceIndex = (short)sourceIndex;
     }
 
     /**
@@ -87,6 +104,7 @@ public final class ControlPublisher
             .serviceId(serviceId)
             .domainType((short)domainType)
             .streaming(isStreaming ? BooleanType.TRUE : BooleanType.FALSE)
+            .sourceIndex(sourceIndex)
             .putItemName(name, nameOffset, nameLength);
         return publication.commit();
     }
@@ -106,7 +124,8 @@ public final class ControlPublisher
         close.wrapAndApplyHeader(publication.buffer(), publication.offset(), header)
             .consumerId(consumerId)
             .serviceId(serviceId)
-            .itemHandle(itemHandle);
+            .itemHandle(itemHandle)
+            .sourceIndex(sourceIndex);
         return publication.commit();
     }
 

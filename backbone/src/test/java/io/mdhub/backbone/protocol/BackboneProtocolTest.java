@@ -232,7 +232,7 @@ class BackboneProtocolTest
         final ExclusivePublication publication = aeron.addExclusivePublication(CHANNEL, CONTROL_STREAM);
         MdTests.await("control stream connected", publication::isConnected);
         final ControlPublisher publisher = new ControlPublisher(
-            new BackbonePublication(publication, 3, backPressure), 5);
+            new BackbonePublication(publication, 3, backPressure), 5, 2);
         final List<String> events = new ArrayList<>();
         final ControlAdapter adapter = new ControlAdapter(new ControlListener()
         {
@@ -243,18 +243,20 @@ class BackboneProtocolTest
             }
 
             public boolean onItemRequest(
-                final int consumerId, final long requestId, final int serviceId, final int domainType,
-                final boolean isStreaming, final DirectBuffer buffer, final int nameOffset, final int nameLength)
+                final int consumerId, final int sourceIndex, final long requestId, final int serviceId,
+                final int domainType, final boolean isStreaming, final DirectBuffer buffer, final int nameOffset,
+                final int nameLength)
             {
-                events.add("request c=" + consumerId + " req=" + requestId + " s=" + serviceId + " domain=" +
-                    domainType + " streaming=" + isStreaming + " name=" +
+                events.add("request c=" + consumerId + "/" + sourceIndex + " req=" + requestId + " s=" + serviceId +
+                    " domain=" + domainType + " streaming=" + isStreaming + " name=" +
                     buffer.getStringWithoutLengthAscii(nameOffset, nameLength));
                 return true;
             }
 
-            public void onItemClose(final int consumerId, final int serviceId, final int itemHandle)
+            public void onItemClose(
+                final int consumerId, final int sourceIndex, final int serviceId, final int itemHandle)
             {
-                events.add("close c=" + consumerId + " s=" + serviceId + " h=" + itemHandle);
+                events.add("close c=" + consumerId + "/" + sourceIndex + " s=" + serviceId + " h=" + itemHandle);
             }
 
             public boolean onRecoveryRequest(
@@ -279,8 +281,8 @@ class BackboneProtocolTest
         });
         assertEquals(List.of(
             "announce c=5 epoch=3 interval=500",
-            "request c=5 req=77 s=300 domain=6 streaming=false name=VOD.L",
-            "close c=5 s=300 h=12",
+            "request c=5/2 req=77 s=300 domain=6 streaming=false name=VOD.L",
+            "close c=5/2 s=300 h=12",
             "recover c=5 s=300 h=-1 last=41"), events);
     }
 

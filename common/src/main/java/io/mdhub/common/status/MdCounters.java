@@ -155,6 +155,28 @@ public final class MdCounters
     public static final int DISTRIBUTOR_BACKBONE_PENDING_HWM_TYPE_ID = 20_114;
 
     /**
+     * Distributor: sink-driven item streams opened on mounted interactive providers (routes), including re-opens
+     * after a route connection was lost.
+     */
+    public static final int DISTRIBUTOR_SINK_ITEMS_OPENED_TYPE_ID = 20_115;
+
+    /**
+     * Distributor: sink-driven items closed upstream because no p2p-server wants them any more.
+     */
+    public static final int DISTRIBUTOR_SINK_ITEMS_CLOSED_TYPE_ID = 20_116;
+
+    /**
+     * Distributor: reissues sent to mounted providers for a fresh refresh (a request for an open item with the cache
+     * off, or a recovery).
+     */
+    public static final int DISTRIBUTOR_SINK_REISSUES_TYPE_ID = 20_117;
+
+    /**
+     * Distributor: connection attempts to mounted interactive providers that failed.
+     */
+    public static final int DISTRIBUTOR_ROUTE_CONNECT_FAILURES_TYPE_ID = 20_118;
+
+    /**
      * p2p-server: consumer connections currently open (a level). Block 20 200-20 299 belongs to the p2p-server.
      */
     public static final int P2P_CONNECTIONS_ACTIVE_TYPE_ID = 20_200;
@@ -320,7 +342,7 @@ public final class MdCounters
             default:
                 return (typeId >= RIPC_CONNECTIONS_OPENED_TYPE_ID && typeId <= RIPC_DISCONNECTS_TYPE_ID) ||
                     (typeId >= DISTRIBUTOR_PROVIDERS_ACTIVE_TYPE_ID &&
-                        typeId <= DISTRIBUTOR_BACKBONE_PENDING_HWM_TYPE_ID) ||
+                        typeId <= DISTRIBUTOR_ROUTE_CONNECT_FAILURES_TYPE_ID) ||
                     (typeId >= P2P_CONNECTIONS_ACTIVE_TYPE_ID && typeId <= P2P_CACHE_MISSES_TYPE_ID) ||
                     (typeId >= BACKBONE_MALFORMED_TYPE_ID && typeId <= BACKBONE_RECOVERIES_TYPE_ID) ||
                     (typeId >= ORDER_ACCEPTED_TYPE_ID && typeId <= ORDER_HELD_TYPE_ID);

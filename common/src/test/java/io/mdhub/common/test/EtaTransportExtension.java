@@ -14,7 +14,8 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 /**
  * Initialises ETA's transport for a test class (before its own {@code @BeforeAll} methods) and uninitialises it
  * after the class. ETA counts initialisations, so classes that run one after another each get a clean pairing.
- * Global locking is off: every test drives its ETA channels from one thread.
+ * Global locking is on: ETA's buffer pools are shared by every channel of the JVM, and some harnesses (the
+ * {@code EtaInteractiveProvider}) drive their channels from their own thread while the test thread drives others.
  */
 public final class EtaTransportExtension implements BeforeAllCallback, AfterAllCallback
 {
@@ -22,7 +23,7 @@ public final class EtaTransportExtension implements BeforeAllCallback, AfterAllC
     public void beforeAll(final ExtensionContext context)
     {
         final InitArgs initArgs = TransportFactory.createInitArgs();
-        initArgs.globalLocking(false);
+        initArgs.globalLocking(true);
         final Error error = TransportFactory.createError();
         assertEquals(TransportReturnCodes.SUCCESS, Transport.initialize(initArgs, error), error::text);
     }

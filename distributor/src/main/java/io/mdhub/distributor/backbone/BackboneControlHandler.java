@@ -10,13 +10,16 @@ import io.mdhub.distributor.CachedItem;
 import io.mdhub.distributor.DistributedService;
 import io.mdhub.distributor.ItemCache;
 import io.mdhub.distributor.ServiceDirectory;
+import io.mdhub.distributor.SinkDrivenItems;
 
 /**
  * Answers the control stream on the distributor's event loop. An ItemRequest is answered from the item cache with a
  * solicited image echoing its requestId, or refused with an ItemStatus Closed/Suspect on handle -1 (SOURCE_UNKNOWN
  * for an unknown service, NOT_FOUND for an unknown item or another domain). A RecoveryRequest resends one item's
- * image at once, or hands a whole service to {@link ServiceRecovery}. ItemClose needs no action: non-interactive
- * services are broadcast, every item stays published whoever watches it, so closes are only counted.
+ * image at once, or hands a whole service to {@link ServiceRecovery}. Requests, closes and recoveries of sink-driven
+ * services (mounted interactive providers) go to {@link SinkDrivenItems}: a new item is requested from its provider
+ * and answered when the provider's refresh comes; a service without cache asks its provider for fresh refreshes. For
+ * non-interactive services ItemClose needs no action (they are broadcast), so closes are only counted.
  * ConsumerAnnouncements keep {@link P2pServerTracker} up to date. An answer that meets back-pressure returns false,
  * so the adapter hands the same request back on a later poll instead of queueing it.
  */
@@ -26,6 +29,8 @@ final class BackboneControlHandler implements ControlListener
     static final String SERVICE_NOT_FOUND_TEXT = "service not found";
     static final String NO_IMAGE_TEXT = "no cached image for the item (payload is not a FieldList)";
     static final String ITEM_GONE_TEXT = "item no longer published";
+    static final String ITEM_LIMIT_TEXT = "item limit of the service reached";
+    static final String NO_PROVIDER_TEXT = "no mounted provider of the service is up";
 
     private static final int REQUEST_FLAGS = RefreshFlags.SOLICITED | RefreshFlags.COMPLETE | RefreshFlags.CLEAR_CACHE;
     private static final int RECOVERY_FLAGS = RefreshFlags.COMPLETE | RefreshFlags.CLEAR_CACHE | RefreshFlags.RECOVERY;
@@ -36,7 +41,9 @@ final class BackboneControlHandler implements ControlListener
     private final ServiceRecovery recovery;
     private final P2pServerTracker p2pServers;
     private final BackboneCounters counters;
+    private final SinkDrivenItems sinkItems;
     private long nowNs;
+    private long requestsForwarded;
     private long itemCloses;
     private long requestsAnswered;
     private long requestsRefused;
@@ -46,8 +53,10 @@ final class BackboneControlHandler implements ControlListener
         final ItemImagePublisher images,
         final ServiceRecovery recovery,
         final P2pServerTracker p2pServers,
-        final BackboneCounters counters)
+        final BackboneCounters counters,
+        final SinkDrivenItems sinkItems)
     {
+        this.sinkItems = sinkItems;
         this.directory = directory;
         this.images = images;
         this.recovery = recovery;
@@ -73,6 +82,7 @@ final class BackboneControlHandler implements ControlListener
     @Override
     public boolean onItemRequest(
         final int consumerId,
+        final int sourceIndex,
         final long requestId,
         final int serviceId,
         final int domainType,
@@ -86,12 +96,35 @@ final class BackboneControlHandler implements ControlListener
         {
             return refuse(serviceId, requestId, domainType, StateCodes.SOURCE_UNKNOWN, SERVICE_NOT_FOUND_TEXT);
         }
-        final ItemCache cache = service.cache();
-        final int handle = cache.handle(buffer, nameOffset, nameLength);
-        final CachedItem item = ItemCache.NO_HANDLE == handle ? null : cache.item(handle);
-        if (null == item || item.domainType() != domainType)
+        final CachedItem item;
+        if (service.isSinkDriven())
         {
-            return refuse(serviceId, requestId, domainType, StateCodes.NOT_FOUND, ITEM_NOT_FOUND_TEXT);
+            switch (sinkItems.request(SinkDrivenItems.watcher(consumerId, sourceIndex), requestId, service, domainType,
+                isStreaming, buffer, nameOffset, nameLength))
+            {
+                case SinkDrivenItems.ANSWER_FROM_CACHE:
+                    item = sinkItems.answerItem();
+                    break;
+                case SinkDrivenItems.FORWARDED:
+                    requestsForwarded++;
+                    return true;
+                case SinkDrivenItems.REFUSED_FULL:
+                    return refuse(serviceId, requestId, domainType, StateCodes.TOO_MANY_ITEMS, ITEM_LIMIT_TEXT);
+                case SinkDrivenItems.REFUSED_NO_PROVIDER:
+                    return refuse(serviceId, requestId, domainType, StateCodes.NONE, NO_PROVIDER_TEXT);
+                default:
+                    return refuse(serviceId, requestId, domainType, StateCodes.NOT_FOUND, ITEM_NOT_FOUND_TEXT);
+            }
+        }
+        else
+        {
+            final ItemCache cache = service.cache();
+            final int handle = cache.handle(buffer, nameOffset, nameLength);
+            item = ItemCache.NO_HANDLE == handle ? null : cache.item(handle);
+            if (null == item || item.domainType() != domainType)
+            {
+                return refuse(serviceId, requestId, domainType, StateCodes.NOT_FOUND, ITEM_NOT_FOUND_TEXT);
+            }
         }
         final long result = images.publishImage(service, item, requestId, REQUEST_FLAGS, true, nowNs);
         if (ItemImagePublisher.NO_IMAGE == result)
@@ -119,9 +152,14 @@ final class BackboneControlHandler implements ControlListener
     }
 
     @Override
-    public void onItemClose(final int consumerId, final int serviceId, final int itemHandle)
+    public void onItemClose(final int consumerId, final int sourceIndex, final int serviceId, final int itemHandle)
     {
         itemCloses++;
+        final DistributedService service = directory.service(serviceId);
+        if (null != service && service.isSinkDriven())
+        {
+            sinkItems.close(SinkDrivenItems.watcher(consumerId, sourceIndex), service, itemHandle);
+        }
     }
 
     @Override
@@ -132,6 +170,19 @@ final class BackboneControlHandler implements ControlListener
         if (null == service)
         {
             return true; // nothing to recover; the announcements say which services exist
+        }
+        if (service.isSinkDriven() && !service.isCaching())
+        {
+            // no images here: the provider sends fresh refreshes, broadcast to every watcher when they come
+            if (itemHandle < 0)
+            {
+                sinkItems.recoverService(service);
+            }
+            else if (sinkItems.recover(service, itemHandle))
+            {
+                counters.recoveries.increment();
+            }
+            return true;
         }
         if (itemHandle < 0)
         {
@@ -170,5 +221,10 @@ final class BackboneControlHandler implements ControlListener
     long requestsRefused()
     {
         return requestsRefused;
+    }
+
+    long requestsForwarded()
+    {
+        return requestsForwarded;
     }
 }

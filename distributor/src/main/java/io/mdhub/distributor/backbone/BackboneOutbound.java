@@ -122,6 +122,55 @@ final class BackboneOutbound implements DistributorListener, PendingLiveMessages
         final int rwfOffset,
         final int rwfLength)
     {
+        publishRefresh(serviceId, itemHandle, 0, domainType, refreshFlags, name, rwf, rwfOffset, rwfLength);
+    }
+
+    @Override
+    @SuppressWarnings("checkstyle:ParameterNumber") // primitives, not a message object (STYLE.md §1.1.4)
+    public void onItemAnswer(
+        final int serviceId,
+        final int itemHandle,
+        final int domainType,
+        final int refreshFlags,
+        final long requestId,
+        final long connectionId,
+        final DirectBuffer name,
+        final DirectBuffer rwf,
+        final int rwfOffset,
+        final int rwfLength)
+    {
+        publishRefresh(serviceId, itemHandle, requestId, domainType, refreshFlags, name, rwf, rwfOffset, rwfLength);
+    }
+
+    @Override
+    public void onRequestRefused(
+        final int serviceId,
+        final long requestId,
+        final int domainType,
+        final int streamState,
+        final int dataState,
+        final DirectBuffer rwf,
+        final int rwfOffset,
+        final int rwfLength)
+    {
+        publishStatus(serviceId, NO_HANDLE, requestId, streamState, dataState, rwf, rwfOffset, rwfLength);
+    }
+
+    /**
+     * Publish a provider's refresh in order with the item's live messages: broadcast (requestId 0) or answering a
+     * request (then marked solicited).
+     */
+    private void publishRefresh(
+        final int serviceId,
+        final int itemHandle,
+        final long requestId,
+        final int domainType,
+        final int refreshFlags,
+        final DirectBuffer name,
+        final DirectBuffer rwf,
+        final int rwfOffset,
+        final int rwfLength)
+    {
         final long originNs = System.nanoTime();
         final int nameLength = name.capacity();
         if (pending.isEmpty() && hasWindow(nameLength + rwfLength))
@@ -130,8 +179,8 @@ final class BackboneOutbound implements DistributorListener, PendingLiveMessages
             long result;
             try
             {
-                result = publisher.refresh(serviceId, itemHandle, sequence, originNs, 0, domainType,
-                    refreshFlags(refreshFlags), name, 0, nameLength, rwf, rwfOffset, rwfLength);
+                result = publisher.refresh(serviceId, itemHandle, sequence, originNs, requestId, domainType,
+                    refreshFlags(refreshFlags, requestId), name, 0, nameLength, rwf, rwfOffset, rwfLength);
             }
             catch (final RuntimeException ex)
             {
@@ -142,8 +191,8 @@ final class BackboneOutbound implements DistributorListener, PendingLiveMessages
                 return;
             }
         }
-        waiting(serviceId, pending.appendRefresh(
-            serviceId, itemHandle, originNs, domainType, refreshFlags, name, 0, nameLength, rwf, rwfOffset, rwfLength));
+        waiting(serviceId, pending.appendRefresh(serviceId, itemHandle, requestId, originNs, domainType, refreshFlags,
+            name, 0, nameLength, rwf, rwfOffset, rwfLength));
     }
 
     @Override
@@ -193,7 +242,7 @@ final class BackboneOutbound implements DistributorListener, PendingLiveMessages
             StreamStates.REDIRECTED == streamState;
         closedServiceId = isClosed ? serviceId : NO_HANDLE;
         closedHandle = isClosed ? itemHandle : NO_HANDLE;
-        publishStatus(serviceId, itemHandle, streamState, dataState, rwf, rwfOffset, rwfLength);
+        publishStatus(serviceId, itemHandle, 0, streamState, dataState, rwf, rwfOffset, rwfLength);
     }
 
     @Override
@@ -214,13 +263,14 @@ final class BackboneOutbound implements DistributorListener, PendingLiveMessages
             LOG.error("item closed status not encoded: {}", CodecReturnCodes.toString(result));
             return;
         }
-        publishStatus(serviceId, itemHandle, StreamStates.CLOSED, DataStates.SUSPECT, scratch, 0,
+        publishStatus(serviceId, itemHandle, 0, StreamStates.CLOSED, DataStates.SUSPECT, scratch, 0,
             writer.encodedLength());
     }
 
     private void publishStatus(
         final int serviceId,
         final int itemHandle,
+        final long requestId,
         final int streamState,
         final int dataState,
         final DirectBuffer rwf,
@@ -234,7 +284,7 @@ final class BackboneOutbound implements DistributorListener, PendingLiveMessages
             long result;
             try
             {
-                result = publisher.status(serviceId, itemHandle, sequence, originNs, 0, streamState,
+                result = publisher.status(serviceId, itemHandle, sequence, originNs, requestId, streamState,
                     dataState, rwf, rwfOffset, rwfLength);
             }
             catch (final RuntimeException ex)
@@ -247,7 +297,7 @@ final class BackboneOutbound implements DistributorListener, PendingLiveMessages
             }
         }
         waiting(serviceId, pending.appendStatus(
-            serviceId, itemHandle, originNs, streamState, dataState, rwf, rwfOffset, rwfLength));
+            serviceId, itemHandle, requestId, originNs, streamState, dataState, rwf, rwfOffset, rwfLength));
     }
 
     /**
@@ -302,6 +352,7 @@ final class BackboneOutbound implements DistributorListener, PendingLiveMessages
         final int serviceId = PendingLiveMessages.serviceId(record, offset);
         final int itemHandle = PendingLiveMessages.itemHandle(record, offset);
         final long originNs = PendingLiveMessages.originNs(record, offset);
+        final long requestId = PendingLiveMessages.requestId(record, offset);
         final int rwfOffset = PendingLiveMessages.rwfOffset(record, offset);
         final long sequence = sequences.peekNext(serviceId);
         long result;
@@ -310,16 +361,16 @@ final class BackboneOutbound implements DistributorListener, PendingLiveMessages
             switch (PendingLiveMessages.kind(record, offset))
             {
                 case PendingLiveMessages.REFRESH:
-                    result = publisher.refresh(serviceId, itemHandle, sequence, originNs, 0,
+                    result = publisher.refresh(serviceId, itemHandle, sequence, originNs, requestId,
                         PendingLiveMessages.fieldA(record, offset),
-                        refreshFlags(PendingLiveMessages.fieldB(record, offset)), record,
+                        refreshFlags(PendingLiveMessages.fieldB(record, offset), requestId), record,
                         PendingLiveMessages.nameOffset(offset), nameLength, record, rwfOffset, rwfLength);
                     break;
                 case PendingLiveMessages.UPDATE:
                     result = publisher.update(serviceId, itemHandle, sequence, originNs, record, rwfOffset, rwfLength);
                     break;
                 default:
-                    result = publisher.status(serviceId, itemHandle, sequence, originNs, 0,
+                    result = publisher.status(serviceId, itemHandle, sequence, originNs, requestId,
                         PendingLiveMessages.fieldA(record, offset), PendingLiveMessages.fieldB(record, offset), record,
                         rwfOffset, rwfLength);
                     break;
@@ -333,12 +384,13 @@ final class BackboneOutbound implements DistributorListener, PendingLiveMessages
     }
 
     /**
-     * @param rwfFlags RWF RefreshMsg flags.
-     * @return the backbone {@link RefreshFlags} of an unsolicited (provider-pushed) refresh.
+     * @param rwfFlags  RWF RefreshMsg flags.
+     * @param requestId the backbone request the refresh answers, or 0 for a provider-pushed one.
+     * @return the backbone {@link RefreshFlags}.
      */
-    static int refreshFlags(final int rwfFlags)
+    static int refreshFlags(final int rwfFlags, final long requestId)
     {
-        int flags = 0;
+        int flags = 0 == requestId ? 0 : RefreshFlags.SOLICITED;
         if (0 != (rwfFlags & RwfMsgFlags.Refresh.CLEAR_CACHE))
         {
             flags |= RefreshFlags.CLEAR_CACHE;

@@ -17,6 +17,7 @@ import io.mdhub.common.config.BaseContext;
 import io.mdhub.distributor.DistributorListener;
 import io.mdhub.distributor.ProviderReadControl;
 import io.mdhub.distributor.ServiceDirectory;
+import io.mdhub.distributor.SinkDrivenItems;
 import io.netty.util.concurrent.EventExecutor;
 
 /**
@@ -48,7 +49,8 @@ public final class DistributorBackbone implements AutoCloseable
     private final BackboneControlHandler controlHandler;
     private final ServiceRecovery recovery;
     private final ServiceAnnouncer announcer;
-    private final P2pServerTracker p2pServers = new P2pServerTracker();
+    private final P2pServerTracker p2pServers;
+    private final SinkDrivenItems sinkItems;
     private final EventLoopDutyCycle dutyCycle;
     private final int controlFragmentLimit;
     private final long expiryCheckIntervalNs;
@@ -71,7 +73,8 @@ public final class DistributorBackbone implements AutoCloseable
         final CountersManager countersManager,
         final String component,
         final EventExecutor eventLoop,
-        final ProviderReadControl reads)
+        final ProviderReadControl reads,
+        final SinkDrivenItems sinkItems)
     {
         this.ctx = ctx;
         this.controlFragmentLimit = ctx.controlFragmentLimit();
@@ -104,7 +107,10 @@ public final class DistributorBackbone implements AutoCloseable
         this.outbound = new BackboneOutbound(
             publisher, publication, sequences, counters, pending, reads, headroomBytes);
         this.recovery = new ServiceRecovery(directory, images, counters, ctx.recoveryBatch());
-        this.controlHandler = new BackboneControlHandler(directory, images, recovery, p2pServers, counters);
+        this.sinkItems = sinkItems;
+        this.p2pServers = new P2pServerTracker(sinkItems::consumerGone);
+        this.controlHandler = new BackboneControlHandler(
+            directory, images, recovery, p2pServers, counters, sinkItems);
         this.controlAdapter = new ControlAdapter(controlHandler, counters.malformedControl);
         this.announcer = new ServiceAnnouncer(
             directory, sequences, publisher, publication, ctx.distributorId(), ctx.epoch(), ctx.announceIntervalMs());
@@ -191,6 +197,7 @@ public final class DistributorBackbone implements AutoCloseable
         controlHandler.now(nowNs);
         // answers first: they get the window freed since the last cycle before the waiting live data does
         int work = controlAdapter.poll(subscription, controlFragmentLimit);
+        sinkItems.flush(); // requests forwarded to mounted providers: one flush per connection per cycle
         if (recovery.isActive())
         {
             work += recovery.doWork(nowNs);

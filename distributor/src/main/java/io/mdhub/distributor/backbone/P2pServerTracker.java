@@ -1,6 +1,7 @@
 package io.mdhub.distributor.backbone;
 
 import java.util.concurrent.TimeUnit;
+import java.util.function.IntConsumer;
 
 import org.agrona.collections.Int2ObjectHashMap;
 import org.slf4j.Logger;
@@ -9,8 +10,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The p2p-servers heard on the control stream, from their ConsumerAnnouncements: one joins with its first
  * announcement, restarts when its epoch changes, and expires after {@link #LIVENESS_INTERVALS} of its own
- * announcement intervals of silence. Today this only logs and counts them (non-interactive services are broadcast);
- * it is where sink-driven interest will learn that a p2p-server and its interest are gone. Owned by the
+ * announcement intervals of silence. An expired or restarted p2p-server's interest in sink-driven items is dropped
+ * (non-interactive services are broadcast, so for them this only logs and counts). Owned by the
  * distributor's event loop; allocates only when a p2p-server joins.
  */
 final class P2pServerTracker
@@ -28,6 +29,15 @@ final class P2pServerTracker
     }
 
     private final Int2ObjectHashMap<Peer> peers = new Int2ObjectHashMap<>();
+    private final IntConsumer onGone;
+
+    /**
+     * @param onGone told the id of a p2p-server that expired or restarted: the interest it held is gone.
+     */
+    P2pServerTracker(final IntConsumer onGone)
+    {
+        this.onGone = onGone;
+    }
 
     void onAnnouncement(final int consumerId, final long epoch, final int intervalMs, final long nowNs)
     {
@@ -41,6 +51,7 @@ final class P2pServerTracker
         else if (peer.epoch != epoch)
         {
             LOG.info("p2p-server {} restarted (epoch {} -> {})", consumerId, peer.epoch, epoch);
+            onGone.accept(consumerId);
         }
         peer.epoch = epoch;
         peer.timeoutNs = TimeUnit.MILLISECONDS.toNanos(Math.max(1, intervalMs)) * LIVENESS_INTERVALS;
@@ -64,8 +75,10 @@ final class P2pServerTracker
             {
                 LOG.info("p2p-server {} expired: silent for {} ms", it.getIntKey(),
                     TimeUnit.NANOSECONDS.toMillis(nowNs - peer.lastSeenNs));
+                final int consumerId = it.getIntKey();
                 it.remove();
                 expired++;
+                onGone.accept(consumerId);
             }
         }
         return expired;

@@ -73,7 +73,8 @@ final class PendingLiveMessages implements ExpandableRingBuffer.MessageConsumer
     private static final int NAME_LENGTH_OFFSET = 20;
     private static final int ORIGIN_NS_OFFSET = 24;
     private static final int RWF_LENGTH_OFFSET = 32;
-    private static final int HEADER_LENGTH = 40;
+    private static final int REQUEST_ID_OFFSET = 40;
+    private static final int HEADER_LENGTH = 48;
     private static final int INITIAL_RING_CAPACITY = 64 * 1024;
 
     private final ExpandableRingBuffer ring;
@@ -147,6 +148,7 @@ final class PendingLiveMessages implements ExpandableRingBuffer.MessageConsumer
     boolean appendRefresh(
         final int serviceId,
         final int itemHandle,
+        final long requestId,
         final long originNs,
         final int domainType,
         final int flags,
@@ -158,6 +160,7 @@ final class PendingLiveMessages implements ExpandableRingBuffer.MessageConsumer
         final int rwfLength)
     {
         final int length = header(REFRESH, serviceId, itemHandle, originNs, domainType, flags, nameLength, rwfLength);
+        scratch.putLong(REQUEST_ID_OFFSET, requestId);
         scratch.putBytes(HEADER_LENGTH, name, nameOffset, nameLength);
         scratch.putBytes(HEADER_LENGTH + nameLength, rwf, rwfOffset, rwfLength);
         return append(itemHandle, length);
@@ -172,6 +175,7 @@ final class PendingLiveMessages implements ExpandableRingBuffer.MessageConsumer
         final int rwfLength)
     {
         final int length = header(UPDATE, serviceId, itemHandle, originNs, 0, 0, 0, rwfLength);
+        scratch.putLong(REQUEST_ID_OFFSET, 0);
         scratch.putBytes(HEADER_LENGTH, rwf, rwfOffset, rwfLength);
         return append(itemHandle, length);
     }
@@ -180,6 +184,7 @@ final class PendingLiveMessages implements ExpandableRingBuffer.MessageConsumer
     boolean appendStatus(
         final int serviceId,
         final int itemHandle,
+        final long requestId,
         final long originNs,
         final int streamState,
         final int dataState,
@@ -188,6 +193,7 @@ final class PendingLiveMessages implements ExpandableRingBuffer.MessageConsumer
         final int rwfLength)
     {
         final int length = header(STATUS, serviceId, itemHandle, originNs, streamState, dataState, 0, rwfLength);
+        scratch.putLong(REQUEST_ID_OFFSET, requestId);
         scratch.putBytes(HEADER_LENGTH, rwf, rwfOffset, rwfLength);
         return append(itemHandle, length);
     }
@@ -302,6 +308,11 @@ final class PendingLiveMessages implements ExpandableRingBuffer.MessageConsumer
     static int fieldB(final DirectBuffer record, final int offset)
     {
         return record.getInt(offset + FIELD_B_OFFSET);
+    }
+
+    static long requestId(final DirectBuffer record, final int offset)
+    {
+        return record.getLong(offset + REQUEST_ID_OFFSET);
     }
 
     static long originNs(final DirectBuffer record, final int offset)

@@ -55,9 +55,9 @@ class PendingLiveMessagesTest
             return true;
         });
         final UnsafeBuffer bytes = new UnsafeBuffer("abc".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
-        assertTrue(store.appendRefresh(1, 10, 111L, 6, 0x140, name, 0, 5, bytes, 0, 3));
+        assertTrue(store.appendRefresh(1, 10, 0, 111L, 6, 0x140, name, 0, 5, bytes, 0, 3));
         assertTrue(store.appendUpdate(2, 20, 222L, bytes, 1, 2));
-        assertTrue(store.appendStatus(1, 10, 333L, 4, 2, bytes, 0, 1));
+        assertTrue(store.appendStatus(1, 10, 0, 333L, 4, 2, bytes, 0, 1));
         assertTrue(store.hasPending(10) && store.hasPending(20) && !store.hasPending(30));
         assertEquals(store.size(), pendingBytes.get());
 
@@ -126,7 +126,7 @@ class PendingLiveMessagesTest
                 store.appendUpdate(1, i & 1023, i, rwf, 0, 60 + (i & 31));
                 if (0 == (i & 7))
                 {
-                    store.appendRefresh(1, i & 1023, i, 6, 0, name, 0, 5, rwf, 0, 90);
+                    store.appendRefresh(1, i & 1023, 0, i, 6, 0, name, 0, 5, rwf, 0, 90);
                 }
             }
             while (!store.isEmpty())

@@ -120,6 +120,10 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
     private final long epoch = System.currentTimeMillis();
     private final Int2ObjectHashMap<OpenItem> items = new Int2ObjectHashMap<>();
     private final Long2LongHashMap itemByRequest = new Long2LongHashMap(MISSING);
+    /** The bits of a requestId that name the requesting p2p-server and worker ({@link #requestIdBase}). */
+    private static final long REQUESTER_MASK = 0xFFFF_FFFF_0000_0000L;
+    /** Most outstanding requests {@link #closeUnwanted} scans for the same item. */
+    private static final int UNWANTED_SCAN_LIMIT = 4096;
     private final Int2ObjectHashMap<ServiceInfo> services = new Int2ObjectHashMap<>();
     private final Long2LongHashMap serviceCapabilities = new Long2LongHashMap(MISSING);
     private final ArrayList<DistributorState> distributors = new ArrayList<>();
@@ -398,12 +402,15 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
             final long itemId = itemByRequest.get(requestId);
             if (MISSING == itemId)
             {
-                return true; // another p2p-server's answer, a superseded request, or another distributor was first
+                // another p2p-server's answer, a superseded request, or another distributor was first
+                closeUnwanted(distributor, serviceId, itemHandle, requestId, buffer, nameOffset, nameLength);
+                return true;
             }
             final OpenItem item = items.get((int)itemId);
             if (null == item)
             {
                 itemByRequest.remove(requestId);
+                closeUnwanted(distributor, serviceId, itemHandle, requestId, buffer, nameOffset, nameLength);
                 return true; // closed while the request was out
             }
             if (item.serviceId != serviceId || item.domainType != domainType ||
@@ -454,6 +461,44 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
             listener.onRefresh((int)itemId, false, buffer, rwfOffset, rwfLength);
         }
         return true;
+    }
+
+    /**
+     * An answer to one of this source's own requests that nobody here wants any more (the item closed, or a newer
+     * request superseded it) still registered interest at the distributor: a sink-driven item would stay open
+     * upstream for nobody. Close it, unless the handle is bound to an open item here or a request for the same item
+     * is out (its answer relies on that interest; a close now would arrive after that request). The check scans the
+     * outstanding requests, so it is skipped, and the interest kept until this server restarts, while too many are
+     * out.
+     */
+    private void closeUnwanted(
+        final DistributorState distributor,
+        final int serviceId,
+        final int itemHandle,
+        final long requestId,
+        final DirectBuffer buffer,
+        final int nameOffset,
+        final int nameLength)
+    {
+        if ((requestId & REQUESTER_MASK) != requestIdBase || itemHandle < 0 ||
+            MISSING != distributor.itemByHandle.get(handleKey(serviceId, itemHandle)))
+        {
+            return;
+        }
+        if (itemByRequest.size() > UNWANTED_SCAN_LIMIT)
+        {
+            return;
+        }
+        final Long2LongHashMap.ValueIterator it = itemByRequest.values().iterator();
+        while (it.hasNext())
+        {
+            final OpenItem other = items.get((int)it.nextValue());
+            if (null != other && other.serviceId == serviceId && sameBytes(other.name, buffer, nameOffset, nameLength))
+            {
+                return;
+            }
+        }
+        control.closeItem(serviceId, itemHandle);
     }
 
     @Override

@@ -54,7 +54,8 @@ public final class BackboneItemSourceFactory implements ItemSourceFactory
             wiring.owned.add(controlPublication);
             wiring.controlPublication = controlPublication;
             wiring.control = new ControlPublisher(
-                new BackbonePublication(controlPublication, PUBLISH_ATTEMPTS, backPressure), settings.consumerId());
+                new BackbonePublication(controlPublication, PUBLISH_ATTEMPTS, backPressure), settings.consumerId(),
+                workerIndex);
             return new BackboneItemSource(workerIndex, eventLoop, listener, settings, wiring);
         }
         catch (final RuntimeException ex)

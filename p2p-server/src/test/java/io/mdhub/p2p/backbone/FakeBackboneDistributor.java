@@ -237,6 +237,7 @@ final class FakeBackboneDistributor implements AutoCloseable, ControlListener, A
     @Override
     public boolean onItemRequest(
         final int consumerId,
+        final int sourceIndex,
         final long requestId,
         final int serviceId,
         final int domainType,
@@ -283,7 +284,7 @@ final class FakeBackboneDistributor implements AutoCloseable, ControlListener, A
     }
 
     @Override
-    public void onItemClose(final int consumerId, final int serviceId, final int itemHandle)
+    public void onItemClose(final int consumerId, final int sourceIndex, final int serviceId, final int itemHandle)
     {
     }
 

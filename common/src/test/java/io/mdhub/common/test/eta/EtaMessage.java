@@ -92,7 +92,7 @@ public final class EtaMessage
         streamId = msg.streamId();
         flags = msg.flags();
         containerType = msg.containerType();
-        updateType = msg instanceof UpdateMsg ? ((UpdateMsg)msg).updateType() : -1;
+        updateType = MsgClasses.UPDATE == msgClass ? ((UpdateMsg)msg).updateType() : -1;
         final State state = state(msg);
         streamState = null == state ? -1 : state.streamState();
         dataState = null == state ? -1 : state.dataState();
@@ -131,34 +131,35 @@ public final class EtaMessage
         return new EtaMessage(bytes, EtaDictionaries.bundled());
     }
 
+    // ETA's one MsgImpl implements every message interface: dispatch on the class, never on instanceof
     private static State state(final Msg msg)
     {
-        if (msg instanceof RefreshMsg)
+        switch (msg.msgClass())
         {
-            return ((RefreshMsg)msg).state();
+            case MsgClasses.REFRESH:
+                return ((RefreshMsg)msg).state();
+            case MsgClasses.STATUS:
+                return ((StatusMsg)msg).checkHasState() ? ((StatusMsg)msg).state() : null;
+            default:
+                return null;
         }
-        if (msg instanceof StatusMsg && ((StatusMsg)msg).checkHasState())
-        {
-            return ((StatusMsg)msg).state();
-        }
-        return null;
     }
 
     private static boolean hasKey(final Msg msg)
     {
-        if (msg instanceof RefreshMsg)
+        switch (msg.msgClass())
         {
-            return ((RefreshMsg)msg).checkHasMsgKey();
+            case MsgClasses.REFRESH:
+                return ((RefreshMsg)msg).checkHasMsgKey();
+            case MsgClasses.STATUS:
+                return ((StatusMsg)msg).checkHasMsgKey();
+            case MsgClasses.UPDATE:
+                return ((UpdateMsg)msg).checkHasMsgKey();
+            case MsgClasses.REQUEST:
+                return true; // a RequestMsg always has a key
+            default:
+                return false;
         }
-        if (msg instanceof StatusMsg)
-        {
-            return ((StatusMsg)msg).checkHasMsgKey();
-        }
-        if (msg instanceof UpdateMsg)
-        {
-            return ((UpdateMsg)msg).checkHasMsgKey();
-        }
-        return false;
     }
 
     private static boolean isItemDomain(final int domainType)

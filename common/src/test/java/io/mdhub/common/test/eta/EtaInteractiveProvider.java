@@ -1,0 +1,449 @@
+package io.mdhub.common.test.eta;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
+
+import com.refinitiv.eta.codec.Buffer;
+import com.refinitiv.eta.codec.Codec;
+import com.refinitiv.eta.codec.CodecFactory;
+import com.refinitiv.eta.codec.DataStates;
+import com.refinitiv.eta.codec.DataTypes;
+import com.refinitiv.eta.codec.MsgClasses;
+import com.refinitiv.eta.codec.MsgKeyFlags;
+import com.refinitiv.eta.codec.QosRates;
+import com.refinitiv.eta.codec.QosTimeliness;
+import com.refinitiv.eta.codec.RefreshMsg;
+import com.refinitiv.eta.codec.RefreshMsgFlags;
+import com.refinitiv.eta.codec.StateCodes;
+import com.refinitiv.eta.codec.StatusMsg;
+import com.refinitiv.eta.codec.StatusMsgFlags;
+import com.refinitiv.eta.codec.StreamStates;
+import com.refinitiv.eta.codec.UpdateMsg;
+import com.refinitiv.eta.rdm.DomainTypes;
+import com.refinitiv.eta.rdm.InstrumentNameTypes;
+import com.refinitiv.eta.rdm.UpdateEventTypes;
+import com.refinitiv.eta.transport.AcceptOptions;
+import com.refinitiv.eta.transport.BindOptions;
+import com.refinitiv.eta.transport.Channel;
+import com.refinitiv.eta.transport.ChannelState;
+import com.refinitiv.eta.transport.Error;
+import com.refinitiv.eta.transport.Server;
+import com.refinitiv.eta.transport.Transport;
+import com.refinitiv.eta.transport.TransportFactory;
+import com.refinitiv.eta.transport.TransportReturnCodes;
+import com.refinitiv.eta.valueadd.domainrep.rdm.directory.DirectoryRefresh;
+import com.refinitiv.eta.valueadd.domainrep.rdm.login.LoginMsgFactory;
+import com.refinitiv.eta.valueadd.domainrep.rdm.login.LoginMsgType;
+import com.refinitiv.eta.valueadd.domainrep.rdm.login.LoginRefresh;
+
+import io.mdhub.common.cache.EtaFieldLists;
+import io.mdhub.common.dictionary.FieldIds;
+import io.mdhub.common.test.MdTests;
+
+/**
+ * A real ETA 3.9.1.0 interactive provider for tests, as ETA's Provider example works but answering any item: an ETA
+ * server ({@code Transport.bind}) on 127.0.0.1 whose own thread accepts consumer connections, answers the login, a
+ * directory with one MarketPrice service, and every MarketPrice request (new stream or reissue) with a solicited
+ * refresh; it tracks the open streams, forgets closed ones, and sends updates when the test asks. Payloads are
+ * FieldLists with BID (22) and the per-item update counter {@link FieldIds#MDH_UPDSEQ}, which starts at 0 in the
+ * first refresh and continues across reissues. Names listed with {@link #refuse(String)} are answered
+ * Closed/NotFound instead. Everything ETA is done on the provider's thread; the test talks to it through thread-safe
+ * counters and a command queue.
+ * <p>
+ * Requires ETA's transport to be initialised ({@code @ExtendWith(EtaTransportExtension.class)}).
+ */
+public final class EtaInteractiveProvider implements AutoCloseable
+{
+    private static final int PING_TIMEOUT_SECONDS = 30;
+    private static final long IDLE_NS = TimeUnit.MICROSECONDS.toNanos(200);
+
+    private final int serviceId;
+    private final String serviceName;
+    private final Server server;
+    private final Thread thread;
+    private final List<Consumer> consumers = new ArrayList<>();
+    private final ConcurrentLinkedQueue<Runnable> commands = new ConcurrentLinkedQueue<>();
+    private final Map<String, AtomicInteger> requests = new ConcurrentHashMap<>();
+    private final Map<String, AtomicInteger> closes = new ConcurrentHashMap<>();
+    private final Map<String, Long> updateCounters = new ConcurrentHashMap<>();
+    private final Map<String, Boolean> refused = new ConcurrentHashMap<>();
+    private final AtomicInteger openStreams = new AtomicInteger();
+    private final AtomicInteger connections = new AtomicInteger();
+    private volatile boolean isRunning = true;
+    private volatile Throwable failure;
+
+    private static final class Consumer
+    {
+        final EtaChannel channel;
+        final Map<Integer, String> streams = new ConcurrentHashMap<>();
+        boolean isActive;
+
+        Consumer(final EtaChannel channel)
+        {
+            this.channel = channel;
+        }
+    }
+
+    private EtaInteractiveProvider(final int serviceId, final String serviceName, final int port)
+    {
+        this.serviceId = serviceId;
+        this.serviceName = serviceName;
+        final BindOptions options = TransportFactory.createBindOptions();
+        // ETA reports port 0 back for an ephemeral bind: pick a free port first
+        options.serviceName(Integer.toString(0 == port ? MdTests.unusedPort() : port));
+        options.interfaceName("127.0.0.1");
+        options.majorVersion(Codec.majorVersion());
+        options.minorVersion(Codec.minorVersion());
+        options.protocolType(Codec.protocolType());
+        options.serverBlocking(false);
+        options.channelsBlocking(false);
+        options.pingTimeout(PING_TIMEOUT_SECONDS);
+        options.minPingTimeout(1);
+        final Error error = TransportFactory.createError();
+        server = Transport.bind(options, error);
+        if (null == server)
+        {
+            throw new IllegalStateException("Transport.bind: " + error.text());
+        }
+        thread = new Thread(this::run, "eta-interactive-provider");
+        thread.setDaemon(true);
+        thread.start();
+    }
+
+    /**
+     * Bind on an ephemeral port of 127.0.0.1 and start answering.
+     *
+     * @param serviceId   the service's id in the directory.
+     * @param serviceName the service's name.
+     * @return the running provider.
+     */
+    public static EtaInteractiveProvider start(final int serviceId, final String serviceName)
+    {
+        return new EtaInteractiveProvider(serviceId, serviceName, 0);
+    }
+
+    /**
+     * Bind on a given port of 127.0.0.1 (a provider restarting where it was) and start answering.
+     *
+     * @param serviceId   the service's id in the directory.
+     * @param serviceName the service's name.
+     * @param port        the port.
+     * @return the running provider.
+     */
+    public static EtaInteractiveProvider start(final int serviceId, final String serviceName, final int port)
+    {
+        return new EtaInteractiveProvider(serviceId, serviceName, port);
+    }
+
+    /**
+     * @return the port the provider listens on.
+     */
+    public int port()
+    {
+        return server.portNumber();
+    }
+
+    /**
+     * @param name an item name.
+     * @return requests (new streams and reissues) received for it.
+     */
+    public int requests(final String name)
+    {
+        final AtomicInteger count = requests.get(name);
+        return null == count ? 0 : count.get();
+    }
+
+    /**
+     * @param name an item name.
+     * @return CloseMsgs received for it.
+     */
+    public int closes(final String name)
+    {
+        final AtomicInteger count = closes.get(name);
+        return null == count ? 0 : count.get();
+    }
+
+    /**
+     * @return item streams open now, over every connection.
+     */
+    public int openStreams()
+    {
+        return openStreams.get();
+    }
+
+    /**
+     * @return consumer connections accepted so far.
+     */
+    public int connections()
+    {
+        return connections.get();
+    }
+
+    /**
+     * @param name an item name to answer Closed/NotFound from now on.
+     */
+    public void refuse(final String name)
+    {
+        refused.put(name, Boolean.TRUE);
+    }
+
+    /**
+     * Send one update to every open stream of the item (on the provider's thread, soon).
+     *
+     * @param name the item.
+     */
+    public void update(final String name)
+    {
+        commands.add(() -> sendUpdate(name));
+    }
+
+    /**
+     * @param name an item.
+     * @return the value of the item's update counter in its last message (-1 before any).
+     */
+    public long lastCounter(final String name)
+    {
+        return updateCounters.getOrDefault(name, -1L);
+    }
+
+    /**
+     * @throws IllegalStateException if the provider's thread failed.
+     */
+    public void checkHealthy()
+    {
+        if (null != failure)
+        {
+            throw new IllegalStateException("the ETA interactive provider failed", failure);
+        }
+    }
+
+    private void run()
+    {
+        final AcceptOptions acceptOptions = TransportFactory.createAcceptOptions();
+        final Error error = TransportFactory.createError();
+        try
+        {
+            while (isRunning)
+            {
+                final Channel accepted = server.accept(acceptOptions, error);
+                if (null != accepted)
+                {
+                    consumers.add(new Consumer(new EtaChannel(accepted)));
+                    connections.incrementAndGet();
+                }
+                for (int i = consumers.size() - 1; i >= 0; i--)
+                {
+                    serviceConsumer(consumers.get(i), i);
+                }
+                Runnable command;
+                while (null != (command = commands.poll()))
+                {
+                    command.run();
+                }
+                LockSupport.parkNanos(IDLE_NS);
+            }
+        }
+        catch (final Throwable ex)
+        {
+            failure = ex;
+            System.err.println("EtaInteractiveProvider failed: " + ex); // the test sees it via checkHealthy too
+            ex.printStackTrace();
+        }
+        finally
+        {
+            consumers.forEach((consumer) -> consumer.channel.close());
+            server.close(error);
+        }
+    }
+
+    private void serviceConsumer(final Consumer consumer, final int index)
+    {
+        if (!consumer.isActive)
+        {
+            final int ret = consumer.channel.init();
+            if (TransportReturnCodes.CHAN_INIT_IN_PROGRESS == ret)
+            {
+                return;
+            }
+            if (TransportReturnCodes.SUCCESS != ret || ChannelState.ACTIVE != consumer.channel.channel().state())
+            {
+                dropConsumer(consumer, index);
+                return;
+            }
+            consumer.isActive = true;
+        }
+        if (!consumer.channel.service())
+        {
+            dropConsumer(consumer, index);
+            return;
+        }
+        byte[] bytes;
+        while (null != (bytes = consumer.channel.poll()))
+        {
+            onMessage(consumer, EtaMessage.decode(bytes));
+        }
+    }
+
+    private void dropConsumer(final Consumer consumer, final int index)
+    {
+        openStreams.addAndGet(-consumer.streams.size());
+        consumer.streams.clear();
+        consumer.channel.close();
+        consumers.remove(index);
+    }
+
+    private void onMessage(final Consumer consumer, final EtaMessage message)
+    {
+        final int domain = message.domainType();
+        final int msgClass = message.msgClass();
+        if (DomainTypes.LOGIN == domain && MsgClasses.REQUEST == msgClass)
+        {
+            final LoginRefresh refresh = (LoginRefresh)LoginMsgFactory.createMsg();
+            refresh.rdmMsgType(LoginMsgType.REFRESH);
+            refresh.streamId(message.streamId());
+            refresh.applySolicited();
+            refresh.applyHasUserName();
+            refresh.userName().data("mdhub-test");
+            refresh.state().streamState(StreamStates.OPEN);
+            refresh.state().dataState(DataStates.OK);
+            refresh.state().code(StateCodes.NONE);
+            consumer.channel.write(refresh::encode);
+        }
+        else if (DomainTypes.SOURCE == domain && MsgClasses.REQUEST == msgClass)
+        {
+            final DirectoryRefresh refresh = EtaNiProvider.directoryRefresh(serviceId, serviceName);
+            refresh.streamId(message.streamId());
+            refresh.applySolicited();
+            consumer.channel.write(refresh::encode);
+        }
+        else if (DomainTypes.MARKET_PRICE == domain && MsgClasses.REQUEST == msgClass)
+        {
+            final String name = message.keyName();
+            final int streamId = message.streamId();
+            requests.computeIfAbsent(name, (k) -> new AtomicInteger()).incrementAndGet();
+            if (refused.containsKey(name))
+            {
+                sendStatus(consumer, streamId, StreamStates.CLOSED, StateCodes.NOT_FOUND, "no such item");
+                return;
+            }
+            if (null == consumer.streams.put(streamId, name))
+            {
+                openStreams.incrementAndGet();
+            }
+            sendRefresh(consumer, streamId, name);
+        }
+        else if (MsgClasses.CLOSE == msgClass)
+        {
+            final String name = consumer.streams.remove(message.streamId());
+            if (null != name)
+            {
+                openStreams.decrementAndGet();
+                closes.computeIfAbsent(name, (k) -> new AtomicInteger()).incrementAndGet();
+            }
+        }
+    }
+
+    private void sendRefresh(final Consumer consumer, final int streamId, final String name)
+    {
+        final RefreshMsg refresh = (RefreshMsg)CodecFactory.createMsg();
+        refresh.msgClass(MsgClasses.REFRESH);
+        refresh.domainType(DomainTypes.MARKET_PRICE);
+        refresh.streamId(streamId);
+        refresh.containerType(DataTypes.FIELD_LIST);
+        refresh.flags(RefreshMsgFlags.HAS_MSG_KEY | RefreshMsgFlags.HAS_QOS | RefreshMsgFlags.SOLICITED |
+            RefreshMsgFlags.CLEAR_CACHE | RefreshMsgFlags.REFRESH_COMPLETE);
+        refresh.state().streamState(StreamStates.OPEN);
+        refresh.state().dataState(DataStates.OK);
+        refresh.state().code(StateCodes.NONE);
+        refresh.qos().timeliness(QosTimeliness.REALTIME);
+        refresh.qos().rate(QosRates.TICK_BY_TICK);
+        refresh.msgKey().flags(MsgKeyFlags.HAS_SERVICE_ID | MsgKeyFlags.HAS_NAME | MsgKeyFlags.HAS_NAME_TYPE);
+        refresh.msgKey().serviceId(serviceId);
+        refresh.msgKey().name(buffer(name.getBytes(StandardCharsets.US_ASCII)));
+        refresh.msgKey().nameType(InstrumentNameTypes.RIC);
+        refresh.encodedDataBody(buffer(fields(name, updateCounters.getOrDefault(name, 0L))));
+        updateCounters.putIfAbsent(name, 0L);
+        consumer.channel.write(refresh::encode);
+    }
+
+    private void sendUpdate(final String name)
+    {
+        final long counter = updateCounters.getOrDefault(name, 0L) + 1;
+        updateCounters.put(name, counter);
+        final byte[] fields = fields(name, counter);
+        for (final Consumer consumer : consumers)
+        {
+            for (final Map.Entry<Integer, String> stream : consumer.streams.entrySet())
+            {
+                if (stream.getValue().equals(name))
+                {
+                    final UpdateMsg update = (UpdateMsg)CodecFactory.createMsg();
+                    update.msgClass(MsgClasses.UPDATE);
+                    update.domainType(DomainTypes.MARKET_PRICE);
+                    update.streamId(stream.getKey());
+                    update.containerType(DataTypes.FIELD_LIST);
+                    update.updateType(UpdateEventTypes.QUOTE);
+                    update.encodedDataBody(buffer(fields));
+                    consumer.channel.write(update::encode);
+                }
+            }
+        }
+    }
+
+    private void sendStatus(
+        final Consumer consumer, final int streamId, final int streamState, final int code, final String text)
+    {
+        final StatusMsg status = (StatusMsg)CodecFactory.createMsg();
+        status.msgClass(MsgClasses.STATUS);
+        status.domainType(DomainTypes.MARKET_PRICE);
+        status.streamId(streamId);
+        status.containerType(DataTypes.NO_DATA);
+        status.flags(StatusMsgFlags.HAS_STATE);
+        status.state().streamState(streamState);
+        status.state().dataState(DataStates.SUSPECT);
+        status.state().code(code);
+        status.state().text(buffer(text.getBytes(StandardCharsets.US_ASCII)));
+        consumer.channel.write(status::encode);
+    }
+
+    private static byte[] fields(final String name, final long counter)
+    {
+        return new EtaFieldLists()
+            .begin(0, 0)
+            .real(FieldIds.BID, 10_000 + (counter % 1000), 12)
+            .uint(FieldIds.MDH_UPDSEQ, counter)
+            .end();
+    }
+
+    private static Buffer buffer(final byte[] bytes)
+    {
+        final Buffer buffer = CodecFactory.createBuffer();
+        buffer.data(ByteBuffer.wrap(bytes));
+        return buffer;
+    }
+
+    /**
+     * Stop the thread, close every connection and the server.
+     */
+    @Override
+    public void close()
+    {
+        isRunning = false;
+        try
+        {
+            thread.join(TimeUnit.SECONDS.toMillis(5));
+        }
+        catch (final InterruptedException ex)
+        {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

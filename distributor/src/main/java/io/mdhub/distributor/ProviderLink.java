@@ -1,0 +1,415 @@
+package io.mdhub.distributor;
+
+import java.util.function.Consumer;
+
+import org.agrona.DirectBuffer;
+import org.agrona.ExpandableDirectByteBuffer;
+import org.agrona.collections.Int2ObjectHashMap;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.agrona.concurrent.status.AtomicCounter;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import com.refinitiv.eta.codec.CodecReturnCodes;
+import com.refinitiv.eta.codec.DataStates;
+import com.refinitiv.eta.codec.StreamStates;
+
+import io.mdhub.common.ripc.RipcFrameEncoder;
+import io.mdhub.common.ripc.RipcSession;
+import io.mdhub.common.status.MdCounters;
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+
+/**
+ * One RSSL connection to a provider application, whichever side opened it: a non-interactive provider that connected
+ * to the distributor ({@link ProviderSession}) or an interactive provider the distributor mounted ({@link
+ * RouteSession}). It is the application handler of the connection's RIPC pipeline, on the distributor's single event
+ * loop, and holds what both kinds share: the provider's serviceId and streamId mappings onto distributor services and
+ * cached items, the message counters, reading paused and resumed by the {@link ProviderReadGate}, item StatusMsgs,
+ * and the end of the connection on bad input (one counter, one log line). It releases every message it receives.
+ */
+abstract class ProviderLink extends ChannelInboundHandlerAdapter
+{
+    private static final Logger LOG = LoggerFactory.getLogger(ProviderLink.class);
+    private static final int STATUS_CAPACITY = 512;
+
+    final DistributorCore core;
+    private final Int2ObjectHashMap<DistributedService> servicesByProviderId = new Int2ObjectHashMap<>();
+    private final Int2ObjectHashMap<CachedItem> itemsByStream = new Int2ObjectHashMap<>();
+    private final UnsafeBuffer view = new UnsafeBuffer(0, 0);
+    private final ExpandableDirectByteBuffer copy = new ExpandableDirectByteBuffer(0);
+    private long connectionId;
+    private long keepAliveIntervalNs;
+    private long lastKeepAliveNs;
+    ChannelHandlerContext ctx;
+    Channel channel;
+    String userName = "";
+    String remoteComponent = "";
+    private AtomicCounter messagesIn;
+    private AtomicCounter itemsCounter;
+    boolean isActive;
+    boolean isLoggedIn;
+    boolean isClosing;
+    private boolean needsFlush;
+
+    ProviderLink(final DistributorCore core)
+    {
+        this.core = core;
+    }
+
+    @Override
+    public void userEventTriggered(final ChannelHandlerContext ctx, final Object evt) throws Exception
+    {
+        if (evt instanceof RipcSession && !isActive)
+        {
+            activate(ctx, (RipcSession)evt);
+        }
+        super.userEventTriggered(ctx, evt);
+    }
+
+    private void activate(final ChannelHandlerContext ctx, final RipcSession session)
+    {
+        this.ctx = ctx;
+        this.channel = ctx.channel();
+        this.remoteComponent = session.remoteComponent();
+        connectionId = core.nextConnectionId();
+        if (core.sessions.size() >= core.maxProviders)
+        {
+            isActive = false;
+            disconnect(ProviderDisconnectReason.TOO_MANY_PROVIDERS, "limit " + core.maxProviders);
+            return;
+        }
+        isActive = true;
+        keepAliveIntervalNs = Math.min(session.pingTimeoutNs(), core.partialFrameTimeoutNs) / 3;
+        core.sessions.put(connectionId, this);
+        final String suffix = " connection=" + connectionId + " remote=" + channel.remoteAddress();
+        messagesIn = core.counters.newCounter(
+            MdCounters.DISTRIBUTOR_CONNECTION_MESSAGES_IN_TYPE_ID, "distributor-connection-messages-in:" + suffix);
+        itemsCounter = core.counters.newCounter(
+            MdCounters.DISTRIBUTOR_CONNECTION_ITEMS_TYPE_ID, "distributor-connection-items:" + suffix);
+        LOG.info("{}: provider connection={} remote={} component={} {}", core.component, connectionId,
+            channel.remoteAddress(), remoteComponent, kind());
+        onActive();
+    }
+
+    /**
+     * @return how the connection came about, for logs ("connected", "mounted").
+     */
+    abstract String kind();
+
+    /**
+     * The RIPC handshake is done and the connection counts: a mounted route logs in here.
+     */
+    void onActive()
+    {
+    }
+
+    @Override
+    public void channelRead(final ChannelHandlerContext ctx, final Object msg)
+    {
+        final ByteBuf message = (ByteBuf)msg;
+        try
+        {
+            if (isActive && !isClosing)
+            {
+                messagesIn.increment();
+                final int length = message.readableBytes();
+                final DirectBuffer buffer = wrap(message, length);
+                if (!core.msg.wrap(buffer, 0, length))
+                {
+                    disconnect(ProviderDisconnectReason.MALFORMED_RWF, core.msg.errorReason());
+                    return;
+                }
+                onMessage(message, buffer);
+            }
+        }
+        finally
+        {
+            message.release();
+        }
+    }
+
+    /**
+     * @param message the message, wrapped in {@link DistributorCore#msg}.
+     * @param buffer  the same bytes as an Agrona buffer.
+     */
+    abstract void onMessage(ByteBuf message, DirectBuffer buffer);
+
+    @Override
+    public void channelReadComplete(final ChannelHandlerContext ctx)
+    {
+        if (needsFlush)
+        {
+            needsFlush = false;
+            ctx.flush();
+        }
+        ctx.fireChannelReadComplete();
+    }
+
+    @Override
+    public void channelInactive(final ChannelHandlerContext ctx) throws Exception
+    {
+        if (isActive)
+        {
+            isActive = false;
+            core.readGate.unregister(this);
+            providerGone();
+            core.sessions.remove(connectionId);
+            messagesIn.close();
+            itemsCounter.close();
+            LOG.info("{}: provider connection={} user={} disconnected", core.component, connectionId, userName);
+            onInactive();
+        }
+        super.channelInactive(ctx);
+    }
+
+    /**
+     * The connection is gone and its items are stale: a mounted route moves them to another connection.
+     */
+    void onInactive()
+    {
+    }
+
+    private DirectBuffer wrap(final ByteBuf message, final int length)
+    {
+        if (message.hasMemoryAddress())
+        {
+            view.wrap(message.memoryAddress() + message.readerIndex(), length);
+            return view;
+        }
+        if (message.hasArray())
+        {
+            view.wrap(message.array(), message.arrayOffset() + message.readerIndex(), length);
+            return view;
+        }
+        copy.checkLimit(length);
+        message.getBytes(message.readerIndex(), copy.byteBuffer().duplicate().clear().limit(length));
+        return copy;
+    }
+
+    /**
+     * The login was accepted: the provider's data counts from now on, and its reading follows the gate.
+     */
+    void loggedIn(final String userName)
+    {
+        if (!isLoggedIn)
+        {
+            isLoggedIn = true;
+            this.userName = userName;
+            core.counters.providersActive().increment();
+            core.readGate.register(this);
+            LOG.info("{}: provider connection={} logged in as {}", core.component, connectionId, userName);
+        }
+    }
+
+    void rejectItem(final int streamId, final int domainType, final ItemRejectReason reason)
+    {
+        core.counters.itemsRejected(reason).increment();
+        final ByteBuf status = RipcFrameEncoder.newMessageBuffer(ctx.alloc(), STATUS_CAPACITY);
+        final int result = core.statusEncoder.encode(
+            core.writer.begin(status, status.writerIndex(), status.writableBytes()), domainType, streamId,
+            StreamStates.CLOSED, DataStates.SUSPECT, reason.stateCode(), reason.text());
+        if (CodecReturnCodes.SUCCESS != result)
+        {
+            status.release();
+            throw new IllegalStateException("item status encoding failed: " + CodecReturnCodes.toString(result));
+        }
+        status.writerIndex(status.writerIndex() + core.writer.encodedLength());
+        write(status);
+        LOG.debug("{}: provider connection={} item stream {} refused: {}", core.component, connectionId, streamId,
+            reason.label());
+    }
+
+    /**
+     * Queue a message; it is flushed at the end of the current read burst ({@link #flushIfNeeded()} outside one).
+     */
+    void write(final ByteBuf message)
+    {
+        ctx.write(message, ctx.voidPromise());
+        needsFlush = true;
+    }
+
+    /**
+     * Flush what {@link #write} queued outside a read burst (requests made on behalf of the backbone).
+     */
+    void flushIfNeeded()
+    {
+        if (needsFlush && null != ctx)
+        {
+            needsFlush = false;
+            ctx.flush();
+        }
+    }
+
+    /**
+     * End the connection for a reason: counted once, logged once, closed.
+     */
+    void disconnect(final ProviderDisconnectReason reason, final String detail)
+    {
+        if (record(reason, detail))
+        {
+            channel.close();
+        }
+    }
+
+    boolean record(final ProviderDisconnectReason reason, final String detail)
+    {
+        if (isClosing)
+        {
+            return false;
+        }
+        isClosing = true;
+        core.counters.disconnects(reason).increment();
+        if (ProviderDisconnectReason.LOGIN_CLOSED == reason || ProviderDisconnectReason.OPERATOR == reason)
+        {
+            LOG.info("{}: disconnect provider connection={} remote={} reason={} {}", core.component, connectionId,
+                channel.remoteAddress(), reason.label(), detail);
+        }
+        else
+        {
+            LOG.warn("{}: disconnect provider connection={} remote={} reason={} {}", core.component, connectionId,
+                channel.remoteAddress(), reason.label(), detail);
+        }
+        return true;
+    }
+
+    private void providerGone()
+    {
+        if (isLoggedIn)
+        {
+            isLoggedIn = false;
+            core.counters.providersActive().decrement();
+        }
+        servicesByProviderId.values().forEach((service) -> core.directoryFeed.leave(this, service));
+        servicesByProviderId.clear();
+        core.items.onProviderGone(this);
+        itemsByStream.clear();
+        itemsCounter.setOrdered(0);
+    }
+
+    /**
+     * Stop reading the socket (the backbone cannot take more live data now).
+     */
+    void pauseReading(final long nowNs)
+    {
+        lastKeepAliveNs = nowNs;
+        channel.config().setAutoRead(false);
+    }
+
+    /**
+     * Read the socket again.
+     */
+    void resumeReading()
+    {
+        channel.config().setAutoRead(true);
+    }
+
+    /**
+     * While paused: read once when the keep-alive interval passed since the pause or the last keep-alive read.
+     *
+     * @return true if a read was asked for.
+     */
+    boolean keepAlive(final long nowNs)
+    {
+        if (nowNs - lastKeepAliveNs < keepAliveIntervalNs || !channel.isActive())
+        {
+            return false;
+        }
+        lastKeepAliveNs = nowNs;
+        channel.read();
+        return true;
+    }
+
+    long connectionId()
+    {
+        return connectionId;
+    }
+
+    String userName()
+    {
+        return userName;
+    }
+
+    String remoteAddress()
+    {
+        return String.valueOf(channel.remoteAddress());
+    }
+
+    int itemCount()
+    {
+        return itemsByStream.size();
+    }
+
+    int serviceCount()
+    {
+        return servicesByProviderId.size();
+    }
+
+    DistributedService service(final int providerServiceId)
+    {
+        return servicesByProviderId.get(providerServiceId);
+    }
+
+    /**
+     * @return the provider's own id for a distributor service, or -1 when this connection does not carry it.
+     */
+    int providerServiceId(final DistributedService service)
+    {
+        final Int2ObjectHashMap<DistributedService>.EntryIterator it = servicesByProviderId.entrySet().iterator();
+        while (it.hasNext())
+        {
+            it.next();
+            if (it.getValue() == service)
+            {
+                return it.getIntKey();
+            }
+        }
+        return -1;
+    }
+
+    void mapService(final int providerServiceId, final DistributedService service)
+    {
+        servicesByProviderId.put(providerServiceId, service);
+    }
+
+    void unmapService(final int providerServiceId)
+    {
+        servicesByProviderId.remove(providerServiceId);
+    }
+
+    CachedItem item(final int streamId)
+    {
+        return itemsByStream.get(streamId);
+    }
+
+    void bind(final int streamId, final CachedItem item)
+    {
+        if (null == itemsByStream.put(streamId, item))
+        {
+            itemsCounter.increment();
+        }
+    }
+
+    void unbind(final int streamId)
+    {
+        if (null != itemsByStream.remove(streamId))
+        {
+            itemsCounter.decrement();
+        }
+    }
+
+    void forEachItem(final Consumer<CachedItem> action)
+    {
+        itemsByStream.values().forEach(action);
+    }
+
+    /**
+     * @return true for a mounted interactive provider, whose items exist only while the backbone wants them.
+     */
+    boolean isRoute()
+    {
+        return false;
+    }
+}

@@ -1,0 +1,22 @@
+package io.mdhub.distributor;
+
+import org.agrona.collections.LongArrayList;
+import org.agrona.collections.LongHashSet;
+
+/**
+ * Who wants a sink-driven item: the p2p-server item sources watching it (by {@link SinkDrivenItems#watcher}), and
+ * the backbone requests waiting for the provider's next refresh (their requestIds, oldest first). The item stays open
+ * upstream while either is not empty. Owned by the distributor's event loop.
+ */
+final class SinkInterest
+{
+    final LongHashSet watchers = new LongHashSet();
+    final LongArrayList waitingRequests = new LongArrayList();
+    /** A request on the open stream (a reissue) asked the provider for a refresh that has not come yet. */
+    boolean isRefreshAsked;
+
+    boolean isEmpty()
+    {
+        return watchers.isEmpty() && waitingRequests.isEmpty();
+    }
+}

@@ -1,0 +1,318 @@
+package io.mdhub.distributor;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.agrona.CloseHelper;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+
+import com.refinitiv.eta.codec.DataStates;
+import com.refinitiv.eta.codec.MsgClasses;
+import com.refinitiv.eta.codec.StreamStates;
+import com.refinitiv.eta.rdm.Directory;
+import com.refinitiv.eta.valueadd.domainrep.rdm.directory.Service;
+
+import io.aeron.Aeron;
+import io.mdhub.backbone.BackboneNode;
+import io.mdhub.common.dictionary.FieldIds;
+import io.mdhub.common.test.EtaTransportExtension;
+import io.mdhub.common.test.InterruptAfter;
+import io.mdhub.common.test.MdTests;
+import io.mdhub.common.test.eta.EtaConsumer;
+import io.mdhub.common.test.eta.EtaInteractiveProvider;
+import io.mdhub.common.test.eta.EtaMessage;
+import io.mdhub.p2p.P2pServer;
+import io.mdhub.p2p.backbone.BackboneItemSourceFactory;
+
+/**
+ * Routes: the distributor mounts real ETA 3.9.1.0 interactive providers (it connects out, logs in, reads the
+ * directory) and forwards item requests on demand; ETA consumers on a p2p-server fed by the backbone see the
+ * provider's items. Sink-driven items exist only while wanted (closed upstream when the last consumer goes); with the
+ * cache off every request gets a fresh refresh from the provider; a lost provider turns its items Open/Suspect and
+ * they recover on a hot standby, or on the same provider once it is back, without the consumer asking again.
+ */
+@ExtendWith(EtaTransportExtension.class)
+@InterruptAfter(60)
+class RouteMountTest
+{
+    private static final String SERVICE = "SINK_SVC";
+    private static final Duration QUIET = Duration.ofMillis(300);
+
+    @TempDir
+    Path dir;
+
+    private BackboneNode node;
+    private Aeron aeron;
+    private Distributor distributor;
+    private P2pServer p2p;
+    private final List<EtaInteractiveProvider> providers = new ArrayList<>();
+    private final List<EtaConsumer> consumers = new ArrayList<>();
+
+    @AfterEach
+    void close()
+    {
+        consumers.forEach(EtaConsumer::close);
+        CloseHelper.closeAll(p2p, distributor, aeron, node);
+        providers.forEach(EtaInteractiveProvider::close);
+    }
+
+    @Test
+    void itemsAreRequestedOnDemandAndClosedUpstreamWithTheLastWatcher()
+    {
+        final EtaInteractiveProvider provider = provider();
+        launch(true, "hot-standby", provider);
+        final EtaConsumer first = consumer("first");
+        final int serviceId = serviceId(first);
+        assertEquals(0, provider.openStreams(), "nothing is requested before a consumer asks");
+
+        first.requestItem(5, serviceId, "IBM.N");
+        final EtaMessage refresh = first.awaitMessage(5);
+        assertRefresh(refresh, "IBM.N", serviceId);
+        assertEquals(10_000, refresh.mantissa(FieldIds.BID));
+        assertEquals(1, provider.requests("IBM.N"));
+
+        provider.update("IBM.N");
+        final EtaMessage update = first.awaitMessage(5);
+        assertEquals(MsgClasses.UPDATE, update.msgClass(), update::toString);
+        assertEquals(1, update.uint(FieldIds.MDH_UPDSEQ));
+
+        // a second consumer of the open item is answered from the distributor's cache: no new provider request
+        final EtaConsumer second = consumer("second");
+        second.requestItem(7, serviceId, "IBM.N");
+        final EtaMessage cached = second.awaitMessage(7);
+        assertRefresh(cached, "IBM.N", serviceId);
+        assertEquals(1, cached.uint(FieldIds.MDH_UPDSEQ), "the cached image includes the update");
+        assertEquals(1, provider.requests("IBM.N"));
+
+        // the item stays open upstream while one consumer watches, and closes with the last one
+        first.closeItem(5);
+        provider.update("IBM.N");
+        assertEquals(2, second.awaitMessage(7).uint(FieldIds.MDH_UPDSEQ));
+        assertEquals(0, provider.closes("IBM.N"));
+        second.closeItem(7);
+        MdTests.await("the item closed upstream", () -> 1 == provider.closes("IBM.N"));
+        assertEquals(0, provider.openStreams());
+        MdTests.await("the item left the distributor's cache", () -> 0 == distributor.mxBean().getItemCount());
+    }
+
+    @Test
+    void withTheCacheOffEveryRequestGetsAFreshRefreshFromTheProvider()
+    {
+        final EtaInteractiveProvider provider = provider();
+        launch(false, "hot-standby", provider);
+        final EtaConsumer first = consumer("first");
+        final int serviceId = serviceId(first);
+        first.requestItem(5, serviceId, "VOD.L");
+        assertRefresh(first.awaitMessage(5), "VOD.L", serviceId);
+        provider.update("VOD.L");
+        provider.update("VOD.L");
+        assertEquals(1, first.awaitMessage(5).uint(FieldIds.MDH_UPDSEQ));
+        assertEquals(2, first.awaitMessage(5).uint(FieldIds.MDH_UPDSEQ));
+
+        final EtaConsumer second = consumer("second");
+        second.requestItem(9, serviceId, "VOD.L");
+        final EtaMessage fresh = second.awaitMessage(9);
+        assertRefresh(fresh, "VOD.L", serviceId);
+        assertEquals(2, fresh.uint(FieldIds.MDH_UPDSEQ));
+        assertEquals(2, provider.requests("VOD.L"), "a reissue asked the provider for the second refresh");
+        assertEquals(1, provider.openStreams(), "one upstream stream serves both");
+        assertNull(first.pollMessage(5, QUIET), "the reissue's refresh went only to the consumer that asked");
+
+        provider.update("VOD.L");
+        assertEquals(3, first.awaitMessage(5).uint(FieldIds.MDH_UPDSEQ));
+        assertEquals(3, second.awaitMessage(9).uint(FieldIds.MDH_UPDSEQ));
+    }
+
+    @Test
+    void anItemTheProviderRefusesIsClosedForTheConsumer()
+    {
+        final EtaInteractiveProvider provider = provider();
+        provider.refuse("NOPE.N");
+        launch(true, "hot-standby", provider);
+        final EtaConsumer consumer = consumer("refused");
+        consumer.requestItem(5, serviceId(consumer), "NOPE.N");
+        final EtaMessage status = consumer.awaitMessage(5);
+        assertEquals(MsgClasses.STATUS, status.msgClass(), status::toString);
+        assertEquals(StreamStates.CLOSED, status.streamState(), status::toString);
+        MdTests.await("the refused item left the cache", () -> 0 == distributor.mxBean().getItemCount());
+    }
+
+    @Test
+    void aHotStandbyTakesOverTheItemsOfALostProvider()
+    {
+        final EtaInteractiveProvider active = provider();
+        final EtaInteractiveProvider standby = provider();
+        launch(true, "hot-standby", active, standby);
+        MdTests.await("both providers mounted", () -> active.connections() == 1 && standby.connections() == 1);
+        final EtaConsumer consumer = consumer("failover");
+        final int serviceId = serviceId(consumer);
+        consumer.requestItem(5, serviceId, "A.N");
+        consumer.requestItem(6, serviceId, "B.N");
+        assertRefresh(consumer.awaitMessage(5), "A.N", serviceId);
+        assertRefresh(consumer.awaitMessage(6), "B.N", serviceId);
+        assertEquals(2, active.openStreams());
+        assertEquals(0, standby.openStreams(), "the standby serves nothing while the active is up");
+
+        providers.remove(active);
+        active.close();
+        final List<EtaMessage> seen = new ArrayList<>();
+        boolean suspectA = false;
+        boolean recoveredA = false;
+        while (!recoveredA)
+        {
+            final EtaMessage message = consumer.awaitMessage(5);
+            seen.add(message);
+            if (MsgClasses.STATUS == message.msgClass() && DataStates.SUSPECT == message.dataState())
+            {
+                assertEquals(StreamStates.OPEN, message.streamState(), message::toString);
+                suspectA = true;
+            }
+            recoveredA = MsgClasses.REFRESH == message.msgClass() && DataStates.OK == message.dataState();
+        }
+        assertTrue(suspectA, () -> "A.N went Open/Suspect before it recovered: " + seen);
+        MdTests.await("both items on the standby", () -> 2 == standby.openStreams());
+        standby.update("B.N");
+        EtaMessage update;
+        do
+        {
+            update = consumer.awaitMessage(6);
+        }
+        while (MsgClasses.UPDATE != update.msgClass());
+        assertEquals(1, update.uint(FieldIds.MDH_UPDSEQ), "B.N updates come from the standby now");
+    }
+
+    @Test
+    void loadBalancingSpreadsItemsAndMovesALostProvidersItems()
+    {
+        final EtaInteractiveProvider one = provider();
+        final EtaInteractiveProvider two = provider();
+        launch(true, "load-balance", one, two);
+        MdTests.await("both providers mounted", () -> one.connections() == 1 && two.connections() == 1);
+        final EtaConsumer consumer = consumer("balance");
+        final int serviceId = serviceId(consumer);
+        for (int i = 0; i < 6; i++)
+        {
+            consumer.requestItem(10 + i, serviceId, "LB" + i + ".N");
+            assertRefresh(consumer.awaitMessage(10 + i), "LB" + i + ".N", serviceId);
+        }
+        assertEquals(3, one.openStreams());
+        assertEquals(3, two.openStreams());
+
+        providers.remove(one);
+        one.close();
+        MdTests.await("every item on the surviving provider", () -> 6 == two.openStreams());
+    }
+
+    @Test
+    void aRestartedProviderRecoversItsItemsWithoutTheConsumerAsking()
+    {
+        EtaInteractiveProvider provider = provider();
+        launch(true, "hot-standby", provider);
+        final EtaConsumer consumer = consumer("restart");
+        final int serviceId = serviceId(consumer);
+        consumer.requestItem(5, serviceId, "R.N");
+        assertRefresh(consumer.awaitMessage(5), "R.N", serviceId);
+
+        final int port = provider.port();
+        providers.remove(provider);
+        provider.close();
+        final EtaMessage suspect = consumer.awaitMessage(5);
+        assertEquals(MsgClasses.STATUS, suspect.msgClass(), suspect::toString);
+        assertEquals(DataStates.SUSPECT, suspect.dataState(), suspect::toString);
+
+        provider = EtaInteractiveProvider.start(1, SERVICE, port);
+        providers.add(provider);
+        final EtaMessage refresh = consumer.awaitMessage(5);
+        assertEquals(MsgClasses.REFRESH, refresh.msgClass(), refresh::toString);
+        assertEquals(DataStates.OK, refresh.dataState(), refresh::toString);
+        provider.update("R.N");
+        assertEquals(MsgClasses.UPDATE, consumer.awaitMessage(5).msgClass());
+    }
+
+    // ------------------------------------------------------------------ helpers
+
+    private EtaInteractiveProvider provider()
+    {
+        final EtaInteractiveProvider provider = EtaInteractiveProvider.start(1, SERVICE);
+        providers.add(provider);
+        return provider;
+    }
+
+    private void launch(final boolean isCaching, final String mirroring, final EtaInteractiveProvider... mounted)
+    {
+        final StringBuilder routes = new StringBuilder();
+        for (final EtaInteractiveProvider provider : mounted)
+        {
+            routes.append(routes.length() > 0 ? "," : "").append("127.0.0.1:").append(provider.port());
+        }
+        node = BackboneNode.launch(new BackboneNode.Context()
+            .aeronDirectoryName(dir.resolve("aeron").toString())
+            .termBufferLength(64 * 1024)
+            .ipcTermBufferLength(1024 * 1024)
+            .dirDeleteOnShutdown(true));
+        aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(node.aeronDirectoryName()));
+        final Distributor.Context context = new Distributor.Context()
+            .providerPort(0)
+            .componentName("route-distributor")
+            .registerMBean(false)
+            .routes(routes.toString())
+            .routeMirroring(mirroring)
+            .routeCacheEnabled(isCaching)
+            .routeReconnectMs(100);
+        context.backbone().aeron(aeron);
+        distributor = Distributor.launch(context);
+        p2p = P2pServer.launch(new P2pServer.Context()
+            .port(0)
+            .componentName("route-p2p")
+            .cacheEnabled(isCaching) // both caches off: the published latency configuration
+            .itemSourceFactory(new BackboneItemSourceFactory(aeron, new BackboneItemSourceFactory.Settings())));
+    }
+
+    private EtaConsumer consumer(final String user)
+    {
+        final EtaConsumer eta = EtaConsumer.connect(p2p.port());
+        consumers.add(eta);
+        assertEquals(StreamStates.OPEN, eta.login(user).state().streamState());
+        return eta;
+    }
+
+    private static int serviceId(final EtaConsumer eta)
+    {
+        int directoryStream = 2;
+        while (true)
+        {
+            eta.requestDirectory(directoryStream, Directory.ServiceFilterFlags.INFO |
+                Directory.ServiceFilterFlags.STATE, false, -1);
+            final EtaMessage directory = eta.awaitMessage(directoryStream);
+            for (final Service service : directory.directoryRefresh().serviceList())
+            {
+                if (service.checkHasInfo() && SERVICE.equals(service.info().serviceName().toString()) &&
+                    1 == service.state().serviceState())
+                {
+                    return service.serviceId();
+                }
+            }
+            directoryStream++;
+            MdTests.idle(() -> SERVICE + " up in the p2p-server's directory");
+        }
+    }
+
+    private static void assertRefresh(final EtaMessage refresh, final String name, final int serviceId)
+    {
+        assertEquals(MsgClasses.REFRESH, refresh.msgClass(), refresh::toString);
+        assertEquals(StreamStates.OPEN, refresh.streamState(), refresh::toString);
+        assertEquals(DataStates.OK, refresh.dataState(), refresh::toString);
+        assertTrue(refresh.isSolicited(), refresh::toString);
+        assertEquals(serviceId, refresh.keyServiceId(), refresh::toString);
+        assertEquals(name, refresh.keyName());
+    }
+}
