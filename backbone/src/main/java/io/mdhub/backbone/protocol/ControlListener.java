@@ -41,11 +41,12 @@ public interface ControlListener
      * Drop interest in an item.
      *
      * @param consumerId  the p2p-server.
-     * @param sourceIndex the item source within the p2p-server that drops its interest.
-     * @param serviceId   service.
-     * @param itemHandle  item.
+     * @param sourceIndex      the item source within the p2p-server that drops its interest.
+     * @param distributorEpoch the epoch of the distributor whose handle it is; 0 when the sender did not know.
+     * @param serviceId        service.
+     * @param itemHandle       item.
      */
-    void onItemClose(int consumerId, int sourceIndex, int serviceId, int itemHandle);
+    void onItemClose(int consumerId, int sourceIndex, long distributorEpoch, int serviceId, int itemHandle);
 
     /**
      * Resend images after loss.

@@ -116,6 +116,17 @@ public final class ControlPublisher
      */
     public long closeItem(final int serviceId, final int itemHandle)
     {
+        return closeItem(0, serviceId, itemHandle);
+    }
+
+    /**
+     * @param distributorEpoch epoch of the distributor that assigned the handle (0 if unknown: all apply it).
+     * @param serviceId        service.
+     * @param itemHandle       item.
+     * @return position or a negative Publication code.
+     */
+    public long closeItem(final long distributorEpoch, final int serviceId, final int itemHandle)
+    {
         final long claimed = publication.claim(MessageHeaderEncoder.ENCODED_LENGTH + ItemCloseEncoder.BLOCK_LENGTH);
         if (claimed < 0)
         {
@@ -125,7 +136,8 @@ public final class ControlPublisher
             .consumerId(consumerId)
             .serviceId(serviceId)
             .itemHandle(itemHandle)
-            .sourceIndex(sourceIndex);
+            .sourceIndex(sourceIndex)
+            .distributorEpoch(distributorEpoch);
         return publication.commit();
     }
 

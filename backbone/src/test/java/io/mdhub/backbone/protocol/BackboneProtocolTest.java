@@ -254,9 +254,10 @@ class BackboneProtocolTest
             }
 
             public void onItemClose(
-                final int consumerId, final int sourceIndex, final int serviceId, final int itemHandle)
+                final int consumerId, final int sourceIndex, final long distributorEpoch, final int serviceId,
+                final int itemHandle)
             {
-                events.add("close c=" + consumerId + "/" + sourceIndex + " s=" + serviceId + " h=" + itemHandle);
+                events.add("close c=" + consumerId + "/" + sourceIndex + " d=" + distributorEpoch + " s=" + serviceId + " h=" + itemHandle);
             }
 
             public boolean onRecoveryRequest(
@@ -271,7 +272,7 @@ class BackboneProtocolTest
         final UnsafeBuffer name = new UnsafeBuffer("VOD.L".getBytes(StandardCharsets.US_ASCII));
         assertTrue(publisher.announce(3L, 500, 9L) > 0);
         assertTrue(publisher.requestItem(77, 300, 6, false, name, 0, name.capacity()) > 0);
-        assertTrue(publisher.closeItem(300, 12) > 0);
+        assertTrue(publisher.closeItem(99L, 300, 12) > 0);
         assertTrue(publisher.requestRecovery(300, -1, 41) > 0);
 
         MdTests.await(() -> "control messages, got " + events, () ->
@@ -282,7 +283,7 @@ class BackboneProtocolTest
         assertEquals(List.of(
             "announce c=5 epoch=3 interval=500",
             "request c=5/2 req=77 s=300 domain=6 streaming=false name=VOD.L",
-            "close c=5/2 s=300 h=12",
+            "close c=5/2 d=99 s=300 h=12",
             "recover c=5 s=300 h=-1 last=41"), events);
     }
 

@@ -42,6 +42,7 @@ final class BackboneControlHandler implements ControlListener
     private final P2pServerTracker p2pServers;
     private final BackboneCounters counters;
     private final SinkDrivenItems sinkItems;
+    private final long epoch;
     private long nowNs;
     private long requestsForwarded;
     private long itemCloses;
@@ -54,9 +55,11 @@ final class BackboneControlHandler implements ControlListener
         final ServiceRecovery recovery,
         final P2pServerTracker p2pServers,
         final BackboneCounters counters,
-        final SinkDrivenItems sinkItems)
+        final SinkDrivenItems sinkItems,
+        final long epoch)
     {
         this.sinkItems = sinkItems;
+        this.epoch = epoch;
         this.directory = directory;
         this.images = images;
         this.recovery = recovery;
@@ -152,8 +155,17 @@ final class BackboneControlHandler implements ControlListener
     }
 
     @Override
-    public void onItemClose(final int consumerId, final int sourceIndex, final int serviceId, final int itemHandle)
+    public void onItemClose(
+        final int consumerId,
+        final int sourceIndex,
+        final long distributorEpoch,
+        final int serviceId,
+        final int itemHandle)
     {
+        if (0 != distributorEpoch && epoch != distributorEpoch)
+        {
+            return; // another distributor's handle
+        }
         itemCloses++;
         final DistributedService service = directory.service(serviceId);
         if (null != service && service.isSinkDriven())

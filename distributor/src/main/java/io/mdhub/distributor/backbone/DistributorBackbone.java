@@ -110,7 +110,7 @@ public final class DistributorBackbone implements AutoCloseable
         this.sinkItems = sinkItems;
         this.p2pServers = new P2pServerTracker(sinkItems::consumerGone);
         this.controlHandler = new BackboneControlHandler(
-            directory, images, recovery, p2pServers, counters, sinkItems);
+            directory, images, recovery, p2pServers, counters, sinkItems, ctx.epoch());
         this.controlAdapter = new ControlAdapter(controlHandler, counters.malformedControl);
         this.announcer = new ServiceAnnouncer(
             directory, sequences, publisher, publication, ctx.distributorId(), ctx.epoch(), ctx.announceIntervalMs());

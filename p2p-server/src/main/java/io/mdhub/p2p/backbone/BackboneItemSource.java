@@ -208,10 +208,11 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
             return;
         }
         final int handle = item.handle;
+        final long distributorEpoch = null == item.distributor ? 0 : item.distributor.epoch;
         forget(item);
         if (handle >= 0)
         {
-            control.closeItem(item.serviceId, handle);
+            control.closeItem(distributorEpoch, item.serviceId, handle);
         }
     }
 
@@ -498,7 +499,7 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
                 return;
             }
         }
-        control.closeItem(serviceId, itemHandle);
+        control.closeItem(distributor.epoch, serviceId, itemHandle);
     }
 
     @Override

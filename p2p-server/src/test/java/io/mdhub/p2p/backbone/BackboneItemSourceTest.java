@@ -1,9 +1,11 @@
 package io.mdhub.p2p.backbone;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -162,6 +164,33 @@ class BackboneItemSourceTest
         assertEquals(StreamStates.CLOSED, notFound.streamState());
         assertEquals(StateCodes.NOT_FOUND, notFound.code());
         assertEquals(1, distributor.requests("NOPE.N"), "a first request for an unknown item is refused at once");
+    }
+
+    @Test
+    void anAnswerNobodyWantsAnyMoreIsClosedBackUnlessTheItemIsAskedForAgain()
+    {
+        // closed while its request was out: the late answer's interest is handed back to its distributor
+        distributor.holdAnswers();
+        consumer.requestItem(ITEM_STREAM, FakeBackboneDistributor.SERVICE_ID, "TRI.N");
+        MdTests.await("the request reached the distributor", () -> 1 == distributor.requests("TRI.N"));
+        consumer.closeItem(ITEM_STREAM);
+        distributor.releaseAnswers();
+        MdTests.await(() -> "a close for the unwanted answer, got " + distributor.closes(),
+            () -> 1 == distributor.closes().size());
+        assertTrue(distributor.closes().get(0).endsWith("epoch=mine"), distributor.closes()::toString);
+
+        // closed and asked for again before the first answer: that answer serves the new request's interest
+        distributor.holdAnswers();
+        consumer.requestItem(ITEM_STREAM + 1, FakeBackboneDistributor.SERVICE_ID, "IBM.N");
+        MdTests.await("the request reached the distributor", () -> 1 == distributor.requests("IBM.N"));
+        consumer.closeItem(ITEM_STREAM + 1);
+        consumer.requestItem(ITEM_STREAM + 2, FakeBackboneDistributor.SERVICE_ID, "IBM.N");
+        MdTests.await("the second request reached the distributor", () -> 2 == distributor.requests("IBM.N"));
+        distributor.releaseAnswers();
+        final EtaMessage refresh = consumer.awaitMessage(ITEM_STREAM + 2);
+        assertEquals(MsgClasses.REFRESH, refresh.msgClass(), refresh::toString);
+        assertNull(consumer.pollMessage(ITEM_STREAM + 2, Duration.ofMillis(300)));
+        assertEquals(1, distributor.closes().size(), () -> "no close for a wanted item: " + distributor.closes());
     }
 
     @Test

@@ -2,6 +2,8 @@ package io.mdhub.p2p.backbone;
 
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.ArrayList;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -76,6 +78,9 @@ final class FakeBackboneDistributor implements AutoCloseable, ControlListener, A
     private final Map<String, Long> bids = new ConcurrentHashMap<>();
     private final Map<String, AtomicInteger> requests = new ConcurrentHashMap<>();
     private final Set<String> ignoreOnce = ConcurrentHashMap.newKeySet();
+    private final List<Runnable> heldAnswers = new ArrayList<>();
+    private final List<String> closes = new java.util.concurrent.CopyOnWriteArrayList<>();
+    private volatile boolean isHoldingAnswers;
     private final ConcurrentLinkedQueue<Runnable> actions = new ConcurrentLinkedQueue<>();
     private final AtomicLong position = new AtomicLong(-1);
     private final EtaMsgWriter writer = new EtaMsgWriter();
@@ -261,7 +266,41 @@ final class FakeBackboneDistributor implements AutoCloseable, ControlListener, A
         {
             return refuse(serviceId, requestId, StateCodes.NOT_FOUND, "item not found");
         }
+        if (isHoldingAnswers)
+        {
+            heldAnswers.add(() -> image(name, handle, requestId, REQUEST_FLAGS));
+            return true;
+        }
         return image(name, handle, requestId, REQUEST_FLAGS);
+    }
+
+    /**
+     * Keep answers to item requests until {@link #releaseAnswers()} (a slow provider behind the distributor).
+     */
+    void holdAnswers()
+    {
+        isHoldingAnswers = true;
+    }
+
+    /**
+     * Send the held answers, oldest first, and answer at once from now on.
+     */
+    void releaseAnswers()
+    {
+        actions.add(() ->
+        {
+            isHoldingAnswers = false;
+            heldAnswers.forEach(Runnable::run);
+            heldAnswers.clear();
+        });
+    }
+
+    /**
+     * @return the ItemCloses received, as "handle=H epoch=mine|other|unknown".
+     */
+    List<String> closes()
+    {
+        return closes;
     }
 
     private boolean refuse(final int serviceId, final long requestId, final int code, final String text)
@@ -284,8 +323,12 @@ final class FakeBackboneDistributor implements AutoCloseable, ControlListener, A
     }
 
     @Override
-    public void onItemClose(final int consumerId, final int sourceIndex, final int serviceId, final int itemHandle)
+    public void onItemClose(
+        final int consumerId, final int sourceIndex, final long distributorEpoch, final int serviceId,
+        final int itemHandle)
     {
+        closes.add("handle=" + itemHandle + " epoch=" +
+            (0 == distributorEpoch ? "unknown" : epoch == distributorEpoch ? "mine" : "other"));
     }
 
     @Override
