@@ -238,6 +238,73 @@ class RouteMountTest
         assertEquals(MsgClasses.UPDATE, consumer.awaitMessage(5).msgClass());
     }
 
+    @Test
+    void aSecondDistributorMountingTheSameProviderTakesOverWhenTheFirstStops()
+    {
+        final EtaInteractiveProvider provider = provider();
+        launch(true, "hot-standby", provider);
+        final Distributor.Context context = new Distributor.Context()
+            .providerPort(0)
+            .componentName("route-distributor-2")
+            .registerMBean(false)
+            .routes("127.0.0.1:" + provider.port())
+            .routeReconnectMs(100);
+        context.backbone().aeron(aeron).distributorId(2);
+        final Distributor second = Distributor.launch(context);
+        boolean isSecondOpen = true;
+        try
+        {
+            MdTests.await("both distributors mounted the provider", () -> 2 == provider.connections());
+            final EtaConsumer consumer = consumer("distributor-failover");
+            final int serviceId = serviceId(consumer);
+            consumer.requestItem(5, serviceId, "D.N");
+            assertRefresh(consumer.awaitMessage(5), "D.N", serviceId);
+            // both distributors heard the request and opened the item; the p2p-server took the first answer and
+            // handed the other distributor's interest back, so exactly one keeps the item open upstream
+            MdTests.await("one distributor serves the item", () -> 1 == provider.openStreams());
+            final boolean isFirstServing = 1 == distributor.mxBean().getItemCount();
+            final Distributor serving = isFirstServing ? distributor : second;
+            final Distributor standby = isFirstServing ? second : distributor;
+            assertEquals(0, standby.mxBean().getItemCount(), "the standby holds no interest");
+
+            serving.close();
+            if (isFirstServing)
+            {
+                distributor = null;
+            }
+            else
+            {
+                isSecondOpen = false;
+            }
+            final long stoppedNs = System.nanoTime();
+            EtaMessage message;
+            boolean wasSuspect = false;
+            do
+            {
+                message = consumer.awaitMessage(5);
+                wasSuspect |= MsgClasses.STATUS == message.msgClass() && DataStates.SUSPECT == message.dataState();
+            }
+            while (!(MsgClasses.REFRESH == message.msgClass() && DataStates.OK == message.dataState()));
+            assertTrue(wasSuspect, "the item went Open/Suspect before it recovered");
+            System.out.printf("distributor failover: D.N recovered %d ms after the serving distributor stopped%n",
+                (System.nanoTime() - stoppedNs) / 1_000_000);
+            MdTests.await("the standby serves the item", () -> 1 == standby.mxBean().getItemCount());
+            provider.update("D.N");
+            do
+            {
+                message = consumer.awaitMessage(5);
+            }
+            while (MsgClasses.UPDATE != message.msgClass());
+        }
+        finally
+        {
+            if (isSecondOpen)
+            {
+                CloseHelper.close(second);
+            }
+        }
+    }
+
     // ------------------------------------------------------------------ helpers
 
     private EtaInteractiveProvider provider()

@@ -74,8 +74,8 @@ public final class ControlAdapter implements ControlledFragmentHandler
                 return onItemRequest(buffer, bodyOffset, blockLength, version, end);
             case ItemCloseDecoder.TEMPLATE_ID:
                 close.wrap(buffer, bodyOffset, blockLength, version);
-                listener.onItemClose(close.consumerId(), close.sourceIndex(), close.distributorEpoch(), close.serviceId(),
-                    close.itemHandle());
+                listener.onItemClose(close.consumerId(), close.sourceIndex(), close.distributorEpoch(),
+                    close.serviceId(), close.itemHandle());
                 return Action.CONTINUE;
             case RecoveryRequestDecoder.TEMPLATE_ID:
                 recovery.wrap(buffer, bodyOffset, blockLength, version);

@@ -257,7 +257,8 @@ class BackboneProtocolTest
                 final int consumerId, final int sourceIndex, final long distributorEpoch, final int serviceId,
                 final int itemHandle)
             {
-                events.add("close c=" + consumerId + "/" + sourceIndex + " d=" + distributorEpoch + " s=" + serviceId + " h=" + itemHandle);
+                events.add("close c=" + consumerId + "/" + sourceIndex + " d=" + distributorEpoch + " s=" + serviceId +
+                    " h=" + itemHandle);
             }
 
             public boolean onRecoveryRequest(
