@@ -62,7 +62,8 @@ final class DistributorControl implements DistributorMXBean
                 lines.add("id=" + service.id() + " name=" + service.name() + " state=" +
                     (DistributedService.STATE_UP == service.serviceState() ? "up" : "down") +
                     " acceptingRequests=" + service.acceptingRequests() + " providers=" + service.providerCount() +
-                    " items=" + service.cache().size());
+                    " items=" + service.cache().size() + " sinkDriven=" + service.isSinkDriven() + " caching=" +
+                    service.isCaching());
             }
             return lines.toArray(new String[0]);
         });
@@ -76,8 +77,9 @@ final class DistributorControl implements DistributorMXBean
             final List<String> lines = new ArrayList<>();
             for (final ProviderLink session : core.sessions.values())
             {
-                lines.add("id=" + session.connectionId() + " remote=" + session.remoteAddress() + " user=" +
-                    session.userName() + " services=" + session.serviceCount() + " items=" + session.itemCount());
+                lines.add("id=" + session.connectionId() + " kind=" + (session.isRoute() ? "route" : "provider") +
+                    " remote=" + session.remoteAddress() + " user=" + session.userName() + " services=" +
+                    session.serviceCount() + " items=" + session.itemCount());
             }
             return lines.toArray(new String[0]);
         });

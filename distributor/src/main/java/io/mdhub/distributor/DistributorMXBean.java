@@ -7,12 +7,14 @@ package io.mdhub.distributor;
 public interface DistributorMXBean
 {
     /**
-     * @return one line per service: id, name, state, accepting requests, providers, cached items.
+     * @return one line per service: id, name, state, accepting requests, providers, cached items, sink-driven (served
+     * by mounted interactive providers), caching.
      */
     String[] getServices();
 
     /**
-     * @return one line per provider connection: id, remote address, user, services, items.
+     * @return one line per provider connection: id, kind (provider: connected to us; route: mounted by us), remote
+     * address, user, services, items.
      */
     String[] getConnections();
 
