@@ -445,10 +445,18 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
         if (MISSING != itemId)
         {
             final OpenItem item = items.get((int)itemId);
-            if (null != item && null != item.awaitingPass)
+            if (null != item)
             {
+                // Whole again: this image is later in the stream than any loss seen so far, and its watchers now see
+                // Open/Ok — whether it came from the pass the item waited for, another worker's or server's pass, or
+                // the provider. A request of its own still out only brings one more image. Not recovering any more,
+                // so the next gap turns it Suspect again before the updates that follow that gap reach anyone.
                 item.awaitingPass = null;
-                item.isRecovering = false; // the pass brought its image
+                item.isRecovering = false;
+                item.isAwaitingRetry = false;
+                item.hadImage = true;
+                item.refusedSinceNs = NONE;
+                item.retryDelayNs = 0;
             }
             // a recovery pass, or the provider resynchronised: every watcher takes the new image
             listener.onRefresh((int)itemId, false, buffer, rwfOffset, rwfLength);

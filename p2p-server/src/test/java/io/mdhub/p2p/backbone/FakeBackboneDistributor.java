@@ -76,6 +76,7 @@ final class FakeBackboneDistributor implements AutoCloseable, ControlListener, A
     private final Map<String, Long> bids = new ConcurrentHashMap<>();
     private final Map<String, AtomicInteger> requests = new ConcurrentHashMap<>();
     private final Set<String> ignoreOnce = ConcurrentHashMap.newKeySet();
+    private final Set<String> ignoreAll = ConcurrentHashMap.newKeySet();
     private final ConcurrentLinkedQueue<Runnable> actions = new ConcurrentLinkedQueue<>();
     private final AtomicLong position = new AtomicLong(-1);
     private final EtaMsgWriter writer = new EtaMsgWriter();
@@ -148,6 +149,34 @@ final class FakeBackboneDistributor implements AutoCloseable, ControlListener, A
     void ignoreNextRequestFor(final String name)
     {
         ignoreOnce.add(name);
+    }
+
+    /**
+     * Leave every ItemRequest for the item unanswered (as if each answer were lost) until called with false.
+     *
+     * @param name   an item name.
+     * @param ignore true to ignore its requests, false to answer them again.
+     */
+    void ignoreRequestsFor(final String name, final boolean ignore)
+    {
+        if (ignore)
+        {
+            ignoreAll.add(name);
+        }
+        else
+        {
+            ignoreAll.remove(name);
+        }
+    }
+
+    /**
+     * Publish an image of the item as a service recovery pass does (RECOVERY, requestId 0), whoever asked for it.
+     *
+     * @param name an item name.
+     */
+    void recoveryImage(final String name)
+    {
+        actions.add(() -> image(name, handles.get(name), 0, RECOVERY_FLAGS));
     }
 
     void skipSequence()
@@ -251,7 +280,7 @@ final class FakeBackboneDistributor implements AutoCloseable, ControlListener, A
             return refuse(serviceId, requestId, StateCodes.SOURCE_UNKNOWN, "service not found");
         }
         requests.computeIfAbsent(name, (n) -> new AtomicInteger()).incrementAndGet();
-        if (ignoreOnce.remove(name))
+        if (ignoreOnce.remove(name) || ignoreAll.contains(name))
         {
             return true; // as if the answer had been lost
         }
