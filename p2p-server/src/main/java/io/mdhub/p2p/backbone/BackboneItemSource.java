@@ -117,7 +117,7 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
     private final long announceIntervalNs;
     private final int missedAnnouncements;
     private final long recoveryGraceNs;
-    private final long epoch = System.currentTimeMillis();
+    private final long epoch;
     private final Int2ObjectHashMap<OpenItem> items = new Int2ObjectHashMap<>();
     private final Long2LongHashMap itemByRequest = new Long2LongHashMap(MISSING);
     private final Int2ObjectHashMap<ServiceInfo> services = new Int2ObjectHashMap<>();
@@ -154,6 +154,7 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
         this.gaps = wiring.gaps;
         this.recoveries = wiring.recoveries;
         this.owned = wiring.owned;
+        this.epoch = wiring.epoch;
         this.requestIdBase = ((long)(settings.consumerId() & 0x7F_FFFF) << 40) | ((long)(workerIndex & 0xFF) << 32);
         this.announceIntervalNs = settings.announceIntervalMs() * 1_000_000L;
         this.missedAnnouncements = settings.missedAnnouncements();
@@ -1300,6 +1301,7 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
         AtomicCounter malformed;
         AtomicCounter gaps;
         AtomicCounter recoveries;
+        long epoch = System.currentTimeMillis();
     }
 
     /**

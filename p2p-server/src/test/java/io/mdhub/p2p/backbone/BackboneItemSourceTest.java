@@ -228,6 +228,37 @@ class BackboneItemSourceTest
     }
 
     @Test
+    void everyWorkerOfAServerAnnouncesTheSameConsumerIdAndEpoch() throws Exception
+    {
+        final BackboneItemSourceFactory factory = new BackboneItemSourceFactory(aeron,
+            new BackboneItemSourceFactory.Settings()
+                .channel(CHANNEL)
+                .dataStreamId(DATA_STREAM)
+                .controlStreamId(CONTROL_STREAM)
+                .consumerId(43)
+                .announceIntervalMs(20));
+        final List<EventLoop> loops = new CopyOnWriteArrayList<>();
+        try (P2pServer threeWorkers = P2pServer.launch(new P2pServer.Context()
+            .port(0)
+            .workers(3)
+            .componentName("p2p-three-workers")
+            .itemSourceFactory((workerIndex, eventLoop, listener) ->
+            {
+                loops.add(eventLoop);
+                return factory.newItemSource(workerIndex, eventLoop, listener);
+            })))
+        {
+            MdTests.await("three workers", () -> loops.size() == 3);
+            final int seen = distributor.consumerAnnouncements.get();
+            MdTests.await("ten announcements from the workers",
+                () -> distributor.consumerAnnouncements.get() > seen + 10);
+            assertEquals(1, distributor.consumerEpochs.get(43).size(),
+                () -> "one server, one epoch (else the distributor logs a restart at every announcement): " +
+                distributor.consumerEpochs.get(43));
+        }
+    }
+
+    @Test
     void aSilentDistributorTakesItemsSuspectUntilItAnnouncesAgain()
     {
         consumer.requestItem(ITEM_STREAM, FakeBackboneDistributor.SERVICE_ID, "TRI.N");

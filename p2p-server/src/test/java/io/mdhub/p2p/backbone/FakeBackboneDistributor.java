@@ -59,6 +59,7 @@ final class FakeBackboneDistributor implements AutoCloseable, ControlListener, A
     private static final int RECOVERY_FLAGS = RefreshFlags.COMPLETE | RefreshFlags.CLEAR_CACHE | RefreshFlags.RECOVERY;
 
     final AtomicInteger consumerAnnouncements = new AtomicInteger();
+    final Map<Integer, Set<Long>> consumerEpochs = new ConcurrentHashMap<>();
     final AtomicInteger announcements = new AtomicInteger();
     final AtomicInteger recoveryRequests = new AtomicInteger();
     volatile boolean isAnnouncing = true;
@@ -260,6 +261,7 @@ final class FakeBackboneDistributor implements AutoCloseable, ControlListener, A
     public void onConsumerAnnouncement(
         final int consumerId, final long epoch, final int intervalMs, final long timestampNs)
     {
+        consumerEpochs.computeIfAbsent(consumerId, (id) -> ConcurrentHashMap.newKeySet()).add(epoch);
         consumerAnnouncements.incrementAndGet();
     }
 
