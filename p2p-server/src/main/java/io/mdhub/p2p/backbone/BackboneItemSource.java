@@ -117,7 +117,7 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
     private final long announceIntervalNs;
     private final int missedAnnouncements;
     private final long recoveryGraceNs;
-    private final long epoch = System.currentTimeMillis();
+    private final long epoch;
     private final Int2ObjectHashMap<OpenItem> items = new Int2ObjectHashMap<>();
     private final Long2LongHashMap itemByRequest = new Long2LongHashMap(MISSING);
     /** The bits of a requestId that name the requesting p2p-server and worker ({@link #requestIdBase}). */
@@ -158,6 +158,7 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
         this.gaps = wiring.gaps;
         this.recoveries = wiring.recoveries;
         this.owned = wiring.owned;
+        this.epoch = wiring.epoch;
         this.requestIdBase = ((long)(settings.consumerId() & 0x7F_FFFF) << 40) | ((long)(workerIndex & 0xFF) << 32);
         this.announceIntervalNs = settings.announceIntervalMs() * 1_000_000L;
         this.missedAnnouncements = settings.missedAnnouncements();
@@ -453,10 +454,18 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
         if (MISSING != itemId)
         {
             final OpenItem item = items.get((int)itemId);
-            if (null != item && null != item.awaitingPass)
+            if (null != item)
             {
+                // Whole again: this image is later in the stream than any loss seen so far, and its watchers now see
+                // Open/Ok — whether it came from the pass the item waited for, another worker's or server's pass, or
+                // the provider. A request of its own still out only brings one more image. Not recovering any more,
+                // so the next gap turns it Suspect again before the updates that follow that gap reach anyone.
                 item.awaitingPass = null;
-                item.isRecovering = false; // the pass brought its image
+                item.isRecovering = false;
+                item.isAwaitingRetry = false;
+                item.hadImage = true;
+                item.refusedSinceNs = NONE;
+                item.retryDelayNs = 0;
             }
             // a recovery pass, or the provider resynchronised: every watcher takes the new image
             listener.onRefresh((int)itemId, false, buffer, rwfOffset, rwfLength);
@@ -1338,6 +1347,7 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
         AtomicCounter malformed;
         AtomicCounter gaps;
         AtomicCounter recoveries;
+        long epoch = System.currentTimeMillis();
     }
 
     /**

@@ -24,6 +24,11 @@ public final class BackboneItemSourceFactory implements ItemSourceFactory
 
     private final Aeron aeron;
     private final Settings settings;
+    /**
+     * One epoch for the whole p2p-server: every worker announces itself under the server's consumer id, so they must
+     * agree on it, or the distributors take the server for restarted at every announcement.
+     */
+    private final long epoch = System.currentTimeMillis();
 
     /**
      * @param aeron    a connected client of the host's media driver (owned by the caller, outlives the server).
@@ -39,6 +44,7 @@ public final class BackboneItemSourceFactory implements ItemSourceFactory
     public ItemSource newItemSource(final int workerIndex, final EventLoop eventLoop, final ItemSourceListener listener)
     {
         final BackboneItemSource.Wiring wiring = new BackboneItemSource.Wiring();
+        wiring.epoch = epoch;
         try
         {
             final String suffix = ": consumer=" + settings.consumerId() + " worker=" + workerIndex;

@@ -212,6 +212,81 @@ class BackboneItemSourceTest
         assertEquals(20100L, recovered.mantissa(FieldIds.BID), "the image has the update after the gap");
     }
 
+    /**
+     * An item recovering item by item (its request still unanswered) may get its image from a recovery pass meanwhile
+     * — another worker's or another p2p-server's, which every subscriber of the stream sees. The consumers then have
+     * a whole image and see the item Open/Ok; a later gap must turn it Suspect again before any update after the gap
+     * reaches them, even though the item's own request is still out. (It used to stay "recovering" until its own
+     * answer came, so the next gap skipped it and the consumer saw the update counter jump while Ok.)
+     */
+    @Test
+    void anImageFromARecoveryPassEndsTheRecoverySoTheNextGapTurnsTheItemSuspectAgain()
+    {
+        for (int i = 0; i < 20; i++)
+        {
+            distributor.item("S" + i, 1000 + i);
+        }
+        final int seen = distributor.announcements.get();
+        MdTests.await("announced with 22 items", () -> distributor.announcements.get() > seen + 1);
+        distributor.awaitConsumed(aeron);
+        consumer.requestItem(ITEM_STREAM, FakeBackboneDistributor.SERVICE_ID, "IBM.N");
+        assertEquals(MsgClasses.REFRESH, consumer.awaitMessage(ITEM_STREAM).msgClass());
+
+        distributor.ignoreRequestsFor("IBM.N", true); // 1 of 22 items: recovered by its own request, left unanswered
+        distributor.skipSequence();
+        distributor.update("IBM.N", 20100);
+        assertSuspect(consumer.awaitMessage(ITEM_STREAM));
+        assertEquals(MsgClasses.UPDATE, consumer.awaitMessage(ITEM_STREAM).msgClass());
+
+        distributor.recoveryImage("IBM.N"); // a pass someone else asked for
+        final EtaMessage image = consumer.awaitMessage(ITEM_STREAM);
+        assertEquals(MsgClasses.REFRESH, image.msgClass(), image::toString);
+        assertEquals(DataStates.OK, image.dataState(), "the consumer has a whole image again");
+
+        distributor.skipSequence();
+        distributor.update("IBM.N", 20200);
+        assertSuspect(consumer.awaitMessage(ITEM_STREAM)); // before the update that follows the gap
+        final EtaMessage update = consumer.awaitMessage(ITEM_STREAM);
+        assertEquals(MsgClasses.UPDATE, update.msgClass(), update::toString);
+        assertEquals(20200L, update.mantissa(FieldIds.BID));
+
+        distributor.ignoreRequestsFor("IBM.N", false);
+        final EtaMessage recovered = awaitClass(MsgClasses.REFRESH);
+        assertEquals(DataStates.OK, recovered.dataState());
+        assertEquals(20200L, recovered.mantissa(FieldIds.BID));
+    }
+
+    @Test
+    void everyWorkerOfAServerAnnouncesTheSameConsumerIdAndEpoch() throws Exception
+    {
+        final BackboneItemSourceFactory factory = new BackboneItemSourceFactory(aeron,
+            new BackboneItemSourceFactory.Settings()
+                .channel(CHANNEL)
+                .dataStreamId(DATA_STREAM)
+                .controlStreamId(CONTROL_STREAM)
+                .consumerId(43)
+                .announceIntervalMs(20));
+        final List<EventLoop> loops = new CopyOnWriteArrayList<>();
+        try (P2pServer threeWorkers = P2pServer.launch(new P2pServer.Context()
+            .port(0)
+            .workers(3)
+            .componentName("p2p-three-workers")
+            .itemSourceFactory((workerIndex, eventLoop, listener) ->
+            {
+                loops.add(eventLoop);
+                return factory.newItemSource(workerIndex, eventLoop, listener);
+            })))
+        {
+            MdTests.await("three workers", () -> loops.size() == 3);
+            final int seen = distributor.consumerAnnouncements.get();
+            MdTests.await("ten announcements from the workers",
+                () -> distributor.consumerAnnouncements.get() > seen + 10);
+            assertEquals(1, distributor.consumerEpochs.get(43).size(),
+                () -> "one server, one epoch (else the distributor logs a restart at every announcement): " +
+                distributor.consumerEpochs.get(43));
+        }
+    }
+
     @Test
     void aSilentDistributorTakesItemsSuspectUntilItAnnouncesAgain()
     {
@@ -471,6 +546,13 @@ class BackboneItemSourceTest
             aeron, CHANNEL, DATA_STREAM, CONTROL_STREAM, distributorId, serviceId, serviceName);
         others.add(other);
         return other;
+    }
+
+    private static void assertSuspect(final EtaMessage message)
+    {
+        assertEquals(MsgClasses.STATUS, message.msgClass(), () -> "Open/Suspect expected: " + message);
+        assertEquals(StreamStates.OPEN, message.streamState());
+        assertEquals(DataStates.SUSPECT, message.dataState());
     }
 
     private void awaitRecovered(final int streamId)

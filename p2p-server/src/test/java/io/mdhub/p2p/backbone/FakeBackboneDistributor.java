@@ -1,9 +1,9 @@
 package io.mdhub.p2p.backbone;
 
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.ArrayList;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -61,6 +61,7 @@ final class FakeBackboneDistributor implements AutoCloseable, ControlListener, A
     private static final int RECOVERY_FLAGS = RefreshFlags.COMPLETE | RefreshFlags.CLEAR_CACHE | RefreshFlags.RECOVERY;
 
     final AtomicInteger consumerAnnouncements = new AtomicInteger();
+    final Map<Integer, Set<Long>> consumerEpochs = new ConcurrentHashMap<>();
     final AtomicInteger announcements = new AtomicInteger();
     final AtomicInteger recoveryRequests = new AtomicInteger();
     volatile boolean isAnnouncing = true;
@@ -81,6 +82,7 @@ final class FakeBackboneDistributor implements AutoCloseable, ControlListener, A
     private final List<Runnable> heldAnswers = new ArrayList<>();
     private final List<String> closes = new java.util.concurrent.CopyOnWriteArrayList<>();
     private volatile boolean isHoldingAnswers;
+    private final Set<String> ignoreAll = ConcurrentHashMap.newKeySet();
     private final ConcurrentLinkedQueue<Runnable> actions = new ConcurrentLinkedQueue<>();
     private final AtomicLong position = new AtomicLong(-1);
     private final EtaMsgWriter writer = new EtaMsgWriter();
@@ -153,6 +155,34 @@ final class FakeBackboneDistributor implements AutoCloseable, ControlListener, A
     void ignoreNextRequestFor(final String name)
     {
         ignoreOnce.add(name);
+    }
+
+    /**
+     * Leave every ItemRequest for the item unanswered (as if each answer were lost) until called with false.
+     *
+     * @param name   an item name.
+     * @param ignore true to ignore its requests, false to answer them again.
+     */
+    void ignoreRequestsFor(final String name, final boolean ignore)
+    {
+        if (ignore)
+        {
+            ignoreAll.add(name);
+        }
+        else
+        {
+            ignoreAll.remove(name);
+        }
+    }
+
+    /**
+     * Publish an image of the item as a service recovery pass does (RECOVERY, requestId 0), whoever asked for it.
+     *
+     * @param name an item name.
+     */
+    void recoveryImage(final String name)
+    {
+        actions.add(() -> image(name, handles.get(name), 0, RECOVERY_FLAGS));
     }
 
     void skipSequence()
@@ -236,6 +266,7 @@ final class FakeBackboneDistributor implements AutoCloseable, ControlListener, A
     public void onConsumerAnnouncement(
         final int consumerId, final long epoch, final int intervalMs, final long timestampNs)
     {
+        consumerEpochs.computeIfAbsent(consumerId, (id) -> ConcurrentHashMap.newKeySet()).add(epoch);
         consumerAnnouncements.incrementAndGet();
     }
 
@@ -257,7 +288,7 @@ final class FakeBackboneDistributor implements AutoCloseable, ControlListener, A
             return refuse(serviceId, requestId, StateCodes.SOURCE_UNKNOWN, "service not found");
         }
         requests.computeIfAbsent(name, (n) -> new AtomicInteger()).incrementAndGet();
-        if (ignoreOnce.remove(name))
+        if (ignoreOnce.remove(name) || ignoreAll.contains(name))
         {
             return true; // as if the answer had been lost
         }
