@@ -7,6 +7,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
+import java.util.function.LongConsumer;
 
 import io.mdhub.benchmarks.tools.ToolShutdown;
 import picocli.CommandLine;
@@ -14,25 +15,44 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * {@code bin/mdhub source}: publish an item universe into a distributor as a non-interactive provider, print a
- * line per second, and take {@code ur <rate>} (update rate) and {@code quit} on standard input while running, as
- * the original RMDS source tool did.
+ * {@code bin/mdhub source}: publish an item universe into a distributor as a non-interactive provider, or with
+ * {@code --interactive} listen for consumers (a distributor's routes) and answer their item requests as a
+ * sink-driven interactive provider; print a line per second, and take {@code ur <rate>} (update rate) and
+ * {@code quit} on standard input while running, as the original RMDS source tools did.
  */
 @Command(
     name = "mdhub source",
     mixinStandardHelpOptions = true,
     version = "mdhub source (MDHub)",
-    description = "Market data source: publishes items into a distributor as a non-interactive provider.")
+    description = {
+        "Market data source. By default a non-interactive provider: connects to a distributor and publishes every "
+            + "item of its universe, then updates them at the commanded rate.",
+        "With --interactive, a sink-driven interactive provider (RMDS's Sink_Driven_Src): listens on --port for "
+            + "consumers (a distributor's --route, an ETA consumer), accepts consumer logins, answers the source "
+            + "directory (one service), MarketPrice requests for any item name (refresh, snapshot, reissue, batch, "
+            + "close) and the RWFFld/RWFEnum dictionaries, and updates each connection's open items at --rate "
+            + "updates/s per connection.",
+        "While running: 'ur <rate>' on standard input changes the update rate, 'quit' stops."})
 public final class SourceMain implements Callable<Integer>
 {
-    @Option(names = "--host", description = "Distributor host (default ${DEFAULT-VALUE}).")
+    @Option(names = "--interactive",
+        description = "Listen for consumers and answer their requests instead of connecting to a distributor.")
+    boolean interactive;
+
+    @Option(names = "--host", description = "Distributor host (default ${DEFAULT-VALUE}; not with --interactive).")
     String host = "127.0.0.1";
 
-    @Option(names = "--port", description = "Distributor provider port (default ${DEFAULT-VALUE}).")
-    int port = 14003;
+    @Option(names = "--bind",
+        description = "With --interactive: address to listen on (default ${DEFAULT-VALUE}; 0.0.0.0 for all).")
+    String bindAddress = "127.0.0.1";
 
-    @Option(names = "--service", description = "Service name published (default ${DEFAULT-VALUE}).")
-    String service = "NI_PUB";
+    @Option(names = "--port", description = "Distributor provider port to connect to (default 14003), or with "
+        + "--interactive the port to listen on (default 14002, 0 = any free port).")
+    Integer port;
+
+    @Option(names = "--service",
+        description = "Service name published (default NI_PUB, or MDH_SINK with --interactive).")
+    String service;
 
     @Option(names = "--service-id", description = "The provider's service id (default ${DEFAULT-VALUE}).")
     int serviceId = 1;
@@ -43,7 +63,8 @@ public final class SourceMain implements Callable<Integer>
     @Option(names = "--item-file", description = "Item names, one per line (instead of --items).")
     Path itemFile;
 
-    @Option(names = "--rate", description = "Updates per second over all items (default ${DEFAULT-VALUE}).")
+    @Option(names = "--rate", description = "Updates per second over all items (default ${DEFAULT-VALUE}); with "
+        + "--interactive, per connection over its open items.")
     long rate = 1000;
 
     @Option(names = "--timestamp-every",
@@ -68,11 +89,17 @@ public final class SourceMain implements Callable<Integer>
     @Override
     public Integer call() throws Exception
     {
+        if (interactive)
+        {
+            return runInteractive();
+        }
         final PrintWriter out = spec.commandLine().getOut();
+        final int distributorPort = null != port ? port : 14003;
+        final String serviceName = null != service ? service : "NI_PUB";
         final Source.Context ctx = new Source.Context()
             .host(host)
-            .port(port)
-            .serviceName(service)
+            .port(distributorPort)
+            .serviceName(serviceName)
             .serviceId(serviceId)
             .itemCount(items)
             .rate(rate)
@@ -86,9 +113,9 @@ public final class SourceMain implements Callable<Integer>
             Source source = Source.launch(ctx))
         {
             out.printf("mdhub-source: publishing %d items of %s to %s:%d at %d updates/s%n",
-                ctx.items().size(), service, host, port, rate);
+                ctx.items().size(), serviceName, host, distributorPort, rate);
             out.flush();
-            startCommandReader(source, out, shutdown);
+            startCommandReader(source::rate, out, shutdown);
             final long endNs = durationSeconds > 0 ? System.nanoTime() + TimeUnit.SECONDS.toNanos(durationSeconds) :
                 Long.MAX_VALUE;
             long lastUpdates = 0;
@@ -110,7 +137,44 @@ public final class SourceMain implements Callable<Integer>
         return 0;
     }
 
-    private void startCommandReader(final Source source, final PrintWriter out, final ToolShutdown shutdown)
+    private int runInteractive() throws Exception
+    {
+        final PrintWriter out = spec.commandLine().getOut();
+        final InteractiveSource.Context ctx = new InteractiveSource.Context()
+            .bindAddress(bindAddress)
+            .port(null != port ? port : InteractiveSource.Context.PORT_DEFAULT)
+            .serviceName(null != service ? service : InteractiveSource.Context.SERVICE_NAME_DEFAULT)
+            .serviceId(serviceId)
+            .rate(rate)
+            .timestampEvery(timestampEvery);
+        try (ToolShutdown shutdown = ToolShutdown.install("mdhub-source");
+            InteractiveSource source = InteractiveSource.launch(ctx))
+        {
+            out.printf("mdhub-source: interactive, listening on %s:%d, service %s (id %d), %d updates/s per " +
+                "connection%n", bindAddress, source.port(), ctx.serviceName(), serviceId, rate);
+            out.flush();
+            startCommandReader(source::rate, out, shutdown);
+            final long endNs = durationSeconds > 0 ? System.nanoTime() + TimeUnit.SECONDS.toNanos(durationSeconds) :
+                Long.MAX_VALUE;
+            long lastUpdates = 0;
+            while (System.nanoTime() < endNs && !shutdown.await(1000))
+            {
+                final InteractiveSourceStats stats = source.stats();
+                final long updates = stats.updatesSent();
+                out.printf("source: connections %d, open items %d, requests %d, closes %d, refreshes %d, " +
+                    "updates/s %d, updates %d, target %d/s, backoffs %d, rejected %d%n",
+                    stats.connections(), stats.openItems(), stats.requests(), stats.closes(), stats.refreshesSent(),
+                    updates - lastUpdates, updates, stats.targetRate(), stats.writeBackoffs(), stats.rejected());
+                out.flush();
+                lastUpdates = updates;
+            }
+            out.println("mdhub-source: " + source.stats());
+        }
+        return 0;
+    }
+
+    private void startCommandReader(
+        final LongConsumer rateControl, final PrintWriter out, final ToolShutdown shutdown)
     {
         final Thread reader = new Thread(() ->
         {
@@ -119,7 +183,7 @@ public final class SourceMain implements Callable<Integer>
                 String line;
                 while (null != (line = in.readLine()))
                 {
-                    onCommand(source, out, line.trim(), shutdown);
+                    onCommand(rateControl, out, line.trim(), shutdown);
                 }
             }
             catch (final java.io.IOException ex)
@@ -132,14 +196,17 @@ public final class SourceMain implements Callable<Integer>
     }
 
     private static void onCommand(
-        final Source source, final PrintWriter out, final String line, final ToolShutdown shutdown)
+        final LongConsumer rateControl,
+        final PrintWriter out,
+        final String line,
+        final ToolShutdown shutdown)
     {
         if (line.startsWith("ur "))
         {
             try
             {
                 final long newRate = Long.parseLong(line.substring(3).trim());
-                source.rate(newRate);
+                rateControl.accept(newRate);
                 out.println("mdhub-source: rate now " + newRate + " updates/s");
             }
             catch (final IllegalArgumentException ex)

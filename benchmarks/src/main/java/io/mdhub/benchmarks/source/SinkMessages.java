@@ -1,0 +1,266 @@
+package io.mdhub.benchmarks.source;
+
+import java.util.List;
+
+import org.agrona.DirectBuffer;
+
+import com.refinitiv.eta.codec.Buffer;
+import com.refinitiv.eta.codec.CodecFactory;
+import com.refinitiv.eta.codec.CodecReturnCodes;
+import com.refinitiv.eta.codec.DataDictionary;
+import com.refinitiv.eta.codec.DataStates;
+import com.refinitiv.eta.codec.DataTypes;
+import com.refinitiv.eta.codec.EncodeIterator;
+import com.refinitiv.eta.codec.MsgClasses;
+import com.refinitiv.eta.codec.Qos;
+import com.refinitiv.eta.codec.QosRates;
+import com.refinitiv.eta.codec.QosTimeliness;
+import com.refinitiv.eta.codec.RealHints;
+import com.refinitiv.eta.codec.StatusMsg;
+import com.refinitiv.eta.codec.StatusMsgFlags;
+import com.refinitiv.eta.rdm.DomainTypes;
+import com.refinitiv.eta.rdm.UpdateEventTypes;
+import com.refinitiv.eta.valueadd.domainrep.rdm.directory.DirectoryMsgFactory;
+import com.refinitiv.eta.valueadd.domainrep.rdm.directory.Service;
+import com.refinitiv.eta.valueadd.domainrep.rdm.login.LoginRequest;
+
+import io.mdhub.common.dictionary.DictionaryLoader;
+import io.mdhub.common.dictionary.FieldIds;
+import io.mdhub.common.ripc.RipcFrameEncoder;
+import io.mdhub.common.rwf.eta.DictionaryRefreshEncoder;
+import io.mdhub.common.rwf.eta.DirectoryEncoder;
+import io.mdhub.common.rwf.eta.EtaMsgWriter;
+import io.mdhub.common.rwf.eta.FieldListWriter;
+import io.mdhub.common.rwf.eta.LoginResponseEncoder;
+import io.mdhub.common.rwf.eta.MarketPriceEncoder;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+
+/**
+ * Everything an interactive source sends, encoded with reused ETA objects: login accept and refusal, the source
+ * directory (one service), the dictionaries, item refreshes and updates in the non-interactive source's level-1
+ * layout (per-item MDH_UPDSEQ, MDH_ORGTIM in selected updates) and status messages of any domain. One instance per
+ * connection (the directory encoder briefly changes the service it encodes), used on that connection's event loop.
+ * <p>
+ * Updates are encoded into plain pooled buffers, which the RIPC encoder copies into its packed frame (or a frame of
+ * their own): no wrapper object per update. Admin messages and refreshes use headroom buffers (framed in place).
+ */
+final class SinkMessages
+{
+    /**
+     * SupportBatchRequests announced at login: batch requests (1), reissues (2) and closes (4).
+     */
+    static final long SUPPORT_BATCH = 7;
+    static final int MAX_NAME_LENGTH = 255;
+
+    private static final int ADMIN_CAPACITY = 2048;
+    private static final int REFRESH_CAPACITY = 512 + MAX_NAME_LENGTH;
+    private static final int UPDATE_CAPACITY = 128;
+    private static final int STATUS_CAPACITY = 512;
+    private static final int MAX_TEXT_LENGTH = 256;
+
+    private final EtaMsgWriter writer = new EtaMsgWriter();
+    private final LoginResponseEncoder login;
+    private final DirectoryEncoder directory = new DirectoryEncoder(1);
+    private final MarketPriceEncoder marketPrice = new MarketPriceEncoder();
+    private final DictionaryRefreshEncoder dictionaryEncoder = new DictionaryRefreshEncoder();
+    private final StatusMsg status = (StatusMsg)CodecFactory.createMsg();
+    private final List<Service> services;
+    private final int serviceId;
+    private final int timestampEvery;
+    private final Buffer loginText = CodecFactory.createBuffer();
+    private final Buffer directoryText = CodecFactory.createBuffer();
+    private final Buffer text = CodecFactory.createBuffer();
+    private boolean isLastPart;
+
+    SinkMessages(final InteractiveSource.Context settings)
+    {
+        serviceId = settings.serviceId();
+        timestampEvery = settings.timestampEvery();
+        login = new LoginResponseEncoder("MDHub interactive source", SUPPORT_BATCH, 0, 0, 0);
+        loginText.data("Login accepted by " + settings.componentName());
+        directoryText.data("Source directory refresh");
+        services = List.of(service(settings));
+    }
+
+    private static Service service(final InteractiveSource.Context settings)
+    {
+        final Service service = DirectoryMsgFactory.createService();
+        service.serviceId(settings.serviceId());
+        service.applyHasInfo();
+        service.info().serviceName().data(settings.serviceName());
+        service.info().applyHasVendor();
+        service.info().vendor().data("MDHub");
+        service.info().capabilitiesList().add((long)DomainTypes.DICTIONARY);
+        service.info().capabilitiesList().add((long)DomainTypes.MARKET_PRICE);
+        service.info().applyHasDictionariesProvided();
+        service.info().dictionariesProvidedList().add(DictionaryLoader.FIELD_DICTIONARY_NAME);
+        service.info().dictionariesProvidedList().add(DictionaryLoader.ENUM_TYPE_DICTIONARY_NAME);
+        service.info().applyHasDictionariesUsed();
+        service.info().dictionariesUsedList().add(DictionaryLoader.FIELD_DICTIONARY_NAME);
+        service.info().dictionariesUsedList().add(DictionaryLoader.ENUM_TYPE_DICTIONARY_NAME);
+        service.info().applyHasQos();
+        final Qos qos = CodecFactory.createQos();
+        qos.timeliness(QosTimeliness.REALTIME);
+        qos.rate(QosRates.TICK_BY_TICK);
+        service.info().qosList().add(qos);
+        service.applyHasState();
+        service.state().serviceState(1);
+        service.state().applyHasAcceptingRequests();
+        service.state().acceptingRequests(1);
+        return service;
+    }
+
+    ByteBuf loginAccept(final ByteBufAllocator alloc, final LoginRequest request)
+    {
+        final ByteBuf out = RipcFrameEncoder.newMessageBuffer(alloc, ADMIN_CAPACITY);
+        return finish(out, login.encodeAccept(begin(out), request, true, true, loginText));
+    }
+
+    ByteBuf loginReject(final ByteBufAllocator alloc, final int streamId, final int code, final String reason)
+    {
+        text.data(reason);
+        final ByteBuf out = RipcFrameEncoder.newMessageBuffer(alloc, ADMIN_CAPACITY);
+        return finish(out, login.encodeReject(begin(out), streamId, code, text));
+    }
+
+    ByteBuf directoryRefresh(final ByteBufAllocator alloc, final int streamId, final long filter)
+    {
+        final ByteBuf out = RipcFrameEncoder.newMessageBuffer(alloc, ADMIN_CAPACITY);
+        return finish(out, directory.encodeRefresh(begin(out), streamId, filter, -1, true, services, directoryText));
+    }
+
+    /**
+     * Start a dictionary download; then call {@link #nextDictionaryPart} until it returns a last part.
+     */
+    void beginDictionary(
+        final DataDictionary dictionary,
+        final int streamId,
+        final int verbosity,
+        final boolean isFieldDictionary,
+        final boolean isStreaming)
+    {
+        dictionaryEncoder.begin(dictionary, streamId, serviceId, verbosity, isFieldDictionary, isStreaming);
+    }
+
+    /**
+     * @param capacity size of the part (the consumer's maxUserMsgSize, so no part needs fragmenting).
+     * @return the part's buffer; {@link #isLastPart()} says whether more follow.
+     */
+    ByteBuf nextDictionaryPart(final ByteBufAllocator alloc, final int capacity)
+    {
+        final ByteBuf out = RipcFrameEncoder.newMessageBuffer(alloc, capacity);
+        final int result = dictionaryEncoder.encodeNextPart(begin(out));
+        isLastPart = CodecReturnCodes.SUCCESS == result;
+        return finish(out, CodecReturnCodes.DICT_PART_ENCODED == result ? CodecReturnCodes.SUCCESS : result);
+    }
+
+    /**
+     * @return true when the part last encoded completed the dictionary.
+     */
+    boolean isLastPart()
+    {
+        return isLastPart;
+    }
+
+    /**
+     * A MarketPrice refresh of an open item in the level-1 layout, its counter at the stream's current value.
+     */
+    ByteBuf refresh(final ByteBufAllocator alloc, final SinkStream stream, final boolean isStreaming)
+    {
+        final DirectBuffer name = stream.name;
+        final int nameLength = stream.nameLength;
+        final ByteBuf out = RipcFrameEncoder.newMessageBuffer(alloc, REFRESH_CAPACITY);
+        final FieldListWriter fields = marketPrice.beginRefresh(begin(out), stream.streamId, serviceId, name, 0,
+            nameLength, isStreaming ? com.refinitiv.eta.codec.StreamStates.OPEN :
+            com.refinitiv.eta.codec.StreamStates.NON_STREAMING, DataStates.OK, true, 1);
+        final long price = stream.basePrice;
+        fields.uint(FieldIds.PROD_PERM, 1)
+            .string(FieldIds.DSPLY_NAME, name, 0, Math.min(16, nameLength))
+            .enumValue(FieldIds.RDN_EXCHID, 2)
+            .enumValue(FieldIds.CURRENCY, 840)
+            .real(FieldIds.TRDPRC_1, price, RealHints.EXPONENT_2)
+            .real(FieldIds.BID, price - 1, RealHints.EXPONENT_2)
+            .real(FieldIds.ASK, price + 1, RealHints.EXPONENT_2)
+            .real(FieldIds.BIDSIZE, 100, RealHints.EXPONENT0)
+            .real(FieldIds.ASKSIZE, 100, RealHints.EXPONENT0)
+            .real(FieldIds.ACVOL_1, 0, RealHints.EXPONENT0)
+            .uint(FieldIds.MDH_UPDSEQ, stream.updateCount);
+        return finish(out, marketPrice.complete());
+    }
+
+    /**
+     * The next update of an open item: its counter goes up by one; every n-th update of the connection (by
+     * {@code sequence}) carries System.nanoTime() for latency, as the non-interactive source does.
+     *
+     * @param sequence the connection's update number, from 1.
+     */
+    ByteBuf update(final ByteBufAllocator alloc, final SinkStream stream, final long sequence)
+    {
+        final ByteBuf out = alloc.directBuffer(UPDATE_CAPACITY);
+        encodeUpdate(out, stream, sequence);
+        return out;
+    }
+
+    /**
+     * Encode the next update of the stream into {@code out} at its writerIndex (moved past the message).
+     */
+    void encodeUpdate(final ByteBuf out, final SinkStream stream, final long sequence)
+    {
+        final long count = ++stream.updateCount;
+        final FieldListWriter fields = marketPrice.beginUpdate(begin(out), stream.streamId, UpdateEventTypes.QUOTE);
+        final long price = stream.basePrice + (count & 0x3F);
+        fields.real(FieldIds.BID, price - 1, RealHints.EXPONENT_2)
+            .real(FieldIds.ASK, price + 1, RealHints.EXPONENT_2)
+            .real(FieldIds.BIDSIZE, 100 + (count & 0xFF), RealHints.EXPONENT0)
+            .real(FieldIds.ASKSIZE, 200 + (count & 0xFF), RealHints.EXPONENT0)
+            .uint(FieldIds.MDH_UPDSEQ, count);
+        if (0 == sequence % timestampEvery)
+        {
+            fields.integer(FieldIds.MDH_ORGTIM, System.nanoTime());
+        }
+        finish(out, marketPrice.complete());
+    }
+
+    /**
+     * A StatusMsg with a state, on any domain.
+     */
+    ByteBuf status(
+        final ByteBufAllocator alloc,
+        final int domainType,
+        final int streamId,
+        final int streamState,
+        final int dataState,
+        final int code,
+        final String reason)
+    {
+        status.clear();
+        status.msgClass(MsgClasses.STATUS);
+        status.domainType(domainType);
+        status.streamId(streamId);
+        status.containerType(DataTypes.NO_DATA);
+        status.flags(StatusMsgFlags.HAS_STATE);
+        status.state().streamState(streamState);
+        status.state().dataState(dataState);
+        status.state().code(code);
+        text.data(reason.length() > MAX_TEXT_LENGTH ? reason.substring(0, MAX_TEXT_LENGTH) : reason);
+        status.state().text(text);
+        final ByteBuf out = RipcFrameEncoder.newMessageBuffer(alloc, STATUS_CAPACITY + MAX_TEXT_LENGTH);
+        return finish(out, status.encode(begin(out)));
+    }
+
+    private EncodeIterator begin(final ByteBuf out)
+    {
+        return writer.begin(out, out.writerIndex(), out.writableBytes());
+    }
+
+    private ByteBuf finish(final ByteBuf out, final int result)
+    {
+        if (CodecReturnCodes.SUCCESS != result)
+        {
+            out.release();
+            throw new IllegalStateException("encoding failed: " + CodecReturnCodes.toString(result));
+        }
+        return out.writerIndex(out.writerIndex() + writer.encodedLength());
+    }
+}
