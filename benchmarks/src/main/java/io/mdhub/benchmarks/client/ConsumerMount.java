@@ -8,6 +8,7 @@ import org.agrona.concurrent.UnsafeBuffer;
 
 import com.refinitiv.eta.codec.CodecFactory;
 import com.refinitiv.eta.codec.CodecReturnCodes;
+import com.refinitiv.eta.codec.DataStates;
 import com.refinitiv.eta.codec.DataTypes;
 import com.refinitiv.eta.codec.MsgClasses;
 import com.refinitiv.eta.codec.MsgKeyFlags;
@@ -61,6 +62,7 @@ final class ConsumerMount extends ChannelInboundHandlerAdapter
     private final int[] itemIndexes;
     private final long[] lastSequence;
     private final boolean[] hasRefresh;
+    private final long[] suspectSinceNs;
     private final RwfMsgFlyweight header = new RwfMsgFlyweight();
     private final RwfFieldListFlyweight fields = new RwfFieldListFlyweight();
     private final UnsafeBuffer view = new UnsafeBuffer(0, 0);
@@ -78,6 +80,7 @@ final class ConsumerMount extends ChannelInboundHandlerAdapter
         this.itemIndexes = itemIndexes;
         this.lastSequence = new long[itemIndexes.length];
         this.hasRefresh = new boolean[itemIndexes.length];
+        this.suspectSinceNs = new long[itemIndexes.length];
         java.util.Arrays.fill(lastSequence, -1);
     }
 
@@ -156,9 +159,11 @@ final class ConsumerMount extends ChannelInboundHandlerAdapter
                 {
                     lastSequence[k] = findUInt(FieldIds.MDH_UPDSEQ);
                 }
+                trackState(k);
                 break;
             case MsgClasses.STATUS:
                 MountStats.increment(stats.statuses);
+                trackState(k);
                 if (header.hasState() && header.streamState() >= StreamStates.CLOSED_RECOVER)
                 {
                     MountStats.increment(stats.itemsClosed);
@@ -166,6 +171,36 @@ final class ConsumerMount extends ChannelInboundHandlerAdapter
                 break;
             default:
                 break;
+        }
+    }
+
+    /**
+     * Suspect → Ok is a recovery: counted, and its duration (from the first Suspect) kept as the longest so far.
+     */
+    private void trackState(final int k)
+    {
+        if (!header.hasState() || StreamStates.OPEN != header.streamState())
+        {
+            return;
+        }
+        if (DataStates.SUSPECT == header.dataState())
+        {
+            if (0 == suspectSinceNs[k])
+            {
+                suspectSinceNs[k] = System.nanoTime();
+                MountStats.increment(stats.itemsSuspect);
+            }
+        }
+        else if (DataStates.OK == header.dataState() && 0 != suspectSinceNs[k])
+        {
+            final long recoveryNs = System.nanoTime() - suspectSinceNs[k];
+            suspectSinceNs[k] = 0;
+            MountStats.add(stats.itemsSuspect, -1);
+            MountStats.increment(stats.recoveries);
+            if (recoveryNs > stats.maxRecoveryNs.get())
+            {
+                stats.maxRecoveryNs.lazySet(recoveryNs);
+            }
         }
     }
 

@@ -19,6 +19,9 @@ public final class MountStats
     final AtomicLong lostUpdates = new AtomicLong();
     final AtomicLong outOfOrder = new AtomicLong();
     final AtomicLong malformed = new AtomicLong();
+    final AtomicLong itemsSuspect = new AtomicLong();
+    final AtomicLong recoveries = new AtomicLong();
+    final AtomicLong maxRecoveryNs = new AtomicLong();
     final LatencyRecorder latency = new LatencyRecorder("end-to-end");
     volatile boolean isReady;
     volatile String failure;
@@ -31,6 +34,30 @@ public final class MountStats
     static void add(final AtomicLong counter, final long delta)
     {
         counter.lazySet(counter.get() + delta);
+    }
+
+    /**
+     * @return items Open/Suspect now (a Suspect status or refresh, no Ok refresh since).
+     */
+    public long itemsSuspect()
+    {
+        return itemsSuspect.get();
+    }
+
+    /**
+     * @return items that went Suspect and came back with an Ok refresh.
+     */
+    public long recoveries()
+    {
+        return recoveries.get();
+    }
+
+    /**
+     * @return the longest time from an item's Suspect to its Ok refresh, in nanoseconds.
+     */
+    public long maxRecoveryNs()
+    {
+        return maxRecoveryNs.get();
     }
 
     /**

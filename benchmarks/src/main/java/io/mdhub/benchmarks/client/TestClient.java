@@ -112,6 +112,9 @@ public final class TestClient implements AutoCloseable
             totals.lostUpdates += stats.lostUpdates();
             totals.outOfOrder += stats.outOfOrder();
             totals.malformed += stats.malformed();
+            totals.itemsSuspect += stats.itemsSuspect();
+            totals.recoveries += stats.recoveries();
+            totals.maxRecoveryNs = Math.max(totals.maxRecoveryNs, stats.maxRecoveryNs());
             totals.readyMounts += stats.isReady() ? 1 : 0;
             if (null != stats.failure() && null == totals.failure)
             {
@@ -172,6 +175,12 @@ public final class TestClient implements AutoCloseable
         public long itemsOpen;
         /** Items the server closed. */
         public long itemsClosed;
+        /** Items Open/Suspect now. */
+        public long itemsSuspect;
+        /** Suspect items that came back with an Ok refresh. */
+        public long recoveries;
+        /** Longest Suspect-to-Ok time of an item, nanoseconds. */
+        public long maxRecoveryNs;
         /** Updates missing by the per-item counters. */
         public long lostUpdates;
         /** Updates whose counter went backwards. */

@@ -91,10 +91,10 @@ public final class TestClientMain implements Callable<Integer>
                 final TestClient.Totals now = client.totals();
                 final Histogram interval = client.latencyInterval();
                 total.add(interval);
-                out.printf("client: refreshes/s %d, updates/s %d, status/s %d, open %d/%d, lost %d, " +
-                    "latency p50 %.1f us p99 %.1f us (%d samples)%n",
+                out.printf("client: refreshes/s %d, updates/s %d, status/s %d, open %d/%d, suspect %d, " +
+                    "recovered %d, lost %d, latency p50 %.1f us p99 %.1f us (%d samples)%n",
                     now.refreshes - last.refreshes, now.updates - last.updates, now.statuses - last.statuses,
-                    now.itemsOpen, client.itemsRequested(), now.lostUpdates,
+                    now.itemsOpen, client.itemsRequested(), now.itemsSuspect, now.recoveries, now.lostUpdates,
                     interval.getValueAtPercentile(50) / 1000.0, interval.getValueAtPercentile(99) / 1000.0,
                     interval.getTotalCount());
                 out.flush();
@@ -109,8 +109,10 @@ public final class TestClientMain implements Callable<Integer>
         }
 
         out.printf("mdhub-client: refreshes %d, updates %d, statuses %d, items open %d, closed %d, lost %d, " +
-            "out of order %d, malformed %d%n", totals.refreshes, totals.updates, totals.statuses, totals.itemsOpen,
-            totals.itemsClosed, totals.lostUpdates, totals.outOfOrder, totals.malformed);
+            "out of order %d, malformed %d, suspect now %d, recovered %d (longest %d ms)%n", totals.refreshes,
+            totals.updates, totals.statuses, totals.itemsOpen, totals.itemsClosed, totals.lostUpdates,
+            totals.outOfOrder, totals.malformed, totals.itemsSuspect, totals.recoveries,
+            TimeUnit.NANOSECONDS.toMillis(totals.maxRecoveryNs));
         final LatencySummary summary = new LatencySummary("run").add("end-to-end", total);
         out.println(summary.header());
         out.println(summary.csvLine(0));
