@@ -63,6 +63,8 @@ final class ConsumerMount extends ChannelInboundHandlerAdapter
     private final long[] lastSequence;
     private final boolean[] hasRefresh;
     private final long[] suspectSinceNs;
+    private final MountItems items;
+    private final Runnable onConnectionLost;
     private final RwfMsgFlyweight header = new RwfMsgFlyweight();
     private final RwfFieldListFlyweight fields = new RwfFieldListFlyweight();
     private final UnsafeBuffer view = new UnsafeBuffer(0, 0);
@@ -73,15 +75,26 @@ final class ConsumerMount extends ChannelInboundHandlerAdapter
     private int nextRequest;
     private int directoryAttempts;
 
-    ConsumerMount(final TestClient.Context settings, final MountStats stats, final int[] itemIndexes)
+    /**
+     * @param settings         the client's settings.
+     * @param stats            the mount's counters.
+     * @param items            the mount's items, kept across its connections.
+     * @param onConnectionLost called on the event loop when this connection ends (null: the end is a failure).
+     */
+    ConsumerMount(
+        final TestClient.Context settings,
+        final MountStats stats,
+        final MountItems items,
+        final Runnable onConnectionLost)
     {
         this.settings = settings;
         this.stats = stats;
-        this.itemIndexes = itemIndexes;
-        this.lastSequence = new long[itemIndexes.length];
-        this.hasRefresh = new boolean[itemIndexes.length];
-        this.suspectSinceNs = new long[itemIndexes.length];
-        java.util.Arrays.fill(lastSequence, -1);
+        this.items = items;
+        this.itemIndexes = items.indexes;
+        this.lastSequence = items.lastSequence;
+        this.hasRefresh = items.hasRefresh;
+        this.suspectSinceNs = items.suspectSinceNs;
+        this.onConnectionLost = onConnectionLost;
     }
 
     @Override
@@ -130,9 +143,18 @@ final class ConsumerMount extends ChannelInboundHandlerAdapter
     @Override
     public void channelInactive(final ChannelHandlerContext ctx) throws Exception
     {
-        if (null == stats.failure)
+        stats.isReady = false;
+        if (null == onConnectionLost)
         {
-            stats.failure = "connection closed";
+            if (null == stats.failure)
+            {
+                stats.failure = "connection closed";
+            }
+        }
+        else
+        {
+            MountStats.add(stats.itemsSuspect, items.connectionLost(System.nanoTime()));
+            onConnectionLost.run();
         }
         super.channelInactive(ctx);
     }

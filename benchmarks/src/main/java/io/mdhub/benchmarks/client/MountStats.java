@@ -22,6 +22,7 @@ public final class MountStats
     final AtomicLong itemsSuspect = new AtomicLong();
     final AtomicLong recoveries = new AtomicLong();
     final AtomicLong maxRecoveryNs = new AtomicLong();
+    final AtomicLong failovers = new AtomicLong();
     final LatencyRecorder latency = new LatencyRecorder("end-to-end");
     volatile boolean isReady;
     volatile String failure;
@@ -42,6 +43,14 @@ public final class MountStats
     public long itemsSuspect()
     {
         return itemsSuspect.get();
+    }
+
+    /**
+     * @return connections lost and moved to the next server of the list.
+     */
+    public long failovers()
+    {
+        return failovers.get();
     }
 
     /**

@@ -1,7 +1,10 @@
 package io.mdhub.benchmarks.client;
 
+import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
 import org.HdrHistogram.Histogram;
@@ -14,32 +17,73 @@ import io.netty.channel.Channel;
 import io.netty.util.concurrent.Future;
 
 /**
- * The test client (RMDSTestClient's role): N mounts (connections) to a p2p-server, mount k watching a window of
+ * The test client (RMDSTestClient's role): N mounts (connections) to p2p-servers, mount k watching a window of
  * {@code fraction} of the universe starting at item {@code k * size / N} (wrapping), so with fraction 0.5 every mount
  * watches a different half and the server's output is about N/2 times its input (the Producer 50/50 shape).
+ * <p>
+ * <b>Server list and failover</b>, as RMDS applications did: mount k starts on server {@code k mod n} of the list.
+ * When its connection ends it moves to the next server of the list (round robin, every server tried in turn, a
+ * short wait between rounds, for as long as the client runs), logs in again and re-opens every item it watches; its
+ * items count as Open/Suspect from the loss until their new refreshes (the recovery the totals report). With one
+ * server and failover off, a lost connection is a failure, as before.
  */
 public final class TestClient implements AutoCloseable
 {
+    private static final long RETRY_ROUND_WAIT_MS = 200;
+
     private final Context ctx;
     private final RipcClient client;
+    private final List<InetSocketAddress> servers = new ArrayList<>();
     private final List<MountStats> mounts = new ArrayList<>();
-    private final List<Channel> channels = new ArrayList<>();
+    private final List<Mount> connections = new ArrayList<>();
     private final Histogram latencyScratch = new Histogram(3);
-    private volatile MountStats pendingStats;
-    private volatile int[] pendingIndexes;
+    private final ScheduledExecutorService failovers;
+    private final Object connectLock = new Object();
+    private volatile Mount connecting;
+    private volatile boolean isClosed;
+
+    /**
+     * One mount: its counters, its items, the server it is on, its current connection.
+     */
+    private final class Mount
+    {
+        final MountStats stats;
+        final MountItems items;
+        int serverIndex;
+        volatile Channel channel;
+
+        Mount(final MountStats stats, final MountItems items, final int serverIndex)
+        {
+            this.stats = stats;
+            this.items = items;
+            this.serverIndex = serverIndex;
+        }
+    }
 
     private TestClient(final Context ctx)
     {
         this.ctx = ctx;
+        for (final String server : ctx.servers().split(","))
+        {
+            final String entry = server.trim();
+            final int colon = entry.lastIndexOf(':');
+            servers.add(new InetSocketAddress(entry.substring(0, colon), Integer.parseInt(entry.substring(colon + 1))));
+        }
+        failovers = ctx.failover() ? Executors.newSingleThreadScheduledExecutor((runnable) ->
+        {
+            final Thread thread = new Thread(runnable, "mdhub-client-failover");
+            thread.setDaemon(true);
+            return thread;
+        }) : null;
         final int size = ctx.items().size();
         final int window = Math.max(1, (int)Math.round(ctx.fraction() * size));
         client = RipcClient.launch(new RipcClient.Context()
-            .host(ctx.host())
-            .port(ctx.port())
+            .host(servers.get(0).getHostString())
+            .port(servers.get(0).getPort())
             .componentName("mdhub-client")
             .eventLoopThreads(ctx.eventLoopThreads())
-            // mounts connect one at a time, so the hook builds the handler of the mount being connected
-            .channelHook((ch) -> ch.pipeline().addLast("mount", new ConsumerMount(ctx, pendingStats, pendingIndexes))));
+            // connections are made one at a time (connectLock), so the hook builds the handler of that mount
+            .channelHook((ch) -> ch.pipeline().addLast("mount", newHandler(connecting))));
         for (int k = 0; k < ctx.mounts(); k++)
         {
             final int[] indexes = new int[window];
@@ -50,21 +94,70 @@ public final class TestClient implements AutoCloseable
             }
             final MountStats stats = new MountStats();
             mounts.add(stats);
-            pendingStats = stats;
-            pendingIndexes = indexes;
-            channels.add(connect());
+            final Mount mount = new Mount(stats, new MountItems(indexes), k % servers.size());
+            connections.add(mount);
+            if (!connect(mount, servers.size()))
+            {
+                throw new IllegalStateException("cannot connect mount " + k + " to any of " + ctx.servers());
+            }
         }
     }
 
-    private Channel connect()
+    private ConsumerMount newHandler(final Mount mount)
     {
-        final Future<Channel> connected = client.connect(ctx.host(), ctx.port());
-        if (!connected.awaitUninterruptibly(ctx.connectTimeoutMs(), TimeUnit.MILLISECONDS) || !connected.isSuccess())
+        return new ConsumerMount(ctx, mount.stats, mount.items, null == failovers ? null : () -> lost(mount));
+    }
+
+    /**
+     * Try servers from the mount's current one on, at most {@code attempts} of them.
+     *
+     * @return true once connected.
+     */
+    private boolean connect(final Mount mount, final int attempts)
+    {
+        synchronized (connectLock)
         {
-            throw new IllegalStateException("cannot connect to the p2p-server at " + ctx.host() + ":" + ctx.port() +
-                (null != connected.cause() ? ": " + connected.cause() : " (timeout)"), connected.cause());
+            for (int i = 0; i < attempts && !isClosed; i++)
+            {
+                final InetSocketAddress server = servers.get(mount.serverIndex);
+                connecting = mount;
+                final Future<Channel> connected = client.connect(server);
+                if (connected.awaitUninterruptibly(ctx.connectTimeoutMs(), TimeUnit.MILLISECONDS) &&
+                    connected.isSuccess())
+                {
+                    mount.channel = connected.getNow();
+                    return true;
+                }
+                mount.serverIndex = (mount.serverIndex + 1) % servers.size();
+            }
+            return false;
         }
-        return connected.getNow();
+    }
+
+    private void lost(final Mount mount)
+    {
+        if (isClosed)
+        {
+            return;
+        }
+        MountStats.increment(mount.stats.failovers);
+        failovers.execute(() -> failover(mount));
+    }
+
+    private void failover(final Mount mount)
+    {
+        if (isClosed)
+        {
+            return;
+        }
+        synchronized (connectLock)
+        {
+            mount.serverIndex = (mount.serverIndex + 1) % servers.size(); // the next server first
+        }
+        if (!connect(mount, servers.size()))
+        {
+            failovers.schedule(() -> failover(mount), RETRY_ROUND_WAIT_MS, TimeUnit.MILLISECONDS);
+        }
     }
 
     /**
@@ -115,6 +208,7 @@ public final class TestClient implements AutoCloseable
             totals.itemsSuspect += stats.itemsSuspect();
             totals.recoveries += stats.recoveries();
             totals.maxRecoveryNs = Math.max(totals.maxRecoveryNs, stats.maxRecoveryNs());
+            totals.failovers += stats.failovers();
             totals.readyMounts += stats.isReady() ? 1 : 0;
             if (null != stats.failure() && null == totals.failure)
             {
@@ -153,9 +247,18 @@ public final class TestClient implements AutoCloseable
     @Override
     public void close()
     {
-        for (final Channel channel : channels)
+        isClosed = true;
+        if (null != failovers)
         {
-            channel.close().awaitUninterruptibly(ctx.connectTimeoutMs());
+            failovers.shutdownNow();
+        }
+        for (final Mount mount : connections)
+        {
+            final Channel channel = mount.channel;
+            if (null != channel)
+            {
+                channel.close().awaitUninterruptibly(ctx.connectTimeoutMs());
+            }
         }
         CloseHelper.closeAll(client, ctx);
     }
@@ -181,6 +284,8 @@ public final class TestClient implements AutoCloseable
         public long recoveries;
         /** Longest Suspect-to-Ok time of an item, nanoseconds. */
         public long maxRecoveryNs;
+        /** Connections lost and moved to the next server. */
+        public long failovers;
         /** Updates missing by the per-item counters. */
         public long lostUpdates;
         /** Updates whose counter went backwards. */
@@ -203,6 +308,8 @@ public final class TestClient implements AutoCloseable
         private double fraction = 1.0;
         private boolean checkSequence = true;
         private int eventLoopThreads = 1;
+        private String servers;
+        private boolean failover;
 
         /**
          * Defaults: port 14002, user mdhub-client.
@@ -222,11 +329,66 @@ public final class TestClient implements AutoCloseable
             {
                 throw new IllegalArgumentException("fraction must be in (0, 1]: " + fraction);
             }
+            if (null == servers || servers.isBlank())
+            {
+                servers = host() + ":" + port();
+            }
+            for (final String server : servers.split(","))
+            {
+                final String entry = server.trim();
+                final int colon = entry.lastIndexOf(':');
+                if (colon <= 0 || !entry.substring(colon + 1).matches("\\d{1,5}"))
+                {
+                    throw new IllegalArgumentException("servers: expected host:port, got '" + entry + "'");
+                }
+            }
+            if (servers.contains(","))
+            {
+                failover = true; // a list means failing over along it
+            }
         }
 
 
 
 
+
+        /**
+         * @param servers p2p-servers, {@code host:port,host:port...}; a list of more than one turns failover on.
+         * @return this.
+         */
+        public Context servers(final String servers)
+        {
+            checkNotConcluded();
+            this.servers = servers;
+            return this;
+        }
+
+        /**
+         * @return the p2p-servers (after conclude: host:port when none was given).
+         */
+        public String servers()
+        {
+            return servers;
+        }
+
+        /**
+         * @param failover move a mount whose connection ends to the next server instead of failing.
+         * @return this.
+         */
+        public Context failover(final boolean failover)
+        {
+            checkNotConcluded();
+            this.failover = failover;
+            return this;
+        }
+
+        /**
+         * @return true when mounts fail over along the server list.
+         */
+        public boolean failover()
+        {
+            return failover;
+        }
 
         /**
          * @param serviceName service to open items on.

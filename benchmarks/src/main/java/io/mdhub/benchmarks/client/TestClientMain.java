@@ -31,6 +31,15 @@ public final class TestClientMain implements Callable<Integer>
     @Option(names = "--port", description = "p2p-server consumer port (default ${DEFAULT-VALUE}).")
     int port = 14002;
 
+    @Option(names = "--servers", paramLabel = "HOST:PORT,...",
+        description = "p2p-servers to spread the mounts over and fail over along (round robin); instead of " +
+        "--host/--port. A mount whose connection ends moves to the next server and re-opens its items.")
+    String servers;
+
+    @Option(names = "--failover", description = "Fail over (reconnect, to the same server when it is the only one) " +
+        "instead of ending when a connection is lost; on by default with a --servers list.")
+    boolean failover;
+
     @Option(names = "--service", description = "Service name (default ${DEFAULT-VALUE}).")
     String service = "NI_PUB";
 
@@ -69,7 +78,9 @@ public final class TestClientMain implements Callable<Integer>
             .itemCount(items)
             .mounts(mounts)
             .fraction(fraction)
-            .checkSequence(!headersOnly);
+            .checkSequence(!headersOnly)
+            .servers(servers)
+            .failover(failover);
         if (null != itemFile)
         {
             ctx.items(ItemUniverse.fromFile(itemFile));
@@ -109,10 +120,10 @@ public final class TestClientMain implements Callable<Integer>
         }
 
         out.printf("mdhub-client: refreshes %d, updates %d, statuses %d, items open %d, closed %d, lost %d, " +
-            "out of order %d, malformed %d, suspect now %d, recovered %d (longest %d ms)%n", totals.refreshes,
-            totals.updates, totals.statuses, totals.itemsOpen, totals.itemsClosed, totals.lostUpdates,
-            totals.outOfOrder, totals.malformed, totals.itemsSuspect, totals.recoveries,
-            TimeUnit.NANOSECONDS.toMillis(totals.maxRecoveryNs));
+            "out of order %d, malformed %d, suspect now %d, recovered %d (longest %d ms), failovers %d%n",
+            totals.refreshes, totals.updates, totals.statuses, totals.itemsOpen, totals.itemsClosed,
+            totals.lostUpdates, totals.outOfOrder, totals.malformed, totals.itemsSuspect, totals.recoveries,
+            TimeUnit.NANOSECONDS.toMillis(totals.maxRecoveryNs), totals.failovers);
         final LatencySummary summary = new LatencySummary("run").add("end-to-end", total);
         out.println(summary.header());
         out.println(summary.csvLine(0));
