@@ -305,6 +305,45 @@ class RouteMountTest
         }
     }
 
+    @Test
+    void anEtaConsumerThatReconnectsToAnotherP2pServerGetsItsItemsAgain()
+    {
+        final EtaInteractiveProvider provider = provider();
+        launch(true, "hot-standby", provider);
+        final P2pServer other = P2pServer.launch(new P2pServer.Context()
+            .port(0)
+            .componentName("route-p2p-2")
+            .registerMBean(false)
+            .itemSourceFactory(new BackboneItemSourceFactory(aeron, new BackboneItemSourceFactory.Settings()
+                .consumerId(2))));
+        try
+        {
+            final EtaConsumer first = consumer("reconnecting");
+            final int serviceId = serviceId(first);
+            first.requestItem(5, serviceId, "F.N");
+            assertRefresh(first.awaitMessage(5), "F.N", serviceId);
+
+            p2p.close(); // the consumer's server goes away
+            p2p = null;
+            first.awaitClosed();
+
+            // what a reconnecting ETA application does: connect to the next server, log in, request again
+            final EtaConsumer again = EtaConsumer.connect(other.port());
+            consumers.add(again);
+            assertEquals(StreamStates.OPEN, again.login("reconnecting").state().streamState());
+            final int otherServiceId = serviceId(again);
+            again.requestItem(5, otherServiceId, "F.N");
+            assertRefresh(again.awaitMessage(5), "F.N", otherServiceId);
+            provider.update("F.N");
+            final EtaMessage update = again.awaitMessage(5);
+            assertEquals(MsgClasses.UPDATE, update.msgClass(), update::toString);
+        }
+        finally
+        {
+            CloseHelper.close(other);
+        }
+    }
+
     // ------------------------------------------------------------------ helpers
 
     private EtaInteractiveProvider provider()
