@@ -16,6 +16,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import io.mdhub.benchmarks.client.TestClient;
 import io.mdhub.common.test.InterruptAfter;
 import io.mdhub.common.test.MdTests;
 
@@ -29,6 +30,9 @@ class SourceLauncherIT
     private static final Path ROOT =
         Paths.get(System.getProperty("mdhub.build.dir", "target")).toAbsolutePath().getParent().getParent();
 
+    private static final java.util.regex.Pattern LISTENING =
+        java.util.regex.Pattern.compile("interactive, listening on [0-9.]+:([0-9]+)");
+
     @TempDir
     Path dir;
 
@@ -40,6 +44,45 @@ class SourceLauncherIT
         final String output = Files.readString(dir.resolve("help.log"));
         assertEquals(0, process.exitValue(), output);
         assertTrue(output.contains("--rate") && output.contains("--item-file"), output);
+        assertTrue(output.contains("--interactive") && output.contains("Sink_Driven_Src"), output);
+    }
+
+    @Test
+    void interactiveModeListensForConsumersAndUpdatesWhatTheyOpen() throws Exception
+    {
+        final Path log = dir.resolve("interactive.log");
+        final Process process = start(log, "--interactive", "--port", "0", "--service", "SINK_IT", "--rate", "2000",
+            "--duration", "4");
+        try
+        {
+            MdTests.await(() -> "listening line:\n" + read(log), () -> LISTENING.matcher(read(log)).find());
+            final java.util.regex.Matcher listening = LISTENING.matcher(read(log));
+            assertTrue(listening.find());
+            final int port = Integer.parseInt(listening.group(1));
+            try (TestClient client = TestClient.launch(new TestClient.Context()
+                .port(port)
+                .serviceName("SINK_IT")
+                .itemCount(50));
+                OutputStream stdin = process.getOutputStream())
+            {
+                MdTests.await(() -> "items open: " + client.totals().itemsOpen, () -> 50 == client.totals().itemsOpen);
+                stdin.write("ur 3000\n".getBytes(StandardCharsets.US_ASCII));
+                stdin.flush();
+                MdTests.await(() -> "rate command acknowledged:\n" + read(log),
+                    () -> read(log).contains("rate now 3000 updates/s"));
+                MdTests.await(() -> "a report with the open items:\n" + read(log),
+                    () -> read(log).contains("connections 1, open items 50, requests 50"));
+                MdTests.await(() -> "updates: " + client.totals().updates, () -> client.totals().updates > 500);
+                assertEquals(0, client.totals().lostUpdates);
+            }
+            MdTests.await(() -> "exit after --duration:\n" + read(log), () -> !process.isAlive());
+            assertEquals(0, process.exitValue(), read(log));
+        }
+        finally
+        {
+            process.destroyForcibly();
+            process.waitFor();
+        }
     }
 
     @Test
