@@ -77,7 +77,8 @@ declare -A AERON_DIR DATA_CHANNEL CONTROL_CHANNEL BACKBONE_PID DISTRIBUTOR_PID D
 declare -A P2P_PID P2P_PORT CLIENT_PID CLIENT_STATUS
 
 for path in "${PATHS[@]}"; do
-    AERON_DIR[$path]=$(aeron_dir "backbone-$path")
+    aeron_dir "backbone-$path"
+    AERON_DIR[$path]=$AERON_DIR_PATH
     if [[ $TRANSPORT == udp ]]; then
         DATA_CHANNEL[$path]="aeron:udp?endpoint=${ADDRESS[$path]}:${UDP_PORT[$path]}"
         CONTROL_CHANNEL[$path]="aeron:udp?endpoint=${ADDRESS[$path]}:$((UDP_PORT[$path] + 1))"

@@ -54,7 +54,8 @@ done
 install_traps
 make_run_dir "$RUN_DIR_ARG"
 ensure_built
-AERON_DIR=$(aeron_dir backbone)
+aeron_dir backbone
+AERON_DIR=$AERON_DIR_PATH
 
 log "logs in $RUN_DIR"
 start backbone backbone --aeron-dir "$AERON_DIR" -D mdhub.backbone.dir.delete.on.shutdown=true

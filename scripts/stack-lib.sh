@@ -41,13 +41,13 @@ make_run_dir() {
     RUN_DIR=$(cd "$RUN_DIR" && pwd -P)
 }
 
-# aeron_dir NAME: a fresh Aeron directory path, in /dev/shm when there is one; removed by stop_all.
+# aeron_dir NAME: sets AERON_DIR_PATH to a fresh Aeron directory path, in /dev/shm when there is one; stop_all
+# removes it (not a $(...) helper: the cleanup list must be extended in this shell, not a subshell).
 aeron_dir() {
     local base=${TMPDIR:-/tmp}
     [[ -d /dev/shm && -w /dev/shm ]] && base=/dev/shm
-    local dir=$base/$PROG-$$-$1
-    CLEANUP_PATHS+=("$dir")
-    printf '%s\n' "$dir"
+    AERON_DIR_PATH=$base/$PROG-$$-$1
+    CLEANUP_PATHS+=("$AERON_DIR_PATH")
 }
 
 # Build the jars once, up front, if any is missing or stale (bin/mdhub would otherwise build in every process
@@ -126,6 +126,7 @@ stop_pid() {
 # stop_all: every process this script started, newest first; then the Aeron directories. Run from the EXIT trap.
 stop_all() {
     local i
+    (( ${#STARTED_PIDS[@]} == 0 )) || log "stopping ${#STARTED_PIDS[@]} process(es): ${STARTED_NAMES[*]}"
     for ((i = ${#STARTED_PIDS[@]} - 1; i >= 0; i--)); do
         stop_pid "${STARTED_PIDS[i]}"
     done

@@ -159,7 +159,7 @@ class BackboneLossTest
         loss.rate = 1.0;
         pumpFor(TimeUnit.MILLISECONDS.toNanos(50));
         source.rate(0);
-        pumpFor(TimeUnit.MILLISECONDS.toNanos(100));
+        pumpFor(TimeUnit.MILLISECONDS.toNanos(200)); // long enough for the source's last updates to be dropped too
         loss.rate = 0;
         for (final Watcher watcher : watchers)
         {
