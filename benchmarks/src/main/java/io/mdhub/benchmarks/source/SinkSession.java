@@ -349,7 +349,6 @@ final class SinkSession extends ChannelInboundHandlerAdapter
             final int domainType = view.getByte(RwfMsgDescriptor.DOMAIN_TYPE_OFFSET) & 0xFF;
             if (DomainTypes.LOGIN != domainType && (!isLoggedIn || streamId != loginStreamId))
             {
-                logBadInput("malformed message on stream " + streamId + " (" + length + " bytes): " + reason);
                 closeStream(streamId, false);
                 reject(domainType, streamId, StateCodes.USAGE_ERROR, "Malformed message: " + reason);
                 return;
@@ -732,7 +731,14 @@ final class SinkSession extends ChannelInboundHandlerAdapter
     {
         stats.rejected.incrementAndGet();
         stats.statusSent.incrementAndGet();
-        LOG.debug("connection {} stream {} refused: {}", connectionId, streamId, text);
+        if (StateCodes.USAGE_ERROR == code)
+        {
+            logBadInput("stream " + streamId + " refused: " + text); // the peer's fault: worth a (limited) warning
+        }
+        else
+        {
+            LOG.debug("connection {} stream {} refused: {}", connectionId, streamId, text);
+        }
         write(messages.status(ctx.alloc(), domainType, streamId, StreamStates.CLOSED, DataStates.SUSPECT, code, text));
     }
 

@@ -53,4 +53,40 @@ class InteractiveSourceSlowConsumerTest
             assertEquals(MsgClasses.REFRESH, other.awaitMessage(5).msgClass());
         }
     }
+
+    @Test
+    void aConsumerThatFloodsRequestsWithoutReadingIsDisconnectedAtThePendingLimit()
+    {
+        try (InteractiveSource source = InteractiveSource.launch(new InteractiveSource.Context()
+                .port(0)
+                .componentName("sink-flood")
+                .rate(0)
+                .maxPendingBytes(1 << 20));
+            EtaConsumer flood = EtaConsumer.connect(source.port()))
+        {
+            assertEquals(StreamStates.OPEN, flood.login("flood").state().streamState());
+            final String padding = "X".repeat(200);
+            for (int i = 0; i < 100_000 && 0 == source.stats().slowConsumerDisconnects(); i++)
+            {
+                try
+                {
+                    flood.requestItem(10 + i, 1, padding + i);
+                }
+                catch (final AssertionError ex)
+                {
+                    // the write failed: fine only if the source has just dropped the connection
+                    MdTests.await(() -> "a write failed (" + ex.getMessage() + ") without a disconnect",
+                        () -> 1 == source.stats().slowConsumerDisconnects());
+                    break;
+                }
+                if (0 == (i & 1023))
+                {
+                    MdTests.checkInterrupted("flooding requests");
+                }
+            }
+            MdTests.await(() -> "the flooding consumer to be dropped: " + source.stats(),
+                () -> 1 == source.stats().slowConsumerDisconnects() && 0 == source.stats().connections());
+            assertEquals(0, source.stats().openItems());
+        }
+    }
 }
