@@ -61,6 +61,10 @@ public final class TestClientMain implements Callable<Integer>
     @Option(names = "--duration", description = "Seconds to run, 0 = until Ctrl-C (default ${DEFAULT-VALUE}).")
     long durationSeconds;
 
+    @Option(names = "--warmup-seconds",
+        description = "Latency of the first seconds is not counted (steady state only; default ${DEFAULT-VALUE}).")
+    long warmupSeconds;
+
     @Option(names = "--csv", description = "Also write the latency summary to this CSV file.")
     Path csv;
 
@@ -94,6 +98,7 @@ public final class TestClientMain implements Callable<Integer>
             out.printf("mdhub-client: %d mount(s) watching %d items in all on %s:%d (%s)%n",
                 mounts, client.itemsRequested(), host, port, service);
             out.flush();
+            final long startNs = System.nanoTime();
             final long endNs = durationSeconds > 0 ? System.nanoTime() + TimeUnit.SECONDS.toNanos(durationSeconds) :
                 Long.MAX_VALUE;
             TestClient.Totals last = client.totals();
@@ -101,7 +106,10 @@ public final class TestClientMain implements Callable<Integer>
             {
                 final TestClient.Totals now = client.totals();
                 final Histogram interval = client.latencyInterval();
-                total.add(interval);
+                if (System.nanoTime() - startNs >= TimeUnit.SECONDS.toNanos(warmupSeconds))
+                {
+                    total.add(interval); // the warm-up's samples are dropped: the summary is steady state
+                }
                 out.printf("client: refreshes/s %d, updates/s %d, status/s %d, open %d/%d, suspect %d, " +
                     "recovered %d, lost %d, latency p50 %.1f us p99 %.1f us (%d samples)%n",
                     now.refreshes - last.refreshes, now.updates - last.updates, now.statuses - last.statuses,

@@ -1,0 +1,160 @@
+package io.mdhub.benchmarks.bench;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * One MDHub component run as its own JVM for a benchmark ({@code java -jar <fat jar> ...}), its output in a log
+ * file, its standard input open for commands (the source's {@code ur <rate>}); ended by PID, gently first.
+ */
+final class BenchProcess implements AutoCloseable
+{
+    private static final long STOP_WAIT_SECONDS = 10;
+
+    private final String name;
+    private final Path log;
+    private final Process process;
+    private final OutputStream stdin;
+
+    private BenchProcess(final String name, final Path log, final Process process)
+    {
+        this.name = name;
+        this.log = log;
+        this.process = process;
+        this.stdin = process.getOutputStream();
+    }
+
+    /**
+     * @param name    for messages.
+     * @param log     where its output goes.
+     * @param jar     the fat jar.
+     * @param jvmOpts JVM options (Chronicle analytics are always off).
+     * @param args    the command's arguments.
+     * @return the started process.
+     */
+    static BenchProcess start(
+        final String name, final Path log, final Path jar, final List<String> jvmOpts, final List<String> args)
+    {
+        final List<String> command = new ArrayList<>();
+        command.add(ProcessHandle.current().info().command().orElse("java"));
+        command.add("-Dchronicle.analytics.disable=true");
+        command.addAll(jvmOpts);
+        command.add("-jar");
+        command.add(jar.toString());
+        command.addAll(args);
+        try
+        {
+            final Process process = new ProcessBuilder(command).redirectErrorStream(true)
+                .redirectOutput(log.toFile()).start();
+            return new BenchProcess(name, log, process);
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException("cannot start " + name + ": " + command, ex);
+        }
+    }
+
+    /**
+     * @return everything it printed so far.
+     */
+    String output()
+    {
+        try
+        {
+            return Files.exists(log) ? Files.readString(log, StandardCharsets.UTF_8) : "";
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException(ex);
+        }
+    }
+
+    /**
+     * Wait until it printed a text.
+     *
+     * @throws IllegalStateException when it exits first or the time is up (with the end of its output).
+     */
+    void awaitLine(final String text, final long timeoutSeconds)
+    {
+        final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(timeoutSeconds);
+        while (!output().contains(text))
+        {
+            if (!process.isAlive() || System.nanoTime() > deadlineNs)
+            {
+                throw new IllegalStateException(name + " did not print '" + text + "'" +
+                    (process.isAlive() ? " in " + timeoutSeconds + " s" : " (it exited)") + ":\n" + tail());
+            }
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(50));
+        }
+    }
+
+    /**
+     * @return true once it exited by itself within the time.
+     */
+    boolean awaitExit(final long timeoutSeconds) throws InterruptedException
+    {
+        return process.waitFor(timeoutSeconds, TimeUnit.SECONDS);
+    }
+
+    /**
+     * Send a line to its standard input.
+     */
+    void send(final String line)
+    {
+        try
+        {
+            stdin.write((line + "\n").getBytes(StandardCharsets.US_ASCII));
+            stdin.flush();
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException("cannot write to " + name, ex);
+        }
+    }
+
+    /**
+     * @return the last lines of its output.
+     */
+    String tail()
+    {
+        final String output = output();
+        return output.substring(Math.max(0, output.length() - 3000));
+    }
+
+    /**
+     * @return its log file.
+     */
+    Path log()
+    {
+        return log;
+    }
+
+    /**
+     * SIGTERM, then SIGKILL if it does not end in time.
+     */
+    @Override
+    public void close()
+    {
+        process.destroy();
+        try
+        {
+            if (!process.waitFor(STOP_WAIT_SECONDS, TimeUnit.SECONDS))
+            {
+                process.destroyForcibly().waitFor(STOP_WAIT_SECONDS, TimeUnit.SECONDS);
+            }
+        }
+        catch (final InterruptedException ex)
+        {
+            process.destroyForcibly();
+            Thread.currentThread().interrupt();
+        }
+    }
+}

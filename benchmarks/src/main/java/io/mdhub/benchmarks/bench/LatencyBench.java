@@ -1,0 +1,244 @@
+package io.mdhub.benchmarks.bench;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.net.ServerSocket;
+import java.net.URISyntaxException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code bin/mdhub bench latency}: the published RMDS latency test on this machine (METHODOLOGY.md). Separate JVMs
+ * for the backbone daemon, the interactive source, a distributor mounting it with its cache off, a p2p-server with
+ * its cache off, and the test client with a 100,000-item watchlist; for each update rate the source is told the new
+ * rate, a fresh client opens the watchlist, its first seconds are discarded (steady state) and the rest measured;
+ * the sweep stops at the first rate not sustained (loss, a failure, or under 95 % of the rate received).
+ */
+@Command(
+    name = "mdhub bench latency",
+    mixinStandardHelpOptions = true,
+    version = "mdhub bench latency (MDHub)",
+    description = "End-to-end latency sweep through source, distributor, backbone, p2p-server and client " +
+        "(separate processes, caching off), reported beside the published RMDS curves.")
+public final class LatencyBench implements Callable<Integer>
+{
+    private static final String DEFAULT_RATES =
+        "1000,5000,10000,20000,30000,40000,50000,60000,70000,80000,90000,100000,150000,200000,250000,300000";
+    private static final Pattern SUMMARY = Pattern.compile(
+        "end-to-end,([\\d.]+),([\\d.]+),([\\d.]+),([\\d.]+),(\\d+),([\\d.]+),([\\d.]+),([\\d.]+),([\\d.]+)");
+    private static final Pattern LOST = Pattern.compile("items open \\d+, closed \\d+, lost (\\d+),");
+    private static final Pattern UPDATES_PER_SECOND = Pattern.compile("client: refreshes/s \\d+, updates/s (\\d+),");
+
+    @Option(names = "--items", description = "Watchlist size (default ${DEFAULT-VALUE}).")
+    int items = 100_000;
+
+    @Option(names = "--rates", split = ",", description = "Update rates to step through (default: 1k, 5k, 10k, " +
+        "20k ... 100k, then 50k steps to 300k; the sweep stops at the first one not sustained).")
+    long[] rates = Arrays.stream(DEFAULT_RATES.split(",")).mapToLong(Long::parseLong).toArray();
+
+    @Option(names = "--step-seconds", description = "Measured seconds per rate (default ${DEFAULT-VALUE}).")
+    int stepSeconds = 30;
+
+    @Option(names = "--warmup-seconds", description = "Seconds discarded at each rate (default ${DEFAULT-VALUE}).")
+    int warmupSeconds = 10;
+
+    @Option(names = "--timestamp-every", description = "Every n-th update is timestamped (default ${DEFAULT-VALUE}).")
+    int timestampEvery = 10;
+
+    @Option(names = "--jvm-opts", description = "JVM options for every process, space separated " +
+        "(default ${DEFAULT-VALUE}).")
+    String jvmOpts = "-Xms256m -Xmx1g -XX:+UseParallelGC";
+
+    @Option(names = "--out", description = "Report directory (default target/bench-latency-<time>).")
+    Path out;
+
+    @Option(names = "--reference-dir", description = "Where the published CSVs are (default ../shared/reference " +
+        "beside the checkout; the report omits them when absent).")
+    Path referenceDir;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() throws Exception
+    {
+        final PrintWriter console = spec.commandLine().getOut();
+        final Path root = checkoutRoot();
+        final Path dir = null != out ? out : root.resolve("target").resolve("bench-latency-" +
+            LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
+        Files.createDirectories(dir);
+        final List<String> jvm = jvmOpts.isBlank() ? List.of() : Arrays.asList(jvmOpts.trim().split("\\s+"));
+        final String aeronDir = dir.resolve("aeron").toAbsolutePath().toString();
+        final int sourcePort = freePort();
+        final int consumerPort = freePort();
+        final List<BenchProcess> started = new ArrayList<>();
+        final List<LatencyRow> rows = new ArrayList<>();
+        try
+        {
+            final BenchProcess backbone = start(started, "backbone", dir,
+                root.resolve("backbone/target/mdhub-backbone.jar"), jvm, "--aeron-dir", aeronDir);
+            backbone.awaitLine("mdhub-backbone ready", 60);
+            final BenchProcess source = start(started, "source", dir, benchJar(root), jvm, "source", "--interactive",
+                "--port", Integer.toString(sourcePort), "--rate", Long.toString(rates[0]),
+                "--timestamp-every", Integer.toString(timestampEvery));
+            source.awaitLine("interactive, listening", 60);
+            final BenchProcess distributor = start(started, "distributor", dir,
+                root.resolve("distributor/target/mdhub-distributor.jar"), jvm, "--aeron-dir", aeronDir,
+                "--port", Integer.toString(freePort()), "--route", "127.0.0.1:" + sourcePort, "--route-cache", "false");
+            final BenchProcess p2p = start(started, "p2p", dir, root.resolve("p2p-server/target/mdhub-p2p.jar"), jvm,
+                "--aeron-dir", aeronDir, "--port", Integer.toString(consumerPort),
+                "-D", "mdhub.p2p.cache.enabled=false", "-D", "mdhub.p2p.flush.profile=latency",
+                "-D", "mdhub.p2p.max.items=" + Math.max(items, 100_000));
+            distributor.awaitLine("mdhub-distributor ready", 60);
+            p2p.awaitLine("mdhub-p2p ready", 60);
+            console.printf("bench latency: %d items, rates %s, %d s warm-up + %d s measured per rate, report in %s%n",
+                items, Arrays.toString(rates), warmupSeconds, stepSeconds, dir);
+            console.println(LatencyRow.CSV_HEADER);
+            console.flush();
+
+            for (final long rate : rates)
+            {
+                source.send("ur " + rate);
+                final LatencyRow row = step(root, dir, jvm, consumerPort, rate);
+                rows.add(row);
+                console.println(row.csv());
+                console.flush();
+                if (!row.sustained())
+                {
+                    console.printf("bench latency: %d updates/s not sustained; the sweep ends here%n", rate);
+                    break;
+                }
+            }
+        }
+        finally
+        {
+            for (int i = started.size() - 1; i >= 0; i--)
+            {
+                started.get(i).close();
+            }
+        }
+        final Path references = null != referenceDir ? referenceDir : root.getParent().resolve("shared/reference");
+        LatencyReport.write(dir, "bin/mdhub bench latency " + String.join(" ", spec.commandLine().getParseResult()
+            .originalArgs()), machine(), rows,
+            ReferenceCurve.read("RMDS HS22 10GbE (2009)", references.resolve("rmds_latency_hs22_rrcp_10gbe.csv")),
+            ReferenceCurve.read("RMDS SLERT InfiniBand (2008)",
+                references.resolve("rmds_latency_slert_infiniband.csv")));
+        console.printf("bench latency: report %s%n", dir.resolve("report.md"));
+        console.flush();
+        return rows.isEmpty() ? 1 : 0;
+    }
+
+    private LatencyRow step(
+        final Path root, final Path dir, final List<String> jvm, final int consumerPort, final long rate)
+        throws InterruptedException
+    {
+        final int duration = warmupSeconds + stepSeconds;
+        try (BenchProcess client = BenchProcess.start("client-" + rate, dir.resolve("client-" + rate + ".log"),
+            benchJar(root), jvm, List.of("client", "--port", Integer.toString(consumerPort), "--service", "MDH_SINK",
+                "--items", Integer.toString(items), "--duration", Integer.toString(duration),
+                "--warmup-seconds", Integer.toString(warmupSeconds))))
+        {
+            final boolean ended = client.awaitExit(duration + 120L);
+            final String output = client.output();
+            final Matcher summary = SUMMARY.matcher(output);
+            final Matcher lost = LOST.matcher(output);
+            if (!ended || !summary.find() || !lost.find())
+            {
+                return new LatencyRow(rate, 0, Double.NaN, Double.NaN, Double.NaN, Double.NaN, 0, Double.NaN,
+                    Double.NaN, Double.NaN, -1, false);
+            }
+            final long achieved = achievedRate(output);
+            final long lostUpdates = Long.parseLong(lost.group(1));
+            return new LatencyRow(rate, achieved, number(summary, 1), number(summary, 2), number(summary, 3),
+                number(summary, 4), Long.parseLong(summary.group(5)), number(summary, 6), number(summary, 8),
+                number(summary, 9), lostUpdates, 0 == lostUpdates && achieved >= rate * 0.95 &&
+                !output.contains("a mount failed"));
+        }
+    }
+
+    /**
+     * @return the mean of the client's per-second update counts after the warm-up (the measured window).
+     */
+    private long achievedRate(final String output)
+    {
+        final Matcher line = UPDATES_PER_SECOND.matcher(output);
+        final List<Long> perSecond = new ArrayList<>();
+        while (line.find())
+        {
+            perSecond.add(Long.parseLong(line.group(1)));
+        }
+        final List<Long> measured = perSecond.subList(Math.min(perSecond.size(), warmupSeconds), perSecond.size());
+        return measured.isEmpty() ? 0 : Math.round(measured.stream().mapToLong(Long::longValue).average().orElse(0));
+    }
+
+    private static double number(final Matcher matcher, final int group)
+    {
+        return Double.parseDouble(matcher.group(group));
+    }
+
+    private static BenchProcess start(
+        final List<BenchProcess> started,
+        final String name,
+        final Path dir,
+        final Path jar,
+        final List<String> jvm,
+        final String... args)
+    {
+        final BenchProcess process = BenchProcess.start(name, dir.resolve(name + ".log"), jar, jvm, List.of(args));
+        started.add(process);
+        return process;
+    }
+
+    private static Path benchJar(final Path root)
+    {
+        return root.resolve("benchmarks/target/mdhub-bench.jar");
+    }
+
+    /**
+     * @return the checkout this jar was built in (the jar sits in {@code <root>/benchmarks/target}).
+     */
+    static Path checkoutRoot() throws URISyntaxException
+    {
+        final Path jar = Paths.get(LatencyBench.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+        return jar.toAbsolutePath().getParent().getParent().getParent();
+    }
+
+    private static int freePort() throws IOException
+    {
+        try (ServerSocket socket = new ServerSocket(0))
+        {
+            return socket.getLocalPort();
+        }
+    }
+
+    static String machine()
+    {
+        String model = "unknown CPU";
+        try
+        {
+            model = Files.readAllLines(Paths.get("/proc/cpuinfo")).stream().filter((l) -> l.startsWith("model name"))
+                .map((l) -> l.substring(l.indexOf(':') + 1).trim()).findFirst().orElse(model);
+        }
+        catch (final IOException ex)
+        {
+            // not Linux: the model stays unknown
+        }
+        return String.format(Locale.ROOT, "%s, %d CPUs, %d MiB max heap of this JVM, Java %s, %s %s", model,
+            Runtime.getRuntime().availableProcessors(), Runtime.getRuntime().maxMemory() >> 20,
+            System.getProperty("java.version"), System.getProperty("os.name"), System.getProperty("os.version"));
+    }
+}

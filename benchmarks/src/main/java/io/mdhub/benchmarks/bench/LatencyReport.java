@@ -1,0 +1,153 @@
+package io.mdhub.benchmarks.bench;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Writes a latency sweep's results: {@code results.csv}, {@code report.md} (machine, command, our table beside the
+ * published means), and {@code latency.svg}, mean latency against update rate with the reference curves over the
+ * rates we ran (a small hand-made SVG: three polylines, axes and ticks, no library needed).
+ */
+final class LatencyReport
+{
+    private static final int WIDTH = 820;
+    private static final int HEIGHT = 480;
+    private static final int LEFT = 70;
+    private static final int RIGHT = 170;
+    private static final int TOP = 30;
+    private static final int BOTTOM = 50;
+    private static final String[] COLOURS = {"#1f77b4", "#7f7f7f", "#ff7f0e"};
+
+    private LatencyReport()
+    {
+    }
+
+    static void write(
+        final Path dir,
+        final String command,
+        final String machine,
+        final List<LatencyRow> rows,
+        final ReferenceCurve hs22,
+        final ReferenceCurve slert) throws IOException
+    {
+        final StringBuilder csv = new StringBuilder(LatencyRow.CSV_HEADER).append('\n');
+        rows.forEach((row) -> csv.append(row.csv()).append('\n'));
+        Files.writeString(dir.resolve("results.csv"), csv);
+        Files.writeString(dir.resolve("latency.svg"), svg(rows, hs22, slert));
+
+        final StringBuilder md = new StringBuilder("# MDHub end-to-end latency sweep\n\n");
+        md.append("Command: `").append(command).append("`\n\n");
+        md.append("Machine: ").append(machine).append("\n\n");
+        md.append("Path: interactive source → distributor route (cache off) → Aeron backbone (IPC, standalone ")
+            .append("driver) → p2p-server (cache off) → test client, each a separate JVM on this host; ")
+            .append("embedded timestamps; warm-up discarded at every step.\n\n");
+        md.append("| rate/s | achieved/s | mean µs | stddev µs | max µs | min µs | samples | p50 µs | p99 µs | ")
+            .append("p99.9 µs | lost | HS22 mean µs | below HS22 | sustained |\n");
+        md.append("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|:---:|:---:|\n");
+        for (final LatencyRow row : rows)
+        {
+            final double reference = hs22.meanAt(row.rate());
+            md.append(String.format(Locale.ROOT, "| %d | %d | %.1f | %.1f | %.1f | %.1f | %d | %.1f | %.1f | %.1f " +
+                "| %d | %s | %s | %s |%n", row.rate(), row.achieved(), row.meanUs(), row.stddevUs(), row.maxUs(),
+                row.minUs(), row.samples(), row.p50Us(), row.p99Us(), row.p999Us(), row.lost(),
+                Double.isNaN(reference) ? "–" : String.format(Locale.ROOT, "%.1f", reference),
+                Double.isNaN(reference) ? "–" : row.meanUs() < reference ? "yes" : "no",
+                row.sustained() ? "yes" : "no"));
+        }
+        md.append("\n![mean latency against update rate](latency.svg)\n");
+        Files.writeString(dir.resolve("report.md"), md);
+    }
+
+    static String svg(final List<LatencyRow> rows, final ReferenceCurve hs22, final ReferenceCurve slert)
+    {
+        long maxRate = 1;
+        double maxMean = 1;
+        for (final LatencyRow row : rows)
+        {
+            maxRate = Math.max(maxRate, row.rate());
+            maxMean = Math.max(maxMean, row.meanUs());
+        }
+        for (final ReferenceCurve curve : new ReferenceCurve[] {hs22, slert})
+        {
+            for (int i = 0; i < curve.rates().length; i++)
+            {
+                if (curve.rates()[i] <= maxRate)
+                {
+                    maxMean = Math.max(maxMean, curve.means()[i]);
+                }
+            }
+        }
+        maxMean = niceCeiling(maxMean * 1.1);
+        final double xMax = maxRate;
+        final StringBuilder svg = new StringBuilder(4096);
+        svg.append(String.format(Locale.ROOT, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" " +
+            "font-family=\"sans-serif\" font-size=\"12\">%n", WIDTH, HEIGHT));
+        svg.append("<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n");
+        final int plotWidth = WIDTH - LEFT - RIGHT;
+        final int plotHeight = HEIGHT - TOP - BOTTOM;
+        svg.append(String.format(Locale.ROOT, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" " +
+            "stroke=\"black\"/>%n", LEFT, TOP, plotWidth, plotHeight));
+        for (int i = 0; i <= 5; i++)
+        {
+            final double value = maxMean * i / 5;
+            final double y = TOP + plotHeight - plotHeight * i / 5.0;
+            svg.append(String.format(Locale.ROOT, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" " +
+                "stroke=\"#ddd\"/><text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%.0f</text>%n", LEFT, y,
+                LEFT + plotWidth, y, LEFT - 6, y + 4, value));
+            final double rate = xMax * i / 5;
+            final double x = LEFT + plotWidth * i / 5.0;
+            svg.append(String.format(Locale.ROOT, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%s</text>%n", x,
+                TOP + plotHeight + 18, rate >= 1000 ? String.format(Locale.ROOT, "%.0fk", rate / 1000) : "0"));
+        }
+        svg.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">updates/s</text>%n",
+            LEFT + plotWidth / 2, HEIGHT - 10));
+        svg.append(String.format(Locale.ROOT, "<text x=\"16\" y=\"%d\" transform=\"rotate(-90 16 %d)\" " +
+            "text-anchor=\"middle\">mean latency (µs)</text>%n", TOP + plotHeight / 2, TOP + plotHeight / 2));
+
+        final long[] ourRates = rows.stream().mapToLong(LatencyRow::rate).toArray();
+        final double[] ourMeans = rows.stream().mapToDouble(LatencyRow::meanUs).toArray();
+        final String[] names = {"MDHub (this machine)", hs22.name(), slert.name()};
+        final long[][] xs = {ourRates, hs22.rates(), slert.rates()};
+        final double[][] ys = {ourMeans, hs22.means(), slert.means()};
+        for (int s = 0; s < names.length; s++)
+        {
+            final StringBuilder points = new StringBuilder();
+            for (int i = 0; i < xs[s].length; i++)
+            {
+                if (xs[s][i] > xMax)
+                {
+                    break;
+                }
+                points.append(String.format(Locale.ROOT, "%.1f,%.1f ", LEFT + plotWidth * xs[s][i] / xMax,
+                    TOP + plotHeight - plotHeight * Math.min(ys[s][i], maxMean) / maxMean));
+            }
+            if (points.length() > 0)
+            {
+                svg.append(String.format(Locale.ROOT, "<polyline points=\"%s\" fill=\"none\" stroke=\"%s\" " +
+                    "stroke-width=\"2\"/>%n", points.toString().trim(), COLOURS[s]));
+            }
+            final int legendY = TOP + 20 + 20 * s;
+            svg.append(String.format(Locale.ROOT, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"%s\" " +
+                "stroke-width=\"2\"/><text x=\"%d\" y=\"%d\">%s</text>%n", LEFT + plotWidth + 10, legendY,
+                LEFT + plotWidth + 30, legendY, COLOURS[s], LEFT + plotWidth + 35, legendY + 4, names[s]));
+        }
+        svg.append("</svg>\n");
+        return svg.toString();
+    }
+
+    private static double niceCeiling(final double value)
+    {
+        final double magnitude = Math.pow(10, Math.floor(Math.log10(value)));
+        for (final double step : new double[] {1, 2, 2.5, 5, 10})
+        {
+            if (step * magnitude >= value)
+            {
+                return step * magnitude;
+            }
+        }
+        return 10 * magnitude;
+    }
+}

@@ -1,0 +1,67 @@
+package io.mdhub.benchmarks.bench;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import io.mdhub.common.test.InterruptAfter;
+
+/**
+ * {@code bin/mdhub bench latency} end to end with tiny settings, as a user runs it: every component a separate JVM,
+ * two rate steps, and a report directory with the CSV (reference columns), the Markdown table and the SVG plot.
+ */
+@InterruptAfter(150)
+class LatencyBenchIT
+{
+    private static final Path ROOT =
+        Paths.get(System.getProperty("mdhub.build.dir", "target")).toAbsolutePath().getParent().getParent();
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void aShortSweepWritesTheReport() throws Exception
+    {
+        final Path report = dir.resolve("report");
+        final Path log = dir.resolve("bench.log");
+        final ProcessBuilder builder = new ProcessBuilder(List.of("bash", ROOT.resolve("bin/mdhub").toString(),
+            "bench", "latency", "--items", "1000", "--rates", "1000,2000", "--step-seconds", "4",
+            "--warmup-seconds", "2", "--out", report.toString(), "--jvm-opts", "-Xmx256m"))
+            .redirectErrorStream(true)
+            .redirectOutput(log.toFile());
+        builder.environment().put("MDHUB_NO_BUILD", "1");
+        builder.environment().put("JAVA_HOME", System.getProperty("java.home"));
+        final Process process = builder.start();
+        try
+        {
+            assertTrue(process.waitFor(120, TimeUnit.SECONDS), "the sweep did not end");
+            final String output = Files.readString(log);
+            assertEquals(0, process.exitValue(), output);
+            final List<String> csv = Files.readAllLines(report.resolve("results.csv"));
+            assertEquals(LatencyRow.CSV_HEADER, csv.get(0));
+            assertEquals(3, csv.size(), () -> String.join("\n", csv));
+            for (final String row : csv.subList(1, 3))
+            {
+                final String[] cells = row.split(",");
+                assertTrue(Double.parseDouble(cells[2]) > 0, row); // a mean latency
+                assertTrue(Long.parseLong(cells[6]) > 0, row); // samples
+                assertEquals("0", cells[10], row); // nothing lost
+            }
+            assertTrue(Files.readString(report.resolve("report.md")).contains("| 2000 |"));
+            assertTrue(Files.readString(report.resolve("latency.svg")).contains("<polyline"));
+        }
+        finally
+        {
+            process.destroyForcibly();
+            process.waitFor();
+        }
+    }
+}
