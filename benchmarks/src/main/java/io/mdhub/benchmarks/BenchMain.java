@@ -3,6 +3,7 @@ package io.mdhub.benchmarks;
 import java.util.Arrays;
 
 import io.mdhub.benchmarks.bench.LatencyBench;
+import io.mdhub.benchmarks.bench.ThroughputBench;
 import io.mdhub.benchmarks.client.TestClientMain;
 import io.mdhub.benchmarks.demo.DemoMain;
 import io.mdhub.benchmarks.source.SourceMain;
@@ -10,14 +11,14 @@ import picocli.CommandLine;
 
 /**
  * Main class of {@code mdhub-bench.jar}: {@code source ...} runs the market data source, {@code client ...} the
- * test client, {@code latency ...} the latency sweep;
+ * test client, {@code latency ...} and {@code throughput ...} the published market data tests;
  * {@code jmh ...} hands the rest to JMH's own main; anything else goes to JMH whole, so
  * {@code java -jar mdhub-bench.jar -prof gc 'io.mdhub.*'} works as JMH users expect.
  */
 public final class BenchMain
 {
     private static final String USAGE =
-        "usage: mdhub-bench.jar (demo | source | client | latency [options] | [jmh] [JMH options])";
+        "usage: mdhub-bench.jar (demo | source | client | latency | throughput [options] | [jmh] [JMH options])";
 
     private BenchMain()
     {
@@ -44,6 +45,9 @@ public final class BenchMain
                 break;
             case "latency":
                 System.exit(new CommandLine(new LatencyBench()).execute(rest));
+                break;
+            case "throughput":
+                System.exit(new CommandLine(new ThroughputBench()).execute(rest));
                 break;
             case "jmh":
                 org.openjdk.jmh.Main.main(rest);

@@ -14,8 +14,13 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+
+import org.HdrHistogram.EncodableHistogram;
+import org.HdrHistogram.Histogram;
+import org.HdrHistogram.HistogramLogReader;
 
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -25,7 +30,8 @@ import picocli.CommandLine.Option;
  * {@code bin/mdhub bench latency}: the published RMDS latency test on this machine (METHODOLOGY.md). Separate JVMs
  * for the backbone daemon, the interactive source, a distributor mounting it with its cache off, a p2p-server with
  * its cache off, and the test client with a 100,000-item watchlist; for each update rate the source is told the new
- * rate, a fresh client opens the watchlist, its first seconds are discarded (steady state) and the rest measured;
+ * rate under one client holding the whole watchlist, the first seconds at the new rate are discarded (steady state)
+ * and the rest measured from the client's interval histograms ({@code client.hlog});
  * the sweep stops at the first rate not sustained (loss, a failure, or under 95 % of the rate received).
  */
 @Command(
@@ -38,10 +44,7 @@ public final class LatencyBench implements Callable<Integer>
 {
     private static final String DEFAULT_RATES =
         "1000,5000,10000,20000,30000,40000,50000,60000,70000,80000,90000,100000,150000,200000,250000,300000";
-    private static final Pattern SUMMARY = Pattern.compile(
-        "end-to-end,([\\d.]+),([\\d.]+),([\\d.]+),([\\d.]+),(\\d+),([\\d.]+),([\\d.]+),([\\d.]+),([\\d.]+)");
-    private static final Pattern LOST = Pattern.compile("items open \\d+, closed \\d+, lost (\\d+),");
-    private static final Pattern UPDATES_PER_SECOND = Pattern.compile("client: refreshes/s \\d+, updates/s (\\d+),");
+    private static final Pattern LOST_SO_FAR = Pattern.compile("recovered \\d+, lost (\\d+),");
 
     @Option(names = "--items", description = "Watchlist size (default ${DEFAULT-VALUE}).")
     int items = 100_000;
@@ -110,10 +113,16 @@ public final class LatencyBench implements Callable<Integer>
             console.println(LatencyRow.CSV_HEADER);
             console.flush();
 
+            // one client for the whole sweep, as the published runs changed the rate under a running watchlist
+            final Path hlog = dir.resolve("client.hlog");
+            final BenchProcess client = start(started, "client", dir, benchJar(root), jvm, "client",
+                "--port", Integer.toString(consumerPort), "--service", "MDH_SINK", "--items", Integer.toString(items),
+                "--hlog", hlog.toString());
+            client.awaitLine("open " + items + "/" + items, 300);
             for (final long rate : rates)
             {
                 source.send("ur " + rate);
-                final LatencyRow row = step(root, dir, jvm, consumerPort, rate);
+                final LatencyRow row = step(client, hlog, rate);
                 rows.add(row);
                 console.println(row.csv());
                 console.flush();
@@ -142,52 +151,61 @@ public final class LatencyBench implements Callable<Integer>
         return rows.isEmpty() ? 1 : 0;
     }
 
-    private LatencyRow step(
-        final Path root, final Path dir, final List<String> jvm, final int consumerPort, final long rate)
-        throws InterruptedException
+    /**
+     * Run one rate: wait out the warm-up, measure for the step, then merge the client's interval histograms of the
+     * measured window. The achieved rate is the timestamped samples times {@code timestampEvery} over the time the
+     * merged intervals cover.
+     */
+    private LatencyRow step(final BenchProcess client, final Path hlog, final long rate) throws Exception
     {
-        final int duration = warmupSeconds + stepSeconds;
-        try (BenchProcess client = BenchProcess.start("client-" + rate, dir.resolve("client-" + rate + ".log"),
-            benchJar(root), jvm, List.of("client", "--port", Integer.toString(consumerPort), "--service", "MDH_SINK",
-                "--items", Integer.toString(items), "--duration", Integer.toString(duration),
-                "--warmup-seconds", Integer.toString(warmupSeconds))))
+        final long lostBefore = lost(client.output());
+        final long windowStartMs = System.currentTimeMillis() + TimeUnit.SECONDS.toMillis(warmupSeconds);
+        final long windowEndMs = windowStartMs + TimeUnit.SECONDS.toMillis(stepSeconds);
+        Thread.sleep(windowEndMs + 1500 - System.currentTimeMillis()); // the last interval is written after the end
+        final Histogram window = new Histogram(3);
+        long coveredMs = 0;
+        try (HistogramLogReader reader = new HistogramLogReader(hlog.toFile()))
         {
-            final boolean ended = client.awaitExit(duration + 120L);
-            final String output = client.output();
-            final Matcher summary = SUMMARY.matcher(output);
-            final Matcher lost = LOST.matcher(output);
-            if (!ended || !summary.find() || !lost.find())
+            EncodableHistogram interval;
+            while (null != (interval = reader.nextIntervalHistogram()))
             {
-                return new LatencyRow(rate, 0, Double.NaN, Double.NaN, Double.NaN, Double.NaN, 0, Double.NaN,
-                    Double.NaN, Double.NaN, -1, false);
+                if (interval.getStartTimeStamp() >= windowStartMs && interval.getEndTimeStamp() <= windowEndMs + 500)
+                {
+                    window.add((Histogram)interval);
+                    coveredMs += interval.getEndTimeStamp() - interval.getStartTimeStamp();
+                }
             }
-            final long achieved = achievedRate(output);
-            final long lostUpdates = Long.parseLong(lost.group(1));
-            return new LatencyRow(rate, achieved, number(summary, 1), number(summary, 2), number(summary, 3),
-                number(summary, 4), Long.parseLong(summary.group(5)), number(summary, 6), number(summary, 8),
-                number(summary, 9), lostUpdates, 0 == lostUpdates && achieved >= rate * 0.95 &&
-                !output.contains("a mount failed"));
         }
+        final String output = client.output();
+        final long lostUpdates = lost(output) - lostBefore;
+        final long samples = window.getTotalCount();
+        // whole intervals inside the window: the rate is over the time they cover
+        final long achieved = 0 == coveredMs ? 0 : Math.round(samples * (double)timestampEvery * 1000 / coveredMs);
+        final boolean isAlive = !output.contains("a mount failed");
+        if (0 == samples)
+        {
+            return new LatencyRow(rate, 0, Double.NaN, Double.NaN, Double.NaN, Double.NaN, 0, Double.NaN, Double.NaN,
+                Double.NaN, lostUpdates, false);
+        }
+        return new LatencyRow(rate, achieved, window.getMean() / 1000.0, window.getStdDeviation() / 1000.0,
+            window.getMaxValue() / 1000.0, window.getMinValue() / 1000.0, samples,
+            window.getValueAtPercentile(50) / 1000.0, window.getValueAtPercentile(99) / 1000.0,
+            window.getValueAtPercentile(99.9) / 1000.0, lostUpdates,
+            isAlive && 0 == lostUpdates && achieved >= rate * 0.95);
     }
 
     /**
-     * @return the mean of the client's per-second update counts after the warm-up (the measured window).
+     * @return the client's cumulative lost updates in its last status line.
      */
-    private long achievedRate(final String output)
+    private static long lost(final String output)
     {
-        final Matcher line = UPDATES_PER_SECOND.matcher(output);
-        final List<Long> perSecond = new ArrayList<>();
+        final Matcher line = LOST_SO_FAR.matcher(output);
+        long lost = 0;
         while (line.find())
         {
-            perSecond.add(Long.parseLong(line.group(1)));
+            lost = Long.parseLong(line.group(1));
         }
-        final List<Long> measured = perSecond.subList(Math.min(perSecond.size(), warmupSeconds), perSecond.size());
-        return measured.isEmpty() ? 0 : Math.round(measured.stream().mapToLong(Long::longValue).average().orElse(0));
-    }
-
-    private static double number(final Matcher matcher, final int group)
-    {
-        return Double.parseDouble(matcher.group(group));
+        return lost;
     }
 
     private static BenchProcess start(

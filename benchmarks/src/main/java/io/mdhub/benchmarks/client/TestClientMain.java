@@ -6,8 +6,10 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 
 import org.HdrHistogram.Histogram;
+import org.agrona.CloseHelper;
 
 import io.mdhub.benchmarks.source.ItemUniverse;
+import io.mdhub.common.latency.IntervalLogWriter;
 import io.mdhub.common.latency.LatencySummary;
 import io.mdhub.benchmarks.tools.ToolShutdown;
 import picocli.CommandLine;
@@ -65,6 +67,10 @@ public final class TestClientMain implements Callable<Integer>
         description = "Latency of the first seconds is not counted (steady state only; default ${DEFAULT-VALUE}).")
     long warmupSeconds;
 
+    @Option(names = "--hlog", description = "Also write a latency interval histogram per second to this .hlog " +
+        "file (HdrHistogram log format, nanoseconds, tag end-to-end).")
+    Path hlog;
+
     @Option(names = "--csv", description = "Also write the latency summary to this CSV file.")
     Path csv;
 
@@ -99,6 +105,9 @@ public final class TestClientMain implements Callable<Integer>
                 mounts, client.itemsRequested(), host, port, service);
             out.flush();
             final long startNs = System.nanoTime();
+            long lastMs = System.currentTimeMillis();
+            final IntervalLogWriter hlogWriter = null == hlog ? null :
+                new IntervalLogWriter(hlog.toFile(), lastMs, "MDHub test client: end-to-end latency, nanoseconds");
             final long endNs = durationSeconds > 0 ? System.nanoTime() + TimeUnit.SECONDS.toNanos(durationSeconds) :
                 Long.MAX_VALUE;
             TestClient.Totals last = client.totals();
@@ -110,6 +119,14 @@ public final class TestClientMain implements Callable<Integer>
                 {
                     total.add(interval); // the warm-up's samples are dropped: the summary is steady state
                 }
+                final long nowMs = System.currentTimeMillis();
+                if (null != hlogWriter)
+                {
+                    interval.setStartTimeStamp(lastMs);
+                    interval.setEndTimeStamp(nowMs);
+                    hlogWriter.write("end-to-end", interval);
+                }
+                lastMs = nowMs;
                 out.printf("client: refreshes/s %d, updates/s %d, status/s %d, open %d/%d, suspect %d, " +
                     "recovered %d, lost %d, latency p50 %.1f us p99 %.1f us (%d samples)%n",
                     now.refreshes - last.refreshes, now.updates - last.updates, now.statuses - last.statuses,
@@ -125,6 +142,7 @@ public final class TestClientMain implements Callable<Integer>
                 }
             }
             totals = client.totals();
+            CloseHelper.close(hlogWriter);
         }
 
         out.printf("mdhub-client: refreshes %d, updates %d, statuses %d, items open %d, closed %d, lost %d, " +

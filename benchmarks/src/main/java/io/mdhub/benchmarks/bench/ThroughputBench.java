@@ -1,0 +1,324 @@
+package io.mdhub.benchmarks.bench;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code bin/mdhub bench throughput}: the published RMDS throughput tests on this machine (METHODOLOGY.md), every
+ * component its own JVM, throughput-tuned (p2p-server timed flushes, caching off), the rate raised step by step
+ * until data is lost, a consumer is disconnected, or the input falls behind the commanded rate:
+ * <ul>
+ * <li>{@code fanout} — Producer 50/50: many mounts ({@code --mounts}, 100 as published) each watching half of the
+ * universe, so every update from the backbone goes to about half of them; input and aggregate output updates/s;</li>
+ * <li>{@code nofanout} — one consumer with the whole watchlist (100,000 items);</li>
+ * <li>{@code distributor} — the standalone distributor: a pushing source into a distributor whose backbone a
+ * p2p-server consumes as a sink; the highest rate the distributor takes without pushing back.</li>
+ * </ul>
+ */
+@Command(
+    name = "mdhub bench throughput",
+    mixinStandardHelpOptions = true,
+    version = "mdhub bench throughput (MDHub)",
+    description = "Maximum sustained update rates: Producer 50/50 fan-out, no fan-out, standalone distributor.")
+public final class ThroughputBench implements Callable<Integer>
+{
+    private static final Pattern SOURCE_RATE = Pattern.compile("updates/s (\\d+),");
+    private static final Pattern CLIENT_RATE = Pattern.compile("client: refreshes/s \\d+, updates/s (\\d+),");
+    private static final Pattern LOST = Pattern.compile("items open \\d+, closed \\d+, lost (\\d+),");
+    private static final Pattern LAGGING = Pattern.compile("lagging (\\d+)");
+
+    @Option(names = "--tests", split = ",", description = "fanout, nofanout, distributor (default all three).")
+    List<String> tests = List.of("fanout", "nofanout", "distributor");
+
+    @Option(names = "--items", description = "Universe for nofanout and distributor (default ${DEFAULT-VALUE}).")
+    int items = 100_000;
+
+    @Option(names = "--fanout-items", description = "Universe of the fan-out test (default ${DEFAULT-VALUE}).")
+    int fanoutItems = 10_000;
+
+    @Option(names = "--mounts", description = "Fan-out mounts, each watching half (default ${DEFAULT-VALUE}).")
+    int mounts = 100;
+
+    @Option(names = "--rates", split = ",", description = "Input rates to step through (default 10k, 20k, 50k, " +
+        "100k, 150k, 200k, 300k, 400k, 500k, 750k, 1M).")
+    long[] rates = {10_000, 20_000, 50_000, 100_000, 150_000, 200_000, 300_000, 400_000, 500_000, 750_000, 1_000_000};
+
+    @Option(names = "--step-seconds", description = "Measured seconds per rate (default ${DEFAULT-VALUE}).")
+    int stepSeconds = 10;
+
+    @Option(names = "--warmup-seconds", description = "Seconds before measuring each rate (default ${DEFAULT-VALUE}).")
+    int warmupSeconds = 5;
+
+    @Option(names = "--jvm-opts", description = "JVM options for every process (default ${DEFAULT-VALUE}).")
+    String jvmOpts = "-Xms256m -Xmx2g -XX:+UseParallelGC";
+
+    @Option(names = "--out", description = "Report directory (default target/bench-throughput-<time>).")
+    Path out;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    /**
+     * One measured step.
+     *
+     * @param test      which test.
+     * @param rate      commanded input updates/s.
+     * @param input     input updates/s achieved by the source.
+     * @param output    aggregate updates/s received by the consumers (the distributor test: none).
+     * @param lost      updates missing at the consumers.
+     * @param sustained no loss, no failure, input within 5 % of the rate.
+     */
+    record Step(String test, long rate, long input, long output, long lost, boolean sustained)
+    {
+        static final String CSV_HEADER = "test,rate_per_s,input_ups,output_ups,output_per_input,lost,sustained";
+
+        String csv()
+        {
+            return String.format(Locale.ROOT, "%s,%d,%d,%d,%.1f,%d,%b", test, rate, input, output,
+                0 == input ? 0.0 : (double)output / input, lost, sustained);
+        }
+    }
+
+    @Override
+    public Integer call() throws Exception
+    {
+        final PrintWriter console = spec.commandLine().getOut();
+        final Path root = LatencyBench.checkoutRoot();
+        final Path dir = null != out ? out : root.resolve("target").resolve("bench-throughput-" +
+            LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
+        Files.createDirectories(dir);
+        final List<String> jvm = jvmOpts.isBlank() ? List.of() : Arrays.asList(jvmOpts.trim().split("\\s+"));
+        final List<Step> steps = new ArrayList<>();
+        console.println(Step.CSV_HEADER);
+        console.flush();
+        for (final String test : tests)
+        {
+            if (!List.of("fanout", "nofanout", "distributor").contains(test))
+            {
+                throw new CommandLine.ParameterException(spec.commandLine(), "unknown test: " + test);
+            }
+            runTest(test, root, dir.resolve(test), jvm, steps, console);
+        }
+        writeReport(dir, steps);
+        console.printf("bench throughput: report %s%n", dir.resolve("report.md"));
+        console.flush();
+        return steps.isEmpty() ? 1 : 0;
+    }
+
+    private void runTest(
+        final String test,
+        final Path root,
+        final Path dir,
+        final List<String> jvm,
+        final List<Step> steps,
+        final PrintWriter console) throws Exception
+    {
+        Files.createDirectories(dir);
+        final boolean isDistributorTest = "distributor".equals(test);
+        final int universe = "fanout".equals(test) ? fanoutItems : items;
+        final String aeronDir = dir.resolve("aeron").toAbsolutePath().toString();
+        final int sourcePort = freePort();
+        final int consumerPort = freePort();
+        final List<BenchProcess> started = new ArrayList<>();
+        try
+        {
+            final BenchProcess backbone = start(started, "backbone", dir,
+                root.resolve("backbone/target/mdhub-backbone.jar"), jvm, "--aeron-dir", aeronDir);
+            backbone.awaitLine("mdhub-backbone ready", 60);
+            final BenchProcess distributor;
+            if (isDistributorTest)
+            {
+                distributor = start(started, "distributor", dir,
+                    root.resolve("distributor/target/mdhub-distributor.jar"), jvm, "--aeron-dir", aeronDir,
+                    "--port", Integer.toString(sourcePort));
+            }
+            else
+            {
+                final BenchProcess source = start(started, "source", dir, benchJar(root), jvm, "source",
+                    "--interactive", "--port", Integer.toString(sourcePort), "--rate", Long.toString(rates[0]));
+                source.awaitLine("interactive, listening", 60);
+                distributor = start(started, "distributor", dir,
+                    root.resolve("distributor/target/mdhub-distributor.jar"), jvm, "--aeron-dir", aeronDir,
+                    "--port", Integer.toString(freePort()), "--route", "127.0.0.1:" + sourcePort,
+                    "--route-cache", "false");
+            }
+            final BenchProcess p2p = start(started, "p2p", dir, root.resolve("p2p-server/target/mdhub-p2p.jar"), jvm,
+                "--aeron-dir", aeronDir, "--port", Integer.toString(consumerPort),
+                "-D", "mdhub.p2p.cache.enabled=false", "-D", "mdhub.p2p.flush.profile=throughput",
+                "-D", "mdhub.p2p.max.items=" + Math.max(universe, 100_000),
+                "-D", "mdhub.p2p.max.items.per.consumer=" + Math.max(universe, 100_000));
+            distributor.awaitLine("mdhub-distributor ready", 60);
+            p2p.awaitLine("mdhub-p2p ready", 60);
+            BenchProcess pushSource = null;
+            if (isDistributorTest)
+            {
+                pushSource = start(started, "source", dir, benchJar(root), jvm, "source",
+                    "--port", Integer.toString(sourcePort), "--items", Integer.toString(universe),
+                    "--rate", Long.toString(rates[0]));
+                pushSource.awaitLine("source: refreshes " + universe + ",", 120);
+            }
+            final BenchProcess source = isDistributorTest ? pushSource : started.get(1);
+            for (final long rate : rates)
+            {
+                source.send("ur " + rate);
+                final Step step = isDistributorTest ? distributorStep(source, rate) :
+                    consumerStep(test, root, dir, jvm, consumerPort, universe, source, rate);
+                steps.add(step);
+                console.println(step.csv());
+                console.flush();
+                if (!step.sustained())
+                {
+                    break;
+                }
+            }
+        }
+        finally
+        {
+            for (int i = started.size() - 1; i >= 0; i--)
+            {
+                started.get(i).close();
+            }
+        }
+    }
+
+    private Step consumerStep(
+        final String test,
+        final Path root,
+        final Path dir,
+        final List<String> jvm,
+        final int consumerPort,
+        final int universe,
+        final BenchProcess source,
+        final long rate) throws InterruptedException
+    {
+        final boolean isFanout = "fanout".equals(test);
+        final int duration = warmupSeconds + stepSeconds;
+        try (BenchProcess client = BenchProcess.start("client-" + rate, dir.resolve("client-" + rate + ".log"),
+            benchJar(root), jvm, List.of("client", "--port", Integer.toString(consumerPort), "--service", "MDH_SINK",
+                "--items", Integer.toString(universe), "--mounts", Integer.toString(isFanout ? mounts : 1),
+                "--fraction", isFanout ? "0.5" : "1.0", "--duration", Integer.toString(duration))))
+        {
+            // the source's rate is measured over the client's window: its lines from the client's start on
+            final int sourceFrom = source.output().length();
+            final boolean ended = client.awaitExit(duration + 180L);
+            final String output = client.output();
+            final Matcher lost = LOST.matcher(output);
+            final long input = mean(SOURCE_RATE, source.output().substring(sourceFrom), warmupSeconds);
+            final long received = mean(CLIENT_RATE, output, warmupSeconds);
+            final boolean isWhole = ended && lost.find() && !output.contains("a mount failed");
+            final long lostUpdates = isWhole ? Long.parseLong(lost.group(1)) : -1;
+            return new Step(test, rate, input, received, lostUpdates,
+                isWhole && 0 == lostUpdates && input >= rate * 0.95);
+        }
+    }
+
+    private Step distributorStep(final BenchProcess source, final long rate) throws InterruptedException
+    {
+        final int from = source.output().length();
+        Thread.sleep(1000L * (warmupSeconds + stepSeconds));
+        final String lines = source.output().substring(from);
+        final long input = mean(SOURCE_RATE, lines, warmupSeconds);
+        long lagging = 0;
+        final Matcher lag = LAGGING.matcher(lines);
+        long first = -1;
+        while (lag.find())
+        {
+            final long value = Long.parseLong(lag.group(1));
+            first = first < 0 ? value : first;
+            lagging = value - first;
+        }
+        return new Step("distributor", rate, input, 0, 0, input >= rate * 0.95 && 0 == lagging);
+    }
+
+    /**
+     * @return the mean of the per-second values after the first {@code skip} lines.
+     */
+    private static long mean(final Pattern pattern, final String text, final int skip)
+    {
+        final Matcher line = pattern.matcher(text);
+        final List<Long> values = new ArrayList<>();
+        while (line.find())
+        {
+            values.add(Long.parseLong(line.group(1)));
+        }
+        final List<Long> measured = values.subList(Math.min(values.size(), skip), values.size());
+        return Math.round(measured.stream().mapToLong(Long::longValue).average().orElse(0));
+    }
+
+    private void writeReport(final Path dir, final List<Step> steps) throws IOException
+    {
+        final StringBuilder csv = new StringBuilder(Step.CSV_HEADER).append('\n');
+        steps.forEach((step) -> csv.append(step.csv()).append('\n'));
+        Files.writeString(dir.resolve("results.csv"), csv);
+        final StringBuilder md = new StringBuilder("# MDHub throughput\n\n");
+        md.append("Command: `bin/mdhub bench throughput ")
+            .append(String.join(" ", spec.commandLine().getParseResult().originalArgs())).append("`\n\n");
+        md.append("Machine: ").append(LatencyBench.machine()).append("\n\n");
+        md.append("| test | highest sustained input updates/s | output updates/s there | output/input |\n");
+        md.append("|---|---:|---:|---:|\n");
+        for (final String test : tests)
+        {
+            Step best = null;
+            for (final Step step : steps)
+            {
+                if (step.test().equals(test) && step.sustained())
+                {
+                    best = step;
+                }
+            }
+            if (null != best)
+            {
+                md.append(String.format(Locale.ROOT, "| %s | %d | %d | %.1f |%n", test, best.input(), best.output(),
+                    0 == best.input() ? 0.0 : (double)best.output() / best.input()));
+            }
+            else
+            {
+                md.append("| ").append(test).append(" | none sustained | | |\n");
+            }
+        }
+        md.append("\nEvery step:\n\n```\n").append(csv).append("```\n");
+        Files.writeString(dir.resolve("report.md"), md);
+    }
+
+    private static BenchProcess start(
+        final List<BenchProcess> started,
+        final String name,
+        final Path dir,
+        final Path jar,
+        final List<String> jvm,
+        final String... args)
+    {
+        final BenchProcess process = BenchProcess.start(name, dir.resolve(name + ".log"), jar, jvm, List.of(args));
+        started.add(process);
+        return process;
+    }
+
+    private static Path benchJar(final Path root)
+    {
+        return root.resolve("benchmarks/target/mdhub-bench.jar");
+    }
+
+    private static int freePort() throws IOException
+    {
+        try (ServerSocket socket = new ServerSocket(0))
+        {
+            return socket.getLocalPort();
+        }
+    }
+}
