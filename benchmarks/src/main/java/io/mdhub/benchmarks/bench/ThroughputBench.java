@@ -82,7 +82,8 @@ public final class ThroughputBench implements Callable<Integer>
      * @param input     input updates/s achieved by the source.
      * @param output    aggregate updates/s received by the consumers (the distributor test: none).
      * @param lost      updates missing at the consumers.
-     * @param sustained no loss, no failure, input within 5 % of the rate.
+     * @param sustained no loss, no failure, input within 5 % of the rate, output within 15 % of what the watchlists
+     *                  make of the input.
      */
     record Step(String test, long rate, long input, long output, long lost, boolean sustained)
     {
@@ -223,8 +224,10 @@ public final class ThroughputBench implements Callable<Integer>
             final long received = mean(CLIENT_RATE, output, warmupSeconds);
             final boolean isWhole = ended && lost.find() && !output.contains("a mount failed");
             final long lostUpdates = isWhole ? Long.parseLong(lost.group(1)) : -1;
+            // every update must also reach its watchers: about half the mounts each (fan-out), or the one mount
+            final double expectedRatio = isFanout ? mounts * 0.5 : 1.0;
             return new Step(test, rate, input, received, lostUpdates,
-                isWhole && 0 == lostUpdates && input >= rate * 0.95);
+                isWhole && 0 == lostUpdates && input >= rate * 0.95 && received >= input * expectedRatio * 0.85);
         }
     }
 
@@ -243,7 +246,10 @@ public final class ThroughputBench implements Callable<Integer>
             first = first < 0 ? value : first;
             lagging = value - first;
         }
-        return new Step("distributor", rate, input, 0, 0, input >= rate * 0.95 && 0 == lagging);
+        // a tick the source could not write (the distributor pushed back) is skipped: a hiccup of at most 0.1 % of
+        // the step's updates is noise on a shared box, more is the distributor falling behind
+        final boolean isKeepingUp = lagging <= rate * stepSeconds / 1000;
+        return new Step("distributor", rate, input, 0, 0, input >= rate * 0.95 && isKeepingUp);
     }
 
     /**
