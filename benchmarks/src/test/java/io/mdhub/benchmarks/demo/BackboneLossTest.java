@@ -28,6 +28,7 @@ import org.junit.jupiter.api.io.TempDir;
 import com.refinitiv.eta.codec.DataStates;
 import com.refinitiv.eta.codec.MsgClasses;
 import com.refinitiv.eta.codec.StreamStates;
+import com.refinitiv.eta.rdm.Directory;
 
 import io.aeron.Aeron;
 import io.aeron.driver.MediaDriver;
@@ -75,6 +76,7 @@ class BackboneLossTest
     private static final int RATE = 2_000;
     private static final int DATA_STREAM = 1001;
     private static final int SERVICE_ID = 1;
+    private static final String SERVICE_NAME = "NI_PUB";
     private static final int FIRST_STREAM = 100;
     private static final double LOSS_RATE = 0.05;
     private static final long LOSS_WINDOW_NS = TimeUnit.SECONDS.toNanos(2);
@@ -245,12 +247,34 @@ class BackboneLossTest
     {
         final EtaConsumer consumer = EtaConsumer.connect(p2p.port());
         assertEquals(StreamStates.OPEN, consumer.login("loss-" + name).state().streamState());
+        awaitServiceInDirectory(consumer);
         final Watcher watcher = new Watcher(name, consumer, ITEMS / every);
         for (int k = 0; k < watcher.items.length; k++)
         {
             consumer.requestItem(FIRST_STREAM + k, SERVICE_ID, String.format("MD%06d.X", k * every));
         }
         return watcher;
+    }
+
+    /**
+     * The connection's fan-out worker learns the service from the distributor's announcements on its own subscription:
+     * open items only once the worker lists it (a request before that would be refused SOURCE_UNKNOWN).
+     */
+    private static void awaitServiceInDirectory(final EtaConsumer consumer)
+    {
+        final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        for (int streamId = 2; ; streamId++)
+        {
+            consumer.requestDirectory(streamId, Directory.ServiceFilterFlags.INFO | Directory.ServiceFilterFlags.STATE);
+            final EtaMessage directory = consumer.awaitMessage(streamId);
+            if (MsgClasses.REFRESH == directory.msgClass() && directory.serviceNames().contains(SERVICE_NAME))
+            {
+                return;
+            }
+            assertTrue(System.nanoTime() < deadlineNs && streamId < FIRST_STREAM - 1,
+                () -> SERVICE_NAME + " never in the directory: " + directory);
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(100));
+        }
     }
 
     /**
@@ -447,7 +471,10 @@ class BackboneLossTest
                     if (StreamStates.OPEN != message.streamState())
                     {
                         closed++;
-                        examples.add("item " + k + " closed: " + message);
+                        if (examples.size() < 10)
+                        {
+                            examples.add("item " + k + " closed: " + message);
+                        }
                     }
                     else if (DataStates.SUSPECT == message.dataState() && !item.isSuspect)
                     {
@@ -525,7 +552,8 @@ class BackboneLossTest
                 ", recovery ms p50 " + recoveryMs.getValueAtPercentile(50) + " p99 " +
                 recoveryMs.getValueAtPercentile(99) + " max " + recoveryMs.getMaxValue() + ", lost while Suspect " +
                 announcedLost + ", silent gaps " + silentGaps + ", out of order " + outOfOrder + ", stale images " +
-                staleImages + ", closed " + closed + ", Suspect texts " + reasons;
+                staleImages + ", closed " + closed + ", Suspect texts " + reasons +
+                (examples.isEmpty() ? "" : ", first problems " + examples);
         }
     }
 
