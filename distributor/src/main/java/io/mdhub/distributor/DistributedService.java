@@ -123,26 +123,24 @@ public final class DistributedService
     }
 
     /**
-     * The connection a new item of this sink-driven service is requested on: the first mounted connection that is
-     * logged in (hot standby: the others wait), or the one with the fewest items (load balancing).
+     * The connection a new item of this sink-driven service is requested on: hot standby, the logged-in connection
+     * of the endpoint listed first (the others wait); load balancing, the one with the fewest items.
      *
      * @return the connection, or null when none is up.
      */
     ProviderLink pickLink(final boolean isLoadBalancing)
     {
-        ProviderLink best = null;
+        RouteSession best = null;
         for (int i = 0; i < providers.size(); i++)
         {
             final ProviderLink link = providers.get(i);
             if (link.isRoute() && link.isLoggedIn && !link.isClosing)
             {
-                if (!isLoadBalancing)
+                final RouteSession route = (RouteSession)link;
+                if (null == best || (isLoadBalancing ? route.itemCount() < best.itemCount() :
+                    route.endpoint().order() < best.endpoint().order()))
                 {
-                    return link;
-                }
-                if (null == best || link.itemCount() < best.itemCount())
-                {
-                    best = link;
+                    best = route;
                 }
             }
         }

@@ -26,6 +26,7 @@ final class RouteEndpoint implements AutoCloseable
     private static final Logger LOG = LoggerFactory.getLogger(RouteEndpoint.class);
     private static final int LOG_EVERY_FAILURES = 30;
 
+    private final int order;
     private final String host;
     private final int port;
     private final String userName;
@@ -37,8 +38,9 @@ final class RouteEndpoint implements AutoCloseable
     private volatile boolean isStopped;
     private int failures;
 
-    RouteEndpoint(final String host, final int port, final String userName, final long reconnectMs)
+    RouteEndpoint(final int order, final String host, final int port, final String userName, final long reconnectMs)
     {
+        this.order = order;
         this.host = host;
         this.port = port;
         this.userName = userName;
@@ -81,7 +83,8 @@ final class RouteEndpoint implements AutoCloseable
                 throw new IllegalArgumentException(DistributorConfiguration.ROUTES_PROP_NAME +
                     ": port out of range in '" + trimmed + "'");
             }
-            endpoints.add(new RouteEndpoint(trimmed.substring(0, colon), port, userName, reconnectMs));
+            endpoints.add(new RouteEndpoint(endpoints.size(), trimmed.substring(0, colon), port, userName,
+                reconnectMs));
         }
         return endpoints;
     }
@@ -163,6 +166,14 @@ final class RouteEndpoint implements AutoCloseable
         {
             eventLoop.schedule(this::connect, reconnectMs, TimeUnit.MILLISECONDS);
         }
+    }
+
+    /**
+     * @return the endpoint's place in the configured list: with hot standby the lowest one up is the active.
+     */
+    int order()
+    {
+        return order;
     }
 
     /**

@@ -25,6 +25,7 @@ class RouteConfigurationTest
         assertEquals("hostA:14002", endpoints.get(0).toString());
         assertEquals("10.0.0.2:14003", endpoints.get(1).toString());
         assertEquals("[::1]:1", endpoints.get(2).toString());
+        assertEquals(2, endpoints.get(2).order(), "the list order is the hot-standby preference");
         assertTrue(RouteEndpoint.parse("", "u", 100).isEmpty());
         assertTrue(RouteEndpoint.parse("  ", "u", 100).isEmpty());
     }

@@ -152,7 +152,7 @@ class RouteMountTest
         final EtaInteractiveProvider active = provider();
         final EtaInteractiveProvider standby = provider();
         launch(true, "hot-standby", active, standby);
-        MdTests.await("both providers mounted", () -> active.connections() == 1 && standby.connections() == 1);
+        awaitMounted(2);
         final EtaConsumer consumer = consumer("failover");
         final int serviceId = serviceId(consumer);
         consumer.requestItem(5, serviceId, "A.N");
@@ -196,7 +196,7 @@ class RouteMountTest
         final EtaInteractiveProvider one = provider();
         final EtaInteractiveProvider two = provider();
         launch(true, "load-balance", one, two);
-        MdTests.await("both providers mounted", () -> one.connections() == 1 && two.connections() == 1);
+        awaitMounted(2);
         final EtaConsumer consumer = consumer("balance");
         final int serviceId = serviceId(consumer);
         for (int i = 0; i < 6; i++)
@@ -345,6 +345,20 @@ class RouteMountTest
     }
 
     // ------------------------------------------------------------------ helpers
+
+    /**
+     * Wait until the distributor has logged in to every route and read each one's directory.
+     */
+    private void awaitMounted(final int routes)
+    {
+        MdTests.await(() -> routes + " routes mounted with their service: " +
+            java.util.Arrays.toString(distributor.mxBean().getConnections()), () ->
+        {
+            final String[] connections = distributor.mxBean().getConnections();
+            return routes == java.util.Arrays.stream(connections)
+                .filter((line) -> line.contains("kind=route") && line.contains("services=1")).count();
+        });
+    }
 
     private EtaInteractiveProvider provider()
     {

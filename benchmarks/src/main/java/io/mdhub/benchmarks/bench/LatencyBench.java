@@ -2,7 +2,6 @@ package io.mdhub.benchmarks.bench;
 
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.net.ServerSocket;
 import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -86,24 +85,23 @@ public final class LatencyBench implements Callable<Integer>
         Files.createDirectories(dir);
         final List<String> jvm = jvmOpts.isBlank() ? List.of() : Arrays.asList(jvmOpts.trim().split("\\s+"));
         final String aeronDir = dir.resolve("aeron").toAbsolutePath().toString();
-        final int sourcePort = freePort();
-        final int consumerPort = freePort();
-        final List<BenchProcess> started = new ArrayList<>();
+        final int sourcePort = BenchProcesses.freePort();
+        final int consumerPort = BenchProcesses.freePort();
         final List<LatencyRow> rows = new ArrayList<>();
-        try
+        try (BenchProcesses processes = new BenchProcesses(root, dir, jvm))
         {
-            final BenchProcess backbone = start(started, "backbone", dir,
-                root.resolve("backbone/target/mdhub-backbone.jar"), jvm, "--aeron-dir", aeronDir);
+            final BenchProcess backbone =
+                processes.start("backbone", BenchProcesses.BACKBONE_JAR, "--aeron-dir", aeronDir);
             backbone.awaitLine("mdhub-backbone ready", 60);
-            final BenchProcess source = start(started, "source", dir, benchJar(root), jvm, "source", "--interactive",
+            final BenchProcess source = processes.start("source", BenchProcesses.BENCH_JAR, "source", "--interactive",
                 "--port", Integer.toString(sourcePort), "--rate", Long.toString(rates[0]),
                 "--timestamp-every", Integer.toString(timestampEvery));
             source.awaitLine("interactive, listening", 60);
-            final BenchProcess distributor = start(started, "distributor", dir,
-                root.resolve("distributor/target/mdhub-distributor.jar"), jvm, "--aeron-dir", aeronDir,
-                "--port", Integer.toString(freePort()), "--route", "127.0.0.1:" + sourcePort, "--route-cache", "false");
-            final BenchProcess p2p = start(started, "p2p", dir, root.resolve("p2p-server/target/mdhub-p2p.jar"), jvm,
-                "--aeron-dir", aeronDir, "--port", Integer.toString(consumerPort),
+            final BenchProcess distributor = processes.start("distributor", BenchProcesses.DISTRIBUTOR_JAR,
+                "--aeron-dir", aeronDir, "--port", Integer.toString(BenchProcesses.freePort()),
+                "--route", "127.0.0.1:" + sourcePort, "--route-cache", "false");
+            final BenchProcess p2p = processes.start("p2p", BenchProcesses.P2P_JAR, "--aeron-dir", aeronDir,
+                "--port", Integer.toString(consumerPort),
                 "-D", "mdhub.p2p.cache.enabled=false", "-D", "mdhub.p2p.flush.profile=latency",
                 "-D", "mdhub.p2p.max.items=" + Math.max(items, 100_000));
             distributor.awaitLine("mdhub-distributor ready", 60);
@@ -115,7 +113,7 @@ public final class LatencyBench implements Callable<Integer>
 
             // one client for the whole sweep, as the published runs changed the rate under a running watchlist
             final Path hlog = dir.resolve("client.hlog");
-            final BenchProcess client = start(started, "client", dir, benchJar(root), jvm, "client",
+            final BenchProcess client = processes.start("client", BenchProcesses.BENCH_JAR, "client",
                 "--port", Integer.toString(consumerPort), "--service", "MDH_SINK", "--items", Integer.toString(items),
                 "--hlog", hlog.toString());
             client.awaitLine("open " + items + "/" + items, 300);
@@ -131,13 +129,6 @@ public final class LatencyBench implements Callable<Integer>
                     console.printf("bench latency: %d updates/s not sustained; the sweep ends here%n", rate);
                     break;
                 }
-            }
-        }
-        finally
-        {
-            for (int i = started.size() - 1; i >= 0; i--)
-            {
-                started.get(i).close();
             }
         }
         final Path references = null != referenceDir ? referenceDir : root.getParent().resolve("shared/reference");
@@ -208,24 +199,6 @@ public final class LatencyBench implements Callable<Integer>
         return lost;
     }
 
-    private static BenchProcess start(
-        final List<BenchProcess> started,
-        final String name,
-        final Path dir,
-        final Path jar,
-        final List<String> jvm,
-        final String... args)
-    {
-        final BenchProcess process = BenchProcess.start(name, dir.resolve(name + ".log"), jar, jvm, List.of(args));
-        started.add(process);
-        return process;
-    }
-
-    private static Path benchJar(final Path root)
-    {
-        return root.resolve("benchmarks/target/mdhub-bench.jar");
-    }
-
     /**
      * @return the checkout this jar was built in (the jar sits in {@code <root>/benchmarks/target}).
      */
@@ -233,14 +206,6 @@ public final class LatencyBench implements Callable<Integer>
     {
         final Path jar = Paths.get(LatencyBench.class.getProtectionDomain().getCodeSource().getLocation().toURI());
         return jar.toAbsolutePath().getParent().getParent().getParent();
-    }
-
-    private static int freePort() throws IOException
-    {
-        try (ServerSocket socket = new ServerSocket(0))
-        {
-            return socket.getLocalPort();
-        }
     }
 
     static String machine()

@@ -2,7 +2,6 @@ package io.mdhub.benchmarks.bench;
 
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDateTime;
@@ -134,52 +133,48 @@ public final class ThroughputBench implements Callable<Integer>
         final boolean isDistributorTest = "distributor".equals(test);
         final int universe = "fanout".equals(test) ? fanoutItems : items;
         final String aeronDir = dir.resolve("aeron").toAbsolutePath().toString();
-        final int sourcePort = freePort();
-        final int consumerPort = freePort();
-        final List<BenchProcess> started = new ArrayList<>();
-        try
+        final int sourcePort = BenchProcesses.freePort();
+        final int consumerPort = BenchProcesses.freePort();
+        try (BenchProcesses processes = new BenchProcesses(root, dir, jvm))
         {
-            final BenchProcess backbone = start(started, "backbone", dir,
-                root.resolve("backbone/target/mdhub-backbone.jar"), jvm, "--aeron-dir", aeronDir);
+            final BenchProcess backbone =
+                processes.start("backbone", BenchProcesses.BACKBONE_JAR, "--aeron-dir", aeronDir);
             backbone.awaitLine("mdhub-backbone ready", 60);
             final BenchProcess distributor;
+            BenchProcess source = null;
             if (isDistributorTest)
             {
-                distributor = start(started, "distributor", dir,
-                    root.resolve("distributor/target/mdhub-distributor.jar"), jvm, "--aeron-dir", aeronDir,
+                distributor = processes.start("distributor", BenchProcesses.DISTRIBUTOR_JAR, "--aeron-dir", aeronDir,
                     "--port", Integer.toString(sourcePort));
             }
             else
             {
-                final BenchProcess source = start(started, "source", dir, benchJar(root), jvm, "source",
+                source = processes.start("source", BenchProcesses.BENCH_JAR, "source",
                     "--interactive", "--port", Integer.toString(sourcePort), "--rate", Long.toString(rates[0]));
                 source.awaitLine("interactive, listening", 60);
-                distributor = start(started, "distributor", dir,
-                    root.resolve("distributor/target/mdhub-distributor.jar"), jvm, "--aeron-dir", aeronDir,
-                    "--port", Integer.toString(freePort()), "--route", "127.0.0.1:" + sourcePort,
+                distributor = processes.start("distributor", BenchProcesses.DISTRIBUTOR_JAR, "--aeron-dir", aeronDir,
+                    "--port", Integer.toString(BenchProcesses.freePort()), "--route", "127.0.0.1:" + sourcePort,
                     "--route-cache", "false");
             }
-            final BenchProcess p2p = start(started, "p2p", dir, root.resolve("p2p-server/target/mdhub-p2p.jar"), jvm,
-                "--aeron-dir", aeronDir, "--port", Integer.toString(consumerPort),
+            final BenchProcess p2p = processes.start("p2p", BenchProcesses.P2P_JAR, "--aeron-dir", aeronDir,
+                "--port", Integer.toString(consumerPort),
                 "-D", "mdhub.p2p.cache.enabled=false", "-D", "mdhub.p2p.flush.profile=throughput",
                 "-D", "mdhub.p2p.max.items=" + Math.max(universe, 100_000),
                 "-D", "mdhub.p2p.max.items.per.consumer=" + Math.max(universe, 100_000));
             distributor.awaitLine("mdhub-distributor ready", 60);
             p2p.awaitLine("mdhub-p2p ready", 60);
-            BenchProcess pushSource = null;
             if (isDistributorTest)
             {
-                pushSource = start(started, "source", dir, benchJar(root), jvm, "source",
+                source = processes.start("source", BenchProcesses.BENCH_JAR, "source",
                     "--port", Integer.toString(sourcePort), "--items", Integer.toString(universe),
                     "--rate", Long.toString(rates[0]));
-                pushSource.awaitLine("source: refreshes " + universe + ",", 120);
+                source.awaitLine("source: refreshes " + universe + ",", 120);
             }
-            final BenchProcess source = isDistributorTest ? pushSource : started.get(1);
             for (final long rate : rates)
             {
                 source.send("ur " + rate);
                 final Step step = isDistributorTest ? distributorStep(source, rate) :
-                    consumerStep(test, root, dir, jvm, consumerPort, universe, source, rate);
+                    consumerStep(test, processes, consumerPort, universe, source, rate);
                 steps.add(step);
                 console.println(step.csv());
                 console.flush();
@@ -189,20 +184,11 @@ public final class ThroughputBench implements Callable<Integer>
                 }
             }
         }
-        finally
-        {
-            for (int i = started.size() - 1; i >= 0; i--)
-            {
-                started.get(i).close();
-            }
-        }
     }
 
     private Step consumerStep(
         final String test,
-        final Path root,
-        final Path dir,
-        final List<String> jvm,
+        final BenchProcesses processes,
         final int consumerPort,
         final int universe,
         final BenchProcess source,
@@ -210,10 +196,10 @@ public final class ThroughputBench implements Callable<Integer>
     {
         final boolean isFanout = "fanout".equals(test);
         final int duration = warmupSeconds + stepSeconds;
-        try (BenchProcess client = BenchProcess.start("client-" + rate, dir.resolve("client-" + rate + ".log"),
-            benchJar(root), jvm, List.of("client", "--port", Integer.toString(consumerPort), "--service", "MDH_SINK",
-                "--items", Integer.toString(universe), "--mounts", Integer.toString(isFanout ? mounts : 1),
-                "--fraction", isFanout ? "0.5" : "1.0", "--duration", Integer.toString(duration))))
+        try (BenchProcess client = processes.start("client-" + rate, BenchProcesses.BENCH_JAR, "client",
+            "--port", Integer.toString(consumerPort), "--service", "MDH_SINK", "--items", Integer.toString(universe),
+            "--mounts", Integer.toString(isFanout ? mounts : 1), "--fraction", isFanout ? "0.5" : "1.0",
+            "--duration", Integer.toString(duration)))
         {
             // the source's rate is measured over the client's window: its lines from the client's start on
             final int sourceFrom = source.output().length();
@@ -300,31 +286,5 @@ public final class ThroughputBench implements Callable<Integer>
         }
         md.append("\nEvery step:\n\n```\n").append(csv).append("```\n");
         Files.writeString(dir.resolve("report.md"), md);
-    }
-
-    private static BenchProcess start(
-        final List<BenchProcess> started,
-        final String name,
-        final Path dir,
-        final Path jar,
-        final List<String> jvm,
-        final String... args)
-    {
-        final BenchProcess process = BenchProcess.start(name, dir.resolve(name + ".log"), jar, jvm, List.of(args));
-        started.add(process);
-        return process;
-    }
-
-    private static Path benchJar(final Path root)
-    {
-        return root.resolve("benchmarks/target/mdhub-bench.jar");
-    }
-
-    private static int freePort() throws IOException
-    {
-        try (ServerSocket socket = new ServerSocket(0))
-        {
-            return socket.getLocalPort();
-        }
     }
 }

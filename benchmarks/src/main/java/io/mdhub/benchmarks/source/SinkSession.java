@@ -26,6 +26,7 @@ import io.mdhub.common.rwf.RwfMsgDescriptor;
 import io.mdhub.common.rwf.RwfMsgFlags;
 import io.mdhub.common.rwf.RwfMsgFlyweight;
 import io.mdhub.common.rwf.RwfMsgKeyFlyweight;
+import io.mdhub.common.rwf.eta.BatchRequestLists;
 import io.mdhub.common.rwf.eta.DictionaryRequestDecoder;
 import io.mdhub.common.rwf.eta.DirectoryRequestDecoder;
 import io.mdhub.common.rwf.eta.EtaMsgReader;
@@ -68,7 +69,7 @@ final class SinkSession extends ChannelInboundHandlerAdapter
     private final LoginRequestDecoder loginDecoder = new LoginRequestDecoder();
     private final DirectoryRequestDecoder directoryDecoder = new DirectoryRequestDecoder();
     private final DictionaryRequestDecoder dictionaryDecoder = new DictionaryRequestDecoder();
-    private final SinkBatchLists batchLists = new SinkBatchLists();
+    private final BatchRequestLists batchLists = new BatchRequestLists();
     private final Buffer serviceName = CodecFactory.createBuffer();
     private final Int2ObjectHashMap<SinkStream> streams = new Int2ObjectHashMap<>();
     private SinkStream[] updatable = new SinkStream[64];

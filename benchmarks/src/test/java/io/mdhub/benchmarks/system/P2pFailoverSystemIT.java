@@ -30,7 +30,6 @@ class P2pFailoverSystemIT
     private static final int ITEMS = 5_000;
     private static final int RATE = 2_000;
     private static final int CLIENT_SECONDS = 25;
-    private static final Pattern STATE = Pattern.compile("open (\\d+)/\\d+, suspect (\\d+), recovered (\\d+),");
 
     @TempDir
     Path dir;
@@ -71,11 +70,13 @@ class P2pFailoverSystemIT
         final Process client = start(clientLog, "benchmarks/target/mdhub-bench.jar", "client",
             "--servers", "127.0.0.1:" + portA + ",127.0.0.1:" + portB, "--mounts", "2",
             "--items", Integer.toString(ITEMS), "--duration", Integer.toString(CLIENT_SECONDS));
-        final long recovered = awaitAllOpenAndOk(clientLog, 0, "every item open on both mounts");
+        final long recovered =
+            ClientStatus.awaitAllOpenAndOk(clientLog, 2 * ITEMS, 0, "every item open on both mounts");
 
         p2pA.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
         final long killedNs = System.nanoTime();
-        awaitAllOpenAndOk(clientLog, recovered + ITEMS, "the moved mount's items re-opened on the other server");
+        ClientStatus.awaitAllOpenAndOk(clientLog, 2 * ITEMS, recovered + ITEMS,
+            "the moved mount's items re-opened on the other server");
         System.out.printf("p2p failover: %d items re-opened on the surviving p2p-server %d ms after the kill%n",
             ITEMS, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - killedNs));
 
@@ -99,24 +100,6 @@ class P2pFailoverSystemIT
             "-D", "mdhub.p2p.component.name=p2p-" + consumerId);
         SystemProcesses.awaitLine(log, "mdhub-p2p ready");
         return p2p;
-    }
-
-    private static long awaitAllOpenAndOk(final Path clientLog, final long recoveries, final String what)
-    {
-        final long[] seen = new long[1];
-        MdTests.await(() -> what + ":\n" + SystemProcesses.tail(clientLog), () ->
-        {
-            final Matcher line = STATE.matcher(SystemProcesses.read(clientLog));
-            boolean isOk = false;
-            while (line.find())
-            {
-                seen[0] = Long.parseLong(line.group(3));
-                isOk = 2 * ITEMS == Integer.parseInt(line.group(1)) && 0 == Integer.parseInt(line.group(2)) &&
-                    seen[0] >= recoveries;
-            }
-            return isOk;
-        });
-        return seen[0];
     }
 
     private Process start(final Path log, final String jar, final String... args) throws IOException

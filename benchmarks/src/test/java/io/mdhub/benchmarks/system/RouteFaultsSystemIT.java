@@ -31,7 +31,6 @@ class RouteFaultsSystemIT
     private static final int ITEMS = 2_000;
     private static final int RATE = 2_000;
     private static final int CLIENT_SECONDS = 45;
-    private static final Pattern STATE = Pattern.compile("open (\\d+)/\\d+, suspect (\\d+), recovered (\\d+),");
 
     @TempDir
     Path dir;
@@ -70,7 +69,7 @@ class RouteFaultsSystemIT
         final Process client = start(clientLog, "benchmarks/target/mdhub-bench.jar", "client",
             "--port", Integer.toString(consumerPort), "--service", "MDH_SINK", "--items", Integer.toString(ITEMS),
             "--duration", Integer.toString(CLIENT_SECONDS));
-        long recovered = awaitAllOpenAndOk(clientLog, 0, "every item open");
+        long recovered = ClientStatus.awaitAllOpenAndOk(clientLog, ITEMS, 0, "every item open");
 
         // a second distributor mounts the same source: it takes the items over when the first dies
         final Path secondLog = dir.resolve("distributor-2.log");
@@ -82,14 +81,16 @@ class RouteFaultsSystemIT
         final long sourceKilledNs = System.nanoTime();
         TimeUnit.SECONDS.sleep(1);
         source = startSource(dir.resolve("source-2.log"), sourcePort);
-        recovered = awaitAllOpenAndOk(clientLog, recovered + ITEMS, "every item recovered from the restarted source");
+        recovered = ClientStatus.awaitAllOpenAndOk(clientLog, ITEMS, recovered + ITEMS,
+            "every item recovered from the restarted source");
         System.out.printf("route faults: source killed and restarted after 1 s, every item Ok again %d ms after " +
             "the kill%n", TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - sourceKilledNs));
 
         // fault 2: the distributor serving the items dies; the second one has mounted the source meanwhile
         first.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
         final long distributorKilledNs = System.nanoTime();
-        awaitAllOpenAndOk(clientLog, recovered + ITEMS, "every item recovered through the second distributor");
+        ClientStatus.awaitAllOpenAndOk(clientLog, ITEMS, recovered + ITEMS,
+            "every item recovered through the second distributor");
         System.out.printf("route faults: distributor killed, every item Ok again through the second %d ms after " +
             "the kill%n", TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - distributorKilledNs));
 
@@ -122,30 +123,6 @@ class RouteFaultsSystemIT
             "-D", "mdhub.distributor.backbone.distributor.id=" + id,
             "-D", "mdhub.distributor.component.name=route-distributor-" + id,
             "-D", "mdhub.distributor.route.reconnect.ms=200");
-    }
-
-    /**
-     * Waits for a client status line (one a second) saying every item is open, none is Suspect, and at least
-     * {@code recoveries} Suspect items came back Ok since the client started.
-     *
-     * @return the recoveries that line reports.
-     */
-    private static long awaitAllOpenAndOk(final Path clientLog, final long recoveries, final String what)
-    {
-        final long[] seen = new long[1];
-        MdTests.await(() -> what + ":\n" + SystemProcesses.tail(clientLog), () ->
-        {
-            final Matcher line = STATE.matcher(SystemProcesses.read(clientLog));
-            boolean isOk = false;
-            while (line.find())
-            {
-                seen[0] = Long.parseLong(line.group(3));
-                isOk = ITEMS == Integer.parseInt(line.group(1)) && 0 == Integer.parseInt(line.group(2)) &&
-                    seen[0] >= recoveries;
-            }
-            return isOk;
-        });
-        return seen[0];
     }
 
     private Process start(final Path log, final String jar, final String... args) throws IOException

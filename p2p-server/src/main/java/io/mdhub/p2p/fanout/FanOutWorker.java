@@ -17,6 +17,7 @@ import com.refinitiv.eta.valueadd.domainrep.rdm.directory.Service;
 import io.mdhub.common.rwf.RwfMsgDescriptor;
 import io.mdhub.common.rwf.RwfMsgFlags;
 import io.mdhub.common.rwf.RwfMsgFlyweight;
+import io.mdhub.common.rwf.eta.BatchRequestLists;
 import io.mdhub.common.rwf.RwfMsgKeyFlyweight;
 import io.mdhub.p2p.DisconnectReason;
 import io.mdhub.p2p.FlushProfile;
@@ -64,7 +65,7 @@ public final class FanOutWorker implements ItemSourceListener
     private final ItemSource source;
     private final AdminResponder admin;
     private final ItemMessages messages = new ItemMessages();
-    private final BatchLists batchLists = new BatchLists();
+    private final BatchRequestLists batchLists = new BatchRequestLists();
     private final RwfMsgFlyweight inbound = new RwfMsgFlyweight();
     private final RwfMsgFlyweight sourceMsg = new RwfMsgFlyweight();
     private final UnsafeBuffer inboundView = new UnsafeBuffer(new byte[0]);

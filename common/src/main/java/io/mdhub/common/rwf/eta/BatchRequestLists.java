@@ -1,4 +1,4 @@
-package io.mdhub.p2p.fanout;
+package io.mdhub.common.rwf.eta;
 
 import com.refinitiv.eta.codec.Array;
 import com.refinitiv.eta.codec.ArrayEntry;
@@ -16,11 +16,13 @@ import org.agrona.concurrent.UnsafeBuffer;
 
 /**
  * Reads the element lists of batch messages with ETA: the {@code :ItemList} (Array of ASCII names) of a batch
- * request and the {@code :StreamIdList} (Array of INT) of a batch close. Reused objects, worker thread only.
+ * request and the {@code :StreamIdList} (Array of INT) of a batch close. Used by every RSSL server that accepts
+ * batches (the p2p-server, the interactive source). Reused objects: one instance per thread.
  */
-final class BatchLists
+public final class BatchRequestLists
 {
-    private static final int MAX_NAME_LENGTH = 255;
+    /** Longest item name accepted in an item list (a longer one makes the list malformed). */
+    public static final int MAX_NAME_LENGTH = 255;
     private static final int MAX_ITEMS = 100_000;
 
     private final ElementList elementList = CodecFactory.createElementList();
@@ -38,9 +40,10 @@ final class BatchLists
     /**
      * Decode {@code :ItemList} from the payload the iterator is positioned on.
      *
+     * @param iterator positioned on the request's payload (an ElementList).
      * @return the number of names, or -1 if the payload is not a well-formed item list.
      */
-    int decodeItemList(final DecodeIterator iterator)
+    public int decodeItemList(final DecodeIterator iterator)
     {
         nameOffsets.clear();
         nameLengths.clear();
@@ -74,17 +77,28 @@ final class BatchLists
         return nameOffsets.size();
     }
 
-    UnsafeBuffer names()
+    /**
+     * @return the names of the last item list, one after another (see {@link #nameOffset}, {@link #nameLength}).
+     */
+    public UnsafeBuffer names()
     {
         return namesBuffer;
     }
 
-    int nameOffset(final int index)
+    /**
+     * @param index a name of the last item list.
+     * @return where it starts in {@link #names()}.
+     */
+    public int nameOffset(final int index)
     {
         return nameOffsets.getInt(index);
     }
 
-    int nameLength(final int index)
+    /**
+     * @param index a name of the last item list.
+     * @return its length (0 for an empty name).
+     */
+    public int nameLength(final int index)
     {
         return nameLengths.getInt(index);
     }
@@ -92,9 +106,10 @@ final class BatchLists
     /**
      * Decode {@code :StreamIdList} from the payload the iterator is positioned on.
      *
-     * @return the stream ids, or null if the payload is not a well-formed stream id list.
+     * @param iterator positioned on the close's payload (an ElementList).
+     * @return the stream ids (valid until the next call), or null if the payload is not a well-formed stream id list.
      */
-    IntArrayList decodeStreamIdList(final DecodeIterator iterator)
+    public IntArrayList decodeStreamIdList(final DecodeIterator iterator)
     {
         streamIds.clear();
         if (!findArray(iterator, ElementNames.BATCH_STREAMID_LIST))

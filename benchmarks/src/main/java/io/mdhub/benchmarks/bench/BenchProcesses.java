@@ -1,0 +1,77 @@
+package io.mdhub.benchmarks.bench;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The processes of one benchmark topology: started from the checkout's fat jars with the same JVM options, each
+ * logging into the report directory, and all ended by PID, last started first, when the topology closes.
+ */
+final class BenchProcesses implements AutoCloseable
+{
+    /** The backbone daemon's jar, relative to the checkout. */
+    static final String BACKBONE_JAR = "backbone/target/mdhub-backbone.jar";
+    /** The distributor's jar. */
+    static final String DISTRIBUTOR_JAR = "distributor/target/mdhub-distributor.jar";
+    /** The p2p-server's jar. */
+    static final String P2P_JAR = "p2p-server/target/mdhub-p2p.jar";
+    /** The source's and the test client's jar. */
+    static final String BENCH_JAR = "benchmarks/target/mdhub-bench.jar";
+
+    private final Path root;
+    private final Path dir;
+    private final List<String> jvmOpts;
+    private final List<BenchProcess> started = new ArrayList<>();
+
+    /**
+     * @param root    the checkout.
+     * @param dir     where the logs go.
+     * @param jvmOpts options of every JVM.
+     */
+    BenchProcesses(final Path root, final Path dir, final List<String> jvmOpts)
+    {
+        this.root = root;
+        this.dir = dir;
+        this.jvmOpts = jvmOpts;
+    }
+
+    /**
+     * Start a process logging into {@code <dir>/<name>.log}.
+     *
+     * @param name the process's name.
+     * @param jar  its jar, relative to the checkout.
+     * @param args its arguments.
+     * @return the process.
+     */
+    BenchProcess start(final String name, final String jar, final String... args)
+    {
+        final BenchProcess process =
+            BenchProcess.start(name, dir.resolve(name + ".log"), root.resolve(jar), jvmOpts, List.of(args));
+        started.add(process);
+        return process;
+    }
+
+    /**
+     * @return a TCP port nobody listens on now.
+     */
+    static int freePort() throws IOException
+    {
+        try (ServerSocket socket = new ServerSocket(0))
+        {
+            return socket.getLocalPort();
+        }
+    }
+
+    @Override
+    public void close()
+    {
+        for (int i = started.size() - 1; i >= 0; i--)
+        {
+            started.get(i).close();
+        }
+        started.clear();
+    }
+}
