@@ -254,14 +254,18 @@ class RouteMountTest
         boolean isSecondOpen = true;
         try
         {
-            MdTests.await("both distributors mounted the provider", () -> 2 == provider.connections());
+            awaitMounted(distributor, 1);
+            awaitMounted(second, 1);
             final EtaConsumer consumer = consumer("distributor-failover");
             final int serviceId = serviceId(consumer);
             consumer.requestItem(5, serviceId, "D.N");
             assertRefresh(consumer.awaitMessage(5), "D.N", serviceId);
             // both distributors heard the request and opened the item; the p2p-server took the first answer and
             // handed the other distributor's interest back, so exactly one keeps the item open upstream
-            MdTests.await("one distributor serves the item", () -> 1 == provider.openStreams());
+            MdTests.await("both distributors asked, one was told nobody wants its answer", () ->
+                2 == provider.requests("D.N") && 1 == provider.closes("D.N") && 1 == provider.openStreams());
+            MdTests.await("the closed item left its distributor's cache", () ->
+                1 == distributor.mxBean().getItemCount() + second.mxBean().getItemCount());
             final boolean isFirstServing = 1 == distributor.mxBean().getItemCount();
             final Distributor serving = isFirstServing ? distributor : second;
             final Distributor standby = isFirstServing ? second : distributor;
@@ -351,10 +355,15 @@ class RouteMountTest
      */
     private void awaitMounted(final int routes)
     {
+        awaitMounted(distributor, routes);
+    }
+
+    private static void awaitMounted(final Distributor mounting, final int routes)
+    {
         MdTests.await(() -> routes + " routes mounted with their service: " +
-            java.util.Arrays.toString(distributor.mxBean().getConnections()), () ->
+            java.util.Arrays.toString(mounting.mxBean().getConnections()), () ->
         {
-            final String[] connections = distributor.mxBean().getConnections();
+            final String[] connections = mounting.mxBean().getConnections();
             return routes == java.util.Arrays.stream(connections)
                 .filter((line) -> line.contains("kind=route") && line.contains("services=1")).count();
         });

@@ -136,8 +136,9 @@ final class SinkSession extends ChannelInboundHandlerAdapter
             {
                 ticker.cancel(false);
             }
-            stats.connections.decrementAndGet();
+            // streams first: whoever sees the connection gone must also see its items gone
             dropAllStreams();
+            stats.connections.decrementAndGet();
             LOG.info("connection {} ({} user={}) closed", connectionId, ctx.channel().remoteAddress(), userName);
         }
         ctx.fireChannelInactive();
