@@ -93,6 +93,10 @@ final class ItemFeed
             }
             else
             {
+                if (null != item.interest)
+                {
+                    core.sinkItems.onBroadcastRefresh(item, msg.flags());
+                }
                 core.listener.onItemRefresh(service.id(), item.handle(), item.domainType(), msg.flags(),
                     session.connectionId(), item.nameBuffer(), rwf, rwfOffset, rwfLength);
             }

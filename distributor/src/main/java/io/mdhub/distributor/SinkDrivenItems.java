@@ -284,6 +284,19 @@ public final class SinkDrivenItems
     }
 
     /**
+     * The provider's refresh for an item no request waits for (the answer to a recovery's reissue, or unsolicited),
+     * broadcast as it is: once complete, the refresh asked for has come, so the next request asks for a new one.
+     * Without this a request after a recovery would wait for a refresh already gone by, for ever.
+     */
+    void onBroadcastRefresh(final CachedItem item, final int refreshFlags)
+    {
+        if (0 != (refreshFlags & RwfMsgFlags.Refresh.REFRESH_COMPLETE))
+        {
+            item.interest.isRefreshAsked = false;
+        }
+    }
+
+    /**
      * The provider closed an item with requests waiting: refuse each of them with its status.
      */
     void onClosed(

@@ -10,10 +10,14 @@ import java.util.ArrayList;
 import java.util.List;
 
 import org.agrona.CloseHelper;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.agrona.concurrent.status.AtomicCounter;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import com.refinitiv.eta.codec.DataStates;
 import com.refinitiv.eta.codec.MsgClasses;
@@ -22,7 +26,10 @@ import com.refinitiv.eta.rdm.Directory;
 import com.refinitiv.eta.valueadd.domainrep.rdm.directory.Service;
 
 import io.aeron.Aeron;
+import io.aeron.ExclusivePublication;
 import io.mdhub.backbone.BackboneNode;
+import io.mdhub.backbone.protocol.BackbonePublication;
+import io.mdhub.backbone.protocol.ControlPublisher;
 import io.mdhub.common.dictionary.FieldIds;
 import io.mdhub.common.test.EtaTransportExtension;
 import io.mdhub.common.test.InterruptAfter;
@@ -30,6 +37,7 @@ import io.mdhub.common.test.MdTests;
 import io.mdhub.common.test.eta.EtaConsumer;
 import io.mdhub.common.test.eta.EtaInteractiveProvider;
 import io.mdhub.common.test.eta.EtaMessage;
+import io.mdhub.distributor.backbone.DistributorBackboneConfiguration;
 import io.mdhub.p2p.P2pServer;
 import io.mdhub.p2p.backbone.BackboneItemSourceFactory;
 
@@ -130,6 +138,88 @@ class RouteMountTest
         provider.update("VOD.L");
         assertEquals(3, first.awaitMessage(5).uint(FieldIds.MDH_UPDSEQ));
         assertEquals(3, second.awaitMessage(9).uint(FieldIds.MDH_UPDSEQ));
+    }
+
+    @Test
+    void withTheCacheOffARequestAfterAServiceRecoveryStillGetsAFreshRefresh()
+    {
+        final EtaInteractiveProvider provider = provider();
+        launch(false, "hot-standby", provider);
+        final EtaConsumer first = consumer("first");
+        final int serviceId = serviceId(first);
+        first.requestItem(5, serviceId, "BP.L");
+        assertRefresh(first.awaitMessage(5), "BP.L", serviceId);
+
+        // a p2p-server that lost data asks for the whole service again: the provider's answer goes to every watcher
+        final String controlChannel = DistributorBackboneConfiguration.controlChannel().isEmpty() ?
+            DistributorBackboneConfiguration.channel() : DistributorBackboneConfiguration.controlChannel();
+        final ExclusivePublication publication = aeron.addExclusivePublication(
+            controlChannel, DistributorBackboneConfiguration.controlStreamId());
+        MdTests.await("control stream connected", publication::isConnected);
+        final ControlPublisher recovering = new ControlPublisher(new BackbonePublication(publication, 3,
+            new AtomicCounter(new UnsafeBuffer(new byte[64]), 0)), 4242);
+        MdTests.await("recovery requested", () -> recovering.requestRecovery(serviceId, -1, 0) > 0);
+        final EtaMessage recovery = first.awaitMessage(5);
+        assertEquals(MsgClasses.REFRESH, recovery.msgClass(), recovery::toString);
+        assertEquals(DataStates.OK, recovery.dataState(), recovery::toString);
+        assertEquals("BP.L", recovery.keyName());
+        assertEquals(2, provider.requests("BP.L"), "the recovery reissued the item upstream");
+
+        // the recovery's refresh has come and gone: a new request must ask the provider again, not wait for it
+        final EtaConsumer second = consumer("second");
+        second.requestItem(9, serviceId, "BP.L");
+        assertRefresh(second.awaitMessage(9), "BP.L", serviceId);
+        assertEquals(3, provider.requests("BP.L"));
+        CloseHelper.close(publication);
+    }
+
+    @ParameterizedTest(name = "cache {0}")
+    @ValueSource(booleans = {false, true})
+    void aMultiPartRefreshReachesTheConsumerWhole(final boolean isCaching)
+    {
+        final EtaInteractiveProvider provider = provider();
+        provider.refreshInParts("SHEL.L", 3);
+        launch(isCaching, "hot-standby", provider);
+        final EtaConsumer first = consumer("first");
+        final int serviceId = serviceId(first);
+        first.requestItem(5, serviceId, "SHEL.L");
+        assertPartsOfOneRefresh(first, 5, 3);
+        provider.update("SHEL.L");
+        final EtaMessage update = first.awaitMessage(5);
+        assertEquals(MsgClasses.UPDATE, update.msgClass(), update::toString);
+        assertEquals(1, update.uint(FieldIds.MDH_UPDSEQ));
+
+        // a second consumer: the provider's parts again (cache off), or the whole image in one (cache on)
+        final EtaConsumer second = consumer("second");
+        second.requestItem(9, serviceId, "SHEL.L");
+        final EtaMessage image = assertPartsOfOneRefresh(second, 9, isCaching ? 1 : 3);
+        assertEquals(3, image.mantissa(FieldIds.ASK), "every part's fields in the image");
+        assertNull(first.pollMessage(5, QUIET), "the second consumer's refresh went only to it");
+    }
+
+    /**
+     * @return the last part.
+     */
+    private static EtaMessage assertPartsOfOneRefresh(final EtaConsumer consumer, final int streamId, final int parts)
+    {
+        EtaMessage refresh = null;
+        for (int part = 1; part <= parts; part++)
+        {
+            refresh = consumer.awaitMessage(streamId);
+            final EtaMessage seen = refresh;
+            assertEquals(MsgClasses.REFRESH, seen.msgClass(), seen::toString);
+            assertTrue(seen.isSolicited(), seen::toString);
+            assertEquals(part == parts, seen.isRefreshComplete(), seen::toString);
+            if (1 == part)
+            {
+                assertTrue(seen.has(FieldIds.BID), seen::toString);
+            }
+            else
+            {
+                assertEquals(part, seen.mantissa(FieldIds.ASK), () -> "parts in order: " + seen);
+            }
+        }
+        return refresh;
     }
 
     @Test

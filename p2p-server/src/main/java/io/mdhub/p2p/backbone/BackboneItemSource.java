@@ -12,6 +12,8 @@ import org.agrona.collections.IntArrayList;
 import org.agrona.collections.Long2LongHashMap;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.status.AtomicCounter;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import com.refinitiv.eta.codec.CodecReturnCodes;
 import com.refinitiv.eta.codec.DataStates;
@@ -73,6 +75,8 @@ import io.netty.channel.EventLoop;
  */
 public final class BackboneItemSource implements ItemSource, MarketDataListener
 {
+    private static final Logger LOG = LoggerFactory.getLogger(BackboneItemSource.class);
+
     private static final int FRAGMENT_LIMIT = 256;
     private static final long HOUSEKEEPING_INTERVAL_NS = 10_000_000L;
     private static final long REQUEST_CHECK_INTERVAL_NS = 250_000_000L;
@@ -114,6 +118,7 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
     private final AtomicCounter recoveries;
     private final List<AutoCloseable> owned;
     private final long requestIdBase;
+    private final int workerIndex;
     private final long announceIntervalNs;
     private final int missedAnnouncements;
     private final long recoveryGraceNs;
@@ -151,6 +156,7 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
         final Wiring wiring)
     {
         this.listener = listener;
+        this.workerIndex = workerIndex;
         this.data = wiring.data;
         this.controlPublication = wiring.controlPublication;
         this.control = wiring.control;
@@ -163,7 +169,8 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
         this.announceIntervalNs = settings.announceIntervalMs() * 1_000_000L;
         this.missedAnnouncements = settings.missedAnnouncements();
         this.recoveryGraceNs = Math.max(0, settings.recoveryGraceMs()) * 1_000_000L;
-        this.dutyCycle = new EventLoopDutyCycle(eventLoop, this::doWork, settings.idleMinNs(), settings.idleMaxNs());
+        this.dutyCycle = new EventLoopDutyCycle(
+            eventLoop, this::doWork, settings.idleMinNs(), settings.idleMaxNs(), settings.newBusyIdle());
         dutyCycle.start();
     }
 
@@ -420,19 +427,35 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
             {
                 return true; // another server's answer under a colliding id: not ours
             }
-            itemByRequest.remove(requestId);
-            if (item.requestId == requestId)
+            // A multi-part refresh answers the request part by part: the request stays outstanding (and its later
+            // parts wanted) until the part that completes it.
+            final boolean isComplete = 0 != (flags & RefreshFlags.COMPLETE);
+            if (isComplete)
             {
-                item.requestId = 0; // answered: nothing outstanding for this item any more
+                itemByRequest.remove(requestId);
+                if (item.requestId == requestId)
+                {
+                    item.requestId = 0; // answered: nothing outstanding for this item any more
+                }
             }
-            bind(item, distributor, itemHandle);
-            final boolean isRecovery = item.isRecovering;
+            else if (item.requestId == requestId)
+            {
+                item.requestedAtNs = System.nanoTime(); // still arriving: not a request to send again yet
+            }
+            if (item.distributor != distributor || item.handle != itemHandle)
+            {
+                bind(item, distributor, itemHandle);
+            }
+            // a recovery's answer goes to every watcher (it ends their Suspect), a plain answer to those awaiting it
+            final boolean isSolicited = item.isAnswerInParts ? item.isAnswerSolicited : !item.isRecovering;
+            item.isAnswerInParts = !isComplete;
+            item.isAnswerSolicited = isSolicited;
             item.isRecovering = false;
             item.hadImage = true;
             item.refusedSinceNs = NONE;
             item.retryDelayNs = 0;
-            listener.onRefresh(item.itemId, !isRecovery, buffer, rwfOffset, rwfLength);
-            if (!item.isStreaming && items.get(item.itemId) == item)
+            listener.onRefresh(item.itemId, isSolicited, buffer, rwfOffset, rwfLength);
+            if (isComplete && !item.isStreaming && items.get(item.itemId) == item)
             {
                 items.remove(item.itemId);
                 forget(item);
@@ -747,6 +770,9 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
      */
     private void died(final DistributorState distributor)
     {
+        LOG.warn("worker {}: distributor {} (session {}) silent for {} ms with nothing left to read: its items " +
+            "go Open/Suspect", workerIndex, distributor.distributorId, distributor.sessionId,
+            (nowNs - distributor.lastSeenNs) / 1_000_000);
         distributor.isAlive = false;
         itemScratch.clear();
         for (final OpenItem item : items.values())
@@ -796,6 +822,8 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
      */
     private void revive(final DistributorState distributor)
     {
+        LOG.info("worker {}: distributor {} (session {}) is heard again: recovering its items", workerIndex,
+            distributor.distributorId, distributor.sessionId);
         distributor.isAlive = true;
         serviceScratch.clear();
         for (final CarriedService service : distributor.services.values())
@@ -817,6 +845,8 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
      */
     private void replaced(final DistributorState distributor, final String text)
     {
+        LOG.warn("worker {}: distributor {} (session {}) {}", workerIndex, distributor.distributorId,
+            distributor.sessionId, text);
         distributor.isAlive = false;
         rerequest(distributor, -1, text);
         requestUnansweredAgain(distributor);
@@ -1316,6 +1346,9 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
         boolean isHeld;
         boolean hadImage;
         boolean isAwaitingRetry;
+        /** A multi-part answer is arriving: its later parts go where its first went. */
+        boolean isAnswerInParts;
+        boolean isAnswerSolicited;
         CarriedService awaitingPass;
         long requestedAtNs;
         long refusedSinceNs = NONE;

@@ -75,6 +75,7 @@ public final class EtaInteractiveProvider implements AutoCloseable
     private final Map<String, AtomicInteger> closes = new ConcurrentHashMap<>();
     private final Map<String, Long> updateCounters = new ConcurrentHashMap<>();
     private final Map<String, Boolean> refused = new ConcurrentHashMap<>();
+    private final Map<String, Integer> refreshParts = new ConcurrentHashMap<>();
     private final AtomicInteger openStreams = new AtomicInteger();
     private final AtomicInteger connections = new AtomicInteger();
     private volatile boolean isRunning = true;
@@ -193,6 +194,16 @@ public final class EtaInteractiveProvider implements AutoCloseable
     public void refuse(final String name)
     {
         refused.put(name, Boolean.TRUE);
+    }
+
+    /**
+     * @param name  an item to answer with a multi-part refresh from now on.
+     * @param parts how many parts: the first clears the cache and carries BID and the counter, each further one adds
+     *              ASK (its value the part's number), the last is complete.
+     */
+    public void refreshInParts(final String name, final int parts)
+    {
+        refreshParts.put(name, parts);
     }
 
     /**
@@ -353,13 +364,26 @@ public final class EtaInteractiveProvider implements AutoCloseable
 
     private void sendRefresh(final Consumer consumer, final int streamId, final String name)
     {
+        final int parts = refreshParts.getOrDefault(name, 1);
+        updateCounters.putIfAbsent(name, 0L);
+        for (int part = 1; part <= parts; part++)
+        {
+            final byte[] body = 1 == part ? fields(name, updateCounters.get(name)) :
+                new EtaFieldLists().begin(0, 0).real(FieldIds.ASK, part, 12).end();
+            sendRefreshPart(consumer, streamId, name, (1 == part ? RefreshMsgFlags.CLEAR_CACHE : 0) |
+                (parts == part ? RefreshMsgFlags.REFRESH_COMPLETE : 0), body);
+        }
+    }
+
+    private void sendRefreshPart(
+        final Consumer consumer, final int streamId, final String name, final int partFlags, final byte[] body)
+    {
         final RefreshMsg refresh = (RefreshMsg)CodecFactory.createMsg();
         refresh.msgClass(MsgClasses.REFRESH);
         refresh.domainType(DomainTypes.MARKET_PRICE);
         refresh.streamId(streamId);
         refresh.containerType(DataTypes.FIELD_LIST);
-        refresh.flags(RefreshMsgFlags.HAS_MSG_KEY | RefreshMsgFlags.HAS_QOS | RefreshMsgFlags.SOLICITED |
-            RefreshMsgFlags.CLEAR_CACHE | RefreshMsgFlags.REFRESH_COMPLETE);
+        refresh.flags(RefreshMsgFlags.HAS_MSG_KEY | RefreshMsgFlags.HAS_QOS | RefreshMsgFlags.SOLICITED | partFlags);
         refresh.state().streamState(StreamStates.OPEN);
         refresh.state().dataState(DataStates.OK);
         refresh.state().code(StateCodes.NONE);
@@ -369,8 +393,7 @@ public final class EtaInteractiveProvider implements AutoCloseable
         refresh.msgKey().serviceId(serviceId);
         refresh.msgKey().name(buffer(name.getBytes(StandardCharsets.US_ASCII)));
         refresh.msgKey().nameType(InstrumentNameTypes.RIC);
-        refresh.encodedDataBody(buffer(fields(name, updateCounters.getOrDefault(name, 0L))));
-        updateCounters.putIfAbsent(name, 0L);
+        refresh.encodedDataBody(buffer(body));
         consumer.channel.write(refresh::encode);
     }
 
