@@ -8,6 +8,7 @@ import org.agrona.concurrent.ShutdownSignalBarrier;
 import io.mdhub.backbone.BackboneAttachment;
 import io.mdhub.backbone.ServerOptions;
 import io.mdhub.common.metrics.CountersExport;
+import io.mdhub.common.ripc.LeakDetection;
 import io.mdhub.common.status.MdCounters;
 import io.mdhub.p2p.backbone.BackboneItemSourceFactory;
 import io.mdhub.p2p.order.OrderService;
@@ -45,6 +46,7 @@ public final class P2pMain implements Callable<Integer>
      */
     public static void main(final String[] args)
     {
+        LeakDetection.disableUnlessConfigured();
         System.exit(new CommandLine(new P2pMain()).execute(args));
     }
 

@@ -11,6 +11,8 @@ import java.util.function.Supplier;
 import javax.management.ObjectName;
 
 import com.refinitiv.eta.codec.DataDictionary;
+import io.mdhub.common.concurrent.IdleConfiguration;
+import io.mdhub.common.concurrent.SpinBudget;
 import io.mdhub.common.config.BaseContext;
 import io.mdhub.common.dictionary.DictionaryLoader;
 import io.mdhub.common.metrics.MBeans;
@@ -28,6 +30,7 @@ import io.netty.channel.WriteBufferWaterMark;
 import io.netty.util.concurrent.EventExecutor;
 import org.agrona.BufferUtil;
 import org.agrona.CloseHelper;
+import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.status.CountersManager;
 
@@ -271,6 +274,16 @@ public final class P2pServer implements AutoCloseable
             if (null == itemSourceFactory)
             {
                 throw new IllegalArgumentException("an itemSourceFactory is required");
+            }
+            final IdleStrategy busyPollIdle = itemSourceFactory.busyPollIdle();
+            if (null != busyPollIdle)
+            {
+                final SpinBudget budget = new SpinBudget("p2p-server", IdleConfiguration.spinCores());
+                for (int i = 0; i < workers; i++)
+                {
+                    budget.add("busy-polling worker " + i, busyPollIdle);
+                }
+                budget.check();
             }
             if (null == flushProfile)
             {

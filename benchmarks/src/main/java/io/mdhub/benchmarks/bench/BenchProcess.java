@@ -130,6 +130,22 @@ final class BenchProcess implements AutoCloseable
     }
 
     /**
+     * @return whether it runs.
+     */
+    boolean isAlive()
+    {
+        return process.isAlive();
+    }
+
+    /**
+     * @return its process id.
+     */
+    long pid()
+    {
+        return process.pid();
+    }
+
+    /**
      * @return its log file.
      */
     Path log()

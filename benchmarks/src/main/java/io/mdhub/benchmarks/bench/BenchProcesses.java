@@ -5,6 +5,7 @@ import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The processes of one benchmark topology: started from the checkout's fat jars with the same JVM options, each
@@ -20,6 +21,8 @@ final class BenchProcesses implements AutoCloseable
     static final String P2P_JAR = "p2p-server/target/mdhub-p2p.jar";
     /** The source's and the test client's jar. */
     static final String BENCH_JAR = "benchmarks/target/mdhub-bench.jar";
+
+    private static final int JCMD_TIMEOUT_SECONDS = 30;
 
     private final Path root;
     private final Path dir;
@@ -52,6 +55,36 @@ final class BenchProcesses implements AutoCloseable
             BenchProcess.start(name, dir.resolve(name + ".log"), root.resolve(jar), jvmOpts, List.of(args));
         started.add(process);
         return process;
+    }
+
+    /**
+     * Ask every running process for a full collection ({@code jcmd <pid> GC.run}), so what the start-up made to keep
+     * (a 100,000-item watchlist, caches, indexes) is tenured before anything is measured: left in the young
+     * generation it is copied by every young collection until it ages out, in pauses of 100-500 ms on two cores. A
+     * process running for days is past that; a benchmark that starts its processes minutes earlier is not.
+     *
+     * @return how many processes collected.
+     */
+    int collectGarbage() throws IOException, InterruptedException
+    {
+        final Path jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd");
+        int collected = 0;
+        for (final BenchProcess process : started)
+        {
+            if (!process.isAlive())
+            {
+                continue;
+            }
+            final Process gc = new ProcessBuilder(jcmd.toString(), Long.toString(process.pid()), "GC.run")
+                .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+            if (!gc.waitFor(JCMD_TIMEOUT_SECONDS, TimeUnit.SECONDS))
+            {
+                gc.destroyForcibly();
+                continue;
+            }
+            collected += 0 == gc.exitValue() ? 1 : 0;
+        }
+        return collected;
     }
 
     /**

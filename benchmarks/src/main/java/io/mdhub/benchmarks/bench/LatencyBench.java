@@ -65,6 +65,11 @@ public final class LatencyBench implements Callable<Integer>
         "(default ${DEFAULT-VALUE}).")
     String jvmOpts = "-Xms256m -Xmx1g -XX:+UseParallelGC";
 
+    @Option(names = "--p2p-busy-poll", description = "The p2p-server worker's busy-polling idle strategy (yield, " +
+        "spin, noop), or off for timer-scheduled backbone polls (default ${DEFAULT-VALUE}: one core of two spent on " +
+        "the worker, ~150 us off the median).")
+    String p2pBusyPoll = "yield";
+
     @Option(names = "--out", description = "Report directory (default target/bench-latency-<time>).")
     Path out;
 
@@ -74,6 +79,19 @@ public final class LatencyBench implements Callable<Integer>
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
+
+    private String[] p2pArgs(final String aeronDir, final int consumerPort)
+    {
+        final List<String> args = new ArrayList<>(List.of("--aeron-dir", aeronDir,
+            "--port", Integer.toString(consumerPort),
+            "-D", "mdhub.p2p.cache.enabled=false", "-D", "mdhub.p2p.flush.profile=latency",
+            "-D", "mdhub.p2p.max.items=" + Math.max(items, 100_000)));
+        if (!"off".equals(p2pBusyPoll))
+        {
+            args.addAll(List.of("-D", "mdhub.p2p.backbone.busy.poll=" + p2pBusyPoll, "-D", "mdhub.spin.cores=1"));
+        }
+        return args.toArray(new String[0]);
+    }
 
     @Override
     public Integer call() throws Exception
@@ -100,10 +118,7 @@ public final class LatencyBench implements Callable<Integer>
             final BenchProcess distributor = processes.start("distributor", BenchProcesses.DISTRIBUTOR_JAR,
                 "--aeron-dir", aeronDir, "--port", Integer.toString(BenchProcesses.freePort()),
                 "--route", "127.0.0.1:" + sourcePort, "--route-cache", "false");
-            final BenchProcess p2p = processes.start("p2p", BenchProcesses.P2P_JAR, "--aeron-dir", aeronDir,
-                "--port", Integer.toString(consumerPort),
-                "-D", "mdhub.p2p.cache.enabled=false", "-D", "mdhub.p2p.flush.profile=latency",
-                "-D", "mdhub.p2p.max.items=" + Math.max(items, 100_000));
+            final BenchProcess p2p = processes.start("p2p", BenchProcesses.P2P_JAR, p2pArgs(aeronDir, consumerPort));
             distributor.awaitLine("mdhub-distributor ready", 60);
             p2p.awaitLine("mdhub-p2p ready", 60);
             console.printf("bench latency: %d items, rates %s, %d s warm-up + %d s measured per rate, report in %s%n",
@@ -117,6 +132,7 @@ public final class LatencyBench implements Callable<Integer>
                 "--port", Integer.toString(consumerPort), "--service", "MDH_SINK", "--items", Integer.toString(items),
                 "--hlog", hlog.toString());
             client.awaitLine("open " + items + "/" + items, 300);
+            processes.collectGarbage(); // the start-up's survivors tenured before the first measurement
             for (final long rate : rates)
             {
                 source.send("ur " + rate);
@@ -133,7 +149,8 @@ public final class LatencyBench implements Callable<Integer>
         }
         final Path references = null != referenceDir ? referenceDir : root.getParent().resolve("shared/reference");
         LatencyReport.write(dir, "bin/mdhub bench latency " + String.join(" ", spec.commandLine().getParseResult()
-            .originalArgs()), machine(), rows,
+            .originalArgs()), machine(), "off".equals(p2pBusyPoll) ? "backbone polled on timers" :
+            "worker busy-polling with the " + p2pBusyPoll + " idle strategy", rows,
             ReferenceCurve.read("RMDS HS22 10GbE (2009)", references.resolve("rmds_latency_hs22_rrcp_10gbe.csv")),
             ReferenceCurve.read("RMDS SLERT InfiniBand (2008)",
                 references.resolve("rmds_latency_slert_infiniband.csv")));

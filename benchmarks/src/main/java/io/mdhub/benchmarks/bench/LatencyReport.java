@@ -29,6 +29,7 @@ final class LatencyReport
         final Path dir,
         final String command,
         final String machine,
+        final String p2pPolling,
         final List<LatencyRow> rows,
         final ReferenceCurve hs22,
         final ReferenceCurve slert) throws IOException
@@ -42,7 +43,9 @@ final class LatencyReport
         md.append("Command: `").append(command).append("`\n\n");
         md.append("Machine: ").append(machine).append("\n\n");
         md.append("Path: interactive source → distributor route (cache off) → Aeron backbone (IPC, standalone ")
-            .append("driver) → p2p-server (cache off) → test client, each a separate JVM on this host; ")
+            .append("driver) → p2p-server (cache off, ").append(p2pPolling)
+            .append(") → test client, each a separate JVM on this host; ")
+            .append("a full GC in every JVM once the watchlist is open (start-up survivors tenured); ")
             .append("embedded timestamps; warm-up discarded at every step.\n\n");
         md.append("| rate/s | achieved/s | mean µs | stddev µs | max µs | min µs | samples | p50 µs | p99 µs | ")
             .append("p99.9 µs | lost | HS22 mean µs | below HS22 | sustained |\n");

@@ -2,6 +2,8 @@ package io.mdhub.common.concurrent;
 
 import java.util.concurrent.TimeUnit;
 
+import org.agrona.concurrent.IdleStrategy;
+
 import io.netty.util.concurrent.EventExecutor;
 
 /**
@@ -10,7 +12,13 @@ import io.netty.util.concurrent.EventExecutor;
  * {@link Work#doWork(long)}; when it did something the cycle runs again at once (after the loop's pending I/O and
  * tasks, so sockets are not starved), when it did nothing the next run is scheduled after an idle delay that doubles
  * from {@code minIdleNs} up to {@code maxIdleNs} — a backoff idle strategy in Netty's terms. Not a spinning thread:
- * an idle cycle costs one timer wake-up per {@code maxIdleNs}.
+ * an idle cycle costs one timer wake-up per {@code maxIdleNs}; but every wake-up is a timer (plus the kernel's timer
+ * slack, 50 us by default), which is what a message arriving in a quiet spell waits for.
+ * <p>
+ * <b>Busy polling</b> (a non-null busy idle strategy): an idle cycle calls that strategy ({@code spin}, {@code yield})
+ * and queues itself again at once. The loop always has a task pending, so Netty never sleeps in {@code epoll_wait}:
+ * sockets and the Aeron subscription are both polled continuously, and neither a timer nor a wake-up stands between
+ * a message and its handling. It costs the loop's thread a whole core.
  */
 public final class EventLoopDutyCycle implements Runnable
 {
@@ -31,6 +39,7 @@ public final class EventLoopDutyCycle implements Runnable
     private final Work work;
     private final long minIdleNs;
     private final long maxIdleNs;
+    private final IdleStrategy busyIdle;
     private long idleNs;
     private volatile boolean isClosed;
 
@@ -43,6 +52,29 @@ public final class EventLoopDutyCycle implements Runnable
     public EventLoopDutyCycle(
         final EventExecutor eventLoop, final Work work, final long minIdleNs, final long maxIdleNs)
     {
+        this(eventLoop, work, minIdleNs, maxIdleNs, null);
+    }
+
+    /**
+     * @param eventLoop where the work runs.
+     * @param work      the work.
+     * @param minIdleNs first idle delay after a cycle that found nothing (timer mode).
+     * @param maxIdleNs longest idle delay (timer mode).
+     * @param busyIdle  null for timer-scheduled polls; else the non-sleeping strategy an idle cycle calls before
+     *                  queueing itself again (busy polling).
+     */
+    public EventLoopDutyCycle(
+        final EventExecutor eventLoop,
+        final Work work,
+        final long minIdleNs,
+        final long maxIdleNs,
+        final IdleStrategy busyIdle)
+    {
+        if (null != busyIdle && !IdleStrategies.isBusySpinning(busyIdle))
+        {
+            throw new IllegalArgumentException("busy polling needs a strategy that never sleeps (a sleeping one " +
+                "would stall the loop's sockets): " + busyIdle.getClass().getSimpleName());
+        }
         if (minIdleNs <= 0 || maxIdleNs < minIdleNs)
         {
             throw new IllegalArgumentException("need 0 < minIdleNs <= maxIdleNs: " + minIdleNs + ", " + maxIdleNs);
@@ -52,6 +84,7 @@ public final class EventLoopDutyCycle implements Runnable
         this.minIdleNs = minIdleNs;
         this.maxIdleNs = maxIdleNs;
         this.idleNs = minIdleNs;
+        this.busyIdle = busyIdle;
     }
 
     /**
@@ -80,7 +113,13 @@ public final class EventLoopDutyCycle implements Runnable
         {
             return;
         }
-        if (work.doWork(System.nanoTime()) > 0)
+        final int workCount = work.doWork(System.nanoTime());
+        if (null != busyIdle)
+        {
+            busyIdle.idle(workCount);
+            eventLoop.execute(this);
+        }
+        else if (workCount > 0)
         {
             idleNs = minIdleNs;
             eventLoop.execute(this);

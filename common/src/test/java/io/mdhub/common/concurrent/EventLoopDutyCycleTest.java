@@ -50,6 +50,52 @@ class EventLoopDutyCycleTest
     }
 
     @Test
+    void busyPollingCyclesWithoutTimersAndStillRunsTheLoopsOtherTasks() throws InterruptedException
+    {
+        final DefaultEventLoop loop = new DefaultEventLoop();
+        try
+        {
+            final AtomicInteger idleCycles = new AtomicInteger();
+            // timer mode with these bounds would manage about one idle cycle a second
+            final EventLoopDutyCycle cycle = new EventLoopDutyCycle(loop, (now) ->
+            {
+                idleCycles.incrementAndGet();
+                return 0;
+            }, 1_000_000_000L, 1_000_000_000L, IdleStrategies.parse("yield")).start();
+
+            MdTests.await("idle cycles back to back", () -> idleCycles.get() > 10_000);
+            final AtomicInteger otherTasks = new AtomicInteger();
+            for (int i = 0; i < 100; i++)
+            {
+                loop.execute(otherTasks::incrementAndGet);
+            }
+            MdTests.await("the loop's other tasks to run between cycles", () -> 100 == otherTasks.get());
+            cycle.close();
+        }
+        finally
+        {
+            loop.shutdownGracefully(0, 0, java.util.concurrent.TimeUnit.MILLISECONDS).sync();
+        }
+    }
+
+    @Test
+    void busyPollingRefusesAStrategyThatSleeps()
+    {
+        final DefaultEventLoop loop = new DefaultEventLoop();
+        try
+        {
+            assertThrows(IllegalArgumentException.class, () -> new EventLoopDutyCycle(
+                loop, (n) -> 0, 10, 10, IdleStrategies.parse("backoff")));
+            assertThrows(IllegalArgumentException.class, () -> new EventLoopDutyCycle(
+                loop, (n) -> 0, 10, 10, IdleStrategies.parse("sleep-ns")));
+        }
+        finally
+        {
+            loop.shutdownGracefully(0, 0, java.util.concurrent.TimeUnit.MILLISECONDS);
+        }
+    }
+
+    @Test
     void rejectsBadIdleBounds()
     {
         final DefaultEventLoop loop = new DefaultEventLoop();

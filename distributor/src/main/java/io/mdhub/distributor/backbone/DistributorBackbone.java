@@ -1,6 +1,7 @@
 package io.mdhub.distributor.backbone;
 
 import org.agrona.CloseHelper;
+import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.SystemEpochNanoClock;
 import org.agrona.concurrent.status.CountersManager;
 import org.slf4j.Logger;
@@ -13,6 +14,9 @@ import io.mdhub.backbone.protocol.BackbonePublication;
 import io.mdhub.backbone.protocol.ControlAdapter;
 import io.mdhub.backbone.protocol.MarketDataPublisher;
 import io.mdhub.common.concurrent.EventLoopDutyCycle;
+import io.mdhub.common.concurrent.IdleConfiguration;
+import io.mdhub.common.concurrent.IdleStrategies;
+import io.mdhub.common.concurrent.SpinBudget;
 import io.mdhub.common.config.BaseContext;
 import io.mdhub.distributor.DistributorListener;
 import io.mdhub.distributor.ProviderReadControl;
@@ -114,7 +118,8 @@ public final class DistributorBackbone implements AutoCloseable
         this.controlAdapter = new ControlAdapter(controlHandler, counters.malformedControl);
         this.announcer = new ServiceAnnouncer(
             directory, sequences, publisher, publication, ctx.distributorId(), ctx.epoch(), ctx.announceIntervalMs());
-        this.dutyCycle = new EventLoopDutyCycle(eventLoop, this::doWork, ctx.idleMinNs(), ctx.idleMaxNs());
+        this.dutyCycle = new EventLoopDutyCycle(
+            eventLoop, this::doWork, ctx.idleMinNs(), ctx.idleMaxNs(), ctx.newBusyIdle());
         LOG.info("backbone: distributor {} epoch {} data {} stream {}, control {} stream {}, pending store {} bytes, " +
             "answer headroom {} bytes", ctx.distributorId(), ctx.epoch(), ctx.channel(), ctx.dataStreamId(),
             ctx.controlChannel(), ctx.controlStreamId(), ctx.pendingBytes(), headroomBytes);
@@ -243,6 +248,7 @@ public final class DistributorBackbone implements AutoCloseable
         private int announceIntervalMs = DistributorBackboneConfiguration.announceIntervalMs();
         private long idleMinNs = DistributorBackboneConfiguration.idleMinNs();
         private long idleMaxNs = DistributorBackboneConfiguration.idleMaxNs();
+        private String busyPoll = DistributorBackboneConfiguration.busyPoll();
         private int maxPublishAttempts = DistributorBackboneConfiguration.maxPublishAttempts();
         private int controlFragmentLimit = DistributorBackboneConfiguration.controlFragmentLimit();
         private int recoveryBatch = DistributorBackboneConfiguration.recoveryBatch();
@@ -282,6 +288,12 @@ public final class DistributorBackbone implements AutoCloseable
             requirePositive(DistributorBackboneConfiguration.IDLE_MIN_NS_PROP_NAME, idleMinNs);
             requireRange(DistributorBackboneConfiguration.IDLE_MAX_NS_PROP_NAME, idleMaxNs, idleMinNs,
                 Long.MAX_VALUE);
+            if (!busyPoll.isEmpty())
+            {
+                new SpinBudget("distributor", IdleConfiguration.spinCores())
+                    .add("busy-polling event loop", newBusyIdle())
+                    .check();
+            }
             requirePositive(DistributorBackboneConfiguration.MAX_PUBLISH_ATTEMPTS_PROP_NAME, maxPublishAttempts);
             requirePositive(DistributorBackboneConfiguration.CONTROL_FRAGMENT_LIMIT_PROP_NAME, controlFragmentLimit);
             requirePositive(DistributorBackboneConfiguration.RECOVERY_BATCH_PROP_NAME, recoveryBatch);
@@ -551,6 +563,34 @@ public final class DistributorBackbone implements AutoCloseable
         public long idleMaxNs()
         {
             return idleMaxNs;
+        }
+
+        /**
+         * @param busyPoll empty for timer-scheduled polls, else the non-sleeping idle strategy of busy polling
+         *                 ({@link DistributorBackboneConfiguration#BUSY_POLL_PROP_NAME}).
+         * @return this.
+         */
+        public Context busyPoll(final String busyPoll)
+        {
+            checkNotConcluded();
+            this.busyPoll = null == busyPoll ? "" : busyPoll.trim();
+            return this;
+        }
+
+        /**
+         * @return the busy-polling idle strategy's name, empty when the duty cycle runs on timers.
+         */
+        public String busyPoll()
+        {
+            return busyPoll;
+        }
+
+        /**
+         * @return a new instance of the busy-polling idle strategy, or null when the duty cycle runs on timers.
+         */
+        public IdleStrategy newBusyIdle()
+        {
+            return busyPoll.isEmpty() ? null : IdleStrategies.parse(busyPoll);
         }
 
         /**

@@ -114,6 +114,15 @@ public final class DistributorBackboneConfiguration
     public static final long IDLE_MAX_NS_DEFAULT = 1_000_000L;
 
     /**
+     * Busy polling: empty (the default) lets the distributor's event loop sleep in {@code epoll_wait} between socket
+     * events and poll the backbone on timers ({@link #IDLE_MIN_NS_PROP_NAME}, {@link #IDLE_MAX_NS_PROP_NAME}); a
+     * non-sleeping idle strategy ({@code spin}, {@code yield}, {@code noop}) makes the loop poll provider sockets and
+     * the control stream without ever sleeping, so no wake-up stands between a provider's message and the backbone,
+     * at the cost of a core (counted against {@code mdhub.spin.cores}).
+     */
+    public static final String BUSY_POLL_PROP_NAME = "mdhub.distributor.backbone.busy.poll";
+
+    /**
      * Attempts per message while the data stream is back-pressured before the message has to wait (live data: in the
      * pending store, provider reading paused; answers to requests: retried on a later cycle).
      */
@@ -253,6 +262,14 @@ public final class DistributorBackboneConfiguration
     public static long idleMaxNs()
     {
         return ConfigValues.getLong(IDLE_MAX_NS_PROP_NAME, IDLE_MAX_NS_DEFAULT);
+    }
+
+    /**
+     * @return {@link #BUSY_POLL_PROP_NAME}, empty when off.
+     */
+    public static String busyPoll()
+    {
+        return System.getProperty(BUSY_POLL_PROP_NAME, "").trim();
     }
 
     /**

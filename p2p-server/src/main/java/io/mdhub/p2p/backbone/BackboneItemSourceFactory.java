@@ -1,12 +1,14 @@
 package io.mdhub.p2p.backbone;
 
 import org.agrona.CloseHelper;
+import org.agrona.concurrent.IdleStrategy;
 
 import io.aeron.Aeron;
 import io.aeron.Counter;
 import io.aeron.ExclusivePublication;
 import io.mdhub.backbone.protocol.BackbonePublication;
 import io.mdhub.backbone.protocol.ControlPublisher;
+import io.mdhub.common.concurrent.IdleStrategies;
 import io.mdhub.common.status.MdCounters;
 import io.mdhub.p2p.source.ItemSource;
 import io.mdhub.p2p.source.ItemSourceFactory;
@@ -38,6 +40,12 @@ public final class BackboneItemSourceFactory implements ItemSourceFactory
     {
         this.aeron = aeron;
         this.settings = settings;
+    }
+
+    @Override
+    public IdleStrategy busyPollIdle()
+    {
+        return settings.newBusyIdle();
     }
 
     @Override
@@ -96,6 +104,7 @@ public final class BackboneItemSourceFactory implements ItemSourceFactory
         private long recoveryGraceMs = BackboneSourceConfiguration.recoveryGraceMs();
         private long idleMinNs = BackboneSourceConfiguration.idleMinNs();
         private long idleMaxNs = BackboneSourceConfiguration.idleMaxNs();
+        private String busyPoll = BackboneSourceConfiguration.busyPoll();
 
         /**
          * @param channel the backbone channel.
@@ -268,6 +277,33 @@ public final class BackboneItemSourceFactory implements ItemSourceFactory
         public long idleMaxNs()
         {
             return idleMaxNs;
+        }
+
+        /**
+         * @param busyPoll empty for timer-scheduled polls, else the non-sleeping idle strategy of busy polling
+         *                 ({@link BackboneSourceConfiguration#BUSY_POLL_PROP_NAME}).
+         * @return this.
+         */
+        public Settings busyPoll(final String busyPoll)
+        {
+            this.busyPoll = null == busyPoll ? "" : busyPoll.trim();
+            return this;
+        }
+
+        /**
+         * @return whether the workers busy-poll.
+         */
+        public boolean isBusyPolling()
+        {
+            return !busyPoll.isEmpty();
+        }
+
+        /**
+         * @return a new instance of the busy-polling idle strategy, or null when the workers poll on timers.
+         */
+        public IdleStrategy newBusyIdle()
+        {
+            return busyPoll.isEmpty() ? null : IdleStrategies.parse(busyPoll);
         }
     }
 }

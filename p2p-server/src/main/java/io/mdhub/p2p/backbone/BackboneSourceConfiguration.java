@@ -114,6 +114,15 @@ public final class BackboneSourceConfiguration
      */
     public static final long IDLE_MAX_NS_DEFAULT = TimeUnit.MICROSECONDS.toNanos(200);
 
+    /**
+     * Busy polling: empty (the default) lets each worker sleep in {@code epoll_wait} between socket events and poll
+     * the backbone on timers ({@link #IDLE_MIN_NS_PROP_NAME}, {@link #IDLE_MAX_NS_PROP_NAME}); a non-sleeping idle
+     * strategy ({@code spin}, {@code yield}, {@code noop}) makes every worker's loop poll its sockets and the backbone
+     * without ever sleeping, for the lowest latency at the cost of one core per worker (counted against
+     * {@code mdhub.spin.cores}).
+     */
+    public static final String BUSY_POLL_PROP_NAME = "mdhub.p2p.backbone.busy.poll";
+
     private BackboneSourceConfiguration()
     {
     }
@@ -196,5 +205,13 @@ public final class BackboneSourceConfiguration
     public static long idleMaxNs()
     {
         return SystemUtil.getDurationInNanos(IDLE_MAX_NS_PROP_NAME, IDLE_MAX_NS_DEFAULT);
+    }
+
+    /**
+     * @return {@link #BUSY_POLL_PROP_NAME}, empty when off.
+     */
+    public static String busyPoll()
+    {
+        return System.getProperty(BUSY_POLL_PROP_NAME, "").trim();
     }
 }

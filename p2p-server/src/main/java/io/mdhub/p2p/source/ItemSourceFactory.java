@@ -1,5 +1,7 @@
 package io.mdhub.p2p.source;
 
+import org.agrona.concurrent.IdleStrategy;
+
 import io.netty.channel.EventLoop;
 
 /**
@@ -16,4 +18,14 @@ public interface ItemSourceFactory
      * @return a new source owned by that worker.
      */
     ItemSource newItemSource(int workerIndex, EventLoop eventLoop, ItemSourceListener listener);
+
+    /**
+     * For the spin budget: the idle strategy the sources will keep their worker's loop busy with, if they busy-poll.
+     *
+     * @return a strategy instance, or null when the sources let the loop sleep.
+     */
+    default IdleStrategy busyPollIdle()
+    {
+        return null;
+    }
 }
