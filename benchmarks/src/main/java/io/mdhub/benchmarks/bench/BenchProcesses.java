@@ -2,6 +2,7 @@ package io.mdhub.benchmarks.bench;
 
 import java.io.IOException;
 import java.net.ServerSocket;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -68,6 +69,10 @@ final class BenchProcesses implements AutoCloseable
     int collectGarbage() throws IOException, InterruptedException
     {
         final Path jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd");
+        if (!Files.isExecutable(jcmd))
+        {
+            return 0; // a JRE without the tool: measured without the collection
+        }
         int collected = 0;
         for (final BenchProcess process : started)
         {
