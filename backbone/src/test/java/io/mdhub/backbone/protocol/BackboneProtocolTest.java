@@ -81,7 +81,7 @@ class BackboneProtocolTest
     {
         final Subscription subscription = aeron.addSubscription(CHANNEL, DATA_STREAM);
         final ExclusivePublication publication = aeron.addExclusivePublication(CHANNEL, DATA_STREAM);
-        MdTests.await("data stream connected", publication::isConnected);
+        awaitReady(subscription, publication);
         final MarketDataPublisher publisher = new MarketDataPublisher(
             new BackbonePublication(publication, 3, backPressure));
         final RecordingMarketDataListener listener = new RecordingMarketDataListener();
@@ -124,7 +124,7 @@ class BackboneProtocolTest
     {
         final Subscription subscription = aeron.addSubscription(CHANNEL, DATA_STREAM);
         final ExclusivePublication publication = aeron.addExclusivePublication(CHANNEL, DATA_STREAM);
-        MdTests.await("data stream connected", publication::isConnected);
+        awaitReady(subscription, publication);
         final MarketDataPublisher publisher = new MarketDataPublisher(
             new BackbonePublication(publication, 3, backPressure));
         final RecordingMarketDataListener listener = new RecordingMarketDataListener();
@@ -147,7 +147,7 @@ class BackboneProtocolTest
     {
         final Subscription subscription = aeron.addSubscription(CHANNEL, DATA_STREAM);
         final ExclusivePublication publication = aeron.addExclusivePublication(CHANNEL, DATA_STREAM);
-        MdTests.await("data stream connected", publication::isConnected);
+        awaitReady(subscription, publication);
         final BackbonePublication backbone = new BackbonePublication(publication, 3, backPressure);
         final MarketDataPublisher publisher = new MarketDataPublisher(backbone);
         final RecordingMarketDataListener listener = new RecordingMarketDataListener();
@@ -179,7 +179,7 @@ class BackboneProtocolTest
     {
         final Subscription subscription = aeron.addSubscription(CHANNEL, DATA_STREAM);
         final ExclusivePublication publication = aeron.addExclusivePublication(CHANNEL, DATA_STREAM);
-        MdTests.await("data stream connected", publication::isConnected);
+        awaitReady(subscription, publication);
         final BackbonePublication backbone = new BackbonePublication(publication, 3, backPressure);
         final MarketDataPublisher publisher = new MarketDataPublisher(backbone);
         final RecordingMarketDataListener listener = new RecordingMarketDataListener();
@@ -213,7 +213,7 @@ class BackboneProtocolTest
         final Subscription subscription = aeron.addSubscription(CHANNEL, DATA_STREAM);
         final ExclusivePublication first = aeron.addExclusivePublication(CHANNEL, DATA_STREAM);
         final ExclusivePublication second = aeron.addExclusivePublication(CHANNEL, DATA_STREAM);
-        MdTests.await("data stream connected", () -> first.isConnected() && second.isConnected());
+        awaitReady(subscription, first, second);
         final RecordingMarketDataListener listener = new RecordingMarketDataListener();
         final MarketDataAdapter adapter = new MarketDataAdapter(listener, malformed);
         listener.adapter = adapter;
@@ -230,7 +230,7 @@ class BackboneProtocolTest
     {
         final Subscription subscription = aeron.addSubscription(CHANNEL, CONTROL_STREAM);
         final ExclusivePublication publication = aeron.addExclusivePublication(CHANNEL, CONTROL_STREAM);
-        MdTests.await("control stream connected", publication::isConnected);
+        awaitReady(subscription, publication);
         final ControlPublisher publisher = new ControlPublisher(
             new BackbonePublication(publication, 3, backPressure), 5, 2);
         final List<String> events = new ArrayList<>();
@@ -297,6 +297,25 @@ class BackboneProtocolTest
         final UnsafeBuffer rwf = new UnsafeBuffer(new byte[8]);
         assertEquals(Publication.NOT_CONNECTED, publisher.update(1, 1, 1, 0, rwf, 0, 8));
         assertEquals(0, backPressure.get());
+    }
+
+    /**
+     * Connected is not yet writable: the driver raises a new publication's position limit on its next duty cycle,
+     * and until then every offer is back-pressured, which a loaded machine can stretch past the bounded retries.
+     */
+    private static void awaitReady(final Subscription subscription, final ExclusivePublication... publications)
+    {
+        MdTests.await("stream connected and writable", () ->
+        {
+            for (final ExclusivePublication publication : publications)
+            {
+                if (!publication.isConnected() || publication.positionLimit() <= publication.position())
+                {
+                    return false;
+                }
+            }
+            return subscription.imageCount() == publications.length;
+        });
     }
 
     private static void pollUntil(
