@@ -1,6 +1,10 @@
 package io.mdhub.p2p;
 
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.agrona.collections.Int2ObjectHashMap;
 
 import io.mdhub.common.status.MdCounters;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -28,6 +32,9 @@ public final class P2pCounters implements AutoCloseable
     private final AtomicCounter cacheMisses;
     private final AtomicCounter[] disconnects = new AtomicCounter[DisconnectReason.values().length];
     private final AtomicCounter[] rejected = new AtomicCounter[RejectReason.values().length];
+    private final Int2ObjectHashMap<ServiceCounters> services = new Int2ObjectHashMap<>();
+    private final CountersManager countersManager;
+    private final String suffix;
 
     /**
      * Allocate every counter; call from {@code conclude()} (CountersManager allocation is not thread safe).
@@ -37,7 +44,8 @@ public final class P2pCounters implements AutoCloseable
      */
     public P2pCounters(final CountersManager countersManager, final String component)
     {
-        final String suffix = " component=" + component;
+        this.countersManager = countersManager;
+        this.suffix = " component=" + component;
         connectionsActive = countersManager.newCounter(
             "p2p-connections-active:" + suffix, MdCounters.P2P_CONNECTIONS_ACTIVE_TYPE_ID);
         loginsAccepted = countersManager.newCounter(
@@ -184,11 +192,50 @@ public final class P2pCounters implements AutoCloseable
     }
 
     /**
+     * The counters of one service, allocated when a worker first opens an item of it and kept for the server's
+     * life. Synchronized: workers on different threads may meet a new service at once (rare, never per message).
+     *
+     * @param serviceId   the consumer-facing service id.
+     * @param serviceName its name, for the labels.
+     * @return the service's counters.
+     */
+    public synchronized ServiceCounters service(final int serviceId, final String serviceName)
+    {
+        ServiceCounters service = services.get(serviceId);
+        if (null == service)
+        {
+            final String label = " service=" + serviceName + suffix;
+            service = new ServiceCounters(
+                serviceId,
+                serviceName,
+                countersManager.newCounter("p2p-service-items:" + label, MdCounters.P2P_SERVICE_ITEMS_TYPE_ID),
+                countersManager.newCounter(
+                    "p2p-service-updates-in:" + label, MdCounters.P2P_SERVICE_UPDATES_IN_TYPE_ID));
+            services.put(serviceId, service);
+        }
+        return service;
+    }
+
+    /**
+     * @return the counters of every service met so far, in no particular order.
+     */
+    public synchronized List<ServiceCounters> services()
+    {
+        return new ArrayList<>(services.values());
+    }
+
+    /**
      * Free every counter.
      */
     @Override
-    public void close()
+    public synchronized void close()
     {
+        for (final ServiceCounters service : services.values())
+        {
+            service.itemsOpen.close();
+            service.updatesIn.close();
+        }
+        services.clear();
         connectionsActive.close();
         loginsAccepted.close();
         itemsOpen.close();
@@ -207,6 +254,59 @@ public final class P2pCounters implements AutoCloseable
         for (final AtomicCounter counter : rejected)
         {
             counter.close();
+        }
+    }
+
+    /**
+     * Per-service counters: items open (a level) and updates received (a running total, so a metrics dashboard shows
+     * it as a rate). Workers add to them with atomic operations, batched per source event like the totals above.
+     */
+    public static final class ServiceCounters
+    {
+        private final int serviceId;
+        private final String serviceName;
+        private final AtomicCounter itemsOpen;
+        private final AtomicCounter updatesIn;
+
+        ServiceCounters(
+            final int serviceId, final String serviceName, final AtomicCounter itemsOpen, final AtomicCounter updatesIn)
+        {
+            this.serviceId = serviceId;
+            this.serviceName = serviceName;
+            this.itemsOpen = itemsOpen;
+            this.updatesIn = updatesIn;
+        }
+
+        /**
+         * @return the service id.
+         */
+        public int serviceId()
+        {
+            return serviceId;
+        }
+
+        /**
+         * @return the service name the counters were labelled with.
+         */
+        public String serviceName()
+        {
+            return serviceName;
+        }
+
+        /**
+         * @return distinct items of the service open now.
+         */
+        public AtomicCounter itemsOpen()
+        {
+            return itemsOpen;
+        }
+
+        /**
+         * @return updates of the service received so far.
+         */
+        public AtomicCounter updatesIn()
+        {
+            return updatesIn;
         }
     }
 }

@@ -2,6 +2,7 @@ package io.mdhub.p2p;
 
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -30,6 +31,7 @@ import io.netty.channel.WriteBufferWaterMark;
 import io.netty.util.concurrent.EventExecutor;
 import org.agrona.BufferUtil;
 import org.agrona.CloseHelper;
+import org.agrona.collections.Long2LongHashMap;
 import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.status.CountersManager;
@@ -56,6 +58,8 @@ public final class P2pServer implements AutoCloseable
     private final AtomicLong connectionIds = new AtomicLong();
     private final RipcServer ripcServer;
     private final ObjectName objectName;
+    private final long startNs = System.nanoTime();
+    private final Control control = new Control();
 
     private P2pServer(final Context ctx)
     {
@@ -98,7 +102,7 @@ public final class P2pServer implements AutoCloseable
             throw ex;
         }
         ripcServer = server;
-        objectName = ctx.registerMBean() ? MBeans.register("P2pServer", ctx.componentName(), new Control()) : null;
+        objectName = ctx.registerMBean() ? MBeans.register("P2pServer", ctx.componentName(), control) : null;
     }
 
     /**
@@ -151,7 +155,7 @@ public final class P2pServer implements AutoCloseable
      */
     public P2pServerMXBean control()
     {
-        return new Control();
+        return control;
     }
 
     /**
@@ -179,6 +183,9 @@ public final class P2pServer implements AutoCloseable
 
     private final class Control implements P2pServerMXBean
     {
+        private final Long2LongHashMap lastUpdatesIn = new Long2LongHashMap(0);
+        private long lastSampleNs = startNs;
+
         @Override
         public int getConnectionCount()
         {
@@ -195,6 +202,27 @@ public final class P2pServer implements AutoCloseable
         public long getWatchlistEntries()
         {
             return ctx.counters().watchlistEntries().get();
+        }
+
+        @Override
+        public synchronized String[] getServices()
+        {
+            final long nowNs = System.nanoTime();
+            final double seconds = Math.max(1e-9, (nowNs - lastSampleNs) / 1e9);
+            lastSampleNs = nowNs;
+            final List<P2pCounters.ServiceCounters> services = ctx.counters().services();
+            services.sort(Comparator.comparingInt(P2pCounters.ServiceCounters::serviceId));
+            final String[] lines = new String[services.size()];
+            for (int i = 0; i < lines.length; i++)
+            {
+                final P2pCounters.ServiceCounters service = services.get(i);
+                final long updatesIn = service.updatesIn().get();
+                final long previous = lastUpdatesIn.put(service.serviceId(), updatesIn);
+                lines[i] = "id=" + service.serviceId() + " name=" + service.serviceName() +
+                    " items=" + service.itemsOpen().get() + " updatesIn=" + updatesIn +
+                    " updatesPerSecond=" + Math.round((updatesIn - previous) / seconds);
+            }
+            return lines;
         }
 
         @Override

@@ -21,6 +21,13 @@ public interface P2pServerMXBean
     long getWatchlistEntries();
 
     /**
+     * @return one line per service the consumers have opened items of: id, name, items open now, updates received
+     * (summed over the workers) and the update rate since the previous call of this method (per second; the first call
+     * gives the rate since the server started). Micrometer exports the same counters, with rates, over JMX.
+     */
+    String[] getServices();
+
+    /**
      * @return one line per connection: worker, id, remote address, user, watchlist size, pending output bytes and
      * writability.
      */

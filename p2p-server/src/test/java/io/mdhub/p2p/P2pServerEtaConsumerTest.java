@@ -573,6 +573,25 @@ class P2pServerEtaConsumerTest
         }
         assertNotNull(alice, String.join("\n", connections));
         assertTrue(alice.contains("watchlist=1"), alice);
+
+        second.requestItem(6, SERVICE_ID, "IBM.N", true);
+        awaitOn(second, 6);
+        for (int i = 1; i <= 3; i++)
+        {
+            source.update(SERVICE_ID, "TRI.N", 0, FieldIds.TRDVOL_1, i);
+        }
+        source.update(SERVICE_ID, "IBM.N", 0, FieldIds.BID, 1);
+        for (int i = 0; i < 3; i++)
+        {
+            awaitOn(first, 5);
+        }
+        awaitOn(second, 6);
+        final String[] services = (String[])io.mdhub.common.metrics.MBeans.server().getAttribute(name, "Services");
+        assertEquals(1, services.length, String.join("\n", services));
+        assertTrue(services[0].startsWith("id=" + SERVICE_ID + " name="), services[0]);
+        assertTrue(services[0].contains(" items=2 updatesIn=4 updatesPerSecond="), services[0]);
+        final String after = server.control().getServices()[0];
+        assertTrue(after.contains(" updatesIn=4 updatesPerSecond=0"), "no update since the last call: " + after);
         final long id = Long.parseLong(alice.replaceAll(".* id=(\\d+) .*", "$1"));
         assertTrue(server.control().dropConnection(id));
         first.awaitClosed();

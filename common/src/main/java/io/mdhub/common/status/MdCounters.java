@@ -245,6 +245,18 @@ public final class MdCounters
     public static final int P2P_CACHE_MISSES_TYPE_ID = 20_212;
 
     /**
+     * p2p-server: distinct items of one service open on the item sources of all fan-out workers (a level; the label
+     * names the service).
+     */
+    public static final int P2P_SERVICE_ITEMS_TYPE_ID = 20_213;
+
+    /**
+     * p2p-server: updates of one service received from the item sources, summed over the fan-out workers (each
+     * worker has its own subscription, so an item watched on two workers counts twice).
+     */
+    public static final int P2P_SERVICE_UPDATES_IN_TYPE_ID = 20_214;
+
+    /**
      * Backbone: messages skipped as malformed or of an unknown schema/template, per stream reader.
      */
     public static final int BACKBONE_MALFORMED_TYPE_ID = 20_300;
@@ -338,12 +350,13 @@ public final class MdCounters
             case P2P_CONNECTIONS_ACTIVE_TYPE_ID:
             case P2P_ITEMS_OPEN_TYPE_ID:
             case P2P_WATCHLIST_ENTRIES_TYPE_ID:
+            case P2P_SERVICE_ITEMS_TYPE_ID:
                 return false; // levels (a high-water mark is a level too)
             default:
                 return (typeId >= RIPC_CONNECTIONS_OPENED_TYPE_ID && typeId <= RIPC_DISCONNECTS_TYPE_ID) ||
                     (typeId >= DISTRIBUTOR_PROVIDERS_ACTIVE_TYPE_ID &&
                         typeId <= DISTRIBUTOR_ROUTE_CONNECT_FAILURES_TYPE_ID) ||
-                    (typeId >= P2P_CONNECTIONS_ACTIVE_TYPE_ID && typeId <= P2P_CACHE_MISSES_TYPE_ID) ||
+                    (typeId >= P2P_CONNECTIONS_ACTIVE_TYPE_ID && typeId <= P2P_SERVICE_UPDATES_IN_TYPE_ID) ||
                     (typeId >= BACKBONE_MALFORMED_TYPE_ID && typeId <= BACKBONE_RECOVERIES_TYPE_ID) ||
                     (typeId >= ORDER_ACCEPTED_TYPE_ID && typeId <= ORDER_HELD_TYPE_ID);
         }

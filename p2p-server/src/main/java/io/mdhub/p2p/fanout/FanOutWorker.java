@@ -30,6 +30,7 @@ import io.mdhub.p2p.source.ServiceInfo;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.EventLoop;
 import org.agrona.DirectBuffer;
+import org.agrona.collections.Int2ObjectHashMap;
 import org.agrona.collections.IntArrayList;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.slf4j.Logger;
@@ -75,6 +76,8 @@ public final class FanOutWorker implements ItemSourceListener
     private final ArrayList<ConsumerSession> sessions = new ArrayList<>();
     private final ArrayList<ConsumerSession> dirtySessions = new ArrayList<>();
     private final ArrayList<Service> changedServices = new ArrayList<>(1);
+    private final Int2ObjectHashMap<ServiceTally> tallyByServiceId = new Int2ObjectHashMap<>();
+    private final ArrayList<ServiceTally> tallies = new ArrayList<>();
     private final DirectoryView directory;
     private WatchedItem[] itemsById = new WatchedItem[64];
     private int nextItemId;
@@ -297,6 +300,29 @@ public final class FanOutWorker implements ItemSourceListener
             counters.statusOut().getAndAdd(statusOut);
             statusOut = 0;
         }
+        final ArrayList<ServiceTally> tallies = this.tallies;
+        for (int i = 0, size = tallies.size(); i < size; i++)
+        {
+            final ServiceTally tally = tallies.get(i);
+            if (0 != tally.updatesIn)
+            {
+                tally.counters.updatesIn().getAndAdd(tally.updatesIn);
+                tally.updatesIn = 0;
+            }
+        }
+    }
+
+    private ServiceTally tally(final int serviceId)
+    {
+        ServiceTally tally = tallyByServiceId.get(serviceId);
+        if (null == tally)
+        {
+            final ServiceInfo info = directory.info(serviceId);
+            tally = new ServiceTally(counters.service(serviceId, null == info ? "#" + serviceId : info.name()));
+            tallyByServiceId.put(serviceId, tally);
+            tallies.add(tally);
+        }
+        return tally;
     }
 
     private void housekeeping()
@@ -748,7 +774,8 @@ public final class FanOutWorker implements ItemSourceListener
                     "Server item limit (" + settings.maxItems() + ") reached");
                 return;
             }
-            item = new WatchedItem(allocateItemId(), lookupKey.copy(), isStreaming);
+            item = new WatchedItem(allocateItemId(), lookupKey.copy(), isStreaming, tally(serviceId));
+            item.tally.counters.itemsOpen().increment();
             items.put(item.key, item);
             itemsById[item.itemId] = item;
         }
@@ -830,6 +857,7 @@ public final class FanOutWorker implements ItemSourceListener
         itemsById[item.itemId] = null;
         freeItemIds.addInt(item.itemId);
         counters.itemsOpen().decrement();
+        item.tally.counters.itemsOpen().decrement();
     }
 
     private WatchedItem item(final int itemId)
@@ -903,6 +931,7 @@ public final class FanOutWorker implements ItemSourceListener
         {
             return;
         }
+        item.tally.updatesIn++;
         final ArrayList<ItemWatch> watchers = item.watchers;
         for (int i = 0, size = watchers.size(); i < size; i++)
         {

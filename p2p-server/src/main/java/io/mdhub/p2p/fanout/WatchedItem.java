@@ -10,11 +10,13 @@ final class WatchedItem
     final int itemId;
     final ItemKey key;
     final ArrayList<ItemWatch> watchers = new ArrayList<>(4);
+    final ServiceTally tally;
     boolean isUpstreamStreaming;
     boolean hasImage;
 
-    WatchedItem(final int itemId, final ItemKey key, final boolean isUpstreamStreaming)
+    WatchedItem(final int itemId, final ItemKey key, final boolean isUpstreamStreaming, final ServiceTally tally)
     {
+        this.tally = tally;
         this.itemId = itemId;
         this.key = key;
         this.isUpstreamStreaming = isUpstreamStreaming;
