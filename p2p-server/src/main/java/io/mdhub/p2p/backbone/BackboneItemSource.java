@@ -108,6 +108,8 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
      */
     private static final long RETRY_INITIAL_NS = 1_000_000_000L;
     private static final long RETRY_MAX_NS = 8_000_000_000L;
+    /** Item closes kept for another try when the control stream pushes back. */
+    private static final int PENDING_CLOSE_CAPACITY = 65_536;
 
     private final ItemSourceListener listener;
     private final Subscription data;
@@ -124,6 +126,7 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
     private final long recoveryGraceNs;
     private final long epoch;
     private final Int2ObjectHashMap<OpenItem> items = new Int2ObjectHashMap<>();
+    private final PendingCloses pendingCloses = new PendingCloses(PENDING_CLOSE_CAPACITY);
     private final Long2LongHashMap itemByRequest = new Long2LongHashMap(MISSING);
     /** The bits of a requestId that name the requesting p2p-server and worker ({@link #requestIdBase}). */
     private static final long REQUESTER_MASK = 0xFFFF_FFFF_0000_0000L;
@@ -142,6 +145,7 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
     private final EventLoopDutyCycle dutyCycle;
     private DistributorState current;
     private int pendingPasses;
+    private long closesGivenUp;
     private int nextRequest = java.util.concurrent.ThreadLocalRandom.current().nextInt(); // ids differ per start
     private long nowNs = System.nanoTime();
     private long nextHousekeepingNs;
@@ -220,8 +224,44 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
         forget(item);
         if (handle >= 0)
         {
-            control.closeItem(distributorEpoch, item.serviceId, handle);
+            closeUpstream(distributorEpoch, item.serviceId, handle);
         }
+    }
+
+    /**
+     * Tell the distributor nobody here wants an item any more. A close the control stream cannot take now is kept
+     * and sent again from housekeeping (in order, after older ones); one to a distributor nobody listens for any more
+     * is moot (its items end with it).
+     */
+    private void closeUpstream(final long distributorEpoch, final int serviceId, final int handle)
+    {
+        if (!pendingCloses.isEmpty() || !sendClose(distributorEpoch, serviceId, handle))
+        {
+            if (!pendingCloses.add(distributorEpoch, serviceId, handle))
+            {
+                closesGivenUp++;
+                LOG.warn("worker {}: {} item closes wait for the control stream; the oldest was given up ({} so far)",
+                    workerIndex, PENDING_CLOSE_CAPACITY, closesGivenUp);
+            }
+        }
+    }
+
+    private boolean sendClose(final long distributorEpoch, final int serviceId, final int handle)
+    {
+        final long result = control.closeItem(distributorEpoch, serviceId, handle);
+        return result > 0 || Publication.NOT_CONNECTED == result || Publication.CLOSED == result;
+    }
+
+    private int sendPendingCloses()
+    {
+        int sent = 0;
+        while (!pendingCloses.isEmpty() && sent < REQUESTS_PER_CYCLE &&
+            sendClose(pendingCloses.epoch(), pendingCloses.serviceId(), pendingCloses.handle()))
+        {
+            pendingCloses.remove();
+            sent++;
+        }
+        return sent;
     }
 
     @Override
@@ -262,6 +302,7 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
                 nextRequestCheckNs = nowNs + REQUEST_CHECK_INTERVAL_NS;
                 work += resendUnanswered(nowNs);
             }
+            work += sendPendingCloses();
             work += sendQueued();
             if (pendingPasses > 0)
             {
@@ -531,7 +572,7 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
                 return;
             }
         }
-        control.closeItem(distributor.epoch, serviceId, itemHandle);
+        closeUpstream(distributor.epoch, serviceId, itemHandle);
     }
 
     @Override
