@@ -80,8 +80,35 @@ class DemoTest
             assertEquals(0, totals.lostUpdates);
             assertEquals(0, totals.outOfOrder);
             assertEquals(0, totals.statuses, "no item went Suspect or closed");
+            for (final io.mdhub.p2p.DisconnectReason reason : io.mdhub.p2p.DisconnectReason.values())
+            {
+                assertEquals(0, demo.p2p().context().counters().disconnects(reason).get(), reason::toString);
+            }
             assertTrue(demo.p2p().context().counters().cacheRefreshes().get() > 0,
                 "later watchers of an item were answered from the p2p-server's cache");
+        }
+    }
+
+    @Test
+    void aHeadersOnlyClientCountsEveryUpdateWithoutReadingTheirFields()
+    {
+        try (Demo demo = Demo.launch(new Demo.Settings()
+            .items(ITEMS)
+            .rate(2000)
+            .aeronDirectory(dir.resolve("aeron").toString()));
+            TestClient headersOnly = TestClient.launch(new TestClient.Context()
+                .port(demo.p2p().port())
+                .itemCount(ITEMS)
+                .checkSequence(false)))
+        {
+            MdTests.await(() -> "every item open and 2000 updates: " + describe(headersOnly),
+                () -> headersOnly.totals().itemsOpen == ITEMS && headersOnly.totals().updates >= 2000);
+            final TestClient.Totals totals = headersOnly.totals();
+            assertNull(totals.failure);
+            assertEquals(0, totals.malformed);
+            assertEquals(0, totals.statuses);
+            assertEquals(0, headersOnly.latencyInterval().getTotalCount(), "no field read, so no timestamp found");
+            assertTrue(demo.client().latencyInterval().getTotalCount() > 0, "the decoding client found them");
         }
     }
 

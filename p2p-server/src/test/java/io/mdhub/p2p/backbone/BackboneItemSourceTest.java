@@ -288,19 +288,29 @@ class BackboneItemSourceTest
     }
 
     @Test
-    void aSilentDistributorTakesItemsSuspectUntilItAnnouncesAgain()
+    void aSilentDistributorTakesItsServiceDownAndItemsSuspectUntilItAnnouncesAgain()
     {
+        final int directoryStream = 2;
+        consumer.requestDirectory(directoryStream, Directory.ServiceFilterFlags.INFO |
+            Directory.ServiceFilterFlags.STATE, true, -1);
+        final EtaMessage directory = consumer.awaitMessage(directoryStream);
+        assertEquals(1, directory.directoryRefresh().serviceList().get(0).state().serviceState(), "up");
         consumer.requestItem(ITEM_STREAM, FakeBackboneDistributor.SERVICE_ID, "TRI.N");
         assertEquals(MsgClasses.REFRESH, consumer.awaitMessage(ITEM_STREAM).msgClass());
 
-        distributor.isAnnouncing = false;
+        distributor.isAnnouncing = false; // its heartbeats stop: the service is down for the consumer
         final EtaMessage suspect = consumer.awaitMessage(ITEM_STREAM);
         assertEquals(MsgClasses.STATUS, suspect.msgClass(), suspect::toString);
         assertEquals(DataStates.SUSPECT, suspect.dataState());
+        final EtaMessage down = consumer.awaitMessage(directoryStream);
+        assertEquals(FakeBackboneDistributor.SERVICE_ID, down.directoryUpdate().serviceList().get(0).serviceId());
+        assertEquals(0, down.directoryUpdate().serviceList().get(0).state().serviceState(), "down");
 
         distributor.isAnnouncing = true;
         final EtaMessage recovered = awaitClass(MsgClasses.REFRESH);
         assertEquals(DataStates.OK, recovered.dataState());
+        final EtaMessage up = consumer.awaitMessage(directoryStream);
+        assertEquals(1, up.directoryUpdate().serviceList().get(0).state().serviceState(), "up again");
     }
 
     @Test
