@@ -105,6 +105,12 @@ public final class P2pConfiguration
     public static final long FLUSH_INTERVAL_DEFAULT_NS = TimeUnit.MILLISECONDS.toNanos(20);
 
     /**
+     * Further consumer listeners beside {@link #PORT_PROP_NAME}, each with its own flush profile:
+     * {@code port:profile,...} (e.g. {@code 14012:throughput}).
+     */
+    public static final String EXTRA_LISTENERS_PROP_NAME = "mdhub.p2p.extra.listeners";
+
+    /**
      * Component name: in the RIPC ConnectAck, the Login refresh, logs, counter labels and the MBean name.
      */
     public static final String COMPONENT_NAME_PROP_NAME = "mdhub.p2p.component.name";
@@ -208,6 +214,14 @@ public final class P2pConfiguration
     public static long flushIntervalNs()
     {
         return SystemUtil.getDurationInNanos(FLUSH_INTERVAL_PROP_NAME, FLUSH_INTERVAL_DEFAULT_NS);
+    }
+
+    /**
+     * @return the further consumer listeners (none by default).
+     */
+    public static java.util.List<ConsumerListener> extraListeners()
+    {
+        return ConsumerListener.parseList(System.getProperty(EXTRA_LISTENERS_PROP_NAME, ""));
     }
 
     /**

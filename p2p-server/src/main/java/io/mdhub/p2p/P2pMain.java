@@ -77,7 +77,13 @@ public final class P2pMain implements Callable<Integer>
                 CountersExport export = CountersExport.start(
                     ctx.countersManager(), ctx.componentName(), MdCounters::isMonotonic))
             {
-                out.println(READY_LINE_PREFIX + ": port=" + server.port() + " aeronDir=" +
+                final StringBuilder extra = new StringBuilder();
+                for (int i = 0; i < ctx.extraListeners().size(); i++)
+                {
+                    extra.append(0 == i ? " extraListeners=" : ",").append(server.port(i + 1)).append(':')
+                        .append(ctx.extraListeners().get(i).profile().name().toLowerCase());
+                }
+                out.println(READY_LINE_PREFIX + ": port=" + server.port() + extra + " aeronDir=" +
                     backbone.aeronDirectoryName() + " workers=" + ctx.workers() + orderInfo + " pid=" +
                     ProcessHandle.current().pid());
                 out.flush();

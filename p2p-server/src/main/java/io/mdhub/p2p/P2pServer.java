@@ -56,7 +56,7 @@ public final class P2pServer implements AutoCloseable
     private final FanOutWorker[] workers;
     private final IdentityHashMap<EventExecutor, FanOutWorker> workerByLoop = new IdentityHashMap<>();
     private final AtomicLong connectionIds = new AtomicLong();
-    private final RipcServer ripcServer;
+    private final RipcServer[] ripcServers;
     private final ObjectName objectName;
     private final long startNs = System.nanoTime();
     private final Control control = new Control();
@@ -65,8 +65,8 @@ public final class P2pServer implements AutoCloseable
     {
         this.ctx = ctx;
         final WorkerSettings settings = new WorkerSettings(ctx.componentName(), ctx.maxItemsPerConsumer(),
-            ctx.maxItems(), ctx.maxOutputBytes(), ctx.slowConsumerTimeoutNs(), ctx.flushProfile(),
-            ctx.flushIntervalNs(), ctx.counters(), ctx.dictionarySupplier());
+            ctx.maxItems(), ctx.maxOutputBytes(), ctx.slowConsumerTimeoutNs(), ctx.flushIntervalNs(), ctx.counters(),
+            ctx.dictionarySupplier());
         final ItemSourceFactory sourceFactory = ctx.cacheEnabled() ? CachingItemSource.factory(
             ctx.itemSourceFactory(), ctx.counters().cacheRefreshes(), ctx.counters().cacheMisses()) :
             ctx.itemSourceFactory();
@@ -79,18 +79,25 @@ public final class P2pServer implements AutoCloseable
             workerByLoop.put(executor, worker);
         }
 
-        final RipcServer.Context ripcContext = null != ctx.ripcContext() ? ctx.ripcContext() : new RipcServer.Context();
-        ripcContext
-            .port(ctx.port())
-            .bindAddress(ctx.bindAddress())
-            .componentName(ctx.componentName())
-            .eventLoopGroup(ctx.eventLoopGroup())
-            .countersManager(ctx.countersManager())
-            .channelHook(this::initChannel);
-        RipcServer server = null;
+        final List<ConsumerListener> listeners = ctx.listeners();
+        ripcServers = new RipcServer[listeners.size()];
         try
         {
-            server = RipcServer.launch(ripcContext);
+            for (int i = 0; i < ripcServers.length; i++)
+            {
+                final ConsumerListener listener = listeners.get(i);
+                final RipcServer.Context ripcContext = 0 == i && null != ctx.ripcContext() ?
+                    ctx.ripcContext() : new RipcServer.Context();
+                ripcServers[i] = RipcServer.launch(ripcContext
+                    .port(listener.port())
+                    .bindAddress(ctx.bindAddress())
+                    // RIPC counters are labelled by component: a further listener's carry its port
+                    .componentName(0 == i ? ctx.componentName() : ctx.componentName() + "-" + listener.port())
+                    .eventLoopGroup(ctx.eventLoopGroup())
+                    .countersManager(ctx.countersManager())
+                    .tcpNoDelay(FlushProfile.LATENCY == listener.profile())
+                    .channelHook((channel) -> initChannel(channel, listener.profile())));
+            }
             for (final FanOutWorker worker : workers)
             {
                 worker.start();
@@ -98,10 +105,10 @@ public final class P2pServer implements AutoCloseable
         }
         catch (final RuntimeException ex)
         {
+            closeListeners();
             closeWorkers();
             throw ex;
         }
-        ripcServer = server;
         objectName = ctx.registerMBean() ? MBeans.register("P2pServer", ctx.componentName(), control) : null;
     }
 
@@ -125,13 +132,13 @@ public final class P2pServer implements AutoCloseable
         }
     }
 
-    private void initChannel(final Channel channel)
+    private void initChannel(final Channel channel, final FlushProfile profile)
     {
         final FanOutWorker worker = workerByLoop.get(channel.eventLoop());
         // unwritable above half the output limit starts the slow-consumer clock; the full limit disconnects at once
         channel.config().setWriteBufferWaterMark(
             new WriteBufferWaterMark(ctx.maxOutputBytes() / 4, ctx.maxOutputBytes() / 2));
-        channel.pipeline().addLast("p2p-consumer", worker.newSession(connectionIds.incrementAndGet()));
+        channel.pipeline().addLast("p2p-consumer", worker.newSession(connectionIds.incrementAndGet(), profile));
     }
 
     /**
@@ -139,7 +146,16 @@ public final class P2pServer implements AutoCloseable
      */
     public int port()
     {
-        return ripcServer.port();
+        return ripcServers[0].port();
+    }
+
+    /**
+     * @param index 0 for the main listener ({@code mdhub.p2p.port}), then the extra listeners in order.
+     * @return the port that listener is bound to (useful with port 0).
+     */
+    public int port(final int index)
+    {
+        return ripcServers[index].port();
     }
 
     /**
@@ -165,9 +181,17 @@ public final class P2pServer implements AutoCloseable
     public void close()
     {
         MBeans.unregister(objectName);
-        CloseHelper.quietClose(ripcServer);
+        closeListeners();
         closeWorkers();
         ctx.close();
+    }
+
+    private void closeListeners()
+    {
+        for (final RipcServer server : ripcServers)
+        {
+            CloseHelper.quietClose(server);
+        }
     }
 
     private void closeWorkers()
@@ -259,9 +283,10 @@ public final class P2pServer implements AutoCloseable
     public static final class Context extends BaseContext<Context>
     {
         /**
-         * Counters the in-memory CountersManager has room for (the server and its RIPC transport use about 55).
+         * Counters the in-memory CountersManager has room for (the server and one RIPC listener use about 55, each
+         * service 2 more, each further listener about 20).
          */
-        public static final int DEFAULT_COUNTERS_CAPACITY = 128;
+        public static final int DEFAULT_COUNTERS_CAPACITY = 256;
         private static final int MAX_WORKERS = 64;
         private static final int MIN_OUTPUT_BYTES = 4096;
 
@@ -274,6 +299,7 @@ public final class P2pServer implements AutoCloseable
         private int maxOutputBytes = P2pConfiguration.maxOutputBytes();
         private long slowConsumerTimeoutNs = P2pConfiguration.slowConsumerTimeoutNs();
         private FlushProfile flushProfile = P2pConfiguration.flushProfile();
+        private List<ConsumerListener> extraListeners = P2pConfiguration.extraListeners();
         private long flushIntervalNs = P2pConfiguration.flushIntervalNs();
         private String componentName = P2pConfiguration.componentName();
         private boolean registerMBean = true;
@@ -316,6 +342,16 @@ public final class P2pServer implements AutoCloseable
             if (null == flushProfile)
             {
                 throw new IllegalArgumentException(P2pConfiguration.FLUSH_PROFILE_PROP_NAME + " is required");
+            }
+            final java.util.Set<Integer> ports = new java.util.HashSet<>();
+            for (final ConsumerListener listener : listeners())
+            {
+                if (0 != listener.port() && !ports.add(listener.port()))
+                {
+                    throw new IllegalArgumentException(P2pConfiguration.EXTRA_LISTENERS_PROP_NAME +
+                        ": port " + listener.port() + " is listed twice (or is " + P2pConfiguration.PORT_PROP_NAME +
+                        ")");
+                }
             }
             if (null != ripcContext && ripcContext.isConcluded())
             {
@@ -533,6 +569,36 @@ public final class P2pServer implements AutoCloseable
         public FlushProfile flushProfile()
         {
             return flushProfile;
+        }
+
+        /**
+         * @param extraListeners further ports beside {@link #port(int)}, each with its flush profile.
+         * @return this.
+         */
+        public Context extraListeners(final List<ConsumerListener> extraListeners)
+        {
+            checkNotConcluded();
+            this.extraListeners = List.copyOf(extraListeners);
+            return this;
+        }
+
+        /**
+         * @return the further listeners.
+         */
+        public List<ConsumerListener> extraListeners()
+        {
+            return extraListeners;
+        }
+
+        /**
+         * @return every listener: the main one ({@code port}, {@code flushProfile}) first, then the extra ones.
+         */
+        public List<ConsumerListener> listeners()
+        {
+            final List<ConsumerListener> all = new ArrayList<>(1 + extraListeners.size());
+            all.add(new ConsumerListener(port, flushProfile));
+            all.addAll(extraListeners);
+            return all;
         }
 
         /**

@@ -4,8 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -600,6 +602,50 @@ class P2pServerEtaConsumerTest
             .get() && 1 == server.control().getConnectionCount());
         second.requestItem(5, SERVICE_ID, "TRI.N", true);
         assertRefresh(awaitOn(second, 5), 5, StreamStates.OPEN, "TRI.N");
+    }
+
+    @Test
+    void eachListenerFlushesItsConnectionsByItsOwnProfile()
+    {
+        final long intervalMs = 2_000;
+        launch(context().flushProfile(FlushProfile.LATENCY)
+            .flushIntervalNs(java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(intervalMs))
+            .extraListeners(List.of(new ConsumerListener(0, FlushProfile.THROUGHPUT))));
+        final EtaConsumer immediate = consumer("immediate");
+        final EtaConsumer timed = EtaConsumer.connect(server.port(1));
+        closeables.add(timed);
+        assertEquals(StreamStates.OPEN, timed.login("timed").state().streamState(), "answered on a timer tick");
+        immediate.requestItem(5, SERVICE_ID, "TRI.N", true);
+        awaitOn(immediate, 5);
+        timed.requestItem(7, SERVICE_ID, "TRI.N", true);
+        awaitOn(timed, 7); // arrives on a tick: the next one is a whole interval away
+
+        source.update(SERVICE_ID, "TRI.N", 0, FieldIds.TRDVOL_1, 1);
+        assertEquals(MsgClasses.UPDATE, awaitOn(immediate, 5).msgClass(), "the latency listener flushes at once");
+        assertNull(timed.pollMessage(7, Duration.ofMillis(intervalMs / 4)),
+            "the throughput listener's connection waits for its flush timer");
+        final EtaMessage update = timed.awaitMessage(7, Duration.ofMillis(intervalMs * 3));
+        assertEquals(MsgClasses.UPDATE, update.msgClass(), "then the timer flushes it");
+    }
+
+    @Test
+    void listenersAreCheckedWhenConfigured()
+    {
+        assertEquals(List.of(new ConsumerListener(14012, FlushProfile.THROUGHPUT),
+                new ConsumerListener(14022, FlushProfile.LATENCY)),
+            ConsumerListener.parseList(" 14012:throughput, 14022:LATENCY"));
+        assertTrue(ConsumerListener.parseList(" ").isEmpty());
+        for (final String bad : List.of("14012", "x:latency", "14012:fast", "70000:latency"))
+        {
+            final IllegalArgumentException ex =
+                assertThrows(IllegalArgumentException.class, () -> ConsumerListener.parseList(bad));
+            assertTrue(ex.getMessage().startsWith(P2pConfiguration.EXTRA_LISTENERS_PROP_NAME + ": bad entry"),
+                ex.getMessage());
+        }
+        final IllegalArgumentException twice = assertThrows(IllegalArgumentException.class,
+            () -> context().port(14012).extraListeners(List.of(new ConsumerListener(14012, FlushProfile.THROUGHPUT)))
+                .conclude());
+        assertTrue(twice.getMessage().contains("port 14012 is listed twice"), twice.getMessage());
     }
 
     @Test

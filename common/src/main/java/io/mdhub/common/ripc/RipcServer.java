@@ -41,7 +41,7 @@ public final class RipcServer implements AutoCloseable
             .group(ctx.eventLoopGroup())
             .channel(RipcTransport.serverChannelClass(ctx.eventLoopGroup()))
             .option(ChannelOption.SO_REUSEADDR, true)
-            .childOption(ChannelOption.TCP_NODELAY, true)
+            .childOption(ChannelOption.TCP_NODELAY, ctx.tcpNoDelay())
             .childHandler(new ChannelInitializer<SocketChannel>()
             {
                 @Override
@@ -121,6 +121,7 @@ public final class RipcServer implements AutoCloseable
         private int maxUserMsgSize = RipcConfiguration.maxUserMsgSize();
         private long pingTimeoutNs = RipcConfiguration.pingTimeoutNs();
         private long minPingTimeoutNs = RipcConfiguration.minPingTimeoutNs();
+        private boolean tcpNoDelay = true;
 
         @Override
         protected void concludeContext()
@@ -154,6 +155,26 @@ public final class RipcServer implements AutoCloseable
         public String bindAddress()
         {
             return bindAddress;
+        }
+
+        /**
+         * @param tcpNoDelay send small segments at once (Nagle off, the default: latency); false lets the kernel
+         *                   coalesce them (throughput listeners that flush on a timer anyway).
+         * @return this.
+         */
+        public Context tcpNoDelay(final boolean tcpNoDelay)
+        {
+            checkNotConcluded();
+            this.tcpNoDelay = tcpNoDelay;
+            return this;
+        }
+
+        /**
+         * @return whether accepted connections run with TCP_NODELAY.
+         */
+        public boolean tcpNoDelay()
+        {
+            return tcpNoDelay;
         }
 
         /**

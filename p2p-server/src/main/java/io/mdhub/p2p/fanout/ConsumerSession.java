@@ -28,6 +28,7 @@ public final class ConsumerSession extends ChannelInboundHandlerAdapter
     private static final Logger LOG = LoggerFactory.getLogger(ConsumerSession.class);
 
     final long connectionId;
+    final boolean isLatencyProfile;
     final Int2ObjectHashMap<ItemWatch> watches = new Int2ObjectHashMap<>();
     private final FanOutWorker worker;
     private ChannelHandlerContext ctx;
@@ -43,10 +44,11 @@ public final class ConsumerSession extends ChannelInboundHandlerAdapter
     private boolean isRejected;
     private long unwritableSinceNs;
 
-    ConsumerSession(final FanOutWorker worker, final long connectionId)
+    ConsumerSession(final FanOutWorker worker, final long connectionId, final boolean isLatencyProfile)
     {
         this.worker = worker;
         this.connectionId = connectionId;
+        this.isLatencyProfile = isLatencyProfile;
     }
 
     @Override

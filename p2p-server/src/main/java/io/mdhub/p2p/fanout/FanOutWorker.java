@@ -62,7 +62,6 @@ public final class FanOutWorker implements ItemSourceListener
     private final EventLoop eventLoop;
     private final WorkerSettings settings;
     private final P2pCounters counters;
-    private final boolean isLatencyProfile;
     private final ItemSource source;
     private final AdminResponder admin;
     private final ItemMessages messages = new ItemMessages();
@@ -74,7 +73,10 @@ public final class FanOutWorker implements ItemSourceListener
     private final HashMap<ItemKey, WatchedItem> items = new HashMap<>();
     private final IntArrayList freeItemIds = new IntArrayList();
     private final ArrayList<ConsumerSession> sessions = new ArrayList<>();
-    private final ArrayList<ConsumerSession> dirtySessions = new ArrayList<>();
+    /** Sessions with unflushed writes that flush at the end of each source burst (latency listeners). */
+    private final ArrayList<ConsumerSession> dirtyLatency = new ArrayList<>();
+    /** Sessions with unflushed writes that wait for the flush timer (throughput listeners). */
+    private final ArrayList<ConsumerSession> dirtyTimed = new ArrayList<>();
     private final ArrayList<Service> changedServices = new ArrayList<>(1);
     private final Int2ObjectHashMap<ServiceTally> tallyByServiceId = new Int2ObjectHashMap<>();
     private final ArrayList<ServiceTally> tallies = new ArrayList<>();
@@ -107,7 +109,6 @@ public final class FanOutWorker implements ItemSourceListener
         this.eventLoop = eventLoop;
         this.settings = settings;
         this.counters = settings.counters();
-        this.isLatencyProfile = FlushProfile.LATENCY == settings.flushProfile();
         this.directory = new DirectoryView(settings.componentName());
         this.admin = new AdminResponder(settings.componentName(), settings.fieldDictionary().get());
         this.source = sourceFactory.newItemSource(index, eventLoop, this);
@@ -123,11 +124,6 @@ public final class FanOutWorker implements ItemSourceListener
 
     private void startTimers()
     {
-        if (!isLatencyProfile)
-        {
-            flushTimer = eventLoop.scheduleAtFixedRate(
-                this::flushDirty, settings.flushIntervalNs(), settings.flushIntervalNs(), TimeUnit.NANOSECONDS);
-        }
         final long periodNs = Math.max(TimeUnit.MILLISECONDS.toNanos(1),
             Math.min(MAX_HOUSEKEEPING_PERIOD_NS, settings.slowConsumerTimeoutNs() / 4));
         housekeepingTimer = eventLoop.scheduleAtFixedRate(this::housekeeping, periodNs, periodNs, TimeUnit.NANOSECONDS);
@@ -188,9 +184,9 @@ public final class FanOutWorker implements ItemSourceListener
      * @param connectionId server-wide id of the new connection.
      * @return the handler to put at the end of that connection's pipeline.
      */
-    public ConsumerSession newSession(final long connectionId)
+    public ConsumerSession newSession(final long connectionId, final FlushProfile profile)
     {
-        return new ConsumerSession(this, connectionId);
+        return new ConsumerSession(this, connectionId, FlushProfile.LATENCY == profile);
     }
 
     int maxOutputBytes()
@@ -204,6 +200,12 @@ public final class FanOutWorker implements ItemSourceListener
     {
         sessions.add(session);
         counters.connectionsActive().increment();
+        if (!session.isLatencyProfile && null == flushTimer)
+        {
+            // the first connection of a throughput listener on this worker: timed writes from now on
+            flushTimer = eventLoop.scheduleAtFixedRate(
+                this::flushTimed, settings.flushIntervalNs(), settings.flushIntervalNs(), TimeUnit.NANOSECONDS);
+        }
     }
 
     void onSessionClosed(final ConsumerSession session)
@@ -223,7 +225,7 @@ public final class FanOutWorker implements ItemSourceListener
 
     void markDirty(final ConsumerSession session)
     {
-        dirtySessions.add(session);
+        (session.isLatencyProfile ? dirtyLatency : dirtyTimed).add(session);
     }
 
     void messageWritten()
@@ -236,27 +238,43 @@ public final class FanOutWorker implements ItemSourceListener
         counters.disconnects(reason).increment();
     }
 
+    /**
+     * A connection's input is consumed: what it caused goes out now for latency listeners; a throughput listener's
+     * answers wait for the flush timer like everything else it is sent (RMDS timed writes).
+     */
     void onReadComplete()
     {
-        flushDirty();
+        flushLatency();
     }
 
-    private void flushDirty()
+    // counters first: whoever sees a flushed message also sees it counted
+
+    private void flushLatency()
     {
-        final ArrayList<ConsumerSession> dirty = dirtySessions;
+        publishCounters();
+        flush(dirtyLatency);
+    }
+
+    private void flushTimed()
+    {
+        publishCounters();
+        flush(dirtyTimed);
+    }
+
+    private static void flush(final ArrayList<ConsumerSession> dirty)
+    {
         for (int i = 0, size = dirty.size(); i < size; i++)
         {
             dirty.get(i).flush();
         }
         dirty.clear();
-        publishCounters();
     }
 
     private void afterSourceEvent()
     {
-        if (isLatencyProfile && !isInSourceBatch)
+        if (!isInSourceBatch)
         {
-            flushDirty();
+            flushLatency();
         }
     }
 

@@ -1,19 +1,18 @@
 package io.mdhub.p2p.fanout;
 
 import com.refinitiv.eta.codec.DataDictionary;
-import io.mdhub.p2p.FlushProfile;
 import io.mdhub.p2p.P2pCounters;
 
 /**
- * What every fan-out worker of one server shares: limits, flush profile, counters and the dictionary to serve.
+ * What every fan-out worker of one server shares: limits, the timed-write interval, counters and the dictionary
+ * to serve. The flush profile belongs to each listener (and so to each connection), not to the worker.
  *
  * @param componentName         announced in Login refreshes and used in logs.
  * @param maxItemsPerConsumer   item streams one connection may open.
  * @param maxItems              distinct items open on all workers' sources together.
  * @param maxOutputBytes        pending output that disconnects a consumer.
  * @param slowConsumerTimeoutNs time a consumer may stay unwritable.
- * @param flushProfile          when writes are flushed.
- * @param flushIntervalNs       flush interval of the throughput profile.
+ * @param flushIntervalNs       flush interval of throughput-profile connections.
  * @param counters              the server's counters.
  * @param fieldDictionary       loader of the dictionary served to consumers (one instance per worker: ETA's
  *                              dictionary encoder is not shared between threads).
@@ -24,7 +23,6 @@ public record WorkerSettings(
     int maxItems,
     int maxOutputBytes,
     long slowConsumerTimeoutNs,
-    FlushProfile flushProfile,
     long flushIntervalNs,
     P2pCounters counters,
     java.util.function.Supplier<DataDictionary> fieldDictionary)
