@@ -73,6 +73,13 @@ public final class P2pConfiguration
     public static final int MAX_OUTPUT_BYTES_DEFAULT = 8 * 1024 * 1024;
 
     /**
+     * Output a consumer may have waiting and still count as keeping up (RMDS guaranteedOutputBuffers): above it the
+     * connection is unwritable and its slow-consumer clock runs; it is writable again below half of it. {@code 0}
+     * means half of {@link #MAX_OUTPUT_BYTES_PROP_NAME}.
+     */
+    public static final String GUARANTEED_OUTPUT_BYTES_PROP_NAME = "mdhub.p2p.guaranteed.output.bytes";
+
+    /**
      * Longest time a consumer connection may stay unwritable (output above half of max.output.bytes) before it is
      * disconnected as slow.
      */
@@ -182,6 +189,14 @@ public final class P2pConfiguration
     public static int maxItems()
     {
         return Integer.getInteger(MAX_ITEMS_PROP_NAME, MAX_ITEMS_DEFAULT);
+    }
+
+    /**
+     * @return output a consumer may have pending without counting as slow, 0 for half the maximum.
+     */
+    public static int guaranteedOutputBytes()
+    {
+        return SystemUtil.getSizeAsInt(GUARANTEED_OUTPUT_BYTES_PROP_NAME, 0);
     }
 
     /**

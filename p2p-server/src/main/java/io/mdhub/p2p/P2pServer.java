@@ -135,9 +135,9 @@ public final class P2pServer implements AutoCloseable
     private void initChannel(final Channel channel, final FlushProfile profile)
     {
         final FanOutWorker worker = workerByLoop.get(channel.eventLoop());
-        // unwritable above half the output limit starts the slow-consumer clock; the full limit disconnects at once
+        // unwritable above the guaranteed output starts the slow-consumer clock; the maximum disconnects at once
         channel.config().setWriteBufferWaterMark(
-            new WriteBufferWaterMark(ctx.maxOutputBytes() / 4, ctx.maxOutputBytes() / 2));
+            new WriteBufferWaterMark(ctx.guaranteedOutputBytes() / 2, ctx.guaranteedOutputBytes()));
         channel.pipeline().addLast("p2p-consumer", worker.newSession(connectionIds.incrementAndGet(), profile));
     }
 
@@ -297,6 +297,7 @@ public final class P2pServer implements AutoCloseable
         private int maxItems = P2pConfiguration.maxItems();
         private boolean cacheEnabled = P2pConfiguration.cacheEnabled();
         private int maxOutputBytes = P2pConfiguration.maxOutputBytes();
+        private int guaranteedOutputBytes = P2pConfiguration.guaranteedOutputBytes();
         private long slowConsumerTimeoutNs = P2pConfiguration.slowConsumerTimeoutNs();
         private FlushProfile flushProfile = P2pConfiguration.flushProfile();
         private List<ConsumerListener> extraListeners = P2pConfiguration.extraListeners();
@@ -321,6 +322,12 @@ public final class P2pServer implements AutoCloseable
             requireRange(P2pConfiguration.WORKERS_PROP_NAME, workers, 1, MAX_WORKERS);
             requirePositive(P2pConfiguration.MAX_ITEMS_PER_CONSUMER_PROP_NAME, maxItemsPerConsumer);
             requirePositive(P2pConfiguration.MAX_ITEMS_PROP_NAME, maxItems);
+            if (0 == guaranteedOutputBytes)
+            {
+                guaranteedOutputBytes = maxOutputBytes / 2;
+            }
+            requireRange(P2pConfiguration.GUARANTEED_OUTPUT_BYTES_PROP_NAME, guaranteedOutputBytes,
+                MIN_OUTPUT_BYTES / 2, maxOutputBytes);
             requireRange(P2pConfiguration.MAX_OUTPUT_BYTES_PROP_NAME, maxOutputBytes, MIN_OUTPUT_BYTES,
                 Integer.MAX_VALUE);
             requirePositive(P2pConfiguration.SLOW_CONSUMER_TIMEOUT_PROP_NAME, slowConsumerTimeoutNs);
@@ -512,6 +519,26 @@ public final class P2pServer implements AutoCloseable
         public int maxItems()
         {
             return maxItems;
+        }
+
+        /**
+         * @param guaranteedOutputBytes pending output a consumer may have and still count as keeping up (the
+         *                              high write watermark; 0 for half of {@link #maxOutputBytes()}).
+         * @return this.
+         */
+        public Context guaranteedOutputBytes(final int guaranteedOutputBytes)
+        {
+            checkNotConcluded();
+            this.guaranteedOutputBytes = guaranteedOutputBytes;
+            return this;
+        }
+
+        /**
+         * @return pending output that starts a consumer's slow-consumer clock.
+         */
+        public int guaranteedOutputBytes()
+        {
+            return guaranteedOutputBytes;
         }
 
         /**

@@ -629,7 +629,7 @@ class P2pServerEtaConsumerTest
     }
 
     @Test
-    void listenersAreCheckedWhenConfigured()
+    void listenersAndOutputLimitsAreCheckedWhenConfigured()
     {
         assertEquals(List.of(new ConsumerListener(14012, FlushProfile.THROUGHPUT),
                 new ConsumerListener(14022, FlushProfile.LATENCY)),
@@ -646,6 +646,14 @@ class P2pServerEtaConsumerTest
             () -> context().port(14012).extraListeners(List.of(new ConsumerListener(14012, FlushProfile.THROUGHPUT)))
                 .conclude());
         assertTrue(twice.getMessage().contains("port 14012 is listed twice"), twice.getMessage());
+        final IllegalArgumentException guaranteed = assertThrows(IllegalArgumentException.class,
+            () -> context().maxOutputBytes(1 << 20).guaranteedOutputBytes(2 << 20).conclude());
+        assertTrue(guaranteed.getMessage().contains(P2pConfiguration.GUARANTEED_OUTPUT_BYTES_PROP_NAME),
+            guaranteed.getMessage());
+        final P2pServer.Context defaults = context().maxOutputBytes(1 << 20);
+        defaults.conclude();
+        assertEquals(1 << 19, defaults.guaranteedOutputBytes(), "half of the maximum by default");
+        defaults.close();
     }
 
     @Test
