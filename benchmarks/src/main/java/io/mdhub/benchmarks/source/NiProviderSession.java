@@ -11,7 +11,6 @@ import com.refinitiv.eta.codec.CodecFactory;
 import com.refinitiv.eta.codec.CodecReturnCodes;
 import com.refinitiv.eta.codec.DataStates;
 import com.refinitiv.eta.codec.MsgClasses;
-import com.refinitiv.eta.codec.RealHints;
 import com.refinitiv.eta.codec.StreamStates;
 import com.refinitiv.eta.rdm.Directory;
 import com.refinitiv.eta.rdm.DomainTypes;
@@ -22,7 +21,6 @@ import com.refinitiv.eta.valueadd.domainrep.rdm.login.LoginMsgFactory;
 import com.refinitiv.eta.valueadd.domainrep.rdm.login.LoginMsgType;
 import com.refinitiv.eta.valueadd.domainrep.rdm.login.LoginRequest;
 
-import io.mdhub.common.dictionary.FieldIds;
 import io.mdhub.common.ripc.RipcFrameEncoder;
 import io.mdhub.common.ripc.RipcSession;
 import io.mdhub.common.rwf.RwfMsgFlyweight;
@@ -241,18 +239,7 @@ final class NiProviderSession extends ChannelInboundHandlerAdapter
         final FieldListWriter fields = marketPrice.beginRefresh(
             writer.begin(buf, buf.writerIndex(), buf.writableBytes()), streamId(item), settings.serviceId(),
             name, 0, name.capacity(), StreamStates.OPEN, DataStates.OK, false, 1);
-        final long price = basePrice(item);
-        fields.uint(FieldIds.PROD_PERM, 1)
-            .string(FieldIds.DSPLY_NAME, name, 0, Math.min(16, name.capacity()))
-            .enumValue(FieldIds.RDN_EXCHID, 2)
-            .enumValue(FieldIds.CURRENCY, 840)
-            .real(FieldIds.TRDPRC_1, price, RealHints.EXPONENT_2)
-            .real(FieldIds.BID, price - 1, RealHints.EXPONENT_2)
-            .real(FieldIds.ASK, price + 1, RealHints.EXPONENT_2)
-            .real(FieldIds.BIDSIZE, 100, RealHints.EXPONENT0)
-            .real(FieldIds.ASKSIZE, 100, RealHints.EXPONENT0)
-            .real(FieldIds.ACVOL_1, 0, RealHints.EXPONENT0)
-            .uint(FieldIds.MDH_UPDSEQ, 0);
+        Level1Layout.refresh(fields, name, name.capacity(), basePrice(item), 0);
         return finish(buf, marketPrice.complete());
     }
 
@@ -262,16 +249,8 @@ final class NiProviderSession extends ChannelInboundHandlerAdapter
         final ByteBuf buf = RipcFrameEncoder.newMessageBuffer(ctx.alloc(), MESSAGE_CAPACITY / 4);
         final FieldListWriter fields = marketPrice.beginUpdate(
             writer.begin(buf, buf.writerIndex(), buf.writableBytes()), streamId(item), UpdateEventTypes.QUOTE);
-        final long price = basePrice(item) + (count & 0x3F);
-        fields.real(FieldIds.BID, price - 1, RealHints.EXPONENT_2)
-            .real(FieldIds.ASK, price + 1, RealHints.EXPONENT_2)
-            .real(FieldIds.BIDSIZE, 100 + (count & 0xFF), RealHints.EXPONENT0)
-            .real(FieldIds.ASKSIZE, 200 + (count & 0xFF), RealHints.EXPONENT0)
-            .uint(FieldIds.MDH_UPDSEQ, count);
-        if (0 == (updatesSent + 1) % settings.timestampEvery())
-        {
-            fields.integer(FieldIds.MDH_ORGTIM, System.nanoTime());
-        }
+        Level1Layout.update(fields, basePrice(item), count,
+            0 == (updatesSent + 1) % settings.timestampEvery() ? System.nanoTime() : 0);
         return finish(buf, marketPrice.complete());
     }
 

@@ -15,7 +15,6 @@ import com.refinitiv.eta.codec.MsgClasses;
 import com.refinitiv.eta.codec.Qos;
 import com.refinitiv.eta.codec.QosRates;
 import com.refinitiv.eta.codec.QosTimeliness;
-import com.refinitiv.eta.codec.RealHints;
 import com.refinitiv.eta.codec.StatusMsg;
 import com.refinitiv.eta.codec.StatusMsgFlags;
 import com.refinitiv.eta.rdm.DomainTypes;
@@ -25,7 +24,6 @@ import com.refinitiv.eta.valueadd.domainrep.rdm.directory.Service;
 import com.refinitiv.eta.valueadd.domainrep.rdm.login.LoginRequest;
 
 import io.mdhub.common.dictionary.DictionaryLoader;
-import io.mdhub.common.dictionary.FieldIds;
 import io.mdhub.common.ripc.RipcFrameEncoder;
 import io.mdhub.common.rwf.eta.DictionaryRefreshEncoder;
 import io.mdhub.common.rwf.eta.DirectoryEncoder;
@@ -174,18 +172,7 @@ final class SinkMessages
         final FieldListWriter fields = marketPrice.beginRefresh(begin(out), stream.streamId, serviceId, name, 0,
             nameLength, isStreaming ? com.refinitiv.eta.codec.StreamStates.OPEN :
             com.refinitiv.eta.codec.StreamStates.NON_STREAMING, DataStates.OK, true, 1);
-        final long price = stream.basePrice;
-        fields.uint(FieldIds.PROD_PERM, 1)
-            .string(FieldIds.DSPLY_NAME, name, 0, Math.min(16, nameLength))
-            .enumValue(FieldIds.RDN_EXCHID, 2)
-            .enumValue(FieldIds.CURRENCY, 840)
-            .real(FieldIds.TRDPRC_1, price, RealHints.EXPONENT_2)
-            .real(FieldIds.BID, price - 1, RealHints.EXPONENT_2)
-            .real(FieldIds.ASK, price + 1, RealHints.EXPONENT_2)
-            .real(FieldIds.BIDSIZE, 100, RealHints.EXPONENT0)
-            .real(FieldIds.ASKSIZE, 100, RealHints.EXPONENT0)
-            .real(FieldIds.ACVOL_1, 0, RealHints.EXPONENT0)
-            .uint(FieldIds.MDH_UPDSEQ, stream.updateCount);
+        Level1Layout.refresh(fields, name, nameLength, stream.basePrice, stream.updateCount);
         return finish(out, marketPrice.complete());
     }
 
@@ -209,16 +196,7 @@ final class SinkMessages
     {
         final long count = ++stream.updateCount;
         final FieldListWriter fields = marketPrice.beginUpdate(begin(out), stream.streamId, UpdateEventTypes.QUOTE);
-        final long price = stream.basePrice + (count & 0x3F);
-        fields.real(FieldIds.BID, price - 1, RealHints.EXPONENT_2)
-            .real(FieldIds.ASK, price + 1, RealHints.EXPONENT_2)
-            .real(FieldIds.BIDSIZE, 100 + (count & 0xFF), RealHints.EXPONENT0)
-            .real(FieldIds.ASKSIZE, 200 + (count & 0xFF), RealHints.EXPONENT0)
-            .uint(FieldIds.MDH_UPDSEQ, count);
-        if (0 == sequence % timestampEvery)
-        {
-            fields.integer(FieldIds.MDH_ORGTIM, System.nanoTime());
-        }
+        Level1Layout.update(fields, stream.basePrice, count, 0 == sequence % timestampEvery ? System.nanoTime() : 0);
         finish(out, marketPrice.complete());
     }
 

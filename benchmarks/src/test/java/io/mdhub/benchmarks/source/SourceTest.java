@@ -70,6 +70,8 @@ class SourceTest
         int refreshes = 0;
         int updates = 0;
         int timestamped = 0;
+        int shortest = Integer.MAX_VALUE;
+        int longest = 0;
         for (int i = 2; i < messages.size(); i++)
         {
             final byte[] bytes = messages.get(i);
@@ -98,10 +100,14 @@ class SourceTest
                 {
                     timestamped++;
                 }
+                shortest = Math.min(shortest, bytes.length);
+                longest = Math.max(longest, bytes.length);
             }
         }
         assertTrue(updates >= 500, "updates received: " + updates);
         assertEquals(updates / 10, timestamped, "every 10th update carries a timestamp");
+        assertTrue(shortest >= 60 && longest <= 80, "level-1 updates of the published 74-byte class: " + shortest +
+            " to " + longest + " bytes");
     }
 
     @Test
