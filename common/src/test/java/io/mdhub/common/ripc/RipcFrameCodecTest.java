@@ -21,6 +21,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 import io.mdhub.common.test.InterruptAfter;
+import org.agrona.concurrent.UnsafeBuffer;
+
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelFuture;
@@ -433,6 +435,51 @@ class RipcFrameCodecTest
             assertArrayEquals(expected.get(i), frames.get(i), "frame " + i);
         }
         assertTrue(frames.get(0).length <= maxUserMsgSize + 3);
+        assertFalse(channel.finishAndReleaseAll());
+    }
+
+    @Test
+    void packedCopiesKeepTheOrderOfWritesAndPatchTheInt()
+    {
+        final int maxUserMsgSize = 200;
+        final EmbeddedChannel channel = encoderChannel(true, maxUserMsgSize);
+        final RipcFrameEncoder encoder = channel.pipeline().get(RipcFrameEncoder.class);
+        final byte[] a = message(50, 1);
+        final byte[] b = message(60, 2);
+        final byte[] c = message(70, 3);
+        final byte[] d = message(40, 4);
+        final byte[] e = message(30, 5);
+
+        channel.write(Unpooled.copiedBuffer(a)); // held: the first packed copy joins it in one pack
+        assertTrue(encoder.writePackedCopy(new UnsafeBuffer(b), 0, b.length, 4, 0x0102_0304));
+        channel.write(Unpooled.copiedBuffer(c));
+        assertTrue(encoder.writePackedCopy(new UnsafeBuffer(d), 0, d.length, 4, -7)); // full: the next pack
+        assertTrue(encoder.writePackedCopy(new UnsafeBuffer(e), 0, e.length, 0, 99));
+        assertFalse(encoder.writePackedCopy(new UnsafeBuffer(new byte[maxUserMsgSize]), 0, maxUserMsgSize, 0, 1),
+            "too long for a pack: the caller writes it as usual");
+        channel.flush();
+
+        final byte[] patchedB = b.clone();
+        java.nio.ByteBuffer.wrap(patchedB).putInt(4, 0x0102_0304);
+        final byte[] patchedD = d.clone();
+        java.nio.ByteBuffer.wrap(patchedD).putInt(4, -7);
+        final byte[] patchedE = e.clone();
+        java.nio.ByteBuffer.wrap(patchedE).putInt(0, 99);
+        final List<byte[]> frames = readFrames(channel);
+        assertEquals(2, frames.size());
+        assertArrayEquals(packedFrame(a, patchedB, c), frames.get(0));
+        assertArrayEquals(packedFrame(patchedD, patchedE), frames.get(1));
+        assertArrayEquals(message(60, 2), b, "the source is not touched");
+        assertFalse(channel.finishAndReleaseAll());
+    }
+
+    @Test
+    void packedCopiesAreRefusedWithoutPacking()
+    {
+        final EmbeddedChannel channel = encoderChannel(false, MAX_USER_MSG_SIZE);
+        final byte[] a = message(50, 1);
+        assertFalse(channel.pipeline().get(RipcFrameEncoder.class)
+            .writePackedCopy(new UnsafeBuffer(a), 0, a.length, 4, 1));
         assertFalse(channel.finishAndReleaseAll());
     }
 

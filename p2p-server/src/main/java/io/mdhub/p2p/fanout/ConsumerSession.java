@@ -2,13 +2,16 @@ package io.mdhub.p2p.fanout;
 
 import java.util.concurrent.TimeUnit;
 
+import io.mdhub.common.ripc.RipcFrameEncoder;
 import io.mdhub.common.ripc.RipcSession;
+import io.mdhub.common.rwf.RwfMsgDescriptor;
 import io.mdhub.p2p.DisconnectReason;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelOutboundBuffer;
+import org.agrona.DirectBuffer;
 import org.agrona.collections.Int2ObjectHashMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -32,6 +35,7 @@ public final class ConsumerSession extends ChannelInboundHandlerAdapter
     final Int2ObjectHashMap<ItemWatch> watches = new Int2ObjectHashMap<>();
     private final FanOutWorker worker;
     private ChannelHandlerContext ctx;
+    private RipcFrameEncoder encoder;
     private RipcSession ripcSession;
     boolean isLoggedIn;
     int loginStreamId;
@@ -131,19 +135,56 @@ public final class ConsumerSession extends ChannelInboundHandlerAdapter
      */
     void write(final ByteBuf message)
     {
-        if (isClosing)
+        if (isClosing || !hasOutputRoom())
         {
             message.release();
-            return;
-        }
-        if (!ctx.channel().isWritable() && pendingOutputBytes() > worker.maxOutputBytes())
-        {
-            message.release();
-            disconnect(DisconnectReason.SLOW_CONSUMER, "pending output " + pendingOutputBytes() +
-                " bytes above the limit " + worker.maxOutputBytes());
             return;
         }
         ctx.write(message, ctx.voidPromise());
+        written();
+    }
+
+    /**
+     * Fan out a source message (update, status) to this consumer: a copy with the consumer's streamId, packed straight
+     * into the RIPC encoder's frame (no buffer, no pipeline trip per message) or, when it cannot be packed, written
+     * as a message buffer from {@code messages}.
+     */
+    void writeCopy(
+        final DirectBuffer source, final int offset, final int length, final int streamId, final ItemMessages messages)
+    {
+        if (isClosing || !hasOutputRoom())
+        {
+            return;
+        }
+        if (null == encoder)
+        {
+            encoder = ctx.pipeline().get(RipcFrameEncoder.class);
+        }
+        if (null != encoder &&
+            encoder.writePackedCopy(source, offset, length, RwfMsgDescriptor.STREAM_ID_OFFSET, streamId))
+        {
+            written();
+            return;
+        }
+        write(messages.copyWithStreamId(ctx.alloc(), source, offset, length, streamId));
+    }
+
+    /**
+     * @return false after disconnecting a consumer whose pending output passed the limit, so fan-out never waits.
+     */
+    private boolean hasOutputRoom()
+    {
+        if (!ctx.channel().isWritable() && pendingOutputBytes() > worker.maxOutputBytes())
+        {
+            disconnect(DisconnectReason.SLOW_CONSUMER, "pending output " + pendingOutputBytes() +
+                " bytes above the limit " + worker.maxOutputBytes());
+            return false;
+        }
+        return true;
+    }
+
+    private void written()
+    {
         worker.messageWritten();
         if (!isDirty)
         {

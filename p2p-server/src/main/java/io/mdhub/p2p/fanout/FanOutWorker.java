@@ -956,8 +956,7 @@ public final class FanOutWorker implements ItemSourceListener
             final ItemWatch watch = watchers.get(i);
             if (!watch.isAwaitingRefresh && !watch.session.isClosing)
             {
-                watch.session.write(
-                    messages.copyWithStreamId(watch.session.alloc(), buffer, offset, length, watch.streamId));
+                watch.session.writeCopy(buffer, offset, length, watch.streamId, messages);
                 updatesOut++;
             }
         }
@@ -984,8 +983,7 @@ public final class FanOutWorker implements ItemSourceListener
         for (int i = watchers.size() - 1; i >= 0; i--)
         {
             final ItemWatch watch = watchers.get(i);
-            watch.session.write(
-                messages.copyWithStreamId(watch.session.alloc(), buffer, offset, length, watch.streamId));
+            watch.session.writeCopy(buffer, offset, length, watch.streamId, messages);
             statusOut++;
             if (isClosing)
             {
