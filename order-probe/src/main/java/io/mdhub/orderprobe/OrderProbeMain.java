@@ -2,16 +2,19 @@ package io.mdhub.orderprobe;
 
 import java.util.Arrays;
 
+import io.mdhub.orderprobe.analysis.AnalyseMain;
+import io.mdhub.orderprobe.probe.ProbeMain;
 import picocli.CommandLine;
 
 /**
  * Main class of {@code mdhub-order-probe.jar}: {@code orders-load ...} runs the order load tool
- * ({@code bin/mdhub orders-load}). The order probe proper (create/send timestamps per publishing thread, GC-pause
- * tracing, analyser) will be a second tool here.
+ * ({@code bin/mdhub orders-load}), {@code probe ...} the order probe ({@code bin/mdhub probe}) and
+ * {@code probe analyse ...} its analyser.
  */
 public final class OrderProbeMain
 {
-    private static final String USAGE = "usage: mdhub-order-probe.jar orders-load [options] (--help for the options)";
+    private static final String USAGE =
+        "usage: mdhub-order-probe.jar orders-load|probe|probe analyse [options] (--help for the options)";
 
     private OrderProbeMain()
     {
@@ -38,6 +41,14 @@ public final class OrderProbeMain
         if ("orders-load".equals(tool))
         {
             return new CommandLine(new OrdersLoadMain()).execute(rest);
+        }
+        if ("probe".equals(tool) && rest.length > 0 && "analyse".equals(rest[0]))
+        {
+            return new CommandLine(new AnalyseMain()).execute(Arrays.copyOfRange(rest, 1, rest.length));
+        }
+        if ("probe".equals(tool))
+        {
+            return new CommandLine(new ProbeMain()).execute(rest);
         }
         System.err.println(USAGE);
         return 2;

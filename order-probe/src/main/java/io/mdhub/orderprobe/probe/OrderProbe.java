@@ -1,0 +1,559 @@
+package io.mdhub.orderprobe.probe;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Properties;
+import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+
+import org.agrona.CloseHelper;
+import org.agrona.concurrent.IdleStrategy;
+import org.agrona.concurrent.NanoClock;
+import org.agrona.concurrent.SystemNanoClock;
+import org.agrona.concurrent.UnsafeBuffer;
+
+import io.mdhub.common.concurrent.IdleStrategies;
+import io.mdhub.common.order.client.OrderClient;
+import io.mdhub.common.order.client.OrderRejectedException;
+import io.mdhub.common.order.client.OrderTimeoutException;
+import io.mdhub.common.pause.PauseEvent;
+import io.mdhub.common.pause.PauseRecorder;
+import io.mdhub.orderprobe.FixNewOrderSingles;
+import io.mdhub.orderprobe.OrderGenerator;
+import io.mdhub.orderprobe.analysis.ProbeRun;
+
+/**
+ * One probe run: N publishing threads, each with its own {@link OrderClient} (its own client id), submit the orders a
+ * {@link ProbeSchedule} releases at a steady rate, synchronously, and keep each order's three timestamps; the probe
+ * JVM's pauses stream from JFR meanwhile; at the end the servers' pauses are read over JMX and everything is written
+ * as a {@link ProbeRun} directory. Orders of the warm-up are submitted but not kept.
+ */
+public final class OrderProbe
+{
+    private static final long NS_PER_S = 1_000_000_000L;
+    private static final long MAX_ORDERS = 100_000_000L;
+
+    private final Settings settings;
+    private final NanoClock clock = SystemNanoClock.INSTANCE;
+
+    /**
+     * @param settings what to run.
+     */
+    public OrderProbe(final Settings settings)
+    {
+        settings.validate();
+        this.settings = settings;
+    }
+
+    /**
+     * Run to the end (or until {@code stop}), then write the run directory.
+     *
+     * @param stop polled about every 10 ms; true ends creation early.
+     * @return the run as written.
+     * @throws IOException          when the run directory cannot be written.
+     * @throws InterruptedException when interrupted while waiting.
+     */
+    public ProbeRun run(final BooleanSupplier stop) throws IOException, InterruptedException
+    {
+        final long total = settings.rate * (settings.warmupSeconds + settings.durationSeconds);
+        final long[] sendNs = new long[(int)total];
+        final long[] endNs = new long[(int)total];
+        final boolean[] failed = new boolean[(int)total];
+        final List<String> problems = new ArrayList<>();
+        try (PauseRecorder pauses = PauseRecorder.streaming("probe-" + settings.probeId))
+        {
+            final Publisher[] publishers = new Publisher[settings.publishers];
+            final CountDownLatch ready = new CountDownLatch(settings.publishers);
+            final Thread[] threads = new Thread[settings.publishers];
+            final ProbeSchedule[] schedule = new ProbeSchedule[1];
+            final CountDownLatch started = new CountDownLatch(1);
+            try
+            {
+                for (int p = 0; p < publishers.length; p++)
+                {
+                    final OrderClient.Context ctx = settings.client.clone()
+                        .clientId(settings.clientIdBase + p)
+                        .responseStreamId(settings.client.responseStreamId() + p * settings.responseStreamStride);
+                    publishers[p] = new Publisher(p, ctx, ready, started, schedule, sendNs, endNs, failed);
+                    threads[p] = new Thread(publishers[p], "probe-" + settings.probeId + "-publisher-" + p);
+                    threads[p].setDaemon(true);
+                    threads[p].start();
+                }
+                if (!ready.await(settings.readyTimeoutSeconds, TimeUnit.SECONDS))
+                {
+                    throw new IllegalStateException("the order servers' partition maps did not reach every " +
+                        "publisher within " + settings.readyTimeoutSeconds + " s (are the servers up?)");
+                }
+                for (final Publisher publisher : publishers)
+                {
+                    if (null != publisher.failure)
+                    {
+                        throw new IllegalStateException("publisher " + publisher.index + " failed to start",
+                            publisher.failure);
+                    }
+                }
+                final long anchorNano = clock.nanoTime();
+                final long anchorEpochNs = epochNowNs();
+                final long startNs = anchorNano + 10_000_000L;
+                schedule[0] = new ProbeSchedule(startNs, settings.rate, total);
+                started.countDown();
+                final Thread creation = new Thread(() -> schedule[0].runCreation(clock),
+                    "probe-" + settings.probeId + "-creation");
+                creation.setDaemon(true);
+                creation.start();
+                while (creation.isAlive() || !allDone(threads))
+                {
+                    if (stop.getAsBoolean())
+                    {
+                        schedule[0].stop();
+                    }
+                    creation.join(10);
+                }
+                for (final Thread thread : threads)
+                {
+                    thread.join();
+                }
+                final long measureFrom = (long)Math.ceil(settings.rate * (double)settings.warmupSeconds);
+                return write(schedule[0], measureFrom, sendNs, endNs, failed, anchorNano, anchorEpochNs, pauses,
+                    problems);
+            }
+            finally
+            {
+                if (null != schedule[0])
+                {
+                    schedule[0].stop();
+                }
+                started.countDown();
+                for (final Publisher publisher : publishers)
+                {
+                    if (null != publisher)
+                    {
+                        publisher.isStopping = true;
+                    }
+                }
+                for (final Thread thread : threads)
+                {
+                    if (null != thread)
+                    {
+                        thread.join(TimeUnit.SECONDS.toMillis(settings.readyTimeoutSeconds));
+                    }
+                }
+            }
+        }
+    }
+
+    private static boolean allDone(final Thread[] threads)
+    {
+        for (final Thread thread : threads)
+        {
+            if (thread.isAlive())
+            {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private ProbeRun write(
+        final ProbeSchedule schedule,
+        final long measureFrom,
+        final long[] sendNs,
+        final long[] endNs,
+        final boolean[] failed,
+        final long anchorNano,
+        final long anchorEpochNs,
+        final PauseRecorder probePauses,
+        final List<String> problems) throws IOException
+    {
+        final long released = schedule.released();
+        int kept = 0;
+        long failures = 0;
+        for (long i = measureFrom; i < released; i++)
+        {
+            if (0 == endNs[(int)i])
+            {
+                continue; // released as the run was stopped, never sent
+            }
+            if (failed[(int)i])
+            {
+                failures++;
+            }
+            else
+            {
+                kept++;
+            }
+        }
+        final long[] create = new long[kept];
+        final long[] send = new long[kept];
+        final long[] end = new long[kept];
+        int k = 0;
+        for (long i = measureFrom; i < released; i++)
+        {
+            if (0 != endNs[(int)i] && !failed[(int)i])
+            {
+                create[k] = anchorEpochNs + schedule.dueNs(i) - anchorNano;
+                send[k] = anchorEpochNs + sendNs[(int)i] - anchorNano;
+                end[k] = anchorEpochNs + endNs[(int)i] - anchorNano;
+                k++;
+            }
+        }
+        final List<PauseEvent> pauses = new ArrayList<>(probePauses.pauses());
+        final Set<String> seen = new HashSet<>();
+        for (final PauseEvent pause : pauses)
+        {
+            seen.add(pause.process() + "@" + pause.startEpochNs());
+        }
+        for (final PauseEvent pause : ServerPauses.read(settings.serverJmx, problems))
+        {
+            if (seen.add(pause.process() + "@" + pause.startEpochNs()))
+            {
+                pauses.add(pause);
+            }
+        }
+        final Properties properties = new Properties();
+        properties.setProperty(ProbeRun.PROBE_ID, settings.probeId);
+        properties.setProperty(ProbeRun.RUN_LABEL, settings.label());
+        properties.setProperty(ProbeRun.CONFIGURATION, settings.configuration);
+        properties.setProperty(ProbeRun.RATE, Long.toString(settings.rate));
+        properties.setProperty(ProbeRun.TOTAL_RATE, Long.toString(settings.totalRate()));
+        properties.setProperty(ProbeRun.MEASURE_START_EPOCH_NS,
+            Long.toString(anchorEpochNs + schedule.dueNs(measureFrom) - anchorNano));
+        properties.setProperty(ProbeRun.CREATION_STALLS, Long.toString(schedule.stalls()));
+        properties.setProperty(ProbeRun.FAILED, Long.toString(failures));
+        properties.setProperty("creation.worst.lateness.us", Long.toString(schedule.worstLatenessNs() / 1000));
+        properties.setProperty("publishers", Integer.toString(settings.publishers));
+        properties.setProperty("warmup.seconds", Long.toString(settings.warmupSeconds));
+        properties.setProperty("duration.seconds", Long.toString(settings.durationSeconds));
+        properties.setProperty("orders.released", Long.toString(released));
+        properties.setProperty("server.jmx", String.join(",", settings.serverJmx));
+        for (int i = 0; i < problems.size(); i++)
+        {
+            properties.setProperty("problem." + i, problems.get(i));
+        }
+        final ProbeRun run = new ProbeRun(properties, create, send, end, pauses);
+        run.write(settings.out);
+        return run;
+    }
+
+    private static long epochNowNs()
+    {
+        final java.time.Instant now = java.time.Instant.now();
+        return now.getEpochSecond() * NS_PER_S + now.getNano();
+    }
+
+    /**
+     * One publishing thread: connects its client, waits until the schedule starts, then claims and submits orders
+     * synchronously until the schedule is done.
+     */
+    private final class Publisher implements Runnable
+    {
+        final int index;
+        private final OrderClient.Context context;
+        private final CountDownLatch ready;
+        private final CountDownLatch started;
+        private final ProbeSchedule[] schedule;
+        private final long[] sendNs;
+        private final long[] endNs;
+        private final boolean[] failed;
+        volatile Throwable failure;
+        volatile boolean isStopping;
+
+        Publisher(
+            final int index,
+            final OrderClient.Context context,
+            final CountDownLatch ready,
+            final CountDownLatch started,
+            final ProbeSchedule[] schedule,
+            final long[] sendNs,
+            final long[] endNs,
+            final boolean[] failed)
+        {
+            this.index = index;
+            this.context = context;
+            this.ready = ready;
+            this.started = started;
+            this.schedule = schedule;
+            this.sendNs = sendNs;
+            this.endNs = endNs;
+            this.failed = failed;
+        }
+
+        @Override
+        public void run()
+        {
+            OrderClient client = null;
+            try
+            {
+                client = OrderClient.connect(context);
+                final IdleStrategy idle = IdleStrategies.parse(settings.idleStrategy);
+                final long deadline = clock.nanoTime() + settings.readyTimeoutSeconds * NS_PER_S;
+                while (!client.isReady() && clock.nanoTime() < deadline && !isStopping)
+                {
+                    idle.idle(client.poll());
+                }
+                ready.countDown();
+                while (!started.await(1, TimeUnit.MILLISECONDS))
+                {
+                    client.poll(); // keep the client's conductor and maps alive while the others get ready
+                }
+                final ProbeSchedule schedule = this.schedule[0];
+                if (null == schedule || !client.isReady())
+                {
+                    return;
+                }
+                publish(client, schedule, idle);
+            }
+            catch (final InterruptedException ex)
+            {
+                Thread.currentThread().interrupt();
+            }
+            catch (final RuntimeException ex)
+            {
+                failure = ex;
+                ready.countDown();
+            }
+            finally
+            {
+                CloseHelper.quietClose(client);
+            }
+        }
+
+        private void publish(final OrderClient client, final ProbeSchedule schedule, final IdleStrategy idle)
+        {
+            final OrderGenerator generator = settings.generator;
+            final UnsafeBuffer fix = new UnsafeBuffer(new byte[generator.maxLength()]);
+            idle.reset();
+            while (!schedule.isDone() && !isStopping)
+            {
+                final long index = schedule.claim();
+                if (index < 0)
+                {
+                    idle.idle(client.poll());
+                    continue;
+                }
+                idle.reset();
+                final long orderId = settings.firstOrderId + index;
+                final int length = generator.generate(orderId, System.currentTimeMillis(), fix, 0);
+                final long send = clock.nanoTime();
+                try
+                {
+                    client.submit(orderId, fix, 0, length);
+                }
+                catch (final OrderRejectedException | OrderTimeoutException ex)
+                {
+                    failed[(int)index] = true;
+                }
+                endNs[(int)index] = clock.nanoTime();
+                sendNs[(int)index] = send;
+            }
+        }
+    }
+
+    /**
+     * What a probe runs: its identity, the rate and timing, its publishers and clients, where it writes.
+     */
+    public static final class Settings
+    {
+        String probeId = "A";
+        String configuration = "two_server";
+        String label;
+        long rate = 1000;
+        long totalRate;
+        long warmupSeconds = 30;
+        long durationSeconds = 60;
+        int publishers = 4;
+        int responseStreamStride = 16;
+        long clientIdBase = System.currentTimeMillis() * 1000;
+        long firstOrderId = 1;
+        long readyTimeoutSeconds = 30;
+        String idleStrategy = "backoff";
+        OrderGenerator generator = new FixNewOrderSingles(FixNewOrderSingles.DEFAULT_LENGTH);
+        OrderClient.Context client = new OrderClient.Context();
+        List<String> serverJmx = List.of();
+        Path out = Path.of("probe-run");
+
+        void validate()
+        {
+            if (rate < 1 || durationSeconds < 1 || warmupSeconds < 0 || publishers < 1 || publishers > 64)
+            {
+                throw new IllegalArgumentException("rate and duration must be positive, warm-up not negative, " +
+                    "1 to 64 publishers");
+            }
+            if (rate * (warmupSeconds + durationSeconds) > MAX_ORDERS)
+            {
+                throw new IllegalArgumentException("a probe run is at most " + MAX_ORDERS + " orders");
+            }
+            if (generator.maxLength() > client.maxOrderLength())
+            {
+                client.maxOrderLength(generator.maxLength());
+            }
+        }
+
+        /**
+         * @param probeId the probe's name (A, B, ...).
+         * @return this.
+         */
+        public Settings probeId(final String probeId)
+        {
+            this.probeId = probeId;
+            return this;
+        }
+
+        /**
+         * @param configuration one_server, two_server, four_server, six_server (the reference's words).
+         * @return this.
+         */
+        public Settings configuration(final String configuration)
+        {
+            this.configuration = configuration;
+            return this;
+        }
+
+        /**
+         * @param label the run this probe is part of (probes with one label are merged); default from the
+         *              configuration and total rate.
+         * @return this.
+         */
+        public Settings label(final String label)
+        {
+            this.label = label;
+            return this;
+        }
+
+        String label()
+        {
+            return null != label ? label : configuration + " " + totalRate() + "/s";
+        }
+
+        /**
+         * @param rate this probe's orders per second.
+         * @return this.
+         */
+        public Settings rate(final long rate)
+        {
+            this.rate = rate;
+            return this;
+        }
+
+        /**
+         * @param totalRate orders per second of all probes of the run together (default: this probe's rate).
+         * @return this.
+         */
+        public Settings totalRate(final long totalRate)
+        {
+            this.totalRate = totalRate;
+            return this;
+        }
+
+        long totalRate()
+        {
+            return totalRate > 0 ? totalRate : rate;
+        }
+
+        /**
+         * @param warmupSeconds seconds submitted but not kept (JIT warm-up; 30 s as published).
+         * @return this.
+         */
+        public Settings warmupSeconds(final long warmupSeconds)
+        {
+            this.warmupSeconds = warmupSeconds;
+            return this;
+        }
+
+        /**
+         * @param durationSeconds seconds measured.
+         * @return this.
+         */
+        public Settings durationSeconds(final long durationSeconds)
+        {
+            this.durationSeconds = durationSeconds;
+            return this;
+        }
+
+        /**
+         * @param publishers publishing threads (4 as published), each with its own client.
+         * @return this.
+         */
+        public Settings publishers(final int publishers)
+        {
+            this.publishers = publishers;
+            return this;
+        }
+
+        /**
+         * @param clientIdBase publisher p's client id is this + p.
+         * @return this.
+         */
+        public Settings clientIdBase(final long clientIdBase)
+        {
+            this.clientIdBase = clientIdBase;
+            return this;
+        }
+
+        /**
+         * @param firstOrderId order i of the run has id this + i.
+         * @return this.
+         */
+        public Settings firstOrderId(final long firstOrderId)
+        {
+            this.firstOrderId = firstOrderId;
+            return this;
+        }
+
+        /**
+         * @param client the client settings each publisher's client is cloned from (servers, response channel;
+         *               publisher p answers on its response stream id + p × 16).
+         * @return this.
+         */
+        public Settings client(final OrderClient.Context client)
+        {
+            this.client = client;
+            return this;
+        }
+
+        /**
+         * @param idleStrategy idle strategy of a publisher with no order to send.
+         * @return this.
+         */
+        public Settings idleStrategy(final String idleStrategy)
+        {
+            this.idleStrategy = idleStrategy;
+            return this;
+        }
+
+        /**
+         * @param serverJmx JMX endpoints of the servers ({@code host:port}, or {@code local}) whose pauses to read.
+         * @return this.
+         */
+        public Settings serverJmx(final List<String> serverJmx)
+        {
+            this.serverJmx = List.copyOf(serverJmx);
+            return this;
+        }
+
+        /**
+         * @param readyTimeoutSeconds how long the publishers may take to get the servers' partition maps.
+         * @return this.
+         */
+        public Settings readyTimeoutSeconds(final long readyTimeoutSeconds)
+        {
+            this.readyTimeoutSeconds = readyTimeoutSeconds;
+            return this;
+        }
+
+        /**
+         * @param out the run directory to write.
+         * @return this.
+         */
+        public Settings out(final Path out)
+        {
+            this.out = out;
+            return this;
+        }
+    }
+}

@@ -1,0 +1,155 @@
+package io.mdhub.orderprobe.probe;
+
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+
+import io.mdhub.common.concurrent.IdleStrategies;
+import io.mdhub.common.config.ConfigLoader;
+import io.mdhub.common.order.client.OrderClient;
+import io.mdhub.common.order.client.OrderClientConfiguration;
+import io.mdhub.orderprobe.StopSignal;
+import io.mdhub.orderprobe.analysis.ProbeReport;
+import io.mdhub.orderprobe.analysis.ProbeRun;
+import io.mdhub.orderprobe.analysis.RunGroup;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code bin/mdhub probe}: one order probe run against running order servers — a creation thread at a steady rate,
+ * publishing threads submitting synchronously, the pauses of the probe and (over JMX) of the servers — then the run
+ * directory and its report.
+ */
+@Command(
+    name = "mdhub probe",
+    mixinStandardHelpOptions = true,
+    version = "mdhub probe (MDHub)",
+    sortOptions = false,
+    description = "Order probe (the STAC Order Probe's design): creates orders at a steady rate, N publishing " +
+        "threads submit them synchronously, create-to-end and send-to-end per order; writes a run directory " +
+        "(orders, pauses of the probe and the servers) and its report. 'bin/mdhub probe analyse DIR...' reports on " +
+        "runs again, merging the probes of each run.%nClient settings are mdhub.order.client.* keys.")
+public final class ProbeMain implements Callable<Integer>
+{
+    @Option(names = "--rate", required = true, paramLabel = "N", description = "This probe's orders per second.")
+    long rate;
+
+    @Option(names = "--duration", paramLabel = "S", description = "Seconds measured (default ${DEFAULT-VALUE}).")
+    long durationSeconds = 60;
+
+    @Option(names = "--warmup", paramLabel = "S",
+        description = "Seconds submitted before measuring (JIT warm-up; default ${DEFAULT-VALUE}).")
+    long warmupSeconds = 30;
+
+    @Option(names = "--publishers", paramLabel = "N",
+        description = "Publishing threads, each with its own client (default ${DEFAULT-VALUE}).")
+    int publishers = 4;
+
+    @Option(names = "--probe-id", paramLabel = "ID", description = "Probe name, A..F (default ${DEFAULT-VALUE}).")
+    String probeId = "A";
+
+    @Option(names = "--configuration", paramLabel = "NAME",
+        description = "one_server, two_server, four_server or six_server (default ${DEFAULT-VALUE}).")
+    String configuration = "two_server";
+
+    @Option(names = "--total-rate", paramLabel = "N",
+        description = "Orders per second of all probes of this run together (default: --rate).")
+    long totalRate;
+
+    @Option(names = "--label", paramLabel = "TEXT",
+        description = "Run label shared by the probes of one run (default: configuration and total rate).")
+    String label;
+
+    @Option(names = "--servers", paramLabel = "CHANNEL@STREAM,...",
+        description = "Order servers, two per pair; same as -D " + OrderClientConfiguration.SERVERS_PROP_NAME + ".")
+    String servers;
+
+    @Option(names = "--response-channel", paramLabel = "CHANNEL",
+        description = "Channel the servers answer on; same as -D " +
+            OrderClientConfiguration.RESPONSE_CHANNEL_PROP_NAME + ".")
+    String responseChannel;
+
+    @Option(names = "--response-stream-id", paramLabel = "ID",
+        description = "Response stream id of publisher 0 (publisher p adds p x 16); same as -D " +
+            OrderClientConfiguration.RESPONSE_STREAM_ID_PROP_NAME + ".")
+    Integer responseStreamId;
+
+    @Option(names = "--aeron-dir", paramLabel = "DIR",
+        description = "Media driver directory; same as -D " + OrderClientConfiguration.AERON_DIR_PROP_NAME + ".")
+    String aeronDir;
+
+    @Option(names = "--server-jmx", paramLabel = "HOST:PORT,...", split = ",",
+        description = "JMX endpoints of the servers whose pauses to read at the end ('local' for this JVM).")
+    List<String> serverJmx = new ArrayList<>();
+
+    @Option(names = "--idle", paramLabel = "STRATEGY",
+        description = "Idle strategy of a publisher with nothing to send (default ${DEFAULT-VALUE}).")
+    String idle = IdleStrategies.BACKOFF;
+
+    @Option(names = "--spike-us", paramLabel = "US",
+        description = "Create-to-end above this is a spike to attribute (default ${DEFAULT-VALUE}).")
+    long spikeUs = 1000;
+
+    @Option(names = "--out", paramLabel = "DIR", description = "Run directory (default ${DEFAULT-VALUE}).")
+    Path out = Path.of("probe-run");
+
+    @Option(names = "--config", paramLabel = "FILE", description = "Properties file; repeatable.")
+    List<String> configFiles = new ArrayList<>();
+
+    @Option(names = "-D", paramLabel = "KEY=VALUE", mapFallbackValue = "",
+        description = "Set a configuration key, replacing any file or JVM value; repeatable.")
+    Map<String, String> overrides = new LinkedHashMap<>();
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() throws Exception
+    {
+        final PrintWriter output = spec.commandLine().getOut();
+        final Map<String, String> all = new LinkedHashMap<>(overrides);
+        put(all, OrderClientConfiguration.SERVERS_PROP_NAME, servers);
+        put(all, OrderClientConfiguration.RESPONSE_CHANNEL_PROP_NAME, responseChannel);
+        put(all, OrderClientConfiguration.RESPONSE_STREAM_ID_PROP_NAME, responseStreamId);
+        put(all, OrderClientConfiguration.AERON_DIR_PROP_NAME, aeronDir);
+        ConfigLoader.load(configFiles, all);
+        final OrderProbe.Settings settings = new OrderProbe.Settings()
+            .probeId(probeId)
+            .configuration(configuration)
+            .label(label)
+            .rate(rate)
+            .totalRate(totalRate)
+            .warmupSeconds(warmupSeconds)
+            .durationSeconds(durationSeconds)
+            .publishers(publishers)
+            .idleStrategy(idle)
+            .serverJmx(serverJmx)
+            .client(new OrderClient.Context())
+            .out(out);
+        output.printf("probe %s: %d orders/s for %d s after %d s of warm-up, %d publishers, writing %s%n", probeId,
+            rate, durationSeconds, warmupSeconds, publishers, out);
+        output.flush();
+        final ProbeRun run;
+        try (StopSignal stop = StopSignal.install("mdhub-probe"))
+        {
+            run = new OrderProbe(settings).run(stop::isStopRequested);
+        }
+        output.print(ProbeReport.write(RunGroup.group(List.of(run), spikeUs * 1000), out.resolve("report")));
+        output.printf("probe %s: report in %s%n", probeId, out.resolve("report"));
+        output.flush();
+        return 0 == Long.parseLong(run.property(ProbeRun.FAILED)) ? 0 : 1;
+    }
+
+    private static void put(final Map<String, String> map, final String key, final Object value)
+    {
+        if (null != value)
+        {
+            map.put(key, value.toString());
+        }
+    }
+}

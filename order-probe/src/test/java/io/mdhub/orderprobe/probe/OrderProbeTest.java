@@ -1,0 +1,113 @@
+package io.mdhub.orderprobe.probe;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+import org.agrona.CloseHelper;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import io.aeron.Aeron;
+import io.mdhub.backbone.BackboneNode;
+import io.mdhub.common.order.client.OrderClient;
+import io.mdhub.common.test.InterruptAfter;
+import io.mdhub.common.test.MdTests;
+import io.mdhub.orderprobe.analysis.ProbeReport;
+import io.mdhub.orderprobe.analysis.ProbeRun;
+import io.mdhub.orderprobe.analysis.RunGroup;
+import io.mdhub.p2p.order.OrderService;
+
+/**
+ * The probe against a real active/active pair in one JVM (embedded driver, IPC): every released order of the
+ * measured window is submitted once, synchronously, by one of the publishing threads, and comes back with its three
+ * timestamps in order; the run directory loads back and reports.
+ */
+@InterruptAfter(120)
+class OrderProbeTest
+{
+    @TempDir
+    Path dir;
+
+    private BackboneNode node;
+    private Aeron aeron;
+    private final OrderService[] servers = new OrderService[2];
+
+    @BeforeEach
+    void launchPair()
+    {
+        node = BackboneNode.launch(new BackboneNode.Context()
+            .aeronDirectoryName(dir.resolve("aeron").toString())
+            .ipcTermBufferLength(1024 * 1024)
+            .dirDeleteOnShutdown(true));
+        aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(node.aeronDirectoryName()));
+        final int[] fences = {MdTests.unusedPort(), MdTests.unusedPort()};
+        for (int id = 0; id < 2; id++)
+        {
+            servers[id] = OrderService.launch(new OrderService.Context()
+                .serverId(id)
+                .partitions(4)
+                .ingressChannel("aeron:ipc").ingressStreamId(3001 + 10 * id)
+                .peerChannel("aeron:ipc").peerStreamId(3002 + 10 * id)
+                .peerRemoteChannel("aeron:ipc").peerRemoteStreamId(3002 + 10 * (1 - id))
+                .fence("localhost:" + fences[id], "localhost:" + fences[1 - id])
+                .queueDir(dir.resolve("queue-" + id).toString())
+                .registerMBean(false)
+                .aeron(aeron));
+        }
+    }
+
+    @AfterEach
+    void close()
+    {
+        CloseHelper.quietCloseAll(servers[0], servers[1], aeron, node);
+    }
+
+    @Test
+    void everyMeasuredOrderIsSubmittedOnceWithItsThreeTimestamps() throws Exception
+    {
+        final Path out = dir.resolve("run-A");
+        final ProbeRun run = new OrderProbe(new OrderProbe.Settings()
+            .probeId("A")
+            .rate(300)
+            .warmupSeconds(1)
+            .durationSeconds(2)
+            .publishers(2)
+            .clientIdBase(9_000)
+            .client(new OrderClient.Context()
+                .aeronDirectoryName(node.aeronDirectoryName())
+                .servers("aeron:ipc@3001,aeron:ipc@3011")
+                .responseChannel("aeron:ipc")
+                .responseStreamId(4100))
+            .out(out))
+            .run(() -> false);
+
+        assertEquals("0", run.property(ProbeRun.FAILED));
+        assertEquals(600, run.orders(), "2 s at 300/s after the warm-up");
+        final long measureStart = Long.parseLong(run.property(ProbeRun.MEASURE_START_EPOCH_NS));
+        for (int i = 0; i < run.orders(); i++)
+        {
+            final long create = run.createEpochNs()[i];
+            assertTrue(create >= measureStart, "only orders due after the warm-up");
+            assertTrue(run.sendEpochNs()[i] >= create - 1_000_000, "sent after it was due (clock anchoring)");
+            assertTrue(run.endEpochNs()[i] > run.sendEpochNs()[i], "answered after it was sent");
+            if (i > 0)
+            {
+                assertEquals(1e9 / 300, create - run.createEpochNs()[i - 1], 2, "evenly spaced creation");
+            }
+        }
+        assertTrue(run.pauses().stream().anyMatch((p) -> p.process().equals("probe-A")) ||
+            run.pauses().isEmpty(), "the probe's own pauses carry its name");
+
+        final ProbeRun loaded = ProbeRun.load(out);
+        assertEquals(run.orders(), loaded.orders());
+        final String text = ProbeReport.write(RunGroup.group(List.of(loaded), 1_000_000_000L), out.resolve("r"));
+        assertTrue(text.contains("two_server 300/s"), text);
+        assertTrue(Files.exists(out.resolve("r").resolve("summary.csv")));
+    }
+}
