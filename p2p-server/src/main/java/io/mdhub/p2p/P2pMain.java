@@ -8,6 +8,7 @@ import org.agrona.concurrent.ShutdownSignalBarrier;
 import io.mdhub.backbone.BackboneAttachment;
 import io.mdhub.backbone.ServerOptions;
 import io.mdhub.common.metrics.CountersExport;
+import io.mdhub.common.pause.PauseRecorder;
 import io.mdhub.common.ripc.LeakDetection;
 import io.mdhub.common.status.MdCounters;
 import io.mdhub.p2p.backbone.BackboneItemSourceFactory;
@@ -57,7 +58,11 @@ public final class P2pMain implements Callable<Integer>
         options.loadConfiguration(P2pConfiguration.PORT_PROP_NAME);
 
         final ShutdownSignalBarrier barrier = new ShutdownSignalBarrier();
-        try (BackboneAttachment backbone = BackboneAttachment.attach(options.isEmbeddedDriver());
+        // the pause timeline an order probe reads over JMX at the end of a run, named as the probe reports it
+        try (PauseRecorder pauses = PauseRecorder.startForServer(OrderServiceConfiguration.isEnabled() ?
+            "order-server-" + System.getProperty(OrderServiceConfiguration.SERVER_ID_PROP_NAME, "0") :
+            P2pConfiguration.componentName());
+            BackboneAttachment backbone = BackboneAttachment.attach(options.isEmbeddedDriver());
             OrderService orders = OrderServiceConfiguration.isEnabled() ?
                 OrderService.launch(new OrderService.Context().aeron(backbone.aeron())) : null)
         {

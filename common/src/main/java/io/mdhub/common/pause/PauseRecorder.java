@@ -36,10 +36,14 @@ public final class PauseRecorder implements PauseRecorderMXBean, AutoCloseable
     private static final String[] EVENTS = {SAFEPOINT_BEGIN, SAFEPOINT_END, VM_OPERATION};
     private static final long MAX_RECORDING_BYTES = 64L * 1024 * 1024;
 
+    /** Whether a server process records its pauses (JFR safepoint events, parsed only when read over JMX). */
+    public static final String ENABLED_PROP_NAME = "mdhub.pause.recorder.enabled";
+
     private final String process;
     private final Recording recording;
     private final RecordingStream stream;
     private final Safepoints streamed;
+    private javax.management.ObjectName objectName;
 
     private PauseRecorder(final String process, final Recording recording, final RecordingStream stream)
     {
@@ -97,6 +101,24 @@ public final class PauseRecorder implements PauseRecorderMXBean, AutoCloseable
         {
             streamed.add(event);
         }
+    }
+
+    /**
+     * Start recording in a server process when {@value #ENABLED_PROP_NAME} is true (the default), registered as
+     * {@code io.mdhub:type=PauseRecorder,name=<process>} so a probe can read the pauses at the end of a run.
+     *
+     * @param process the name pauses carry.
+     * @return the running recorder, or null when switched off.
+     */
+    public static PauseRecorder startForServer(final String process)
+    {
+        if (!io.mdhub.common.config.ConfigValues.getBoolean(ENABLED_PROP_NAME, true))
+        {
+            return null;
+        }
+        final PauseRecorder recorder = recording(process);
+        recorder.objectName = io.mdhub.common.metrics.MBeans.register(process, recorder);
+        return recorder;
     }
 
     /**
@@ -167,6 +189,10 @@ public final class PauseRecorder implements PauseRecorderMXBean, AutoCloseable
     @Override
     public void close()
     {
+        if (null != objectName)
+        {
+            io.mdhub.common.metrics.MBeans.unregister(objectName);
+        }
         if (null != recording)
         {
             recording.close();
