@@ -326,6 +326,28 @@ public final class MdCounters
      */
     public static final int ORDER_HELD_TYPE_ID = 20_409;
 
+    /**
+     * Order service: takeovers an operator forced (JMX takeOverPeerPartitions) for a peer the fence could not
+     * prove dead.
+     */
+    public static final int ORDER_FORCED_TAKEOVERS_TYPE_ID = 20_410;
+
+    /**
+     * Order service: fence connections to the peer lost (closed, reset, or silent past mdhub.order.fence.timeout).
+     */
+    public static final int ORDER_FENCE_LOST_TYPE_ID = 20_411;
+
+    /**
+     * Order service: downstream sink writes or flushes that failed (the batch is written again).
+     */
+    public static final int ORDER_SINK_ERRORS_TYPE_ID = 20_412;
+
+    /**
+     * Order service: orders from a client that has not said hello (no channel to answer on: dropped, the client's
+     * ack timeout makes it say hello and resend).
+     */
+    public static final int ORDER_UNKNOWN_CLIENT_TYPE_ID = 20_413;
+
     private MdCounters()
     {
     }
@@ -358,7 +380,7 @@ public final class MdCounters
                         typeId <= DISTRIBUTOR_ROUTE_CONNECT_FAILURES_TYPE_ID) ||
                     (typeId >= P2P_CONNECTIONS_ACTIVE_TYPE_ID && typeId <= P2P_SERVICE_UPDATES_IN_TYPE_ID) ||
                     (typeId >= BACKBONE_MALFORMED_TYPE_ID && typeId <= BACKBONE_RECOVERIES_TYPE_ID) ||
-                    (typeId >= ORDER_ACCEPTED_TYPE_ID && typeId <= ORDER_HELD_TYPE_ID);
+                    (typeId >= ORDER_ACCEPTED_TYPE_ID && typeId <= ORDER_UNKNOWN_CLIENT_TYPE_ID);
         }
     }
 }

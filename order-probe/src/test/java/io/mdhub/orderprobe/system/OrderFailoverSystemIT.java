@@ -26,7 +26,8 @@ import io.mdhub.common.test.SystemProcesses;
  * the load finishes on the survivor, {@code verify-orders} finds every acknowledged order exactly once on the
  * survivor with contiguous sequences, then the killed server restarts, catches up and takes its partitions back.
  * At the end both servers stop and restart from their queue files, and every order acknowledged in any run is
- * still in both queues.
+ * still in both queues. The kill times come from a seed taken from {@code System.nanoTime()}, printed at the start
+ * and in failures; {@code -Dmdhub.test.order.failover.seed=N} replays a run.
  */
 @InterruptAfter(600)
 class OrderFailoverSystemIT
@@ -34,6 +35,8 @@ class OrderFailoverSystemIT
     private static final int RUNS = 5;
     private static final int RATE = 500;
     private static final int LOAD_SECONDS = 6;
+    /** System property that fixes the seed of the kill times, to replay a failed run. */
+    private static final String SEED_PROP_NAME = "mdhub.test.order.failover.seed";
 
     @TempDir
     Path dir;
@@ -62,7 +65,10 @@ class OrderFailoverSystemIT
         final Path[] logs = {startServer(0, aeronDir), startServer(1, aeronDir)};
         awaitLine(logs[1], "partition 1 (handed over");
 
-        final Random random = new Random(42);
+        final long seed = Long.getLong(SEED_PROP_NAME, System.nanoTime());
+        System.out.println("OrderFailoverSystemIT: kill times from seed " + seed + " (rerun with -D" + SEED_PROP_NAME +
+            "=" + seed + ")");
+        final Random random = new Random(seed);
         final List<Path> ackFiles = new ArrayList<>();
         for (int i = 1; i <= RUNS; i++)
         {
@@ -76,7 +82,7 @@ class OrderFailoverSystemIT
             servers[victim].destroyForcibly(); // SIGKILL
             servers[victim].waitFor();
             MdTests.await(() -> "run " + run + ": the load to finish:\n" + tail(loadLog), () -> !load.isAlive());
-            final String output = read(loadLog);
+            final String output = "seed " + seed + ", run " + run + ":\n" + read(loadLog);
             assertEquals(0, load.exitValue(), output);
             assertTrue(output.contains("every created order was acknowledged or rejected"), output);
             assertTrue(output.contains(", rejected 0, unresolved 0"), output);

@@ -1,5 +1,8 @@
 package io.mdhub.p2p.order;
 
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+
 import org.agrona.CloseHelper;
 import org.agrona.DirectBuffer;
 import org.agrona.ExpandableDirectByteBuffer;
@@ -47,6 +50,7 @@ final class OrderAgent implements Agent, PeerListener
     private static final int DRAIN_BUDGET = 1024;
     private static final long CATCH_UP_RETRY_NS = 1_000_000_000L;
     private static final long GAP_REQUEST_INTERVAL_NS = 100_000_000L;
+    private static final long LOG_INTERVAL_NS = 1_000_000_000L;
 
     /**
      * Where this server stands in the pair.
@@ -104,6 +108,21 @@ final class OrderAgent implements Agent, PeerListener
     private boolean isPeerDead;
     private volatile boolean isSteppingDown;
     private boolean isPeerSteppingDown;
+    private volatile PeerFence.State lastFenceState = PeerFence.State.UNKNOWN;
+    private boolean wasFenceUnreachable;
+    private long lastFenceLost;
+    private volatile boolean isPeerDeclaredDead;
+    private boolean isCatchUpCompleteSent;
+    private boolean isSuperseded;
+    private int supersededPartition;
+    private boolean isWaitingLogged;
+    private long lastMalformedLogNs;
+    private long malformedSinceLog;
+    private long lastUnknownClientLogNs;
+    private long lastSinkErrorLogNs;
+    private final AtomicReference<String> takeOverRequest = new AtomicReference<>();
+    private volatile String takeOverResult;
+    private final AtomicLong takeOversDone = new AtomicLong();
 
     OrderAgent(
         final OrderService.Context ctx,
@@ -144,10 +163,12 @@ final class OrderAgent implements Agent, PeerListener
         for (final Partition partition : partitions)
         {
             partition.acked = partition.last; // everything in the queue was completed (or stored as backup)
+            partition.drained = Math.min(queue.drained(partition.id), partition.last); // durable downstream
+            partition.written = partition.drained;
         }
         startedNs = System.nanoTime();
-        LOG.info("order server {}: rebuilt {} orders from {}; waiting for the peer", serverId, records,
-            queue.directory());
+        LOG.info("order server {}: rebuilt {} orders from {} (standing {}); waiting for the peer", serverId,
+            records, queue.directory(), queue.standing());
     }
 
     private void rebuild(final DirectBuffer record, final int length)
@@ -224,14 +245,20 @@ final class OrderAgent implements Agent, PeerListener
     {
         final boolean wasLinkUp = isLinkUp;
         isLinkUp = isPeerHeard && nowNs - peerHeardNs < ctx.peerTimeoutNs() && !peer.isSevered();
-        // the fence says the process is gone AND it has stopped talking (a DOWN from before it started is stale)
+        watchFence();
+        // the fence says the process is gone AND it has stopped talking (a DOWN from before it started is stale);
+        // or an operator declared it dead
         isPeerDead = PeerFence.State.DOWN == fence.state() &&
-            (!isPeerHeard || nowNs - peerHeardNs >= ctx.peerTimeoutNs());
+            (!isPeerHeard || nowNs - peerHeardNs >= ctx.peerTimeoutNs()) || isPeerDeclaredDead;
         if (wasLinkUp && !isLinkUp)
         {
-            LOG.warn("order server {}: replication link to server {} lost (fence: {}, publication connected: {}, " +
-                "last heard {} ms ago)", serverId, peerId, fence.state(), peer.isConnected(),
+            LOG.warn("order server {}: replication link to server {} lost (fence: {} - {}, publication connected: " +
+                "{}, last heard {} ms ago)", serverId, peerId, fence.state(), fence.reason(), peer.isConnected(),
                 (nowNs - peerHeardNs) / 1_000_000);
+        }
+        if (null != takeOverRequest.get())
+        {
+            return forcedTakeOver(takeOverRequest.getAndSet(null));
         }
         switch (state)
         {
@@ -245,6 +272,11 @@ final class OrderAgent implements Agent, PeerListener
                 return 0;
             default:
                 int work = 0;
+                if (isSuperseded)
+                {
+                    yieldToPeer();
+                    return 1;
+                }
                 if (isPeerDead)
                 {
                     work += takeOver();
@@ -259,6 +291,92 @@ final class OrderAgent implements Agent, PeerListener
                 }
                 return work;
         }
+    }
+
+    /**
+     * Log what the fence concludes when it changes, loudly when the peer may be alive but cannot be reached.
+     */
+    private void watchFence()
+    {
+        final long lost = fence.connectionsLost();
+        if (lost != lastFenceLost)
+        {
+            counters.fenceLost.getAndAdd(lost - lastFenceLost);
+            lastFenceLost = lost;
+        }
+        final PeerFence.State fenceState = fence.state();
+        final boolean isUnreachable = fence.isUnreachable();
+        if (isUnreachable && !wasFenceUnreachable)
+        {
+            LOG.error("order server {}: server {} is UNREACHABLE (fence: {}): it may be alive, so nothing is taken " +
+                "over and acknowledgements that need it wait; if you have made sure it is dead (host down, process " +
+                "gone), run the JMX operation takeOverPeerPartitions on this server", serverId, peerId,
+                fence.reason());
+        }
+        else if (fenceState != lastFenceState && !isUnreachable)
+        {
+            if (PeerFence.State.UNKNOWN == fenceState)
+            {
+                LOG.warn("order server {}: fence to server {}: {}", serverId, peerId, fence.reason());
+            }
+            else
+            {
+                LOG.info("order server {}: fence to server {}: {} ({})", serverId, peerId, fenceState,
+                    fence.reason());
+            }
+        }
+        wasFenceUnreachable = isUnreachable;
+        lastFenceState = fenceState;
+    }
+
+    /**
+     * The peer took a partition this server is primary of at a higher epoch — an operator forced a takeover while
+     * this server was cut off. Acknowledged orders of this server are all on the peer (this server held what it
+     * could not replicate), so this server discards its store and takes everything from the peer.
+     */
+    private void yieldToPeer()
+    {
+        LOG.error("order server {}: server {} is primary of partition {} at a higher epoch: it took over while this " +
+            "server was cut off; discarding this store (orders held here were never acknowledged) and catching up " +
+            "from it", serverId, peerId, supersededPartition);
+        isSuperseded = false;
+        requestFullCatchUp(System.nanoTime());
+    }
+
+    /**
+     * The operator says the peer is dead (JMX takeOverPeerPartitions): take its partitions now (or serve alone, if
+     * still starting) whatever the fence says, until the peer restarts or catches up from this server.
+     */
+    private int forcedTakeOver(final String reason)
+    {
+        final String result;
+        if (ServerState.CATCHING_UP == state)
+        {
+            result = "refused: this server is catching up and does not hold every order";
+            LOG.error("order server {}: operator takeover ({}) {}", serverId, reason, result);
+        }
+        else
+        {
+            counters.forcedTakeovers.increment();
+            LOG.error("order server {}: OPERATOR TAKEOVER of server {}'s partitions ({}); fence was {} ({}), link " +
+                "{}; server {} is treated as dead until it restarts or catches up from this server", serverId,
+                peerId, reason, fence.state(), fence.reason(), isLinkUp ? "up" : "down", peerId);
+            isPeerDeclaredDead = true;
+            isPeerDead = true;
+            if (ServerState.STARTING == state)
+            {
+                serveEverything("operator: " + reason);
+            }
+            else
+            {
+                queue.standing(OrderQueue.Standing.SOLE, "operator takeover: " + reason);
+                takeOver();
+            }
+            result = "done: primary of every partition";
+        }
+        takeOverResult = result;
+        takeOversDone.incrementAndGet();
+        return 1;
     }
 
     private int decideAtStart(final long nowNs, final boolean isPeerDead)
@@ -281,11 +399,32 @@ final class OrderAgent implements Agent, PeerListener
         final long waitNs = ctx.startupPeerWaitNs();
         if (isPeerDead && waitNs >= 0 && nowNs - startedNs >= waitNs)
         {
-            LOG.warn("order server {}: peer {} not running after {} ms: serving every partition alone (orders the " +
-                "peer acknowledged alone after this server stopped would be missing)", serverId, peerId,
-                waitNs / 1_000_000);
-            serveEverything("peer not running");
-            return 1;
+            if (OrderQueue.Standing.SOLE == queue.standing())
+            {
+                LOG.warn("order server {}: peer {} not running after {} ms; this server was the last one serving " +
+                    "(standing SOLE), so it holds every acknowledged order: serving every partition alone", serverId,
+                    peerId, waitNs / 1_000_000);
+                serveEverything("peer not running, store proven complete");
+                return 1;
+            }
+            if (ctx.startupForceAlone())
+            {
+                counters.forcedTakeovers.increment();
+                LOG.error("order server {}: peer {} not running and this store is {} (it may lack orders the peer " +
+                    "acknowledged alone): serving alone anyway because {} is set", serverId, peerId,
+                    queue.standing(), OrderServiceConfiguration.STARTUP_FORCE_ALONE_PROP_NAME);
+                serveEverything("operator override at start");
+                return 1;
+            }
+            if (!isWaitingLogged)
+            {
+                isWaitingLogged = true;
+                LOG.error("order server {}: peer {} not running, but this store is {}: the peer may have " +
+                    "acknowledged orders alone after this server stopped, so this server waits for it. Start the " +
+                    "peer; or, if its store is lost for good, run the JMX operation takeOverPeerPartitions or " +
+                    "restart with -D{}=true (orders only the peer held are then lost)", serverId, peerId,
+                    queue.standing(), OrderServiceConfiguration.STARTUP_FORCE_ALONE_PROP_NAME);
+            }
         }
         return 0;
     }
@@ -329,6 +468,7 @@ final class OrderAgent implements Agent, PeerListener
 
     private void serveEverything(final String why)
     {
+        queue.standing(OrderQueue.Standing.SOLE, why); // before any order is acknowledged without a backup
         state = ServerState.SERVING;
         for (final Partition partition : partitions)
         {
@@ -369,11 +509,17 @@ final class OrderAgent implements Agent, PeerListener
         {
             if (partition.isBackup())
             {
+                if (0 == work)
+                {
+                    queue.standing(OrderQueue.Standing.SOLE, "took over from dead server " + peerId);
+                }
                 partition.role = PartitionRole.PRIMARY;
                 partition.epoch = Math.max(partition.epoch, partition.peerEpoch) + 1;
+                partition.drained = Math.max(partition.drained, partition.peerDrained);
+                partition.written = partition.drained;
+                postProcessTakenOver(partition);
                 partition.acked = partition.last; // all stored here; clients resend what they miss an ack for
                 partition.sent = partition.last;
-                partition.drained = Math.max(partition.drained, partition.peerDrained);
                 partition.failovers++;
                 counters.failovers.increment();
                 work++;
@@ -388,6 +534,23 @@ final class OrderAgent implements Agent, PeerListener
         }
         isPeerCatchingUp = false;
         return work;
+    }
+
+    /**
+     * The orders of a taken-over partition the dead primary may not have completed — after the last completed
+     * position it reported (its drained position if it never said) — are post-processed here, as they become
+     * complete on this server. Those it completed just before its last heartbeat are post-processed a second time
+     * (at least once across a failover, like the sink).
+     */
+    private void postProcessTakenOver(final Partition partition)
+    {
+        final long from = Partition.UNKNOWN == partition.peerAcked ? partition.drained : partition.peerAcked;
+        for (long sequence = Math.max(0, from) + 1; sequence <= partition.last; sequence++)
+        {
+            region.wrap(partition.id, sequence, view);
+            recordDecoder.wrapAndApplyHeader(view, 0, headerDecoder);
+            postProcessor.postProcess(recordDecoder);
+        }
     }
 
     private void resumeReplication()
@@ -439,13 +602,13 @@ final class OrderAgent implements Agent, PeerListener
     {
         if (length < MessageHeaderDecoder.ENCODED_LENGTH)
         {
-            counters.malformed.increment();
+            malformed("shorter than a message header", length, header);
             return;
         }
         headerDecoder.wrap(buffer, offset);
         if (headerDecoder.schemaId() != MessageHeaderDecoder.SCHEMA_ID)
         {
-            counters.malformed.increment();
+            malformed("not the order protocol (schema id)", length, header);
             return;
         }
         final int bodyOffset = offset + MessageHeaderDecoder.ENCODED_LENGTH;
@@ -463,13 +626,31 @@ final class OrderAgent implements Agent, PeerListener
                     onSubmit(buffer, offset + length);
                     break;
                 default:
-                    counters.malformed.increment();
+                    malformed("unknown template id", length, header);
                     break;
             }
         }
         catch (final IndexOutOfBoundsException | IllegalArgumentException ex)
         {
-            counters.malformed.increment(); // a var field running past the fragment, or a bad channel
+            malformed("a field runs past the message, or a bad channel", length, header);
+        }
+    }
+
+    /**
+     * Count a message that cannot be read at all (no client to answer: the sender is unknown) and log it, at most
+     * once a second with how many came meanwhile.
+     */
+    private void malformed(final String what, final int length, final Header header)
+    {
+        counters.malformed.increment();
+        malformedSinceLog++;
+        final long nowNs = System.nanoTime();
+        if (nowNs - lastMalformedLogNs > LOG_INTERVAL_NS)
+        {
+            LOG.warn("order server {}: skipped {} malformed ingress message(s); the last: {} bytes, {} (Aeron " +
+                "session {})", serverId, malformedSinceLog, length, what, header.sessionId());
+            lastMalformedLogNs = nowNs;
+            malformedSinceLog = 0;
         }
     }
 
@@ -498,8 +679,17 @@ final class OrderAgent implements Agent, PeerListener
         final ClientSession client = clients.get(clientId);
         if (null == client)
         {
-            counters.rejected.increment();
-            return; // nowhere to answer: the client says hello again when its order times out
+            // no hello, so no response channel: nothing can be answered (not even UNKNOWN_CLIENT); the client's ack
+            // timeout makes it say hello and send the order again
+            counters.unknownClient.increment();
+            final long nowNs = System.nanoTime();
+            if (nowNs - lastUnknownClientLogNs > LOG_INTERVAL_NS)
+            {
+                lastUnknownClientLogNs = nowNs;
+                LOG.warn("order server {}: order {} from client {} that has not said hello: dropped unanswered",
+                    serverId, orderId, clientId);
+            }
+            return;
         }
         if (fixOffset + fixLength > fragmentEnd)
         {
@@ -616,9 +806,20 @@ final class OrderAgent implements Agent, PeerListener
         }
         if (isPeerCatchingUp && isEverythingSent())
         {
+            // once the peer has this message it is a backup and may take over if this server dies: from then on
+            // this store no longer proves it holds every acknowledged order
+            queue.standing(OrderQueue.Standing.PAIRED, "server " + peerId + " caught up");
             if (peer.catchUpComplete(partitions))
             {
                 isPeerCatchingUp = false;
+                isCatchUpCompleteSent = true;
+                for (final Partition partition : partitions)
+                {
+                    if (partition.isPrimary())
+                    {
+                        partition.peerRole = PartitionRole.BACKUP; // synchronous from the next order on
+                    }
+                }
                 LOG.info("order server {}: catch-up of server {} sent", serverId, peerId);
             }
         }
@@ -639,6 +840,10 @@ final class OrderAgent implements Agent, PeerListener
 
     private int complete()
     {
+        if (isSuperseded)
+        {
+            return 0; // the peer took this server's partitions over: what is held here is never acknowledged
+        }
         int work = 0;
         boolean isHeld = false;
         for (final Partition partition : partitions)
@@ -650,6 +855,11 @@ final class OrderAgent implements Agent, PeerListener
             final boolean isSynchronous = isSynchronous(partition);
             final long limit = isSynchronous ? Math.min(partition.backupAcked, partition.last) : partition.last;
             isHeld |= isSynchronous && !isLinkUp && partition.acked < partition.last;
+            if (!isSynchronous && partition.acked < limit && OrderQueue.Standing.SOLE != queue.standing())
+            {
+                // acknowledging without a synchronous backup: this store must say it is the complete one first
+                queue.standing(OrderQueue.Standing.SOLE, "acknowledging without a synchronous backup");
+            }
             if (!isSynchronous && partition.acked < limit && LOG.isDebugEnabled())
             {
                 LOG.debug("order server {}: partition {} completes without a backup (peer role {}, fence {}, link {})",
@@ -722,6 +932,14 @@ final class OrderAgent implements Agent, PeerListener
         {
             LOG.info("order server {}: server {} asks for everything: sending {} partitions", serverId, peerId,
                 partitions.length);
+            if (isPeerDeclaredDead)
+            {
+                LOG.warn("order server {}: server {}, declared dead by an operator, discarded its store and " +
+                    "catches up: it counts as alive again", serverId, peerId);
+                isPeerDeclaredDead = false;
+                isPeerDead = false;
+            }
+            isCatchUpCompleteSent = false;
             isPeerCatchingUp = true;
             for (final Partition partition : partitions)
             {
@@ -842,7 +1060,10 @@ final class OrderAgent implements Agent, PeerListener
             }
             partition.epoch = Math.max(partition.epoch, entry.epoch());
             partition.drained = entry.drainedSequence();
+            partition.written = partition.drained;
+            queue.drained(partition.id, partition.drained);
         }
+        queue.standing(OrderQueue.Standing.PAIRED, "caught up from server " + peerId);
         for (final Partition partition : partitions)
         {
             partition.role = PartitionRole.BACKUP;
@@ -867,6 +1088,13 @@ final class OrderAgent implements Agent, PeerListener
             if (0 != peerStartEpochMs)
             {
                 LOG.info("order server {}: peer {} restarted", serverId, peerId);
+                if (isPeerDeclaredDead)
+                {
+                    LOG.warn("order server {}: server {}, declared dead by an operator, restarted: it counts as " +
+                        "alive again", serverId, peerId);
+                    isPeerDeclaredDead = false;
+                }
+                isCatchUpCompleteSent = false;
             }
             peerStartEpochMs = heartbeat.startEpochMs();
         }
@@ -878,13 +1106,37 @@ final class OrderAgent implements Agent, PeerListener
                 continue;
             }
             final Partition partition = partitions[id];
-            partition.peerRole = entry.role();
+            if (partition.isPrimary() && PartitionRole.PRIMARY == entry.role() && entry.epoch() > partition.epoch)
+            {
+                isSuperseded = true; // nothing more is completed here: see yieldToPeer
+                supersededPartition = id;
+            }
+            // a heartbeat the peer sent before it read CatchUpComplete still says CATCHING_UP: it is a backup now
+            partition.peerRole = isCatchUpCompleteSent && PartitionRole.CATCHING_UP == entry.role() &&
+                partition.isPrimary() ? PartitionRole.BACKUP : entry.role();
             partition.peerEpoch = entry.epoch();
             partition.peerLast = entry.lastSequence();
             partition.peerDrained = entry.drainedSequence();
+            final long peerAcked = entry.ackedSequence();
+            partition.peerAcked = PeerHeartbeatDecoder.PartitionsDecoder.ackedSequenceNullValue() == peerAcked ?
+                Partition.UNKNOWN : peerAcked;
+            if (!partition.isBackup() && PartitionRole.PRIMARY != entry.role() &&
+                partition.peerDrained > partition.drained && partition.peerDrained <= partition.last)
+            {
+                // the peer (starting, or catching up) drained further in its previous life than this server knew:
+                // drained orders are acknowledged ones, which both stores share, so its position holds here too
+                partition.drained = partition.peerDrained;
+                partition.written = Math.max(partition.written, partition.drained);
+                queue.drained(partition.id, partition.drained);
+            }
             if (partition.isBackup())
             {
-                partition.drained = Math.max(partition.drained, partition.peerDrained);
+                if (partition.peerDrained > partition.drained)
+                {
+                    partition.drained = partition.peerDrained;
+                    partition.written = partition.drained;
+                    queue.drained(partition.id, partition.drained);
+                }
                 if (PartitionRole.BACKUP == partition.peerRole && partition.peerEpoch > partition.epoch &&
                     partition.last == partition.peerLast)
                 {
@@ -901,6 +1153,7 @@ final class OrderAgent implements Agent, PeerListener
         partition.acked = partition.last;
         partition.sent = partition.last;
         partition.backupAcked = partition.last;
+        partition.written = partition.drained;
         isMapDue = true;
         nextHeartbeatNs = 0;
         LOG.info("order server {}: primary of partition {} (handed over, epoch {})", serverId, partition.id,
@@ -909,28 +1162,78 @@ final class OrderAgent implements Agent, PeerListener
 
     // ---------------------------------------------------------------- draining
 
+    /**
+     * Write a batch of completed orders of the partitions this server is primary of to the sink, have the sink make
+     * it durable, and only then advance (and persist) the drained positions that the heartbeats replicate. A failed
+     * write or flush leaves the positions where they were and writes the batch again later (at least once).
+     */
     private int drain()
     {
         int work = 0;
-        for (final Partition partition : partitions)
+        try
         {
-            if (!partition.isPrimary())
+            for (final Partition partition : partitions)
             {
-                continue;
-            }
-            while (partition.drained < partition.acked && work < DRAIN_BUDGET)
-            {
-                final long sequence = partition.drained + 1;
-                final int length = region.wrap(partition.id, sequence, view);
-                if (!sink.write(partition.id, sequence, view, 0, length))
+                if (!partition.isPrimary())
                 {
-                    return work;
+                    partition.written = partition.drained;
+                    continue;
                 }
-                partition.drained = sequence;
-                work++;
+                while (partition.written < partition.acked && work < DRAIN_BUDGET)
+                {
+                    final long sequence = partition.written + 1;
+                    final int length = region.wrap(partition.id, sequence, view);
+                    if (!sink.write(partition.id, sequence, view, 0, length))
+                    {
+                        break;
+                    }
+                    partition.written = sequence;
+                    work++;
+                }
+            }
+            if (isUndrainedWritten() && sink.flush())
+            {
+                for (final Partition partition : partitions)
+                {
+                    if (partition.written > partition.drained)
+                    {
+                        partition.drained = partition.written;
+                        queue.drained(partition.id, partition.drained);
+                    }
+                }
+                if (ctx.sinkFsync())
+                {
+                    queue.forceDrained();
+                }
+            }
+        }
+        catch (final RuntimeException ex)
+        {
+            counters.sinkErrors.increment();
+            for (final Partition partition : partitions)
+            {
+                partition.written = partition.drained; // written again from the durable position
+            }
+            final long nowNs = System.nanoTime();
+            if (nowNs - lastSinkErrorLogNs > LOG_INTERVAL_NS)
+            {
+                lastSinkErrorLogNs = nowNs;
+                LOG.error("order server {}: the sink failed; the batch will be written again", serverId, ex);
             }
         }
         return work;
+    }
+
+    private boolean isUndrainedWritten()
+    {
+        for (final Partition partition : partitions)
+        {
+            if (partition.written > partition.drained)
+            {
+                return true;
+            }
+        }
+        return false;
     }
 
     // ---------------------------------------------------------------- views for JMX and tests
@@ -963,6 +1266,44 @@ final class OrderAgent implements Agent, PeerListener
     void severPeerLink(final boolean isSevered)
     {
         peer.severed(isSevered);
+    }
+
+    PeerLink peerLink()
+    {
+        return peer;
+    }
+
+    /**
+     * Ask the agent to take the peer's partitions over (an operator's decision) and wait for it to be done.
+     *
+     * @param reason  the operator's reason, logged.
+     * @param timeoutNs how long to wait for the agent.
+     * @return what was done.
+     */
+    String takeOverPeerPartitions(final String reason, final long timeoutNs)
+    {
+        final long before = takeOversDone.get();
+        takeOverRequest.set(null == reason || reason.isBlank() ? "no reason given" : reason);
+        final long deadlineNs = System.nanoTime() + timeoutNs;
+        while (takeOversDone.get() == before)
+        {
+            if (System.nanoTime() - deadlineNs > 0 || Thread.currentThread().isInterrupted())
+            {
+                return "requested; not done yet (the order agent did not answer in time)";
+            }
+            java.util.concurrent.locks.LockSupport.parkNanos(1_000_000L);
+        }
+        return takeOverResult;
+    }
+
+    String fenceState()
+    {
+        return lastFenceState + " (" + fence.reason() + ")";
+    }
+
+    boolean isPeerDeclaredDead()
+    {
+        return isPeerDeclaredDead;
     }
 
     @Override

@@ -21,6 +21,10 @@ final class OrderCounters implements AutoCloseable
     final AtomicCounter answersDropped;
     final AtomicCounter malformed;
     final AtomicCounter heldAcks;
+    final AtomicCounter forcedTakeovers;
+    final AtomicCounter fenceLost;
+    final AtomicCounter sinkErrors;
+    final AtomicCounter unknownClient;
 
     OrderCounters(final Aeron aeron, final int serverId)
     {
@@ -35,12 +39,17 @@ final class OrderCounters implements AutoCloseable
         answersDropped = aeron.addCounter(MdCounters.ORDER_ANSWERS_DROPPED_TYPE_ID, "order-answers-dropped" + suffix);
         malformed = aeron.addCounter(MdCounters.ORDER_MALFORMED_TYPE_ID, "order-malformed" + suffix);
         heldAcks = aeron.addCounter(MdCounters.ORDER_HELD_TYPE_ID, "order-acks-held" + suffix);
+        forcedTakeovers = aeron.addCounter(MdCounters.ORDER_FORCED_TAKEOVERS_TYPE_ID, "order-forced-takeovers" +
+            suffix);
+        fenceLost = aeron.addCounter(MdCounters.ORDER_FENCE_LOST_TYPE_ID, "order-fence-connections-lost" + suffix);
+        sinkErrors = aeron.addCounter(MdCounters.ORDER_SINK_ERRORS_TYPE_ID, "order-sink-errors" + suffix);
+        unknownClient = aeron.addCounter(MdCounters.ORDER_UNKNOWN_CLIENT_TYPE_ID, "order-unknown-client" + suffix);
     }
 
     @Override
     public void close()
     {
         CloseHelper.quietCloseAll(ordersAccepted, ordersAcked, duplicates, rejected, replicated, gaps, failovers,
-            answersDropped, malformed, heldAcks);
+            answersDropped, malformed, heldAcks, forcedTakeovers, fenceLost, sinkErrors, unknownClient);
     }
 }

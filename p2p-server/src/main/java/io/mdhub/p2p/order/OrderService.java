@@ -43,7 +43,8 @@ public final class OrderService implements AutoCloseable
         OrderQueue queue = null;
         try
         {
-            fence = new PeerFence(ctx.fenceAddress(), ctx.peerFenceAddress());
+            fence = new PeerFence(ctx.fenceAddress(), ctx.peerFenceAddress(), ctx.fenceTimeoutNs(),
+                ctx.fenceConnectTimeoutNs());
             queue = new OrderQueue(ctx.queueDirectory());
             final Subscription ingress = aeron.addSubscription(ctx.ingressChannel(), ctx.ingressStreamId());
             agent = new OrderAgent(ctx, aeron, ingress, fence, queue, counters);
@@ -129,6 +130,49 @@ public final class OrderService implements AutoCloseable
     }
 
     /**
+     * The operator's override for a peer the fence cannot prove dead (its host does not answer): promote every
+     * partition the peer is primary of (or, while this server is still starting, serve every partition alone), as
+     * if the peer were certainly dead. Only once the peer is known to be dead — powered off, its process gone — or
+     * its store is lost for good: a peer that is in fact alive and cut off discards its store when it hears this
+     * server again (it held, never acknowledged, what it could not replicate), but the orders it acknowledged
+     * alone, if it was serving alone, are lost. Logged as an error and counted ({@code order-forced-takeovers}).
+     *
+     * @param reason the operator's reason (logged).
+     * @return what was done.
+     */
+    public String takeOverPeerPartitions(final String reason)
+    {
+        return agent.takeOverPeerPartitions(reason, 5_000_000_000L);
+    }
+
+    /**
+     * Fault injection for tests: lose the next messages of one kind this server sends its peer.
+     *
+     * @param templateId SBE template id (ReplicateOrder, CatchUpComplete, ...).
+     * @param count      how many; 0 stops.
+     */
+    void losePeerMessages(final int templateId, final int count)
+    {
+        agent.peerLink().loseOutgoing(templateId, count);
+    }
+
+    /**
+     * @return this server's standing in its pair as persisted in its queue directory (SOLE, PAIRED, UNPROVEN).
+     */
+    public String standing()
+    {
+        return queue.standing().name();
+    }
+
+    /**
+     * @return the counters (for tests).
+     */
+    OrderCounters counters()
+    {
+        return counters;
+    }
+
+    /**
      * Fault injection for drills and tests: cut (or restore) the replication link to the peer while both processes
      * and the fence stay up — the split-brain case.
      *
@@ -203,6 +247,42 @@ public final class OrderService implements AutoCloseable
         {
             return agent.isSteppingDown();
         }
+
+        @Override
+        public String getFenceState()
+        {
+            return agent.fenceState();
+        }
+
+        @Override
+        public boolean isPeerDeclaredDead()
+        {
+            return agent.isPeerDeclaredDead();
+        }
+
+        @Override
+        public String getStanding()
+        {
+            return standing();
+        }
+
+        @Override
+        public long getMalformed()
+        {
+            return counters.malformed.get();
+        }
+
+        @Override
+        public long getForcedTakeovers()
+        {
+            return counters.forcedTakeovers.get();
+        }
+
+        @Override
+        public String takeOverPeerPartitions(final String reason)
+        {
+            return OrderService.this.takeOverPeerPartitions(reason);
+        }
     }
 
     /**
@@ -228,6 +308,10 @@ public final class OrderService implements AutoCloseable
         private long heartbeatIntervalNs = OrderServiceConfiguration.heartbeatIntervalNs();
         private long peerTimeoutNs = OrderServiceConfiguration.peerTimeoutNs();
         private long startupPeerWaitNs = OrderServiceConfiguration.startupPeerWaitNs();
+        private long fenceTimeoutNs = OrderServiceConfiguration.fenceTimeoutNs();
+        private long fenceConnectTimeoutNs = OrderServiceConfiguration.fenceConnectTimeoutNs();
+        private boolean startupForceAlone = OrderServiceConfiguration.startupForceAlone();
+        private boolean sinkFsync = OrderServiceConfiguration.sinkFsync();
         private String queueDir = OrderServiceConfiguration.string(OrderServiceConfiguration.QUEUE_DIR_PROP_NAME);
         private int maxOrderBytes = OrderServiceConfiguration.maxOrderBytes();
         private String preProcessorName = OrderServiceConfiguration.preProcessor();
@@ -253,6 +337,8 @@ public final class OrderService implements AutoCloseable
             requireRange(OrderServiceConfiguration.PARTITIONS_PROP_NAME, partitions, 1, 1024);
             requireRange(OrderServiceConfiguration.MAX_ORDER_BYTES_PROP_NAME, maxOrderBytes, 64, 60_000);
             requirePositive(OrderServiceConfiguration.HEARTBEAT_INTERVAL_PROP_NAME, heartbeatIntervalNs);
+            requirePositive(OrderServiceConfiguration.FENCE_TIMEOUT_PROP_NAME, fenceTimeoutNs);
+            requirePositive(OrderServiceConfiguration.FENCE_CONNECT_TIMEOUT_PROP_NAME, fenceConnectTimeoutNs);
             if (peerTimeoutNs < 3 * heartbeatIntervalNs)
             {
                 throw new IllegalArgumentException(OrderServiceConfiguration.PEER_TIMEOUT_PROP_NAME +
@@ -277,7 +363,7 @@ public final class OrderService implements AutoCloseable
             }
             if (null == sink)
             {
-                sink = OrderSinks.create(sinkSpec);
+                sink = OrderSinks.create(sinkSpec, sinkFsync);
             }
             if (null == aeron)
             {
@@ -531,6 +617,62 @@ public final class OrderService implements AutoCloseable
         long startupPeerWaitNs()
         {
             return startupPeerWaitNs;
+        }
+
+        /**
+         * @param fenceTimeoutNs        silence on a fence connection after which it is lost and reconnected.
+         * @param fenceConnectTimeoutNs how long a fence connect may go unanswered before the peer is UNKNOWN.
+         * @return this.
+         */
+        public Context fenceTiming(final long fenceTimeoutNs, final long fenceConnectTimeoutNs)
+        {
+            checkNotConcluded();
+            this.fenceTimeoutNs = fenceTimeoutNs;
+            this.fenceConnectTimeoutNs = fenceConnectTimeoutNs;
+            return this;
+        }
+
+        long fenceTimeoutNs()
+        {
+            return fenceTimeoutNs;
+        }
+
+        long fenceConnectTimeoutNs()
+        {
+            return fenceConnectTimeoutNs;
+        }
+
+        /**
+         * @param startupForceAlone serve alone at start once the peer is not running, even without proof that this
+         *                          store holds every acknowledged order (an operator override).
+         * @return this.
+         */
+        public Context startupForceAlone(final boolean startupForceAlone)
+        {
+            checkNotConcluded();
+            this.startupForceAlone = startupForceAlone;
+            return this;
+        }
+
+        boolean startupForceAlone()
+        {
+            return startupForceAlone;
+        }
+
+        /**
+         * @param sinkFsync force the file sink and the drained positions to disk at every sink flush.
+         * @return this.
+         */
+        public Context sinkFsync(final boolean sinkFsync)
+        {
+            checkNotConcluded();
+            this.sinkFsync = sinkFsync;
+            return this;
+        }
+
+        boolean sinkFsync()
+        {
+            return sinkFsync;
         }
 
         /**

@@ -53,6 +53,16 @@ public final class OrderServiceConfiguration
     /** host:port of the peer's fence. */
     public static final String PEER_FENCE_ADDRESS_PROP_NAME = "mdhub.order.peer.fence.address";
 
+    /** Silence on a fence connection (no keep-alive byte) after which it counts as lost and is reconnected. */
+    public static final String FENCE_TIMEOUT_PROP_NAME = "mdhub.order.fence.timeout";
+    /** Default fence timeout. */
+    public static final long FENCE_TIMEOUT_DEFAULT_NS = TimeUnit.SECONDS.toNanos(2);
+
+    /** How long a fence connect may stay unanswered before the peer's state is UNKNOWN (maybe alive). */
+    public static final String FENCE_CONNECT_TIMEOUT_PROP_NAME = "mdhub.order.fence.connect.timeout";
+    /** Default fence connect timeout. */
+    public static final long FENCE_CONNECT_TIMEOUT_DEFAULT_NS = TimeUnit.SECONDS.toNanos(1);
+
     /** Heartbeat interval on the peer stream. */
     public static final String HEARTBEAT_INTERVAL_PROP_NAME = "mdhub.order.heartbeat.interval";
     /** Default heartbeat interval. */
@@ -67,6 +77,14 @@ public final class OrderServiceConfiguration
     public static final String STARTUP_PEER_WAIT_PROP_NAME = "mdhub.order.startup.peer.wait";
     /** Default startup wait. */
     public static final long STARTUP_PEER_WAIT_DEFAULT_NS = TimeUnit.SECONDS.toNanos(10);
+
+    /**
+     * Operator override: a starting server whose store does not prove it holds every acknowledged order (it was not
+     * the last one serving) serves alone anyway once the peer is certainly not running. For one start only.
+     */
+    public static final String STARTUP_FORCE_ALONE_PROP_NAME = "mdhub.order.startup.force.alone";
+    /** Default: wait for the peer. */
+    public static final boolean STARTUP_FORCE_ALONE_DEFAULT = false;
 
     /** Directory of this server's write-behind queue. */
     public static final String QUEUE_DIR_PROP_NAME = "mdhub.order.queue.dir";
@@ -88,6 +106,11 @@ public final class OrderServiceConfiguration
     public static final String SINK_PROP_NAME = "mdhub.order.sink";
     /** Default sink. */
     public static final String SINK_DEFAULT = "noop";
+
+    /** Force the file sink's data and the drained positions to disk at every sink flush. */
+    public static final String SINK_FSYNC_PROP_NAME = "mdhub.order.sink.fsync";
+    /** Default: no fsync (durable against a process kill, not a host crash). */
+    public static final boolean SINK_FSYNC_DEFAULT = false;
 
     /** Hand partitions back to their home server once it is a synchronous backup again. */
     public static final String REBALANCE_PROP_NAME = "mdhub.order.rebalance";
@@ -152,6 +175,26 @@ public final class OrderServiceConfiguration
     static long peerTimeoutNs()
     {
         return SystemUtil.getDurationInNanos(PEER_TIMEOUT_PROP_NAME, PEER_TIMEOUT_DEFAULT_NS);
+    }
+
+    static long fenceTimeoutNs()
+    {
+        return SystemUtil.getDurationInNanos(FENCE_TIMEOUT_PROP_NAME, FENCE_TIMEOUT_DEFAULT_NS);
+    }
+
+    static long fenceConnectTimeoutNs()
+    {
+        return SystemUtil.getDurationInNanos(FENCE_CONNECT_TIMEOUT_PROP_NAME, FENCE_CONNECT_TIMEOUT_DEFAULT_NS);
+    }
+
+    static boolean startupForceAlone()
+    {
+        return ConfigValues.getBoolean(STARTUP_FORCE_ALONE_PROP_NAME, STARTUP_FORCE_ALONE_DEFAULT);
+    }
+
+    static boolean sinkFsync()
+    {
+        return ConfigValues.getBoolean(SINK_FSYNC_PROP_NAME, SINK_FSYNC_DEFAULT);
     }
 
     static long startupPeerWaitNs()

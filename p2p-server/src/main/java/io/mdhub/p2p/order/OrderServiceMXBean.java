@@ -48,4 +48,43 @@ public interface OrderServiceMXBean
      * @return true while stepping down.
      */
     boolean isSteppingDown();
+
+    /**
+     * @return what the fence knows of the peer process: UP, DOWN (certainly not running) or UNKNOWN (not answering:
+     * maybe alive), with the reason.
+     */
+    String getFenceState();
+
+    /**
+     * @return true after {@link #takeOverPeerPartitions(String)} until the peer restarts or catches up.
+     */
+    boolean isPeerDeclaredDead();
+
+    /**
+     * @return what this server's store proves (persisted in its queue directory): SOLE (it was the last one
+     * serving: it holds every acknowledged order), PAIRED or UNPROVEN (the peer may hold orders it lacks, so it
+     * does not start alone).
+     */
+    String getStanding();
+
+    /**
+     * @return ingress and peer messages that could not be read at all, skipped.
+     */
+    long getMalformed();
+
+    /**
+     * @return takeovers forced by an operator (this operation, or {@code mdhub.order.startup.force.alone}).
+     */
+    long getForcedTakeovers();
+
+    /**
+     * Operator override, for a peer the fence cannot prove dead (its host or network does not answer, so this
+     * server holds the acknowledgements that need it and takes nothing over): promote every partition the peer is
+     * primary of now; while this server is starting, serve every partition alone. Use it only after making sure the
+     * peer is dead or its store lost for good. Logged as an error and counted.
+     *
+     * @param reason why (logged), e.g. "host b2 powered off, ticket 1234".
+     * @return what was done.
+     */
+    String takeOverPeerPartitions(String reason);
 }

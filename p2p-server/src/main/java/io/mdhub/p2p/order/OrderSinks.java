@@ -16,8 +16,9 @@ import io.mdhub.common.codecs.order.OrderRecordDecoder;
 /**
  * The stock downstream sinks and the factory that reads {@code mdhub.order.sink}: {@code noop} (counts and drops,
  * as the GemCache tests ran: no downstream system), {@code file:<path>} (one CSV line per order:
- * partition,sequence,epoch,clientId,orderId,symbol,side,quantity,priceMantissa,priceExponent), or the class name of
- * an {@link OrderSink} with a public no-argument constructor.
+ * partition,sequence,epoch,clientId,orderId,symbol,side,quantity,priceMantissa,priceExponent; written to the file
+ * at every flush, fsynced too with {@code mdhub.order.sink.fsync}), or the class name of an {@link OrderSink} with
+ * a public no-argument constructor.
  */
 public final class OrderSinks
 {
@@ -31,13 +32,23 @@ public final class OrderSinks
      */
     public static OrderSink create(final String spec)
     {
+        return create(spec, false);
+    }
+
+    /**
+     * @param spec  {@code noop}, {@code file:<path>} or a class name.
+     * @param fsync a file sink forces its data to disk at every flush.
+     * @return a new sink.
+     */
+    public static OrderSink create(final String spec, final boolean fsync)
+    {
         if ("noop".equals(spec))
         {
             return new NoOpSink();
         }
         if (spec.startsWith("file:"))
         {
-            return new FileSink(Paths.get(spec.substring("file:".length())));
+            return new FileSink(Paths.get(spec.substring("file:".length())), fsync);
         }
         return OrderService.Context.instantiate(spec, OrderSink.class);
     }
@@ -67,11 +78,14 @@ public final class OrderSinks
     }
 
     /**
-     * Appends one CSV line per order to a file (buffered; flushed when the buffer fills and on close).
+     * Appends one CSV line per order to a file: lines are buffered while a batch is written and handed to the OS at
+     * every {@link #flush()} (so they survive the process being killed) and, with fsync, forced to disk (so they
+     * survive the host).
      */
     public static final class FileSink implements OrderSink
     {
         private final FileChannel channel;
+        private final boolean fsync;
         private final ByteBuffer out = ByteBuffer.allocateDirect(64 * 1024);
         private final MessageHeaderDecoder header = new MessageHeaderDecoder();
         private final OrderRecordDecoder decoder = new OrderRecordDecoder();
@@ -82,6 +96,16 @@ public final class OrderSinks
          */
         public FileSink(final Path path)
         {
+            this(path, false);
+        }
+
+        /**
+         * @param path  the file (appended to; created if missing).
+         * @param fsync force the file to disk at every flush.
+         */
+        public FileSink(final Path path, final boolean fsync)
+        {
+            this.fsync = fsync;
             try
             {
                 channel = FileChannel.open(path, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
@@ -99,7 +123,7 @@ public final class OrderSinks
         {
             if (out.remaining() < 256)
             {
-                flush();
+                writeOut();
             }
             decoder.wrapAndApplyHeader(record, offset, header);
             final int symbolLength = decoder.getSymbol(symbol, 0);
@@ -147,8 +171,30 @@ public final class OrderSinks
             return out;
         }
 
-        private void flush()
+        @Override
+        public boolean flush()
         {
+            writeOut();
+            if (fsync)
+            {
+                try
+                {
+                    channel.force(false);
+                }
+                catch (final IOException ex)
+                {
+                    throw new UncheckedIOException(ex);
+                }
+            }
+            return true;
+        }
+
+        private void writeOut()
+        {
+            if (0 == out.position())
+            {
+                return;
+            }
             out.flip();
             try
             {
@@ -159,15 +205,18 @@ public final class OrderSinks
             }
             catch (final IOException ex)
             {
-                throw new UncheckedIOException(ex);
+                throw new UncheckedIOException(ex); // the batch is not durable: the drainer writes it again
             }
-            out.clear();
+            finally
+            {
+                out.clear();
+            }
         }
 
         @Override
         public void close()
         {
-            flush();
+            writeOut();
             try
             {
                 channel.close();

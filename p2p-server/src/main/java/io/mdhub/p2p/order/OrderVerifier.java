@@ -136,11 +136,15 @@ public final class OrderVerifier
     }
 
     /**
-     * @return the index (0 or 1) of the queue that is behind in some partition, or -1 if they are as long.
+     * @return the index (0 or 1) of the queue that is behind in some partition, or -1 if they are as long or if
+     * each is behind in some partition (that is a divergence, reported as a problem even with allowBehind: a server
+     * that died and did not rejoin is behind in every partition it differs in, never ahead in one).
      */
     private int compare(final QueueContents a, final QueueContents b, final boolean allowBehind)
     {
         int behind = -1;
+        int aheadPartitionOfA = -1;
+        int aheadPartitionOfB = -1;
         final int partitions = Math.max(a.orderBySequence.size(), b.orderBySequence.size());
         for (int p = 0; p < partitions; p++)
         {
@@ -160,6 +164,14 @@ public final class OrderVerifier
             if (sa.size() != sb.size())
             {
                 behind = sa.size() < sb.size() ? 0 : 1;
+                if (0 == behind)
+                {
+                    aheadPartitionOfB = p;
+                }
+                else
+                {
+                    aheadPartitionOfA = p;
+                }
                 final String text = "partition " + p + ": " + a.directory + " holds " + sa.size() + ", " +
                     b.directory + " holds " + sb.size();
                 if (allowBehind)
@@ -171,6 +183,13 @@ public final class OrderVerifier
                     problems.add(text);
                 }
             }
+        }
+        if (aheadPartitionOfA >= 0 && aheadPartitionOfB >= 0)
+        {
+            problems.add("the queues diverge: " + a.directory + " is ahead in partition " + aheadPartitionOfA +
+                " but " + b.directory + " is ahead in partition " + aheadPartitionOfB + " (neither is a prefix of " +
+                "the other)");
+            return -1;
         }
         return behind;
     }

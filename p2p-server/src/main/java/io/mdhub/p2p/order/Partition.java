@@ -21,8 +21,10 @@ final class Partition
     long sent;
     /** Primary: last sequence the peer said it stored. */
     long backupAcked;
-    /** Last sequence the downstream sink took (the primary's, or the one replicated from it). */
+    /** Last sequence the downstream sink made durable (the primary's, or the one replicated from it); persisted. */
     long drained;
+    /** Primary: last sequence written to the sink, not yet flushed ({@code drained <= written <= acked}). */
+    long written;
     /** Backup: an ack is owed to the primary. */
     boolean isAckDue;
     /** Primary: handing the partition to the peer; new orders are refused until it is done. */
@@ -37,6 +39,10 @@ final class Partition
     int peerEpoch;
     long peerLast;
     long peerDrained;
+    /** The peer's completed position for the partition, from its heartbeats ({@link #UNKNOWN}: not heard). */
+    long peerAcked = UNKNOWN;
+
+    static final long UNKNOWN = -1;
 
     /** Client send timestamps of orders not yet completed, by sequence (a ring: echoed in the acks). */
     final long[] sendTimestampNs = new long[SEND_TIMESTAMP_RING];
@@ -60,7 +66,8 @@ final class Partition
     }
 
     /**
-     * Forget everything stored (before a full state transfer).
+     * Forget everything stored (before a full state transfer). The drained position stays: it says what the
+     * downstream already has, which the peer adopts if it knew less (it is replaced when the transfer completes).
      */
     void reset()
     {
@@ -70,7 +77,8 @@ final class Partition
         acked = 0;
         sent = 0;
         backupAcked = 0;
-        drained = 0;
+        written = drained;
+        peerAcked = UNKNOWN;
         isAckDue = false;
         isHandingOver = false;
     }

@@ -1,22 +1,39 @@
 package io.mdhub.p2p.order;
 
 import java.io.IOException;
+import java.net.ConnectException;
 import java.net.InetSocketAddress;
 import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
+import java.nio.channels.UnresolvedAddressException;
 import java.util.ArrayList;
 
 import org.agrona.CloseHelper;
 
 /**
- * Tells a dead peer from a silent one, which heartbeats alone cannot: each server listens on a TCP port and keeps a
- * connection open to its peer's. When the peer PROCESS dies its kernel closes that connection (end of stream or
- * reset) and later connects are refused: the peer is {@link State#DOWN}, certainly, and its partitions may be taken
- * over. When the peer's host or the network is gone nothing answers at all: the state stays {@link State#UP} or
- * {@link State#UNKNOWN} and the server must not take over (split-brain protection). Non-blocking, polled from the
- * order agent's duty cycle; nothing but the connection itself is exchanged.
+ * Tells a dead peer from a silent one, which heartbeats alone cannot. Each server listens on a TCP port and keeps a
+ * connection open to its peer's; both ends of every fence connection send a keep-alive byte every
+ * {@code timeout / 4} and read whatever arrives. Non-blocking, polled from the order agent's duty cycle.
+ * <p>
+ * What counts as what (the order agent takes over only on {@link State#DOWN}):
+ * <ul>
+ *     <li><b>UP</b>: the outbound connection is established and a byte arrived within the timeout.</li>
+ *     <li><b>Connection lost</b> — end of stream, a reset, a failed write, or no byte for {@code timeout} (a crashed
+ *     host sends no reset: its connection just goes quiet) — is not a verdict: the connection is closed and a new
+ *     connect is tried at once; the state is UNKNOWN until that connect decides.</li>
+ *     <li><b>DOWN</b> ("certainly dead"): a connect REFUSED — the peer's host answered that nothing listens on the
+ *     fence port, which only happens when the peer process is not running (it binds the port before it serves and
+ *     holds it until it exits). A host that rebooted without the process answers the same way.</li>
+ *     <li><b>UNKNOWN</b> ("maybe alive"): a connect that gets no answer within {@code connectTimeout} (a dead or
+ *     cut-off host, a network that drops packets) or fails for any other reason (no route, network unreachable,
+ *     an unresolvable name). The peer may be alive and serving on the other side of a partition, so nothing is taken
+ *     over automatically; an operator who has made sure the peer is dead uses
+ *     {@link OrderServiceMXBean#takeOverPeerPartitions(String)}.</li>
+ * </ul>
+ * A firewall that answers the fence port with a reset (REJECT with tcp-reset) makes a live peer look DOWN: fence
+ * ports must be reachable or silently dropped, never rejected.
  */
 final class PeerFence implements AutoCloseable
 {
@@ -25,29 +42,69 @@ final class PeerFence implements AutoCloseable
      */
     enum State
     {
-        /** No answer yet (connecting, or the peer's host is not answering). */
+        /** No verdict: connecting, or the peer's host does not answer (it may be alive). */
         UNKNOWN,
-        /** A connection to the peer's fence port is open. */
+        /** A connection to the peer's fence port is open and the peer's keep-alives arrive. */
         UP,
-        /** The peer's kernel refused or closed the connection: the process is not running. */
+        /** The peer's host refused a connection to the fence port: the peer process is not running. */
         DOWN
     }
 
     private static final long RETRY_INTERVAL_NS = 100_000_000L;
 
+    /**
+     * A connection the peer opened to this server's fence port.
+     */
+    private static final class Accepted
+    {
+        final SocketChannel channel;
+        long heardNs;
+        long nextKeepAliveNs;
+
+        Accepted(final SocketChannel channel, final long nowNs)
+        {
+            this.channel = channel;
+            this.heardNs = nowNs;
+        }
+    }
+
     private final ServerSocketChannel listener;
     private final InetSocketAddress peerAddress;
-    private final ArrayList<SocketChannel> accepted = new ArrayList<>();
+    private final long timeoutNs;
+    private final long keepAliveIntervalNs;
+    private final long connectTimeoutNs;
+    private final ArrayList<Accepted> accepted = new ArrayList<>();
     private final ByteBuffer scratch = ByteBuffer.allocateDirect(64);
+    private final ByteBuffer keepAlive = ByteBuffer.allocateDirect(1);
     private SocketChannel outbound;
     private boolean isConnecting;
+    private long connectStartedNs;
+    private long outboundHeardNs;
+    private long outboundNextKeepAliveNs;
     private long nextAttemptNs;
     private State state = State.UNKNOWN;
     private long downSinceNs;
+    private long connectionsLost;
+    private String reason = "not connected yet";
+    private boolean isUnreachable;
 
-    PeerFence(final InetSocketAddress bindAddress, final InetSocketAddress peerAddress)
+    /**
+     * @param bindAddress      where this server's fence listens.
+     * @param peerAddress      the peer's fence.
+     * @param timeoutNs        silence after which a fence connection counts as lost.
+     * @param connectTimeoutNs how long a connect may stay unanswered before the state is UNKNOWN.
+     */
+    PeerFence(
+        final InetSocketAddress bindAddress,
+        final InetSocketAddress peerAddress,
+        final long timeoutNs,
+        final long connectTimeoutNs)
     {
         this.peerAddress = peerAddress;
+        this.timeoutNs = timeoutNs;
+        this.keepAliveIntervalNs = Math.max(1_000_000L, timeoutNs / 4);
+        this.connectTimeoutNs = connectTimeoutNs;
+        keepAlive.put(0, (byte)'.');
         try
         {
             listener = ServerSocketChannel.open();
@@ -70,13 +127,14 @@ final class PeerFence implements AutoCloseable
     }
 
     /**
-     * Accept, connect, and read the end of stream of a dead peer.
+     * Accept and serve the peer's connections; connect, keep alive and watch this server's own.
      *
+     * @param nowNs the duty cycle's clock.
      * @return work done.
      */
     int poll(final long nowNs)
     {
-        int work = acceptAndDrain();
+        int work = acceptAndServe(nowNs);
         if (null == outbound)
         {
             if (nowNs >= nextAttemptNs)
@@ -90,12 +148,12 @@ final class PeerFence implements AutoCloseable
         }
         else
         {
-            work += readOutbound(nowNs);
+            work += serveOutbound(nowNs);
         }
         return work;
     }
 
-    private int acceptAndDrain()
+    private int acceptAndServe(final long nowNs)
     {
         int work = 0;
         try
@@ -104,7 +162,8 @@ final class PeerFence implements AutoCloseable
             while (null != (channel = listener.accept()))
             {
                 channel.configureBlocking(false);
-                accepted.add(channel);
+                channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
+                accepted.add(new Accepted(channel, nowNs));
                 work++;
             }
         }
@@ -114,23 +173,63 @@ final class PeerFence implements AutoCloseable
         }
         for (int i = accepted.size() - 1; i >= 0; i--)
         {
-            final SocketChannel channel = accepted.get(i);
+            final Accepted connection = accepted.get(i);
             try
             {
-                scratch.clear();
-                if (channel.read(scratch) < 0)
+                final int read = readAll(connection.channel);
+                if (read > 0)
                 {
-                    CloseHelper.quietClose(channel);
+                    connection.heardNs = nowNs;
+                }
+                if (read < 0 || nowNs - connection.heardNs > timeoutNs)
+                {
+                    // closed by the peer, or silent: its side reconnects if it is alive
+                    CloseHelper.quietClose(connection.channel);
                     accepted.remove(i);
+                    work++;
+                    continue;
+                }
+                if (nowNs >= connection.nextKeepAliveNs)
+                {
+                    connection.nextKeepAliveNs = nowNs + keepAliveIntervalNs;
+                    sendKeepAlive(connection.channel);
                 }
             }
             catch (final IOException ex)
             {
-                CloseHelper.quietClose(channel);
+                CloseHelper.quietClose(connection.channel);
                 accepted.remove(i);
+                work++;
             }
         }
         return work;
+    }
+
+    /**
+     * @return bytes read, or -1 at end of stream.
+     */
+    private int readAll(final SocketChannel channel) throws IOException
+    {
+        int total = 0;
+        int read;
+        do
+        {
+            scratch.clear();
+            read = channel.read(scratch);
+            if (read < 0)
+            {
+                return -1;
+            }
+            total += read;
+        }
+        while (read == scratch.capacity());
+        return total;
+    }
+
+    private void sendKeepAlive(final SocketChannel channel) throws IOException
+    {
+        keepAlive.clear();
+        channel.write(keepAlive); // 0 written (send buffer full) is fine: the peer reads nothing and times out
     }
 
     private int connect(final long nowNs)
@@ -139,15 +238,17 @@ final class PeerFence implements AutoCloseable
         {
             outbound = SocketChannel.open();
             outbound.configureBlocking(false);
+            outbound.setOption(StandardSocketOptions.TCP_NODELAY, true);
+            connectStartedNs = nowNs;
             isConnecting = !outbound.connect(peerAddress);
             if (!isConnecting)
             {
-                state = State.UP;
+                connected(nowNs);
             }
         }
-        catch (final IOException ex)
+        catch (final IOException | UnresolvedAddressException ex)
         {
-            down(nowNs);
+            connectFailed(nowNs, ex);
         }
         return 1;
     }
@@ -158,48 +259,117 @@ final class PeerFence implements AutoCloseable
         {
             if (outbound.finishConnect())
             {
-                isConnecting = false;
-                state = State.UP;
+                connected(nowNs);
                 return 1;
             }
         }
         catch (final IOException ex)
         {
-            down(nowNs); // refused: nothing listens on the peer's port
+            connectFailed(nowNs, ex);
+            return 1;
+        }
+        if (nowNs - connectStartedNs > connectTimeoutNs)
+        {
+            closeOutbound(nowNs);
+            unknown("no answer to a connect within " + connectTimeoutNs / 1_000_000 + " ms");
+            isUnreachable = true;
             return 1;
         }
         return 0;
     }
 
-    private int readOutbound(final long nowNs)
+    private void connected(final long nowNs)
+    {
+        isConnecting = false;
+        outboundHeardNs = nowNs;
+        outboundNextKeepAliveNs = nowNs;
+        state = State.UP;
+        reason = "connected";
+        isUnreachable = false;
+    }
+
+    private int serveOutbound(final long nowNs)
     {
         try
         {
-            scratch.clear();
-            if (outbound.read(scratch) < 0)
+            final int read = readAll(outbound);
+            if (read < 0)
             {
-                down(nowNs);
+                lost(nowNs, "closed by the peer");
                 return 1;
+            }
+            if (read > 0)
+            {
+                outboundHeardNs = nowNs;
+            }
+            else if (nowNs - outboundHeardNs > timeoutNs)
+            {
+                lost(nowNs, "silent for " + (nowNs - outboundHeardNs) / 1_000_000 + " ms");
+                return 1;
+            }
+            if (nowNs >= outboundNextKeepAliveNs)
+            {
+                outboundNextKeepAliveNs = nowNs + keepAliveIntervalNs;
+                sendKeepAlive(outbound);
             }
         }
         catch (final IOException ex)
         {
-            down(nowNs);
+            lost(nowNs, "reset: " + ex.getMessage());
             return 1;
         }
         return 0;
     }
 
-    private void down(final long nowNs)
+    /**
+     * The established connection is gone; a new connect decides what that means.
+     */
+    private void lost(final long nowNs, final String why)
+    {
+        connectionsLost++;
+        closeOutbound(nowNs);
+        nextAttemptNs = nowNs; // at once
+        unknown("connection lost (" + why + "), reconnecting");
+    }
+
+    private void connectFailed(final long nowNs, final Exception ex)
+    {
+        closeOutbound(nowNs);
+        if (isRefused(ex))
+        {
+            if (State.DOWN != state)
+            {
+                downSinceNs = nowNs;
+            }
+            state = State.DOWN;
+            reason = "connect refused: the peer process is not running";
+            isUnreachable = false;
+        }
+        else
+        {
+            unknown("connect failed: " + ex);
+            isUnreachable = true;
+        }
+    }
+
+    private static boolean isRefused(final Exception ex)
+    {
+        final String message = ex.getMessage();
+        return ex instanceof ConnectException && null != message && message.toLowerCase().contains("refused");
+    }
+
+    private void unknown(final String why)
+    {
+        state = State.UNKNOWN;
+        reason = why;
+        isUnreachable = false;
+    }
+
+    private void closeOutbound(final long nowNs)
     {
         CloseHelper.quietClose(outbound);
         outbound = null;
         isConnecting = false;
-        if (State.DOWN != state)
-        {
-            downSinceNs = nowNs;
-        }
-        state = State.DOWN;
         nextAttemptNs = nowNs + RETRY_INTERVAL_NS;
     }
 
@@ -209,6 +379,31 @@ final class PeerFence implements AutoCloseable
     State state()
     {
         return state;
+    }
+
+    /**
+     * @return why the fence is in its state (for logs and JMX).
+     */
+    String reason()
+    {
+        return reason;
+    }
+
+    /**
+     * @return true if the last connect got no answer or failed other than by a refusal (the peer's host or the
+     * network is not answering): UNKNOWN, and more than a reconnect in progress.
+     */
+    boolean isUnreachable()
+    {
+        return isUnreachable;
+    }
+
+    /**
+     * @return established connections lost so far (closed, reset or silent).
+     */
+    long connectionsLost()
+    {
+        return connectionsLost;
     }
 
     /**
@@ -223,9 +418,9 @@ final class PeerFence implements AutoCloseable
     public void close()
     {
         CloseHelper.quietClose(outbound);
-        for (final SocketChannel channel : accepted)
+        for (final Accepted connection : accepted)
         {
-            CloseHelper.quietClose(channel);
+            CloseHelper.quietClose(connection.channel);
         }
         CloseHelper.quietClose(listener);
     }

@@ -1,5 +1,8 @@
 package io.mdhub.p2p.order;
 
+import java.nio.ByteOrder;
+import java.util.concurrent.atomic.AtomicInteger;
+
 import org.agrona.CloseHelper;
 import org.agrona.DirectBuffer;
 import org.agrona.ExpandableDirectByteBuffer;
@@ -52,6 +55,8 @@ final class PeerLink implements FragmentHandler, AutoCloseable
     private final CatchUpCompleteDecoder catchUpCompleteDecoder = new CatchUpCompleteDecoder();
     private final FragmentHandler assembler = new io.aeron.FragmentAssembler(this);
     private volatile boolean isSevered;
+    private final AtomicInteger dropTemplateId = new AtomicInteger(-1);
+    private final AtomicInteger dropCount = new AtomicInteger();
 
     PeerLink(
         final int serverId,
@@ -75,6 +80,19 @@ final class PeerLink implements FragmentHandler, AutoCloseable
     boolean isSevered()
     {
         return isSevered;
+    }
+
+    /**
+     * Fault injection for tests: lose the next {@code count} outgoing messages of one template on the wire (as if
+     * the network dropped them).
+     *
+     * @param templateId the SBE template id of the messages to lose.
+     * @param count      how many (0 stops).
+     */
+    void loseOutgoing(final int templateId, final int count)
+    {
+        dropCount.set(count);
+        dropTemplateId.set(templateId);
     }
 
     boolean isConnected()
@@ -104,7 +122,8 @@ final class PeerLink implements FragmentHandler, AutoCloseable
                 .role(partition.role)
                 .epoch(partition.epoch)
                 .lastSequence(partition.last)
-                .drainedSequence(partition.drained);
+                .drainedSequence(partition.drained)
+                .ackedSequence(partition.acked);
         }
         return offer(heartbeatEncoder.encodedLength());
     }
@@ -171,6 +190,11 @@ final class PeerLink implements FragmentHandler, AutoCloseable
         if (isSevered)
         {
             return true; // the link is "cut": the message is lost on the wire, as it would be
+        }
+        if (dropCount.get() > 0 && buffer.getShort(2, ByteOrder.LITTLE_ENDIAN) == dropTemplateId.get() &&
+            dropCount.getAndDecrement() > 0)
+        {
+            return true; // fault injection: lost on the wire
         }
         return publication.offer(buffer, 0, MessageHeaderEncoder.ENCODED_LENGTH + bodyLength) > 0;
     }

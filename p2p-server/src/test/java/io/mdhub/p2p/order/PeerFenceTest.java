@@ -1,32 +1,43 @@
 package io.mdhub.p2p.order;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.channels.SocketChannel;
+import java.util.ArrayList;
+import java.util.List;
 
+import org.agrona.CloseHelper;
 import org.junit.jupiter.api.Test;
 
 import io.mdhub.common.test.InterruptAfter;
 import io.mdhub.common.test.MdTests;
 
 /**
- * The fence tells a dead peer process (connection refused or closed) from a live one (connected).
+ * The fence tells a dead peer process (connection refused) from a live one (connected, keep-alives arriving) and
+ * from one it cannot reach (silent connection, unanswered connects): only the first is DOWN.
  */
 @InterruptAfter(30)
 class PeerFenceTest
 {
+    private static final long TIMEOUT_NS = 300_000_000L;
+    private static final long CONNECT_TIMEOUT_NS = 300_000_000L;
+
     @Test
     void refusedWhileThePeerIsNotRunningUpWhileItIsAndDownWhenItCloses()
     {
-        final int portA = freePort();
-        final int portB = freePort();
-        try (PeerFence a = new PeerFence(address(portA), address(portB)))
+        final int portA = MdTests.unusedPort();
+        final int portB = MdTests.unusedPort();
+        try (PeerFence a = fence(portA, portB))
         {
             MdTests.await("refused: nobody listens", () -> PeerFence.State.DOWN == poll(a));
-            final PeerFence b = new PeerFence(address(portB), address(portA));
+            final PeerFence b = fence(portB, portA);
             MdTests.await("both up", () ->
             {
                 poll(b);
@@ -38,6 +49,88 @@ class PeerFenceTest
         }
     }
 
+    @Test
+    void keepAlivesHoldAnIdleConnectionUpPastTheTimeout()
+    {
+        final int portA = MdTests.unusedPort();
+        final int portB = MdTests.unusedPort();
+        try (PeerFence a = fence(portA, portB); PeerFence b = fence(portB, portA))
+        {
+            MdTests.await("both up", () ->
+            {
+                poll(b);
+                return PeerFence.State.UP == poll(a) && PeerFence.State.UP == poll(b);
+            });
+            final long untilNs = System.nanoTime() + 4 * TIMEOUT_NS;
+            while (System.nanoTime() < untilNs)
+            {
+                assertEquals(PeerFence.State.UP, poll(a), a::reason);
+                assertEquals(PeerFence.State.UP, poll(b), b::reason);
+                MdTests.idle(() -> "polling");
+            }
+            assertEquals(0, a.connectionsLost());
+            assertEquals(0, b.connectionsLost());
+        }
+    }
+
+    /**
+     * A crashed host: the established connection goes quiet (no reset), and new connects get no answer (here: a
+     * listener that never accepts, its backlog full, so the kernel drops the SYNs). The fence must not say DOWN —
+     * the peer may be alive behind a cut network — but UNKNOWN; once the host answers again and refuses (it came
+     * back without the process), DOWN.
+     */
+    @Test
+    void silentPeerIsUnknownNeverDownUntilAConnectIsRefused() throws IOException
+    {
+        final int portA = MdTests.unusedPort();
+        final InetAddress loopback = InetAddress.getLoopbackAddress();
+        final ServerSocket deadHost = new ServerSocket(0, 1, loopback);
+        final List<SocketChannel> fillers = new ArrayList<>();
+        try (PeerFence a = new PeerFence(new InetSocketAddress(loopback, portA),
+            new InetSocketAddress(loopback, deadHost.getLocalPort()), TIMEOUT_NS, CONNECT_TIMEOUT_NS))
+        {
+            MdTests.await("connected to the host", () -> PeerFence.State.UP == poll(a));
+            try (Socket accepted = deadHost.accept())
+            {
+                // the host dies: nothing is written on the connection any more, and its accept queue fills
+                for (int i = 0; i < 2; i++)
+                {
+                    final SocketChannel filler = SocketChannel.open();
+                    filler.configureBlocking(false);
+                    filler.connect(deadHost.getLocalSocketAddress());
+                    fillers.add(filler);
+                }
+                MdTests.await(() -> "connects unanswered: " + a.state() + " " + a.reason(), () ->
+                {
+                    assertNotEquals(PeerFence.State.DOWN, poll(a), a::reason);
+                    return a.reason().startsWith("no answer");
+                });
+                assertEquals(PeerFence.State.UNKNOWN, a.state());
+                assertTrue(a.connectionsLost() >= 1, "the silent connection counts as lost");
+                assertTrue(accepted.isConnected());
+            }
+            for (final SocketChannel filler : fillers)
+            {
+                CloseHelper.quietClose(filler);
+            }
+            deadHost.close(); // the host is back without the process: connects are refused
+            MdTests.await(() -> "refused: " + a.reason(), () -> PeerFence.State.DOWN == poll(a));
+        }
+        finally
+        {
+            CloseHelper.quietClose(deadHost);
+            for (final SocketChannel filler : fillers)
+            {
+                CloseHelper.quietClose(filler);
+            }
+        }
+    }
+
+    private static PeerFence fence(final int port, final int peerPort)
+    {
+        return new PeerFence(address(port), address(peerPort), TIMEOUT_NS, CONNECT_TIMEOUT_NS);
+    }
+
     private static PeerFence.State poll(final PeerFence fence)
     {
         fence.poll(System.nanoTime());
@@ -47,17 +140,5 @@ class PeerFenceTest
     private static InetSocketAddress address(final int port)
     {
         return new InetSocketAddress("localhost", port);
-    }
-
-    private static int freePort()
-    {
-        try (ServerSocket socket = new ServerSocket(0))
-        {
-            return socket.getLocalPort();
-        }
-        catch (final IOException ex)
-        {
-            throw new UncheckedIOException(ex);
-        }
     }
 }

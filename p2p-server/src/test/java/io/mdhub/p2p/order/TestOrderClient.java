@@ -141,6 +141,26 @@ final class TestOrderClient implements AutoCloseable
         return servers[target].offer(buffer, 0, MessageHeaderEncoder.ENCODED_LENGTH + submit.encodedLength()) > 0;
     }
 
+    /**
+     * Offer raw bytes to a server's ingress (garbage, a truncated message...).
+     */
+    boolean offerRaw(final int server, final DirectBuffer bytes, final int length)
+    {
+        return servers[server].offer(bytes, 0, length) > 0;
+    }
+
+    /**
+     * Send a valid SubmitOrder cut short by {@code cut} bytes (its FIX length says more than the message holds).
+     */
+    boolean submitTruncated(final long orderId, final int partition, final int server, final int cut)
+    {
+        final int length = fixEncoder.clOrdId(orderId).symbol("VOD.L").side(Side.BUY).quantity(100)
+            .ordType((byte)'2').price(12345, -2).encode(fix, 0);
+        submit.wrapAndApplyHeader(buffer, 0, headerEncoder).clientId(clientId).orderId(orderId)
+            .partition(partition).sendTimestampNs(System.nanoTime()).putFix(fix, 0, length);
+        return servers[server].offer(buffer, 0, MessageHeaderEncoder.ENCODED_LENGTH + submit.encodedLength() - cut) > 0;
+    }
+
     int poll()
     {
         return responses.poll(this::onFragment, 100);

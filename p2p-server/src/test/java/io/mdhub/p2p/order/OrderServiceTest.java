@@ -1,0 +1,444 @@
+package io.mdhub.p2p.order;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Path;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
+
+import javax.management.JMX;
+import javax.management.MBeanServer;
+
+import org.agrona.DirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import io.mdhub.common.codecs.order.CatchUpRequestDecoder;
+import io.mdhub.common.codecs.order.OrderRecordDecoder;
+import io.mdhub.common.codecs.order.OrderRecordEncoder;
+import io.mdhub.common.codecs.order.RejectReason;
+import io.mdhub.common.codecs.order.ReplicateOrderDecoder;
+import io.mdhub.common.metrics.MBeans;
+import io.mdhub.common.test.InterruptAfter;
+import io.mdhub.common.test.MdTests;
+
+/**
+ * Behaviour of the order service beyond the happy path: sequence gaps on a backup, the MXBean over the platform
+ * MBeanServer, callbacks loaded by class name, post-processing of orders completed on a takeover, acknowledgements
+ * while the peer catches up, bad input from one client next to a good one, orders from a client without a hello,
+ * and the sink's flush gating the drained position.
+ */
+@InterruptAfter(120)
+class OrderServiceTest
+{
+    private static final int PARTITIONS = TestOrderPair.PARTITIONS;
+
+    @TempDir
+    Path dir;
+
+    private TestOrderPair pair;
+
+    @BeforeEach
+    void launchDriver()
+    {
+        pair = new TestOrderPair(dir);
+    }
+
+    @AfterEach
+    void close()
+    {
+        pair.close();
+    }
+
+    private void startPair()
+    {
+        pair.launch(0);
+        pair.launch(1);
+        pair.connectClient();
+        pair.awaitRoles("each server primary of half", pair::eachServerPrimaryOfHalf);
+    }
+
+    private long gaps(final int server)
+    {
+        long gaps = 0;
+        for (int p = 0; p < PARTITIONS; p++)
+        {
+            gaps += pair.partitionField(server, p, "gaps");
+        }
+        return gaps;
+    }
+
+    /**
+     * A replicated order lost on the way to the backup: the backup sees the next one out of sequence, counts a gap
+     * and asks the primary again; nothing is stored out of order and every order is acknowledged as replicated.
+     */
+    @Test
+    void gapOnABackupIsCountedAndFilledFromThePrimary() throws IOException
+    {
+        startPair();
+        pair.submitAndAwait(1, 20);
+        assertEquals(0, gaps(1));
+        pair.servers[0].losePeerMessages(ReplicateOrderDecoder.TEMPLATE_ID, 1);
+        pair.submitAndAwait(21, 60);
+        assertTrue(gaps(1) >= 1, pair::states);
+        assertTrue(pair.servers[1].counters().gaps.get() >= 1);
+        assertEquals(0, gaps(0));
+        for (long id = 21; id <= 60; id++)
+        {
+            assertTrue(pair.client.acks.get(id).replicated(), "stored on both before the ack");
+        }
+        pair.assertEachOrderOnceWithContiguousSequences();
+        pair.verifyQueues(false);
+    }
+
+    @Test
+    void mxBeansAreRegisteredAndReadOverThePlatformMBeanServer()
+    {
+        pair.launch(0, (ctx) -> ctx.registerMBean(true));
+        pair.launch(1, (ctx) -> ctx.registerMBean(true));
+        pair.connectClient();
+        pair.awaitRoles("each server primary of half", pair::eachServerPrimaryOfHalf);
+        pair.submitAndAwait(1, 20);
+
+        final MBeanServer server = ManagementFactory.getPlatformMBeanServer();
+        assertTrue(server.isRegistered(MBeans.objectName("OrderService", "server-0")));
+        final OrderServiceMXBean zero = JMX.newMXBeanProxy(server, MBeans.objectName("OrderService", "server-0"),
+            OrderServiceMXBean.class);
+        final OrderServiceMXBean one = JMX.newMXBeanProxy(server, MBeans.objectName("OrderService", "server-1"),
+            OrderServiceMXBean.class);
+        assertEquals("SERVING", zero.getState());
+        assertEquals(PARTITIONS, zero.getPartitions().length);
+        assertTrue(zero.getPartitions()[0].startsWith("partition=0 role=PRIMARY"), zero.getPartitions()[0]);
+        assertTrue(zero.getPartitions()[1].startsWith("partition=1 role=BACKUP"), zero.getPartitions()[1]);
+        assertTrue(zero.isReplicationLinkUp());
+        assertEquals(10, zero.getOrdersAcked(), "server 0 is primary of partitions 0 and 2: half the orders");
+        assertEquals(10, one.getOrdersAcked());
+        assertEquals(0, zero.getGaps());
+        assertEquals(0, zero.getFailovers());
+        assertEquals(0, zero.getMalformed());
+        assertEquals(0, zero.getForcedTakeovers());
+        assertFalse(zero.isPeerDeclaredDead());
+        assertTrue(zero.getFenceState().startsWith("UP"), zero.getFenceState());
+        assertEquals("PAIRED", zero.getStanding());
+        assertFalse(zero.isSteppingDown());
+
+        zero.stepDown(true);
+        assertTrue(zero.isSteppingDown());
+        pair.awaitRoles("server 1 primary of everything", () -> pair.allPrimaryOn(1));
+        zero.stepDown(false);
+        pair.awaitRoles("each server primary of half again", pair::eachServerPrimaryOfHalf);
+        pair.submitAndAwait(21, 40);
+        pair.stop(0);
+        assertFalse(server.isRegistered(MBeans.objectName("OrderService", "server-0")), "unregistered on close");
+    }
+
+    /**
+     * Counts every order it sees and delegates to the FIX pre-processor; loaded by class name.
+     */
+    public static final class CountingPreProcessor implements OrderPreProcessor
+    {
+        static final AtomicInteger CALLS = new AtomicInteger();
+        private final FixOrderPreProcessor fix = new FixOrderPreProcessor();
+
+        @Override
+        public RejectReason preProcess(
+            final DirectBuffer order, final int offset, final int length, final OrderRecordEncoder record)
+        {
+            CALLS.incrementAndGet();
+            return fix.preProcess(order, offset, length, record);
+        }
+
+        @Override
+        public String lastRejectText()
+        {
+            return fix.lastRejectText();
+        }
+    }
+
+    /**
+     * Records (partition/sequence) of every order it sees; loaded by class name.
+     */
+    public static final class RecordingPostProcessor implements OrderPostProcessor
+    {
+        static final Set<String> SEEN = ConcurrentHashMap.newKeySet();
+
+        @Override
+        public void postProcess(final OrderRecordDecoder record)
+        {
+            SEEN.add(record.partition() + "/" + record.sequence());
+        }
+    }
+
+    @Test
+    void preAndPostProcessorsAreLoadedByClassNameFromConfiguration()
+    {
+        CountingPreProcessor.CALLS.set(0);
+        RecordingPostProcessor.SEEN.clear();
+        System.setProperty(OrderServiceConfiguration.PRE_PROCESSOR_PROP_NAME, CountingPreProcessor.class.getName());
+        System.setProperty(OrderServiceConfiguration.POST_PROCESSOR_PROP_NAME,
+            RecordingPostProcessor.class.getName());
+        try
+        {
+            startPair();
+        }
+        finally
+        {
+            System.clearProperty(OrderServiceConfiguration.PRE_PROCESSOR_PROP_NAME);
+            System.clearProperty(OrderServiceConfiguration.POST_PROCESSOR_PROP_NAME);
+        }
+        pair.submitAndAwait(1, 40);
+        assertTrue(CountingPreProcessor.CALLS.get() >= 40, "every new order pre-processed");
+        for (final TestOrderClient.Answer ack : pair.client.acks.values())
+        {
+            assertTrue(RecordingPostProcessor.SEEN.contains(ack.partition() + "/" + ack.sequence()),
+                () -> "post-processed: " + ack);
+        }
+    }
+
+    /**
+     * Records what it post-processes; once stalled it blocks the order thread (the server "hangs" in the callback)
+     * until the thread is interrupted by the server's close, and then fails: that order was never post-processed
+     * there.
+     */
+    static final class StallingPostProcessor implements OrderPostProcessor
+    {
+        final Set<String> seen = ConcurrentHashMap.newKeySet();
+        volatile boolean isStalled;
+        volatile boolean hasStalled;
+
+        @Override
+        public void postProcess(final OrderRecordDecoder record)
+        {
+            if (isStalled)
+            {
+                hasStalled = true;
+                while (!Thread.currentThread().isInterrupted())
+                {
+                    LockSupport.parkNanos(1_000_000L);
+                }
+                throw new IllegalStateException("test: server killed while post-processing");
+            }
+            seen.add(record.partition() + "/" + record.sequence());
+        }
+    }
+
+    /**
+     * Server 1 dies in the middle of completing orders its backup already stored. Server 0 takes its partitions
+     * over and must post-process the orders server 1 had not completed: every acknowledged order is post-processed
+     * by one server or the other.
+     */
+    @Test
+    void postProcessorRunsForOrdersCompletedOnATakeover()
+    {
+        final StallingPostProcessor zero = new StallingPostProcessor();
+        final StallingPostProcessor one = new StallingPostProcessor();
+        pair.launch(0, (ctx) -> ctx.postProcessor(zero));
+        pair.launch(1, (ctx) -> ctx.postProcessor(one));
+        pair.connectClient();
+        pair.awaitRoles("each server primary of half", pair::eachServerPrimaryOfHalf);
+        pair.submitAndAwait(1, 20);
+
+        one.isStalled = true;
+        for (long id = 21; id <= 40; id++)
+        {
+            pair.client.submit(id, (int)(id % PARTITIONS), -1);
+        }
+        MdTests.await(() -> "server 1 hangs with orders stored on server 0 it has not post-processed: " +
+            pair.states(), () ->
+        {
+            pair.client.poll();
+            return one.hasStalled && pair.partitionField(0, 1, "last") + pair.partitionField(0, 3, "last") >
+                one.seen.size();
+        });
+        pair.stop(1);
+        pair.awaitRoles("server 0 primary of everything", () -> pair.allPrimaryOn(0));
+        pair.submitAndAwait(21, 60);
+        for (final TestOrderClient.Answer ack : pair.client.acks.values())
+        {
+            final String key = ack.partition() + "/" + ack.sequence();
+            assertTrue(zero.seen.contains(key) || one.seen.contains(key), () -> "never post-processed: " + ack);
+        }
+        pair.assertEachOrderOnceWithContiguousSequences();
+    }
+
+    /**
+     * While the peer catches up it is not a synchronous backup: the primary acknowledges alone (replicated=FALSE),
+     * neither holding the orders nor pretending they are on two servers; once it has caught up, acks are replicated.
+     */
+    @Test
+    void acksWhileThePeerCatchesUpAreNotReplicated() throws IOException
+    {
+        startPair();
+        pair.submitAndAwait(1, 40);
+        pair.stop(1);
+        pair.awaitRoles("server 0 primary of everything", () -> pair.allPrimaryOn(0));
+
+        pair.servers[0].severPeerLink(true); // server 1 starts but cannot hear server 0 yet
+        pair.launch(1);
+        pair.servers[1].losePeerMessages(CatchUpRequestDecoder.TEMPLATE_ID, Integer.MAX_VALUE);
+        pair.servers[0].severPeerLink(false);
+        MdTests.await(() -> "server 1 catching up: " + pair.states(),
+            () -> "CATCHING_UP".equals(pair.servers[1].state()) && pair.partitionLine(0, 0).contains("role=PRIMARY"));
+        pair.submitAndAwait(41, 80);
+        assertEquals("CATCHING_UP", pair.servers[1].state(), "its requests are lost: still catching up");
+        for (long id = 41; id <= 80; id++)
+        {
+            assertFalse(pair.client.acks.get(id).replicated(), "a catching-up server is no synchronous backup");
+        }
+
+        pair.servers[1].losePeerMessages(CatchUpRequestDecoder.TEMPLATE_ID, 0);
+        pair.awaitRoles("server 1 caught up and took its partitions back", pair::eachServerPrimaryOfHalf);
+        pair.submitAndAwait(81, 120);
+        for (long id = 81; id <= 120; id++)
+        {
+            assertTrue(pair.client.acks.get(id).replicated(), "a synchronous backup again");
+        }
+        pair.assertEachOrderOnceWithContiguousSequences();
+        pair.verifyQueues(false);
+    }
+
+    /**
+     * One client sends garbage FIX, a truncated SubmitOrder, an unknown partition and an oversize order; raw bytes
+     * that are no order protocol at all also arrive on the ingress. Each bad order is rejected with its reason to
+     * that client only; the raw garbage is counted (malformed) and logged; the other client's orders, sent
+     * meanwhile, are all acknowledged, and it sees no reject.
+     */
+    @Test
+    void badInputFromOneClientIsRejectedToThatClientOnlyWhileAnotherIsServed()
+    {
+        startPair();
+        final TestOrderClient bad = pair.newClient(78, 4078);
+        try
+        {
+            MdTests.await("bad client knows the primaries", () ->
+            {
+                bad.hello();
+                bad.poll();
+                return bad.primaryOf(0) == 0 && bad.primaryOf(1) == 1;
+            });
+            final UnsafeBuffer garbageFix = new UnsafeBuffer("8=FIX.4.4\u00019=5\u000135=D\u0001garbage".getBytes());
+            final UnsafeBuffer huge = new UnsafeBuffer(new byte[5000]);
+            final UnsafeBuffer noise = new UnsafeBuffer("this is not an SBE message at all".getBytes());
+            final UnsafeBuffer tiny = new UnsafeBuffer(new byte[] {1, 2, 3});
+            for (long id = 1; id <= 100; id++)
+            {
+                pair.client.submit(id, (int)(id % PARTITIONS), -1);
+                if (20 == id)
+                {
+                    bad.submitRaw(1001, 0, -1, garbageFix, garbageFix.capacity());
+                    bad.submitTruncated(1002, 1, 1, 50);
+                    bad.submit(1003, 99, 0);
+                    bad.submitRaw(1004, 1, -1, huge, huge.capacity());
+                    bad.offerRaw(0, noise, noise.capacity());
+                    bad.offerRaw(1, tiny, tiny.capacity());
+                }
+            }
+            pair.submitAndAwait(1, 100);
+            MdTests.await("four rejects to the bad client", () ->
+            {
+                bad.poll();
+                return bad.answers.size() >= 4;
+            });
+            assertEquals(RejectReason.MALFORMED_FIX, TestOrderPair.reason(bad, 1001));
+            assertEquals(RejectReason.MALFORMED_FIX, TestOrderPair.reason(bad, 1002));
+            assertEquals(RejectReason.UNKNOWN_PARTITION, TestOrderPair.reason(bad, 1003));
+            assertEquals(RejectReason.OVERSIZE, TestOrderPair.reason(bad, 1004));
+            assertEquals(4, bad.answers.size(), bad.answers::toString);
+            for (final TestOrderClient.Answer answer : pair.client.answers)
+            {
+                assertTrue(answer.isAck(), () -> "the good client sees no reject: " + answer);
+            }
+            MdTests.await("raw garbage counted on both servers", () ->
+                pair.servers[0].counters().malformed.get() >= 1 && pair.servers[1].counters().malformed.get() >= 1);
+            assertEquals("SERVING", pair.servers[0].state());
+            assertEquals("SERVING", pair.servers[1].state());
+            pair.submitAndAwait(101, 120);
+            pair.assertEachOrderOnceWithContiguousSequences();
+        }
+        finally
+        {
+            bad.close();
+        }
+    }
+
+    /**
+     * An order from a client that never said hello cannot be answered (there is no channel to answer on): it is
+     * dropped and counted; after a hello the same order is acknowledged.
+     */
+    @Test
+    void orderFromAClientWithoutHelloIsCountedAndAnsweredOnlyAfterAHello()
+    {
+        startPair();
+        final TestOrderClient stranger = pair.newClient(79, 4079);
+        try
+        {
+            stranger.submit(1, 0, 0);
+            MdTests.await("the order reaches server 0",
+                () -> 1 == pair.servers[0].counters().unknownClient.get());
+            pair.pollFor(300_000_000L);
+            stranger.poll();
+            assertTrue(stranger.answers.isEmpty(), stranger.answers::toString);
+            assertNull(TestOrderPair.reason(stranger, 1));
+            MdTests.await("acked after a hello", () ->
+            {
+                stranger.hello();
+                stranger.poll();
+                stranger.submit(1, 0, 0);
+                return stranger.acks.containsKey(1L);
+            });
+        }
+        finally
+        {
+            stranger.close();
+        }
+    }
+
+    /**
+     * The drained position moves only when the sink says a batch is durable.
+     */
+    @Test
+    void drainedPositionAdvancesOnlyAfterTheSinkFlushes()
+    {
+        final AtomicInteger written = new AtomicInteger();
+        final boolean[] isDurable = {false};
+        final OrderSink sink = new OrderSink()
+        {
+            @Override
+            public boolean write(
+                final int partition, final long sequence, final DirectBuffer record, final int offset, final int length)
+            {
+                written.incrementAndGet();
+                return true;
+            }
+
+            @Override
+            public boolean flush()
+            {
+                return isDurable[0];
+            }
+        };
+        pair.launch(0, (ctx) -> ctx.sink(sink));
+        pair.launch(1);
+        pair.connectClient();
+        pair.awaitRoles("each server primary of half", pair::eachServerPrimaryOfHalf);
+        pair.submitAndAwait(1, 20);
+        MdTests.await("server 0 wrote its 10 orders", () -> 10 == written.get());
+        pair.pollFor(200_000_000L);
+        assertEquals(0, pair.partitionField(0, 0, "drained"), pair::states);
+        assertEquals(5, pair.partitionField(0, 0, "acked"));
+        isDurable[0] = true;
+        MdTests.await(() -> "drained once flushed: " + pair.states(),
+            () -> 5 == pair.partitionField(0, 0, "drained") && 5 == pair.partitionField(0, 2, "drained"));
+        assertEquals(10, written.get(), "nothing written twice");
+    }
+}
