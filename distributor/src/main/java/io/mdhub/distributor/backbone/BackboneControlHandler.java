@@ -13,22 +13,23 @@ import io.mdhub.distributor.ServiceDirectory;
 import io.mdhub.distributor.SinkDrivenItems;
 
 /**
- * Answers the control stream on the distributor's event loop. An ItemRequest is answered from the item cache with a
- * solicited image echoing its requestId, or refused with an ItemStatus Closed/Suspect on handle -1 (SOURCE_UNKNOWN
- * for an unknown service, NOT_FOUND for an unknown item or another domain). A RecoveryRequest resends one item's
- * image at once, or hands a whole service to {@link ServiceRecovery}. Requests, closes and recoveries of sink-driven
- * services (mounted interactive providers) go to {@link SinkDrivenItems}: a new item is requested from its provider
- * and answered when the provider's refresh comes; a service without cache asks its provider for fresh refreshes. For
- * non-interactive services ItemClose needs no action (they are broadcast), so closes are only counted.
- * ConsumerAnnouncements keep {@link P2pServerTracker} up to date. An answer that meets back-pressure returns false,
- * so the adapter hands the same request back on a later poll instead of queueing it.
+ * Answers the control stream on the distributor's event loop. An ItemRequest is answered from the item cache (found by
+ * domain and name) with a solicited image echoing its requestId, or refused with an ItemStatus Closed/Suspect on handle
+ * -1 (SOURCE_UNKNOWN for an unknown service, NOT_FOUND for an item of that domain and name the cache does not hold, and
+ * for an item it holds without an image — a payload neither FieldList nor Map — a text saying why). A RecoveryRequest
+ * resends one item's image at once, or hands a whole service to {@link ServiceRecovery}. Requests, closes and
+ * recoveries of sink-driven services (mounted interactive providers) go to {@link SinkDrivenItems}: a new item is
+ * requested from its provider and answered when the provider's refresh comes; a service without cache asks its provider
+ * for fresh refreshes. For non-interactive services ItemClose needs no action (they are broadcast), so closes are only
+ * counted. ConsumerAnnouncements keep {@link P2pServerTracker} up to date. An answer that meets back-pressure returns
+ * false, so the adapter hands the same request back on a later poll instead of queueing it.
  */
 final class BackboneControlHandler implements ControlListener
 {
     static final String ITEM_NOT_FOUND_TEXT = "item not found";
     static final String SERVICE_NOT_FOUND_TEXT = "service not found";
-    static final String NO_IMAGE_TEXT = "no cached image for the item (payload is not a FieldList)";
     static final String ITEM_GONE_TEXT = "item no longer published";
+    static final String NO_IMAGE_TEXT = "no cached image for the item (it could not be encoded)";
     static final String ITEM_LIMIT_TEXT = "item limit of the service reached";
     static final String NO_PROVIDER_TEXT = "no mounted provider of the service is up";
 
@@ -122,9 +123,9 @@ final class BackboneControlHandler implements ControlListener
         else
         {
             final ItemCache cache = service.cache();
-            final int handle = cache.handle(buffer, nameOffset, nameLength);
+            final int handle = cache.handle(domainType, buffer, nameOffset, nameLength);
             item = ItemCache.NO_HANDLE == handle ? null : cache.item(handle);
-            if (null == item || item.domainType() != domainType)
+            if (null == item)
             {
                 return refuse(serviceId, requestId, domainType, StateCodes.NOT_FOUND, ITEM_NOT_FOUND_TEXT);
             }
@@ -132,7 +133,8 @@ final class BackboneControlHandler implements ControlListener
         final long result = images.publishImage(service, item, requestId, REQUEST_FLAGS, true, nowNs);
         if (ItemImagePublisher.NO_IMAGE == result)
         {
-            return refuse(serviceId, requestId, domainType, StateCodes.NONE, NO_IMAGE_TEXT);
+            final String why = item.cached().noImageText();
+            return refuse(serviceId, requestId, domainType, StateCodes.NONE, null != why ? why : NO_IMAGE_TEXT);
         }
         if (ItemImagePublisher.isBackPressured(result))
         {
