@@ -17,12 +17,13 @@ import io.mdhub.distributor.SinkDrivenItems;
  * domain and name) with a solicited image echoing its requestId, or refused with an ItemStatus Closed/Suspect on handle
  * -1 (SOURCE_UNKNOWN for an unknown service, NOT_FOUND for an item of that domain and name the cache does not hold, and
  * for an item it holds without an image — a payload neither FieldList nor Map — a text saying why). A RecoveryRequest
- * resends one item's image at once, or hands a whole service to {@link ServiceRecovery}. Requests, closes and
- * recoveries of sink-driven services (mounted interactive providers) go to {@link SinkDrivenItems}: a new item is
- * requested from its provider and answered when the provider's refresh comes; a service without cache asks its provider
- * for fresh refreshes. For non-interactive services ItemClose needs no action (they are broadcast), so closes are only
- * counted. ConsumerAnnouncements keep {@link P2pServerTracker} up to date. An answer that meets back-pressure returns
- * false, so the adapter hands the same request back on a later poll instead of queueing it.
+ * resends one item's image at once (or, for an item gone since, says so in the item's domain, which the request
+ * carries), or hands a whole service to {@link ServiceRecovery}. Requests, closes and recoveries of sink-driven
+ * services (mounted interactive providers) go to {@link SinkDrivenItems}: a new item is requested from its provider and
+ * answered when the provider's refresh comes; a service without cache asks its provider for fresh refreshes. For
+ * non-interactive services ItemClose needs no action (they are broadcast), so closes are only counted.
+ * ConsumerAnnouncements keep {@link P2pServerTracker} up to date. An answer that meets back-pressure returns false, so
+ * the adapter hands the same request back on a later poll instead of queueing it.
  */
 final class BackboneControlHandler implements ControlListener
 {
@@ -35,7 +36,6 @@ final class BackboneControlHandler implements ControlListener
 
     private static final int REQUEST_FLAGS = RefreshFlags.SOLICITED | RefreshFlags.COMPLETE | RefreshFlags.CLEAR_CACHE;
     private static final int RECOVERY_FLAGS = RefreshFlags.COMPLETE | RefreshFlags.CLEAR_CACHE | RefreshFlags.RECOVERY;
-    private static final int MARKET_PRICE = 6;
 
     private final ServiceDirectory directory;
     private final ItemImagePublisher images;
@@ -178,7 +178,7 @@ final class BackboneControlHandler implements ControlListener
 
     @Override
     public boolean onRecoveryRequest(
-        final int consumerId, final int serviceId, final int itemHandle, final long lastSequence)
+        final int consumerId, final int serviceId, final int itemHandle, final int domainType, final long lastSequence)
     {
         final DistributedService service = directory.service(serviceId);
         if (null == service)
@@ -207,9 +207,9 @@ final class BackboneControlHandler implements ControlListener
         final long result;
         if (null == item)
         {
-            // the requester missed the item's Closed status: say it again (the domain is no longer known)
+            // the requester missed the item's Closed status: say it again, in the domain the requester knows it by
             result = images.publishRefusal(
-                serviceId, itemHandle, 0, MARKET_PRICE, StateCodes.NOT_FOUND, ITEM_GONE_TEXT, nowNs);
+                serviceId, itemHandle, 0, domainType, StateCodes.NOT_FOUND, ITEM_GONE_TEXT, nowNs);
         }
         else
         {
