@@ -9,15 +9,15 @@ import io.mdhub.common.cache.CachedImage;
 import io.mdhub.common.cache.ItemImage;
 
 /**
- * One published item as the distributor keeps it: its handle and name, the state and QoS of its last refresh or
- * status, the provider stream it arrives on, and (for FieldList payloads) its field image. Owned by the distributor's
- * event loop; read it only there.
+ * One published item as the distributor keeps it: its handle, domain and name, the state and QoS of its last refresh
+ * or status, the provider stream it arrives on, and (for FieldList and Map payloads) its image. Owned by the
+ * distributor's event loop; read it only there.
  */
 public final class CachedItem
 {
     private final int handle;
     private final DistributedService service;
-    private final ItemName name;
+    private final ItemKey name;
     private final DirectBuffer nameBuffer;
     private final ByteBuffer nameByteBuffer;
     private final CachedImage cached;
@@ -26,14 +26,14 @@ public final class CachedItem
     /** Set for an item of a sink-driven (mounted, interactive) service: who wants it; null for pushed items. */
     SinkInterest interest;
 
-    CachedItem(final int handle, final DistributedService service, final ItemName name, final int domainType)
+    CachedItem(final int handle, final DistributedService service, final ItemKey name)
     {
         this.handle = handle;
         this.service = service;
         this.name = name;
         this.nameBuffer = new UnsafeBuffer(name.bytes());
         this.nameByteBuffer = ByteBuffer.wrap(name.bytes());
-        this.cached = new CachedImage(domainType);
+        this.cached = new CachedImage(name.domainType());
     }
 
     /**
@@ -60,7 +60,7 @@ public final class CachedItem
         return name.toString();
     }
 
-    ItemName itemName()
+    ItemKey itemKey()
     {
         return name;
     }
@@ -79,11 +79,11 @@ public final class CachedItem
     }
 
     /**
-     * @return the domain type (6 MarketPrice...).
+     * @return the domain type (6 MarketPrice, 8 MarketByPrice...): part of the item's identity, fixed.
      */
     public int domainType()
     {
-        return cached.domainType();
+        return name.domainType();
     }
 
     /**
@@ -124,6 +124,14 @@ public final class CachedItem
     public boolean isFieldList()
     {
         return cached.isFieldList();
+    }
+
+    /**
+     * @return true if the item's payload is imaged (a FieldList or a Map), so a refresh can be written from the cache.
+     */
+    public boolean isImaged()
+    {
+        return cached.isImaged();
     }
 
     /**

@@ -7,7 +7,7 @@ import com.refinitiv.eta.codec.Buffer;
 import com.refinitiv.eta.codec.CodecFactory;
 
 import io.mdhub.common.ripc.RipcConfiguration;
-import io.mdhub.common.rwf.RwfFieldListFlyweight;
+import io.mdhub.common.cache.ImageScratch;
 import io.mdhub.common.rwf.RwfMsgFlyweight;
 import io.mdhub.common.rwf.eta.EtaMsgReader;
 import io.mdhub.common.rwf.eta.EtaMsgWriter;
@@ -32,7 +32,7 @@ final class DistributorCore
     final long partialFrameTimeoutNs;
     final Long2ObjectHashMap<ProviderLink> sessions = new Long2ObjectHashMap<>();
     final RwfMsgFlyweight msg = new RwfMsgFlyweight();
-    final RwfFieldListFlyweight fieldList = new RwfFieldListFlyweight();
+    final ImageScratch imageScratch = new ImageScratch();
     final EtaMsgReader reader = new EtaMsgReader();
     final EtaMsgWriter writer = new EtaMsgWriter();
     final ItemStatusEncoder statusEncoder = new ItemStatusEncoder();

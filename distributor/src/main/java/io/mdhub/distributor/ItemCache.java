@@ -11,17 +11,18 @@ import io.mdhub.common.cache.ImageRefreshEncoder;
 
 /**
  * The items of one service. Non-interactive services are broadcast, so the cache holds every item a provider
- * published, by name and by handle, up to the service's item limit. Lookups by name compare bytes in place
+ * published, by (domain, name) and by handle, up to the service's item limit: the same name in two domains (a
+ * MarketPrice and a MarketByPrice item, say) is two items. Lookups compare the domain and the name's bytes in place
  * (no allocation); adding an item allocates its record and image once. Owned by the distributor's event loop.
  */
 public final class ItemCache
 {
-    /** Returned by {@link #handle(DirectBuffer, int, int)} for an unknown name. */
+    /** Returned by {@link #handle(int, DirectBuffer, int, int)} for an unknown item. */
     public static final int NO_HANDLE = -1;
 
-    private final Object2IntHashMap<ItemName> handleByName = new Object2IntHashMap<>(NO_HANDLE);
+    private final Object2IntHashMap<ItemKey> handleByKey = new Object2IntHashMap<>(NO_HANDLE);
     private final Int2ObjectHashMap<CachedItem> itemByHandle = new Int2ObjectHashMap<>();
-    private final ItemName probe = new ItemName();
+    private final ItemKey probe = new ItemKey();
     private final ImageRefreshEncoder refreshEncoder;
     private final int maxItems;
 
@@ -32,14 +33,15 @@ public final class ItemCache
     }
 
     /**
+     * @param domainType the item's RDM domain.
      * @param name       buffer holding the item name.
      * @param nameOffset first byte.
      * @param nameLength length.
-     * @return the item's handle, or {@link #NO_HANDLE}.
+     * @return the handle of the item of that domain and name, or {@link #NO_HANDLE}.
      */
-    public int handle(final DirectBuffer name, final int nameOffset, final int nameLength)
+    public int handle(final int domainType, final DirectBuffer name, final int nameOffset, final int nameLength)
     {
-        return handleByName.getValue(probe.probe(name, nameOffset, nameLength));
+        return handleByKey.getValue(probe.probe(domainType, name, nameOffset, nameLength));
     }
 
     /**
@@ -85,21 +87,21 @@ public final class ItemCache
         final int nameLength,
         final int domainType)
     {
-        final ItemName key = ItemName.copyOf(name, nameOffset, nameLength);
-        final CachedItem item = new CachedItem(handle, service, key, domainType);
-        handleByName.put(key, handle);
+        final ItemKey key = ItemKey.copyOf(domainType, name, nameOffset, nameLength);
+        final CachedItem item = new CachedItem(handle, service, key);
+        handleByKey.put(key, handle);
         itemByHandle.put(handle, item);
         return item;
     }
 
     void remove(final CachedItem item)
     {
-        handleByName.removeKey(item.itemName());
+        handleByKey.removeKey(item.itemKey());
         itemByHandle.remove(item.handle());
     }
 
     /**
-     * Encode a complete refresh of an item from its image (state, QoS, key, FieldList) for a consumer.
+     * Encode a complete refresh of an item from its image (state, QoS, key, FieldList or Map) for a consumer.
      *
      * @param handle    the item.
      * @param streamId  the consumer's streamId.
@@ -109,7 +111,7 @@ public final class ItemCache
      * @param offset    first byte.
      * @param capacity  bytes available.
      * @return bytes written, or a negative ETA {@code CodecReturnCodes} value (unknown handle and items without
-     * a FieldList image give FAILURE).
+     * a FieldList or Map image give FAILURE).
      */
     public int encodeRefresh(
         final int handle,
@@ -126,6 +128,6 @@ public final class ItemCache
             return com.refinitiv.eta.codec.CodecReturnCodes.FAILURE;
         }
         return refreshEncoder.encode(item.cached(), streamId, serviceId, item.nameByteBuffer(),
-            item.itemName().length(), solicited, target, offset, capacity);
+            item.itemKey().length(), solicited, target, offset, capacity);
     }
 }

@@ -4,11 +4,12 @@ import org.agrona.DirectBuffer;
 
 import com.refinitiv.eta.codec.CodecReturnCodes;
 import com.refinitiv.eta.codec.DataStates;
+import com.refinitiv.eta.codec.DataTypes;
 import com.refinitiv.eta.codec.MsgClasses;
 import com.refinitiv.eta.codec.StateCodes;
 import com.refinitiv.eta.codec.StreamStates;
 
-import io.mdhub.common.rwf.RwfFieldListFlyweight;
+import io.mdhub.common.cache.ImageScratch;
 import io.mdhub.common.rwf.RwfMsgFlyweight;
 import io.mdhub.common.rwf.RwfMsgKeyFlyweight;
 import io.netty.buffer.ByteBuf;
@@ -16,9 +17,11 @@ import io.netty.buffer.ByteBuf;
 /**
  * Applies a provider's item messages (refresh, update, status, close on its negative streams) to the item caches and
  * passes them on to the listener. Updates take the allocation-free path: flyweight header, FieldList applied field by
- * field, the provider's bytes handed on unchanged. A new item stream is admitted only with a key naming a service
- * the provider announced and while the service is below its item limit; otherwise the stream is closed with a
- * StatusMsg and counted, and the connection stays up.
+ * field or Map applied entry by entry, the provider's bytes handed on unchanged. A new item stream is admitted only
+ * with a key naming a service the provider announced and while the service is below its item limit; otherwise the
+ * stream is closed with a StatusMsg and counted, and the connection stays up. Items are found by (domain, name): the
+ * same name published in two domains is two items. A refresh whose domain is not its stream's item's is dropped and
+ * counted (a provider reuses a stream for another item only after closing it).
  */
 final class ItemFeed
 {
@@ -26,7 +29,7 @@ final class ItemFeed
 
     private final DistributorCore core;
     private final RwfMsgFlyweight msg;
-    private final RwfFieldListFlyweight fieldList;
+    private final ImageScratch imageScratch;
     private DirectBuffer rwf;
     private int rwfOffset;
     private int rwfLength;
@@ -35,7 +38,7 @@ final class ItemFeed
     {
         this.core = core;
         this.msg = core.msg;
-        this.fieldList = core.fieldList;
+        this.imageScratch = core.imageScratch;
     }
 
     /**
@@ -77,10 +80,15 @@ final class ItemFeed
                 return;
             }
         }
-        // a refresh part without CLEAR_CACHE adds to the image, except when nothing is loaded yet
-        if (!item.cached().applyRefresh(msg, fieldList))
+        else if (item.domainType() != msg.domainType())
         {
-            malformedFieldList(session);
+            core.counters.messagesDropped().increment();
+            return;
+        }
+        // a refresh part without CLEAR_CACHE adds to the image, except when nothing is loaded yet
+        if (!item.cached().applyRefresh(msg, imageScratch))
+        {
+            malformedPayload(session);
             return;
         }
         final DistributedService service = item.service();
@@ -123,7 +131,7 @@ final class ItemFeed
             return null;
         }
         final ItemCache cache = service.cache();
-        final int handle = cache.handle(view, key.nameOffset(), key.nameLength());
+        final int handle = cache.handle(msg.domainType(), view, key.nameOffset(), key.nameLength());
         final CachedItem item;
         if (ItemCache.NO_HANDLE != handle)
         {
@@ -151,9 +159,11 @@ final class ItemFeed
         return item;
     }
 
-    private void malformedFieldList(final ProviderLink session)
+    private void malformedPayload(final ProviderLink session)
     {
-        session.disconnect(ProviderDisconnectReason.MALFORMED_FIELD_LIST, fieldList.error().description());
+        session.disconnect(DataTypes.MAP == imageScratch.failedContainerType() ?
+            ProviderDisconnectReason.MALFORMED_MAP : ProviderDisconnectReason.MALFORMED_FIELD_LIST,
+            imageScratch.errorDescription());
     }
 
     private void onUpdate(final ProviderLink session, final ByteBuf message, final DirectBuffer view)
@@ -165,9 +175,9 @@ final class ItemFeed
             return;
         }
         // a sink-driven service mounted without the cache keeps no image: updates pass through untouched
-        if (item.service().isCaching() && !item.cached().applyUpdate(msg, fieldList))
+        if (item.service().isCaching() && !item.cached().applyUpdate(msg, imageScratch))
         {
-            malformedFieldList(session);
+            malformedPayload(session);
             return;
         }
         final DistributedService service = item.service();

@@ -27,7 +27,9 @@ public enum ProviderDisconnectReason
     /** A mounted interactive provider refused or closed the distributor's login. */
     PROVIDER_REFUSED_LOGIN(9, "provider-refused-login"),
     /** The distributor is stopping its routes. */
-    ROUTE_STOPPED(10, "route-stopped");
+    ROUTE_STOPPED(10, "route-stopped"),
+    /** An item payload whose Map (or a FieldList inside one) is malformed. */
+    MALFORMED_MAP(11, "malformed-map");
 
     private static final ProviderDisconnectReason[] VALUES = values();
 

@@ -104,11 +104,11 @@ public final class SinkDrivenItems
         final int nameLength)
     {
         final ItemCache cache = service.cache();
-        final int handle = cache.handle(name, nameOffset, nameLength);
+        final int handle = cache.handle(domainType, name, nameOffset, nameLength);
         if (ItemCache.NO_HANDLE != handle)
         {
             final CachedItem item = cache.item(handle);
-            if (item.domainType() != domainType || null == item.interest)
+            if (null == item.interest)
             {
                 return REFUSED_NOT_FOUND;
             }
@@ -116,7 +116,7 @@ public final class SinkDrivenItems
             {
                 item.interest.watchers.add(watcher);
             }
-            if (service.isCaching() && item.hasOwner() && item.isRefreshComplete() && item.isFieldList() &&
+            if (service.isCaching() && item.hasOwner() && item.isRefreshComplete() && item.isImaged() &&
                 item.interest.waitingRequests.isEmpty())
             {
                 answerItem = item;

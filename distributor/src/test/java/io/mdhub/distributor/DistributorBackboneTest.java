@@ -28,10 +28,12 @@ import org.junit.jupiter.api.io.TempDir;
 import com.refinitiv.eta.codec.CodecFactory;
 import com.refinitiv.eta.codec.CodecReturnCodes;
 import com.refinitiv.eta.codec.DataStates;
+import com.refinitiv.eta.codec.DataTypes;
 import com.refinitiv.eta.codec.DecodeIterator;
 import com.refinitiv.eta.codec.Msg;
 import com.refinitiv.eta.codec.MsgClasses;
 import com.refinitiv.eta.codec.RefreshMsg;
+import com.refinitiv.eta.codec.RefreshMsgFlags;
 import com.refinitiv.eta.codec.StateCodes;
 import com.refinitiv.eta.codec.StatusMsg;
 import com.refinitiv.eta.codec.StreamStates;
@@ -45,6 +47,7 @@ import io.mdhub.backbone.protocol.BackbonePublication;
 import io.mdhub.backbone.protocol.ControlPublisher;
 import io.mdhub.backbone.protocol.RefreshFlags;
 import io.mdhub.common.cache.EtaFieldLists;
+import io.mdhub.common.cache.EtaMaps;
 import io.mdhub.common.test.EtaTransportExtension;
 import io.mdhub.common.test.InterruptAfter;
 import io.mdhub.common.test.MdTests;
@@ -277,6 +280,44 @@ class DistributorBackboneTest
         assertArrayEquals(new long[] {1, 3}, answered);
     }
 
+    @Test
+    void aMapItemIsImagedAndAGoneItemIsRefusedInItsOwnDomainOnRecovery()
+    {
+        launchWithClient();
+        subscribe();
+        controlPublisher();
+        final EtaNiProvider nip = provider("NI_PUB");
+        final byte[] level = fields.begin(0, 0).real(3427, 10000, 12).real(3430, 500, 14).end();
+        final byte[] book = new EtaMaps().begin().add("100B", level).end();
+        nip.refresh(-2, DomainTypes.MARKET_BY_PRICE, SERVICE_ID, "TRI.N",
+            RefreshMsgFlags.CLEAR_CACHE | RefreshMsgFlags.REFRESH_COMPLETE, DataTypes.MAP, book);
+        nip.refresh(-3, SERVICE_ID, "TRI.N", image("TRI"));
+        final List<Event> refreshes = data.awaitData("refresh", 2);
+        assertEquals(DomainTypes.MARKET_BY_PRICE, refreshes.get(0).domainType());
+        assertEquals(DomainTypes.MARKET_PRICE, refreshes.get(1).domainType());
+        assertTrue(refreshes.get(0).handle() != refreshes.get(1).handle(), "one name, two domains: two items");
+
+        final UnsafeBuffer name = ascii("TRI.N");
+        assertTrue(control.requestItem(81, SERVICE_ID, DomainTypes.MARKET_BY_PRICE, true, name, 0, 5) > 0);
+        final Event answer = data.await("the book from the cache", (e) -> 81 == e.requestId());
+        assertEquals("refresh", answer.type());
+        assertEquals(refreshes.get(0).handle(), answer.handle());
+        assertEquals(DomainTypes.MARKET_BY_PRICE, answer.domainType());
+        assertEquals(Map.of("100B", EtaMaps.fields(level)), EtaMaps.decodePayload(answer.rwf()).fieldsByKey());
+
+        nip.closeItem(-2, "book gone");
+        final Event closed = data.awaitData("status", 1).get(0);
+        assertEquals(refreshes.get(0).handle(), closed.handle());
+        assertTrue(control.requestRecovery(SERVICE_ID, closed.handle(), DomainTypes.MARKET_BY_PRICE, 2) > 0);
+        final Event gone = data.await("the refusal of the gone item", (e) -> "status".equals(e.type()) &&
+            closed.handle() == e.handle() && closed.sequence() < e.sequence());
+        final StatusMsg status = (StatusMsg)EtaNiProvider.decode(gone.rwf());
+        assertEquals(DomainTypes.MARKET_BY_PRICE, status.domainType(), "the item's own domain, not MarketPrice");
+        assertEquals(StreamStates.CLOSED, status.state().streamState());
+        assertEquals(StateCodes.NOT_FOUND, status.state().code());
+        assertEquals("item no longer published", status.state().text().toString());
+    }
+
     private static void assertRefusal(final Event event, final int serviceId, final int code, final String text)
     {
         assertEquals("status", event.type());
@@ -324,7 +365,7 @@ class DistributorBackboneTest
         assertEquals(live.stream().map(Event::handle).collect(java.util.stream.Collectors.toSet()), handles);
 
         final Event one = live.get(7);
-        assertTrue(control.requestRecovery(SERVICE_ID, one.handle(), 60) > 0);
+        assertTrue(control.requestRecovery(SERVICE_ID, one.handle(), DomainTypes.MARKET_PRICE, 60) > 0);
         final Event resent = data.awaitData("refresh", 2 * items + 1).get(2 * items);
         assertEquals(one.handle(), resent.handle());
         assertEquals("ITEM7", resent.name());

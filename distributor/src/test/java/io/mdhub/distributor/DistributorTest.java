@@ -178,7 +178,7 @@ class DistributorTest
         final int length = distributor.onEventLoop((directory) ->
         {
             final ItemCache cache = directory.service("NI_PUB").cache();
-            final int handle = cache.handle(new UnsafeBuffer("TRI.N".getBytes()), 0, 5);
+            final int handle = cache.handle(DomainTypes.MARKET_PRICE, new UnsafeBuffer("TRI.N".getBytes()), 0, 5);
             return cache.encodeRefresh(handle, 5, 77, true, out, 0, out.capacity());
         });
         assertTrue(length > 0, () -> "encodeRefresh: " + CodecReturnCodes.toString(length));

@@ -79,8 +79,8 @@ public final class ControlAdapter implements ControlledFragmentHandler
                 return Action.CONTINUE;
             case RecoveryRequestDecoder.TEMPLATE_ID:
                 recovery.wrap(buffer, bodyOffset, blockLength, version);
-                return action(listener.onRecoveryRequest(
-                    recovery.consumerId(), recovery.serviceId(), recovery.itemHandle(), recovery.lastSequence()));
+                return action(listener.onRecoveryRequest(recovery.consumerId(), recovery.serviceId(),
+                    recovery.itemHandle(), recovery.domainType(), recovery.lastSequence()));
             case ConsumerAnnouncementDecoder.TEMPLATE_ID:
                 announcement.wrap(buffer, bodyOffset, blockLength, version);
                 listener.onConsumerAnnouncement(announcement.consumerId(), announcement.epoch(),

@@ -54,8 +54,9 @@ public interface ControlListener
      * @param consumerId   the p2p-server.
      * @param serviceId    service.
      * @param itemHandle   one item, or -1 for every item of the service.
+     * @param domainType   the item's RDM domain as the requester knows it; 0 for a whole service.
      * @param lastSequence the last sequence the requester holds.
      * @return true when consumed; false to be called again with it on the next poll.
      */
-    boolean onRecoveryRequest(int consumerId, int serviceId, int itemHandle, long lastSequence);
+    boolean onRecoveryRequest(int consumerId, int serviceId, int itemHandle, int domainType, long lastSequence);
 }

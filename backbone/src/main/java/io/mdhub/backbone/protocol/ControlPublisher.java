@@ -142,12 +142,27 @@ public final class ControlPublisher
     }
 
     /**
+     * Ask for every item of a service again.
+     *
      * @param serviceId    service.
-     * @param itemHandle   one item, or -1 for all of the service.
+     * @param itemHandle   -1 (every item of the service).
      * @param lastSequence the last sequence held.
      * @return position or a negative Publication code.
      */
     public long requestRecovery(final int serviceId, final int itemHandle, final long lastSequence)
+    {
+        return requestRecovery(serviceId, itemHandle, 0, lastSequence);
+    }
+
+    /**
+     * @param serviceId    service.
+     * @param itemHandle   one item, or -1 for all of the service.
+     * @param domainType   the item's RDM domain (echoed if the item is gone); 0 for all of the service.
+     * @param lastSequence the last sequence held.
+     * @return position or a negative Publication code.
+     */
+    public long requestRecovery(
+        final int serviceId, final int itemHandle, final int domainType, final long lastSequence)
     {
         final long claimed = publication.claim(
             MessageHeaderEncoder.ENCODED_LENGTH + RecoveryRequestEncoder.BLOCK_LENGTH);
@@ -159,7 +174,8 @@ public final class ControlPublisher
             .consumerId(consumerId)
             .serviceId(serviceId)
             .itemHandle(itemHandle)
-            .lastSequence(lastSequence);
+            .lastSequence(lastSequence)
+            .domainType((short)domainType);
         return publication.commit();
     }
 }

@@ -262,10 +262,12 @@ class BackboneProtocolTest
             }
 
             public boolean onRecoveryRequest(
-                final int consumerId, final int serviceId, final int itemHandle, final long lastSequence)
+                final int consumerId, final int serviceId, final int itemHandle, final int domainType,
+                final long lastSequence)
             {
                 events.add(
-                    "recover c=" + consumerId + " s=" + serviceId + " h=" + itemHandle + " last=" + lastSequence);
+                    "recover c=" + consumerId + " s=" + serviceId + " h=" + itemHandle + " domain=" + domainType +
+                    " last=" + lastSequence);
                 return true;
             }
         }, malformed);
@@ -275,17 +277,19 @@ class BackboneProtocolTest
         assertTrue(publisher.requestItem(77, 300, 6, false, name, 0, name.capacity()) > 0);
         assertTrue(publisher.closeItem(99L, 300, 12) > 0);
         assertTrue(publisher.requestRecovery(300, -1, 41) > 0);
+        assertTrue(publisher.requestRecovery(300, 12, 8, 42) > 0);
 
         MdTests.await(() -> "control messages, got " + events, () ->
         {
             adapter.poll(subscription, 10);
-            return events.size() >= 4;
+            return events.size() >= 5;
         });
         assertEquals(List.of(
             "announce c=5 epoch=3 interval=500",
             "request c=5/2 req=77 s=300 domain=6 streaming=false name=VOD.L",
             "close c=5/2 d=99 s=300 h=12",
-            "recover c=5 s=300 h=-1 last=41"), events);
+            "recover c=5 s=300 h=-1 domain=0 last=41",
+            "recover c=5 s=300 h=12 domain=8 last=42"), events);
     }
 
     @Test

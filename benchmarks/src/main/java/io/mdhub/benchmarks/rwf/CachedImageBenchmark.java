@@ -15,8 +15,8 @@ import com.refinitiv.eta.rdm.DomainTypes;
 import io.mdhub.benchmarks.AbstractMdBenchmark;
 import io.mdhub.common.cache.CachedImage;
 import io.mdhub.common.cache.ImageRefreshEncoder;
+import io.mdhub.common.cache.ImageScratch;
 import io.mdhub.common.dictionary.FieldIds;
-import io.mdhub.common.rwf.RwfFieldListFlyweight;
 import io.mdhub.common.rwf.RwfMsgFlyweight;
 import io.mdhub.common.rwf.eta.EtaMsgWriter;
 import io.mdhub.common.rwf.eta.MarketPriceEncoder;
@@ -31,7 +31,7 @@ public class CachedImageBenchmark extends AbstractMdBenchmark
     private static final String NAME = "TRI.N";
 
     private final RwfMsgFlyweight msg = new RwfMsgFlyweight();
-    private final RwfFieldListFlyweight fieldList = new RwfFieldListFlyweight();
+    private final ImageScratch fieldList = new ImageScratch();
     private final CachedImage image = new CachedImage(DomainTypes.MARKET_PRICE);
     private final ImageRefreshEncoder encoder = new ImageRefreshEncoder();
     private final ExpandableDirectByteBuffer out = new ExpandableDirectByteBuffer(1024);

@@ -7,6 +7,7 @@ import com.refinitiv.eta.codec.DataTypes;
 import com.refinitiv.eta.codec.StreamStates;
 
 import io.mdhub.common.rwf.RwfFieldListFlyweight;
+import io.mdhub.common.rwf.RwfMapFlyweight;
 import io.mdhub.common.rwf.RwfMsgDescriptor;
 import io.mdhub.common.rwf.RwfMsgFlags;
 import io.mdhub.common.rwf.RwfMsgFlyweight;
@@ -14,23 +15,45 @@ import io.mdhub.common.rwf.RwfMsgKeyDescriptor;
 import io.mdhub.common.rwf.RwfPrimitives;
 
 /**
- * What a cache must know to answer a request for an item without asking upstream: the field image (off-heap, in an
- * {@link ItemImage}) and the header of the item's last refresh or status — domain, name type, stream and data state,
- * state code and QoS. Fed with the messages of the item as they pass ({@link #applyRefresh}, {@link #applyUpdate},
- * {@link #applyStatus}); {@link ImageRefreshEncoder} writes it back out as one complete refresh.
+ * What a cache must know to answer a request for an item without asking upstream: the payload image (off-heap: an
+ * {@link ItemImage} for a FieldList payload, a {@link MapImage} for a Map payload) and the header of the item's last
+ * refresh or status — domain, name type, stream and data state, state code and QoS. Fed with the messages of the
+ * item as they pass ({@link #applyRefresh}, {@link #applyUpdate}, {@link #applyStatus}); {@link ImageRefreshEncoder}
+ * writes it back out as one complete refresh.
  * <p>
- * Only FieldList payloads are imaged; an item whose refresh carries another container is remembered as such
- * ({@link #isFieldList()} false) and cannot be served from the cache. Single-threaded, like the image.
+ * FieldList payloads (MarketPrice and the like) and Map payloads (MarketByOrder, MarketByPrice, MarketMaker, symbol
+ * lists...) are imaged. An item whose refresh carries another container, or a Map the image cannot follow (set
+ * definitions...), is remembered as such ({@link #isImaged()} false, {@link #noImageText()} says why) and cannot be
+ * served from the cache until a refresh with CLEAR_CACHE brings something it can image. Single-threaded, like the
+ * images.
  */
 public final class CachedImage
 {
     /** A header member the item's messages have not carried (name type). */
     public static final int ABSENT = -1;
 
+    /** Refusal text: no refresh has loaded the image yet (or a status cleared it). */
+    public static final String NOT_LOADED_TEXT = "no cached image for the item yet";
+    /** Refusal text: the item's payload is a container the cache does not image. */
+    public static final String OTHER_CONTAINER_TEXT =
+        "no cached image for the item: its payload is neither a FieldList nor a Map";
+    /** Refusal text: an update or refresh part changed the payload's container type without CLEAR_CACHE. */
+    public static final String CONTAINER_CHANGED_TEXT =
+        "no cached image for the item: its payload changed container type without CLEAR_CACHE";
+    /** Refusal text: see {@link MapImage#SET_DEFS_REASON}. */
+    public static final String MAP_SET_DEFS_TEXT = "no cached image for the item: " + MapImage.SET_DEFS_REASON;
+    /** Refusal text: see {@link MapImage#SET_DATA_REASON}. */
+    public static final String MAP_SET_DATA_TEXT = "no cached image for the item: " + MapImage.SET_DATA_REASON;
+    /** Refusal text: see {@link MapImage#LAYOUT_CHANGED_REASON}. */
+    public static final String MAP_LAYOUT_CHANGED_TEXT =
+        "no cached image for the item: " + MapImage.LAYOUT_CHANGED_REASON;
+
+    private static final int NOT_LOADED = -1;
     private static final int DELAYED = 3;
     private static final int TIME_CONFLATED = 3;
 
     private final ItemImage image = new ItemImage();
+    private MapImage mapImage; // made for the first Map: most items are FieldLists
     private int domainType;
     private int nameType = ABSENT;
     private int streamState;
@@ -42,7 +65,9 @@ public final class CachedImage
     private boolean qosDynamic;
     private int qosTimeInfo;
     private int qosRateInfo;
-    private boolean isFieldList;
+    private int payloadType = NOT_LOADED;
+    private boolean isImaged;
+    private String noImageText = NOT_LOADED_TEXT;
     private boolean isRefreshComplete;
 
     /**
@@ -54,19 +79,19 @@ public final class CachedImage
     }
 
     /**
-     * Take in a refresh (or a part of one): a part with CLEAR_CACHE, or the first FieldList of an item, replaces the
-     * image; a later part adds its fields. The header follows the refresh. A refresh whose FieldList is malformed
-     * changes nothing.
+     * Take in a refresh (or a part of one): a part with CLEAR_CACHE, or the first refresh since the image was empty,
+     * replaces the image; a later part adds its fields or entries as an update does. The header follows the refresh.
+     * A refresh whose FieldList or Map is malformed changes nothing.
      *
-     * @param refresh   a wrapped RefreshMsg.
-     * @param fieldList scratch flyweight used to read the payload.
-     * @return false if the payload is a FieldList that does not decode (the caller decides what that costs the
-     * sender); true otherwise.
+     * @param refresh a wrapped RefreshMsg.
+     * @param scratch the thread's scratch used to read the payload.
+     * @return false if the payload is a FieldList or a Map that does not decode ({@code scratch} says why; the
+     * caller decides what that costs the sender); true otherwise.
      */
-    public boolean applyRefresh(final RwfMsgFlyweight refresh, final RwfFieldListFlyweight fieldList)
+    public boolean applyRefresh(final RwfMsgFlyweight refresh, final ImageScratch scratch)
     {
-        final boolean clear = 0 != (refresh.flags() & RwfMsgFlags.Refresh.CLEAR_CACHE) || !isFieldList;
-        if (!applyPayload(refresh, fieldList, clear))
+        final boolean clear = 0 != (refresh.flags() & RwfMsgFlags.Refresh.CLEAR_CACHE) || NOT_LOADED == payloadType;
+        if (!applyPayload(refresh, scratch, clear))
         {
             return false;
         }
@@ -84,15 +109,16 @@ public final class CachedImage
     }
 
     /**
-     * Apply an update's fields to the image (nothing for a non-FieldList item).
+     * Apply an update's fields or Map entries to the image (nothing for an item that is not imaged; an update without
+     * data changes nothing).
      *
-     * @param update    a wrapped UpdateMsg.
-     * @param fieldList scratch flyweight used to read the payload.
-     * @return false if the payload is a FieldList that does not decode.
+     * @param update  a wrapped UpdateMsg.
+     * @param scratch the thread's scratch used to read the payload.
+     * @return false if the payload is a FieldList or a Map that does not decode ({@code scratch} says why).
      */
-    public boolean applyUpdate(final RwfMsgFlyweight update, final RwfFieldListFlyweight fieldList)
+    public boolean applyUpdate(final RwfMsgFlyweight update, final ImageScratch scratch)
     {
-        return applyPayload(update, fieldList, false);
+        return applyPayload(update, scratch, false);
     }
 
     /**
@@ -110,7 +136,7 @@ public final class CachedImage
         }
         if (0 != (status.flags() & RwfMsgFlags.Status.CLEAR_CACHE))
         {
-            image.clear();
+            clearPayload();
             isRefreshComplete = false;
         }
     }
@@ -134,42 +160,130 @@ public final class CachedImage
      */
     public void clear()
     {
-        image.clear();
+        clearPayload();
         nameType = ABSENT;
         streamState = 0;
         dataState = 0;
         stateCode = 0;
         hasQos = false;
-        isFieldList = false;
         isRefreshComplete = false;
     }
 
-    private boolean applyPayload(
-        final RwfMsgFlyweight msg, final RwfFieldListFlyweight fieldList, final boolean clear)
+    private void clearPayload()
     {
-        if (DataTypes.FIELD_LIST != msg.containerType())
+        image.clear();
+        if (null != mapImage)
         {
-            if (clear)
+            mapImage.clear();
+        }
+        payloadType = NOT_LOADED;
+        isImaged = false;
+        noImageText = NOT_LOADED_TEXT;
+    }
+
+    private boolean applyPayload(final RwfMsgFlyweight msg, final ImageScratch scratch, final boolean clear)
+    {
+        final int containerType = msg.containerType();
+        switch (containerType)
+        {
+            case DataTypes.FIELD_LIST:
+                return applyFieldList(msg, scratch, clear);
+            case DataTypes.MAP:
+                return applyMap(msg, scratch, clear);
+            default:
+                if (clear)
+                {
+                    clearPayload();
+                    payloadType = containerType;
+                    noImageText = OTHER_CONTAINER_TEXT;
+                }
+                else if (DataTypes.NO_DATA != containerType && containerType != payloadType)
+                {
+                    notImaged(CONTAINER_CHANGED_TEXT);
+                }
+                return true;
+        }
+    }
+
+    private boolean applyFieldList(final RwfMsgFlyweight msg, final ImageScratch scratch, final boolean clear)
+    {
+        final RwfFieldListFlyweight fieldList = scratch.fieldList;
+        if (!fieldList.wrap(msg.buffer(), msg.payloadOffset(), msg.payloadLength()))
+        {
+            scratch.fail(DataTypes.FIELD_LIST, fieldList.error().description());
+            return false;
+        }
+        if (clear)
+        {
+            clearPayload();
+            payloadType = DataTypes.FIELD_LIST;
+            isImaged = true;
+            noImageText = null;
+            image.applyRefresh(fieldList);
+        }
+        else if (DataTypes.FIELD_LIST != payloadType)
+        {
+            notImaged(CONTAINER_CHANGED_TEXT);
+        }
+        else if (isImaged)
+        {
+            image.applyUpdate(fieldList);
+        }
+        return true;
+    }
+
+    private boolean applyMap(final RwfMsgFlyweight msg, final ImageScratch scratch, final boolean clear)
+    {
+        final RwfMapFlyweight map = scratch.map;
+        if (!map.wrap(msg.buffer(), msg.payloadOffset(), msg.payloadLength()))
+        {
+            scratch.fail(DataTypes.MAP, map.error().description());
+            return false;
+        }
+        if (!clear && (DataTypes.MAP != payloadType || !isImaged))
+        {
+            if (DataTypes.MAP != payloadType)
             {
-                isFieldList = false;
-                image.clear();
+                notImaged(CONTAINER_CHANGED_TEXT);
             }
             return true;
         }
-        if (!fieldList.wrap(msg.buffer(), msg.payloadOffset(), msg.payloadLength()))
+        if (null == mapImage)
+        {
+            mapImage = new MapImage();
+        }
+        final int result = mapImage.apply(map, scratch, clear);
+        if (MapImage.MALFORMED == result)
         {
             return false;
         }
         if (clear)
         {
-            isFieldList = true;
-            image.applyRefresh(fieldList);
+            image.clear();
+            payloadType = DataTypes.MAP;
+            isImaged = true;
+            noImageText = null;
         }
-        else if (isFieldList)
+        if (MapImage.NOT_IMAGEABLE == result)
         {
-            image.applyUpdate(fieldList);
+            notImaged(mapText(mapImage.notImagedReason()));
         }
         return true;
+    }
+
+    private static String mapText(final String reason)
+    {
+        if (MapImage.SET_DEFS_REASON.equals(reason))
+        {
+            return MAP_SET_DEFS_TEXT;
+        }
+        return MapImage.SET_DATA_REASON.equals(reason) ? MAP_SET_DATA_TEXT : MAP_LAYOUT_CHANGED_TEXT;
+    }
+
+    private void notImaged(final String text)
+    {
+        isImaged = false;
+        noImageText = text;
     }
 
     private void readQos(final RwfMsgFlyweight refresh)
@@ -206,20 +320,67 @@ public final class CachedImage
     }
 
     /**
-     * @return true if a refresh could be written from the cache now: a complete FieldList image of an open stream
-     * whose data is Ok.
+     * @return true if a refresh could be written from the cache now: a complete FieldList or Map image of an open
+     * stream whose data is Ok.
      */
     public boolean isServable()
     {
-        return isRefreshComplete && isFieldList && StreamStates.OPEN == streamState && DataStates.OK == dataState;
+        return isRefreshComplete && isImaged && StreamStates.OPEN == streamState && DataStates.OK == dataState;
     }
 
     /**
-     * @return the field image.
+     * @return the field image (of a FieldList item).
      */
     public ItemImage image()
     {
         return image;
+    }
+
+    /**
+     * @return the entry image of a Map item, or null if the item never had a Map payload.
+     */
+    public MapImage mapImage()
+    {
+        return mapImage;
+    }
+
+    /**
+     * @return the DataTypes value of the payload of the item's last refresh (132 FIELD_LIST, 137 MAP...), or -1
+     * before the first refresh.
+     */
+    public int payloadType()
+    {
+        return payloadType;
+    }
+
+    /**
+     * @return true if the payload is imaged ({@link #isFieldList()} or {@link #isMap()}), so a refresh can be
+     * written from the cache.
+     */
+    public boolean isImaged()
+    {
+        return isImaged;
+    }
+
+    /**
+     * @return null while imaged; otherwise a constant text saying why there is no image, for the status that refuses
+     * a request.
+     */
+    public String noImageText()
+    {
+        return noImageText;
+    }
+
+    /**
+     * @return an upper bound of the bytes the imaged payload takes written out (0 if not imaged).
+     */
+    public int encodedPayloadLength()
+    {
+        if (!isImaged)
+        {
+            return 0;
+        }
+        return DataTypes.MAP == payloadType ? mapImage.encodedLengthBound() : image.encodedLength();
     }
 
     /**
@@ -311,11 +472,19 @@ public final class CachedImage
     }
 
     /**
-     * @return true if the item's payload is a FieldList, so {@link #image()} holds its fields.
+     * @return true if the item's payload is an imaged FieldList, so {@link #image()} holds its fields.
      */
     public boolean isFieldList()
     {
-        return isFieldList;
+        return isImaged && DataTypes.FIELD_LIST == payloadType;
+    }
+
+    /**
+     * @return true if the item's payload is an imaged Map, so {@link #mapImage()} holds its entries.
+     */
+    public boolean isMap()
+    {
+        return isImaged && DataTypes.MAP == payloadType;
     }
 
     /**

@@ -9,6 +9,11 @@ import com.refinitiv.eta.codec.Buffer;
 import com.refinitiv.eta.codec.CodecFactory;
 import com.refinitiv.eta.codec.CodecReturnCodes;
 import com.refinitiv.eta.codec.DataTypes;
+import com.refinitiv.eta.codec.EncodeIterator;
+import com.refinitiv.eta.codec.Map;
+import com.refinitiv.eta.codec.MapEntry;
+import com.refinitiv.eta.codec.MapEntryActions;
+import com.refinitiv.eta.codec.MapFlags;
 import com.refinitiv.eta.codec.MsgClasses;
 import com.refinitiv.eta.codec.MsgKeyFlags;
 import com.refinitiv.eta.codec.RefreshMsg;
@@ -20,8 +25,10 @@ import io.mdhub.common.rwf.eta.EtaMsgWriter;
 /**
  * Writes a {@link CachedImage} out as one complete refresh with ETA: the image's last state and QoS, a key with the
  * given serviceId, name and the image's name type, CLEAR_CACHE and REFRESH_COMPLETE, and the image as one FieldList
- * (written into a reused scratch buffer first and handed to ETA as the encoded data body). Reused objects,
- * single-threaded: one encoder per event loop or agent.
+ * or one Map — written into a reused scratch buffer first (the FieldList by {@link ItemImage}, the Map by ETA's Map
+ * encoder: its header, the summary data, then every entry as an ADD with its pre-encoded key, permission data and
+ * payload) and handed to ETA as the encoded data body. Reused objects, single-threaded: one encoder per event loop or
+ * agent.
  */
 public final class ImageRefreshEncoder
 {
@@ -31,6 +38,13 @@ public final class ImageRefreshEncoder
     private final EtaBufferView bodyView = new EtaBufferView();
     private final Buffer name = CodecFactory.createBuffer();
     private final Buffer emptyText = CodecFactory.createBuffer();
+    private final EtaMsgWriter bodyWriter = new EtaMsgWriter();
+    private final Map map = CodecFactory.createMap();
+    private final MapEntry entry = CodecFactory.createMapEntry();
+    private final EtaBufferView summaryView = new EtaBufferView();
+    private final EtaBufferView keyView = new EtaBufferView();
+    private final EtaBufferView permView = new EtaBufferView();
+    private final EtaBufferView payloadView = new EtaBufferView();
 
     /**
      * Ready to encode.
@@ -51,7 +65,7 @@ public final class ImageRefreshEncoder
      * @param offset     first byte in target.
      * @param capacity   bytes available from offset.
      * @return bytes written, or a negative ETA {@code CodecReturnCodes} value (e.g. BUFFER_TOO_SMALL), or FAILURE
-     * when the image holds no FieldList.
+     * when the image holds neither a FieldList nor a Map ({@link CachedImage#noImageText()} says why).
      */
     @SuppressWarnings("checkstyle:ParameterNumber")
     public int encode(
@@ -65,19 +79,31 @@ public final class ImageRefreshEncoder
         final int offset,
         final int capacity)
     {
-        if (!image.isFieldList())
+        final int bodyLength;
+        if (image.isFieldList())
+        {
+            bodyLength = image.image().encodedLength();
+            body.checkLimit(bodyLength);
+            image.image().encodeFieldList(body, 0);
+        }
+        else if (image.isMap())
+        {
+            bodyLength = encodeMap(image.mapImage());
+            if (bodyLength < 0)
+            {
+                return bodyLength;
+            }
+        }
+        else
         {
             return CodecReturnCodes.FAILURE;
         }
-        final int bodyLength = image.image().encodedLength();
-        body.checkLimit(bodyLength);
-        image.image().encodeFieldList(body, 0);
 
         refresh.clear();
         refresh.msgClass(MsgClasses.REFRESH);
         refresh.domainType(image.domainType());
         refresh.streamId(streamId);
-        refresh.containerType(DataTypes.FIELD_LIST);
+        refresh.containerType(image.payloadType());
         int flags = RefreshMsgFlags.HAS_MSG_KEY | RefreshMsgFlags.REFRESH_COMPLETE | RefreshMsgFlags.CLEAR_CACHE;
         if (solicited)
         {
@@ -116,5 +142,73 @@ public final class ImageRefreshEncoder
 
         final int result = refresh.encode(writer.begin(target, offset, capacity));
         return CodecReturnCodes.SUCCESS == result ? writer.encodedLength() : result;
+    }
+
+    /**
+     * Write a Map image into the body buffer with ETA's Map encoder.
+     *
+     * @return the Map's length (0 for an image without a header: an empty payload), or a negative
+     * {@code CodecReturnCodes} value.
+     */
+    private int encodeMap(final MapImage image)
+    {
+        if (!image.hasHeader())
+        {
+            return 0;
+        }
+        final int capacity = image.encodedLengthBound();
+        body.checkLimit(capacity);
+        final EncodeIterator iterator = bodyWriter.begin(body, 0, capacity);
+        map.clear();
+        int flags = 0;
+        if (image.hasKeyFieldId())
+        {
+            flags |= MapFlags.HAS_KEY_FIELD_ID;
+            map.keyFieldId(image.keyFieldId());
+        }
+        if (image.hasSummary())
+        {
+            flags |= MapFlags.HAS_SUMMARY_DATA;
+            map.encodedSummaryData(summaryView.wrap(image.summary(), 0, image.summaryLength()));
+        }
+        if (image.permEntryCount() > 0)
+        {
+            flags |= MapFlags.HAS_PER_ENTRY_PERM_DATA;
+        }
+        map.flags(flags);
+        map.keyPrimitiveType(image.keyPrimitiveType());
+        map.containerType(image.containerType());
+        int result = map.encodeInit(iterator, 0, 0);
+        if (result < CodecReturnCodes.SUCCESS)
+        {
+            return result;
+        }
+        final boolean hasPayload = DataTypes.NO_DATA != image.containerType();
+        for (int i = 0, count = image.entryCount(); i < count; i++)
+        {
+            entry.clear();
+            entry.action(MapEntryActions.ADD);
+            if (image.permLength(i) > 0)
+            {
+                entry.applyHasPermData();
+                entry.permData(permView.wrap(image.data(), image.permOffset(i), image.permLength(i)));
+            }
+            entry.encodedKey(keyView.wrap(image.data(), image.keyOffset(i), image.keyLength(i)));
+            if (hasPayload)
+            {
+                entry.encodedData(payloadView.wrap(image.data(), image.payloadOffset(i), image.payloadLength(i)));
+            }
+            result = entry.encode(iterator);
+            if (result < CodecReturnCodes.SUCCESS)
+            {
+                return result;
+            }
+        }
+        result = map.encodeComplete(iterator, true);
+        if (result < CodecReturnCodes.SUCCESS)
+        {
+            return result;
+        }
+        return bodyWriter.encodedLength();
     }
 }

@@ -31,7 +31,6 @@ import com.refinitiv.eta.codec.UpdateMsg;
 import com.refinitiv.eta.rdm.DomainTypes;
 import com.refinitiv.eta.rdm.InstrumentNameTypes;
 
-import io.mdhub.common.rwf.RwfFieldListFlyweight;
 import io.mdhub.common.rwf.RwfMsgFlyweight;
 import io.mdhub.common.rwf.RwfTestSupport;
 import io.mdhub.common.test.InterruptAfter;
@@ -49,7 +48,7 @@ class CachedImageTest
 
     private final EtaFieldLists fields = new EtaFieldLists();
     private final RwfMsgFlyweight msg = new RwfMsgFlyweight();
-    private final RwfFieldListFlyweight fieldList = new RwfFieldListFlyweight();
+    private final ImageScratch fieldList = new ImageScratch();
     private final CachedImage image = new CachedImage(DomainTypes.MARKET_PRICE);
     private final ImageRefreshEncoder encoder = new ImageRefreshEncoder();
     private final ExpandableArrayBuffer out = new ExpandableArrayBuffer(1024);

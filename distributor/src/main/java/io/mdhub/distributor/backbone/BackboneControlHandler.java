@@ -13,28 +13,29 @@ import io.mdhub.distributor.ServiceDirectory;
 import io.mdhub.distributor.SinkDrivenItems;
 
 /**
- * Answers the control stream on the distributor's event loop. An ItemRequest is answered from the item cache with a
- * solicited image echoing its requestId, or refused with an ItemStatus Closed/Suspect on handle -1 (SOURCE_UNKNOWN
- * for an unknown service, NOT_FOUND for an unknown item or another domain). A RecoveryRequest resends one item's
- * image at once, or hands a whole service to {@link ServiceRecovery}. Requests, closes and recoveries of sink-driven
- * services (mounted interactive providers) go to {@link SinkDrivenItems}: a new item is requested from its provider
- * and answered when the provider's refresh comes; a service without cache asks its provider for fresh refreshes. For
+ * Answers the control stream on the distributor's event loop. An ItemRequest is answered from the item cache (found by
+ * domain and name) with a solicited image echoing its requestId, or refused with an ItemStatus Closed/Suspect on handle
+ * -1 (SOURCE_UNKNOWN for an unknown service, NOT_FOUND for an item of that domain and name the cache does not hold, and
+ * for an item it holds without an image — a payload neither FieldList nor Map — a text saying why). A RecoveryRequest
+ * resends one item's image at once (or, for an item gone since, says so in the item's domain, which the request
+ * carries), or hands a whole service to {@link ServiceRecovery}. Requests, closes and recoveries of sink-driven
+ * services (mounted interactive providers) go to {@link SinkDrivenItems}: a new item is requested from its provider and
+ * answered when the provider's refresh comes; a service without cache asks its provider for fresh refreshes. For
  * non-interactive services ItemClose needs no action (they are broadcast), so closes are only counted.
- * ConsumerAnnouncements keep {@link P2pServerTracker} up to date. An answer that meets back-pressure returns false,
- * so the adapter hands the same request back on a later poll instead of queueing it.
+ * ConsumerAnnouncements keep {@link P2pServerTracker} up to date. An answer that meets back-pressure returns false, so
+ * the adapter hands the same request back on a later poll instead of queueing it.
  */
 final class BackboneControlHandler implements ControlListener
 {
     static final String ITEM_NOT_FOUND_TEXT = "item not found";
     static final String SERVICE_NOT_FOUND_TEXT = "service not found";
-    static final String NO_IMAGE_TEXT = "no cached image for the item (payload is not a FieldList)";
     static final String ITEM_GONE_TEXT = "item no longer published";
+    static final String NO_IMAGE_TEXT = "no cached image for the item (it could not be encoded)";
     static final String ITEM_LIMIT_TEXT = "item limit of the service reached";
     static final String NO_PROVIDER_TEXT = "no mounted provider of the service is up";
 
     private static final int REQUEST_FLAGS = RefreshFlags.SOLICITED | RefreshFlags.COMPLETE | RefreshFlags.CLEAR_CACHE;
     private static final int RECOVERY_FLAGS = RefreshFlags.COMPLETE | RefreshFlags.CLEAR_CACHE | RefreshFlags.RECOVERY;
-    private static final int MARKET_PRICE = 6;
 
     private final ServiceDirectory directory;
     private final ItemImagePublisher images;
@@ -122,9 +123,9 @@ final class BackboneControlHandler implements ControlListener
         else
         {
             final ItemCache cache = service.cache();
-            final int handle = cache.handle(buffer, nameOffset, nameLength);
+            final int handle = cache.handle(domainType, buffer, nameOffset, nameLength);
             item = ItemCache.NO_HANDLE == handle ? null : cache.item(handle);
-            if (null == item || item.domainType() != domainType)
+            if (null == item)
             {
                 return refuse(serviceId, requestId, domainType, StateCodes.NOT_FOUND, ITEM_NOT_FOUND_TEXT);
             }
@@ -132,7 +133,8 @@ final class BackboneControlHandler implements ControlListener
         final long result = images.publishImage(service, item, requestId, REQUEST_FLAGS, true, nowNs);
         if (ItemImagePublisher.NO_IMAGE == result)
         {
-            return refuse(serviceId, requestId, domainType, StateCodes.NONE, NO_IMAGE_TEXT);
+            final String why = item.cached().noImageText();
+            return refuse(serviceId, requestId, domainType, StateCodes.NONE, null != why ? why : NO_IMAGE_TEXT);
         }
         if (ItemImagePublisher.isBackPressured(result))
         {
@@ -176,7 +178,7 @@ final class BackboneControlHandler implements ControlListener
 
     @Override
     public boolean onRecoveryRequest(
-        final int consumerId, final int serviceId, final int itemHandle, final long lastSequence)
+        final int consumerId, final int serviceId, final int itemHandle, final int domainType, final long lastSequence)
     {
         final DistributedService service = directory.service(serviceId);
         if (null == service)
@@ -205,9 +207,9 @@ final class BackboneControlHandler implements ControlListener
         final long result;
         if (null == item)
         {
-            // the requester missed the item's Closed status: say it again (the domain is no longer known)
+            // the requester missed the item's Closed status: say it again, in the domain the requester knows it by
             result = images.publishRefusal(
-                serviceId, itemHandle, 0, MARKET_PRICE, StateCodes.NOT_FOUND, ITEM_GONE_TEXT, nowNs);
+                serviceId, itemHandle, 0, domainType, StateCodes.NOT_FOUND, ITEM_GONE_TEXT, nowNs);
         }
         else
         {

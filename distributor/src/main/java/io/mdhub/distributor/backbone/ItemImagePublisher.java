@@ -24,7 +24,7 @@ import io.mdhub.distributor.ItemStatusEncoder;
  */
 final class ItemImagePublisher
 {
-    /** Returned when the item has no image to send (its payload is not a FieldList, or encoding failed). */
+    /** Returned when the item has no image to send (payload neither a FieldList nor a Map, or encoding failed). */
     static final long NO_IMAGE = Long.MIN_VALUE;
 
     private static final int MAX_IMAGE_LENGTH = 16 * 1024 * 1024;

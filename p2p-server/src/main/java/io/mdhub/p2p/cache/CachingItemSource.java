@@ -13,7 +13,7 @@ import org.slf4j.LoggerFactory;
 
 import io.mdhub.common.cache.CachedImage;
 import io.mdhub.common.cache.ImageRefreshEncoder;
-import io.mdhub.common.rwf.RwfFieldListFlyweight;
+import io.mdhub.common.cache.ImageScratch;
 import io.mdhub.common.rwf.RwfMsgDescriptor;
 import io.mdhub.common.rwf.RwfMsgFlyweight;
 import io.mdhub.p2p.source.ItemSource;
@@ -25,11 +25,11 @@ import io.netty.channel.EventLoop;
 /**
  * An {@link ItemSource} that sits between a fan-out worker and the worker's real source and keeps the image of every
  * streaming item: refreshes, updates and statuses pass through on their way to the worker and are applied to a
- * {@link CachedImage} (fields off-heap). When the worker asks for the image of an open item for a new watcher
- * ({@link #refresh(int)}) and the cached image is complete and Ok, the answer is written from the cache on a later
- * task of the worker's event loop — encoded at that moment, so it includes every update the worker has already
- * passed over for the waiting watcher — and nothing goes upstream. An image that is incomplete, Suspect or not a
- * FieldList sends the request upstream as before.
+ * {@link CachedImage} (fields or Map entries off-heap). When the worker asks for the image of an open item for a new
+ * watcher ({@link #refresh(int)}) and the cached image is complete and Ok, the answer is written from the cache on a
+ * later task of the worker's event loop — encoded at that moment, so it includes every update the worker has already
+ * passed over for the waiting watcher — and nothing goes upstream. An image that is incomplete, Suspect or neither a
+ * FieldList nor a Map sends the request upstream as before.
  * <p>
  * Snapshot items are not cached (the source forgets them after their one refresh). Everything runs on the worker's
  * event loop, like the worker and the source.
@@ -45,7 +45,7 @@ public final class CachingItemSource implements ItemSource, ItemSourceListener
     private final AtomicCounter servedFromCache;
     private final AtomicCounter passedUpstream;
     private final RwfMsgFlyweight msg = new RwfMsgFlyweight();
-    private final RwfFieldListFlyweight fieldList = new RwfFieldListFlyweight();
+    private final ImageScratch imageScratch = new ImageScratch();
     private final ImageRefreshEncoder encoder = new ImageRefreshEncoder();
     private final ExpandableDirectByteBuffer encoded = new ExpandableDirectByteBuffer(1024);
     private final IntArrayList answersDue = new IntArrayList();
@@ -170,7 +170,7 @@ public final class CachingItemSource implements ItemSource, ItemSourceListener
                 upstream.refresh(itemId);
                 continue;
             }
-            encoded.checkLimit(entry.image.image().encodedLength() + entry.nameLength + 256);
+            encoded.checkLimit(entry.image.encodedPayloadLength() + entry.nameLength + 256);
             final int length = encoder.encode(entry.image, 0, entry.serviceId, entry.name, entry.nameLength, true,
                 encoded, 0, encoded.capacity());
             if (length > 0)
@@ -200,14 +200,14 @@ public final class CachingItemSource implements ItemSource, ItemSourceListener
         {
             if (msg.wrap(buffer, offset, length) && RwfMsgDescriptor.REFRESH == msg.msgClass())
             {
-                if (!entry.image.applyRefresh(msg, fieldList))
+                if (!entry.image.applyRefresh(msg, imageScratch))
                 {
-                    uncache(entry, itemId);
+                    uncache(entry, itemId, imageScratch.errorDescription());
                 }
             }
             else
             {
-                uncache(entry, itemId);
+                uncache(entry, itemId, msg.errorReason());
             }
         }
         worker.onRefresh(itemId, solicited, buffer, offset, length);
@@ -217,9 +217,16 @@ public final class CachingItemSource implements ItemSource, ItemSourceListener
     public void onUpdate(final int itemId, final DirectBuffer buffer, final int offset, final int length)
     {
         final CacheEntry entry = activeEntry(itemId);
-        if (null != entry && (!msg.wrap(buffer, offset, length) || !entry.image.applyUpdate(msg, fieldList)))
+        if (null != entry)
         {
-            uncache(entry, itemId);
+            if (!msg.wrap(buffer, offset, length))
+            {
+                uncache(entry, itemId, msg.errorReason());
+            }
+            else if (!entry.image.applyUpdate(msg, imageScratch))
+            {
+                uncache(entry, itemId, imageScratch.errorDescription());
+            }
         }
         worker.onUpdate(itemId, buffer, offset, length);
     }
@@ -236,7 +243,7 @@ public final class CachingItemSource implements ItemSource, ItemSourceListener
             }
             else
             {
-                uncache(entry, itemId);
+                uncache(entry, itemId, msg.errorReason());
             }
         }
         worker.onStatus(itemId, buffer, offset, length);
@@ -270,14 +277,14 @@ public final class CachingItemSource implements ItemSource, ItemSourceListener
      * A message the cache cannot follow: forget the image until the next good refresh, so a stale image is never
      * served (the worker still gets the message and decides what it means for its consumers).
      */
-    private void uncache(final CacheEntry entry, final int itemId)
+    private void uncache(final CacheEntry entry, final int itemId, final String reason)
     {
         entry.image.clear();
         if (!isMalformedLogged)
         {
             isMalformedLogged = true;
             LOG.warn("item {}: the source sent a message the cache cannot apply ({}); the item is served from the " +
-                "source until its next refresh (logged once)", itemId, msg.errorReason());
+                "source until its next refresh (logged once)", itemId, reason);
         }
     }
 

@@ -364,7 +364,7 @@ final class FakeBackboneDistributor implements AutoCloseable, ControlListener, A
 
     @Override
     public boolean onRecoveryRequest(
-        final int consumerId, final int serviceId, final int itemHandle, final long lastSequence)
+        final int consumerId, final int serviceId, final int itemHandle, final int domainType, final long lastSequence)
     {
         recoveryRequests.incrementAndGet();
         if (isIgnoringRecoveryRequests || serviceId != this.serviceId)

@@ -297,7 +297,23 @@ public final class EtaConsumer implements AutoCloseable
      */
     public void requestItem(final int streamId, final int serviceId, final String name, final boolean streaming)
     {
+        requestItem(streamId, DomainTypes.MARKET_PRICE, serviceId, name, streaming);
+    }
+
+    /**
+     * Request an item of any domain (realtime tick-by-tick QoS, priority 1/1, name type RIC).
+     *
+     * @param streamId   consumer stream.
+     * @param domainType the item's RDM domain (e.g. 8 MarketByPrice).
+     * @param serviceId  service.
+     * @param name       RIC.
+     * @param streaming  false for a snapshot.
+     */
+    public void requestItem(
+        final int streamId, final int domainType, final int serviceId, final String name, final boolean streaming)
+    {
         final RequestMsg request = itemRequest(streamId, serviceId, streaming);
+        request.domainType(domainType);
         request.msgKey().applyHasName();
         request.msgKey().name().data(name);
         request.msgKey().applyHasNameType();

@@ -152,6 +152,21 @@ public final class EtaNiProvider implements AutoCloseable
     }
 
     /**
+     * Publish a directory refresh on stream -1 with one service serving the given domains, INFO and STATE (up,
+     * accepting).
+     *
+     * @param serviceId    the provider's service id.
+     * @param serviceName  its name.
+     * @param capabilities the RDM domains it publishes (e.g. 6 MarketPrice, 8 MarketByPrice).
+     */
+    public void publishDirectory(final int serviceId, final String serviceName, final Long... capabilities)
+    {
+        final DirectoryRefresh refresh = directoryRefresh(serviceId, serviceName);
+        refresh.serviceList().get(0).info().capabilitiesList(List.of(capabilities));
+        send(refresh::encode);
+    }
+
+    /**
      * Publish a directory update changing one service's state.
      *
      * @param serviceId         the service.
@@ -226,11 +241,35 @@ public final class EtaNiProvider implements AutoCloseable
     public void refresh(
         final int streamId, final int serviceId, final String name, final int flags, final byte[] fields)
     {
+        refresh(streamId, DomainTypes.MARKET_PRICE, serviceId, name, flags, DataTypes.FIELD_LIST, fields);
+    }
+
+    /**
+     * Publish an unsolicited refresh of any domain and payload: Open/Ok, realtime QoS, key serviceId + name + name
+     * type RIC.
+     *
+     * @param streamId      the provider's (negative) stream.
+     * @param domainType    the item's RDM domain (e.g. 8 MarketByPrice).
+     * @param serviceId     service.
+     * @param name          RIC.
+     * @param flags         extra RefreshMsgFlags: CLEAR_CACHE and REFRESH_COMPLETE for a single-part refresh.
+     * @param containerType the payload's container (DataTypes.FIELD_LIST, DataTypes.MAP...).
+     * @param payload       the encoded payload.
+     */
+    public void refresh(
+        final int streamId,
+        final int domainType,
+        final int serviceId,
+        final String name,
+        final int flags,
+        final int containerType,
+        final byte[] payload)
+    {
         final RefreshMsg refresh = (RefreshMsg)CodecFactory.createMsg();
         refresh.msgClass(MsgClasses.REFRESH);
-        refresh.domainType(DomainTypes.MARKET_PRICE);
+        refresh.domainType(domainType);
         refresh.streamId(streamId);
-        refresh.containerType(DataTypes.FIELD_LIST);
+        refresh.containerType(containerType);
         refresh.flags(RefreshMsgFlags.HAS_MSG_KEY | RefreshMsgFlags.HAS_QOS | flags);
         refresh.state().streamState(StreamStates.OPEN);
         refresh.state().dataState(DataStates.OK);
@@ -246,7 +285,7 @@ public final class EtaNiProvider implements AutoCloseable
         itemName.data(name);
         refresh.msgKey().name(itemName);
         refresh.msgKey().nameType(InstrumentNameTypes.RIC);
-        refresh.encodedDataBody(buffer(fields));
+        refresh.encodedDataBody(buffer(payload));
         send(refresh::encode);
     }
 
@@ -271,11 +310,24 @@ public final class EtaNiProvider implements AutoCloseable
      */
     public void update(final int streamId, final byte[] fields)
     {
+        update(streamId, DomainTypes.MARKET_PRICE, DataTypes.FIELD_LIST, fields);
+    }
+
+    /**
+     * Publish an update of any domain and payload (QUOTE).
+     *
+     * @param streamId      the item's stream.
+     * @param domainType    the item's RDM domain.
+     * @param containerType the payload's container (DataTypes.FIELD_LIST, DataTypes.MAP...).
+     * @param fields        the encoded payload.
+     */
+    public void update(final int streamId, final int domainType, final int containerType, final byte[] fields)
+    {
         final UpdateMsg update = (UpdateMsg)CodecFactory.createMsg();
         update.msgClass(MsgClasses.UPDATE);
-        update.domainType(DomainTypes.MARKET_PRICE);
+        update.domainType(domainType);
         update.streamId(streamId);
-        update.containerType(DataTypes.FIELD_LIST);
+        update.containerType(containerType);
         update.updateType(UpdateEventTypes.QUOTE);
         update.encodedDataBody(buffer(fields));
         send(update::encode);

@@ -5,20 +5,24 @@ import java.nio.charset.StandardCharsets;
 import org.agrona.DirectBuffer;
 
 /**
- * An item name as a hash key. A stored name owns a copy of its bytes; a probe points at a region of a message so a
- * lookup by name allocates nothing. Stored names and probes compare equal when their bytes are equal.
+ * An item's identity in a service's cache as a hash key: its RDM domain and its name (a provider may publish the same
+ * name in two domains, e.g. MarketPrice and MarketByPrice, and they are two items). A stored key owns a copy of the
+ * name's bytes; a probe points at a region of a message so a lookup allocates nothing. Stored keys and probes compare
+ * equal when their domains and name bytes are equal.
  */
-final class ItemName
+final class ItemKey
 {
+    private int domainType;
     private byte[] bytes;
     private DirectBuffer region;
     private int offset;
     private int length;
     private int hash;
 
-    static ItemName copyOf(final DirectBuffer buffer, final int offset, final int length)
+    static ItemKey copyOf(final int domainType, final DirectBuffer buffer, final int offset, final int length)
     {
-        final ItemName name = new ItemName();
+        final ItemKey name = new ItemKey();
+        name.domainType = domainType;
         name.bytes = new byte[length];
         buffer.getBytes(offset, name.bytes, 0, length);
         name.length = length;
@@ -26,8 +30,9 @@ final class ItemName
         return name;
     }
 
-    ItemName probe(final DirectBuffer buffer, final int offset, final int length)
+    ItemKey probe(final int domainType, final DirectBuffer buffer, final int offset, final int length)
     {
+        this.domainType = domainType;
         this.bytes = null;
         this.region = buffer;
         this.offset = offset;
@@ -43,12 +48,17 @@ final class ItemName
 
     private int computeHash()
     {
-        int h = 1;
+        int h = 31 + domainType;
         for (int i = 0; i < length; i++)
         {
             h = 31 * h + byteAt(i);
         }
         return h;
+    }
+
+    int domainType()
+    {
+        return domainType;
     }
 
     byte[] bytes()
@@ -74,12 +84,12 @@ final class ItemName
         {
             return true;
         }
-        if (!(other instanceof ItemName))
+        if (!(other instanceof ItemKey))
         {
             return false;
         }
-        final ItemName that = (ItemName)other;
-        if (that.length != length || that.hash != hash)
+        final ItemKey that = (ItemKey)other;
+        if (that.length != length || that.hash != hash || that.domainType != domainType)
         {
             return false;
         }
