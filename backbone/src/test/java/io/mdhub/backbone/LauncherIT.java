@@ -41,10 +41,9 @@ class LauncherIT
     @Test
     void commandsNotBuiltYetExitWithStatusTwo() throws InterruptedException
     {
-        final Result probe = run("probe");
-        assertEquals(2, probe.status, probe.output);
-        assertTrue(probe.output.contains("probe is not available yet: it arrives with the order probe"),
-            probe.output);
+        final Result console = run("console");
+        assertEquals(2, console.status, console.output);
+        assertTrue(console.output.contains("console is not available yet"), console.output);
 
         final Result unknown = run("frobnicate");
         assertEquals(2, unknown.status, unknown.output);

@@ -1,6 +1,9 @@
 package io.mdhub.benchmarks.demo;
 
 import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 
@@ -9,6 +12,9 @@ import org.HdrHistogram.Histogram;
 import io.mdhub.benchmarks.client.TestClient;
 import io.mdhub.common.latency.LatencySummary;
 import io.mdhub.benchmarks.tools.ToolShutdown;
+import io.mdhub.orderprobe.analysis.ProbeRun;
+import io.mdhub.orderprobe.analysis.RunGroup;
+import io.mdhub.orderprobe.demo.OrdersDemo;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -47,8 +53,41 @@ public final class DemoMain implements Callable<Integer>
         "by both sides (default: the data channel).")
     String controlChannel;
 
+    @Option(names = "--orders", description = "Run the order demo instead: an active/active order pair and the " +
+        "order probe in this JVM, a short sweep of rates, the create-to-end table and the probe's report.")
+    boolean orders;
+
+    @Option(names = "--order-rates", split = ",", paramLabel = "N,...",
+        description = "With --orders: orders per second, one run each (default ${DEFAULT-VALUE}).")
+    List<Long> orderRates = new ArrayList<>(List.of(1000L, 2000L, 4000L, 6000L));
+
+    @Option(names = "--order-warmup", paramLabel = "S",
+        description = "With --orders: warm-up seconds per rate (default ${DEFAULT-VALUE}).")
+    long orderWarmupSeconds = 5;
+
+    @Option(names = "--order-seconds", paramLabel = "S",
+        description = "With --orders: measured seconds per rate (default ${DEFAULT-VALUE}).")
+    long orderSeconds = 10;
+
+    @Option(names = "--report", paramLabel = "DIR",
+        description = "With --orders: report directory (default ${DEFAULT-VALUE}).")
+    Path reportDir = Path.of("reports", "orders-demo");
+
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
+
+    private static boolean isStopRequested(final ToolShutdown shutdown)
+    {
+        try
+        {
+            return shutdown.await(0);
+        }
+        catch (final InterruptedException ex)
+        {
+            Thread.currentThread().interrupt();
+            return true;
+        }
+    }
 
     private Demo.Settings settings()
     {
@@ -65,6 +104,15 @@ public final class DemoMain implements Callable<Integer>
     public Integer call() throws Exception
     {
         final PrintWriter out = spec.commandLine().getOut();
+        if (orders)
+        {
+            try (ToolShutdown shutdown = ToolShutdown.install("mdhub-demo"))
+            {
+                final List<RunGroup> runs = OrdersDemo.run(out, orderRates, orderWarmupSeconds, orderSeconds,
+                    reportDir, () -> isStopRequested(shutdown));
+                return runs.stream().allMatch((r) -> 0 == r.sum(ProbeRun.FAILED)) ? 0 : 1;
+            }
+        }
         out.printf("mdhub-demo: starting backbone, distributor, p2p-server; publishing %d items at %d updates/s%n",
             items, rate);
         out.flush();

@@ -65,6 +65,7 @@ public final class OrderProbe
         final long[] endNs = new long[(int)total];
         final boolean[] failed = new boolean[(int)total];
         final List<String> problems = new ArrayList<>();
+        final List<PauseEvent> injected = java.util.Collections.synchronizedList(new ArrayList<>());
         try (PauseRecorder pauses = PauseRecorder.streaming("probe-" + settings.probeId))
         {
             final Publisher[] publishers = new Publisher[settings.publishers];
@@ -106,6 +107,8 @@ public final class OrderProbe
                     "probe-" + settings.probeId + "-creation");
                 creation.setDaemon(true);
                 creation.start();
+                final long measureFromNs = startNs + settings.warmupSeconds * NS_PER_S;
+                final Thread injector = startInjector(measureFromNs, injected, problems);
                 while (creation.isAlive() || !allDone(threads))
                 {
                     if (stop.getAsBoolean())
@@ -118,9 +121,13 @@ public final class OrderProbe
                 {
                     thread.join();
                 }
+                if (null != injector)
+                {
+                    injector.join();
+                }
                 final long measureFrom = (long)Math.ceil(settings.rate * (double)settings.warmupSeconds);
                 return write(schedule[0], measureFrom, sendNs, endNs, failed, anchorNano, anchorEpochNs, pauses,
-                    problems);
+                    injected, problems);
             }
             finally
             {
@@ -147,6 +154,40 @@ public final class OrderProbe
         }
     }
 
+    private Thread startInjector(final long measureFromNs, final List<PauseEvent> injected, final List<String> problems)
+    {
+        if (settings.stops.isEmpty())
+        {
+            return null;
+        }
+        final List<StopInjection> stops = new ArrayList<>(settings.stops);
+        stops.sort(java.util.Comparator.comparingLong(StopInjection::atMs));
+        final Thread injector = new Thread(() ->
+        {
+            for (final StopInjection stop : stops)
+            {
+                final long at = measureFromNs + TimeUnit.MILLISECONDS.toNanos(stop.atMs());
+                long wait;
+                while ((wait = at - clock.nanoTime()) > 0)
+                {
+                    java.util.concurrent.locks.LockSupport.parkNanos(wait);
+                }
+                final PauseEvent pause = stop.inject();
+                if (null == pause)
+                {
+                    problems.add("could not stop " + stop.process() + " (pid " + stop.pid() + ")");
+                }
+                else
+                {
+                    injected.add(pause);
+                }
+            }
+        }, "probe-" + settings.probeId + "-injector");
+        injector.setDaemon(true);
+        injector.start();
+        return injector;
+    }
+
     private static boolean allDone(final Thread[] threads)
     {
         for (final Thread thread : threads)
@@ -168,6 +209,7 @@ public final class OrderProbe
         final long anchorNano,
         final long anchorEpochNs,
         final PauseRecorder probePauses,
+        final List<PauseEvent> injected,
         final List<String> problems) throws IOException
     {
         final long released = schedule.released();
@@ -203,6 +245,7 @@ public final class OrderProbe
             }
         }
         final List<PauseEvent> pauses = new ArrayList<>(probePauses.pauses());
+        pauses.addAll(injected);
         final Set<String> seen = new HashSet<>();
         for (final PauseEvent pause : pauses)
         {
@@ -375,6 +418,7 @@ public final class OrderProbe
         OrderGenerator generator = new FixNewOrderSingles(FixNewOrderSingles.DEFAULT_LENGTH);
         OrderClient.Context client = new OrderClient.Context();
         List<String> serverJmx = List.of();
+        List<StopInjection> stops = List.of();
         Path out = Path.of("probe-run");
 
         void validate()
@@ -533,6 +577,16 @@ public final class OrderProbe
         public Settings serverJmx(final List<String> serverJmx)
         {
             this.serverJmx = List.copyOf(serverJmx);
+            return this;
+        }
+
+        /**
+         * @param stops known pauses to inject into processes under test (SIGSTOP/SIGCONT), recorded with the run.
+         * @return this.
+         */
+        public Settings stops(final List<StopInjection> stops)
+        {
+            this.stops = List.copyOf(stops);
             return this;
         }
 

@@ -87,6 +87,11 @@ public final class ProbeMain implements Callable<Integer>
         description = "JMX endpoints of the servers whose pauses to read at the end ('local' for this JVM).")
     List<String> serverJmx = new ArrayList<>();
 
+    @Option(names = "--inject-stop", paramLabel = "PROCESS:PID:AT_S:MS",
+        description = "Stop a process under test with SIGSTOP AT_S seconds into the measurement for MS ms, and " +
+            "record it as a pause of PROCESS (checks the pause tracing); repeatable.")
+    List<String> injectStops = new ArrayList<>();
+
     @Option(names = "--idle", paramLabel = "STRATEGY",
         description = "Idle strategy of a publisher with nothing to send (default ${DEFAULT-VALUE}).")
     String idle = IdleStrategies.BACKOFF;
@@ -129,6 +134,7 @@ public final class ProbeMain implements Callable<Integer>
             .publishers(publishers)
             .idleStrategy(idle)
             .serverJmx(serverJmx)
+            .stops(injectStops.stream().map(StopInjection::parse).toList())
             .client(new OrderClient.Context())
             .out(out);
         output.printf("probe %s: %d orders/s for %d s after %d s of warm-up, %d publishers, writing %s%n", probeId,

@@ -1,0 +1,139 @@
+package io.mdhub.orderprobe.system;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import io.mdhub.common.pause.PauseEvent;
+import io.mdhub.common.test.InterruptAfter;
+import io.mdhub.common.test.MdTests;
+import io.mdhub.common.test.SystemProcesses;
+import io.mdhub.orderprobe.analysis.ProbeRun;
+import io.mdhub.orderprobe.analysis.RunGroup;
+import io.mdhub.orderprobe.analysis.SpikeEpisode;
+
+/**
+ * The probe as users run it, every piece its own process: a backbone daemon, two order servers with their pause
+ * recorders on JMX, and {@code bin/mdhub probe}. A clean run: nothing is attributed to a pause. A run during which
+ * order server 1 is stopped with SIGSTOP for 50 ms: the analyser puts the spike that stop made on it.
+ */
+@InterruptAfter(300)
+class OrderProbeSystemIT
+{
+    private static final long SPIKE_NS = 10_000_000L;
+
+    @TempDir
+    Path dir;
+
+    private final SystemProcesses processes =
+        new SystemProcesses(System.getProperty("mdhub.build.dir", "target"));
+    private final int[] ingressPorts = {MdTests.unusedPort(), MdTests.unusedPort()};
+    private final int[] peerPorts = {MdTests.unusedPort(), MdTests.unusedPort()};
+    private final int[] fencePorts = {MdTests.unusedPort(), MdTests.unusedPort()};
+    private final int[] jmxPorts = {MdTests.unusedPort(), MdTests.unusedPort()};
+    private final Process[] servers = new Process[2];
+
+    @AfterEach
+    void stopEverything()
+    {
+        processes.close();
+    }
+
+    @Test
+    void aStoppedServerExplainsItsSpikeAndACleanRunHasNothingAttributed() throws Exception
+    {
+        final String aeronDir = dir.resolve("aeron").toString();
+        final Path backboneLog = dir.resolve("backbone.log");
+        processes.start(backboneLog, "backbone/target/mdhub-backbone.jar", List.of(), "--aeron-dir", aeronDir);
+        SystemProcesses.awaitLine(backboneLog, "mdhub-backbone ready");
+        final Path[] logs = {startServer(0, aeronDir), startServer(1, aeronDir)};
+        SystemProcesses.awaitLine(logs[1], "partition 1 (handed over");
+
+        final ProbeRun clean = probe("clean", aeronDir, List.of());
+        assertEquals("0", clean.property(ProbeRun.FAILED));
+        assertEquals("", clean.property("problem.0"), "both servers' pauses were read over JMX");
+        final RunGroup cleanGroup = RunGroup.group(List.of(clean), SPIKE_NS).get(0);
+        for (final SpikeEpisode episode : cleanGroup.episodes())
+        {
+            assertTrue(episode.isUnexplained(), () -> "nothing paused, yet attributed: " + episode.describeCause());
+        }
+
+        final ProbeRun stopped = probe("stopped", aeronDir,
+            List.of("--inject-stop", "order-server-1:" + servers[1].pid() + ":2:50"));
+        assertEquals("", stopped.property("problem.0"));
+        final PauseEvent stop = stopped.pauses().stream().filter((p) -> "SIGSTOP".equals(p.cause())).findFirst()
+            .orElseThrow(() -> new AssertionError("the injected stop was not recorded: " + stopped.pauses()));
+        assertEquals("order-server-1", stop.process());
+        assertTrue(stop.durationNs() >= 50_000_000L, stop::toString);
+        final RunGroup group = RunGroup.group(List.of(stopped), SPIKE_NS).get(0);
+        final List<SpikeEpisode> overlapping = new ArrayList<>();
+        for (final SpikeEpisode episode : group.episodes())
+        {
+            if (episode.startEpochNs() < stop.endEpochNs() && episode.endEpochNs() > stop.startEpochNs())
+            {
+                overlapping.add(episode);
+            }
+        }
+        assertEquals(1, overlapping.size(), () -> "one spike episode around the stop: " + group.episodes());
+        final SpikeEpisode spike = overlapping.get(0);
+        assertTrue(spike.maxLatencyNs() >= 40_000_000L, () -> "the stop held orders: " + spike);
+        assertNotNull(spike.causes().isEmpty() ? null : spike.causes().get(0), "attributed");
+        assertEquals(stop, spike.causes().get(0), () -> "attributed to the stop: " + spike.describeCause());
+        System.out.println("OrderProbeSystemIT: spike of " + spike.orders() + " orders, worst " +
+            spike.maxLatencyNs() / 1_000_000.0 + " ms, attributed to " + spike.describeCause());
+    }
+
+    private ProbeRun probe(final String name, final String aeronDir, final List<String> extra) throws Exception
+    {
+        final Path out = dir.resolve("probe-" + name);
+        final Path log = dir.resolve("probe-" + name + ".log");
+        final List<String> args = new ArrayList<>(List.of("probe", "--rate", "400", "--warmup", "2", "--duration",
+            "5", "--publishers", "4", "--probe-id", "A", "--label", name, "--aeron-dir", aeronDir,
+            "--servers", "aeron:udp?endpoint=localhost:" + ingressPorts[0] + "@3001,aeron:udp?endpoint=localhost:" +
+            ingressPorts[1] + "@3001",
+            "--response-channel", "aeron:udp?endpoint=localhost:" + MdTests.unusedPort(),
+            "--server-jmx", "127.0.0.1:" + jmxPorts[0] + ",127.0.0.1:" + jmxPorts[1],
+            "--spike-us", Long.toString(SPIKE_NS / 1000), "--out", out.toString()));
+        args.addAll(extra);
+        final Process probe = processes.start(log, "order-probe/target/mdhub-order-probe.jar", List.of(),
+            args.toArray(new String[0]));
+        MdTests.await(() -> name + ": the probe to finish:\n" + SystemProcesses.tail(log), () -> !probe.isAlive());
+        assertEquals(0, probe.exitValue(), SystemProcesses.read(log));
+        return ProbeRun.load(out);
+    }
+
+    private Path startServer(final int id, final String aeronDir) throws IOException
+    {
+        final Path log = dir.resolve("server-" + id + ".log");
+        final int peer = 1 - id;
+        servers[id] = processes.start(log, "p2p-server/target/mdhub-p2p.jar", List.of(
+            "-Dmdhub.order.enabled=true",
+            "-Dmdhub.p2p.market.data.enabled=false",
+            "-Dmdhub.order.server.id=" + id,
+            "-Dmdhub.order.partitions=4",
+            "-Dmdhub.order.ingress.channel=aeron:udp?endpoint=localhost:" + ingressPorts[id],
+            "-Dmdhub.order.peer.channel=aeron:udp?endpoint=localhost:" + peerPorts[id],
+            "-Dmdhub.order.peer.remote.channel=aeron:udp?endpoint=localhost:" + peerPorts[peer],
+            "-Dmdhub.order.fence.address=localhost:" + fencePorts[id],
+            "-Dmdhub.order.peer.fence.address=localhost:" + fencePorts[peer],
+            "-Dmdhub.order.queue.dir=" + dir.resolve("queue-" + id),
+            "-Dcom.sun.management.jmxremote.port=" + jmxPorts[id],
+            "-Dcom.sun.management.jmxremote.rmi.port=" + jmxPorts[id],
+            "-Dcom.sun.management.jmxremote.host=127.0.0.1",
+            "-Djava.rmi.server.hostname=127.0.0.1",
+            "-Dcom.sun.management.jmxremote.authenticate=false",
+            "-Dcom.sun.management.jmxremote.ssl=false"),
+            "--aeron-dir", aeronDir);
+        SystemProcesses.awaitLine(log, "mdhub-p2p ready");
+        return log;
+    }
+}
