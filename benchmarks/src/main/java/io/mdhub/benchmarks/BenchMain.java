@@ -51,6 +51,9 @@ public final class BenchMain
             case "throughput":
                 System.exit(new CommandLine(new ThroughputBench()).execute(rest));
                 break;
+            case "orders":
+                System.exit(new CommandLine(new io.mdhub.benchmarks.bench.OrdersBench()).execute(rest));
+                break;
             case "jmh":
                 org.openjdk.jmh.Main.main(rest);
                 break;

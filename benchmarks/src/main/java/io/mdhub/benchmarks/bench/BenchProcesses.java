@@ -20,6 +20,8 @@ final class BenchProcesses implements AutoCloseable
     static final String DISTRIBUTOR_JAR = "distributor/target/mdhub-distributor.jar";
     /** The p2p-server's jar. */
     static final String P2P_JAR = "p2p-server/target/mdhub-p2p.jar";
+    /** The order probe's jar. */
+    static final String ORDER_PROBE_JAR = "order-probe/target/mdhub-order-probe.jar";
     /** The source's and the test client's jar. */
     static final String BENCH_JAR = "benchmarks/target/mdhub-bench.jar";
 
@@ -52,8 +54,24 @@ final class BenchProcesses implements AutoCloseable
      */
     BenchProcess start(final String name, final String jar, final String... args)
     {
+        return start(name, jar, List.of(), args);
+    }
+
+    /**
+     * Start a process with JVM options of its own besides everyone's, logging into {@code <dir>/<name>.log}.
+     *
+     * @param name      the process's name.
+     * @param jar       its jar, relative to the checkout.
+     * @param extraOpts its own JVM options, after everyone's.
+     * @param args      its arguments.
+     * @return the process.
+     */
+    BenchProcess start(final String name, final String jar, final List<String> extraOpts, final String... args)
+    {
+        final List<String> opts = new ArrayList<>(jvmOpts);
+        opts.addAll(extraOpts);
         final BenchProcess process =
-            BenchProcess.start(name, dir.resolve(name + ".log"), root.resolve(jar), jvmOpts, List.of(args));
+            BenchProcess.start(name, dir.resolve(name + ".log"), root.resolve(jar), opts, List.of(args));
         started.add(process);
         return process;
     }

@@ -87,6 +87,11 @@ public final class ProbeMain implements Callable<Integer>
         description = "JMX endpoints of the servers whose pauses to read at the end ('local' for this JVM).")
     List<String> serverJmx = new ArrayList<>();
 
+    @Option(names = "--client-id-base", paramLabel = "ID",
+        description = "Publisher p's client id is ID + p (default: from the clock; probes started together need " +
+            "their own).")
+    Long clientIdBase;
+
     @Option(names = "--inject-stop", paramLabel = "PROCESS:PID:AT_S:MS",
         description = "Stop a process under test with SIGSTOP AT_S seconds into the measurement for MS ms, and " +
             "record it as a pause of PROCESS (checks the pause tracing); repeatable.")
@@ -137,6 +142,10 @@ public final class ProbeMain implements Callable<Integer>
             .stops(injectStops.stream().map(StopInjection::parse).toList())
             .client(new OrderClient.Context())
             .out(out);
+        if (null != clientIdBase)
+        {
+            settings.clientIdBase(clientIdBase);
+        }
         output.printf("probe %s: %d orders/s for %d s after %d s of warm-up, %d publishers, writing %s%n", probeId,
             rate, durationSeconds, warmupSeconds, publishers, out);
         output.flush();

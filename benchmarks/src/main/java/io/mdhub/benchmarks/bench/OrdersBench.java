@@ -1,0 +1,349 @@
+package io.mdhub.benchmarks.bench;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+
+import io.mdhub.orderprobe.analysis.LatencyStats;
+import io.mdhub.orderprobe.analysis.ProbeReport;
+import io.mdhub.orderprobe.analysis.ProbeRun;
+import io.mdhub.orderprobe.analysis.RunGroup;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code bin/mdhub bench orders}: the published GemCache procedure with the order probe, every process its own JVM on
+ * this host — configurations of one server without replication, one, two and three active/active pairs, one probe
+ * per server (4 publishing threads each), total rates stepped up and then onward until the mean create-to-end passes
+ * 1 ms, a fixed warm-up and measurement window per run, each run repeated. Servers run their pause recorders and
+ * expose them over JMX on loopback; the probes read them at the end of every run. Output: every run directory, the
+ * probe report over all of them ({@code report.html}, {@code report.txt}, {@code summary.csv}) and {@code report.md}
+ * with the two-server rows beside the published ones.
+ */
+@Command(
+    name = "mdhub bench orders",
+    mixinStandardHelpOptions = true,
+    sortOptions = false,
+    description = "The published order latency procedure (GemCache with the STAC Order Probe) on this host: " +
+        "configurations, one probe per server, a sweep of total rates, warm-up and measurement per run, repeats; " +
+        "GC pauses of every process traced; report with charts.")
+public final class OrdersBench implements Callable<Integer>
+{
+    private static final long MEAN_LIMIT_US = 1000;
+    private static final int INGRESS_STREAM = 3001;
+
+    @Option(names = "--configurations", split = ",", paramLabel = "NAME,...",
+        description = "one_server, two_server, four_server, six_server (default ${DEFAULT-VALUE}).")
+    List<String> configurations = new ArrayList<>(List.of("one_server", "two_server", "four_server", "six_server"));
+
+    @Option(names = "--rates", split = ",", paramLabel = "N,...",
+        description = "Total orders/s of all probes together (default ${DEFAULT-VALUE}).")
+    List<Long> rates = new ArrayList<>(List.of(200L, 500L, 1000L, 2000L, 4000L, 6000L, 8000L, 10000L, 12000L));
+
+    @Option(names = "--extend-step", paramLabel = "N",
+        description = "After the listed rates, go on in steps of N orders/s until the mean passes 1 ms " +
+            "(0 = no; default ${DEFAULT-VALUE}).")
+    long extendStep = 4000;
+
+    @Option(names = "--max-rate", paramLabel = "N",
+        description = "Highest total rate tried (default ${DEFAULT-VALUE}).")
+    long maxRate = 60_000;
+
+    @Option(names = "--warmup", paramLabel = "S", description = "Warm-up seconds per run (default ${DEFAULT-VALUE}).")
+    long warmupSeconds = 30;
+
+    @Option(names = "--duration", paramLabel = "S",
+        description = "Measured seconds per run (default ${DEFAULT-VALUE}).")
+    long durationSeconds = 60;
+
+    @Option(names = "--repeat", paramLabel = "N", description = "Runs per rate (default ${DEFAULT-VALUE}).")
+    int repeat = 2;
+
+    @Option(names = "--publishers", paramLabel = "N", description = "Publishing threads per probe " +
+        "(default ${DEFAULT-VALUE}).")
+    int publishers = 4;
+
+    @Option(names = "--spike-us", paramLabel = "US", description = "Spike threshold of the report " +
+        "(default ${DEFAULT-VALUE}).")
+    long spikeUs = 1000;
+
+    @Option(names = "--server-jvm-opts", paramLabel = "OPTS",
+        description = "JVM options of the order servers (default ${DEFAULT-VALUE}).")
+    String serverJvmOpts = "-Xms1g -Xmx1g -XX:+UseParallelGC -XX:+AlwaysPreTouch";
+
+    @Option(names = "--probe-jvm-opts", paramLabel = "OPTS",
+        description = "JVM options of the probes (default ${DEFAULT-VALUE}).")
+    String probeJvmOpts = "-Xms512m -Xmx512m -XX:+UseParallelGC";
+
+    @Option(names = "--out", paramLabel = "DIR", description = "Report directory (default target/bench-orders-<time>).")
+    Path out;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() throws Exception
+    {
+        final PrintWriter console = spec.commandLine().getOut();
+        final Path root = LatencyBench.checkoutRoot();
+        final Path dir = null != out ? out : root.resolve("target").resolve("bench-orders-" +
+            LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
+        Files.createDirectories(dir);
+        final List<ProbeRun> runs = new ArrayList<>();
+        int failures = 0;
+        for (final String configuration : configurations)
+        {
+            final int servers = serversOf(configuration);
+            failures += runConfiguration(configuration, servers, root, dir.resolve(configuration), runs, console);
+        }
+        final Path reportDir = dir.resolve("report");
+        final List<RunGroup> groups = RunGroup.group(runs, spikeUs * 1000);
+        console.print(ProbeReport.write(groups, reportDir));
+        writeMarkdown(dir, groups);
+        console.printf("bench orders: %d run(s), report %s and %s%n", groups.size(), reportDir.resolve("report.html"),
+            dir.resolve("report.md"));
+        console.flush();
+        return 0 == failures && !runs.isEmpty() ? 0 : 1;
+    }
+
+    private int serversOf(final String configuration)
+    {
+        switch (configuration)
+        {
+            case "one_server":
+                return 1;
+            case "two_server":
+                return 2;
+            case "four_server":
+                return 4;
+            case "six_server":
+                return 6;
+            default:
+                throw new CommandLine.ParameterException(spec.commandLine(), "unknown configuration: " +
+                    configuration + " (one_server, two_server, four_server, six_server)");
+        }
+    }
+
+    private int runConfiguration(
+        final String configuration,
+        final int servers,
+        final Path root,
+        final Path dir,
+        final List<ProbeRun> runs,
+        final PrintWriter console) throws Exception
+    {
+        Files.createDirectories(dir);
+        final String aeronDir = dir.resolve("aeron").toAbsolutePath().toString();
+        final int slots = Math.max(2, servers);
+        final int[] ingress = new int[slots];
+        final int[] peer = new int[slots];
+        final int[] fence = new int[slots];
+        final int[] jmx = new int[slots];
+        for (int s = 0; s < slots; s++)
+        {
+            ingress[s] = BenchProcesses.freePort();
+            peer[s] = BenchProcesses.freePort();
+            fence[s] = BenchProcesses.freePort();
+            jmx[s] = BenchProcesses.freePort();
+        }
+        final StringBuilder clientServers = new StringBuilder();
+        final List<String> serverJmx = new ArrayList<>();
+        for (int s = 0; s < slots; s++)
+        {
+            clientServers.append(0 == s ? "" : ",").append("aeron:udp?endpoint=localhost:").append(ingress[s])
+                .append('@').append(INGRESS_STREAM);
+            if (s < servers)
+            {
+                serverJmx.add("127.0.0.1:" + jmx[s]);
+            }
+        }
+        int failures = 0;
+        try (BenchProcesses processes = new BenchProcesses(root, dir, List.of()))
+        {
+            processes.start("backbone", BenchProcesses.BACKBONE_JAR, "--aeron-dir", aeronDir)
+                .awaitLine("mdhub-backbone ready", 60);
+            final List<BenchProcess> started = new ArrayList<>();
+            for (int s = 0; s < servers; s++)
+            {
+                started.add(startServer(processes, dir, aeronDir, s, servers, ingress, peer, fence, jmx));
+            }
+            for (final BenchProcess server : started)
+            {
+                server.awaitLine("mdhub-p2p ready", 120);
+            }
+            for (int s = 1; s < servers; s += 2)
+            {
+                started.get(s).awaitLine("(handed over", 120); // each pair has settled who serves what
+            }
+            console.printf("bench orders: %s up (%d server(s)); probes: one per server, %d publishers each%n",
+                configuration, servers, publishers);
+            console.flush();
+            final List<Long> sweep = new ArrayList<>(rates);
+            for (int i = 0; i < sweep.size(); i++)
+            {
+                final long total = sweep.get(i);
+                double meanUs = 0;
+                for (int run = 1; run <= repeat; run++)
+                {
+                    final List<ProbeRun> made = runProbes(processes, dir, configuration, servers, total, run,
+                        aeronDir, clientServers.toString(), serverJmx);
+                    failures += made.size() == servers ? 0 : 1;
+                    runs.addAll(made);
+                    if (!made.isEmpty())
+                    {
+                        final LatencyStats stats = RunGroup.group(made, spikeUs * 1000).get(0).createToEnd();
+                        meanUs = Math.max(meanUs, stats.meanUs());
+                        console.printf(Locale.ROOT, "bench orders: %s %6d/s run %d: create-to-end mean %8.1f us " +
+                            "median %8.1f us p95 %9.1f us max %10.1f us (%d orders)%n", configuration, total, run,
+                            stats.meanUs(), stats.medianUs(), stats.p95Us(), stats.maxUs(), stats.count());
+                        console.flush();
+                    }
+                }
+                if (i == sweep.size() - 1 && extendStep > 0 && meanUs <= MEAN_LIMIT_US && total + extendStep <= maxRate)
+                {
+                    sweep.add(total + extendStep); // onward until the mean passes 1 ms, as published
+                }
+            }
+        }
+        return failures;
+    }
+
+    private BenchProcess startServer(
+        final BenchProcesses processes,
+        final Path dir,
+        final String aeronDir,
+        final int s,
+        final int servers,
+        final int[] ingress,
+        final int[] peer,
+        final int[] fence,
+        final int[] jmx)
+    {
+        final int id = s % 2;
+        final int mate = s - id + (1 - id);
+        final List<String> opts = new ArrayList<>(split(serverJvmOpts));
+        opts.addAll(List.of(
+            "-Dmdhub.order.enabled=true",
+            "-Dmdhub.p2p.market.data.enabled=false",
+            "-Dmdhub.order.server.id=" + id,
+            "-Dmdhub.order.partitions=4",
+            "-Dmdhub.order.ingress.channel=aeron:udp?endpoint=localhost:" + ingress[s],
+            "-Dmdhub.order.peer.channel=aeron:udp?endpoint=localhost:" + peer[s],
+            "-Dmdhub.order.peer.remote.channel=aeron:udp?endpoint=localhost:" + peer[mate],
+            "-Dmdhub.order.fence.address=localhost:" + fence[s],
+            "-Dmdhub.order.peer.fence.address=localhost:" + fence[mate],
+            "-Dmdhub.order.queue.dir=" + dir.resolve("queue-" + s).toAbsolutePath(),
+            "-Dmdhub.p2p.component.name=order-server-" + s,
+            "-Dcom.sun.management.jmxremote.port=" + jmx[s],
+            "-Dcom.sun.management.jmxremote.rmi.port=" + jmx[s],
+            "-Dcom.sun.management.jmxremote.host=127.0.0.1",
+            "-Djava.rmi.server.hostname=127.0.0.1",
+            "-Dcom.sun.management.jmxremote.authenticate=false",
+            "-Dcom.sun.management.jmxremote.ssl=false"));
+        if (1 == servers)
+        {
+            // no replication: the server never has a peer and serves every partition alone from the start
+            opts.addAll(List.of("-Dmdhub.order.startup.peer.wait=0ms", "-Dmdhub.order.startup.force.alone=true"));
+        }
+        return processes.start("order-server-" + s, BenchProcesses.P2P_JAR, opts, "--aeron-dir", aeronDir);
+    }
+
+    private List<ProbeRun> runProbes(
+        final BenchProcesses processes,
+        final Path dir,
+        final String configuration,
+        final int servers,
+        final long total,
+        final int run,
+        final String aeronDir,
+        final String clientServers,
+        final List<String> serverJmx) throws Exception
+    {
+        final String label = configuration + " " + total + "/s run " + run;
+        final Map<String, BenchProcess> probes = new LinkedHashMap<>();
+        final Map<String, Path> outs = new LinkedHashMap<>();
+        for (int p = 0; p < servers; p++)
+        {
+            final String id = String.valueOf((char)('A' + p));
+            final Path runDir = dir.resolve("runs").resolve(total + "-" + run).resolve(id);
+            outs.put(id, runDir);
+            probes.put(id, processes.start("probe-" + id + "-" + total + "-" + run, BenchProcesses.ORDER_PROBE_JAR,
+                split(probeJvmOpts), "probe",
+                "--rate", Long.toString(Math.max(1, total / servers)),
+                "--total-rate", Long.toString(total),
+                "--warmup", Long.toString(warmupSeconds),
+                "--duration", Long.toString(durationSeconds),
+                "--publishers", Integer.toString(publishers),
+                "--probe-id", id,
+                "--configuration", configuration,
+                "--label", label,
+                "--client-id-base", Long.toString(1_000_000L * (run * 100L + p + 1) + total),
+                "--aeron-dir", aeronDir,
+                "--servers", clientServers,
+                "--response-channel", "aeron:udp?endpoint=localhost:" + BenchProcesses.freePort(),
+                "--server-jmx", String.join(",", serverJmx),
+                "--spike-us", Long.toString(spikeUs),
+                "--out", runDir.toString()));
+        }
+        final List<ProbeRun> made = new ArrayList<>();
+        for (final Map.Entry<String, BenchProcess> probe : probes.entrySet())
+        {
+            if (!probe.getValue().awaitExit(warmupSeconds + durationSeconds + 180))
+            {
+                continue;
+            }
+            final Path runDir = outs.get(probe.getKey());
+            if (Files.exists(runDir.resolve(ProbeRun.PROPERTIES_FILE)))
+            {
+                made.add(ProbeRun.load(runDir));
+            }
+        }
+        return made;
+    }
+
+    private static List<String> split(final String opts)
+    {
+        return opts.isBlank() ? List.of() : Arrays.asList(opts.trim().split("\\s+"));
+    }
+
+    private static void writeMarkdown(final Path dir, final List<RunGroup> groups) throws IOException
+    {
+        final Map<Long, double[]> published = new LinkedHashMap<>();
+        published.put(200L, new double[] {285, 245, 331, 389});
+        published.put(500L, new double[] {283, 244, 295, 319});
+        published.put(1000L, new double[] {318, 248, 294, 318});
+        published.put(2000L, new double[] {410, 256, 314, 353});
+        published.put(4000L, new double[] {720, 276, 432, 796});
+        published.put(6000L, new double[] {987, 281, 711, 5986});
+        published.put(8000L, new double[] {1550, 300, 3188, 11110});
+        published.put(10000L, new double[] {2799, 325, 9786, 15485});
+        published.put(12000L, new double[] {4435, 390, 15190, 19706});
+        final StringBuilder md = new StringBuilder("# bench orders\n\nMachine: ").append(LatencyBench.machine())
+            .append("\n\ncreate-to-end, µs. Published two_server rows from `shared/reference/gemcache_orders.csv`.\n\n")
+            .append("| run | orders | mean | median | p90 | p95 | p99 | max | spikes (unexplained) | " +
+                "published mean | published p95 |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+        for (final RunGroup group : groups)
+        {
+            final LatencyStats s = group.createToEnd();
+            final double[] ref = "two_server".equals(group.configuration()) ? published.get(group.totalRate()) : null;
+            final long unexplained = group.episodes().stream().filter((e) -> e.isUnexplained()).count();
+            md.append(String.format(Locale.ROOT, "| %s | %d | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f | %d (%d) | %s " +
+                "| %s |%n", group.label(), s.count(), s.meanUs(), s.medianUs(), s.p90Us(), s.p95Us(), s.p99Us(),
+                s.maxUs(), group.episodes().size(), unexplained, null == ref ? "" : String.format("%.0f", ref[0]),
+                null == ref ? "" : String.format("%.0f", ref[3])));
+        }
+        Files.writeString(dir.resolve("report.md"), md, StandardCharsets.UTF_8);
+    }
+}

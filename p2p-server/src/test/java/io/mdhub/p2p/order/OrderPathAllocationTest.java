@@ -1,0 +1,116 @@
+package io.mdhub.p2p.order;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.lang.management.ManagementFactory;
+import java.nio.file.Path;
+
+import org.agrona.CloseHelper;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import io.mdhub.common.codecs.order.Side;
+import io.mdhub.common.order.client.OrderClient;
+import io.mdhub.common.order.fix.FixOrderEncoder;
+import io.mdhub.common.test.InterruptAfter;
+import io.mdhub.common.test.MdTests;
+
+/**
+ * The order path allocates nothing in steady state (issue 6: no GC pause during a measured run): after a warm-up,
+ * thousands of orders go through a replicated pair — pre-processing, sequence, Orders region, replication, the
+ * backup's store and queue, the primary's queue, the ack, draining — and neither server's order thread nor the
+ * client's submitting thread allocates on the Java heap for them (HotSpot's per-thread allocation counters).
+ */
+@InterruptAfter(180)
+class OrderPathAllocationTest
+{
+    private static final int WARMUP_ORDERS = 30_000;
+    private static final int MEASURED_ORDERS = 20_000;
+
+    @TempDir
+    Path dir;
+
+    private TestOrderPair pair;
+    private OrderClient client;
+
+    @AfterEach
+    void close()
+    {
+        CloseHelper.quietCloseAll(client, pair);
+    }
+
+    @Test
+    void steadyStateOrdersAllocateNothingOnTheServersOrTheClient()
+    {
+        pair = new TestOrderPair(dir);
+        pair.launch(0);
+        pair.launch(1);
+        pair.connectClient();
+        pair.awaitRoles("each server primary of its half", pair::eachServerPrimaryOfHalf);
+        client = OrderClient.connect(new OrderClient.Context()
+            .aeron(pair.aeron)
+            .clientId(4242)
+            .servers("aeron:ipc@3001,aeron:ipc@3011")
+            .responseChannel("aeron:ipc")
+            .responseStreamId(4300));
+        MdTests.await("the client's partition maps", () ->
+        {
+            client.poll();
+            return client.isReady();
+        });
+
+        final FixOrderEncoder encoder = new FixOrderEncoder();
+        final UnsafeBuffer fix = new UnsafeBuffer(new byte[1024]);
+        long orderId = 1;
+        for (int i = 0; i < WARMUP_ORDERS; i++, orderId++)
+        {
+            submit(encoder, fix, orderId);
+        }
+
+        final com.sun.management.ThreadMXBean threads =
+            (com.sun.management.ThreadMXBean)ManagementFactory.getThreadMXBean();
+        final long[] serverThreads = {threadId("order-server-0"), threadId("order-server-1")};
+        final long clientThread = Thread.currentThread().getId();
+        final long[] before = {threads.getThreadAllocatedBytes(serverThreads[0]),
+            threads.getThreadAllocatedBytes(serverThreads[1]), threads.getThreadAllocatedBytes(clientThread)};
+        for (int i = 0; i < MEASURED_ORDERS; i++, orderId++)
+        {
+            submit(encoder, fix, orderId);
+        }
+        final long[] after = {threads.getThreadAllocatedBytes(serverThreads[0]),
+            threads.getThreadAllocatedBytes(serverThreads[1]), threads.getThreadAllocatedBytes(clientThread)};
+
+        final String report = String.format("bytes allocated for %d orders: server 0 %d, server 1 %d, client %d",
+            MEASURED_ORDERS, after[0] - before[0], after[1] - before[1], after[2] - before[2]);
+        System.out.println("OrderPathAllocationTest: " + report);
+        // a few bytes of JVM bookkeeping may land in a window; one allocation per order would be MEASURED_ORDERS x 16+
+        for (int i = 0; i < 3; i++)
+        {
+            assertTrue(after[i] - before[i] < MEASURED_ORDERS, report);
+        }
+        assertEquals(WARMUP_ORDERS + MEASURED_ORDERS, client.ackCount(), "every order acknowledged");
+    }
+
+    private void submit(final FixOrderEncoder encoder, final UnsafeBuffer fix, final long orderId)
+    {
+        final int length = encoder.clOrdId(orderId).msgSeqNum((int)orderId).sendingTimeMs(1_764_000_000_000L)
+            .transactTimeMs(1_764_000_000_000L).symbol("VOD.L").side(Side.BUY).quantity(100)
+            .ordType((byte)'2').price(10_000 + orderId % 100, -2).encode(fix, 0);
+        client.submit(orderId, fix, 0, length);
+    }
+
+    private static long threadId(final String name)
+    {
+        for (final Thread thread : Thread.getAllStackTraces().keySet())
+        {
+            if (name.equals(thread.getName()))
+            {
+                return thread.getId();
+            }
+        }
+        throw new AssertionError("no thread named " + name);
+    }
+}
