@@ -25,6 +25,7 @@ public final class ProbeReport
     public static final String CSV_HEADER = "configuration,metric,total_orders_per_s,mean_us,median_us,p90_us,p95_us," +
         "p99_us,p999_us,min_us,max_us,stddev_us,orders,probes,creation_stalls,failed,spike_episodes,unexplained";
     private static final long TIME_SERIES_WINDOW_NS = 3_000_000_000L;
+    private static final int LISTED_EPISODES = 15;
 
     private ProbeReport()
     {
@@ -100,14 +101,37 @@ public final class ProbeReport
         text.append(String.format(Locale.ROOT, "  spikes above %d µs: %d episodes, %d explained by a pause, " +
             "%d unexplained%n", group.thresholdNs() / 1000, episodes.size(), episodes.size() - unexplained,
             unexplained));
-        for (final SpikeEpisode episode : episodes)
+        final List<SpikeEpisode> listed = worst(episodes);
+        for (final SpikeEpisode episode : listed)
         {
             text.append(String.format(Locale.ROOT, "    at %+9.3f s  lasted %8.1f ms  %6d orders  worst %8.1f ms  %s%n",
                 (episode.startEpochNs() - group.measureStartEpochNs()) / 1e9,
                 (episode.endEpochNs() - episode.startEpochNs()) / 1e6, episode.orders(),
                 episode.maxLatencyNs() / 1e6, episode.describeCause()));
         }
+        if (listed.size() < episodes.size())
+        {
+            text.append("    ... and ").append(episodes.size() - listed.size())
+                .append(" smaller episodes (every one is in report.html)\n");
+        }
         text.append(pausesLine(group)).append('\n');
+    }
+
+    /**
+     * @return the explained episodes and the worst unexplained ones, at most {@link #LISTED_EPISODES}, in time order.
+     */
+    private static List<SpikeEpisode> worst(final List<SpikeEpisode> episodes)
+    {
+        if (episodes.size() <= LISTED_EPISODES)
+        {
+            return episodes;
+        }
+        final List<SpikeEpisode> ranked = new java.util.ArrayList<>(episodes);
+        ranked.sort(java.util.Comparator.comparing(SpikeEpisode::isUnexplained)
+            .thenComparing(java.util.Comparator.comparingLong(SpikeEpisode::maxLatencyNs).reversed()));
+        final List<SpikeEpisode> listed = new java.util.ArrayList<>(ranked.subList(0, LISTED_EPISODES));
+        listed.sort(java.util.Comparator.comparingLong(SpikeEpisode::startEpochNs));
+        return listed;
     }
 
     private static String heading(final RunGroup group)

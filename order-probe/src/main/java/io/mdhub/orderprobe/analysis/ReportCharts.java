@@ -27,6 +27,11 @@ final class ReportCharts
     private static final int WIDTH = 900;
     private static final int HEIGHT = 420;
     private static final long BUCKET_NS = 10_000;
+    private static final int MAX_BANDS_PER_PROCESS = 500;
+    private static final java.awt.Color[] PAUSE_COLORS = {
+        new java.awt.Color(220, 40, 40, 110), new java.awt.Color(40, 90, 220, 110),
+        new java.awt.Color(30, 160, 60, 110), new java.awt.Color(160, 60, 200, 110),
+        new java.awt.Color(230, 140, 20, 110), new java.awt.Color(0, 0, 0, 90)};
 
     private ReportCharts()
     {
@@ -34,7 +39,8 @@ final class ReportCharts
 
     static void histogram(final RunGroup group, final Path file) throws IOException
     {
-        final long limitNs = Math.max(BUCKET_NS, (long)(group.createToEnd().p999Us() * 1000));
+        // to the 99th percentile: the tail beyond squeezes the body into a pixel column (its count is in the title)
+        final long limitNs = Math.max(BUCKET_NS, (long)(group.createToEnd().p99Us() * 1000));
         final long[] counts = LatencyStats.histogram(group.createToEndNs(), BUCKET_NS, limitNs);
         final List<Double> x = new ArrayList<>();
         final List<Double> y = new ArrayList<>();
@@ -44,7 +50,7 @@ final class ReportCharts
             y.add((double)counts[i]);
         }
         final XYChart chart = new XYChartBuilder().width(WIDTH).height(HEIGHT)
-            .title(group.label() + ": create-to-end, 10 µs buckets (to p99.9; " + counts[counts.length - 1] +
+            .title(group.label() + ": create-to-end, 10 µs buckets (to p99; " + counts[counts.length - 1] +
                 " orders beyond)")
             .xAxisTitle("create-to-end (µs)").yAxisTitle("orders").build();
         chart.getStyler().setLegendVisible(false).setMarkerSize(0);
@@ -84,24 +90,27 @@ final class ReportCharts
                     (pause.startEpochNs() - start) / 1e6, (pause.endEpochNs() - start) / 1e6});
             }
         }
+        int process = 0;
         for (final Map.Entry<String, List<double[]>> entry : bands.entrySet())
         {
-            final List<Double> bx = new ArrayList<>();
-            final List<Double> by = new ArrayList<>();
-            for (final double[] band : entry.getValue())
+            final java.awt.Color color = PAUSE_COLORS[process++ % PAUSE_COLORS.length];
+            int band = 0;
+            for (final double[] pause : entry.getValue())
             {
-                bx.add(band[0]);
-                by.add(0.0);
-                bx.add(band[0]);
-                by.add(top);
-                bx.add(band[1]);
-                by.add(top);
-                bx.add(band[1]);
-                by.add(0.0);
+                if (band >= MAX_BANDS_PER_PROCESS)
+                {
+                    break;
+                }
+                // one series per pause, so separate pauses are not joined; the legend names each process once
+                final XYSeries series = chart.addSeries("pauses: " + entry.getKey() + (0 == band ? "" : " " + band),
+                    new double[] {pause[0], pause[0], pause[1], pause[1]}, new double[] {0, top, top, 0});
+                series.setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Area);
+                series.setMarker(SeriesMarkers.NONE);
+                series.setLineColor(color);
+                series.setFillColor(color);
+                series.setShowInLegend(0 == band);
+                band++;
             }
-            final XYSeries pauses = chart.addSeries("pauses: " + entry.getKey(), bx, by);
-            pauses.setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Area);
-            pauses.setMarker(SeriesMarkers.NONE);
         }
         if (x.isEmpty())
         {
