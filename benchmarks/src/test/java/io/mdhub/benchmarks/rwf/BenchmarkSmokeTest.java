@@ -9,17 +9,19 @@ import java.lang.reflect.Method;
 import org.junit.jupiter.api.Test;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.TearDown;
 
 import io.mdhub.common.test.InterruptAfter;
 
 /**
  * Runs every benchmark method once, after its setup, so the suite cannot rot between JMH runs.
  */
-@InterruptAfter(30)
+@InterruptAfter(90)
 class BenchmarkSmokeTest
 {
     private static final Class<?>[] BENCHMARKS =
-        {RwfFlyweightBenchmark.class, EtaFullDecodeBenchmark.class, CachedImageBenchmark.class};
+        {RwfFlyweightBenchmark.class, EtaFullDecodeBenchmark.class, CachedImageBenchmark.class,
+            io.mdhub.benchmarks.orders.OrderPairBenchmark.class};
 
     @Test
     void everyBenchmarkMethodRunsOnce() throws Exception
@@ -44,8 +46,15 @@ class BenchmarkSmokeTest
                     methods++;
                 }
             }
+            for (final Method method : type.getMethods())
+            {
+                if (method.isAnnotationPresent(TearDown.class))
+                {
+                    method.invoke(benchmark);
+                }
+            }
         }
-        assertEquals(5, methods);
+        assertEquals(6, methods);
     }
 
     @Test

@@ -45,11 +45,6 @@ final class OrderAgent implements Agent, PeerListener
 {
     private static final Logger LOG = LoggerFactory.getLogger(OrderAgent.class);
     private static final int FRAGMENT_LIMIT = 64;
-    /**
-     * The fence is polled at most this often: its timeouts are seconds, and an accept or read on every duty cycle
-     * costs system calls on the order path and allocates (a non-blocking accept that finds nobody still makes objects).
-     */
-    private static final long FENCE_POLL_INTERVAL_NS = 10_000_000L;
     private static final int REPLICATION_BUDGET = 256;
     private static final int COMPLETION_BUDGET = 1024;
     private static final int DRAIN_BUDGET = 1024;
@@ -100,7 +95,6 @@ final class OrderAgent implements Agent, PeerListener
     private ServerState state = ServerState.STARTING;
     private long startedNs;
     private long nextHeartbeatNs;
-    private long nextFencePollNs;
     private long peerHeardNs;
     private long peerStartEpochMs;
     private boolean isPeerHeard;
@@ -211,12 +205,7 @@ final class OrderAgent implements Agent, PeerListener
     public int doWork()
     {
         final long nowNs = System.nanoTime();
-        int work = 0;
-        if (nowNs - nextFencePollNs >= 0)
-        {
-            nextFencePollNs = nowNs + FENCE_POLL_INTERVAL_NS;
-            work += fence.poll(nowNs);
-        }
+        int work = fence.poll(nowNs);
         work += peer.poll(FRAGMENT_LIMIT);
         work += ingress.poll(ingressHandler, FRAGMENT_LIMIT);
         work += sendBackupAcks();

@@ -5,6 +5,8 @@ import java.net.ConnectException;
 import java.net.InetSocketAddress;
 import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.nio.channels.UnresolvedAddressException;
@@ -69,6 +71,11 @@ final class PeerFence implements AutoCloseable
     }
 
     private final ServerSocketChannel listener;
+    /**
+     * Tells when a connection waits to be accepted: a non-blocking accept that finds nobody still allocates, and the
+     * fence is polled on every duty cycle of the order agent.
+     */
+    private final Selector acceptSelector;
     private final InetSocketAddress peerAddress;
     private final long timeoutNs;
     private final long keepAliveIntervalNs;
@@ -111,6 +118,8 @@ final class PeerFence implements AutoCloseable
             listener.setOption(StandardSocketOptions.SO_REUSEADDR, true);
             listener.bind(bindAddress);
             listener.configureBlocking(false);
+            acceptSelector = Selector.open();
+            listener.register(acceptSelector, SelectionKey.OP_ACCEPT);
         }
         catch (final IOException ex)
         {
@@ -159,7 +168,16 @@ final class PeerFence implements AutoCloseable
         try
         {
             SocketChannel channel;
-            while (null != (channel = listener.accept()))
+            if (0 == acceptSelector.selectNow())
+            {
+                channel = null;
+            }
+            else
+            {
+                acceptSelector.selectedKeys().clear();
+                channel = listener.accept();
+            }
+            for (; null != channel; channel = listener.accept())
             {
                 channel.configureBlocking(false);
                 channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
@@ -423,5 +441,6 @@ final class PeerFence implements AutoCloseable
             CloseHelper.quietClose(connection.channel);
         }
         CloseHelper.quietClose(listener);
+        CloseHelper.quietClose(acceptSelector);
     }
 }

@@ -128,7 +128,8 @@ class OrderServiceTest
         assertEquals(0, zero.getMalformed());
         assertEquals(0, zero.getForcedTakeovers());
         assertFalse(zero.isPeerDeclaredDead());
-        assertTrue(zero.getFenceState().startsWith("UP"), zero.getFenceState());
+        // a first connect may have found server 1 not listening yet (refused: DOWN); the fence retries in 100 ms
+        MdTests.await(() -> "server 0's fence up: " + zero.getFenceState(), () -> zero.getFenceState().startsWith("UP"));
         assertEquals("PAIRED", zero.getStanding());
         assertFalse(zero.isSteppingDown());
 

@@ -1,0 +1,133 @@
+package io.mdhub.benchmarks.orders;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import org.agrona.CloseHelper;
+import org.agrona.IoUtil;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+
+import io.aeron.Aeron;
+import io.mdhub.backbone.BackboneNode;
+import io.mdhub.benchmarks.AbstractMdBenchmark;
+import io.mdhub.common.order.client.OrderClient;
+import io.mdhub.orderprobe.FixNewOrderSingles;
+import io.mdhub.p2p.order.OrderService;
+import io.mdhub.p2p.order.OrderSinks;
+
+/**
+ * One order through an active/active pair in this JVM (embedded driver, IPC), synchronously: FIX pre-processing,
+ * sequence, Orders region, replication to the backup (its region, index and queue), the primary's Chronicle queue,
+ * the ack, draining. With {@code -prof gc}, {@code gc.alloc.rate.norm} counts what every thread of the JVM allocated
+ * per order — the client's, both servers' order threads, the driver's — which must stay at 0 B/op for the order
+ * service to be GC-free in steady state.
+ */
+@Fork(value = 1, jvmArgsAppend = {"-Xms512m", "-Xmx512m", "-XX:+UseParallelGC", "-Dchronicle.analytics.disable=true",
+    "--add-opens=java.base/java.lang=ALL-UNNAMED", "--add-opens=java.base/java.lang.reflect=ALL-UNNAMED",
+    "--add-opens=java.base/java.io=ALL-UNNAMED", "--add-opens=java.base/java.nio=ALL-UNNAMED",
+    "--add-opens=java.base/java.util=ALL-UNNAMED", "--add-opens=java.base/sun.nio.ch=ALL-UNNAMED",
+    "--add-opens=java.base/jdk.internal.misc=ALL-UNNAMED", "--add-exports=java.base/jdk.internal.ref=ALL-UNNAMED",
+    "--add-exports=java.base/sun.nio.ch=ALL-UNNAMED", "--add-exports=java.base/jdk.internal.misc=ALL-UNNAMED",
+    "--add-exports=jdk.unsupported/sun.misc=ALL-UNNAMED"})
+@State(Scope.Benchmark)
+public class OrderPairBenchmark extends AbstractMdBenchmark
+{
+    private Path dir;
+    private BackboneNode node;
+    private Aeron aeron;
+    private final OrderService[] servers = new OrderService[2];
+    private OrderClient client;
+    private final FixNewOrderSingles orders = new FixNewOrderSingles(FixNewOrderSingles.DEFAULT_LENGTH);
+    private final UnsafeBuffer fix = new UnsafeBuffer(new byte[orders.maxLength()]);
+    private long orderId;
+
+    /**
+     * Start the pair and a client, and wait for the partition maps.
+     *
+     * @throws IOException if the temporary directory cannot be made.
+     */
+    @Setup(Level.Trial)
+    public void setUp() throws IOException
+    {
+        dir = Files.createTempDirectory("mdhub-order-bench");
+        node = BackboneNode.launch(new BackboneNode.Context()
+            .aeronDirectoryName(dir.resolve("aeron").toString())
+            .dirDeleteOnShutdown(true));
+        aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(node.aeronDirectoryName()));
+        final int[] fences = {freePort(), freePort()};
+        for (int id = 0; id < 2; id++)
+        {
+            servers[id] = OrderService.launch(new OrderService.Context()
+                .serverId(id)
+                .partitions(4)
+                .sink(new OrderSinks.NoOpSink())
+                .ingressChannel("aeron:ipc").ingressStreamId(3001 + 10 * id)
+                .peerChannel("aeron:ipc").peerStreamId(3002 + 10 * id)
+                .peerRemoteChannel("aeron:ipc").peerRemoteStreamId(3002 + 10 * (1 - id))
+                .fence("localhost:" + fences[id], "localhost:" + fences[1 - id])
+                .queueDir(dir.resolve("queue-" + id).toString())
+                .registerMBean(false)
+                .aeron(aeron));
+        }
+        client = OrderClient.connect(new OrderClient.Context()
+            .aeron(aeron)
+            .clientId(System.nanoTime())
+            .servers("aeron:ipc@3001,aeron:ipc@3011")
+            .responseChannel("aeron:ipc")
+            .responseStreamId(3100)
+            .maxOrderLength(orders.maxLength()));
+        final long deadline = System.nanoTime() + 30_000_000_000L;
+        while (!client.isReady())
+        {
+            if (System.nanoTime() > deadline)
+            {
+                throw new IllegalStateException("the pair's partition maps did not arrive");
+            }
+            client.poll();
+            Thread.onSpinWait();
+        }
+    }
+
+    /**
+     * Stop everything and delete the queues.
+     */
+    @TearDown(Level.Trial)
+    public void tearDown()
+    {
+        CloseHelper.quietCloseAll(client, servers[0], servers[1], aeron, node);
+        IoUtil.delete(dir.toFile(), true);
+    }
+
+    /**
+     * @return the order's sequence in its partition.
+     */
+    @Benchmark
+    public long submitReplicatedOrder()
+    {
+        final long id = ++orderId;
+        final int length = orders.generate(id, 1_764_000_000_000L, fix, 0);
+        return client.submit(id, fix, 0, length);
+    }
+
+    private static int freePort()
+    {
+        try (ServerSocket socket = new ServerSocket(0))
+        {
+            return socket.getLocalPort();
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException(ex);
+        }
+    }
+}

@@ -1,0 +1,4 @@
+/**
+ * JMH benchmarks of the order path.
+ */
+package io.mdhub.benchmarks.orders;
