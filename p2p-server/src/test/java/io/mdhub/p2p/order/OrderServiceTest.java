@@ -129,7 +129,8 @@ class OrderServiceTest
         assertEquals(0, zero.getForcedTakeovers());
         assertFalse(zero.isPeerDeclaredDead());
         // a first connect may have found server 1 not listening yet (refused: DOWN); the fence retries in 100 ms
-        MdTests.await(() -> "server 0's fence up: " + zero.getFenceState(), () -> zero.getFenceState().startsWith("UP"));
+        MdTests.await(() -> "server 0's fence up: " + zero.getFenceState(),
+            () -> zero.getFenceState().startsWith("UP"));
         assertEquals("PAIRED", zero.getStanding());
         assertFalse(zero.isSteppingDown());
 
