@@ -53,7 +53,8 @@ class ThroughputBenchIT
                 // whether 2,000/s counts as sustained is the benchmark's verdict on this machine's load, not a
                 // property of the code: the test asks only that data flowed and none was lost
                 final String[] cells = row.split(",");
-                assertTrue(Double.parseDouble(cells[2]) > 0 && Double.parseDouble(cells[3]) > 0, row);
+                assertTrue(Double.parseDouble(cells[2]) > 0, row); // input (the distributor test has no output)
+                assertTrue("distributor".equals(cells[0]) || Double.parseDouble(cells[3]) > 0, row);
                 assertEquals("0", cells[5], () -> "nothing lost: " + row);
             }
             final String[] fanout = csv.get(1).split(",");
