@@ -43,6 +43,9 @@ public final class OrdersBench implements Callable<Integer>
 {
     private static final long MEAN_LIMIT_US = 1000;
     private static final int INGRESS_STREAM = 3001;
+    private static final int PEER_STREAM = 3002;
+    /** Probe p's publishers answer on streams from this + 1000 p (a publisher adds 16, a pair 1). */
+    private static final int RESPONSE_STREAM = 5000;
 
     @Option(names = "--configurations", split = ",", paramLabel = "NAME,...",
         description = "one_server, two_server, four_server, six_server (default ${DEFAULT-VALUE}).")
@@ -74,6 +77,16 @@ public final class OrdersBench implements Callable<Integer>
     @Option(names = "--publishers", paramLabel = "N", description = "Publishing threads per probe " +
         "(default ${DEFAULT-VALUE}).")
     int publishers = 4;
+
+    @Option(names = "--transport", paramLabel = "ipc|udp",
+        description = "Aeron channels between the processes: ipc (shared memory through the host's driver, the " +
+            "choice on one host) or udp (loopback, as between hosts; the driver's threads then carry every message) " +
+            "(default ${DEFAULT-VALUE}).")
+    String transport = "ipc";
+
+    @Option(names = "--probe-idle", paramLabel = "STRATEGY",
+        description = "Idle strategy of a probe publisher waiting for an order to send (default ${DEFAULT-VALUE}).")
+    String probeIdle = "backoff";
 
     @Option(names = "--spike-us", paramLabel = "US", description = "Spike threshold of the report " +
         "(default ${DEFAULT-VALUE}).")
@@ -158,12 +171,16 @@ public final class OrdersBench implements Callable<Integer>
             fence[s] = BenchProcesses.freePort();
             jmx[s] = BenchProcesses.freePort();
         }
+        if (!"ipc".equals(transport) && !"udp".equals(transport))
+        {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--transport is ipc or udp: " + transport);
+        }
         final StringBuilder clientServers = new StringBuilder();
         final List<String> serverJmx = new ArrayList<>();
         for (int s = 0; s < slots; s++)
         {
-            clientServers.append(0 == s ? "" : ",").append("aeron:udp?endpoint=localhost:").append(ingress[s])
-                .append('@').append(INGRESS_STREAM);
+            clientServers.append(0 == s ? "" : ",").append(ingressChannel(ingress, s)).append('@')
+                .append(ingressStream(s));
             if (s < servers)
             {
                 serverJmx.add("127.0.0.1:" + jmx[s]);
@@ -239,9 +256,12 @@ public final class OrdersBench implements Callable<Integer>
             "-Dmdhub.p2p.market.data.enabled=false",
             "-Dmdhub.order.server.id=" + id,
             "-Dmdhub.order.partitions=4",
-            "-Dmdhub.order.ingress.channel=aeron:udp?endpoint=localhost:" + ingress[s],
-            "-Dmdhub.order.peer.channel=aeron:udp?endpoint=localhost:" + peer[s],
-            "-Dmdhub.order.peer.remote.channel=aeron:udp?endpoint=localhost:" + peer[mate],
+            "-Dmdhub.order.ingress.channel=" + ingressChannel(ingress, s),
+            "-Dmdhub.order.ingress.stream.id=" + ingressStream(s),
+            "-Dmdhub.order.peer.channel=" + peerChannel(peer, s),
+            "-Dmdhub.order.peer.stream.id=" + peerStream(s),
+            "-Dmdhub.order.peer.remote.channel=" + peerChannel(peer, mate),
+            "-Dmdhub.order.peer.remote.stream.id=" + peerStream(mate),
             "-Dmdhub.order.fence.address=localhost:" + fence[s],
             "-Dmdhub.order.peer.fence.address=localhost:" + fence[mate],
             "-Dmdhub.order.queue.dir=" + dir.resolve("queue-" + s).toAbsolutePath(),
@@ -292,7 +312,10 @@ public final class OrdersBench implements Callable<Integer>
                 "--client-id-base", Long.toString(1_000_000L * (run * 100L + p + 1) + total),
                 "--aeron-dir", aeronDir,
                 "--servers", clientServers,
-                "--response-channel", "aeron:udp?endpoint=localhost:" + BenchProcesses.freePort(),
+                "--response-channel", isIpc() ? "aeron:ipc" : "aeron:udp?endpoint=localhost:" +
+                    BenchProcesses.freePort(),
+                "--response-stream-id", Integer.toString(RESPONSE_STREAM + 1000 * p),
+                "--idle", probeIdle,
                 "--server-jmx", String.join(",", serverJmx),
                 "--spike-us", Long.toString(spikeUs),
                 "--out", runDir.toString()));
@@ -311,6 +334,32 @@ public final class OrdersBench implements Callable<Integer>
             }
         }
         return made;
+    }
+
+    private boolean isIpc()
+    {
+        return "ipc".equals(transport);
+    }
+
+    private String ingressChannel(final int[] ports, final int s)
+    {
+        return isIpc() ? "aeron:ipc" : "aeron:udp?endpoint=localhost:" + ports[s];
+    }
+
+    private String peerChannel(final int[] ports, final int s)
+    {
+        return isIpc() ? "aeron:ipc" : "aeron:udp?endpoint=localhost:" + ports[s];
+    }
+
+    /** On IPC every server needs streams of its own; over UDP its port tells them apart. */
+    private int ingressStream(final int s)
+    {
+        return isIpc() ? INGRESS_STREAM + 10 * s : INGRESS_STREAM;
+    }
+
+    private int peerStream(final int s)
+    {
+        return isIpc() ? PEER_STREAM + 10 * s : PEER_STREAM;
     }
 
     private static List<String> split(final String opts)
