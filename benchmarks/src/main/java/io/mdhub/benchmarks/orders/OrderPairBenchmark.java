@@ -1,8 +1,6 @@
 package io.mdhub.benchmarks.orders;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
@@ -17,13 +15,10 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 
-import io.aeron.Aeron;
-import io.mdhub.backbone.BackboneNode;
 import io.mdhub.benchmarks.AbstractMdBenchmark;
 import io.mdhub.common.order.client.OrderClient;
 import io.mdhub.orderprobe.FixNewOrderSingles;
-import io.mdhub.p2p.order.OrderService;
-import io.mdhub.p2p.order.OrderSinks;
+import io.mdhub.orderprobe.demo.InProcessOrderPair;
 
 /**
  * One order through an active/active pair in this JVM (embedded driver, IPC), synchronously: FIX pre-processing,
@@ -43,9 +38,7 @@ import io.mdhub.p2p.order.OrderSinks;
 public class OrderPairBenchmark extends AbstractMdBenchmark
 {
     private Path dir;
-    private BackboneNode node;
-    private Aeron aeron;
-    private final OrderService[] servers = new OrderService[2];
+    private InProcessOrderPair pair;
     private OrderClient client;
     private final FixNewOrderSingles orders = new FixNewOrderSingles(FixNewOrderSingles.DEFAULT_LENGTH);
     private final UnsafeBuffer fix = new UnsafeBuffer(new byte[orders.maxLength()]);
@@ -60,29 +53,11 @@ public class OrderPairBenchmark extends AbstractMdBenchmark
     public void setUp() throws IOException
     {
         dir = Files.createTempDirectory("mdhub-order-bench");
-        node = BackboneNode.launch(new BackboneNode.Context()
-            .aeronDirectoryName(dir.resolve("aeron").toString())
-            .dirDeleteOnShutdown(true));
-        aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(node.aeronDirectoryName()));
-        final int[] fences = {freePort(), freePort()};
-        for (int id = 0; id < 2; id++)
-        {
-            servers[id] = OrderService.launch(new OrderService.Context()
-                .serverId(id)
-                .partitions(4)
-                .sink(new OrderSinks.NoOpSink())
-                .ingressChannel("aeron:ipc").ingressStreamId(3001 + 10 * id)
-                .peerChannel("aeron:ipc").peerStreamId(3002 + 10 * id)
-                .peerRemoteChannel("aeron:ipc").peerRemoteStreamId(3002 + 10 * (1 - id))
-                .fence("localhost:" + fences[id], "localhost:" + fences[1 - id])
-                .queueDir(dir.resolve("queue-" + id).toString())
-                .registerMBean(false)
-                .aeron(aeron));
-        }
+        pair = new InProcessOrderPair(dir, false);
         client = OrderClient.connect(new OrderClient.Context()
-            .aeron(aeron)
+            .aeron(pair.aeron())
             .clientId(System.nanoTime())
-            .servers("aeron:ipc@3001,aeron:ipc@3011")
+            .servers(pair.servers())
             .responseChannel("aeron:ipc")
             .responseStreamId(3100)
             .maxOrderLength(orders.maxLength()));
@@ -104,7 +79,7 @@ public class OrderPairBenchmark extends AbstractMdBenchmark
     @TearDown(Level.Trial)
     public void tearDown()
     {
-        CloseHelper.quietCloseAll(client, servers[0], servers[1], aeron, node);
+        CloseHelper.quietCloseAll(client, pair);
         IoUtil.delete(dir.toFile(), true);
     }
 
@@ -117,17 +92,5 @@ public class OrderPairBenchmark extends AbstractMdBenchmark
         final long id = ++orderId;
         final int length = orders.generate(id, 1_764_000_000_000L, fix, 0);
         return client.submit(id, fix, 0, length);
-    }
-
-    private static int freePort()
-    {
-        try (ServerSocket socket = new ServerSocket(0))
-        {
-            return socket.getLocalPort();
-        }
-        catch (final IOException ex)
-        {
-            throw new UncheckedIOException(ex);
-        }
     }
 }

@@ -2,8 +2,6 @@ package io.mdhub.orderprobe.demo;
 
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.io.UncheckedIOException;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -11,18 +9,14 @@ import java.util.List;
 import java.util.Locale;
 import java.util.function.BooleanSupplier;
 
-import org.agrona.CloseHelper;
 import org.agrona.IoUtil;
 
-import io.aeron.Aeron;
-import io.mdhub.backbone.BackboneNode;
 import io.mdhub.common.order.client.OrderClient;
 import io.mdhub.orderprobe.analysis.LatencyStats;
 import io.mdhub.orderprobe.analysis.ProbeReport;
 import io.mdhub.orderprobe.analysis.ProbeRun;
 import io.mdhub.orderprobe.analysis.RunGroup;
 import io.mdhub.orderprobe.probe.OrderProbe;
-import io.mdhub.p2p.order.OrderService;
 
 /**
  * The order service and its probe in one JVM on embedded defaults: an embedded media driver (IPC), an active/active
@@ -32,8 +26,6 @@ import io.mdhub.p2p.order.OrderService;
  */
 public final class OrdersDemo
 {
-    private static final int INGRESS_STREAM = 3001;
-    private static final int PEER_STREAM = 3002;
     private static final int RESPONSE_STREAM = 3100;
 
     private OrdersDemo()
@@ -62,28 +54,8 @@ public final class OrdersDemo
         final BooleanSupplier stop) throws IOException, InterruptedException
     {
         final Path work = Files.createTempDirectory("mdhub-orders-demo");
-        BackboneNode node = null;
-        Aeron aeron = null;
-        final OrderService[] servers = new OrderService[2];
-        try
+        try (InProcessOrderPair pair = new InProcessOrderPair(work, true))
         {
-            node = BackboneNode.launch(new BackboneNode.Context()
-                .aeronDirectoryName(work.resolve("aeron").toString())
-                .dirDeleteOnShutdown(true));
-            aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(node.aeronDirectoryName()));
-            final int[] fences = {freePort(), freePort()};
-            for (int id = 0; id < 2; id++)
-            {
-                servers[id] = OrderService.launch(new OrderService.Context()
-                    .serverId(id)
-                    .partitions(4)
-                    .ingressChannel("aeron:ipc").ingressStreamId(INGRESS_STREAM + 10 * id)
-                    .peerChannel("aeron:ipc").peerStreamId(PEER_STREAM + 10 * id)
-                    .peerRemoteChannel("aeron:ipc").peerRemoteStreamId(PEER_STREAM + 10 * (1 - id))
-                    .fence("localhost:" + fences[id], "localhost:" + fences[1 - id])
-                    .queueDir(work.resolve("queue-" + id).toString())
-                    .aeron(aeron));
-            }
             out.printf("mdhub-demo --orders: order pair up (2 servers, 4 partitions, synchronous replication, IPC); " +
                 "probe A with 4 publishing threads, %d s warm-up + %d s measured per rate%n", warmupSeconds,
                 durationSeconds);
@@ -105,8 +77,8 @@ public final class OrdersDemo
                     .publishers(4)
                     .firstOrderId(firstOrderId)
                     .client(new OrderClient.Context()
-                        .aeronDirectoryName(node.aeronDirectoryName())
-                        .servers("aeron:ipc@" + INGRESS_STREAM + ",aeron:ipc@" + (INGRESS_STREAM + 10))
+                        .aeronDirectoryName(pair.aeronDirectoryName())
+                        .servers(pair.servers())
                         .responseChannel("aeron:ipc")
                         .responseStreamId(RESPONSE_STREAM))
                     .out(reportDir.resolve("runs").resolve("rate-" + rate)))
@@ -127,20 +99,7 @@ public final class OrdersDemo
         }
         finally
         {
-            CloseHelper.quietCloseAll(servers[0], servers[1], aeron, node);
             IoUtil.delete(work.toFile(), true);
-        }
-    }
-
-    private static int freePort()
-    {
-        try (ServerSocket socket = new ServerSocket(0))
-        {
-            return socket.getLocalPort();
-        }
-        catch (final IOException ex)
-        {
-            throw new UncheckedIOException("no free port for an order server's fence", ex);
         }
     }
 }

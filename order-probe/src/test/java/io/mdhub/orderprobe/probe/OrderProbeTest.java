@@ -13,15 +13,12 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import io.aeron.Aeron;
-import io.mdhub.backbone.BackboneNode;
 import io.mdhub.common.order.client.OrderClient;
 import io.mdhub.common.test.InterruptAfter;
-import io.mdhub.common.test.MdTests;
 import io.mdhub.orderprobe.analysis.ProbeReport;
 import io.mdhub.orderprobe.analysis.ProbeRun;
 import io.mdhub.orderprobe.analysis.RunGroup;
-import io.mdhub.p2p.order.OrderService;
+import io.mdhub.orderprobe.demo.InProcessOrderPair;
 
 /**
  * The probe against a real active/active pair in one JVM (embedded driver, IPC): every released order of the
@@ -34,38 +31,18 @@ class OrderProbeTest
     @TempDir
     Path dir;
 
-    private BackboneNode node;
-    private Aeron aeron;
-    private final OrderService[] servers = new OrderService[2];
+    private InProcessOrderPair pair;
 
     @BeforeEach
     void launchPair()
     {
-        node = BackboneNode.launch(new BackboneNode.Context()
-            .aeronDirectoryName(dir.resolve("aeron").toString())
-            .ipcTermBufferLength(1024 * 1024)
-            .dirDeleteOnShutdown(true));
-        aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(node.aeronDirectoryName()));
-        final int[] fences = {MdTests.unusedPort(), MdTests.unusedPort()};
-        for (int id = 0; id < 2; id++)
-        {
-            servers[id] = OrderService.launch(new OrderService.Context()
-                .serverId(id)
-                .partitions(4)
-                .ingressChannel("aeron:ipc").ingressStreamId(3001 + 10 * id)
-                .peerChannel("aeron:ipc").peerStreamId(3002 + 10 * id)
-                .peerRemoteChannel("aeron:ipc").peerRemoteStreamId(3002 + 10 * (1 - id))
-                .fence("localhost:" + fences[id], "localhost:" + fences[1 - id])
-                .queueDir(dir.resolve("queue-" + id).toString())
-                .registerMBean(false)
-                .aeron(aeron));
-        }
+        pair = new InProcessOrderPair(dir, false);
     }
 
     @AfterEach
     void close()
     {
-        CloseHelper.quietCloseAll(servers[0], servers[1], aeron, node);
+        CloseHelper.quietClose(pair);
     }
 
     @Test
@@ -80,8 +57,8 @@ class OrderProbeTest
             .publishers(2)
             .clientIdBase(9_000)
             .client(new OrderClient.Context()
-                .aeronDirectoryName(node.aeronDirectoryName())
-                .servers("aeron:ipc@3001,aeron:ipc@3011")
+                .aeronDirectoryName(pair.aeronDirectoryName())
+                .servers(pair.servers())
                 .responseChannel("aeron:ipc")
                 .responseStreamId(4100))
             .out(out))

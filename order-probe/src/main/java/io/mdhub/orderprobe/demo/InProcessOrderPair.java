@@ -1,0 +1,112 @@
+package io.mdhub.orderprobe.demo;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.ServerSocket;
+import java.nio.file.Path;
+
+import org.agrona.CloseHelper;
+
+import io.aeron.Aeron;
+import io.mdhub.backbone.BackboneNode;
+import io.mdhub.p2p.order.OrderService;
+import io.mdhub.p2p.order.OrderSinks;
+
+/**
+ * An active/active order pair in this JVM on embedded defaults — an embedded media driver, two order servers on IPC
+ * streams (ingress {@value #INGRESS_STREAM} and {@value #INGRESS_STREAM} + 10), 4 partitions, real TCP fences,
+ * Chronicle queues under a working directory, a no-op sink — for the orders demo, the JMH order benchmark and tests.
+ */
+public final class InProcessOrderPair implements AutoCloseable
+{
+    /** Ingress stream of server 0; server 1's is this + 10. */
+    public static final int INGRESS_STREAM = 3001;
+    private static final int PEER_STREAM = 3002;
+
+    private final BackboneNode node;
+    private final Aeron aeron;
+    private final OrderService[] servers = new OrderService[2];
+
+    /**
+     * Start the driver and both servers.
+     *
+     * @param work          where the driver's directory and the queues go.
+     * @param registerMBean register the servers' MXBeans (two pairs in one JVM would clash).
+     */
+    public InProcessOrderPair(final Path work, final boolean registerMBean)
+    {
+        BackboneNode node = null;
+        Aeron aeron = null;
+        try
+        {
+            node = BackboneNode.launch(new BackboneNode.Context()
+                .aeronDirectoryName(work.resolve("aeron").toString())
+                .dirDeleteOnShutdown(true));
+            aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(node.aeronDirectoryName()));
+            final int[] fences = {freePort(), freePort()};
+            for (int id = 0; id < 2; id++)
+            {
+                servers[id] = OrderService.launch(new OrderService.Context()
+                    .serverId(id)
+                    .partitions(4)
+                    .sink(new OrderSinks.NoOpSink())
+                    .ingressChannel("aeron:ipc").ingressStreamId(INGRESS_STREAM + 10 * id)
+                    .peerChannel("aeron:ipc").peerStreamId(PEER_STREAM + 10 * id)
+                    .peerRemoteChannel("aeron:ipc").peerRemoteStreamId(PEER_STREAM + 10 * (1 - id))
+                    .fence("localhost:" + fences[id], "localhost:" + fences[1 - id])
+                    .queueDir(work.resolve("queue-" + id).toString())
+                    .registerMBean(registerMBean)
+                    .aeron(aeron));
+            }
+        }
+        catch (final RuntimeException ex)
+        {
+            CloseHelper.quietCloseAll(servers[0], servers[1], aeron, node);
+            throw ex;
+        }
+        this.node = node;
+        this.aeron = aeron;
+    }
+
+    /**
+     * @return the driver's directory, for clients.
+     */
+    public String aeronDirectoryName()
+    {
+        return node.aeronDirectoryName();
+    }
+
+    /**
+     * @return the pair's Aeron client (clients in this JVM may share it).
+     */
+    public Aeron aeron()
+    {
+        return aeron;
+    }
+
+    /**
+     * @return the client setting naming both servers ({@code aeron:ipc@3001,aeron:ipc@3011}).
+     */
+    public String servers()
+    {
+        return "aeron:ipc@" + INGRESS_STREAM + ",aeron:ipc@" + (INGRESS_STREAM + 10);
+    }
+
+    @Override
+    public void close()
+    {
+        CloseHelper.quietCloseAll(servers[0], servers[1], aeron, node);
+    }
+
+    private static int freePort()
+    {
+        try (ServerSocket socket = new ServerSocket(0))
+        {
+            return socket.getLocalPort();
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException("no free port for an order server's fence", ex);
+        }
+    }
+}
