@@ -2,9 +2,7 @@ package io.mdhub.orderprobe;
 
 import java.io.PrintWriter;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 
@@ -14,7 +12,6 @@ import io.mdhub.common.codecs.order.RejectReason;
 import io.mdhub.common.concurrent.IdleConfiguration;
 import io.mdhub.common.concurrent.IdleStrategies;
 import io.mdhub.common.concurrent.SpinBudget;
-import io.mdhub.common.config.ConfigLoader;
 import io.mdhub.common.latency.LatencySummary;
 import io.mdhub.common.order.client.OrderClient;
 import io.mdhub.common.order.client.OrderClientConfiguration;
@@ -44,22 +41,6 @@ public final class OrdersLoadMain implements Callable<Integer>
     @Option(names = "--duration", required = true, paramLabel = "S", description = "Seconds of order creation.")
     long durationSeconds;
 
-    @Option(names = "--servers", paramLabel = "CHANNEL@STREAM,...",
-        description = "Order servers, two per pair in server-id order; same as -D " +
-            OrderClientConfiguration.SERVERS_PROP_NAME + "=... (default " + OrderClientConfiguration.SERVERS_DEFAULT +
-            ").")
-    String servers;
-
-    @Option(names = "--response-channel", paramLabel = "CHANNEL",
-        description = "Channel the servers answer on; same as -D " +
-            OrderClientConfiguration.RESPONSE_CHANNEL_PROP_NAME + "=CHANNEL.")
-    String responseChannel;
-
-    @Option(names = "--response-stream-id", paramLabel = "ID",
-        description = "Response stream id of the first pair; same as -D " +
-            OrderClientConfiguration.RESPONSE_STREAM_ID_PROP_NAME + "=ID.")
-    Integer responseStreamId;
-
     @Option(names = "--client-id", paramLabel = "ID",
         description = "Client id (default: a new one per run); same as -D " +
             OrderClientConfiguration.CLIENT_ID_PROP_NAME + "=ID.")
@@ -68,10 +49,6 @@ public final class OrdersLoadMain implements Callable<Integer>
     @Option(names = "--window", paramLabel = "N",
         description = "Most orders in flight; same as -D " + OrderClientConfiguration.WINDOW_PROP_NAME + "=N.")
     Integer window;
-
-    @Option(names = "--aeron-dir", paramLabel = "DIR",
-        description = "Media driver directory; same as -D " + OrderClientConfiguration.AERON_DIR_PROP_NAME + "=DIR.")
-    String aeronDir;
 
     @Option(names = "--out", paramLabel = "FILE",
         description = "Write every acknowledged order (clientId,orderId,partition,epoch,sequence) to this CSV.")
@@ -104,13 +81,8 @@ public final class OrdersLoadMain implements Callable<Integer>
             "mdhub.order.client.idle.strategy spins too).")
     String idle = IdleStrategies.BACKOFF;
 
-    @Option(names = "--config", paramLabel = "FILE",
-        description = "Properties file; repeatable, later files do not replace keys set by earlier ones.")
-    List<String> configFiles = new ArrayList<>();
-
-    @Option(names = "-D", paramLabel = "KEY=VALUE", mapFallbackValue = "",
-        description = "Set a configuration key, replacing any file or JVM value; repeatable.")
-    Map<String, String> overrides = new LinkedHashMap<>();
+    @CommandLine.Mixin
+    OrderClientOptions client = new OrderClientOptions();
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -119,7 +91,10 @@ public final class OrdersLoadMain implements Callable<Integer>
     public Integer call() throws Exception
     {
         final PrintWriter output = spec.commandLine().getOut();
-        ConfigLoader.load(configFiles, shortcutOverrides());
+        final Map<String, Object> shortcuts = new LinkedHashMap<>();
+        shortcuts.put(OrderClientConfiguration.CLIENT_ID_PROP_NAME, clientId);
+        shortcuts.put(OrderClientConfiguration.WINDOW_PROP_NAME, window);
+        client.load(shortcuts);
 
         final IdleStrategy loopIdle = IdleStrategies.parse(idle);
         new SpinBudget("orders-load", IdleConfiguration.spinCores()).add("--idle", loopIdle).check();
@@ -158,26 +133,6 @@ public final class OrdersLoadMain implements Callable<Integer>
         }
         output.flush();
         return totals.isComplete() ? 0 : 1;
-    }
-
-    private Map<String, String> shortcutOverrides()
-    {
-        final Map<String, String> all = new LinkedHashMap<>(overrides);
-        put(all, OrderClientConfiguration.SERVERS_PROP_NAME, servers);
-        put(all, OrderClientConfiguration.RESPONSE_CHANNEL_PROP_NAME, responseChannel);
-        put(all, OrderClientConfiguration.RESPONSE_STREAM_ID_PROP_NAME, responseStreamId);
-        put(all, OrderClientConfiguration.CLIENT_ID_PROP_NAME, clientId);
-        put(all, OrderClientConfiguration.WINDOW_PROP_NAME, window);
-        put(all, OrderClientConfiguration.AERON_DIR_PROP_NAME, aeronDir);
-        return all;
-    }
-
-    private static void put(final Map<String, String> map, final String key, final Object value)
-    {
-        if (null != value)
-        {
-            map.put(key, value.toString());
-        }
     }
 
     private static void printSummary(final PrintWriter output, final OrderClient client, final OrdersLoad.Totals t)

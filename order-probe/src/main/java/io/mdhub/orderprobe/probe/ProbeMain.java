@@ -3,15 +3,13 @@ package io.mdhub.orderprobe.probe;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 
 import io.mdhub.common.concurrent.IdleStrategies;
-import io.mdhub.common.config.ConfigLoader;
 import io.mdhub.common.order.client.OrderClient;
-import io.mdhub.common.order.client.OrderClientConfiguration;
+import io.mdhub.orderprobe.OrderClientOptions;
 import io.mdhub.orderprobe.StopSignal;
 import io.mdhub.orderprobe.analysis.ProbeReport;
 import io.mdhub.orderprobe.analysis.ProbeRun;
@@ -65,24 +63,6 @@ public final class ProbeMain implements Callable<Integer>
         description = "Run label shared by the probes of one run (default: configuration and total rate).")
     String label;
 
-    @Option(names = "--servers", paramLabel = "CHANNEL@STREAM,...",
-        description = "Order servers, two per pair; same as -D " + OrderClientConfiguration.SERVERS_PROP_NAME + ".")
-    String servers;
-
-    @Option(names = "--response-channel", paramLabel = "CHANNEL",
-        description = "Channel the servers answer on; same as -D " +
-            OrderClientConfiguration.RESPONSE_CHANNEL_PROP_NAME + ".")
-    String responseChannel;
-
-    @Option(names = "--response-stream-id", paramLabel = "ID",
-        description = "Response stream id of publisher 0 (publisher p adds p x 16); same as -D " +
-            OrderClientConfiguration.RESPONSE_STREAM_ID_PROP_NAME + ".")
-    Integer responseStreamId;
-
-    @Option(names = "--aeron-dir", paramLabel = "DIR",
-        description = "Media driver directory; same as -D " + OrderClientConfiguration.AERON_DIR_PROP_NAME + ".")
-    String aeronDir;
-
     @Option(names = "--server-jmx", paramLabel = "HOST:PORT,...", split = ",",
         description = "JMX endpoints of the servers whose pauses to read at the end ('local' for this JVM).")
     List<String> serverJmx = new ArrayList<>();
@@ -108,12 +88,8 @@ public final class ProbeMain implements Callable<Integer>
     @Option(names = "--out", paramLabel = "DIR", description = "Run directory (default ${DEFAULT-VALUE}).")
     Path out = Path.of("probe-run");
 
-    @Option(names = "--config", paramLabel = "FILE", description = "Properties file; repeatable.")
-    List<String> configFiles = new ArrayList<>();
-
-    @Option(names = "-D", paramLabel = "KEY=VALUE", mapFallbackValue = "",
-        description = "Set a configuration key, replacing any file or JVM value; repeatable.")
-    Map<String, String> overrides = new LinkedHashMap<>();
+    @CommandLine.Mixin
+    OrderClientOptions clientOptions = new OrderClientOptions();
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -122,12 +98,7 @@ public final class ProbeMain implements Callable<Integer>
     public Integer call() throws Exception
     {
         final PrintWriter output = spec.commandLine().getOut();
-        final Map<String, String> all = new LinkedHashMap<>(overrides);
-        put(all, OrderClientConfiguration.SERVERS_PROP_NAME, servers);
-        put(all, OrderClientConfiguration.RESPONSE_CHANNEL_PROP_NAME, responseChannel);
-        put(all, OrderClientConfiguration.RESPONSE_STREAM_ID_PROP_NAME, responseStreamId);
-        put(all, OrderClientConfiguration.AERON_DIR_PROP_NAME, aeronDir);
-        ConfigLoader.load(configFiles, all);
+        clientOptions.load(Map.of());
         final OrderProbe.Settings settings = new OrderProbe.Settings()
             .probeId(probeId)
             .configuration(configuration)
@@ -158,13 +129,5 @@ public final class ProbeMain implements Callable<Integer>
         output.printf("probe %s: report in %s%n", probeId, out.resolve("report"));
         output.flush();
         return 0 == Long.parseLong(run.property(ProbeRun.FAILED)) ? 0 : 1;
-    }
-
-    private static void put(final Map<String, String> map, final String key, final Object value)
-    {
-        if (null != value)
-        {
-            map.put(key, value.toString());
-        }
     }
 }
