@@ -8,9 +8,13 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
+import org.agrona.IoUtil;
+
 /**
  * The processes of one benchmark topology: started from the checkout's fat jars with the same JVM options, each
- * logging into the report directory, and all ended by PID, last started first, when the topology closes.
+ * logging into the report directory, and all ended by PID, last started first, when the topology closes. Their
+ * shared-memory files (Aeron's directory, the order queues) go into {@link #memoryDir(String) memory-backed
+ * directories}, deleted when the topology closes.
  */
 final class BenchProcesses implements AutoCloseable
 {
@@ -26,11 +30,15 @@ final class BenchProcesses implements AutoCloseable
     static final String BENCH_JAR = "benchmarks/target/mdhub-bench.jar";
 
     private static final int JCMD_TIMEOUT_SECONDS = 30;
+    private static final Path SHM = Path.of("/dev/shm");
+    private static final java.util.concurrent.atomic.AtomicInteger TOPOLOGIES =
+        new java.util.concurrent.atomic.AtomicInteger();
 
     private final Path root;
     private final Path dir;
     private final List<String> jvmOpts;
     private final List<BenchProcess> started = new ArrayList<>();
+    private Path memoryRoot;
 
     /**
      * @param root    the checkout.
@@ -111,6 +119,28 @@ final class BenchProcesses implements AutoCloseable
     }
 
     /**
+     * A directory for files the processes map and write all the time — Aeron's log buffers, the order queues — in
+     * memory ({@code /dev/shm}) where there is one, as Aeron's own default on Linux and as the published order tests
+     * kept their queues. Mapped from a disk file system they would be written back to the disk while the processes
+     * write them, and a write to a page under write-back waits for it: stalls of tens to hundreds of milliseconds
+     * that are the disk's, not the system's. Without {@code /dev/shm}: {@code <dir>/memory/<name>}. All deleted on
+     * close.
+     *
+     * @param name what the directory holds.
+     * @return its absolute path.
+     */
+    Path memoryDir(final String name)
+    {
+        if (null == memoryRoot)
+        {
+            memoryRoot = Files.isDirectory(SHM) && Files.isWritable(SHM) ?
+                SHM.resolve("mdhub-bench-" + ProcessHandle.current().pid() + "-" + TOPOLOGIES.incrementAndGet()) :
+                dir.resolve("memory");
+        }
+        return memoryRoot.resolve(name).toAbsolutePath(); // siblings a process makes (e.g. queue.discarded-*) too
+    }
+
+    /**
      * @return a TCP port nobody listens on now.
      */
     static int freePort() throws IOException
@@ -129,5 +159,10 @@ final class BenchProcesses implements AutoCloseable
             started.get(i).close();
         }
         started.clear();
+        if (null != memoryRoot)
+        {
+            IoUtil.delete(memoryRoot.toFile(), true);
+            memoryRoot = null;
+        }
     }
 }

@@ -102,12 +102,12 @@ public final class LatencyBench implements Callable<Integer>
             LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
         Files.createDirectories(dir);
         final List<String> jvm = jvmOpts.isBlank() ? List.of() : Arrays.asList(jvmOpts.trim().split("\\s+"));
-        final String aeronDir = dir.resolve("aeron").toAbsolutePath().toString();
         final int sourcePort = BenchProcesses.freePort();
         final int consumerPort = BenchProcesses.freePort();
         final List<LatencyRow> rows = new ArrayList<>();
         try (BenchProcesses processes = new BenchProcesses(root, dir, jvm))
         {
+            final String aeronDir = processes.memoryDir("aeron").toString();
             final BenchProcess backbone =
                 processes.start("backbone", BenchProcesses.BACKBONE_JAR, "--aeron-dir", aeronDir);
             backbone.awaitLine("mdhub-backbone ready", 60);

@@ -132,11 +132,11 @@ public final class ThroughputBench implements Callable<Integer>
         Files.createDirectories(dir);
         final boolean isDistributorTest = "distributor".equals(test);
         final int universe = "fanout".equals(test) ? fanoutItems : items;
-        final String aeronDir = dir.resolve("aeron").toAbsolutePath().toString();
         final int sourcePort = BenchProcesses.freePort();
         final int consumerPort = BenchProcesses.freePort();
         try (BenchProcesses processes = new BenchProcesses(root, dir, jvm))
         {
+            final String aeronDir = processes.memoryDir("aeron").toString();
             final BenchProcess backbone =
                 processes.start("backbone", BenchProcesses.BACKBONE_JAR, "--aeron-dir", aeronDir);
             backbone.awaitLine("mdhub-backbone ready", 60);
