@@ -85,8 +85,9 @@ public final class OrdersBench implements Callable<Integer>
     String transport = "ipc";
 
     @Option(names = "--probe-idle", paramLabel = "STRATEGY",
-        description = "Idle strategy of a probe publisher waiting for an order to send (default ${DEFAULT-VALUE}).")
-    String probeIdle = "backoff";
+        description = "How a probe publisher waits for an order to send: handoff (parked until the creation " +
+            "thread hands it one) or an idle strategy to poll with (default ${DEFAULT-VALUE}).")
+    String probeIdle = "handoff";
 
     @Option(names = "--spike-us", paramLabel = "US", description = "Spike threshold of the report " +
         "(default ${DEFAULT-VALUE}).")
@@ -158,7 +159,6 @@ public final class OrdersBench implements Callable<Integer>
         final PrintWriter console) throws Exception
     {
         Files.createDirectories(dir);
-        final String aeronDir = dir.resolve("aeron").toAbsolutePath().toString();
         final int slots = Math.max(2, servers);
         final int[] ingress = new int[slots];
         final int[] peer = new int[slots];
@@ -189,12 +189,13 @@ public final class OrdersBench implements Callable<Integer>
         int failures = 0;
         try (BenchProcesses processes = new BenchProcesses(root, dir, List.of()))
         {
+            final String aeronDir = processes.memoryDir("aeron").toString();
             processes.start("backbone", BenchProcesses.BACKBONE_JAR, "--aeron-dir", aeronDir)
                 .awaitLine("mdhub-backbone ready", 60);
             final List<BenchProcess> started = new ArrayList<>();
             for (int s = 0; s < servers; s++)
             {
-                started.add(startServer(processes, dir, aeronDir, s, servers, ingress, peer, fence, jmx));
+                started.add(startServer(processes, aeronDir, s, servers, ingress, peer, fence, jmx));
             }
             for (final BenchProcess server : started)
             {
@@ -239,7 +240,6 @@ public final class OrdersBench implements Callable<Integer>
 
     private BenchProcess startServer(
         final BenchProcesses processes,
-        final Path dir,
         final String aeronDir,
         final int s,
         final int servers,
@@ -264,7 +264,7 @@ public final class OrdersBench implements Callable<Integer>
             "-Dmdhub.order.peer.remote.stream.id=" + peerStream(mate),
             "-Dmdhub.order.fence.address=localhost:" + fence[s],
             "-Dmdhub.order.peer.fence.address=localhost:" + fence[mate],
-            "-Dmdhub.order.queue.dir=" + dir.resolve("queue-" + s).toAbsolutePath(),
+            "-Dmdhub.order.queue.dir=" + processes.memoryDir("queue-" + s),
             "-Dmdhub.p2p.component.name=order-server-" + s,
             "-Dcom.sun.management.jmxremote.port=" + jmx[s],
             "-Dcom.sun.management.jmxremote.rmi.port=" + jmx[s],

@@ -37,6 +37,11 @@ public final class OrderProbe
 {
     private static final long NS_PER_S = 1_000_000_000L;
     private static final long MAX_ORDERS = 100_000_000L;
+    /**
+     * The publishers' default way to wait for an order: parked until the creation thread hands one over.
+     */
+    public static final String HANDOFF = "handoff";
+    private static final long HANDOFF_MAX_PARK_NS = 1_000_000L;
 
     private final Settings settings;
     private final NanoClock clock = SystemNanoClock.INSTANCE;
@@ -188,6 +193,11 @@ public final class OrderProbe
         return injector;
     }
 
+    private static boolean isHandOff(final String idleStrategy)
+    {
+        return HANDOFF.equalsIgnoreCase(idleStrategy.trim());
+    }
+
     private static boolean allDone(final Thread[] threads)
     {
         for (final Thread thread : threads)
@@ -333,11 +343,13 @@ public final class OrderProbe
             try
             {
                 client = OrderClient.connect(context);
-                final IdleStrategy idle = IdleStrategies.parse(settings.idleStrategy);
+                final IdleStrategy idle = isHandOff(settings.idleStrategy) ? null :
+                    IdleStrategies.parse(settings.idleStrategy);
+                final IdleStrategy startIdle = null == idle ? IdleStrategies.parse(IdleStrategies.BACKOFF) : idle;
                 final long deadline = clock.nanoTime() + settings.readyTimeoutSeconds * NS_PER_S;
                 while (!client.isReady() && clock.nanoTime() < deadline && !isStopping)
                 {
-                    idle.idle(client.poll());
+                    startIdle.idle(client.poll());
                 }
                 ready.countDown();
                 while (!started.await(1, TimeUnit.MILLISECONDS))
@@ -370,16 +382,27 @@ public final class OrderProbe
         {
             final OrderGenerator generator = settings.generator;
             final UnsafeBuffer fix = new UnsafeBuffer(new byte[generator.maxLength()]);
-            idle.reset();
+            final ProbeSchedule.Waiter waiter = new ProbeSchedule.Waiter(Thread.currentThread());
             while (!schedule.isDone() && !isStopping)
             {
                 final long index = schedule.claim();
                 if (index < 0)
                 {
-                    idle.idle(client.poll());
+                    final int work = client.poll();
+                    if (null == idle)
+                    {
+                        schedule.awaitRelease(waiter, HANDOFF_MAX_PARK_NS);
+                    }
+                    else
+                    {
+                        idle.idle(work);
+                    }
                     continue;
                 }
-                idle.reset();
+                if (null != idle)
+                {
+                    idle.reset();
+                }
                 final long orderId = settings.firstOrderId + index;
                 final int length = generator.generate(orderId, System.currentTimeMillis(), fix, 0);
                 final long send = clock.nanoTime();
@@ -414,7 +437,7 @@ public final class OrderProbe
         long clientIdBase = System.currentTimeMillis() * 1000;
         long firstOrderId = 1;
         long readyTimeoutSeconds = 30;
-        String idleStrategy = "backoff";
+        String idleStrategy = HANDOFF;
         OrderGenerator generator = new FixNewOrderSingles(FixNewOrderSingles.DEFAULT_LENGTH);
         OrderClient.Context client = new OrderClient.Context();
         List<String> serverJmx = List.of();
@@ -431,6 +454,10 @@ public final class OrderProbe
             if (rate * (warmupSeconds + durationSeconds) > MAX_ORDERS)
             {
                 throw new IllegalArgumentException("a probe run is at most " + MAX_ORDERS + " orders");
+            }
+            if (!isHandOff(idleStrategy))
+            {
+                IdleStrategies.parse(idleStrategy); // fails now, with the strategy's error, not in a publisher
             }
             if (generator.maxLength() > client.maxOrderLength())
             {
@@ -561,7 +588,8 @@ public final class OrderProbe
         }
 
         /**
-         * @param idleStrategy idle strategy of a publisher with no order to send.
+         * @param idleStrategy how a publisher with no order to send waits: {@link #HANDOFF} (parked until the creation
+         *                     thread hands one over; the default) or an idle strategy to poll with.
          * @return this.
          */
         public Settings idleStrategy(final String idleStrategy)

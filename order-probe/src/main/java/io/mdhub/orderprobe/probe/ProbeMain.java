@@ -7,7 +7,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 
-import io.mdhub.common.concurrent.IdleStrategies;
 import io.mdhub.common.order.client.OrderClient;
 import io.mdhub.orderprobe.OrderClientOptions;
 import io.mdhub.orderprobe.StopSignal;
@@ -78,8 +77,9 @@ public final class ProbeMain implements Callable<Integer>
     List<String> injectStops = new ArrayList<>();
 
     @Option(names = "--idle", paramLabel = "STRATEGY",
-        description = "Idle strategy of a publisher with nothing to send (default ${DEFAULT-VALUE}).")
-    String idle = IdleStrategies.BACKOFF;
+        description = "How a publisher with nothing to send waits: handoff (parked until the creation thread " +
+            "hands it an order) or an idle strategy to poll with (default ${DEFAULT-VALUE}).")
+    String idle = OrderProbe.HANDOFF;
 
     @Option(names = "--spike-us", paramLabel = "US",
         description = "Create-to-end above this is a spike to attribute (default ${DEFAULT-VALUE}).")

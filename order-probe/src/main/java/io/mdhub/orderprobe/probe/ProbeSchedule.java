@@ -3,6 +3,7 @@ package io.mdhub.orderprobe.probe;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 
+import org.agrona.concurrent.ManyToOneConcurrentArrayQueue;
 import org.agrona.concurrent.NanoClock;
 
 /**
@@ -11,18 +12,43 @@ import org.agrona.concurrent.NanoClock;
  * order with one atomic increment. An order's creation time is its due time, so a creation thread that wakes late
  * (a stall, counted) makes the orders it releases late, as they would be for a real client — nothing is hidden.
  * Nothing is allocated per order: an order is its index.
+ * <p>
+ * A publisher with nothing to claim may {@link #awaitRelease(Waiter, long) wait} parked: it queues itself, and the
+ * creation thread unparks one queued publisher per order it releases. That is one futex wake between an order's
+ * release and its submit, where a publisher polling on a backing-off park would find it up to a whole park later —
+ * queueing delay the probe would add to create-to-end itself.
  */
 final class ProbeSchedule
 {
     /** A wake-up later than this after an order's due time counts as a creation stall. */
     static final long STALL_THRESHOLD_NS = 1_000_000L;
     private static final long SPIN_BELOW_NS = 50_000L;
+    private static final int MAX_WAITERS = 1024;
+    private static final int AWAIT_SPINS = 100;
+
+    /**
+     * A publishing thread as it waits for an order: queued at most once at a time.
+     */
+    static final class Waiter
+    {
+        private final Thread thread;
+        private volatile boolean isQueued;
+
+        /**
+         * @param thread the publishing thread that will wait with this.
+         */
+        Waiter(final Thread thread)
+        {
+            this.thread = thread;
+        }
+    }
 
     private final long startNs;
     private final double intervalNs;
     private final long total;
     private final AtomicLong released = new AtomicLong();
     private final AtomicLong claimed = new AtomicLong();
+    private final ManyToOneConcurrentArrayQueue<Waiter> waiters = new ManyToOneConcurrentArrayQueue<>(MAX_WAITERS);
     private volatile boolean isStopped;
     private long stalls;
     private long worstLatenessNs;
@@ -68,11 +94,13 @@ final class ProbeSchedule
                     stalls++;
                 }
                 worstLatenessNs = Math.max(worstLatenessNs, lateness);
+                final long from = released.get();
                 while (next < total && dueNs(next) <= now)
                 {
                     next++;
                 }
-                released.lazySet(next);
+                released.set(next); // a volatile write: ordered before the waiters are read (see awaitRelease)
+                wakeWaiters(next - from);
             }
             else if (due - now > SPIN_BELOW_NS)
             {
@@ -90,6 +118,58 @@ final class ProbeSchedule
      *
      * @return the order's index, or -1 when none is released and unclaimed now.
      */
+    private void wakeWaiters(final long orders)
+    {
+        for (long i = 0; i < orders; i++)
+        {
+            final Waiter waiter = waiters.poll();
+            if (null == waiter)
+            {
+                return;
+            }
+            waiter.isQueued = false;
+            LockSupport.unpark(waiter.thread);
+        }
+    }
+
+    /**
+     * Called by the waiter's own thread when {@link #claim()} found nothing: spin briefly, then park until the creation
+     * thread releases an order and wakes this waiter, or {@code maxParkNs} pass (so the caller can keep its client
+     * polled), or the schedule ends.
+     *
+     * @param waiter    the calling thread's waiter.
+     * @param maxParkNs longest park.
+     */
+    void awaitRelease(final Waiter waiter, final long maxParkNs)
+    {
+        for (int i = 0; i < AWAIT_SPINS; i++)
+        {
+            if (hasUnclaimed() || isDone())
+            {
+                return;
+            }
+            Thread.onSpinWait();
+        }
+        if (!waiter.isQueued)
+        {
+            waiter.isQueued = true;
+            if (!waiters.offer(waiter))
+            {
+                waiter.isQueued = false; // cannot happen with fewer publishers than MAX_WAITERS; the park still ends
+            }
+        }
+        // The offer above is a full fence: a release the re-check misses finds this waiter in the queue.
+        if (!hasUnclaimed() && !isDone())
+        {
+            LockSupport.parkNanos(this, maxParkNs);
+        }
+    }
+
+    private boolean hasUnclaimed()
+    {
+        return claimed.get() < released.get();
+    }
+
     long claim()
     {
         while (true)
