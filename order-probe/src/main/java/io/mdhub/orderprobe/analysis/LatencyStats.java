@@ -29,6 +29,8 @@ public record LatencyStats(
     double p99Us,
     double p999Us)
 {
+    /** Bucket width of the published histograms: 10 µs. */
+    public static final long PUBLISHED_BUCKET_NS = 10_000;
     private static final double NS_PER_US = 1000.0;
 
     /**
@@ -77,6 +79,21 @@ public record LatencyStats(
     {
         final int rank = (int)Math.ceil(percent * sorted.length / 100.0 - 1e-9); // 99.9 % of 1000 is rank 999
         return sorted[Math.max(0, Math.min(sorted.length - 1, rank - 1))];
+    }
+
+    /**
+     * The published histograms' bucket width, or a multiple of it when more than {@code maxBuckets} of those would be
+     * needed to reach {@code limitNs}: a run whose tail reaches seconds still gets a histogram of readable size (and
+     * a chart library is never handed millions of bars).
+     *
+     * @param limitNs    where the histogram ends.
+     * @param maxBuckets most buckets wanted.
+     * @return the bucket width, a multiple of {@link #PUBLISHED_BUCKET_NS}.
+     */
+    public static long bucketWidthNs(final long limitNs, final int maxBuckets)
+    {
+        final long needed = (Math.max(1, limitNs) + maxBuckets - 1) / maxBuckets;
+        return Math.max(1, (needed + PUBLISHED_BUCKET_NS - 1) / PUBLISHED_BUCKET_NS) * PUBLISHED_BUCKET_NS;
     }
 
     /**

@@ -26,6 +26,7 @@ public final class ProbeReport
         "p99_us,p999_us,min_us,max_us,stddev_us,orders,probes,creation_stalls,failed,spike_episodes,unexplained";
     private static final long TIME_SERIES_WINDOW_NS = 3_000_000_000L;
     private static final int LISTED_EPISODES = 15;
+    private static final int MAX_TEXT_BUCKETS = 500;
 
     private ProbeReport()
     {
@@ -83,16 +84,18 @@ public final class ProbeReport
             "mean", "median", "min", "max", "stddev", "p90", "p95", "p99", "p99.9"));
         statsLine(text, "create_to_end", group.createToEnd());
         statsLine(text, "send_to_end", group.sendToEnd());
-        text.append("  create-to-end histogram, 10 µs buckets (non-empty, to p99.9): ");
-        final long limitNs = Math.max(10_000, (long)(group.createToEnd().p999Us() * 1000));
-        final long[] counts = LatencyStats.histogram(group.createToEndNs(), 10_000, limitNs);
+        final long limitNs = Math.max(LatencyStats.PUBLISHED_BUCKET_NS, (long)(group.createToEnd().p999Us() * 1000));
+        final long bucketNs = LatencyStats.bucketWidthNs(limitNs, MAX_TEXT_BUCKETS);
+        final long bucketUs = bucketNs / 1000;
+        text.append("  create-to-end histogram, ").append(bucketUs).append(" µs buckets (non-empty, to p99.9): ");
+        final long[] counts = LatencyStats.histogram(group.createToEndNs(), bucketNs, limitNs);
         int shown = 0;
         for (int i = 0; i < counts.length - 1; i++)
         {
             if (0 != counts[i])
             {
-                text.append(shown++ > 0 ? ", " : "").append(i * 10).append('-').append(i * 10 + 10).append(": ")
-                    .append(counts[i]);
+                text.append(shown++ > 0 ? ", " : "").append(i * bucketUs).append('-').append(i * bucketUs + bucketUs)
+                    .append(": ").append(counts[i]);
             }
         }
         text.append(shown > 0 ? ", " : "").append("beyond: ").append(counts[counts.length - 1]).append('\n');

@@ -19,14 +19,15 @@ import io.mdhub.common.pause.PauseEvent;
 
 /**
  * The report's two charts per run, drawn with XChart and saved as SVG: the create-to-end histogram in 10 µs buckets
- * (the published histograms), and the first seconds of the measurement as a time series of create-to-end against
- * creation time with every process's pauses as shaded bands (the published Figures 3-2 to 3-5).
+ * (the published histograms; wider when a long tail would need more than a thousand), and the first seconds of the
+ * measurement as a time series of create-to-end against creation time with every process's pauses as shaded bands
+ * (the published Figures 3-2 to 3-5).
  */
 final class ReportCharts
 {
     private static final int WIDTH = 900;
     private static final int HEIGHT = 420;
-    private static final long BUCKET_NS = 10_000;
+    private static final int MAX_BUCKETS = 1_000;
     private static final int MAX_BANDS_PER_PROCESS = 500;
     private static final java.awt.Color[] PAUSE_COLORS = {
         new java.awt.Color(220, 40, 40, 110), new java.awt.Color(40, 90, 220, 110),
@@ -40,18 +41,19 @@ final class ReportCharts
     static void histogram(final RunGroup group, final Path file) throws IOException
     {
         // to the 99th percentile: the tail beyond squeezes the body into a pixel column (its count is in the title)
-        final long limitNs = Math.max(BUCKET_NS, (long)(group.createToEnd().p99Us() * 1000));
-        final long[] counts = LatencyStats.histogram(group.createToEndNs(), BUCKET_NS, limitNs);
+        final long limitNs = Math.max(LatencyStats.PUBLISHED_BUCKET_NS, (long)(group.createToEnd().p99Us() * 1000));
+        final long bucketNs = LatencyStats.bucketWidthNs(limitNs, MAX_BUCKETS);
+        final long[] counts = LatencyStats.histogram(group.createToEndNs(), bucketNs, limitNs);
         final List<Double> x = new ArrayList<>();
         final List<Double> y = new ArrayList<>();
         for (int i = 0; i < counts.length - 1; i++)
         {
-            x.add(i * BUCKET_NS / 1000.0);
+            x.add(i * bucketNs / 1000.0);
             y.add((double)counts[i]);
         }
         final XYChart chart = new XYChartBuilder().width(WIDTH).height(HEIGHT)
-            .title(group.label() + ": create-to-end, 10 µs buckets (to p99; " + counts[counts.length - 1] +
-                " orders beyond)")
+            .title(group.label() + ": create-to-end, " + bucketNs / 1000 + " µs buckets (to p99; " +
+                counts[counts.length - 1] + " orders beyond)")
             .xAxisTitle("create-to-end (µs)").yAxisTitle("orders").build();
         chart.getStyler().setLegendVisible(false).setMarkerSize(0);
         final XYSeries series = chart.addSeries("orders", x, y);

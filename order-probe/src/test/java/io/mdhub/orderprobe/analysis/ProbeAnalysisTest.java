@@ -12,6 +12,7 @@ import java.util.Properties;
 
 import org.HdrHistogram.HistogramLogReader;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 import io.mdhub.common.pause.PauseEvent;
@@ -84,6 +85,27 @@ class ProbeAnalysisTest
         final SpikeEpisode lone = episodes.get(1);
         assertTrue(lone.isUnexplained(), () -> "no pause to blame: " + lone);
         assertEquals(1, lone.orders());
+    }
+
+    @Test
+    @Timeout(60)
+    void aTailOfAMinuteWidensTheHistogramBucketsInsteadOfDrawingMillions() throws Exception
+    {
+        final PauseEvent stop = new PauseEvent("server-0", "SIGSTOP", T0 + 5_000 * MS, 60_000 * MS);
+        final RunGroup group = RunGroup.group(
+            List.of(syntheticRun("A", "two_server 1000/s run 1", 0, stop, 0, List.of(stop))), MS).get(0);
+        assertTrue(group.createToEnd().p999Us() > 59_000_000, () -> "a minute-long tail: " + group.createToEnd());
+
+        final String text = ProbeReport.write(List.of(group), dir.resolve("report"));
+        final long widthUs = LatencyStats.bucketWidthNs((long)(group.createToEnd().p999Us() * 1000), 500) / 1000;
+        assertTrue(widthUs >= 100_000 && 0 == widthUs % 10, () -> "bucket width " + widthUs);
+        assertTrue(text.contains("create-to-end histogram, " + widthUs + " µs buckets"), text);
+        final String histogramLine = text.lines().filter(l -> l.contains("histogram,")).findFirst().orElseThrow();
+        assertTrue(histogramLine.length() < 20_000, () -> "line of " + histogramLine.length() + " characters");
+        assertTrue(Files.readString(dir.resolve("report").resolve("two_server_1000_s_run_1-histogram.svg"))
+            .contains("<svg"));
+        assertEquals(10_000, LatencyStats.bucketWidthNs(3_000_000, 1_000), "to 3 ms: the published 10 µs");
+        assertEquals(20_000, LatencyStats.bucketWidthNs(10_000_001, 1_000), "just past 10 ms: 20 µs");
     }
 
     @Test
