@@ -27,6 +27,10 @@ import jdk.jfr.consumer.RecordingStream;
  * ({@link #pauses()}), so a server allocates nothing on the Java heap for it during a measurement. {@link #streaming}
  * follows the events as JFR flushes them (about once a second), for a process that wants its pauses while it runs
  * (the order probe); it parses small chunks, a little garbage per second.
+ * <p>
+ * Safepoints are the JVM's own stops. Stalls of the whole process that the JVM does not cause — the operating system
+ * not running its threads — are measured beside them by a {@link HiccupMeter} and reported as pauses of cause
+ * {@value HiccupMeter#CAUSE} ({@value #HICCUP_THRESHOLD_NS_PROP_NAME}, 1 ms by default, 0 to switch it off).
  */
 public final class PauseRecorder implements PauseRecorderMXBean, AutoCloseable
 {
@@ -39,10 +43,15 @@ public final class PauseRecorder implements PauseRecorderMXBean, AutoCloseable
     /** Whether a server process records its pauses (JFR safepoint events, parsed only when read over JMX). */
     public static final String ENABLED_PROP_NAME = "mdhub.pause.recorder.enabled";
 
+    /** A {@link HiccupMeter} wake-up this much late is a hiccup of the process (ns; 0 = no hiccup meter). */
+    public static final String HICCUP_THRESHOLD_NS_PROP_NAME = "mdhub.pause.hiccup.threshold.ns";
+    private static final long DEFAULT_HICCUP_THRESHOLD_NS = 1_000_000L;
+
     private final String process;
     private final Recording recording;
     private final RecordingStream stream;
     private final Safepoints streamed;
+    private final HiccupMeter hiccups;
     private javax.management.ObjectName objectName;
 
     private PauseRecorder(final String process, final Recording recording, final RecordingStream stream)
@@ -51,6 +60,14 @@ public final class PauseRecorder implements PauseRecorderMXBean, AutoCloseable
         this.recording = recording;
         this.stream = stream;
         this.streamed = null == stream ? null : new Safepoints(process);
+        final long hiccupThresholdNs =
+            io.mdhub.common.config.ConfigValues.getLong(HICCUP_THRESHOLD_NS_PROP_NAME, DEFAULT_HICCUP_THRESHOLD_NS);
+        if (hiccupThresholdNs < 0)
+        {
+            throw new IllegalArgumentException(HICCUP_THRESHOLD_NS_PROP_NAME + " must not be negative: " +
+                hiccupThresholdNs);
+        }
+        this.hiccups = 0 == hiccupThresholdNs ? null : new HiccupMeter(process, hiccupThresholdNs);
     }
 
     /**
@@ -130,9 +147,21 @@ public final class PauseRecorder implements PauseRecorderMXBean, AutoCloseable
     }
 
     /**
-     * @return every complete pause so far, oldest first (streaming: up to JFR's last flush, about a second ago).
+     * @return every complete pause so far, oldest first (streaming: up to JFR's last flush, about a second ago): the
+     * safepoints, and the hiccups of the {@link HiccupMeter} unless it is switched off.
      */
     public List<PauseEvent> pauses()
+    {
+        final List<PauseEvent> pauses = new ArrayList<>(safepoints());
+        if (null != hiccups)
+        {
+            pauses.addAll(hiccups.hiccups());
+            pauses.sort(Comparator.comparingLong(PauseEvent::startEpochNs));
+        }
+        return pauses;
+    }
+
+    private List<PauseEvent> safepoints()
     {
         if (null != streamed)
         {
@@ -200,6 +229,10 @@ public final class PauseRecorder implements PauseRecorderMXBean, AutoCloseable
         if (null != stream)
         {
             stream.close();
+        }
+        if (null != hiccups)
+        {
+            hiccups.close();
         }
     }
 

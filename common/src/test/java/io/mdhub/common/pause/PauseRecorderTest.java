@@ -57,6 +57,57 @@ class PauseRecorderTest
     }
 
     @Test
+    void aStopOfTheWholeProcessIsAHiccupBesideItsSafepoint()
+    {
+        try (PauseRecorder recorder = PauseRecorder.recording("test-server"))
+        {
+            // a full collection over ~100 MB of live objects: every Java thread, the meter's too, waits for its end
+            final Object[] live = new Object[1_000_000];
+            for (int i = 0; i < live.length; i++)
+            {
+                live[i] = new long[10];
+            }
+            MdTests.await("the meter running", () -> true);
+            final long beforeNs = System.currentTimeMillis() * 1_000_000L;
+            System.gc();
+            final long afterNs = (System.currentTimeMillis() + 1) * 1_000_000L;
+            assertTrue(live[live.length - 1] instanceof long[]);
+            MdTests.await("the meter woke after the stop", () -> recorder.pauses().stream()
+                .anyMatch(p -> HiccupMeter.CAUSE.equals(p.cause()) && p.endEpochNs() >= beforeNs));
+            final List<PauseEvent> pauses = recorder.pauses();
+            final PauseEvent gc = pauses.stream().filter(PauseEvent::isGc)
+                .filter(p -> p.startEpochNs() >= beforeNs - 1_000_000L).findFirst()
+                .orElseThrow(() -> new AssertionError("no GC pause among " + pauses));
+            final PauseEvent hiccup = pauses.stream().filter(p -> HiccupMeter.CAUSE.equals(p.cause()))
+                .filter(p -> p.startEpochNs() < gc.endEpochNs() && p.endEpochNs() > gc.startEpochNs()).findFirst()
+                .orElseThrow(() -> new AssertionError("no hiccup overlapping " + gc + " among " + pauses));
+            assertEquals("test-server", hiccup.process());
+            assertTrue(hiccup.durationNs() >= 1_000_000L, hiccup::toString);
+            assertTrue(hiccup.startEpochNs() <= afterNs, () -> hiccup + " before " + afterNs);
+            for (int i = 1; i < pauses.size(); i++)
+            {
+                assertTrue(pauses.get(i - 1).startEpochNs() <= pauses.get(i).startEpochNs(), "oldest first");
+            }
+        }
+    }
+
+    @Test
+    void noHiccupMeterWhenItsThresholdIsZero()
+    {
+        System.setProperty(PauseRecorder.HICCUP_THRESHOLD_NS_PROP_NAME, "0");
+        try (PauseRecorder recorder = PauseRecorder.recording("test-no-meter"))
+        {
+            assertTrue(Thread.getAllStackTraces().keySet().stream()
+                .noneMatch(t -> t.getName().equals("mdhub-hiccups-test-no-meter")));
+        }
+        finally
+        {
+            System.clearProperty(PauseRecorder.HICCUP_THRESHOLD_NS_PROP_NAME);
+        }
+        assertThrows(IllegalArgumentException.class, () -> new HiccupMeter("x", 0));
+    }
+
+    @Test
     void linesRoundTripAndBadOnesAreRefused()
     {
         final PauseEvent event = new PauseEvent("p2p-0", "G1CollectForAllocation", 1_700_000_000_000_000_000L, 1234);

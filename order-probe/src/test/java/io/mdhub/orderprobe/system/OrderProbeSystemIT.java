@@ -13,6 +13,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import io.mdhub.common.pause.HiccupMeter;
 import io.mdhub.common.pause.PauseEvent;
 import io.mdhub.common.test.InterruptAfter;
 import io.mdhub.common.test.MdTests;
@@ -64,7 +65,9 @@ class OrderProbeSystemIT
         final RunGroup cleanGroup = RunGroup.group(List.of(clean), SPIKE_NS).get(0);
         for (final SpikeEpisode episode : cleanGroup.episodes())
         {
-            assertTrue(episode.isUnexplained(), () -> "nothing paused, yet attributed: " + episode.describeCause());
+            // no JVM stopped anything: a spike is unexplained, or a hiccup (the OS not running a process) explains it
+            assertTrue(episode.isUnexplained() || HiccupMeter.CAUSE.equals(episode.causes().get(0).cause()),
+                () -> "nothing paused, yet attributed: " + episode.describeCause());
         }
 
         final ProbeRun stopped = probe("stopped", aeronDir,
@@ -87,7 +90,11 @@ class OrderProbeSystemIT
         final SpikeEpisode spike = overlapping.get(0);
         assertTrue(spike.maxLatencyNs() >= 40_000_000L, () -> "the stop held orders: " + spike);
         assertFalse(spike.isUnexplained(), () -> "attributed: " + spike);
-        assertEquals(stop, spike.causes().get(0), () -> "attributed to the stop: " + spike.describeCause());
+        final PauseEvent cause = spike.causes().get(0);
+        // the stop as injected, or the stopped server's own hiccup meter measuring it: either names order-server-1
+        assertTrue(stop.equals(cause) || ("order-server-1".equals(cause.process()) &&
+            HiccupMeter.CAUSE.equals(cause.cause()) && cause.durationNs() >= 40_000_000L),
+            () -> "attributed to the stop of order-server-1: " + spike.describeCause());
         System.out.println("OrderProbeSystemIT: spike of " + spike.orders() + " orders, worst " +
             spike.maxLatencyNs() / 1_000_000.0 + " ms, attributed to " + spike.describeCause());
     }
