@@ -41,9 +41,14 @@ final class BenchProcess implements AutoCloseable
      * @return the started process.
      */
     static BenchProcess start(
-        final String name, final Path log, final Path jar, final List<String> jvmOpts, final List<String> args)
+        final String name,
+        final Path log,
+        final List<String> launcher,
+        final Path jar,
+        final List<String> jvmOpts,
+        final List<String> args)
     {
-        final List<String> command = new ArrayList<>();
+        final List<String> command = new ArrayList<>(launcher);
         command.add(ProcessHandle.current().info().command().orElse("java"));
         command.add("-Dchronicle.analytics.disable=true");
         command.addAll(jvmOpts);

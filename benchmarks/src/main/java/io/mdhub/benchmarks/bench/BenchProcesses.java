@@ -31,6 +31,7 @@ final class BenchProcesses implements AutoCloseable
 
     private static final int JCMD_TIMEOUT_SECONDS = 30;
     private static final Path SHM = Path.of("/dev/shm");
+    private static final Path TASKSET = Path.of("/usr/bin/taskset");
     private static final java.util.concurrent.atomic.AtomicInteger TOPOLOGIES =
         new java.util.concurrent.atomic.AtomicInteger();
 
@@ -38,6 +39,7 @@ final class BenchProcesses implements AutoCloseable
     private final Path dir;
     private final List<String> jvmOpts;
     private final List<BenchProcess> started = new ArrayList<>();
+    private final java.util.Map<String, String> cpusByName = new java.util.HashMap<>();
     private Path memoryRoot;
 
     /**
@@ -78,10 +80,32 @@ final class BenchProcesses implements AutoCloseable
     {
         final List<String> opts = new ArrayList<>(jvmOpts);
         opts.addAll(extraOpts);
+        final String cpus = cpusByName.get(name);
+        final List<String> launcher = null == cpus ? List.of() : List.of(TASKSET.toString(), "-c", cpus);
         final BenchProcess process =
-            BenchProcess.start(name, dir.resolve(name + ".log"), root.resolve(jar), opts, List.of(args));
+            BenchProcess.start(name, dir.resolve(name + ".log"), launcher, root.resolve(jar), opts, List.of(args));
         started.add(process);
         return process;
+    }
+
+    /**
+     * Run the process of this name, when it is started, on these CPUs only ({@code taskset -c}; its threads inherit
+     * the affinity). On a host with few cores this decides which processes share a core: a busy-polling process and
+     * the one it hands its output to on one core make the hand-off a wake-up on the same core, not an
+     * inter-processor interrupt to an idle virtual CPU.
+     *
+     * @param name the process's name as given to {@link #start(String, String, String...)}.
+     * @param cpus a CPU list as {@code taskset -c} reads it ({@code 0}, {@code 1-3}).
+     * @return this.
+     */
+    BenchProcesses pin(final String name, final String cpus)
+    {
+        if (!Files.isExecutable(TASKSET))
+        {
+            throw new IllegalStateException("pinning processes to CPUs needs " + TASKSET + " (util-linux)");
+        }
+        cpusByName.put(name, cpus);
+        return this;
     }
 
     /**

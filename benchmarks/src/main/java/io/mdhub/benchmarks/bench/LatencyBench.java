@@ -70,6 +70,11 @@ public final class LatencyBench implements Callable<Integer>
         "the worker, ~150 us off the median).")
     String p2pBusyPoll = "yield";
 
+    @Option(names = "--pin", description = "Pin the processes to CPUs (taskset): the p2p-server and the test client " +
+        "on the last CPU, source, distributor and backbone on the others. On a small host the busy-polling worker " +
+        "then hands each update to the client on its own core, not by waking another one (default ${DEFAULT-VALUE}).")
+    boolean pin;
+
     @Option(names = "--out", description = "Report directory (default target/bench-latency-<time>).")
     Path out;
 
@@ -79,6 +84,26 @@ public final class LatencyBench implements Callable<Integer>
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
+
+    private void pin(final BenchProcesses processes)
+    {
+        final int cpus = Runtime.getRuntime().availableProcessors();
+        if (cpus < 2)
+        {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--pin needs at least 2 CPUs: " + cpus);
+        }
+        final String last = Integer.toString(cpus - 1);
+        final String others = 2 == cpus ? "0" : "0-" + (cpus - 2);
+        processes.pin("p2p", last).pin("client", last)
+            .pin("source", others).pin("distributor", others).pin("backbone", others);
+    }
+
+    private static String placement()
+    {
+        final int cpus = Runtime.getRuntime().availableProcessors();
+        return "p2p-server and client pinned to CPU " + (cpus - 1) + ", the others to " +
+            (2 == cpus ? "CPU 0" : "CPUs 0-" + (cpus - 2));
+    }
 
     private String[] p2pArgs(final String aeronDir, final int consumerPort)
     {
@@ -108,6 +133,10 @@ public final class LatencyBench implements Callable<Integer>
         try (BenchProcesses processes = new BenchProcesses(root, dir, jvm))
         {
             final String aeronDir = processes.memoryDir("aeron").toString();
+            if (pin)
+            {
+                pin(processes);
+            }
             final BenchProcess backbone =
                 processes.start("backbone", BenchProcesses.BACKBONE_JAR, "--aeron-dir", aeronDir);
             backbone.awaitLine("mdhub-backbone ready", 60);
@@ -150,7 +179,7 @@ public final class LatencyBench implements Callable<Integer>
         final Path references = null != referenceDir ? referenceDir : root.getParent().resolve("shared/reference");
         LatencyReport.write(dir, "bin/mdhub bench latency " + String.join(" ", spec.commandLine().getParseResult()
             .originalArgs()), machine(), "off".equals(p2pBusyPoll) ? "backbone polled on timers" :
-            "worker busy-polling with the " + p2pBusyPoll + " idle strategy", rows,
+            "worker busy-polling with the " + p2pBusyPoll + " idle strategy" + (pin ? "; " + placement() : ""), rows,
             ReferenceCurve.read("RMDS HS22 10GbE (2009)", references.resolve("rmds_latency_hs22_rrcp_10gbe.csv")),
             ReferenceCurve.read("RMDS SLERT InfiniBand (2008)",
                 references.resolve("rmds_latency_slert_infiniband.csv")));
