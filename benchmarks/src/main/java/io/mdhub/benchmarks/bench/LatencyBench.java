@@ -43,6 +43,8 @@ public final class LatencyBench implements Callable<Integer>
 {
     private static final String DEFAULT_RATES =
         "1000,5000,10000,20000,30000,40000,50000,60000,70000,80000,90000,100000,150000,200000,250000,300000";
+    private static final int FLOOR_ROUND_TRIPS = 2_000;
+    private static final long FLOOR_GAP_NS = 1_000_000L;
     private static final Pattern LOST_SO_FAR = Pattern.compile("recovered \\d+, lost (\\d+),");
 
     @Option(names = "--items", description = "Watchlist size (default ${DEFAULT-VALUE}).")
@@ -127,6 +129,8 @@ public final class LatencyBench implements Callable<Integer>
             LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
         Files.createDirectories(dir);
         final List<String> jvm = jvmOpts.isBlank() ? List.of() : Arrays.asList(jvmOpts.trim().split("\\s+"));
+        final String floor = LoopbackFloor.measure(FLOOR_ROUND_TRIPS, FLOOR_GAP_NS); // before any process runs
+        console.println("bench latency: " + floor);
         final int sourcePort = BenchProcesses.freePort();
         final int consumerPort = BenchProcesses.freePort();
         final List<LatencyRow> rows = new ArrayList<>();
@@ -177,9 +181,10 @@ public final class LatencyBench implements Callable<Integer>
             }
         }
         final Path references = null != referenceDir ? referenceDir : root.getParent().resolve("shared/reference");
+        final String polling = "off".equals(p2pBusyPoll) ? "backbone polled on timers" :
+            "worker busy-polling with the " + p2pBusyPoll + " idle strategy" + (pin ? "; " + placement() : "");
         LatencyReport.write(dir, "bin/mdhub bench latency " + String.join(" ", spec.commandLine().getParseResult()
-            .originalArgs()), machine(), "off".equals(p2pBusyPoll) ? "backbone polled on timers" :
-            "worker busy-polling with the " + p2pBusyPoll + " idle strategy" + (pin ? "; " + placement() : ""), rows,
+            .originalArgs()), machine() + ".\n\nReference: " + floor, polling, rows,
             ReferenceCurve.read("RMDS HS22 10GbE (2009)", references.resolve("rmds_latency_hs22_rrcp_10gbe.csv")),
             ReferenceCurve.read("RMDS SLERT InfiniBand (2008)",
                 references.resolve("rmds_latency_slert_infiniband.csv")));

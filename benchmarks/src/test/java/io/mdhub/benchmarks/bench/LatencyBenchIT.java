@@ -55,7 +55,9 @@ class LatencyBenchIT
                 assertTrue(Long.parseLong(cells[6]) > 0, row); // samples
                 assertEquals("0", cells[10], row); // nothing lost
             }
-            assertTrue(Files.readString(report.resolve("report.md")).contains("| 2000 |"));
+            final String md = Files.readString(report.resolve("report.md"));
+            assertTrue(md.contains("| 2000 |"), md);
+            assertTrue(md.matches("(?s).*Reference: loopback floor .*: mean [0-9.]+ µs, p50 [0-9.]+ µs, p99 .*"), md);
             assertTrue(Files.readString(report.resolve("latency.svg")).contains("<polyline"));
         }
         finally
