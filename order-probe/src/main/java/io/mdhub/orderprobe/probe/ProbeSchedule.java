@@ -33,6 +33,7 @@ final class ProbeSchedule
     {
         private final Thread thread;
         private volatile boolean isQueued;
+        private volatile boolean isParked;
 
         /**
          * @param thread the publishing thread that will wait with this.
@@ -94,7 +95,7 @@ final class ProbeSchedule
                     stalls++;
                 }
                 worstLatenessNs = Math.max(worstLatenessNs, lateness);
-                final long from = released.get();
+                final long from = next;
                 while (next < total && dueNs(next) <= now)
                 {
                     next++;
@@ -113,22 +114,20 @@ final class ProbeSchedule
         }
     }
 
-    /**
-     * A publishing thread's claim of the next released order.
-     *
-     * @return the order's index, or -1 when none is released and unclaimed now.
-     */
     private void wakeWaiters(final long orders)
     {
-        for (long i = 0; i < orders; i++)
+        long woken = 0;
+        Waiter waiter;
+        while (woken < orders && null != (waiter = waiters.poll()))
         {
-            final Waiter waiter = waiters.poll();
-            if (null == waiter)
-            {
-                return;
-            }
+            // cleared before isParked is read: a waiter setting isParked meanwhile then sees it must queue again
             waiter.isQueued = false;
-            LockSupport.unpark(waiter.thread);
+            if (waiter.isParked)
+            {
+                LockSupport.unpark(waiter.thread);
+                woken++;
+            }
+            // else it left its park by time-out and is busy with an order: the wake-up goes to the next waiter
         }
     }
 
@@ -150,6 +149,7 @@ final class ProbeSchedule
             }
             Thread.onSpinWait();
         }
+        waiter.isParked = true; // before isQueued is read (see wakeWaiters)
         if (!waiter.isQueued)
         {
             waiter.isQueued = true;
@@ -158,11 +158,13 @@ final class ProbeSchedule
                 waiter.isQueued = false; // cannot happen with fewer publishers than MAX_WAITERS; the park still ends
             }
         }
-        // The offer above is a full fence: a release the re-check misses finds this waiter in the queue.
+        // isParked is written before released is re-read, and the creation thread writes released before it reads
+        // isParked: a release the re-check misses finds this waiter parked in the queue.
         if (!hasUnclaimed() && !isDone())
         {
             LockSupport.parkNanos(this, maxParkNs);
         }
+        waiter.isParked = false;
     }
 
     private boolean hasUnclaimed()
@@ -170,6 +172,11 @@ final class ProbeSchedule
         return claimed.get() < released.get();
     }
 
+    /**
+     * A publishing thread's claim of the next released order.
+     *
+     * @return the order's index, or -1 when none is released and unclaimed now.
+     */
     long claim()
     {
         while (true)
