@@ -119,14 +119,6 @@ public final class CachedItem
     }
 
     /**
-     * @return true if the item's payload is a FieldList, so {@link #image()} holds its fields.
-     */
-    public boolean isFieldList()
-    {
-        return cached.isFieldList();
-    }
-
-    /**
      * @return true if the item's payload is imaged (a FieldList or a Map), so a refresh can be written from the cache.
      */
     public boolean isImaged()

@@ -87,7 +87,12 @@ public final class LatencyBench implements Callable<Integer>
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
-    private void pin(final BenchProcesses processes)
+    /**
+     * Pin the processes (see --pin).
+     *
+     * @return how they are placed, for the report.
+     */
+    private String pin(final BenchProcesses processes)
     {
         final int cpus = Runtime.getRuntime().availableProcessors();
         if (cpus < 2)
@@ -98,13 +103,8 @@ public final class LatencyBench implements Callable<Integer>
         final String others = 2 == cpus ? "0" : "0-" + (cpus - 2);
         processes.pin("p2p", last).pin("client", last)
             .pin("source", others).pin("distributor", others).pin("backbone", others);
-    }
-
-    private static String placement()
-    {
-        final int cpus = Runtime.getRuntime().availableProcessors();
-        return "p2p-server and client pinned to CPU " + (cpus - 1) + ", the others to " +
-            (2 == cpus ? "CPU 0" : "CPUs 0-" + (cpus - 2));
+        return "p2p-server and client pinned to CPU " + last + ", the others to CPU" + (2 == cpus ? " " : "s ") +
+            others;
     }
 
     private String[] p2pArgs(final String aeronDir, final int consumerPort)
@@ -134,12 +134,13 @@ public final class LatencyBench implements Callable<Integer>
         final int sourcePort = BenchProcesses.freePort();
         final int consumerPort = BenchProcesses.freePort();
         final List<LatencyRow> rows = new ArrayList<>();
+        String placement = null;
         try (BenchProcesses processes = new BenchProcesses(root, dir, jvm))
         {
             final String aeronDir = processes.memoryDir("aeron").toString();
             if (pin)
             {
-                pin(processes);
+                placement = pin(processes);
             }
             final BenchProcess backbone =
                 processes.start("backbone", BenchProcesses.BACKBONE_JAR, "--aeron-dir", aeronDir);
@@ -182,7 +183,8 @@ public final class LatencyBench implements Callable<Integer>
         }
         final Path references = null != referenceDir ? referenceDir : root.getParent().resolve("shared/reference");
         final String polling = "off".equals(p2pBusyPoll) ? "backbone polled on timers" :
-            "worker busy-polling with the " + p2pBusyPoll + " idle strategy" + (pin ? "; " + placement() : "");
+            "worker busy-polling with the " + p2pBusyPoll + " idle strategy" +
+            (null == placement ? "" : "; " + placement);
         LatencyReport.write(dir, "bin/mdhub bench latency " + String.join(" ", spec.commandLine().getParseResult()
             .originalArgs()), machine() + ".\n\nReference: " + floor, polling, rows,
             ReferenceCurve.read("RMDS HS22 10GbE (2009)", references.resolve("rmds_latency_hs22_rrcp_10gbe.csv")),

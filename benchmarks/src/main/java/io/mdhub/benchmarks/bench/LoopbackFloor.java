@@ -52,7 +52,10 @@ final class LoopbackFloor
                 {
                     final long startNs = System.nanoTime();
                     out.write(message);
-                    readFully(in, message);
+                    if (!readFully(in, message))
+                    {
+                        throw new java.io.EOFException("the loopback echo closed after " + i + " round trips");
+                    }
                     rttNs[i] = System.nanoTime() - startNs;
                     LockSupport.parkNanos(gapNs);
                 }

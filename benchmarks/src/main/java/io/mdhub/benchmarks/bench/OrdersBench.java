@@ -115,12 +115,18 @@ public final class OrdersBench implements Callable<Integer>
         final Path dir = null != out ? out : root.resolve("target").resolve("bench-orders-" +
             LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
         Files.createDirectories(dir);
+        // every name and the transport checked before the first run, not after hours of earlier configurations
+        if (!"ipc".equals(transport) && !"udp".equals(transport))
+        {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--transport is ipc or udp: " + transport);
+        }
+        final int[] servers = configurations.stream().mapToInt(this::serversOf).toArray();
         final List<ProbeRun> runs = new ArrayList<>();
         int failures = 0;
-        for (final String configuration : configurations)
+        for (int c = 0; c < servers.length; c++)
         {
-            final int servers = serversOf(configuration);
-            failures += runConfiguration(configuration, servers, root, dir.resolve(configuration), runs, console);
+            final String configuration = configurations.get(c);
+            failures += runConfiguration(configuration, servers[c], root, dir.resolve(configuration), runs, console);
         }
         final Path reportDir = dir.resolve("report");
         final List<RunGroup> groups = RunGroup.group(runs, spikeUs * 1000);
@@ -170,10 +176,6 @@ public final class OrdersBench implements Callable<Integer>
             peer[s] = BenchProcesses.freePort();
             fence[s] = BenchProcesses.freePort();
             jmx[s] = BenchProcesses.freePort();
-        }
-        if (!"ipc".equals(transport) && !"udp".equals(transport))
-        {
-            throw new CommandLine.ParameterException(spec.commandLine(), "--transport is ipc or udp: " + transport);
         }
         final StringBuilder clientServers = new StringBuilder();
         final List<String> serverJmx = new ArrayList<>();
