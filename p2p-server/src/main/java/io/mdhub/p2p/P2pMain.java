@@ -60,7 +60,7 @@ public final class P2pMain implements Callable<Integer>
         final ShutdownSignalBarrier barrier = new ShutdownSignalBarrier();
         // the pause timeline an order probe reads over JMX at the end of a run, named as the probe reports it
         try (PauseRecorder pauses = PauseRecorder.startForServer(OrderServiceConfiguration.isEnabled() ?
-            "order-server-" + System.getProperty(OrderServiceConfiguration.SERVER_ID_PROP_NAME, "0") :
+            OrderServiceConfiguration.processName() :
             P2pConfiguration.componentName());
             BackboneAttachment backbone = BackboneAttachment.attach(options.isEmbeddedDriver());
             OrderService orders = OrderServiceConfiguration.isEnabled() ?

@@ -28,6 +28,7 @@ final class ItemImagePublisher
     static final long NO_IMAGE = Long.MIN_VALUE;
 
     private static final int MAX_IMAGE_LENGTH = 16 * 1024 * 1024;
+    private static final int ENCODING_SLACK = 256; // message header and key around the payload
     private static final int STATUS_HEADROOM = 128;
 
     private final MarketDataPublisher publisher;
@@ -68,6 +69,10 @@ final class ItemImagePublisher
             return Publication.BACK_PRESSURED;
         }
         final int serviceId = service.id();
+        // sized from the image's own bound first, as the p2p cache does: a large book is encoded once, not once per
+        // doubling; the loop stays for what the bound does not cover
+        scratch.checkLimit(Math.min(
+            item.cached().encodedPayloadLength() + item.nameBuffer().capacity() + ENCODING_SLACK, MAX_IMAGE_LENGTH));
         int length;
         while (true)
         {

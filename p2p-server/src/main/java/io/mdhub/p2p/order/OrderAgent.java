@@ -198,7 +198,7 @@ final class OrderAgent implements Agent, PeerListener
     @Override
     public String roleName()
     {
-        return "order-server-" + serverId;
+        return OrderServiceConfiguration.processName(serverId);
     }
 
     @Override

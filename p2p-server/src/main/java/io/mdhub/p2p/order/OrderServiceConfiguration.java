@@ -130,6 +130,23 @@ public final class OrderServiceConfiguration
     }
 
     /**
+     * @param serverId an order server's id.
+     * @return its process name, as its agent thread, its pause recorder and the order probe's reports call it.
+     */
+    public static String processName(final int serverId)
+    {
+        return "order-server-" + serverId;
+    }
+
+    /**
+     * @return this process's order server name ({@value #SERVER_ID_PROP_NAME}).
+     */
+    public static String processName()
+    {
+        return processName(serverId());
+    }
+
+    /**
      * @return whether {@link #ENABLED_PROP_NAME} turns the order service on.
      */
     public static boolean isEnabled()
