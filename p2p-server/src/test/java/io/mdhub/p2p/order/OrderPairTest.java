@@ -48,18 +48,10 @@ class OrderPairTest
         pair.close();
     }
 
-    private void startPair()
-    {
-        pair.launch(0);
-        pair.launch(1);
-        pair.connectClient();
-        pair.awaitRoles("each server primary of half", pair::eachServerPrimaryOfHalf);
-    }
-
     @Test
     void verifierFindsAMissingAcknowledgedOrder() throws IOException
     {
-        startPair();
+        pair.start();
         pair.submitAndAwait(1, 20);
         pair.stop(0);
         pair.stop(1);
@@ -74,7 +66,7 @@ class OrderPairTest
     @Test
     void pairSharesPartitionsReplicatesAndAnswersResendsWithTheOriginalAck() throws IOException
     {
-        startPair();
+        pair.start();
         final TestOrderClient client = pair.client;
         pair.submitAndAwait(1, 200);
         for (final TestOrderClient.Answer answer : client.acks.values())
@@ -106,7 +98,7 @@ class OrderPairTest
     @Test
     void killedServerLosesNothingAndRejoinsAsBackupAfterCatchingUp() throws IOException
     {
-        startPair();
+        pair.start();
         pair.submitAndAwait(1, 100);
 
         pair.stop(1); // its fence closes: server 0 knows it is dead
@@ -129,7 +121,7 @@ class OrderPairTest
     @Test
     void steppingDownHandsEveryPartitionToThePeerAndBack() throws IOException
     {
-        startPair();
+        pair.start();
         pair.submitAndAwait(1, 40);
 
         pair.servers[0].stepDown(true);
@@ -154,7 +146,7 @@ class OrderPairTest
     @Test
     void promotedBackupResumesDrainingWhereTheDeadPrimaryStopped()
     {
-        startPair();
+        pair.start();
         pair.submitAndAwait(1, 100);
         final long[] drainedByOne = new long[PARTITIONS];
         for (int p = 1; p < PARTITIONS; p += 2)
@@ -216,7 +208,7 @@ class OrderPairTest
     @Test
     void cutReplicationLinkHoldsAcksAndLosesOrDuplicatesNothing() throws IOException
     {
-        startPair();
+        pair.start();
         pair.submitAndAwait(1, 40);
 
         pair.servers[0].severPeerLink(true);
@@ -244,7 +236,7 @@ class OrderPairTest
     @Test
     void bothServersRestartFromTheirQueuesWithEveryAcknowledgedOrder()
     {
-        startPair();
+        pair.start();
         final TestOrderClient client = pair.client;
         pair.submitAndAwait(1, 120);
         MdTests.await(() -> "120 orders drained: " + pair.states(), () -> deliveredOrders() == 120);
@@ -285,7 +277,7 @@ class OrderPairTest
     @Test
     void badOrdersAreRefusedToTheirClientWithAReason()
     {
-        startPair();
+        pair.start();
         final TestOrderClient client = pair.client;
         final UnsafeBuffer garbage = new UnsafeBuffer("8=FIX.4.4\u00019=5\u000135=D\u0001garbage".getBytes());
         client.submitRaw(1, 0, -1, garbage, garbage.capacity());

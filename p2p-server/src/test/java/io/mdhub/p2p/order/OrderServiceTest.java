@@ -60,14 +60,6 @@ class OrderServiceTest
         pair.close();
     }
 
-    private void startPair()
-    {
-        pair.launch(0);
-        pair.launch(1);
-        pair.connectClient();
-        pair.awaitRoles("each server primary of half", pair::eachServerPrimaryOfHalf);
-    }
-
     private long gaps(final int server)
     {
         long gaps = 0;
@@ -85,7 +77,7 @@ class OrderServiceTest
     @Test
     void gapOnABackupIsCountedAndFilledFromThePrimary() throws IOException
     {
-        startPair();
+        pair.start();
         pair.submitAndAwait(1, 20);
         assertEquals(0, gaps(1));
         pair.servers[0].losePeerMessages(ReplicateOrderDecoder.TEMPLATE_ID, 1);
@@ -191,7 +183,7 @@ class OrderServiceTest
             RecordingPostProcessor.class.getName());
         try
         {
-            startPair();
+            pair.start();
         }
         finally
         {
@@ -280,7 +272,7 @@ class OrderServiceTest
     @Test
     void acksWhileThePeerCatchesUpAreNotReplicated() throws IOException
     {
-        startPair();
+        pair.start();
         pair.submitAndAwait(1, 40);
         pair.stop(1);
         pair.awaitRoles("server 0 primary of everything", () -> pair.allPrimaryOn(0));
@@ -318,7 +310,7 @@ class OrderServiceTest
     @Test
     void badInputFromOneClientIsRejectedToThatClientOnlyWhileAnotherIsServed()
     {
-        startPair();
+        pair.start();
         final TestOrderClient bad = pair.newClient(78, 4078);
         try
         {
@@ -380,7 +372,7 @@ class OrderServiceTest
     @Test
     void orderFromAClientWithoutHelloIsCountedAndAnsweredOnlyAfterAHello()
     {
-        startPair();
+        pair.start();
         final TestOrderClient stranger = pair.newClient(79, 4079);
         try
         {

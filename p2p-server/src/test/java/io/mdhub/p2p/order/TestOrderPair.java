@@ -101,6 +101,17 @@ final class TestOrderPair implements AutoCloseable
         servers[id] = null;
     }
 
+    /**
+     * Launch both servers with default settings, connect the client and wait until each is primary of half.
+     */
+    void start()
+    {
+        launch(0);
+        launch(1);
+        connectClient();
+        awaitRoles("each server primary of half", this::eachServerPrimaryOfHalf);
+    }
+
     void connectClient()
     {
         client = newClient(CLIENT_ID, 4077);
