@@ -51,6 +51,12 @@ final class OrderAgent implements Agent, PeerListener
     private static final long CATCH_UP_RETRY_NS = 1_000_000_000L;
     private static final long GAP_REQUEST_INTERVAL_NS = 100_000_000L;
     private static final long LOG_INTERVAL_NS = 1_000_000_000L;
+    /**
+     * How often the fence's sockets are served. Each poll costs three system calls (select, two reads), which on
+     * every duty cycle were most of the agent's CPU at load; the fence's own timescales are its keep-alive and
+     * timeouts (hundreds of milliseconds), so a millisecond delays no verdict that matters.
+     */
+    private static final long FENCE_POLL_INTERVAL_NS = 1_000_000L;
 
     /**
      * Where this server stands in the pair.
@@ -95,6 +101,7 @@ final class OrderAgent implements Agent, PeerListener
     private ServerState state = ServerState.STARTING;
     private long startedNs;
     private long nextHeartbeatNs;
+    private long nextFencePollNs;
     private long peerHeardNs;
     private long peerStartEpochMs;
     private boolean isPeerHeard;
@@ -205,7 +212,12 @@ final class OrderAgent implements Agent, PeerListener
     public int doWork()
     {
         final long nowNs = System.nanoTime();
-        int work = fence.poll(nowNs);
+        int work = 0;
+        if (nowNs - nextFencePollNs >= 0)
+        {
+            nextFencePollNs = nowNs + FENCE_POLL_INTERVAL_NS;
+            work += fence.poll(nowNs);
+        }
         work += peer.poll(FRAGMENT_LIMIT);
         work += ingress.poll(ingressHandler, FRAGMENT_LIMIT);
         work += sendBackupAcks();
@@ -326,7 +338,10 @@ final class OrderAgent implements Agent, PeerListener
             }
         }
         wasFenceUnreachable = isUnreachable;
-        lastFenceState = fenceState;
+        if (fenceState != lastFenceState)
+        {
+            lastFenceState = fenceState; // volatile (JMX reads it): written on a change, not every duty cycle
+        }
     }
 
     /**
@@ -1313,6 +1328,8 @@ final class OrderAgent implements Agent, PeerListener
         {
             CloseHelper.quietClose(client);
         }
-        CloseHelper.quietCloseAll(peer, region, index);
+        // the ingress too: on a shared Aeron client a leaked subscription stays registered at its last position,
+        // and the driver then holds every client's publication to this stream at that position plus one window
+        CloseHelper.quietCloseAll(ingress, peer, region, index);
     }
 }

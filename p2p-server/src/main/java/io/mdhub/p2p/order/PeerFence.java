@@ -17,7 +17,8 @@ import org.agrona.CloseHelper;
 /**
  * Tells a dead peer from a silent one, which heartbeats alone cannot. Each server listens on a TCP port and keeps a
  * connection open to its peer's; both ends of every fence connection send a keep-alive byte every
- * {@code timeout / 4} and read whatever arrives. Non-blocking, polled from the order agent's duty cycle.
+ * {@code timeout / 4} and read whatever arrives. Non-blocking, polled from the order agent's duty cycle once a
+ * millisecond.
  * <p>
  * What counts as what (the order agent takes over only on {@link State#DOWN}):
  * <ul>
@@ -73,7 +74,7 @@ final class PeerFence implements AutoCloseable
     private final ServerSocketChannel listener;
     /**
      * Tells when a connection waits to be accepted: a non-blocking accept that finds nobody still allocates, and the
-     * fence is polled on every duty cycle of the order agent.
+     * fence is polled every millisecond of the order agent's life.
      */
     private final Selector acceptSelector;
     private final InetSocketAddress peerAddress;
