@@ -156,8 +156,9 @@ final class OrderAgent implements Agent, PeerListener
             partitions[i] = new Partition(i, i % 2);
         }
         this.gapFrom = new long[partitions.length];
-        this.region = new OrdersRegion(partitions.length);
-        this.index = new OrderKeyIndex(64 * 1024);
+        this.region = new OrdersRegion(partitions.length, ctx.expectedOrders(),
+            OrderServiceConfiguration.processName(serverId));
+        this.index = OrderKeyIndex.forOrders(ctx.expectedOrders());
         this.peer = new PeerLink(serverId,
             aeron.addExclusivePublication(ctx.peerRemoteChannel(), ctx.peerRemoteStreamId()),
             aeron.addSubscription(ctx.peerChannel(), ctx.peerStreamId()), this, counters.malformed);

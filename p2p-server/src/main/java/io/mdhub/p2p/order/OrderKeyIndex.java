@@ -1,8 +1,12 @@
 package io.mdhub.p2p.order;
 
+import java.util.concurrent.TimeUnit;
+
 import org.agrona.BitUtil;
 import org.agrona.BufferUtil;
 import org.agrona.concurrent.UnsafeBuffer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Off-heap hash index from an order's identity (client id, order id) to where it was stored (partition and
@@ -16,7 +20,9 @@ final class OrderKeyIndex implements AutoCloseable
     /** Returned by {@link #sequence(long, long)} for an unknown order. */
     static final long MISSING = 0;
 
+    private static final Logger LOG = LoggerFactory.getLogger(OrderKeyIndex.class);
     private static final int SLOT_SIZE = 32;
+    private static final double LOAD_FACTOR = 0.6;
     private static final int CLIENT_OFFSET = 0;
     private static final int ORDER_OFFSET = 8;
     private static final int PARTITION_OFFSET = 16;
@@ -35,13 +41,21 @@ final class OrderKeyIndex implements AutoCloseable
         allocate(BitUtil.findNextPositivePowerOfTwo(Math.max(16, initialCapacity)));
     }
 
+    /**
+     * @param expectedOrders orders to hold before the first growth.
+     * @return an index sized for them.
+     */
+    static OrderKeyIndex forOrders(final long expectedOrders)
+    {
+        return new OrderKeyIndex((int)Math.min(1 << 25, (long)Math.ceil(expectedOrders / LOAD_FACTOR) + 1));
+    }
+
     private void allocate(final int newCapacity)
     {
         capacity = newCapacity;
         mask = newCapacity - 1;
-        resizeThreshold = (int)(newCapacity * 0.6);
-        slots = new UnsafeBuffer(java.nio.ByteBuffer.allocateDirect(newCapacity * SLOT_SIZE));
-        slots.setMemory(0, slots.capacity(), (byte)0);
+        resizeThreshold = (int)(newCapacity * LOAD_FACTOR);
+        slots = new UnsafeBuffer(java.nio.ByteBuffer.allocateDirect(newCapacity * SLOT_SIZE)); // zeroed: all empty
     }
 
     /**
@@ -119,6 +133,11 @@ final class OrderKeyIndex implements AutoCloseable
         return slots.getInt(lastSlot * SLOT_SIZE + EPOCH_OFFSET);
     }
 
+    int capacity()
+    {
+        return capacity;
+    }
+
     int size()
     {
         return size;
@@ -136,6 +155,7 @@ final class OrderKeyIndex implements AutoCloseable
 
     private void grow()
     {
+        final long startNs = System.nanoTime();
         final UnsafeBuffer old = slots;
         final int oldCapacity = capacity;
         allocate(capacity * 2);
@@ -150,6 +170,10 @@ final class OrderKeyIndex implements AutoCloseable
             }
         }
         BufferUtil.free(old);
+        // a pause on the order path that mdhub.order.expected.orders avoids: say so, with its length
+        LOG.warn("order identity index grew to {} slots for {} orders in {} ms (size it with {})", capacity, size,
+            TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNs),
+            OrderServiceConfiguration.EXPECTED_ORDERS_PROP_NAME);
     }
 
     private static int hash(final long clientId, final long orderId)

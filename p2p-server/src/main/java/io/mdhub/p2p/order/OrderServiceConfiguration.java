@@ -94,6 +94,14 @@ public final class OrderServiceConfiguration
     /** Default largest order. */
     public static final int MAX_ORDER_BYTES_DEFAULT = 4096;
 
+    /**
+     * Orders the in-memory store (identity index, sequence positions) is sized for when the server starts. Past it the
+     * index doubles on the order path (a pause that grows with the orders held, logged with its length).
+     */
+    public static final String EXPECTED_ORDERS_PROP_NAME = "mdhub.order.expected.orders";
+    /** Default expected orders: about 64 MiB of index and 8 MiB of positions. */
+    public static final long EXPECTED_ORDERS_DEFAULT = 1_000_000L;
+
     /** Class name of the pre-processing callback. */
     public static final String PRE_PROCESSOR_PROP_NAME = "mdhub.order.pre.processor";
     /** Default pre-processor: FIX tag=value NewOrderSingle. */
@@ -224,6 +232,11 @@ public final class OrderServiceConfiguration
     static int maxOrderBytes()
     {
         return ConfigValues.getSizeAsInt(MAX_ORDER_BYTES_PROP_NAME, MAX_ORDER_BYTES_DEFAULT);
+    }
+
+    static long expectedOrders()
+    {
+        return ConfigValues.getLong(EXPECTED_ORDERS_PROP_NAME, EXPECTED_ORDERS_DEFAULT);
     }
 
     static String preProcessor()

@@ -19,21 +19,32 @@ final class OrdersRegion implements AutoCloseable
     static final int CHUNK_SIZE = 16 * 1024 * 1024;
 
     private static final int LENGTH_PREFIX = 4;
+    private static final int MAX_INITIAL_POSITION_BYTES = 1 << 30;
 
     private final ArrayList<UnsafeBuffer> chunks = new ArrayList<>();
+    private final ChunkSupply chunkSupply;
     private final ExpandableDirectByteBuffer[] positions;
     private final long[] lastSequence;
     private long bytesStored;
     private int chunkPosition = CHUNK_SIZE;
 
-    OrdersRegion(final int partitions)
+    /**
+     * @param partitions     partitions.
+     * @param expectedOrders orders it is sized for up front, so that sequence positions are not copied to a larger
+     *                       buffer on the order path until then.
+     * @param name           names the thread that prepares chunks.
+     */
+    OrdersRegion(final int partitions, final long expectedOrders, final String name)
     {
         positions = new ExpandableDirectByteBuffer[partitions];
         lastSequence = new long[partitions];
+        final long perPartition = (expectedOrders + partitions - 1) / partitions + 1;
+        final int positionBytes = (int)Math.min(MAX_INITIAL_POSITION_BYTES, Math.max(64 * 1024, perPartition * 8));
         for (int i = 0; i < partitions; i++)
         {
-            positions[i] = new ExpandableDirectByteBuffer(64 * 1024);
+            positions[i] = new ExpandableDirectByteBuffer(positionBytes);
         }
+        chunkSupply = new ChunkSupply(CHUNK_SIZE, name);
     }
 
     /**
@@ -59,7 +70,7 @@ final class OrdersRegion implements AutoCloseable
         }
         if (chunkPosition + LENGTH_PREFIX + length > CHUNK_SIZE)
         {
-            chunks.add(new UnsafeBuffer(java.nio.ByteBuffer.allocateDirect(CHUNK_SIZE)));
+            chunks.add(chunkSupply.take());
             chunkPosition = 0;
         }
         final int chunkIndex = chunks.size() - 1;
@@ -133,9 +144,18 @@ final class OrdersRegion implements AutoCloseable
         chunks.clear();
     }
 
+    /**
+     * @return chunks the order path allocated itself because no prepared one was ready.
+     */
+    long inlineChunkAllocations()
+    {
+        return chunkSupply.inlineAllocations();
+    }
+
     @Override
     public void close()
     {
+        chunkSupply.close();
         freeChunks();
     }
 }

@@ -48,9 +48,31 @@ class OrderStoreTest
     }
 
     @Test
+    void indexSizedForExpectedOrdersHoldsThemWithoutGrowing()
+    {
+        try (OrderKeyIndex index = OrderKeyIndex.forOrders(10_000))
+        {
+            final int capacity = index.capacity();
+            assertTrue(capacity * 0.6 >= 10_000, "capacity " + capacity);
+            for (int i = 1; i <= 10_000; i++)
+            {
+                assertTrue(index.put(7, i, 0, 1, i));
+            }
+            assertEquals(capacity, index.capacity(), "no growth on the order path up to the expected orders");
+            assertTrue(index.put(7, 10_001 + capacity, 0, 1, 10_001 + capacity)); // past the threshold it grows
+            for (int i = 10_001; i <= capacity; i++)
+            {
+                index.put(8, i, 0, 1, i);
+            }
+            assertTrue(index.capacity() > capacity);
+            assertEquals(5_000, index.sequence(7, 5_000));
+        }
+    }
+
+    @Test
     void regionAcceptsOnlyTheNextSequenceAndReturnsEveryRecord()
     {
-        try (OrdersRegion region = new OrdersRegion(2))
+        try (OrdersRegion region = new OrdersRegion(2, 1000, "test"))
         {
             final UnsafeBuffer record = new UnsafeBuffer(new byte[400]);
             for (int i = 1; i <= 50_000; i++)
