@@ -30,7 +30,8 @@ import jdk.jfr.consumer.RecordingStream;
  * <p>
  * Safepoints are the JVM's own stops. Stalls of the whole process that the JVM does not cause — the operating system
  * not running its threads — are measured beside them by a {@link HiccupMeter} and reported as pauses of cause
- * {@value HiccupMeter#CAUSE} ({@value #HICCUP_THRESHOLD_NS_PROP_NAME}, 1 ms by default, 0 to switch it off).
+ * {@value HiccupMeter#CAUSE} ({@value #HICCUP_THRESHOLD_NS_PROP_NAME}, 1 ms by default, 0 to switch it off; it wakes
+ * every {@value #HICCUP_PERIOD_NS_PROP_NAME}, 10 ms by default).
  */
 public final class PauseRecorder implements PauseRecorderMXBean, AutoCloseable
 {
@@ -46,6 +47,10 @@ public final class PauseRecorder implements PauseRecorderMXBean, AutoCloseable
     /** A {@link HiccupMeter} wake-up this much late is a hiccup of the process (ns; 0 = no hiccup meter). */
     public static final String HICCUP_THRESHOLD_NS_PROP_NAME = "mdhub.pause.hiccup.threshold.ns";
     private static final long DEFAULT_HICCUP_THRESHOLD_NS = 1_000_000L;
+
+    /** How long the {@link HiccupMeter} parks between wake-ups (ns): its resolution, and its cost. */
+    public static final String HICCUP_PERIOD_NS_PROP_NAME = "mdhub.pause.hiccup.period.ns";
+    private static final long DEFAULT_HICCUP_PERIOD_NS = 10_000_000L;
 
     private final String process;
     private final Recording recording;
@@ -67,7 +72,9 @@ public final class PauseRecorder implements PauseRecorderMXBean, AutoCloseable
             throw new IllegalArgumentException(HICCUP_THRESHOLD_NS_PROP_NAME + " must not be negative: " +
                 hiccupThresholdNs);
         }
-        this.hiccups = 0 == hiccupThresholdNs ? null : new HiccupMeter(process, hiccupThresholdNs);
+        final long hiccupPeriodNs =
+            io.mdhub.common.config.ConfigValues.getLong(HICCUP_PERIOD_NS_PROP_NAME, DEFAULT_HICCUP_PERIOD_NS);
+        this.hiccups = 0 == hiccupThresholdNs ? null : new HiccupMeter(process, hiccupThresholdNs, hiccupPeriodNs);
     }
 
     /**
