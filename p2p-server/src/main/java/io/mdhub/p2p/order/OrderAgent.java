@@ -740,6 +740,12 @@ final class OrderAgent implements Agent, PeerListener
             reject(client, orderId, id, RejectReason.OVERSIZE, sendNs, "order larger than the maximum");
             return;
         }
+        if (index.isFull())
+        {
+            // the pair holds every order in memory; at this size it takes no more until it is restarted empty
+            reject(client, orderId, id, RejectReason.UNAVAILABLE, sendNs, "order store full");
+            return;
+        }
         final long sequence = partition.last + 1;
         recordEncoder.wrapAndApplyHeader(recordBuffer, 0, headerEncoder)
             .partition(id)

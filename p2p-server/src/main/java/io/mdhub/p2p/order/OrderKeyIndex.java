@@ -23,6 +23,10 @@ final class OrderKeyIndex implements AutoCloseable
     private static final Logger LOG = LoggerFactory.getLogger(OrderKeyIndex.class);
     private static final int SLOT_SIZE = 32;
     private static final double LOAD_FACTOR = 0.6;
+    /** Largest table: its byte size (slots × 32) must stay an int. */
+    static final int MAX_CAPACITY = 1 << 25;
+    /** At the largest table, orders it still takes (probes lengthen, nothing breaks) before it refuses more. */
+    static final int MAX_ORDERS = (int)(MAX_CAPACITY * 0.9);
     private static final int CLIENT_OFFSET = 0;
     private static final int ORDER_OFFSET = 8;
     private static final int PARTITION_OFFSET = 16;
@@ -47,7 +51,7 @@ final class OrderKeyIndex implements AutoCloseable
      */
     static OrderKeyIndex forOrders(final long expectedOrders)
     {
-        return new OrderKeyIndex((int)Math.min(1 << 25, (long)Math.ceil(expectedOrders / LOAD_FACTOR) + 1));
+        return new OrderKeyIndex((int)Math.min(MAX_CAPACITY, (long)Math.ceil(expectedOrders / LOAD_FACTOR) + 1));
     }
 
     private void allocate(final int newCapacity)
@@ -73,7 +77,11 @@ final class OrderKeyIndex implements AutoCloseable
         {
             return false;
         }
-        if (size >= resizeThreshold)
+        if (isFull())
+        {
+            throw new IllegalStateException("order identity index full: " + size + " orders");
+        }
+        if (size >= resizeThreshold && capacity < MAX_CAPACITY)
         {
             grow();
         }
@@ -131,6 +139,14 @@ final class OrderKeyIndex implements AutoCloseable
     int lastEpoch()
     {
         return slots.getInt(lastSlot * SLOT_SIZE + EPOCH_OFFSET);
+    }
+
+    /**
+     * @return true when it takes no more orders (the largest table, 90 % full): the caller refuses new orders.
+     */
+    boolean isFull()
+    {
+        return size >= MAX_ORDERS;
     }
 
     int capacity()
