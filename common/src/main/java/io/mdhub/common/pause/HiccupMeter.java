@@ -14,7 +14,7 @@ import java.util.concurrent.locks.LockSupport;
  * The period trades resolution for cost: every stall longer than period + threshold is caught (it always covers a
  * wake-up); a shorter one of length {@code d} with probability {@code (d - threshold) / period}. Each wake-up is a
  * timer interrupt and two context switches, which on a small virtual machine cost tens of microseconds and preempt
- * the thread that was running: a 1 ms period in each of five processes measurably slowed the order path it watched.
+ * the thread that was running: a 1 ms period in each of four processes measurably slowed the order path it watched.
  * <p>
  * Nothing is allocated while it runs: hiccups are kept as primitives in a ring of fixed size (the oldest are
  * overwritten) and become {@link PauseEvent}s only when {@link #hiccups()} is called.

@@ -25,6 +25,8 @@ final class OrderKeyIndex implements AutoCloseable
     private static final double LOAD_FACTOR = 0.6;
     /** Largest table: its byte size (slots × 32) must stay an int. */
     static final int MAX_CAPACITY = 1 << 25;
+    /** Most orders an index may be sized for up front: they fit the largest table at the load factor. */
+    static final long MAX_EXPECTED_ORDERS = 20_000_000L;
     /** At the largest table, orders it still takes (probes lengthen, nothing breaks) before it refuses more. */
     static final int MAX_ORDERS = (int)(MAX_CAPACITY * 0.9);
     private static final int CLIENT_OFFSET = 0;

@@ -290,9 +290,6 @@ public final class OrderService implements AutoCloseable
      */
     public static final class Context extends BaseContext<Context>
     {
-        /** The identity index is one direct buffer of at most 1 GiB: 2^25 slots at 60% load. */
-        private static final long MAX_EXPECTED_ORDERS = 20_000_000L;
-
         private int serverId = OrderServiceConfiguration.serverId();
         private int partitions = OrderServiceConfiguration.partitions();
         private String ingressChannel = OrderServiceConfiguration.string(
@@ -340,10 +337,10 @@ public final class OrderService implements AutoCloseable
             requireRange(OrderServiceConfiguration.SERVER_ID_PROP_NAME, serverId, 0, 1);
             requireRange(OrderServiceConfiguration.PARTITIONS_PROP_NAME, partitions, 1, 1024);
             requireRange(OrderServiceConfiguration.MAX_ORDER_BYTES_PROP_NAME, maxOrderBytes, 64, 60_000);
-            if (expectedOrders < 1 || expectedOrders > MAX_EXPECTED_ORDERS)
+            if (expectedOrders < 1 || expectedOrders > OrderKeyIndex.MAX_EXPECTED_ORDERS)
             {
                 throw new IllegalArgumentException(OrderServiceConfiguration.EXPECTED_ORDERS_PROP_NAME +
-                    " must be 1 to " + MAX_EXPECTED_ORDERS + ": " + expectedOrders);
+                    " must be 1 to " + OrderKeyIndex.MAX_EXPECTED_ORDERS + ": " + expectedOrders);
             }
             requirePositive(OrderServiceConfiguration.HEARTBEAT_INTERVAL_PROP_NAME, heartbeatIntervalNs);
             requirePositive(OrderServiceConfiguration.FENCE_TIMEOUT_PROP_NAME, fenceTimeoutNs);

@@ -144,14 +144,6 @@ final class OrdersRegion implements AutoCloseable
         chunks.clear();
     }
 
-    /**
-     * @return chunks the order path allocated itself because no prepared one was ready.
-     */
-    long inlineChunkAllocations()
-    {
-        return chunkSupply.inlineAllocations();
-    }
-
     @Override
     public void close()
     {
