@@ -182,8 +182,8 @@ public final class LatencyBench implements Callable<Integer>
             }
         }
         final Path references = null != referenceDir ? referenceDir : root.getParent().resolve("shared/reference");
-        final String polling = "off".equals(p2pBusyPoll) ? "backbone polled on timers" :
-            "worker busy-polling with the " + p2pBusyPoll + " idle strategy" +
+        final String polling = ("off".equals(p2pBusyPoll) ? "backbone polled on timers" :
+            "worker busy-polling with the " + p2pBusyPoll + " idle strategy") +
             (null == placement ? "" : "; " + placement);
         LatencyReport.write(dir, "bin/mdhub bench latency " + String.join(" ", spec.commandLine().getParseResult()
             .originalArgs()), machine() + ".\n\nReference: " + floor, polling, rows,

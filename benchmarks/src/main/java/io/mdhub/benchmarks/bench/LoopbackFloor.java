@@ -6,9 +6,10 @@ import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
-import java.util.Arrays;
 import java.util.Locale;
 import java.util.concurrent.locks.LockSupport;
+
+import io.mdhub.orderprobe.analysis.LatencyStats;
 
 /**
  * The host's own floor under the latency path, measured in the same run as the sweep: a TCP ping-pong over loopback
@@ -52,7 +53,7 @@ final class LoopbackFloor
                 {
                     final long startNs = System.nanoTime();
                     out.write(message);
-                    if (!readFully(in, message))
+                    if (in.readNBytes(message, 0, message.length) < message.length)
                     {
                         throw new java.io.EOFException("the loopback echo closed after " + i + " round trips");
                     }
@@ -61,12 +62,11 @@ final class LoopbackFloor
                 }
             }
         }
-        Arrays.sort(rttNs);
-        final double meanUs = Arrays.stream(rttNs).average().orElse(0) / 1000.0;
+        final LatencyStats stats = LatencyStats.of(rttNs);
         return String.format(Locale.ROOT, "loopback floor measured at the start of this run (TCP ping-pong between " +
             "two threads, %d bytes every %d µs, %d round trips; each is two socket hops, as many as the path has): " +
-            "mean %.1f µs, p50 %.1f µs, p99 %.1f µs", MESSAGE_BYTES, gapNs / 1000, roundTrips, meanUs,
-            rttNs[roundTrips / 2] / 1000.0, rttNs[(int)(roundTrips * 0.99)] / 1000.0);
+            "mean %.1f µs, p50 %.1f µs, p99 %.1f µs", MESSAGE_BYTES, gapNs / 1000, roundTrips, stats.meanUs(),
+            stats.medianUs(), stats.p99Us());
     }
 
     private static void echo(final ServerSocket server)
@@ -77,7 +77,7 @@ final class LoopbackFloor
             final InputStream in = socket.getInputStream();
             final OutputStream out = socket.getOutputStream();
             final byte[] message = new byte[MESSAGE_BYTES];
-            while (readFully(in, message))
+            while (in.readNBytes(message, 0, message.length) == message.length)
             {
                 out.write(message);
             }
@@ -86,20 +86,5 @@ final class LoopbackFloor
         {
             // the measuring side ended or timed out: it reports its own failure
         }
-    }
-
-    private static boolean readFully(final InputStream in, final byte[] message) throws IOException
-    {
-        int read = 0;
-        while (read < message.length)
-        {
-            final int n = in.read(message, read, message.length - read);
-            if (n < 0)
-            {
-                return false;
-            }
-            read += n;
-        }
-        return true;
     }
 }

@@ -114,13 +114,13 @@ public final class OrdersBench implements Callable<Integer>
         final Path root = LatencyBench.checkoutRoot();
         final Path dir = null != out ? out : root.resolve("target").resolve("bench-orders-" +
             LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
-        Files.createDirectories(dir);
         // every name and the transport checked before the first run, not after hours of earlier configurations
         if (!"ipc".equals(transport) && !"udp".equals(transport))
         {
             throw new CommandLine.ParameterException(spec.commandLine(), "--transport is ipc or udp: " + transport);
         }
         final int[] servers = configurations.stream().mapToInt(this::serversOf).toArray();
+        Files.createDirectories(dir);
         final List<ProbeRun> runs = new ArrayList<>();
         int failures = 0;
         for (int c = 0; c < servers.length; c++)

@@ -1,5 +1,6 @@
 package io.mdhub.common.pause;
 
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.locks.LockSupport;
@@ -54,7 +55,7 @@ public final class HiccupMeter implements AutoCloseable
         this.thresholdNs = thresholdNs;
         this.periodNs = periodNs;
         this.anchorNanoTime = System.nanoTime();
-        this.anchorEpochNs = System.currentTimeMillis() * 1_000_000L;
+        this.anchorEpochNs = PauseRecorder.epochNs(Instant.now()); // as precise as the JFR times it is laid beside
         thread = new Thread(this::run, "mdhub-hiccups-" + process);
         thread.setDaemon(true);
         thread.start();

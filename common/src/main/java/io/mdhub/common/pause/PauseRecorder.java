@@ -293,10 +293,14 @@ public final class PauseRecorder implements PauseRecorderMXBean, AutoCloseable
             pauses.sort(Comparator.comparingLong(PauseEvent::startEpochNs));
             return pauses;
         }
+    }
 
-        private static long epochNs(final Instant instant)
-        {
-            return instant.getEpochSecond() * 1_000_000_000L + instant.getNano();
-        }
+    /**
+     * @param instant a wall-clock instant (JFR event times, {@link Instant#now()}).
+     * @return it in epoch nanoseconds, the time base of every {@link PauseEvent}.
+     */
+    static long epochNs(final Instant instant)
+    {
+        return instant.getEpochSecond() * 1_000_000_000L + instant.getNano();
     }
 }

@@ -69,11 +69,10 @@ class PauseRecorderTest
             {
                 live[i] = new long[10];
             }
-            MdTests.await("the meter running", () -> true);
             final long beforeNs = System.currentTimeMillis() * 1_000_000L;
             System.gc();
             final long afterNs = (System.currentTimeMillis() + 1) * 1_000_000L;
-            assertTrue(live[live.length - 1] instanceof long[]);
+            java.lang.ref.Reference.reachabilityFence(live); // live through the collection
             MdTests.await("the meter woke after the stop", () -> recorder.pauses().stream()
                 .anyMatch(p -> HiccupMeter.CAUSE.equals(p.cause()) && p.endEpochNs() >= beforeNs));
             final List<PauseEvent> pauses = recorder.pauses();
