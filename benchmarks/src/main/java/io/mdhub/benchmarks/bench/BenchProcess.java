@@ -151,6 +151,52 @@ final class BenchProcess implements AutoCloseable
     }
 
     /**
+     * @return its threads, id to name as the kernel keeps it (the first 15 characters of a Java thread's name), read
+     * from {@code /proc/<pid>/task}.
+     */
+    java.util.Map<Long, String> threads()
+    {
+        final Path tasks = Path.of("/proc", Long.toString(process.pid()), "task");
+        final java.util.Map<Long, String> threads = new java.util.TreeMap<>();
+        try (java.util.stream.Stream<Path> list = Files.list(tasks))
+        {
+            for (final Path thread : (Iterable<Path>)list::iterator)
+            {
+                final String comm = threadName(thread);
+                if (null != comm)
+                {
+                    threads.put(Long.parseLong(thread.getFileName().toString()), comm);
+                }
+            }
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException("cannot list the threads of " + name + " in " + tasks, ex);
+        }
+        return threads;
+    }
+
+    private static String threadName(final Path thread) throws IOException
+    {
+        try
+        {
+            return Files.readString(thread.resolve("comm"), StandardCharsets.UTF_8).strip();
+        }
+        catch (final java.nio.file.NoSuchFileException ex)
+        {
+            return null; // the thread ended meanwhile
+        }
+    }
+
+    /**
+     * @return its name.
+     */
+    String name()
+    {
+        return name;
+    }
+
+    /**
      * @return its log file.
      */
     Path log()

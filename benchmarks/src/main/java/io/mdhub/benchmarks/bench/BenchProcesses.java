@@ -2,6 +2,7 @@ package io.mdhub.benchmarks.bench;
 
 import java.io.IOException;
 import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -32,6 +33,8 @@ final class BenchProcesses implements AutoCloseable
     private static final int JCMD_TIMEOUT_SECONDS = 30;
     private static final Path SHM = Path.of("/dev/shm");
     private static final Path TASKSET = Path.of("/usr/bin/taskset");
+    private static final Path CHRT = Path.of("/usr/bin/chrt");
+    private static final int TOOL_TIMEOUT_SECONDS = 10;
     private static final java.util.concurrent.atomic.AtomicInteger TOPOLOGIES =
         new java.util.concurrent.atomic.AtomicInteger();
 
@@ -106,6 +109,96 @@ final class BenchProcesses implements AutoCloseable
         }
         cpusByName.put(name, cpus);
         return this;
+    }
+
+    /**
+     * Run some threads of a running process under the real-time FIFO policy ({@code chrt -f -p}): a woken thread
+     * then takes its CPU from any ordinary thread at once, instead of queueing behind whatever runs there. On a
+     * small shared host that is the kernel's own work too: a memory-reclaim thread (DAMON's {@code kdamond}) that
+     * runs for 1-3 ms at a time on the CPU the busy-polling worker leaves free. Only event-driven threads, which
+     * sleep between messages, may be raised so: a spinning thread under FIFO would starve its CPU.
+     *
+     * @param process      a started process.
+     * @param threadPrefix the start of the threads' names as the kernel keeps them
+     *                     (see {@link BenchProcess#threads()}).
+     * @param priority     FIFO priority, 1-99.
+     * @return how many threads were raised (at least one).
+     * @throws IllegalStateException when no thread has that name, or chrt is missing or refuses (it needs root or
+     *                               CAP_SYS_NICE).
+     */
+    static int realtime(final BenchProcess process, final String threadPrefix, final int priority)
+        throws IOException, InterruptedException
+    {
+        final List<Long> threads = threads(process, threadPrefix, true);
+        for (final long tid : threads)
+        {
+            run(CHRT, "-f", "-p", Integer.toString(priority), Long.toString(tid));
+        }
+        return threads.size();
+    }
+
+    /**
+     * Move every thread of a running process but the named ones onto other CPUs ({@code taskset -p -c}): what a
+     * JVM runs beside its hot thread (compilers, the collector, timers, the main thread) then no longer takes that
+     * thread's CPU from it for a millisecond now and then. Threads the process starts later inherit the affinity
+     * of the thread that starts them.
+     *
+     * @param process  a started process.
+     * @param hotPrefix the start of the names of the threads that stay where they are.
+     * @param cpus     where the others go, as {@code taskset -c} reads it.
+     * @return how many threads were moved.
+     * @throws IllegalStateException when no thread has the hot name, or taskset is missing or refuses.
+     */
+    static int moveAllBut(final BenchProcess process, final String hotPrefix, final String cpus)
+        throws IOException, InterruptedException
+    {
+        threads(process, hotPrefix, true); // a name that matches nothing is a mistake, not a no-op
+        final List<Long> others = threads(process, hotPrefix, false);
+        for (final long tid : others)
+        {
+            run(TASKSET, "-p", "-c", cpus, Long.toString(tid));
+        }
+        return others.size();
+    }
+
+    private static List<Long> threads(final BenchProcess process, final String prefix, final boolean isMatching)
+    {
+        final java.util.Map<Long, String> all = process.threads();
+        final List<Long> threads = new ArrayList<>();
+        all.forEach((tid, name) ->
+        {
+            if (name.startsWith(prefix) == isMatching)
+            {
+                threads.add(tid);
+            }
+        });
+        if (isMatching && threads.isEmpty())
+        {
+            throw new IllegalStateException(process.name() + " has no thread named " + prefix + "*: " + all.values());
+        }
+        return threads;
+    }
+
+    private static void run(final Path tool, final String... args) throws IOException, InterruptedException
+    {
+        if (!Files.isExecutable(tool))
+        {
+            throw new IllegalStateException("placing threads needs " + tool + " (util-linux)");
+        }
+        final List<String> command = new ArrayList<>(List.of(tool.toString()));
+        command.addAll(List.of(args));
+        final Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+        if (!process.waitFor(TOOL_TIMEOUT_SECONDS, TimeUnit.SECONDS))
+        {
+            process.destroyForcibly();
+            throw new IllegalStateException(String.join(" ", command) + " did not end in " + TOOL_TIMEOUT_SECONDS +
+                " s");
+        }
+        if (0 != process.exitValue())
+        {
+            throw new IllegalStateException(String.join(" ", command) + " failed: " +
+                new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip());
+        }
     }
 
     /**

@@ -45,6 +45,12 @@ public final class LatencyBench implements Callable<Integer>
         "1000,5000,10000,20000,30000,40000,50000,60000,70000,80000,90000,100000,150000,200000,250000,300000";
     private static final int FLOOR_ROUND_TRIPS = 2_000;
     private static final long FLOOR_GAP_NS = 1_000_000L;
+    private static final int MAX_FIFO_PRIORITY = 99;
+    /** Thread names (as the kernel keeps them) of the event loops that wake for every update, per process. */
+    private static final String SOURCE_EVENT_LOOP = "ripc-";
+    private static final String DISTRIBUTOR_EVENT_LOOP = "distributor-";
+    private static final String CLIENT_EVENT_LOOP = "ripc-";
+    private static final String P2P_WORKER = "p2p-worker-";
     private static final Pattern LOST_SO_FAR = Pattern.compile("recovered \\d+, lost (\\d+),");
 
     @Option(names = "--items", description = "Watchlist size (default ${DEFAULT-VALUE}).")
@@ -60,8 +66,11 @@ public final class LatencyBench implements Callable<Integer>
     @Option(names = "--warmup-seconds", description = "Seconds discarded at each rate (default ${DEFAULT-VALUE}).")
     int warmupSeconds = 10;
 
-    @Option(names = "--timestamp-every", description = "Every n-th update is timestamped (default ${DEFAULT-VALUE}).")
-    int timestampEvery = 10;
+    @Option(names = "--timestamp-every", description = "Every n-th update is timestamped (default ${DEFAULT-VALUE}: " +
+        "a prime, so that the samples fall on every position of the source's bursts, one per millisecond tick " +
+        "and a round number of updates each; every 10th update of bursts of 10 or 20 would always be the last of " +
+        "one, the one that waits longest).")
+    int timestampEvery = 11;
 
     @Option(names = "--jvm-opts", description = "JVM options for every process, space separated " +
         "(default ${DEFAULT-VALUE}).")
@@ -76,6 +85,13 @@ public final class LatencyBench implements Callable<Integer>
         "on the last CPU, source, distributor and backbone on the others. On a small host the busy-polling worker " +
         "then hands each update to the client on its own core, not by waking another one (default ${DEFAULT-VALUE}).")
     boolean pin;
+
+    @Option(names = "--realtime", paramLabel = "<priority>", description = "Run the event-driven threads of the " +
+        "path (the source's, the distributor's and the client's event loops) under the real-time FIFO policy at " +
+        "this priority (chrt; 1-99, needs root or CAP_SYS_NICE), so a woken thread takes its CPU at once from " +
+        "ordinary threads, the kernel's memory reclaim among them; 0 leaves every thread ordinary (default " +
+        "${DEFAULT-VALUE}). The busy-polling p2p-server worker always stays ordinary.")
+    int realtimePriority;
 
     @Option(names = "--out", description = "Report directory (default target/bench-latency-<time>).")
     Path out;
@@ -100,11 +116,48 @@ public final class LatencyBench implements Callable<Integer>
             throw new CommandLine.ParameterException(spec.commandLine(), "--pin needs at least 2 CPUs: " + cpus);
         }
         final String last = Integer.toString(cpus - 1);
-        final String others = 2 == cpus ? "0" : "0-" + (cpus - 2);
+        final String others = otherCpus();
         processes.pin("p2p", last).pin("client", last)
             .pin("source", others).pin("distributor", others).pin("backbone", others);
         return "p2p-server and client pinned to CPU " + last + ", the others to CPU" + (2 == cpus ? " " : "s ") +
             others;
+    }
+
+    /**
+     * With --pin, once the watchlist is open: only the p2p-server's worker and the client's event loop stay on the
+     * last CPU; every other thread of those two JVMs joins the other processes.
+     *
+     * @return what was moved, for the report.
+     */
+    private String leaveTheHotThreadsAlone(final BenchProcess p2p, final BenchProcess client)
+        throws IOException, InterruptedException
+    {
+        final String others = otherCpus();
+        final int moved = BenchProcesses.moveAllBut(p2p, P2P_WORKER, others) +
+            BenchProcesses.moveAllBut(client, CLIENT_EVENT_LOOP, others);
+        return "once the watchlist was open, " + moved + " other threads of p2p-server and client moved to CPU" +
+            (others.contains("-") ? "s " : " ") + others + ", leaving the worker and the client's event loop alone";
+    }
+
+    private static String otherCpus()
+    {
+        final int cpus = Runtime.getRuntime().availableProcessors();
+        return 2 == cpus ? "0" : "0-" + (cpus - 2);
+    }
+
+    /**
+     * Raise the path's event loops (see --realtime); their threads exist once the watchlist is open.
+     *
+     * @return what was raised, for the report.
+     */
+    private String realtime(final BenchProcess source, final BenchProcess distributor, final BenchProcess client)
+        throws IOException, InterruptedException
+    {
+        final int threads = BenchProcesses.realtime(source, SOURCE_EVENT_LOOP, realtimePriority) +
+            BenchProcesses.realtime(distributor, DISTRIBUTOR_EVENT_LOOP, realtimePriority) +
+            BenchProcesses.realtime(client, CLIENT_EVENT_LOOP, realtimePriority);
+        return "the event loops of source, distributor and client (" + threads + " threads) under SCHED_FIFO " +
+            realtimePriority;
     }
 
     private String[] p2pArgs(final String aeronDir, final int consumerPort)
@@ -123,6 +176,11 @@ public final class LatencyBench implements Callable<Integer>
     @Override
     public Integer call() throws Exception
     {
+        if (realtimePriority < 0 || realtimePriority > MAX_FIFO_PRIORITY)
+        {
+            throw new CommandLine.ParameterException(spec.commandLine(),
+                "--realtime must be 0 (off) or a FIFO priority 1-" + MAX_FIFO_PRIORITY + ": " + realtimePriority);
+        }
         final PrintWriter console = spec.commandLine().getOut();
         final Path root = checkoutRoot();
         final Path dir = null != out ? out : root.resolve("target").resolve("bench-latency-" +
@@ -167,6 +225,15 @@ public final class LatencyBench implements Callable<Integer>
                 "--hlog", hlog.toString());
             client.awaitLine("open " + items + "/" + items, 300);
             processes.collectGarbage(); // the start-up's survivors tenured before the first measurement
+            if (pin)
+            {
+                placement = placement + "; " + leaveTheHotThreadsAlone(p2p, client);
+            }
+            if (realtimePriority > 0)
+            {
+                final String raised = realtime(source, distributor, client);
+                placement = null == placement ? raised : placement + "; " + raised;
+            }
             for (final long rate : rates)
             {
                 source.send("ur " + rate);
