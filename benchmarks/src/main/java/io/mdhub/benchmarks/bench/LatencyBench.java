@@ -51,6 +51,9 @@ public final class LatencyBench implements Callable<Integer>
     private static final String DISTRIBUTOR_EVENT_LOOP = "distributor-";
     private static final String CLIENT_EVENT_LOOP = "ripc-";
     private static final String P2P_WORKER = "p2p-worker-";
+    /** The media driver's one agent thread in SHARED threading mode, the backbone daemon's default. */
+    private static final String DRIVER_AGENT = "[sender,receive";
+    private static final String AERON_CLIENT_CONDUCTOR = "aeron-client-co";
     private static final Pattern LOST_SO_FAR = Pattern.compile("recovered \\d+, lost (\\d+),");
 
     @Option(names = "--items", description = "Watchlist size (default ${DEFAULT-VALUE}).")
@@ -87,10 +90,10 @@ public final class LatencyBench implements Callable<Integer>
     boolean pin;
 
     @Option(names = "--realtime", paramLabel = "<priority>", description = "Run the event-driven threads of the " +
-        "path (the source's, the distributor's and the client's event loops) under the real-time FIFO policy at " +
-        "this priority (chrt; 1-99, needs root or CAP_SYS_NICE), so a woken thread takes its CPU at once from " +
-        "ordinary threads, the kernel's memory reclaim among them; 0 leaves every thread ordinary (default " +
-        "${DEFAULT-VALUE}). The busy-polling p2p-server worker always stays ordinary.")
+        "path (the source's, the distributor's and the client's event loops, and the Aeron conductors) under the " +
+        "real-time FIFO policy at this priority (chrt; 1-99, needs root or CAP_SYS_NICE), so a woken thread takes " +
+        "its CPU at once from ordinary threads, the kernel's memory reclaim among them; 0 leaves every thread " +
+        "ordinary (default ${DEFAULT-VALUE}). The busy-polling p2p-server worker always stays ordinary.")
     int realtimePriority;
 
     @Option(names = "--out", description = "Report directory (default target/bench-latency-<time>).")
@@ -146,17 +149,28 @@ public final class LatencyBench implements Callable<Integer>
     }
 
     /**
-     * Raise the path's event loops (see --realtime); their threads exist once the watchlist is open.
+     * Raise the path's event-driven threads (see --realtime); they exist once the watchlist is open. Besides the
+     * event loops that handle every update, the Aeron conductors go too: the media driver's agent moves an IPC
+     * publication's limit as its subscriber reads, so if FIFO event loops kept it off its CPU the distributor would
+     * be back-pressured into silence (seen at 50,000/s under a profiler: items Suspect, the route lost).
      *
      * @return what was raised, for the report.
      */
-    private String realtime(final BenchProcess source, final BenchProcess distributor, final BenchProcess client)
-        throws IOException, InterruptedException
+    private String realtime(
+        final BenchProcess backbone,
+        final BenchProcess source,
+        final BenchProcess distributor,
+        final BenchProcess p2p,
+        final BenchProcess client) throws IOException, InterruptedException
     {
-        final int threads = BenchProcesses.realtime(source, SOURCE_EVENT_LOOP, realtimePriority) +
+        final int eventLoops = BenchProcesses.realtime(source, SOURCE_EVENT_LOOP, realtimePriority) +
             BenchProcesses.realtime(distributor, DISTRIBUTOR_EVENT_LOOP, realtimePriority) +
             BenchProcesses.realtime(client, CLIENT_EVENT_LOOP, realtimePriority);
-        return "the event loops of source, distributor and client (" + threads + " threads) under SCHED_FIFO " +
+        final int conductors = BenchProcesses.realtime(backbone, DRIVER_AGENT, realtimePriority) +
+            BenchProcesses.realtime(distributor, AERON_CLIENT_CONDUCTOR, realtimePriority) +
+            BenchProcesses.realtime(p2p, AERON_CLIENT_CONDUCTOR, realtimePriority);
+        return "the event loops of source, distributor and client (" + eventLoops + " threads) and the Aeron " +
+            "conductors of backbone, distributor and p2p-server (" + conductors + " threads) under SCHED_FIFO " +
             realtimePriority;
     }
 
@@ -231,7 +245,7 @@ public final class LatencyBench implements Callable<Integer>
             }
             if (realtimePriority > 0)
             {
-                final String raised = realtime(source, distributor, client);
+                final String raised = realtime(backbone, source, distributor, p2p, client);
                 placement = null == placement ? raised : placement + "; " + raised;
             }
             for (final long rate : rates)
