@@ -5,6 +5,7 @@ import java.util.concurrent.TimeUnit;
 import org.agrona.concurrent.IdleStrategy;
 
 import io.netty.util.concurrent.EventExecutor;
+import io.netty.util.concurrent.ScheduledFuture;
 
 /**
  * An agent-style duty cycle hosted on a Netty event loop, for work that must stay on the loop's thread (single
@@ -13,7 +14,12 @@ import io.netty.util.concurrent.EventExecutor;
  * tasks, so sockets are not starved), when it did nothing the next run is scheduled after an idle delay that doubles
  * from {@code minIdleNs} up to {@code maxIdleNs} — a backoff idle strategy in Netty's terms. Not a spinning thread:
  * an idle cycle costs one timer wake-up per {@code maxIdleNs}; but every wake-up is a timer (plus the kernel's timer
- * slack, 50 us by default), which is what a message arriving in a quiet spell waits for.
+ * slack, 50 us by default), which is what a message arriving in a quiet spell waits for. Each backoff step is a new
+ * Netty timer task: a few objects per burst of work.
+ * <p>
+ * <b>Ticking</b> ({@code minIdleNs} 0): no backoff; one periodic timer runs the cycle every {@code maxIdleNs}, and a
+ * cycle that did something runs again at once. Nothing is allocated per cycle, at the price of the short first
+ * delays after a burst: a message arriving in a quiet spell waits up to {@code maxIdleNs}.
  * <p>
  * <b>Busy polling</b> (a non-null busy idle strategy): an idle cycle calls that strategy ({@code spin}, {@code yield})
  * and queues itself again at once. The loop always has a task pending, so Netty never sleeps in {@code epoll_wait}:
@@ -41,6 +47,7 @@ public final class EventLoopDutyCycle implements Runnable
     private final long maxIdleNs;
     private final IdleStrategy busyIdle;
     private long idleNs;
+    private volatile ScheduledFuture<?> ticker;
     private volatile boolean isClosed;
 
     /**
@@ -58,8 +65,9 @@ public final class EventLoopDutyCycle implements Runnable
     /**
      * @param eventLoop where the work runs.
      * @param work      the work.
-     * @param minIdleNs first idle delay after a cycle that found nothing (timer mode).
-     * @param maxIdleNs longest idle delay (timer mode).
+     * @param minIdleNs first idle delay after a cycle that found nothing (timer mode); 0 ticks every
+     *                  {@code maxIdleNs} instead of backing off.
+     * @param maxIdleNs longest idle delay (timer mode), the period when ticking.
      * @param busyIdle  null for timer-scheduled polls; else the non-sleeping strategy an idle cycle calls before
      *                  queueing itself again (busy polling).
      */
@@ -75,9 +83,10 @@ public final class EventLoopDutyCycle implements Runnable
             throw new IllegalArgumentException("busy polling needs a strategy that never sleeps (a sleeping one " +
                 "would stall the loop's sockets): " + busyIdle.getClass().getSimpleName());
         }
-        if (minIdleNs <= 0 || maxIdleNs < minIdleNs)
+        if (minIdleNs < 0 || maxIdleNs <= 0 || maxIdleNs < minIdleNs)
         {
-            throw new IllegalArgumentException("need 0 < minIdleNs <= maxIdleNs: " + minIdleNs + ", " + maxIdleNs);
+            throw new IllegalArgumentException("need 0 <= minIdleNs <= maxIdleNs, 0 < maxIdleNs: " + minIdleNs + ", " +
+                maxIdleNs);
         }
         this.eventLoop = eventLoop;
         this.work = work;
@@ -94,6 +103,10 @@ public final class EventLoopDutyCycle implements Runnable
      */
     public EventLoopDutyCycle start()
     {
+        if (isTicking())
+        {
+            ticker = eventLoop.scheduleWithFixedDelay(this, maxIdleNs, maxIdleNs, TimeUnit.NANOSECONDS);
+        }
         eventLoop.execute(this);
         return this;
     }
@@ -104,6 +117,16 @@ public final class EventLoopDutyCycle implements Runnable
     public void close()
     {
         isClosed = true;
+        final ScheduledFuture<?> ticker = this.ticker;
+        if (null != ticker)
+        {
+            ticker.cancel(false);
+        }
+    }
+
+    private boolean isTicking()
+    {
+        return null == busyIdle && 0 == minIdleNs;
     }
 
     @Override
@@ -124,7 +147,7 @@ public final class EventLoopDutyCycle implements Runnable
             idleNs = minIdleNs;
             eventLoop.execute(this);
         }
-        else
+        else if (0 != minIdleNs) // ticking: the periodic timer runs the next cycle
         {
             eventLoop.schedule(this, idleNs, TimeUnit.NANOSECONDS);
             idleNs = Math.min(idleNs << 1, maxIdleNs);

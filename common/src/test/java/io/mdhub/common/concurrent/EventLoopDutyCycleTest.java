@@ -1,9 +1,14 @@
 package io.mdhub.common.concurrent;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.lang.management.ManagementFactory;
 
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 
 import org.junit.jupiter.api.Test;
@@ -11,6 +16,9 @@ import org.junit.jupiter.api.Test;
 import io.mdhub.common.test.InterruptAfter;
 import io.mdhub.common.test.MdTests;
 import io.netty.channel.DefaultEventLoop;
+import io.netty.channel.EventLoop;
+import io.netty.channel.epoll.Epoll;
+import io.netty.channel.epoll.EpollEventLoopGroup;
 
 @InterruptAfter(10)
 class EventLoopDutyCycleTest
@@ -101,12 +109,102 @@ class EventLoopDutyCycleTest
         final DefaultEventLoop loop = new DefaultEventLoop();
         try
         {
-            assertThrows(IllegalArgumentException.class, () -> new EventLoopDutyCycle(loop, (n) -> 0, 0, 10));
+            assertThrows(IllegalArgumentException.class, () -> new EventLoopDutyCycle(loop, (n) -> 0, -1, 10));
+            assertThrows(IllegalArgumentException.class, () -> new EventLoopDutyCycle(loop, (n) -> 0, 0, 0));
             assertThrows(IllegalArgumentException.class, () -> new EventLoopDutyCycle(loop, (n) -> 0, 10, 5));
         }
         finally
         {
             loop.shutdownGracefully(0, 0, java.util.concurrent.TimeUnit.MILLISECONDS);
+        }
+    }
+
+    @Test
+    void tickingRunsAgainAtOnceWhileBusyThenOnItsPeriodAndStopsWhenClosed() throws InterruptedException
+    {
+        final DefaultEventLoop loop = new DefaultEventLoop();
+        try
+        {
+            final AtomicInteger cycles = new AtomicInteger();
+            final int[] pending = {1000};
+            final EventLoopDutyCycle cycle = new EventLoopDutyCycle(loop, (now) ->
+            {
+                cycles.incrementAndGet();
+                if (pending[0] > 0)
+                {
+                    pending[0]--;
+                    return 1;
+                }
+                return 0;
+            }, 0, 20_000_000L).start();
+
+            // a thousand busy cycles at once: far fewer than a thousand 20 ms periods
+            MdTests.await("the busy work to drain", () -> cycles.get() > 1000);
+            final int drainedAt = cycles.get();
+            Thread.sleep(200);
+            final int idleCycles = cycles.get() - drainedAt;
+            assertTrue(idleCycles >= 3 && idleCycles <= 15, "idle cycles in 200 ms at a 20 ms period: " + idleCycles);
+            cycle.close();
+            loop.submit(() -> null).sync();
+            final int closedAt = cycles.get();
+            Thread.sleep(60);
+            assertEquals(closedAt, cycles.get(), "no tick after close");
+        }
+        finally
+        {
+            loop.shutdownGracefully(0, 0, java.util.concurrent.TimeUnit.MILLISECONDS).sync();
+        }
+    }
+
+    @Test
+    void tickingAllocatesNothingPerIdleCycleWhereBackingOffDoes() throws InterruptedException
+    {
+        final long backingOff = bytesPerIdleCycle(1_000);
+        final long ticking = bytesPerIdleCycle(0);
+        assertTrue(backingOff >= 16, "a backoff step schedules a new timer task: " + backingOff + " bytes a cycle");
+        assertTrue(ticking < backingOff / 4, "ticking: " + ticking + " bytes a cycle, backing off: " + backingOff);
+    }
+
+    /**
+     * Idle cycles at a 1 ms period on an epoll event loop (whose own loop allocates nothing), measured by the JVM's
+     * per-thread allocation counter over the cycles after a warm-up.
+     */
+    private static long bytesPerIdleCycle(final long minIdleNs) throws InterruptedException
+    {
+        assumeTrue(Epoll.isAvailable(), "needs the native epoll transport");
+        final EpollEventLoopGroup group = new EpollEventLoopGroup(1);
+        try
+        {
+            final EventLoop loop = group.next();
+            final com.sun.management.ThreadMXBean threads =
+                (com.sun.management.ThreadMXBean)ManagementFactory.getThreadMXBean();
+            final AtomicLong threadId = new AtomicLong();
+            final AtomicInteger cycles = new AtomicInteger();
+            final AtomicLong bytesAtWarm = new AtomicLong(-1);
+            final AtomicLong bytesAtEnd = new AtomicLong(-1);
+            final int warmCycles = 200;
+            final int measuredCycles = 200;
+            final EventLoopDutyCycle cycle = new EventLoopDutyCycle(loop, (now) ->
+            {
+                final int n = cycles.incrementAndGet();
+                if (warmCycles == n)
+                {
+                    threadId.set(Thread.currentThread().getId());
+                    bytesAtWarm.set(threads.getThreadAllocatedBytes(threadId.get()));
+                }
+                else if (warmCycles + measuredCycles == n)
+                {
+                    bytesAtEnd.set(threads.getThreadAllocatedBytes(threadId.get()));
+                }
+                return 0;
+            }, minIdleNs, 1_000_000L).start();
+            MdTests.await("idle cycles", () -> bytesAtEnd.get() >= 0);
+            cycle.close();
+            return (bytesAtEnd.get() - bytesAtWarm.get()) / measuredCycles;
+        }
+        finally
+        {
+            group.shutdownGracefully(0, 0, java.util.concurrent.TimeUnit.MILLISECONDS).sync();
         }
     }
 }

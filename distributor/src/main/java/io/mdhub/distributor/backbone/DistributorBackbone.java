@@ -285,8 +285,8 @@ public final class DistributorBackbone implements AutoCloseable
             requireRange(DistributorBackboneConfiguration.DISTRIBUTOR_ID_PROP_NAME, distributorId, 1, MAX_SERVICE_ID);
             requireRange(DistributorBackboneConfiguration.ANNOUNCE_INTERVAL_MS_PROP_NAME, announceIntervalMs, 1,
                 MAX_ANNOUNCE_INTERVAL_MS);
-            requirePositive(DistributorBackboneConfiguration.IDLE_MIN_NS_PROP_NAME, idleMinNs);
-            requireRange(DistributorBackboneConfiguration.IDLE_MAX_NS_PROP_NAME, idleMaxNs, idleMinNs,
+            requireRange(DistributorBackboneConfiguration.IDLE_MIN_NS_PROP_NAME, idleMinNs, 0, Long.MAX_VALUE);
+            requireRange(DistributorBackboneConfiguration.IDLE_MAX_NS_PROP_NAME, idleMaxNs, Math.max(1, idleMinNs),
                 Long.MAX_VALUE);
             if (!busyPoll.isEmpty())
             {
@@ -528,7 +528,7 @@ public final class DistributorBackbone implements AutoCloseable
         }
 
         /**
-         * @param idleMinNs first idle delay of the duty cycle.
+         * @param idleMinNs first idle delay of the duty cycle, 0 to tick every {@link #idleMaxNs()}.
          * @return this.
          */
         public Context idleMinNs(final long idleMinNs)
