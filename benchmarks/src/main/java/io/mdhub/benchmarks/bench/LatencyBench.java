@@ -43,6 +43,10 @@ public final class LatencyBench implements Callable<Integer>
 {
     private static final String DEFAULT_RATES =
         "1000,5000,10000,20000,30000,40000,50000,60000,70000,80000,90000,100000,150000,200000,250000,300000";
+    /** Past the default rates, the sweep goes on in these steps up to the highest rate sustained... */
+    private static final long OPEN_ENDED_STEP = 50_000;
+    /** ...but no further than the published HS22 curve went. */
+    private static final long OPEN_ENDED_LIMIT = 1_500_000;
     private static final int FLOOR_ROUND_TRIPS = 2_000;
     private static final long FLOOR_GAP_NS = 1_000_000L;
     private static final int MAX_FIFO_PRIORITY = 99;
@@ -54,13 +58,16 @@ public final class LatencyBench implements Callable<Integer>
     /** The media driver's one agent thread in SHARED threading mode, the backbone daemon's default. */
     private static final String DRIVER_AGENT = "[sender,receive";
     private static final String AERON_CLIENT_CONDUCTOR = "aeron-client-co";
+    /** A JVM's safepoint coordinator and its collector's workers ("GC Thread#0", ...). */
+    private static final List<String> JVM_SAFEPOINT_THREADS = List.of("VM Thread", "GC Thread");
     private static final Pattern LOST_SO_FAR = Pattern.compile("recovered \\d+, lost (\\d+),");
 
     @Option(names = "--items", description = "Watchlist size (default ${DEFAULT-VALUE}).")
     int items = 100_000;
 
     @Option(names = "--rates", split = ",", description = "Update rates to step through (default: 1k, 5k, 10k, " +
-        "20k ... 100k, then 50k steps to 300k; the sweep stops at the first one not sustained).")
+        "20k ... 100k, then 50k steps on until one is not sustained, at most 1.5M; given rates end the sweep at " +
+        "the last of them or the first one not sustained).")
     long[] rates = Arrays.stream(DEFAULT_RATES.split(",")).mapToLong(Long::parseLong).toArray();
 
     @Option(names = "--step-seconds", description = "Measured seconds per rate (default ${DEFAULT-VALUE}).")
@@ -150,9 +157,12 @@ public final class LatencyBench implements Callable<Integer>
 
     /**
      * Raise the path's event-driven threads (see --realtime); they exist once the watchlist is open. Besides the
-     * event loops that handle every update, the Aeron conductors go too: the media driver's agent moves an IPC
-     * publication's limit as its subscriber reads, so if FIFO event loops kept it off its CPU the distributor would
-     * be back-pressured into silence (seen at 50,000/s under a profiler: items Suspect, the route lost).
+     * event loops that handle every update, whatever they wait for goes too. The Aeron conductors: the media
+     * driver's agent moves an IPC publication's limit as its subscriber reads, so if FIFO event loops kept it off its
+     * CPU the distributor would be back-pressured into silence (seen at 50,000/s under a profiler: items Suspect,
+     * the route lost). And each JVM's VM thread and collector threads: a collection stops the process's event loop
+     * until they finish, and starved by the other processes' FIFO threads a 0.1 s young collection of the
+     * distributor took 2.1 s.
      *
      * @return what was raised, for the report.
      */
@@ -169,9 +179,17 @@ public final class LatencyBench implements Callable<Integer>
         final int conductors = BenchProcesses.realtime(backbone, DRIVER_AGENT, realtimePriority) +
             BenchProcesses.realtime(distributor, AERON_CLIENT_CONDUCTOR, realtimePriority) +
             BenchProcesses.realtime(p2p, AERON_CLIENT_CONDUCTOR, realtimePriority);
-        return "the event loops of source, distributor and client (" + eventLoops + " threads) and the Aeron " +
-            "conductors of backbone, distributor and p2p-server (" + conductors + " threads) under SCHED_FIFO " +
-            realtimePriority;
+        int jvmThreads = 0;
+        for (final BenchProcess process : List.of(backbone, source, distributor, p2p, client))
+        {
+            for (final String name : JVM_SAFEPOINT_THREADS)
+            {
+                jvmThreads += BenchProcesses.realtime(process, name, realtimePriority);
+            }
+        }
+        return "the event loops of source, distributor and client (" + eventLoops + " threads), the Aeron " +
+            "conductors of backbone, distributor and p2p-server (" + conductors + ") and every JVM's VM and GC " +
+            "threads (" + jvmThreads + ") under SCHED_FIFO " + realtimePriority;
     }
 
     private String[] p2pArgs(final String aeronDir, final int consumerPort)
@@ -248,8 +266,17 @@ public final class LatencyBench implements Callable<Integer>
                 final String raised = realtime(backbone, source, distributor, p2p, client);
                 placement = null == placement ? raised : placement + "; " + raised;
             }
-            for (final long rate : rates)
+            final boolean isOpenEnded = !spec.commandLine().getParseResult().hasMatchedOption("--rates");
+            for (int i = 0; i < rates.length || isOpenEnded; i++)
             {
+                final long rate = i < rates.length ? rates[i] : rates[rates.length - 1] + (i - rates.length + 1) *
+                    OPEN_ENDED_STEP;
+                if (rate > OPEN_ENDED_LIMIT)
+                {
+                    console.printf("bench latency: every rate up to %d updates/s sustained; the sweep ends here%n",
+                        OPEN_ENDED_LIMIT);
+                    break;
+                }
                 source.send("ur " + rate);
                 final LatencyRow row = step(client, hlog, rate);
                 rows.add(row);
