@@ -5,11 +5,15 @@ import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
+import java.util.stream.Stream;
 
 /**
  * One MDHub component run as its own JVM for a benchmark ({@code java -jar <fat jar> ...}), its output in a log
@@ -161,11 +165,11 @@ final class BenchProcess implements AutoCloseable
      * @return its threads, id to name as the kernel keeps it (the first 15 characters of a Java thread's name), read
      * from {@code /proc/<pid>/task}.
      */
-    java.util.Map<Long, String> threads()
+    Map<Long, String> threads()
     {
         final Path tasks = Path.of("/proc", Long.toString(process.pid()), "task");
-        final java.util.Map<Long, String> threads = new java.util.TreeMap<>();
-        try (java.util.stream.Stream<Path> list = Files.list(tasks))
+        final Map<Long, String> threads = new TreeMap<>();
+        try (Stream<Path> list = Files.list(tasks))
         {
             for (final Path thread : (Iterable<Path>)list::iterator)
             {
@@ -189,7 +193,7 @@ final class BenchProcess implements AutoCloseable
         {
             return Files.readString(thread.resolve("comm"), StandardCharsets.UTF_8).strip();
         }
-        catch (final java.nio.file.NoSuchFileException ex)
+        catch (final NoSuchFileException ex)
         {
             return null; // the thread ended meanwhile
         }

@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 import org.agrona.IoUtil;
@@ -129,7 +130,8 @@ final class BenchProcesses implements AutoCloseable
     static int realtime(final BenchProcess process, final String threadPrefix, final int priority)
         throws IOException, InterruptedException
     {
-        final List<Long> threads = threads(process, threadPrefix, true);
+        final List<Long> threads = new ArrayList<>();
+        partition(process, threadPrefix, threads, new ArrayList<>());
         for (final long tid : threads)
         {
             run(CHRT, "-f", "-p", Integer.toString(priority), Long.toString(tid));
@@ -152,8 +154,8 @@ final class BenchProcesses implements AutoCloseable
     static int moveAllBut(final BenchProcess process, final String hotPrefix, final String cpus)
         throws IOException, InterruptedException
     {
-        threads(process, hotPrefix, true); // a name that matches nothing is a mistake, not a no-op
-        final List<Long> others = threads(process, hotPrefix, false);
+        final List<Long> others = new ArrayList<>();
+        partition(process, hotPrefix, new ArrayList<>(), others);
         for (final long tid : others)
         {
             run(TASKSET, "-p", "-c", cpus, Long.toString(tid));
@@ -161,22 +163,19 @@ final class BenchProcesses implements AutoCloseable
         return others.size();
     }
 
-    private static List<Long> threads(final BenchProcess process, final String prefix, final boolean isMatching)
+    /**
+     * Split the process's threads, read once, by whether their names start with {@code prefix}; a prefix that
+     * matches nothing is a mistake (a renamed thread), not a no-op.
+     */
+    private static void partition(
+        final BenchProcess process, final String prefix, final List<Long> named, final List<Long> others)
     {
-        final java.util.Map<Long, String> all = process.threads();
-        final List<Long> threads = new ArrayList<>();
-        all.forEach((tid, name) ->
-        {
-            if (name.startsWith(prefix) == isMatching)
-            {
-                threads.add(tid);
-            }
-        });
-        if (isMatching && threads.isEmpty())
+        final Map<Long, String> all = process.threads();
+        all.forEach((tid, name) -> (name.startsWith(prefix) ? named : others).add(tid));
+        if (named.isEmpty())
         {
             throw new IllegalStateException(process.name() + " has no thread named " + prefix + "*: " + all.values());
         }
-        return threads;
     }
 
     private static void run(final Path tool, final String... args) throws IOException, InterruptedException

@@ -127,8 +127,7 @@ public final class LatencyBench implements Callable<Integer>
         final String others = otherCpus();
         processes.pin("p2p", last).pin("client", last)
             .pin("source", others).pin("distributor", others).pin("backbone", others);
-        return "p2p-server and client pinned to CPU " + last + ", the others to CPU" + (2 == cpus ? " " : "s ") +
-            others;
+        return "p2p-server and client pinned to CPU " + last + ", the others to " + cpuList(others);
     }
 
     /**
@@ -143,8 +142,13 @@ public final class LatencyBench implements Callable<Integer>
         final String others = otherCpus();
         final int moved = BenchProcesses.moveAllBut(p2p, P2P_WORKER, others) +
             BenchProcesses.moveAllBut(client, CLIENT_EVENT_LOOP, others);
-        return "once the watchlist was open, " + moved + " other threads of p2p-server and client moved to CPU" +
-            (others.contains("-") ? "s " : " ") + others + ", leaving the worker and the client's event loop alone";
+        return "once the watchlist was open, " + moved + " other threads of p2p-server and client moved to " +
+            cpuList(others) + ", leaving the worker and the client's event loop alone";
+    }
+
+    private static String cpuList(final String cpus)
+    {
+        return (cpus.contains("-") ? "CPUs " : "CPU ") + cpus;
     }
 
     private static String otherCpus()

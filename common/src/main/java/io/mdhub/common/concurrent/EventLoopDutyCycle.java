@@ -147,7 +147,7 @@ public final class EventLoopDutyCycle implements Runnable
             idleNs = minIdleNs;
             eventLoop.execute(this);
         }
-        else if (0 != minIdleNs) // ticking: the periodic timer runs the next cycle
+        else if (!isTicking()) // ticking: the periodic timer runs the next cycle
         {
             eventLoop.schedule(this, idleNs, TimeUnit.NANOSECONDS);
             idleNs = Math.min(idleNs << 1, maxIdleNs);
