@@ -7,7 +7,7 @@ import io.mdhub.benchmarks.bench.ThroughputBench;
 import io.mdhub.benchmarks.client.TestClientMain;
 import io.mdhub.benchmarks.demo.DemoMain;
 import io.mdhub.benchmarks.source.SourceMain;
-import io.mdhub.common.ripc.LeakDetection;
+import io.mdhub.common.ripc.NettyProcessDefaults;
 import picocli.CommandLine;
 
 /**
@@ -31,7 +31,7 @@ public final class BenchMain
      */
     public static void main(final String[] args) throws Exception
     {
-        LeakDetection.disableUnlessConfigured();
+        NettyProcessDefaults.apply();
         final String tool = 0 == args.length ? "" : args[0];
         final String[] rest = 0 == args.length ? args : Arrays.copyOfRange(args, 1, args.length);
         switch (tool)

@@ -10,7 +10,7 @@ import org.agrona.concurrent.ShutdownSignalBarrier;
 import io.mdhub.backbone.BackboneAttachment;
 import io.mdhub.backbone.ServerOptions;
 import io.mdhub.common.metrics.CountersExport;
-import io.mdhub.common.ripc.LeakDetection;
+import io.mdhub.common.ripc.NettyProcessDefaults;
 import io.mdhub.common.status.MdCounters;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -60,7 +60,7 @@ public final class DistributorMain implements Callable<Integer>
      */
     public static void main(final String[] args)
     {
-        LeakDetection.disableUnlessConfigured();
+        NettyProcessDefaults.apply();
         System.exit(new CommandLine(new DistributorMain()).execute(args));
     }
 

@@ -9,7 +9,7 @@ import io.mdhub.backbone.BackboneAttachment;
 import io.mdhub.backbone.ServerOptions;
 import io.mdhub.common.metrics.CountersExport;
 import io.mdhub.common.pause.PauseRecorder;
-import io.mdhub.common.ripc.LeakDetection;
+import io.mdhub.common.ripc.NettyProcessDefaults;
 import io.mdhub.common.status.MdCounters;
 import io.mdhub.p2p.backbone.BackboneItemSourceFactory;
 import io.mdhub.p2p.order.OrderService;
@@ -47,7 +47,7 @@ public final class P2pMain implements Callable<Integer>
      */
     public static void main(final String[] args)
     {
-        LeakDetection.disableUnlessConfigured();
+        NettyProcessDefaults.apply();
         System.exit(new CommandLine(new P2pMain()).execute(args));
     }
 

@@ -22,12 +22,6 @@ import java.util.stream.Stream;
 final class BenchProcess implements AutoCloseable
 {
     private static final long STOP_WAIT_SECONDS = 10;
-    /**
-     * Netty's object pools keep at most a chunk of released objects per thread before spilling into a linked queue
-     * that allocates a new chunk each time: at Netty's default (32) the distributor's event loop made ~1 MB/s of
-     * such chunks at 200,000 updates/s, and collected.
-     */
-    private static final String NETTY_RECYCLER_CHUNK = "-Dio.netty.recycler.chunkSize=1024";
 
     private final String name;
     private final Path log;
@@ -61,7 +55,6 @@ final class BenchProcess implements AutoCloseable
         final List<String> command = new ArrayList<>(launcher);
         command.add(ProcessHandle.current().info().command().orElse("java"));
         command.add("-Dchronicle.analytics.disable=true");
-        command.add(NETTY_RECYCLER_CHUNK); // as bin/mdhub runs every component
         command.addAll(jvmOpts);
         command.add("-jar");
         command.add(jar.toString());

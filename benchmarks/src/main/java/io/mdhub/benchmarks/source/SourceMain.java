@@ -10,7 +10,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.LongConsumer;
 
 import io.mdhub.benchmarks.tools.ToolShutdown;
-import io.mdhub.common.ripc.LeakDetection;
+import io.mdhub.common.ripc.NettyProcessDefaults;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -84,7 +84,7 @@ public final class SourceMain implements Callable<Integer>
      */
     public static void main(final String[] args)
     {
-        LeakDetection.disableUnlessConfigured();
+        NettyProcessDefaults.apply();
         System.exit(new CommandLine(new SourceMain()).execute(args));
     }
 

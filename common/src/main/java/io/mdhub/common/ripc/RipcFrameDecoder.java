@@ -71,6 +71,7 @@ public final class RipcFrameDecoder extends ByteToMessageDecoder
     private final Reassembly[] reassemblies = new Reassembly[MAX_CONCURRENT_REASSEMBLIES];
     private long reassemblyBytes;
     private long partialFrameStartNs = NO_PARTIAL_FRAME;
+    private boolean isFrameDecoded;
     private boolean isFailed;
     private long framesIn;
     private long messagesIn;
@@ -141,8 +142,10 @@ public final class RipcFrameDecoder extends ByteToMessageDecoder
             return;
         }
 
-        boolean isProgress = false;
-        while (in.readableBytes() >= 2)
+        // One frame per call: ByteToMessageDecoder passes a call's messages on before calling again, so a read of
+        // many frames holds at most one frame's slices at a time. Decoding the whole read at once held thousands,
+        // and Netty's slice pool, sized to that peak, kept spilling into newly allocated queue chunks.
+        if (in.readableBytes() >= 2)
         {
             final int start = in.readerIndex();
             final int length = in.getUnsignedShort(start);
@@ -156,27 +159,27 @@ public final class RipcFrameDecoder extends ByteToMessageDecoder
                 fail(ctx, in, RipcDisconnectReason.FRAME_TOO_LONG, "length=" + length + " max=" + maxFrameLength);
                 return;
             }
-            if (in.readableBytes() < length)
+            if (in.readableBytes() >= length)
             {
-                break;
-            }
-
-            framesIn++;
-            if (!decodeFrame(ctx, in, start, length, out))
-            {
+                framesIn++;
+                if (decodeFrame(ctx, in, start, length, out))
+                {
+                    in.readerIndex(start + length);
+                    isFrameDecoded = true;
+                    if (!in.isReadable())
+                    {
+                        partialFrameStartNs = NO_PARTIAL_FRAME;
+                    }
+                }
                 return;
             }
-            in.readerIndex(start + length);
-            isProgress = true;
         }
 
-        if (!in.isReadable())
-        {
-            partialFrameStartNs = NO_PARTIAL_FRAME;
-        }
-        else if (isProgress || NO_PARTIAL_FRAME == partialFrameStartNs)
+        // an incomplete frame: it started arriving now if a frame was completed since it was last seen
+        if (isFrameDecoded || NO_PARTIAL_FRAME == partialFrameStartNs)
         {
             partialFrameStartNs = System.nanoTime();
+            isFrameDecoded = false;
         }
     }
 
