@@ -39,6 +39,12 @@ import io.netty.channel.EventLoopGroup;
  */
 public final class Distributor implements AutoCloseable
 {
+    /**
+     * How the name of the distributor's event-loop thread begins (then the component name): what operators and the
+     * latency benchmark look for to place and prioritise it.
+     */
+    public static final String EVENT_LOOP_THREAD_PREFIX = "distributor-";
+
     private static final long CLOSE_TIMEOUT_SECONDS = 5;
 
     private final Context ctx;
@@ -247,7 +253,7 @@ public final class Distributor implements AutoCloseable
                     new UnsafeBuffer(countersMetaData), new UnsafeBuffer(countersValues));
             }
             // ONE thread: it owns every distributor structure (single writer, no locks)
-            eventLoopGroup = RipcTransport.newEventLoopGroup(1, useEpoll, "distributor-" + componentName);
+            eventLoopGroup = RipcTransport.newEventLoopGroup(1, useEpoll, EVENT_LOOP_THREAD_PREFIX + componentName);
             eventLoop = eventLoopGroup.next();
             final DistributorCounters counters = new DistributorCounters(countersManager, componentName);
             final ServiceDirectory directory = new ServiceDirectory(maxServices, maxItemsPerService, counters);

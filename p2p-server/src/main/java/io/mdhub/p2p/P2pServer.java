@@ -52,6 +52,12 @@ import org.agrona.concurrent.status.CountersManager;
  */
 public final class P2pServer implements AutoCloseable
 {
+    /**
+     * How the names of the fan-out worker threads begin (then the component name): what operators and the latency
+     * benchmark look for to place them.
+     */
+    public static final String WORKER_THREAD_PREFIX = "p2p-worker-";
+
     private final Context ctx;
     private final FanOutWorker[] workers;
     private final IdentityHashMap<EventExecutor, FanOutWorker> workerByLoop = new IdentityHashMap<>();
@@ -379,7 +385,7 @@ public final class P2pServer implements AutoCloseable
             if (null == eventLoopGroup)
             {
                 eventLoopGroup = RipcTransport.newEventLoopGroup(
-                    workers, RipcConfiguration.epoll(), "p2p-worker-" + componentName);
+                    workers, RipcConfiguration.epoll(), WORKER_THREAD_PREFIX + componentName);
             }
         }
 

@@ -22,6 +22,9 @@ import java.util.stream.Stream;
 final class BenchProcess implements AutoCloseable
 {
     private static final long STOP_WAIT_SECONDS = 10;
+    /** Field numbers in {@code /proc/<pid>/task/<tid>/stat} (proc(5)): rt_priority, policy. */
+    private static final int STAT_PRIORITY = 40;
+    private static final int STAT_POLICY = 41;
 
     private final String name;
     private final Path log;
@@ -190,6 +193,37 @@ final class BenchProcess implements AutoCloseable
         {
             return null; // the thread ended meanwhile
         }
+    }
+
+    /**
+     * The scheduling policy and real-time priority the kernel keeps for one of its threads: fields 41 and 40 of
+     * {@code /proc/<pid>/task/<tid>/stat} (counted from the first, the name in parentheses skipped).
+     *
+     * @param tid the thread's id.
+     * @return {policy (0 ordinary, 1 FIFO, 2 round-robin...), real-time priority (0 for ordinary threads)}.
+     */
+    int[] scheduling(final long tid)
+    {
+        final Path stat = Path.of("/proc", Long.toString(process.pid()), "task", Long.toString(tid), "stat");
+        try
+        {
+            return scheduling(Files.readString(stat, StandardCharsets.UTF_8));
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException("cannot read " + stat, ex);
+        }
+    }
+
+    /**
+     * @param statLine a {@code /proc/<pid>/task/<tid>/stat} line.
+     * @return {policy, real-time priority}, as {@link #scheduling(long)}.
+     */
+    static int[] scheduling(final String statLine)
+    {
+        // the fields from the 3rd on follow the name, which may itself hold spaces and parentheses
+        final String[] fields = statLine.substring(statLine.lastIndexOf(')') + 2).strip().split(" ");
+        return new int[] {Integer.parseInt(fields[STAT_POLICY - 3]), Integer.parseInt(fields[STAT_PRIORITY - 3])};
     }
 
     /**

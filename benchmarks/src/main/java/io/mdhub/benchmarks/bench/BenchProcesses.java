@@ -36,6 +36,8 @@ final class BenchProcesses implements AutoCloseable
     private static final Path TASKSET = Path.of("/usr/bin/taskset");
     private static final Path CHRT = Path.of("/usr/bin/chrt");
     private static final int TOOL_TIMEOUT_SECONDS = 10;
+    /** The kernel's number for the FIFO real-time policy (sched(7)). */
+    private static final int SCHED_FIFO = 1;
     private static final java.util.concurrent.atomic.AtomicInteger TOPOLOGIES =
         new java.util.concurrent.atomic.AtomicInteger();
 
@@ -135,6 +137,13 @@ final class BenchProcesses implements AutoCloseable
         for (final long tid : threads)
         {
             run(CHRT, "-f", "-p", Integer.toString(priority), Long.toString(tid));
+            // read back: what the kernel keeps, not chrt's exit code, says the thread now runs under FIFO
+            final int[] scheduling = process.scheduling(tid);
+            if (SCHED_FIFO != scheduling[0] || priority != scheduling[1])
+            {
+                throw new IllegalStateException(process.name() + " thread " + tid + " runs policy " + scheduling[0] +
+                    " priority " + scheduling[1] + " after chrt -f " + priority);
+            }
         }
         return threads.size();
     }

@@ -21,6 +21,9 @@ import org.HdrHistogram.EncodableHistogram;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.HistogramLogReader;
 
+import io.mdhub.common.ripc.RipcContext;
+import io.mdhub.distributor.Distributor;
+import io.mdhub.p2p.P2pServer;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -50,12 +53,21 @@ public final class LatencyBench implements Callable<Integer>
     private static final int FLOOR_ROUND_TRIPS = 2_000;
     private static final long FLOOR_GAP_NS = 1_000_000L;
     private static final int MAX_FIFO_PRIORITY = 99;
-    /** Thread names (as the kernel keeps them) of the event loops that wake for every update, per process. */
-    private static final String SOURCE_EVENT_LOOP = "ripc-";
-    private static final String DISTRIBUTOR_EVENT_LOOP = "distributor-";
-    private static final String CLIENT_EVENT_LOOP = "ripc-";
-    private static final String P2P_WORKER = "p2p-worker-";
-    /** The media driver's one agent thread in SHARED threading mode, the backbone daemon's default. */
+    /** The source's pacing period bounds (InteractiveSource.Context). */
+    private static final long MIN_SOURCE_TICK_US = 100;
+    private static final long MAX_SOURCE_TICK_US = 1_000_000;
+    /**
+     * Thread names (their starts, as the kernel keeps them: 15 characters) of the event loops that wake for every
+     * update, per process, as the components name them.
+     */
+    private static final String SOURCE_EVENT_LOOP = RipcContext.EVENT_LOOP_THREAD_PREFIX;
+    private static final String DISTRIBUTOR_EVENT_LOOP = Distributor.EVENT_LOOP_THREAD_PREFIX;
+    private static final String CLIENT_EVENT_LOOP = RipcContext.EVENT_LOOP_THREAD_PREFIX;
+    private static final String P2P_WORKER = P2pServer.WORKER_THREAD_PREFIX;
+    /**
+     * Aeron's names: the media driver's one agent thread in SHARED threading mode (the backbone daemon's default;
+     * "[sender,receiver,driver-conductor]" cut to 15 characters) and a client's conductor.
+     */
     private static final String DRIVER_AGENT = "[sender,receive";
     private static final String AERON_CLIENT_CONDUCTOR = "aeron-client-co";
     private static final Pattern LOST_SO_FAR = Pattern.compile("recovered \\d+, lost (\\d+),");
@@ -75,10 +87,14 @@ public final class LatencyBench implements Callable<Integer>
     int warmupSeconds = 10;
 
     @Option(names = "--timestamp-every", description = "Every n-th update is timestamped (default ${DEFAULT-VALUE}: " +
-        "a prime, so that the samples fall on every position of the source's bursts, one per millisecond tick " +
+        "a prime, so that the samples fall on every position of the source's bursts, one per tick " +
         "and a round number of updates each; every 10th update of bursts of 10 or 20 would always be the last of " +
         "one, the one that waits longest).")
     int timestampEvery = 11;
+
+    @Option(names = "--source-tick-us", description = "The source's pacing period in microseconds: each tick sends "
+        + "the updates due since the last as one burst (default ${DEFAULT-VALUE}; 100 at the least).")
+    long sourceTickUs = 1000;
 
     @Option(names = "--jvm-opts", description = "JVM options for every process, space separated " +
         "(default ${DEFAULT-VALUE}).")
@@ -199,14 +215,24 @@ public final class LatencyBench implements Callable<Integer>
         return args.toArray(new String[0]);
     }
 
-    @Override
-    public Integer call() throws Exception
+    private void validateOptions()
     {
         if (realtimePriority < 0 || realtimePriority > MAX_FIFO_PRIORITY)
         {
             throw new CommandLine.ParameterException(spec.commandLine(),
                 "--realtime must be 0 (off) or a FIFO priority 1-" + MAX_FIFO_PRIORITY + ": " + realtimePriority);
         }
+        if (sourceTickUs < MIN_SOURCE_TICK_US || sourceTickUs > MAX_SOURCE_TICK_US)
+        {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--source-tick-us must be " +
+                MIN_SOURCE_TICK_US + "-" + MAX_SOURCE_TICK_US + ": " + sourceTickUs);
+        }
+    }
+
+    @Override
+    public Integer call() throws Exception
+    {
+        validateOptions();
         final PrintWriter console = spec.commandLine().getOut();
         final Path root = checkoutRoot();
         final Path dir = null != out ? out : root.resolve("target").resolve("bench-latency-" +
@@ -231,7 +257,7 @@ public final class LatencyBench implements Callable<Integer>
             backbone.awaitLine("mdhub-backbone ready", 60);
             final BenchProcess source = processes.start("source", BenchProcesses.BENCH_JAR, "source", "--interactive",
                 "--port", Integer.toString(sourcePort), "--rate", Long.toString(rates[0]),
-                "--timestamp-every", Integer.toString(timestampEvery));
+                "--timestamp-every", Integer.toString(timestampEvery), "--tick-us", Long.toString(sourceTickUs));
             source.awaitLine("interactive, listening", 60);
             final BenchProcess distributor = processes.start("distributor", BenchProcesses.DISTRIBUTOR_JAR,
                 "--aeron-dir", aeronDir, "--port", Integer.toString(BenchProcesses.freePort()),
@@ -239,8 +265,9 @@ public final class LatencyBench implements Callable<Integer>
             final BenchProcess p2p = processes.start("p2p", BenchProcesses.P2P_JAR, p2pArgs(aeronDir, consumerPort));
             distributor.awaitLine("mdhub-distributor ready", 60);
             p2p.awaitLine("mdhub-p2p ready", 60);
-            console.printf("bench latency: %d items, rates %s, %d s warm-up + %d s measured per rate, report in %s%n",
-                items, Arrays.toString(rates), warmupSeconds, stepSeconds, dir);
+            console.printf("bench latency: %d items, rates %s, %d s warm-up + %d s measured per rate, source ticks " +
+                "of %d us, report in %s%n", items, Arrays.toString(rates), warmupSeconds, stepSeconds, sourceTickUs,
+                dir);
             console.println(LatencyRow.CSV_HEADER);
             console.flush();
 
@@ -288,7 +315,7 @@ public final class LatencyBench implements Callable<Integer>
             "worker busy-polling with the " + p2pBusyPoll + " idle strategy") +
             (null == placement ? "" : "; " + placement);
         LatencyReport.write(dir, "bin/mdhub bench latency " + String.join(" ", spec.commandLine().getParseResult()
-            .originalArgs()), machine() + ".\n\nReference: " + floor, polling, rows,
+            .originalArgs()), machine() + ".\n\nReference: " + floor, sourceTickUs, polling, rows,
             ReferenceCurve.read("RMDS HS22 10GbE (2009)", references.resolve("rmds_latency_hs22_rrcp_10gbe.csv")),
             ReferenceCurve.read("RMDS SLERT InfiniBand (2008)",
                 references.resolve("rmds_latency_slert_infiniband.csv")));

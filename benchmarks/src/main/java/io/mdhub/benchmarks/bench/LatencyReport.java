@@ -29,6 +29,7 @@ final class LatencyReport
         final Path dir,
         final String command,
         final String machine,
+        final long sourceTickUs,
         final String p2pPolling,
         final List<LatencyRow> rows,
         final ReferenceCurve hs22,
@@ -42,7 +43,8 @@ final class LatencyReport
         final StringBuilder md = new StringBuilder("# MDHub end-to-end latency sweep\n\n");
         md.append("Command: `").append(command).append("`\n\n");
         md.append("Machine: ").append(machine).append("\n\n");
-        md.append("Path: interactive source → distributor route (cache off) → Aeron backbone (IPC, standalone ")
+        md.append("Path: interactive source (one burst of the updates due per ").append(sourceTickUs)
+            .append(" µs tick) → distributor route (cache off) → Aeron backbone (IPC, standalone ")
             .append("driver) → p2p-server (cache off, ").append(p2pPolling)
             .append(") → test client, each a separate JVM on this host; ")
             .append("a full GC in every JVM once the watchlist is open (start-up survivors tenured); ")

@@ -68,6 +68,11 @@ public final class SourceMain implements Callable<Integer>
         + "--interactive, per connection over its open items.")
     long rate = 1000;
 
+    @Option(names = "--tick-us", description = "With --interactive: the pacing period in microseconds, 100 to "
+        + "1,000,000; each tick sends the updates that came due since the last as one burst, one flush "
+        + "(default ${DEFAULT-VALUE}).")
+    long tickUs = 1000;
+
     @Option(names = "--timestamp-every",
         description = "Every n-th update carries a timestamp (default ${DEFAULT-VALUE}).")
     int timestampEvery = 10;
@@ -148,6 +153,7 @@ public final class SourceMain implements Callable<Integer>
             .serviceName(null != service ? service : InteractiveSource.Context.SERVICE_NAME_DEFAULT)
             .serviceId(serviceId)
             .rate(rate)
+            .tickNs(TimeUnit.MICROSECONDS.toNanos(tickUs))
             .timestampEvery(timestampEvery);
         try (ToolShutdown shutdown = ToolShutdown.install("mdhub-source");
             InteractiveSource source = InteractiveSource.launch(ctx))

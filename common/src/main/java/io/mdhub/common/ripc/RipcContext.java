@@ -28,6 +28,12 @@ public abstract class RipcContext<T extends RipcContext<T>> extends BaseContext<
     public static final int DEFAULT_COUNTERS_CAPACITY = 64;
 
     /**
+     * How the names of the event-loop threads a context creates begin (then the component name): what operators
+     * and the latency benchmark look for to place and prioritise them.
+     */
+    public static final String EVENT_LOOP_THREAD_PREFIX = "ripc-";
+
+    /**
      * Longest time {@link #close()} waits for the component's channels to be torn down before freeing counters.
      */
     public static final long CLOSE_TIMEOUT_NS = TimeUnit.SECONDS.toNanos(5);
@@ -81,7 +87,8 @@ public abstract class RipcContext<T extends RipcContext<T>> extends BaseContext<
         if (null == eventLoopGroup)
         {
             ownsEventLoopGroup = true;
-            eventLoopGroup = RipcTransport.newEventLoopGroup(eventLoopThreads, useEpoll, "ripc-" + componentName);
+            eventLoopGroup = RipcTransport.newEventLoopGroup(
+                eventLoopThreads, useEpoll, EVENT_LOOP_THREAD_PREFIX + componentName);
         }
     }
 
