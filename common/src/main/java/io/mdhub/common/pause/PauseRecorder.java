@@ -65,16 +65,31 @@ public final class PauseRecorder implements PauseRecorderMXBean, AutoCloseable
         this.recording = recording;
         this.stream = stream;
         this.streamed = null == stream ? null : new Safepoints(process);
-        final long hiccupThresholdNs =
+        this.hiccups = newHiccupMeter(process);
+    }
+
+    /**
+     * @return the configured hiccup meter, or null when its threshold is 0 (then the period is not read at all).
+     */
+    private static HiccupMeter newHiccupMeter(final String process)
+    {
+        final long thresholdNs =
             io.mdhub.common.config.ConfigValues.getLong(HICCUP_THRESHOLD_NS_PROP_NAME, DEFAULT_HICCUP_THRESHOLD_NS);
-        if (hiccupThresholdNs < 0)
+        if (thresholdNs < 0)
         {
-            throw new IllegalArgumentException(HICCUP_THRESHOLD_NS_PROP_NAME + " must not be negative: " +
-                hiccupThresholdNs);
+            throw new IllegalArgumentException(HICCUP_THRESHOLD_NS_PROP_NAME + " must not be negative: " + thresholdNs);
         }
-        final long hiccupPeriodNs =
+        if (0 == thresholdNs)
+        {
+            return null;
+        }
+        final long periodNs =
             io.mdhub.common.config.ConfigValues.getLong(HICCUP_PERIOD_NS_PROP_NAME, DEFAULT_HICCUP_PERIOD_NS);
-        this.hiccups = 0 == hiccupThresholdNs ? null : new HiccupMeter(process, hiccupThresholdNs, hiccupPeriodNs);
+        if (periodNs <= 0)
+        {
+            throw new IllegalArgumentException(HICCUP_PERIOD_NS_PROP_NAME + " must be positive: " + periodNs);
+        }
+        return new HiccupMeter(process, thresholdNs, periodNs);
     }
 
     /**

@@ -58,7 +58,10 @@ public final class DistributorBackbone implements AutoCloseable
     private final EventLoopDutyCycle dutyCycle;
     private final int controlFragmentLimit;
     private final long expiryCheckIntervalNs;
+    /** A cycle later than this after the previous one is logged: half an announcement interval, or more if idle. */
+    private final long stallThresholdNs;
     private long nextExpiryCheckNs;
+    private long lastCycleNs;
 
     /**
      * Create the publication and subscription and everything that works on them; nothing runs until
@@ -83,6 +86,7 @@ public final class DistributorBackbone implements AutoCloseable
         this.ctx = ctx;
         this.controlFragmentLimit = ctx.controlFragmentLimit();
         this.expiryCheckIntervalNs = ctx.announceIntervalMs() * 1_000_000L;
+        this.stallThresholdNs = Math.max(expiryCheckIntervalNs / 2, 2 * ctx.idleMaxNs());
         ExclusivePublication pub = null;
         Subscription sub = null;
         BackboneCounters allocated = null;
@@ -199,6 +203,14 @@ public final class DistributorBackbone implements AutoCloseable
 
     int doWork(final long nowNs)
     {
+        if (nowNs - lastCycleNs > stallThresholdNs && 0 != lastCycleNs)
+        {
+            // the event loop did not get to the cycle: nothing was announced or drained meanwhile, and p2p-servers
+            // count a distributor dead after a few silent announcement intervals
+            LOG.warn("backbone duty cycle ran {} ms after the previous one (event loop busy or not scheduled)",
+                (nowNs - lastCycleNs) / 1_000_000L);
+        }
+        lastCycleNs = nowNs;
         controlHandler.now(nowNs);
         // answers first: they get the window freed since the last cycle before the waiting live data does
         int work = controlAdapter.poll(subscription, controlFragmentLimit);

@@ -2,6 +2,9 @@ package io.mdhub.distributor.backbone;
 
 import java.util.List;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 import com.refinitiv.eta.valueadd.domainrep.rdm.directory.Service;
 
 import io.aeron.Publication;
@@ -23,7 +26,10 @@ import io.mdhub.distributor.ServiceDirectory;
  */
 final class ServiceAnnouncer implements AnnouncedServices
 {
+    private static final Logger LOG = LoggerFactory.getLogger(ServiceAnnouncer.class);
     private static final int EARLY_GAP_DIVISOR = 10;
+    /** An announcement this many intervals overdue is logged when it finally goes out. */
+    private static final int LATE_INTERVALS = 2;
     private static final int MAX_DOMAIN_BIT = 63;
 
     private final ServiceDirectory directory;
@@ -37,6 +43,7 @@ final class ServiceAnnouncer implements AnnouncedServices
     private final long earlyGapNs;
     private long lastAnnouncedNs;
     private boolean hasAnnounced;
+    private long lateSinceNs;
 
     ServiceAnnouncer(
         final ServiceDirectory directory,
@@ -77,11 +84,22 @@ final class ServiceAnnouncer implements AnnouncedServices
         final long result = publisher.announce(distributorId, epoch, intervalMs, nowNs, this);
         if (result > 0 || Publication.NOT_CONNECTED == result)
         {
+            if (0 != lateSinceNs)
+            {
+                // p2p-servers count a distributor dead after a few missed intervals: say why one went out late
+                LOG.warn("announcement published {} ms after it was due: the stream refused it meanwhile",
+                    (nowNs - lateSinceNs) / 1_000_000L);
+                lateSinceNs = 0;
+            }
             // the last subscriber left between the check and the offer: as good as announced
             hasAnnounced = true;
             lastAnnouncedNs = nowNs;
             sequences.announced();
             return result > 0 ? 1 : 0;
+        }
+        if (0 == lateSinceNs && hasAnnounced && sinceNs >= LATE_INTERVALS * intervalNs)
+        {
+            lateSinceNs = lastAnnouncedNs + intervalNs;
         }
         return 0;
     }
