@@ -84,6 +84,10 @@ final class ServiceAnnouncer implements AnnouncedServices
         final long result = publisher.announce(distributorId, epoch, intervalMs, nowNs, this);
         if (result > 0 || Publication.NOT_CONNECTED == result)
         {
+            // the last subscriber left between the check and the offer: as good as announced
+            hasAnnounced = true;
+            lastAnnouncedNs = nowNs;
+            sequences.announced();
             if (0 != lateSinceNs)
             {
                 // p2p-servers count a distributor dead after a few missed intervals: say why one went out late
@@ -91,10 +95,6 @@ final class ServiceAnnouncer implements AnnouncedServices
                     (nowNs - lateSinceNs) / 1_000_000L);
                 lateSinceNs = 0;
             }
-            // the last subscriber left between the check and the offer: as good as announced
-            hasAnnounced = true;
-            lastAnnouncedNs = nowNs;
-            sequences.announced();
             return result > 0 ? 1 : 0;
         }
         if (0 == lateSinceNs && hasAnnounced && sinceNs >= LATE_INTERVALS * intervalNs)
