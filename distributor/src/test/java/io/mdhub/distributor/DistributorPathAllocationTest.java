@@ -31,6 +31,7 @@ import io.aeron.Subscription;
 import io.mdhub.backbone.BackboneNode;
 import io.mdhub.backbone.protocol.MarketDataAdapter;
 import io.mdhub.backbone.protocol.MarketDataListener;
+import io.mdhub.backbone.protocol.ServiceSequenceTracker;
 import io.mdhub.common.cache.EtaFieldLists;
 import io.mdhub.common.test.EtaTransportExtension;
 import io.mdhub.common.test.InterruptAfter;
@@ -275,22 +276,22 @@ class DistributorPathAllocationTest
     }
 
     /**
-     * Counts what the distributor published and whether the service's sequence ran without a gap.
+     * Counts what the distributor published and whether each service's sequence ran without a gap.
      */
     private static final class PublishedItems implements MarketDataListener
     {
         long refreshes;
         long updates;
         long gaps;
-        private long lastSequence;
+        /** The p2p-server's own loss detection: anything but in order is a gap. */
+        private final ServiceSequenceTracker sequences = new ServiceSequenceTracker();
 
-        private void sequence(final long sequence)
+        private void sequence(final int serviceId, final long sequence)
         {
-            if (0 != lastSequence && sequence != lastSequence + 1)
+            if (ServiceSequenceTracker.IN_ORDER != sequences.onMessage(serviceId, sequence))
             {
                 gaps++;
             }
-            lastSequence = sequence;
         }
 
         @Override
@@ -330,7 +331,7 @@ class DistributorPathAllocationTest
             final int rwfOffset,
             final int rwfLength)
         {
-            sequence(sequence);
+            sequence(serviceId, sequence);
             refreshes++;
             return true;
         }
@@ -345,7 +346,7 @@ class DistributorPathAllocationTest
             final int rwfOffset,
             final int rwfLength)
         {
-            sequence(sequence);
+            sequence(serviceId, sequence);
             updates++;
             return true;
         }
@@ -363,7 +364,7 @@ class DistributorPathAllocationTest
             final int rwfOffset,
             final int rwfLength)
         {
-            sequence(sequence);
+            sequence(serviceId, sequence);
             return true;
         }
     }

@@ -21,6 +21,7 @@ import org.HdrHistogram.EncodableHistogram;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.HistogramLogReader;
 
+import io.mdhub.benchmarks.source.InteractiveSource;
 import io.mdhub.common.ripc.RipcContext;
 import io.mdhub.distributor.Distributor;
 import io.mdhub.p2p.P2pServer;
@@ -53,9 +54,6 @@ public final class LatencyBench implements Callable<Integer>
     private static final int FLOOR_ROUND_TRIPS = 2_000;
     private static final long FLOOR_GAP_NS = 1_000_000L;
     private static final int MAX_FIFO_PRIORITY = 99;
-    /** The source's pacing period bounds (InteractiveSource.Context). */
-    private static final long MIN_SOURCE_TICK_US = 100;
-    private static final long MAX_SOURCE_TICK_US = 1_000_000;
     /**
      * Thread names (their starts, as the kernel keeps them: 15 characters) of the event loops that wake for every
      * update, per process, as the components name them.
@@ -222,10 +220,13 @@ public final class LatencyBench implements Callable<Integer>
             throw new CommandLine.ParameterException(spec.commandLine(),
                 "--realtime must be 0 (off) or a FIFO priority 1-" + MAX_FIFO_PRIORITY + ": " + realtimePriority);
         }
-        if (sourceTickUs < MIN_SOURCE_TICK_US || sourceTickUs > MAX_SOURCE_TICK_US)
+        // checked here as the source checks it, so a bad value fails before any process starts
+        final long minTickUs = TimeUnit.NANOSECONDS.toMicros(InteractiveSource.Context.MIN_TICK_NS);
+        final long maxTickUs = TimeUnit.NANOSECONDS.toMicros(InteractiveSource.Context.MAX_TICK_NS);
+        if (sourceTickUs < minTickUs || sourceTickUs > maxTickUs)
         {
-            throw new CommandLine.ParameterException(spec.commandLine(), "--source-tick-us must be " +
-                MIN_SOURCE_TICK_US + "-" + MAX_SOURCE_TICK_US + ": " + sourceTickUs);
+            throw new CommandLine.ParameterException(spec.commandLine(), "--source-tick-us must be " + minTickUs +
+                "-" + maxTickUs + ": " + sourceTickUs);
         }
     }
 

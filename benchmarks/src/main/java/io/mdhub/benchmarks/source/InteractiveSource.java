@@ -135,6 +135,16 @@ public final class InteractiveSource implements AutoCloseable
          */
         public static final String SERVICE_NAME_DEFAULT = "MDH_SINK";
 
+        /**
+         * Shortest pacing period.
+         */
+        public static final long MIN_TICK_NS = TimeUnit.MICROSECONDS.toNanos(100);
+
+        /**
+         * Longest pacing period.
+         */
+        public static final long MAX_TICK_NS = TimeUnit.SECONDS.toNanos(1);
+
         private String bindAddress = "127.0.0.1";
         private int port = PORT_DEFAULT;
         private String componentName = "mdhub-source";
@@ -157,7 +167,7 @@ public final class InteractiveSource implements AutoCloseable
             requirePositive("timestampEvery", timestampEvery);
             requirePositive("maxBurst", maxBurst);
             requireRange("eventLoopThreads", eventLoopThreads, 1, 64);
-            requireRange("tickNs", tickNs, TimeUnit.MICROSECONDS.toNanos(100), TimeUnit.SECONDS.toNanos(1));
+            requireRange("tickNs", tickNs, MIN_TICK_NS, MAX_TICK_NS);
             requirePositive("maxPendingBytes", maxPendingBytes);
             requirePositive("slowConsumerTimeoutMs", slowConsumerTimeoutMs);
             if (null == serviceName || serviceName.isEmpty() || serviceName.length() > 255)

@@ -3,6 +3,8 @@ package io.mdhub.common.concurrent;
 import java.util.concurrent.TimeUnit;
 
 import org.agrona.concurrent.IdleStrategy;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import io.netty.util.concurrent.EventExecutor;
 import io.netty.util.concurrent.ScheduledFuture;
@@ -28,6 +30,8 @@ import io.netty.util.concurrent.ScheduledFuture;
  */
 public final class EventLoopDutyCycle implements Runnable
 {
+    private static final Logger LOG = LoggerFactory.getLogger(EventLoopDutyCycle.class);
+
     /**
      * The work of one cycle.
      */
@@ -47,6 +51,10 @@ public final class EventLoopDutyCycle implements Runnable
     private final long maxIdleNs;
     private final IdleStrategy busyIdle;
     private long idleNs;
+    private String lateName;
+    private long lateThresholdNs;
+    private long lastRunNs;
+    private long lateCycles;
     private volatile ScheduledFuture<?> ticker;
     private volatile boolean isClosed;
 
@@ -97,6 +105,35 @@ public final class EventLoopDutyCycle implements Runnable
     }
 
     /**
+     * Log a cycle that runs more than {@code thresholdNs} after the previous one: the loop did not get to it (busy
+     * with its sockets, or its thread not scheduled), so whatever the work does on the clock — heartbeats — waited
+     * too. Call before {@link #start()}.
+     *
+     * @param name        what the work is, for the log line.
+     * @param thresholdNs the gap that counts as late; longer than the idle period.
+     * @return this.
+     */
+    public EventLoopDutyCycle warnWhenLate(final String name, final long thresholdNs)
+    {
+        if (thresholdNs <= maxIdleNs)
+        {
+            throw new IllegalArgumentException("a late threshold must exceed the idle period " + maxIdleNs + ": " +
+                thresholdNs);
+        }
+        this.lateName = name;
+        this.lateThresholdNs = thresholdNs;
+        return this;
+    }
+
+    /**
+     * @return cycles that ran late (see {@link #warnWhenLate}); read on the event loop.
+     */
+    public long lateCycles()
+    {
+        return lateCycles;
+    }
+
+    /**
      * Start cycling (from any thread).
      *
      * @return this.
@@ -136,7 +173,12 @@ public final class EventLoopDutyCycle implements Runnable
         {
             return;
         }
-        final int workCount = work.doWork(System.nanoTime());
+        final long nowNs = System.nanoTime();
+        if (0 != lateThresholdNs)
+        {
+            checkLate(nowNs);
+        }
+        final int workCount = work.doWork(nowNs);
         if (null != busyIdle)
         {
             busyIdle.idle(workCount);
@@ -152,5 +194,16 @@ public final class EventLoopDutyCycle implements Runnable
             eventLoop.schedule(this, idleNs, TimeUnit.NANOSECONDS);
             idleNs = Math.min(idleNs << 1, maxIdleNs);
         }
+    }
+
+    private void checkLate(final long nowNs)
+    {
+        if (0 != lastRunNs && nowNs - lastRunNs > lateThresholdNs)
+        {
+            lateCycles++;
+            LOG.warn("{} duty cycle ran {} ms after the previous one (event loop busy or not scheduled)", lateName,
+                (nowNs - lastRunNs) / 1_000_000L);
+        }
+        lastRunNs = nowNs;
     }
 }

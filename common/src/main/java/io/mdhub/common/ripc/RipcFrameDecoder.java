@@ -71,7 +71,6 @@ public final class RipcFrameDecoder extends ByteToMessageDecoder
     private final Reassembly[] reassemblies = new Reassembly[MAX_CONCURRENT_REASSEMBLIES];
     private long reassemblyBytes;
     private long partialFrameStartNs = NO_PARTIAL_FRAME;
-    private boolean isFrameDecoded;
     private boolean isFailed;
     private long framesIn;
     private long messagesIn;
@@ -165,21 +164,16 @@ public final class RipcFrameDecoder extends ByteToMessageDecoder
                 if (decodeFrame(ctx, in, start, length, out))
                 {
                     in.readerIndex(start + length);
-                    isFrameDecoded = true;
-                    if (!in.isReadable())
-                    {
-                        partialFrameStartNs = NO_PARTIAL_FRAME;
-                    }
+                    partialFrameStartNs = NO_PARTIAL_FRAME; // whatever follows starts a frame of its own
                 }
                 return;
             }
         }
 
-        // an incomplete frame: it started arriving now if a frame was completed since it was last seen
-        if (isFrameDecoded || NO_PARTIAL_FRAME == partialFrameStartNs)
+        // an incomplete frame: it started arriving now unless it is the one already seen
+        if (NO_PARTIAL_FRAME == partialFrameStartNs)
         {
             partialFrameStartNs = System.nanoTime();
-            isFrameDecoded = false;
         }
     }
 

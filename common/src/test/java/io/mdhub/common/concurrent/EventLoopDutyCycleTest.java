@@ -10,6 +10,7 @@ import java.lang.management.ManagementFactory;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.LockSupport;
 
 import org.junit.jupiter.api.Test;
 
@@ -149,6 +150,35 @@ class EventLoopDutyCycleTest
             final int closedAt = cycles.get();
             Thread.sleep(60);
             assertEquals(closedAt, cycles.get(), "no tick after close");
+        }
+        finally
+        {
+            loop.shutdownGracefully(0, 0, java.util.concurrent.TimeUnit.MILLISECONDS).sync();
+        }
+    }
+
+    @Test
+    void aCycleHeldUpByTheLoopCountsAsLate() throws Exception
+    {
+        final DefaultEventLoop loop = new DefaultEventLoop();
+        try
+        {
+            assertThrows(IllegalArgumentException.class,
+                () -> new EventLoopDutyCycle(loop, (now) -> 0, 0, 5_000_000L).warnWhenLate("test", 5_000_000L));
+            final AtomicInteger cycles = new AtomicInteger();
+            final EventLoopDutyCycle cycle = new EventLoopDutyCycle(loop, (now) ->
+            {
+                cycles.incrementAndGet();
+                return 0;
+            }, 0, 5_000_000L).warnWhenLate("test", 200_000_000L).start();
+            MdTests.await("a few ticks", () -> cycles.get() > 5);
+            assertEquals(0L, loop.submit(cycle::lateCycles).get(), "ticks on time");
+
+            loop.execute(() -> LockSupport.parkNanos(400_000_000L)); // the loop busy for 0.4 s
+            final int before = cycles.get();
+            MdTests.await("a tick after the hold-up", () -> cycles.get() > before + 1);
+            assertEquals(1L, loop.submit(cycle::lateCycles).get(), "the first tick after the hold-up");
+            cycle.close();
         }
         finally
         {

@@ -58,10 +58,7 @@ public final class DistributorBackbone implements AutoCloseable
     private final EventLoopDutyCycle dutyCycle;
     private final int controlFragmentLimit;
     private final long expiryCheckIntervalNs;
-    /** A cycle later than this after the previous one is logged: half an announcement interval, or more if idle. */
-    private final long stallThresholdNs;
     private long nextExpiryCheckNs;
-    private long lastCycleNs;
 
     /**
      * Create the publication and subscription and everything that works on them; nothing runs until
@@ -86,7 +83,6 @@ public final class DistributorBackbone implements AutoCloseable
         this.ctx = ctx;
         this.controlFragmentLimit = ctx.controlFragmentLimit();
         this.expiryCheckIntervalNs = ctx.announceIntervalMs() * 1_000_000L;
-        this.stallThresholdNs = Math.max(expiryCheckIntervalNs / 2, 2 * ctx.idleMaxNs());
         ExclusivePublication pub = null;
         Subscription sub = null;
         BackboneCounters allocated = null;
@@ -122,8 +118,10 @@ public final class DistributorBackbone implements AutoCloseable
         this.controlAdapter = new ControlAdapter(controlHandler, counters.malformedControl);
         this.announcer = new ServiceAnnouncer(
             directory, sequences, publisher, publication, ctx.distributorId(), ctx.epoch(), ctx.announceIntervalMs());
+        // a late cycle is a late announcement: p2p-servers count a distributor dead after a few silent intervals
         this.dutyCycle = new EventLoopDutyCycle(
-            eventLoop, this::doWork, ctx.idleMinNs(), ctx.idleMaxNs(), ctx.newBusyIdle());
+            eventLoop, this::doWork, ctx.idleMinNs(), ctx.idleMaxNs(), ctx.newBusyIdle())
+            .warnWhenLate("backbone", Math.max(expiryCheckIntervalNs / 2, 2 * ctx.idleMaxNs()));
         LOG.info("backbone: distributor {} epoch {} data {} stream {}, control {} stream {}, pending store {} bytes, " +
             "answer headroom {} bytes", ctx.distributorId(), ctx.epoch(), ctx.channel(), ctx.dataStreamId(),
             ctx.controlChannel(), ctx.controlStreamId(), ctx.pendingBytes(), headroomBytes);
@@ -203,14 +201,6 @@ public final class DistributorBackbone implements AutoCloseable
 
     int doWork(final long nowNs)
     {
-        if (nowNs - lastCycleNs > stallThresholdNs && 0 != lastCycleNs)
-        {
-            // the event loop did not get to the cycle: nothing was announced or drained meanwhile, and p2p-servers
-            // count a distributor dead after a few silent announcement intervals
-            LOG.warn("backbone duty cycle ran {} ms after the previous one (event loop busy or not scheduled)",
-                (nowNs - lastCycleNs) / 1_000_000L);
-        }
-        lastCycleNs = nowNs;
         controlHandler.now(nowNs);
         // answers first: they get the window freed since the last cycle before the waiting live data does
         int work = controlAdapter.poll(subscription, controlFragmentLimit);

@@ -43,7 +43,7 @@ final class ServiceAnnouncer implements AnnouncedServices
     private final long earlyGapNs;
     private long lastAnnouncedNs;
     private boolean hasAnnounced;
-    private long lateSinceNs;
+    private boolean isLate;
 
     ServiceAnnouncer(
         final ServiceDirectory directory,
@@ -88,19 +88,16 @@ final class ServiceAnnouncer implements AnnouncedServices
             hasAnnounced = true;
             lastAnnouncedNs = nowNs;
             sequences.announced();
-            if (0 != lateSinceNs)
+            if (isLate)
             {
                 // p2p-servers count a distributor dead after a few missed intervals: say why one went out late
                 LOG.warn("announcement published {} ms after it was due: the stream refused it meanwhile",
-                    (nowNs - lateSinceNs) / 1_000_000L);
-                lateSinceNs = 0;
+                    (sinceNs - intervalNs) / 1_000_000L);
+                isLate = false;
             }
             return result > 0 ? 1 : 0;
         }
-        if (0 == lateSinceNs && hasAnnounced && sinceNs >= LATE_INTERVALS * intervalNs)
-        {
-            lateSinceNs = lastAnnouncedNs + intervalNs;
-        }
+        isLate |= hasAnnounced && sinceNs >= LATE_INTERVALS * intervalNs;
         return 0;
     }
 
