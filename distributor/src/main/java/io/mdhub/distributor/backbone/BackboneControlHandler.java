@@ -22,7 +22,8 @@ import io.mdhub.distributor.SinkDrivenItems;
  * services (mounted interactive providers) go to {@link SinkDrivenItems}: a new item is requested from its provider and
  * answered when the provider's refresh comes; a service without cache asks its provider for fresh refreshes. For
  * non-interactive services ItemClose needs no action (they are broadcast), so closes are only counted.
- * ConsumerAnnouncements keep {@link P2pServerTracker} up to date. An answer that meets back-pressure returns false, so
+ * ConsumerAnnouncements keep {@link P2pServerTracker} up to date, and every other message of a p2p-server says it
+ * is alive. An answer that meets back-pressure returns false, so
  * the adapter hands the same request back on a later poll instead of queueing it.
  */
 final class BackboneControlHandler implements ControlListener
@@ -95,6 +96,7 @@ final class BackboneControlHandler implements ControlListener
         final int nameOffset,
         final int nameLength)
     {
+        p2pServers.heard(consumerId, nowNs);
         final DistributedService service = directory.service(serviceId);
         if (null == service)
         {
@@ -164,6 +166,7 @@ final class BackboneControlHandler implements ControlListener
         final int serviceId,
         final int itemHandle)
     {
+        p2pServers.heard(consumerId, nowNs);
         if (0 != distributorEpoch && epoch != distributorEpoch)
         {
             return; // another distributor's handle
@@ -180,6 +183,7 @@ final class BackboneControlHandler implements ControlListener
     public boolean onRecoveryRequest(
         final int consumerId, final int serviceId, final int itemHandle, final int domainType, final long lastSequence)
     {
+        p2pServers.heard(consumerId, nowNs);
         final DistributedService service = directory.service(serviceId);
         if (null == service)
         {

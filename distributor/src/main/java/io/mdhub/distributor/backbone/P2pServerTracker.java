@@ -10,9 +10,11 @@ import org.slf4j.LoggerFactory;
 /**
  * The p2p-servers heard on the control stream, from their ConsumerAnnouncements: one joins with its first
  * announcement, restarts when its epoch changes, and expires after {@link #LIVENESS_INTERVALS} of its own
- * announcement intervals of silence. An expired or restarted p2p-server's interest in sink-driven items is dropped
- * (non-interactive services are broadcast, so for them this only logs and counts). Owned by the
- * distributor's event loop; allocates only when a p2p-server joins.
+ * announcement intervals of silence. Any control message of a joined p2p-server is a sign of life, not only its
+ * announcements: while thousands of its item requests wait on the stream, its next announcement waits behind them.
+ * An expired or restarted p2p-server's interest in sink-driven items is dropped (non-interactive services are
+ * broadcast, so for them this only logs and counts). Owned by the distributor's event loop; allocates only when a
+ * p2p-server joins.
  */
 final class P2pServerTracker
 {
@@ -56,6 +58,22 @@ final class P2pServerTracker
         peer.epoch = epoch;
         peer.timeoutNs = TimeUnit.MILLISECONDS.toNanos(Math.max(1, intervalMs)) * LIVENESS_INTERVALS;
         peer.lastSeenNs = nowNs;
+    }
+
+    /**
+     * A control message other than an announcement came from a p2p-server: it is alive (unknown ones join only by
+     * announcing, which says their epoch and interval).
+     *
+     * @param consumerId the sender.
+     * @param nowNs      when it was read.
+     */
+    void heard(final int consumerId, final long nowNs)
+    {
+        final Peer peer = peers.get(consumerId);
+        if (null != peer)
+        {
+            peer.lastSeenNs = nowNs;
+        }
     }
 
     /**
