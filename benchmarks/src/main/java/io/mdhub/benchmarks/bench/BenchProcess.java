@@ -13,6 +13,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.Predicate;
 import java.util.stream.Stream;
 
 /**
@@ -31,7 +32,7 @@ final class BenchProcess implements AutoCloseable
     private final Process process;
     private final OutputStream stdin;
 
-    private BenchProcess(final String name, final Path log, final Process process)
+    BenchProcess(final String name, final Path log, final Process process)
     {
         this.name = name;
         this.log = log;
@@ -102,6 +103,39 @@ final class BenchProcess implements AutoCloseable
             if (!process.isAlive() || System.nanoTime() > deadlineNs)
             {
                 throw new IllegalStateException(name + " did not print '" + text + "'" +
+                    (process.isAlive() ? " in " + timeoutSeconds + " s" : " (it exited)") + ":\n" + tail());
+            }
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(50));
+        }
+    }
+
+    /**
+     * Wait until it printed, from now on, a number of lines in a row that all match (lines printed before the call do
+     * not count).
+     *
+     * @throws IllegalStateException when it exits first or the time is up (with the end of its output).
+     */
+    void awaitLinesInARow(final Predicate<String> matches, final int count, final long timeoutSeconds)
+    {
+        final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(timeoutSeconds);
+        int read = output().length();
+        int inARow = 0;
+        while (inARow < count)
+        {
+            final String output = output();
+            final int end = output.lastIndexOf('\n') + 1;
+            for (final String line : output.substring(Math.min(read, end), end).split("\n"))
+            {
+                inARow = line.isEmpty() ? inARow : matches.test(line) ? inARow + 1 : 0;
+            }
+            read = Math.max(read, end);
+            if (inARow >= count)
+            {
+                return;
+            }
+            if (!process.isAlive() || System.nanoTime() > deadlineNs)
+            {
+                throw new IllegalStateException(name + " did not print " + count + " matching lines in a row" +
                     (process.isAlive() ? " in " + timeoutSeconds + " s" : " (it exited)") + ":\n" + tail());
             }
             LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(50));

@@ -68,6 +68,8 @@ public final class LatencyBench implements Callable<Integer>
      */
     private static final String DRIVER_AGENT = "[sender,receive";
     private static final String AERON_CLIENT_CONDUCTOR = "aeron-client-co";
+    /** Client stats lines (one a second) in a row with the watchlist whole before the first rate. */
+    private static final int SETTLED_SECONDS = 3;
     private static final Pattern LOST_SO_FAR = Pattern.compile("recovered \\d+, lost (\\d+),");
 
     @Option(names = "--items", description = "Watchlist size (default ${DEFAULT-VALUE}).")
@@ -288,6 +290,11 @@ public final class LatencyBench implements Callable<Integer>
                 final String raised = realtime(backbone, source, distributor, p2p, client);
                 placement = null == placement ? raised : placement + "; " + raised;
             }
+            // the collection stopped each process for up to a second on two cores, longer than the p2p-server waits
+            // for a silent distributor: the items may be Suspect and recovering; the sweep starts on a whole watchlist
+            final String whole = "open " + items + "/" + items + ", suspect 0,";
+            client.awaitLinesInARow((line) -> line.contains(whole) && line.startsWith("client: refreshes/s 0,"),
+                SETTLED_SECONDS, 300);
             final boolean isOpenEnded = !spec.commandLine().getParseResult().hasMatchedOption("--rates");
             for (int i = 0; i < rates.length || isOpenEnded; i++)
             {
@@ -316,7 +323,8 @@ public final class LatencyBench implements Callable<Integer>
             "worker busy-polling with the " + p2pBusyPoll + " idle strategy") +
             (null == placement ? "" : "; " + placement);
         LatencyReport.write(dir, "bin/mdhub bench latency " + String.join(" ", spec.commandLine().getParseResult()
-            .originalArgs()), machine() + ".\n\nReference: " + floor, sourceTickUs, polling, rows,
+            .originalArgs()), machine() + ".\n\nJVM options of every process: `" + jvmOpts + "`.\n\nReference: " +
+            floor, sourceTickUs, polling, rows,
             ReferenceCurve.read("RMDS HS22 10GbE (2009)", references.resolve("rmds_latency_hs22_rrcp_10gbe.csv")),
             ReferenceCurve.read("RMDS SLERT InfiniBand (2008)",
                 references.resolve("rmds_latency_slert_infiniband.csv")));

@@ -1,14 +1,20 @@
 package io.mdhub.benchmarks.bench;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Path;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 import io.mdhub.common.test.InterruptAfter;
 
 /**
  * Reading a thread's scheduling back from the kernel's stat line, whose second field (the name) may hold spaces and
- * parentheses of its own.
+ * parentheses of its own; waiting for a process's output to settle.
  */
 @InterruptAfter(10)
 class BenchProcessTest
@@ -37,5 +43,33 @@ class BenchProcessTest
     {
         final String ordinary = FIFO_10.replace(" -1 0 10 1 0 0 0 ", " -1 0 0 0 0 0 0 ");
         assertArrayEquals(new int[] {0, 0}, BenchProcess.scheduling(ordinary));
+    }
+
+    @Test
+    void linesInARowCountOnlyFromTheCallOnAndAMismatchStartsOver(@TempDir final Path dir) throws IOException
+    {
+        final Path log = dir.resolve("printer.log");
+        try (BenchProcess printer = new BenchProcess("printer", log, new ProcessBuilder("sh", "-c",
+            "echo ok; echo ok; echo ok; sleep 1; echo ok; echo bad; echo ok; echo ok; sleep 1; echo ok; exec sleep 8")
+            .redirectErrorStream(true).redirectOutput(log.toFile()).start()))
+        {
+            printer.awaitLine("ok\nok\nok\n", 5);
+            final long startNs = System.nanoTime();
+            printer.awaitLinesInARow("ok"::equals, 3, 5);
+            // the three before the call and the one before "bad" do not count: the third "ok" after it does
+            assertTrue(System.nanoTime() - startNs > 1_500_000_000L, "returned before the last line was printed");
+            assertTrue(printer.output().endsWith("bad\nok\nok\nok\n"));
+        }
+    }
+
+    @Test
+    void aProcessThatExitsBeforeTheLinesComeFailsTheWait(@TempDir final Path dir) throws IOException
+    {
+        final Path log = dir.resolve("printer.log");
+        try (BenchProcess printer = new BenchProcess("printer", log, new ProcessBuilder("sh", "-c",
+            "sleep 0.5; echo ok; echo bad; echo ok").redirectErrorStream(true).redirectOutput(log.toFile()).start()))
+        {
+            assertThrows(IllegalStateException.class, () -> printer.awaitLinesInARow("ok"::equals, 2, 5));
+        }
     }
 }
