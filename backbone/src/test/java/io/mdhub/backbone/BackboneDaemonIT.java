@@ -65,6 +65,10 @@ class BackboneDaemonIT
             return read(log).contains(BackboneMain.READY_LINE_PREFIX);
         });
         assertTrue(Files.exists(aeronDir.resolve("cnc.dat")), "CnC file");
+        final List<String> jvmArgs = commandLine(process.pid());
+        final int hugePages = jvmArgs.indexOf("-XX:+UseTransparentHugePages");
+        assertTrue(hugePages > 0 && hugePages < jvmArgs.indexOf("-Xmx128m"),
+            "the launcher's default JVM options come first, so JAVA_OPTS can turn them off: " + jvmArgs);
         assertTrue(read(log).contains(BackboneConfiguration.TERM_BUFFER_LENGTH_PROP_NAME + "=65536"), "config printed");
 
         try (Aeron aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(aeronDir.toString())))
@@ -90,6 +94,19 @@ class BackboneDaemonIT
         assertEquals(2, process.waitFor(), () -> read(log));
         assertTrue(read(log).contains("bad configuration: mdhub.backbone.threading.mode"), () -> read(log));
         assertFalse(Files.exists(dir.resolve("aeron")), "nothing created");
+    }
+
+    private static List<String> commandLine(final long pid)
+    {
+        try
+        {
+            final String cmdline = Files.readString(Paths.get("/proc", Long.toString(pid), "cmdline"));
+            return Arrays.asList(cmdline.split("\0"));
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException(ex);
+        }
     }
 
     private Process startWithLauncher(final Path log, final String... args)

@@ -98,7 +98,7 @@ public final class LatencyBench implements Callable<Integer>
 
     @Option(names = "--jvm-opts", description = "JVM options for every process, space separated " +
         "(default ${DEFAULT-VALUE}).")
-    String jvmOpts = "-Xms256m -Xmx1g -XX:+UseParallelGC";
+    String jvmOpts = "-Xms256m -Xmx1g -XX:+UseParallelGC -XX:+UseTransparentHugePages";
 
     @Option(names = "--p2p-busy-poll", description = "The p2p-server worker's busy-polling idle strategy (yield, " +
         "spin, noop), or off for timer-scheduled backbone polls (default ${DEFAULT-VALUE}: one core of two spent on " +

@@ -65,7 +65,7 @@ public final class ThroughputBench implements Callable<Integer>
     int warmupSeconds = 5;
 
     @Option(names = "--jvm-opts", description = "JVM options for every process (default ${DEFAULT-VALUE}).")
-    String jvmOpts = "-Xms256m -Xmx2g -XX:+UseParallelGC";
+    String jvmOpts = "-Xms256m -Xmx2g -XX:+UseParallelGC -XX:+UseTransparentHugePages";
 
     @Option(names = "--out", description = "Report directory (default target/bench-throughput-<time>).")
     Path out;
