@@ -8,9 +8,13 @@ import java.util.concurrent.TimeUnit;
 
 import org.agrona.collections.IntArrayList;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
 
-@Timeout(10)
+import io.mdhub.common.test.InterruptAfter;
+
+/**
+ * Liveness of the p2p-servers on the control stream: any of their messages counts, not only announcements.
+ */
+@InterruptAfter(10)
 class P2pServerTrackerTest
 {
     private static final int INTERVAL_MS = 1000;
