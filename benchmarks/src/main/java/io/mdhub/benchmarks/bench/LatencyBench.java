@@ -14,13 +14,12 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 import org.HdrHistogram.EncodableHistogram;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.HistogramLogReader;
 
+import io.mdhub.benchmarks.client.ClientStatsLine;
 import io.mdhub.benchmarks.source.InteractiveSource;
 import io.mdhub.common.ripc.RipcContext;
 import io.mdhub.distributor.Distributor;
@@ -70,7 +69,6 @@ public final class LatencyBench implements Callable<Integer>
     private static final String AERON_CLIENT_CONDUCTOR = "aeron-client-co";
     /** Client stats lines (one a second) in a row with the watchlist whole before the first rate. */
     private static final int SETTLED_SECONDS = 3;
-    private static final Pattern LOST_SO_FAR = Pattern.compile("recovered \\d+, lost (\\d+),");
 
     @Option(names = "--items", description = "Watchlist size (default ${DEFAULT-VALUE}).")
     int items = 100_000;
@@ -292,9 +290,11 @@ public final class LatencyBench implements Callable<Integer>
             }
             // the collection stopped each process for up to a second on two cores, longer than the p2p-server waits
             // for a silent distributor: the items may be Suspect and recovering; the sweep starts on a whole watchlist
-            final String whole = "open " + items + "/" + items + ", suspect 0,";
-            client.awaitLinesInARow((line) -> line.contains(whole) && line.startsWith("client: refreshes/s 0,"),
-                SETTLED_SECONDS, 300);
+            client.awaitLinesInARow((line) ->
+            {
+                final ClientStatsLine stats = ClientStatsLine.parse(line);
+                return null != stats && stats.isWholeAndQuiet();
+            }, SETTLED_SECONDS, 300);
             final boolean isOpenEnded = !spec.commandLine().getParseResult().hasMatchedOption("--rates");
             for (int i = 0; i < rates.length || isOpenEnded; i++)
             {
@@ -381,13 +381,8 @@ public final class LatencyBench implements Callable<Integer>
      */
     private static long lost(final String output)
     {
-        final Matcher line = LOST_SO_FAR.matcher(output);
-        long lost = 0;
-        while (line.find())
-        {
-            lost = Long.parseLong(line.group(1));
-        }
-        return lost;
+        final List<ClientStatsLine> lines = ClientStatsLine.all(output);
+        return lines.isEmpty() ? 0 : lines.get(lines.size() - 1).lostUpdates();
     }
 
     /**

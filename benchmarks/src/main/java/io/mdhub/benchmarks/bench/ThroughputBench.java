@@ -14,6 +14,7 @@ import java.util.concurrent.Callable;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import io.mdhub.benchmarks.client.ClientStatsLine;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -38,7 +39,6 @@ import picocli.CommandLine.Option;
 public final class ThroughputBench implements Callable<Integer>
 {
     private static final Pattern SOURCE_RATE = Pattern.compile("updates/s (\\d+),");
-    private static final Pattern CLIENT_RATE = Pattern.compile("client: refreshes/s \\d+, updates/s (\\d+),");
     private static final Pattern LOST = Pattern.compile("items open \\d+, closed \\d+, lost (\\d+),");
     private static final Pattern LAGGING = Pattern.compile("lagging (\\d+)");
 
@@ -207,7 +207,8 @@ public final class ThroughputBench implements Callable<Integer>
             final String output = client.output();
             final Matcher lost = LOST.matcher(output);
             final long input = mean(SOURCE_RATE, source.output().substring(sourceFrom), warmupSeconds);
-            final long received = mean(CLIENT_RATE, output, warmupSeconds);
+            final long received = mean(ClientStatsLine.all(output).stream().map(ClientStatsLine::updatesPerSecond)
+                .toList(), warmupSeconds);
             final boolean isWhole = ended && lost.find() && !output.contains("a mount failed");
             final long lostUpdates = isWhole ? Long.parseLong(lost.group(1)) : -1;
             // every update must also reach its watchers: about half the mounts each (fan-out), or the one mount
@@ -249,6 +250,11 @@ public final class ThroughputBench implements Callable<Integer>
         {
             values.add(Long.parseLong(line.group(1)));
         }
+        return mean(values, skip);
+    }
+
+    private static long mean(final List<Long> values, final int skip)
+    {
         final List<Long> measured = values.subList(Math.min(values.size(), skip), values.size());
         return Math.round(measured.stream().mapToLong(Long::longValue).average().orElse(0));
     }

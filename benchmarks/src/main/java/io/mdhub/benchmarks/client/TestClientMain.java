@@ -127,10 +127,9 @@ public final class TestClientMain implements Callable<Integer>
                     hlogWriter.write("end-to-end", interval);
                 }
                 lastMs = nowMs;
-                out.printf("client: refreshes/s %d, updates/s %d, status/s %d, open %d/%d, suspect %d, " +
-                    "recovered %d, lost %d, latency p50 %.1f us p99 %.1f us (%d samples)%n",
+                out.printf("%slatency p50 %.1f us p99 %.1f us (%d samples)%n", new ClientStatsLine(
                     now.refreshes - last.refreshes, now.updates - last.updates, now.statuses - last.statuses,
-                    now.itemsOpen, client.itemsRequested(), now.itemsSuspect, now.recoveries, now.lostUpdates,
+                    now.itemsOpen, client.itemsRequested(), now.itemsSuspect, now.recoveries, now.lostUpdates).format(),
                     interval.getValueAtPercentile(50) / 1000.0, interval.getValueAtPercentile(99) / 1000.0,
                     interval.getTotalCount());
                 out.flush();

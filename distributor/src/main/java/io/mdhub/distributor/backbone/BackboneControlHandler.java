@@ -23,8 +23,8 @@ import io.mdhub.distributor.SinkDrivenItems;
  * answered when the provider's refresh comes; a service without cache asks its provider for fresh refreshes. For
  * non-interactive services ItemClose needs no action (they are broadcast), so closes are only counted.
  * ConsumerAnnouncements keep {@link P2pServerTracker} up to date, and every other message of a p2p-server says it
- * is alive. An answer that meets back-pressure returns false, so
- * the adapter hands the same request back on a later poll instead of queueing it.
+ * is alive. An answer that meets back-pressure returns false, so the adapter hands the same request back on a later
+ * poll instead of queueing it.
  */
 final class BackboneControlHandler implements ControlListener
 {

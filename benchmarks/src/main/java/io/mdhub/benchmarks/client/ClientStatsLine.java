@@ -1,0 +1,90 @@
+package io.mdhub.benchmarks.client;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The counts of the test client's once-a-second report line: {@link TestClientMain} prints it, the benchmarks read it
+ * back from the client's output, so its format lives here only. Per-second counts are the change since the last line.
+ *
+ * @param refreshesPerSecond refreshes received in the last second.
+ * @param updatesPerSecond   updates received in the last second.
+ * @param statusesPerSecond  status messages received in the last second.
+ * @param itemsOpen          items open now.
+ * @param itemsRequested     items the watchlist asked for.
+ * @param itemsSuspect       items Open/Suspect now.
+ * @param recoveries         items recovered from Suspect so far.
+ * @param lostUpdates        updates lost without a Suspect first, so far.
+ */
+public record ClientStatsLine(
+    long refreshesPerSecond,
+    long updatesPerSecond,
+    long statusesPerSecond,
+    long itemsOpen,
+    long itemsRequested,
+    long itemsSuspect,
+    long recoveries,
+    long lostUpdates)
+{
+    private static final String FORMAT = "client: refreshes/s %d, updates/s %d, status/s %d, open %d/%d, suspect %d, " +
+        "recovered %d, lost %d, ";
+    private static final Pattern PATTERN = Pattern.compile("client: refreshes/s (\\d+), updates/s (\\d+), " +
+        "status/s (\\d+), open (\\d+)/(\\d+), suspect (\\d+), recovered (\\d+), lost (\\d+), ");
+
+    /**
+     * @return the line's counts, the start of the line (the client appends its latency figures).
+     */
+    public String format()
+    {
+        return String.format(Locale.ROOT, FORMAT, refreshesPerSecond, updatesPerSecond, statusesPerSecond, itemsOpen,
+            itemsRequested, itemsSuspect, recoveries, lostUpdates);
+    }
+
+    /**
+     * @return true when every item asked for is open, none is Suspect and no refresh came in the last second: the
+     * watchlist is whole and no recovery is under way.
+     */
+    public boolean isWholeAndQuiet()
+    {
+        return itemsOpen == itemsRequested && 0 == itemsSuspect && 0 == refreshesPerSecond;
+    }
+
+    /**
+     * @param line one line of the client's output.
+     * @return its counts, or null when it is not a report line.
+     */
+    public static ClientStatsLine parse(final String line)
+    {
+        final Matcher matcher = PATTERN.matcher(line);
+        return matcher.lookingAt() ? of(matcher) : null;
+    }
+
+    /**
+     * @param output the client's output.
+     * @return every report line in it, in order.
+     */
+    public static List<ClientStatsLine> all(final CharSequence output)
+    {
+        final List<ClientStatsLine> lines = new ArrayList<>();
+        final Matcher matcher = PATTERN.matcher(output);
+        while (matcher.find())
+        {
+            lines.add(of(matcher));
+        }
+        return lines;
+    }
+
+    private static ClientStatsLine of(final Matcher matcher)
+    {
+        return new ClientStatsLine(count(matcher, 1), count(matcher, 2), count(matcher, 3), count(matcher, 4),
+            count(matcher, 5), count(matcher, 6), count(matcher, 7), count(matcher, 8));
+    }
+
+    private static long count(final Matcher matcher, final int group)
+    {
+        return Long.parseLong(matcher.group(group));
+    }
+}
