@@ -10,7 +10,6 @@ import io.mdhub.backbone.protocol.BackbonePublication;
 import io.mdhub.backbone.protocol.ControlPublisher;
 import io.mdhub.common.concurrent.IdleStrategies;
 import io.mdhub.common.status.MdCounters;
-import io.mdhub.p2p.source.ItemSource;
 import io.mdhub.p2p.source.ItemSourceFactory;
 import io.mdhub.p2p.source.ItemSourceListener;
 import io.netty.channel.EventLoop;
@@ -49,7 +48,8 @@ public final class BackboneItemSourceFactory implements ItemSourceFactory
     }
 
     @Override
-    public ItemSource newItemSource(final int workerIndex, final EventLoop eventLoop, final ItemSourceListener listener)
+    public BackboneItemSource newItemSource(
+        final int workerIndex, final EventLoop eventLoop, final ItemSourceListener listener)
     {
         final BackboneItemSource.Wiring wiring = new BackboneItemSource.Wiring();
         wiring.epoch = epoch;

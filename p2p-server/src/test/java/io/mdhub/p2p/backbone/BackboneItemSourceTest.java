@@ -8,8 +8,10 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -63,6 +65,8 @@ class BackboneItemSourceTest
     private P2pServer server;
     private EtaConsumer consumer;
     private final List<EventLoop> workerLoops = new CopyOnWriteArrayList<>();
+    /** Per worker: its item source's {@code outstandingItems()}, read on the worker's event loop. */
+    private final List<Callable<Integer>> outstandingPerWorker = new CopyOnWriteArrayList<>();
     private final List<FakeBackboneDistributor> others = new ArrayList<>();
 
     @BeforeEach
@@ -93,7 +97,9 @@ class BackboneItemSourceTest
             .itemSourceFactory((workerIndex, eventLoop, listener) ->
             {
                 workerLoops.add(eventLoop);
-                return factory.newItemSource(workerIndex, eventLoop, listener);
+                final BackboneItemSource source = factory.newItemSource(workerIndex, eventLoop, listener);
+                outstandingPerWorker.add(() -> eventLoop.submit(source::outstandingItems).get(5, TimeUnit.SECONDS));
+                return source;
             }));
         MdTests.await("the p2p-server's heartbeat on the control stream",
             () -> distributor.consumerAnnouncements.get() > 0);
@@ -321,6 +327,41 @@ class BackboneItemSourceTest
         final EtaMessage refresh = consumer.awaitMessage(ITEM_STREAM);
         assertEquals(MsgClasses.REFRESH, refresh.msgClass(), refresh::toString);
         assertEquals(20000L, refresh.mantissa(FieldIds.BID));
+    }
+
+    /**
+     * The request check (every 250 ms) walks the items with a request out, a retry due or a pass awaited, not every
+     * open item: an answered item leaves its list.
+     */
+    @Test
+    void theRequestCheckWalksOnlyTheItemsWithSomethingOutstanding()
+    {
+        distributor.ignoreNextRequestFor("IBM.N");
+        consumer.requestItem(ITEM_STREAM, FakeBackboneDistributor.SERVICE_ID, "IBM.N");
+        consumer.requestItem(ITEM_STREAM + 1, FakeBackboneDistributor.SERVICE_ID, "TRI.N");
+        assertEquals(MsgClasses.REFRESH, consumer.awaitMessage(ITEM_STREAM + 1).msgClass());
+
+        MdTests.await("TRI.N answered and off the list, IBM.N's request still out", () -> 1 == outstandingItems());
+        final EtaMessage refresh = consumer.awaitMessage(ITEM_STREAM);
+        assertEquals(MsgClasses.REFRESH, refresh.msgClass(), refresh::toString);
+        MdTests.await("nothing outstanding once both are answered", () -> 0 == outstandingItems());
+    }
+
+    private int outstandingItems()
+    {
+        int count = 0;
+        for (final Callable<Integer> outstanding : outstandingPerWorker)
+        {
+            try
+            {
+                count += outstanding.call();
+            }
+            catch (final Exception ex)
+            {
+                throw new AssertionError("reading a worker's list", ex);
+            }
+        }
+        return count;
     }
 
     @Test
