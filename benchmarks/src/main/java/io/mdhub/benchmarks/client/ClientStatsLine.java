@@ -31,8 +31,8 @@ public record ClientStatsLine(
 {
     private static final String FORMAT = "client: refreshes/s %d, updates/s %d, status/s %d, open %d/%d, suspect %d, " +
         "recovered %d, lost %d, ";
-    private static final Pattern PATTERN = Pattern.compile("client: refreshes/s (\\d+), updates/s (\\d+), " +
-        "status/s (\\d+), open (\\d+)/(\\d+), suspect (\\d+), recovered (\\d+), lost (\\d+), ");
+    /** The same line read back: every number of the format a group, the rest literal (it has no regex syntax). */
+    private static final Pattern PATTERN = Pattern.compile(FORMAT.replace("%d", "(\\d+)"));
 
     /**
      * @return the line's counts, the start of the line (the client appends its latency figures).
