@@ -37,7 +37,7 @@ abstract class ProviderLink extends ChannelInboundHandlerAdapter
 
     final DistributorCore core;
     private final Int2ObjectHashMap<DistributedService> servicesByProviderId = new Int2ObjectHashMap<>();
-    private final Int2ObjectHashMap<CachedItem> itemsByStream = new Int2ObjectHashMap<>();
+    private final StreamItemTable itemsByStream = new StreamItemTable();
     private final UnsafeBuffer view = new UnsafeBuffer(0, 0);
     private final ExpandableDirectByteBuffer copy = new ExpandableDirectByteBuffer(0);
     private long connectionId;
@@ -402,7 +402,7 @@ abstract class ProviderLink extends ChannelInboundHandlerAdapter
 
     void forEachItem(final Consumer<CachedItem> action)
     {
-        itemsByStream.values().forEach(action);
+        itemsByStream.forEach(action);
     }
 
     /**
