@@ -91,8 +91,9 @@ public final class LatencyBench implements Callable<Integer>
     int timestampEvery = 11;
 
     @Option(names = "--source-tick-us", description = "The source's pacing period in microseconds: each tick sends "
-        + "the updates due since the last as one burst (default ${DEFAULT-VALUE}; 100 at the least).")
-    long sourceTickUs = 1000;
+        + "the updates due since the last as one burst (default ${DEFAULT-VALUE}; 100 at the least; 1,000 until "
+        + "2026-11-26).")
+    long sourceTickUs = 500;
 
     @Option(names = "--jvm-opts", description = "JVM options for every process, space separated " +
         "(default ${DEFAULT-VALUE}).")

@@ -164,7 +164,8 @@ final class SinkMessages
     /**
      * A MarketPrice refresh of an open item in the level-1 layout, its counter at the stream's current value.
      */
-    ByteBuf refresh(final ByteBufAllocator alloc, final SinkStream stream, final boolean isStreaming)
+    ByteBuf refresh(
+        final ByteBufAllocator alloc, final SinkStream stream, final long updateCount, final boolean isStreaming)
     {
         final DirectBuffer name = stream.name;
         final int nameLength = stream.nameLength;
@@ -172,31 +173,34 @@ final class SinkMessages
         final FieldListWriter fields = marketPrice.beginRefresh(begin(out), stream.streamId, serviceId, name, 0,
             nameLength, isStreaming ? com.refinitiv.eta.codec.StreamStates.OPEN :
             com.refinitiv.eta.codec.StreamStates.NON_STREAMING, DataStates.OK, true, 1);
-        Level1Layout.refresh(fields, name, nameLength, stream.basePrice, stream.updateCount);
+        Level1Layout.refresh(fields, name, nameLength, stream.basePrice, updateCount);
         return finish(out, marketPrice.complete());
     }
 
     /**
-     * The next update of an open item: its counter goes up by one; every n-th update of the connection (by
+     * An update of an open item, with its counter already counted up; every n-th update of the connection (by
      * {@code sequence}) carries System.nanoTime() for latency, as the non-interactive source does.
      *
      * @param sequence the connection's update number, from 1.
      */
-    ByteBuf update(final ByteBufAllocator alloc, final SinkStream stream, final long sequence)
+    ByteBuf update(
+        final ByteBufAllocator alloc, final int streamId, final long basePrice, final long updateCount,
+        final long sequence)
     {
         final ByteBuf out = alloc.directBuffer(UPDATE_CAPACITY);
-        encodeUpdate(out, stream, sequence);
+        encodeUpdate(out, streamId, basePrice, updateCount, sequence);
         return out;
     }
 
     /**
-     * Encode the next update of the stream into {@code out} at its writerIndex (moved past the message).
+     * Encode an update of the stream into {@code out} at its writerIndex (moved past the message).
      */
-    void encodeUpdate(final ByteBuf out, final SinkStream stream, final long sequence)
+    void encodeUpdate(
+        final ByteBuf out, final int streamId, final long basePrice, final long updateCount, final long sequence)
     {
-        final long count = ++stream.updateCount;
-        final FieldListWriter fields = marketPrice.beginUpdate(begin(out), stream.streamId, UpdateEventTypes.QUOTE);
-        Level1Layout.update(fields, stream.basePrice, count, 0 == sequence % timestampEvery ? System.nanoTime() : 0);
+        final FieldListWriter fields = marketPrice.beginUpdate(begin(out), streamId, UpdateEventTypes.QUOTE);
+        Level1Layout.update(fields, basePrice, updateCount,
+            0 == sequence % timestampEvery ? System.nanoTime() : 0);
         finish(out, marketPrice.complete());
     }
 

@@ -72,9 +72,7 @@ final class SinkSession extends ChannelInboundHandlerAdapter
     private final BatchRequestLists batchLists = new BatchRequestLists();
     private final Buffer serviceName = CodecFactory.createBuffer();
     private final Int2ObjectHashMap<SinkStream> streams = new Int2ObjectHashMap<>();
-    private SinkStream[] updatable = new SinkStream[64];
-    private int updatableCount;
-    private int nextUpdate;
+    private final UpdatableStreams updatable = new UpdatableStreams();
     private long updateSequence;
     private UpdatePacer pacer;
     private ScheduledFuture<?> ticker;
@@ -214,7 +212,7 @@ final class SinkSession extends ChannelInboundHandlerAdapter
         {
             return;
         }
-        if (0 == updatableCount)
+        if (0 == updatable.size())
         {
             pacer.sent(due); // nothing open: the time passes unused rather than piling up into a burst
             return;
@@ -229,9 +227,9 @@ final class SinkSession extends ChannelInboundHandlerAdapter
         int sent = 0;
         while (sent < due && channel.isWritable())
         {
-            final SinkStream stream = updatable[nextUpdate];
-            nextUpdate = nextUpdate + 1 >= updatableCount ? 0 : nextUpdate + 1;
-            ctx.write(messages.update(ctx.alloc(), stream, ++updateSequence), ctx.voidPromise());
+            final int slot = updatable.nextSlot();
+            ctx.write(messages.update(ctx.alloc(), updatable.streamId(slot), updatable.basePrice(slot),
+                updatable.nextUpdateCount(slot), ++updateSequence), ctx.voidPromise());
             sent++;
         }
         if (sent > 0)
@@ -244,34 +242,6 @@ final class SinkSession extends ChannelInboundHandlerAdapter
         if (sent < due)
         {
             stats.writeBackoffs.incrementAndGet();
-        }
-    }
-
-    private void addUpdatable(final SinkStream stream)
-    {
-        if (updatableCount == updatable.length)
-        {
-            updatable = java.util.Arrays.copyOf(updatable, updatable.length * 2);
-        }
-        stream.index = updatableCount;
-        updatable[updatableCount++] = stream;
-    }
-
-    private void removeUpdatable(final SinkStream stream)
-    {
-        final int index = stream.index;
-        if (index < 0)
-        {
-            return;
-        }
-        final SinkStream last = updatable[--updatableCount];
-        updatable[index] = last;
-        last.index = index;
-        updatable[updatableCount] = null;
-        stream.index = -1;
-        if (nextUpdate >= updatableCount)
-        {
-            nextUpdate = 0;
         }
     }
 
@@ -603,7 +573,7 @@ final class SinkSession extends ChannelInboundHandlerAdapter
             return;
         }
         streams.put(streamId, stream);
-        addUpdatable(stream);
+        updatable.add(stream);
         stats.openItems.incrementAndGet();
         sendRefresh(stream, true);
     }
@@ -627,7 +597,7 @@ final class SinkSession extends ChannelInboundHandlerAdapter
 
     private void sendRefresh(final SinkStream stream, final boolean isStreaming)
     {
-        write(messages.refresh(ctx.alloc(), stream, isStreaming));
+        write(messages.refresh(ctx.alloc(), stream, updatable.updateCount(stream), isStreaming));
         stats.refreshesSent.incrementAndGet();
     }
 
@@ -704,7 +674,7 @@ final class SinkSession extends ChannelInboundHandlerAdapter
         final SinkStream stream = streams.remove(streamId);
         if (null != stream)
         {
-            removeUpdatable(stream);
+            updatable.remove(stream);
             stats.openItems.decrementAndGet();
             if (isConsumerClose)
             {
@@ -721,9 +691,7 @@ final class SinkSession extends ChannelInboundHandlerAdapter
             stats.openItems.addAndGet(-open);
         }
         streams.clear();
-        java.util.Arrays.fill(updatable, 0, updatableCount, null);
-        updatableCount = 0;
-        nextUpdate = 0;
+        updatable.clear();
         directoryStreamId = 0;
     }
 

@@ -5,8 +5,9 @@ import org.agrona.concurrent.UnsafeBuffer;
 
 /**
  * One open streaming MarketPrice item of one consumer connection: its stream, its name (copied from the request),
- * its update counter (MDH_UPDSEQ, from 0 in the first refresh; a reissue's refresh carries the current value) and its
- * place in the connection's dense array of updatable items. Owned by the connection's event loop.
+ * its update counter (MDH_UPDSEQ, from 0 in the first refresh; a reissue's refresh carries the current value; kept by
+ * the {@link UpdatableStreams} round while the stream is in it) and its place in that round. Owned by the
+ * connection's event loop.
  */
 final class SinkStream
 {

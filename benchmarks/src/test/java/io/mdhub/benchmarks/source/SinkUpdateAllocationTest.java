@@ -30,6 +30,9 @@ class SinkUpdateAllocationTest
         final SinkStream[] streams = {
             new SinkStream(10, new UnsafeBuffer(name), 0, name.length),
             new SinkStream(11, new UnsafeBuffer(name), 0, name.length - 1)};
+        final UpdatableStreams round = new UpdatableStreams();
+        round.add(streams[0]);
+        round.add(streams[1]);
         // a plain buffer over memory of our own: the tests' paranoid leak detector would record every access of an
         // allocator's buffer (that is test instrumentation, not the update path)
         final ByteBuf out = Unpooled.wrappedBuffer(ByteBuffer.allocateDirect(256)).clear();
@@ -42,13 +45,15 @@ class SinkUpdateAllocationTest
                 for (int i = 0; i < ITERATIONS; i++)
                 {
                     out.clear();
-                    messages.encodeUpdate(out, streams[i & 1], ++sequence[0]);
+                    final int slot = round.nextSlot();
+                    messages.encodeUpdate(out, round.streamId(slot), round.basePrice(slot),
+                        round.nextUpdateCount(slot), ++sequence[0]);
                     sum += out.writerIndex();
                 }
                 return sum;
             }, 5);
             assertEquals(0, allocated, "bytes allocated while encoding " + ITERATIONS + " updates");
-            assertEquals(sequence[0] / 2, streams[0].updateCount);
+            assertEquals(sequence[0] / 2, round.updateCount(streams[0]));
         }
         finally
         {
