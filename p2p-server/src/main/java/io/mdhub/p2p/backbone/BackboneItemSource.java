@@ -520,7 +520,7 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
                 service.isPassIgnored = false;
             }
         }
-        final long itemId = distributor.itemByHandle.get(handleKey(serviceId, itemHandle));
+        final long itemId = distributor.itemByHandle.get(serviceId, itemHandle);
         if (MISSING != itemId)
         {
             final OpenItem item = items.get((int)itemId);
@@ -561,7 +561,7 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
         final int nameLength)
     {
         if ((requestId & REQUESTER_MASK) != requestIdBase || itemHandle < 0 ||
-            MISSING != distributor.itemByHandle.get(handleKey(serviceId, itemHandle)))
+            MISSING != distributor.itemByHandle.get(serviceId, itemHandle))
         {
             return;
         }
@@ -594,7 +594,7 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
         final DistributorState distributor = distributor();
         if (inSequence(distributor, serviceId, sequence))
         {
-            final long itemId = distributor.itemByHandle.get(handleKey(serviceId, itemHandle));
+            final long itemId = distributor.itemByHandle.get(serviceId, itemHandle);
             if (MISSING != itemId)
             {
                 listener.onUpdate((int)itemId, buffer, rwfOffset, rwfLength);
@@ -626,7 +626,7 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
             onRefusal(distributor, serviceId, requestId, streamState, buffer, rwfOffset, rwfLength);
             return true;
         }
-        final long itemId = distributor.itemByHandle.get(handleKey(serviceId, itemHandle));
+        final long itemId = distributor.itemByHandle.get(serviceId, itemHandle);
         if (MISSING == itemId)
         {
             return true;
@@ -1341,14 +1341,14 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
         unbind(item);
         item.distributor = distributor;
         item.handle = handle;
-        distributor.itemByHandle.put(handleKey(item.serviceId, handle), item.itemId);
+        distributor.itemByHandle.put(item.serviceId, handle, item.itemId);
     }
 
     private static void unbind(final OpenItem item)
     {
         if (null != item.distributor)
         {
-            item.distributor.itemByHandle.remove(handleKey(item.serviceId, item.handle));
+            item.distributor.itemByHandle.remove(item.serviceId, item.handle);
             item.distributor = null;
         }
         item.handle = -1;
@@ -1362,11 +1362,6 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
             itemByRequest.remove(item.requestId);
             item.requestId = 0;
         }
-    }
-
-    private static long handleKey(final int serviceId, final int handle)
-    {
-        return ((long)serviceId << 32) | (handle & 0xFFFF_FFFFL);
     }
 
     private static boolean sameBytes(
@@ -1475,7 +1470,7 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
     {
         final int sessionId;
         final ServiceSequenceTracker sequences = new ServiceSequenceTracker();
-        final Long2LongHashMap itemByHandle = new Long2LongHashMap(MISSING);
+        final HandleIndex itemByHandle = new HandleIndex();
         final Int2ObjectHashMap<CarriedService> services = new Int2ObjectHashMap<>();
         int distributorId;
         long epoch;
