@@ -1,6 +1,5 @@
 package io.mdhub.distributor;
 
-import java.util.Arrays;
 import java.util.Objects;
 import java.util.function.Consumer;
 
@@ -62,16 +61,7 @@ final class StreamItemTable
         {
             return overflow.put(streamId, item);
         }
-        if (null == inSlot)
-        {
-            streamIds[index] = streamId;
-            items[index] = item;
-            inSlots++;
-        }
-        else
-        {
-            overflow.put(streamId, item);
-        }
+        place(streamId, item);
         if (size() > (items.length >> 1) && items.length < MAX_CAPACITY)
         {
             resize(items.length << 1);
@@ -175,7 +165,6 @@ final class StreamItemTable
         {
             place(overflowIds[i], overflowItems[i]);
         }
-        Arrays.fill(oldItems, null);
     }
 
     private void place(final int streamId, final CachedItem item)

@@ -81,7 +81,8 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
     private static final long HOUSEKEEPING_INTERVAL_NS = 10_000_000L;
     private static final long REQUEST_CHECK_INTERVAL_NS = 250_000_000L;
     private static final long DEFAULT_ANNOUNCE_INTERVAL_NS = 1_000_000_000L;
-    private static final long MISSING = -1;
+    /** No entry, in the item indexes (the handle index's own marker, so its answers compare with it). */
+    private static final long MISSING = HandleIndex.MISSING;
     private static final long NONE = Long.MIN_VALUE;
     private static final int PASS_NONE = 0;
     private static final int PASS_PENDING = 1;
