@@ -329,6 +329,49 @@ class RouteMountTest
     }
 
     @Test
+    void anItemAskedForWhileTheProviderIsDownWaitsOpenSuspectAndOpensWhenItIsBack()
+    {
+        EtaInteractiveProvider provider = provider();
+        launch(false, "hot-standby", provider);
+        final EtaConsumer consumer = consumer("waiting");
+        final int serviceId = serviceId(consumer);
+        consumer.requestItem(5, serviceId, "R.N");
+        assertRefresh(consumer.awaitMessage(5), "R.N", serviceId);
+
+        final int port = provider.port();
+        providers.remove(provider);
+        provider.close();
+        final EtaMessage suspect = consumer.awaitMessage(5);
+        assertEquals(DataStates.SUSPECT, suspect.dataState(), suspect::toString);
+
+        // asked for while no provider of the service is up: not closed, kept Open/Suspect until one is
+        consumer.requestItem(6, serviceId, "NEW.N");
+        final EtaMessage waiting = consumer.awaitMessage(6);
+        assertEquals(MsgClasses.STATUS, waiting.msgClass(), waiting::toString);
+        assertEquals(StreamStates.OPEN, waiting.streamState(), waiting::toString);
+        assertEquals(DataStates.SUSPECT, waiting.dataState(), waiting::toString);
+
+        provider = EtaInteractiveProvider.start(1, SERVICE, port);
+        providers.add(provider);
+        EtaMessage opened = consumer.awaitMessage(6);
+        while (MsgClasses.STATUS == opened.msgClass())
+        {
+            assertEquals(StreamStates.OPEN, opened.streamState(), opened::toString);
+            opened = consumer.awaitMessage(6);
+        }
+        assertRefresh(opened, "NEW.N", serviceId);
+        assertEquals(1, provider.requests("NEW.N"));
+        provider.update("NEW.N");
+        EtaMessage update;
+        do
+        {
+            update = consumer.awaitMessage(6);
+        }
+        while (MsgClasses.UPDATE != update.msgClass());
+        assertEquals(1, update.uint(FieldIds.MDH_UPDSEQ));
+    }
+
+    @Test
     void aSecondDistributorMountingTheSameProviderTakesOverWhenTheFirstStops()
     {
         final EtaInteractiveProvider provider = provider();

@@ -3,6 +3,7 @@ package io.mdhub.distributor.backbone;
 import org.agrona.DirectBuffer;
 
 import com.refinitiv.eta.codec.StateCodes;
+import com.refinitiv.eta.codec.StreamStates;
 
 import io.mdhub.backbone.protocol.ControlListener;
 import io.mdhub.backbone.protocol.RefreshFlags;
@@ -20,11 +21,12 @@ import io.mdhub.distributor.SinkDrivenItems;
  * resends one item's image at once (or, for an item gone since, says so in the item's domain, which the request
  * carries), or hands a whole service to {@link ServiceRecovery}. Requests, closes and recoveries of sink-driven
  * services (mounted interactive providers) go to {@link SinkDrivenItems}: a new item is requested from its provider and
- * answered when the provider's refresh comes; a service without cache asks its provider for fresh refreshes. For
- * non-interactive services ItemClose needs no action (they are broadcast), so closes are only counted.
- * ConsumerAnnouncements keep {@link P2pServerTracker} up to date, and every other message of a p2p-server says it
- * is alive. An answer that meets back-pressure returns false, so the adapter hands the same request back on a later
- * poll instead of queueing it.
+ * answered when the provider's refresh comes; a service without cache asks its provider for fresh refreshes. A request
+ * for a new item while no provider of its service is up is refused ClosedRecover/Suspect (for now, not for good: the
+ * p2p-server asks again). For non-interactive services ItemClose needs no action (they are broadcast), so closes are
+ * only counted. ConsumerAnnouncements keep {@link P2pServerTracker} up to date, and every other message of a p2p-server
+ * says it is alive. An answer that meets back-pressure returns false, so the adapter hands the same request back on a
+ * later poll instead of queueing it.
  */
 final class BackboneControlHandler implements ControlListener
 {
@@ -117,7 +119,9 @@ final class BackboneControlHandler implements ControlListener
                 case SinkDrivenItems.REFUSED_FULL:
                     return refuse(serviceId, requestId, domainType, StateCodes.TOO_MANY_ITEMS, ITEM_LIMIT_TEXT);
                 case SinkDrivenItems.REFUSED_NO_PROVIDER:
-                    return refuse(serviceId, requestId, domainType, StateCodes.NONE, NO_PROVIDER_TEXT);
+                    // passing: the p2p-server keeps its consumers Open/Suspect and asks again when a provider is up
+                    return refuse(serviceId, requestId, domainType, StreamStates.CLOSED_RECOVER, StateCodes.NONE,
+                        NO_PROVIDER_TEXT);
                 default:
                     return refuse(serviceId, requestId, domainType, StateCodes.NOT_FOUND, ITEM_NOT_FOUND_TEXT);
             }
@@ -149,7 +153,19 @@ final class BackboneControlHandler implements ControlListener
     private boolean refuse(
         final int serviceId, final long requestId, final int domainType, final int stateCode, final String text)
     {
-        final long result = images.publishRefusal(serviceId, -1, requestId, domainType, stateCode, text, nowNs);
+        return refuse(serviceId, requestId, domainType, StreamStates.CLOSED, stateCode, text);
+    }
+
+    private boolean refuse(
+        final int serviceId,
+        final long requestId,
+        final int domainType,
+        final int streamState,
+        final int stateCode,
+        final String text)
+    {
+        final long result = images.publishRefusal(
+            serviceId, -1, requestId, domainType, streamState, stateCode, text, nowNs);
         if (ItemImagePublisher.isBackPressured(result))
         {
             return false;
@@ -213,7 +229,7 @@ final class BackboneControlHandler implements ControlListener
         {
             // the requester missed the item's Closed status: say it again, in the domain the requester knows it by
             result = images.publishRefusal(
-                serviceId, itemHandle, 0, domainType, StateCodes.NOT_FOUND, ITEM_GONE_TEXT, nowNs);
+                serviceId, itemHandle, 0, domainType, StreamStates.CLOSED, StateCodes.NOT_FOUND, ITEM_GONE_TEXT, nowNs);
         }
         else
         {

@@ -5,7 +5,6 @@ import org.agrona.ExpandableDirectByteBuffer;
 
 import com.refinitiv.eta.codec.CodecReturnCodes;
 import com.refinitiv.eta.codec.DataStates;
-import com.refinitiv.eta.codec.StreamStates;
 
 import io.aeron.Publication;
 import io.mdhub.backbone.protocol.MarketDataPublisher;
@@ -100,8 +99,11 @@ final class ItemImagePublisher
     }
 
     /**
-     * Refuse a request: ItemStatus Closed/Suspect with handle -1, echoing the requestId.
+     * Refuse a request: ItemStatus with handle -1, echoing the requestId. Closed/Suspect ends the request for good;
+     * ClosedRecover/Suspect says the refusal is passing (no provider of the service is up) and the item may be asked
+     * for again.
      *
+     * @param streamState {@code StreamStates.CLOSED} or {@code StreamStates.CLOSED_RECOVER}.
      * @return the Publication result.
      */
     long publishRefusal(
@@ -109,6 +111,7 @@ final class ItemImagePublisher
         final int itemHandle,
         final long requestId,
         final int domainType,
+        final int streamState,
         final int stateCode,
         final String text,
         final long nowNs)
@@ -116,13 +119,13 @@ final class ItemImagePublisher
         final int capacity = STATUS_HEADROOM + text.length();
         scratch.checkLimit(capacity);
         final int encoded = statusEncoder.encode(writer.begin(scratch, 0, capacity), domainType, 0,
-            StreamStates.CLOSED, DataStates.SUSPECT, stateCode, text);
+            streamState, DataStates.SUSPECT, stateCode, text);
         if (CodecReturnCodes.SUCCESS != encoded)
         {
             throw new IllegalStateException("status encoding failed: " + CodecReturnCodes.toString(encoded));
         }
         final long sequence = sequences.peekNext(serviceId);
-        final long result = publisher.status(serviceId, itemHandle, sequence, nowNs, requestId, StreamStates.CLOSED,
+        final long result = publisher.status(serviceId, itemHandle, sequence, nowNs, requestId, streamState,
             DataStates.SUSPECT, scratch, 0, writer.encodedLength());
         if (result > 0)
         {

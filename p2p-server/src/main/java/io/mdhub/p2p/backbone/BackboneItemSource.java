@@ -72,6 +72,10 @@ import io.netty.channel.EventLoop;
  * not passed on at once: its consumers stay Open/Suspect and the item is asked for again after 1 s, 2 s, 4 s, 8 s,
  * 8 s ... for {@code recoveryGraceMs} after the first refusal; only a refusal after that closes the streams. A first
  * request for an unknown item is refused at once.
+ * <p>
+ * <b>Refused for now.</b> A refusal with stream state ClosedRecover (a sink-driven service none of whose providers is
+ * up at its distributor) is never passed on: the item's consumers see Open/Suspect, and it is asked for again after
+ * the same growing waits for as long as they want it, and at once when the service is announced up again.
  */
 public final class BackboneItemSource implements ItemSource, MarketDataListener
 {
@@ -400,6 +404,7 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
             service = new CarriedService(distributor, serviceId);
             distributor.services.put(serviceId, service);
         }
+        final boolean isBackUp = !isNew && !service.isUp && isUp;
         boolean isChanged = isNew || service.isUp != isUp || service.isAcceptingRequests != isAcceptingRequests ||
             service.capabilities != capabilities;
         if (!sameName(service.name, buffer, nameOffset, nameLength))
@@ -419,6 +424,10 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
         if (isNew)
         {
             releaseHeld(serviceId); // requests that waited for a distributor of this service, and failovers
+        }
+        else if (isBackUp)
+        {
+            retryNow(serviceId); // items refused while it was down (no provider up) need not wait out their delay
         }
 
         if (distributor.sequences.missingBefore(serviceId, lastSequence) > 0)
@@ -676,7 +685,14 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
         }
         itemByRequest.remove(requestId);
         item.requestId = 0;
-        if (item.hadImage && StreamStates.OPEN != streamState && retryLater(item))
+        if (StreamStates.CLOSED_RECOVER == streamState)
+        {
+            // for now, not for good (no provider of the service is up): asked for again until one answers
+            retryLater(item, false, "no provider of the service is up: waiting for one");
+            return;
+        }
+        if (item.hadImage && StreamStates.OPEN != streamState &&
+            retryLater(item, true, "not (yet) republished by its distributor: retrying"))
         {
             return; // live before: it may not be republished yet (a restarted distributor's cache fills up again)
         }
@@ -689,12 +705,16 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
     }
 
     /**
-     * An item that was live before is refused while recovering: its consumers stay Open/Suspect and it is asked for
-     * again after a growing wait, until {@code recoveryGraceNs} after the first refusal.
+     * A refused item is asked for again after a growing wait while its consumers stay Open/Suspect: an item that was
+     * live before and is refused while recovering, until {@code recoveryGraceNs} after the first refusal; an item
+     * refused for now (ClosedRecover: no provider of its service is up), until it is answered, and at once when its
+     * service is announced up again ({@link #retryNow}).
      *
+     * @param isGraceBounded stop retrying {@code recoveryGraceNs} after the first refusal.
+     * @param text           the Open/Suspect status text its consumers see at the first refusal.
      * @return true if retried later; false when the grace period is over and the refusal is to be passed on.
      */
-    private boolean retryLater(final OpenItem item)
+    private boolean retryLater(final OpenItem item, final boolean isGraceBounded, final String text)
     {
         final boolean isFirst = NONE == item.refusedSinceNs;
         if (isFirst)
@@ -703,20 +723,36 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
             item.retryDelayNs = 0;
         }
         final long graceEndNs = item.refusedSinceNs + recoveryGraceNs;
-        if (nowNs - graceEndNs >= 0)
+        if (isGraceBounded && nowNs - graceEndNs >= 0)
         {
             return false;
         }
         item.retryDelayNs = 0 == item.retryDelayNs ? RETRY_INITIAL_NS : Math.min(2 * item.retryDelayNs, RETRY_MAX_NS);
-        item.retryAtNs = nowNs + Math.min(item.retryDelayNs, graceEndNs - nowNs); // the last try at the end
+        item.retryAtNs = nowNs + (isGraceBounded ?
+            Math.min(item.retryDelayNs, graceEndNs - nowNs) : item.retryDelayNs); // the last try at the grace end
         item.isAwaitingRetry = true;
         watch(item);
         item.isRecovering = true;
         if (isFirst)
         {
-            suspect(item, "not (yet) republished by its distributor: retrying");
+            suspect(item, text);
         }
         return true;
+    }
+
+    /**
+     * A service is announced up again: its items waiting for their next try are asked for at the next request check,
+     * not after the rest of their wait.
+     */
+    private void retryNow(final int serviceId)
+    {
+        for (final OpenItem item : items.values())
+        {
+            if (item.serviceId == serviceId && item.isAwaitingRetry)
+            {
+                item.retryAtNs = nowNs;
+            }
+        }
     }
 
     // ---- distributors and the directory ------------------------------------------------------------------------

@@ -528,6 +528,25 @@ class BackboneItemSourceTest
     }
 
     @Test
+    void anItemRefusedForNowStaysOpenSuspectAndOpensAsSoonAsItsServiceIsUpAgain()
+    {
+        distributor.isServiceUp = false; // no provider up behind the distributor: requests are refused for now
+        consumer.requestItem(ITEM_STREAM, FakeBackboneDistributor.SERVICE_ID, "TRI.N");
+        assertSuspect(consumer.awaitMessage(ITEM_STREAM));
+        MdTests.await("asked for again, twice, after 1 s and 2 s", () -> distributor.requests("TRI.N") >= 3);
+
+        // the next try would be 4 s after the last: the service announced up brings it forward
+        final long upNs = System.nanoTime();
+        distributor.isServiceUp = true;
+        final EtaMessage image = awaitImageWhileOpen();
+        final long elapsedMs = (System.nanoTime() - upNs) / 1_000_000L;
+        assertTrue(0 != (image.flags() & RefreshMsgFlags.SOLICITED), "the consumer's first refresh: " + image);
+        assertEquals(DataStates.OK, image.dataState());
+        assertEquals(12340L, image.mantissa(FieldIds.BID));
+        assertTrue(elapsedMs < 3_000, "opened when the service came up, not after the wait: " + elapsedMs + " ms");
+    }
+
+    @Test
     void aGapIsRecoveredItemByItemOrByOneServiceRequestWhenTheServerHoldsMostOfTheService()
     {
         for (int i = 0; i < 20; i++)

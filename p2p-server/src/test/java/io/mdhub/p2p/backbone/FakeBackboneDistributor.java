@@ -66,6 +66,8 @@ final class FakeBackboneDistributor implements AutoCloseable, ControlListener, A
     final AtomicInteger recoveryRequests = new AtomicInteger();
     volatile boolean isAnnouncing = true;
     volatile boolean isIgnoringRecoveryRequests;
+    /** False: the service is announced down and every request for it is refused for now (ClosedRecover). */
+    volatile boolean isServiceUp = true;
 
     private final int distributorId;
     private final int serviceId;
@@ -288,6 +290,10 @@ final class FakeBackboneDistributor implements AutoCloseable, ControlListener, A
             return refuse(serviceId, requestId, StateCodes.SOURCE_UNKNOWN, "service not found");
         }
         requests.computeIfAbsent(name, (n) -> new AtomicInteger()).incrementAndGet();
+        if (!isServiceUp)
+        {
+            return refuse(serviceId, requestId, StreamStates.CLOSED_RECOVER, StateCodes.NONE, "no provider up");
+        }
         if (ignoreOnce.remove(name) || ignoreAll.contains(name))
         {
             return true; // as if the answer had been lost
@@ -336,9 +342,15 @@ final class FakeBackboneDistributor implements AutoCloseable, ControlListener, A
 
     private boolean refuse(final int serviceId, final long requestId, final int code, final String text)
     {
-        check(encoder.encodeStatus(writer.begin(rwf, 0, rwf.capacity()), 0, StreamStates.CLOSED,
+        return refuse(serviceId, requestId, StreamStates.CLOSED, code, text);
+    }
+
+    private boolean refuse(
+        final int serviceId, final long requestId, final int streamState, final int code, final String text)
+    {
+        check(encoder.encodeStatus(writer.begin(rwf, 0, rwf.capacity()), 0, streamState,
             DataStates.SUSPECT, code, text));
-        return publisher.status(serviceId, -1, ++sequence, System.nanoTime(), requestId, StreamStates.CLOSED,
+        return publisher.status(serviceId, -1, ++sequence, System.nanoTime(), requestId, streamState,
             DataStates.SUSPECT, rwf, 0, writer.encodedLength()) > 0;
     }
 
@@ -402,7 +414,7 @@ final class FakeBackboneDistributor implements AutoCloseable, ControlListener, A
     @Override
     public boolean isUp(final int index)
     {
-        return true;
+        return isServiceUp;
     }
 
     @Override
