@@ -95,11 +95,8 @@ final class ItemFeed
         service.refreshesIn().increment();
         if (outgoing(session, item, message, view))
         {
-            if (null != item.interest && !item.interest.waitingRequests.isEmpty())
-            {
-                core.sinkItems.onRefresh(item, msg.flags(), session.connectionId(), rwf, rwfOffset, rwfLength);
-            }
-            else
+            final boolean isAnswer = null != item.interest && !item.interest.waitingRequests.isEmpty();
+            if (SinkDrivenItems.isBroadcastDue(item))
             {
                 if (null != item.interest)
                 {
@@ -107,6 +104,10 @@ final class ItemFeed
                 }
                 core.listener.onItemRefresh(service.id(), item.handle(), item.domainType(), msg.flags(),
                     session.connectionId(), item.nameBuffer(), rwf, rwfOffset, rwfLength);
+            }
+            if (isAnswer)
+            {
+                core.sinkItems.onRefresh(item, msg.flags(), session.connectionId(), rwf, rwfOffset, rwfLength);
             }
         }
     }

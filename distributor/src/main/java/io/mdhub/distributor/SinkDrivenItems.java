@@ -284,8 +284,9 @@ public final class SinkDrivenItems
     }
 
     /**
-     * The provider's refresh for an item no request waits for (the answer to a recovery's reissue, or unsolicited),
-     * broadcast as it is: once complete, the refresh asked for has come, so the next request asks for a new one.
+     * The provider's refresh broadcast as it is: for an item no request waits for (the answer to a recovery's
+     * reissue, or unsolicited), or the first on a connection the item moved to. Once complete, the refresh asked for
+     * has come, so the next request asks for a new one, and the watchers hold the new connection's image.
      * Without this a request after a recovery would wait for a refresh already gone by, for ever.
      */
     void onBroadcastRefresh(final CachedItem item, final int refreshFlags)
@@ -293,7 +294,17 @@ public final class SinkDrivenItems
         if (0 != (refreshFlags & RwfMsgFlags.Refresh.REFRESH_COMPLETE))
         {
             item.interest.isRefreshAsked = false;
+            item.interest.isMoved = false;
         }
+    }
+
+    /**
+     * @return true when the provider's refresh for this item (with requests waiting or not) must also be broadcast:
+     * the item has moved to another connection since its watchers' image came (see {@link SinkInterest#isMoved}).
+     */
+    static boolean isBroadcastDue(final CachedItem item)
+    {
+        return null == item.interest || item.interest.waitingRequests.isEmpty() || item.interest.isMoved;
     }
 
     /**
@@ -323,6 +334,7 @@ public final class SinkDrivenItems
     void orphaned(final CachedItem item)
     {
         item.interest.isRefreshAsked = false;
+        item.interest.isMoved = true;
         orphans.add(item);
     }
 

@@ -14,6 +14,12 @@ final class SinkInterest
     final LongArrayList waitingRequests = new LongArrayList();
     /** A request on the open stream (a reissue) asked the provider for a refresh that has not come yet. */
     boolean isRefreshAsked;
+    /**
+     * The item moved to another connection (its own was lost): its watchers hold the lost connection's image, and
+     * the new connection's updates follow on from its own first refresh, so that refresh goes to every watcher, not
+     * only as the answers to the requests waiting for it.
+     */
+    boolean isMoved;
 
     boolean isEmpty()
     {

@@ -372,6 +372,54 @@ class RouteMountTest
     }
 
     @Test
+    void aWatcherOfAnItemThatMovedGetsTheNewConnectionsImageEvenWhenARequestWaitsForIt()
+    {
+        EtaInteractiveProvider provider = provider();
+        launch(false, "hot-standby", provider);
+        final EtaConsumer consumer = consumer("moved");
+        final int serviceId = serviceId(consumer);
+        consumer.requestItem(5, serviceId, "M.N");
+        assertRefresh(consumer.awaitMessage(5), "M.N", serviceId);
+        provider.update("M.N");
+        provider.update("M.N");
+        awaitUpdate(consumer, 5, 1);
+        awaitUpdate(consumer, 5, 2);
+
+        final int port = provider.port();
+        providers.remove(provider);
+        provider.close();
+        assertEquals(DataStates.SUSPECT, consumer.awaitMessage(5).dataState());
+        consumer.requestItem(6, serviceId, "M.N"); // waits at the distributor for the provider's next refresh
+
+        // the restarted provider's stream starts again at 0: the first stream's watcher must take its image too
+        provider = EtaInteractiveProvider.start(1, SERVICE, port);
+        providers.add(provider);
+        EtaMessage image = consumer.awaitMessage(5);
+        while (MsgClasses.STATUS == image.msgClass())
+        {
+            image = consumer.awaitMessage(5);
+        }
+        assertEquals(MsgClasses.REFRESH, image.msgClass(), image::toString);
+        assertEquals(DataStates.OK, image.dataState(), image::toString);
+        assertEquals(0, image.uint(FieldIds.MDH_UPDSEQ), "the new stream's image");
+        assertRefresh(consumer.awaitMessage(6), "M.N", serviceId);
+        provider.update("M.N");
+        awaitUpdate(consumer, 5, 1);
+        awaitUpdate(consumer, 6, 1);
+    }
+
+    private static void awaitUpdate(final EtaConsumer consumer, final int streamId, final long sequence)
+    {
+        EtaMessage update;
+        do
+        {
+            update = consumer.awaitMessage(streamId);
+        }
+        while (MsgClasses.UPDATE != update.msgClass());
+        assertEquals(sequence, update.uint(FieldIds.MDH_UPDSEQ), update::toString);
+    }
+
+    @Test
     void aSecondDistributorMountingTheSameProviderTakesOverWhenTheFirstStops()
     {
         final EtaInteractiveProvider provider = provider();

@@ -46,6 +46,8 @@ final class BenchProcesses implements AutoCloseable
     private final List<String> jvmOpts;
     private final List<BenchProcess> started = new ArrayList<>();
     private final java.util.Map<String, String> cpusByName = new java.util.HashMap<>();
+    /** Ends the processes when the bench itself is ended (Ctrl-C, SIGTERM) instead of leaving them running. */
+    private final Thread shutdownHook = new Thread(this::close, "bench-processes-stop");
     private Path memoryRoot;
 
     /**
@@ -58,6 +60,7 @@ final class BenchProcesses implements AutoCloseable
         this.root = root;
         this.dir = dir;
         this.jvmOpts = jvmOpts;
+        Runtime.getRuntime().addShutdownHook(shutdownHook);
     }
 
     /**
@@ -82,7 +85,8 @@ final class BenchProcesses implements AutoCloseable
      * @param args      its arguments.
      * @return the process.
      */
-    BenchProcess start(final String name, final String jar, final List<String> extraOpts, final String... args)
+    synchronized BenchProcess start(
+        final String name, final String jar, final List<String> extraOpts, final String... args)
     {
         final List<String> opts = new ArrayList<>(jvmOpts);
         opts.addAll(extraOpts);
@@ -277,7 +281,7 @@ final class BenchProcesses implements AutoCloseable
     }
 
     @Override
-    public void close()
+    public synchronized void close()
     {
         for (int i = started.size() - 1; i >= 0; i--)
         {
@@ -288,6 +292,17 @@ final class BenchProcesses implements AutoCloseable
         {
             IoUtil.delete(memoryRoot.toFile(), true);
             memoryRoot = null;
+        }
+        if (Thread.currentThread() != shutdownHook)
+        {
+            try
+            {
+                Runtime.getRuntime().removeShutdownHook(shutdownHook);
+            }
+            catch (final IllegalStateException ex)
+            {
+                // the JVM is shutting down already: the hook runs (or ran) this close itself
+            }
         }
     }
 }

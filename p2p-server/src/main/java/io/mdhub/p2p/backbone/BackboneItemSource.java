@@ -60,8 +60,9 @@ import io.netty.channel.EventLoop;
  * <p>
  * <b>Liveness.</b> A distributor that sends nothing (any message counts) for {@code missedAnnouncements} announcement
  * intervals is dead: its items turn Open/Suspect; those of a service another live distributor carries are requested
- * again at once (failover), the others keep their binding until the same process comes back (then fresh images) or
- * another distributor of the service appears (then failover). Silence counts only once this worker has read
+ * again at once (failover), the others keep their binding until the same process comes back (any message of it;
+ * then fresh images, and nothing it sends is dropped meanwhile) or another distributor of the service appears (then
+ * failover). Silence counts only once this worker has read
  * everything the distributor published (its image has nothing left, or is gone): a worker lagging behind on the
  * stream has not yet reached the messages that prove the distributor alive. A new process announcing the same
  * distributor id (a restart, new session and epoch) replaces the old one at once: all its items are requested
@@ -457,7 +458,7 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
         final int rwfOffset,
         final int rwfLength)
     {
-        final DistributorState distributor = distributor();
+        final DistributorState distributor = liveDistributor();
         if (!inSequence(distributor, serviceId, sequence) || !distributor.isAlive)
         {
             return true; // a duplicate, or from a distributor declared dead or replaced
@@ -601,7 +602,7 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
         final int rwfOffset,
         final int rwfLength)
     {
-        final DistributorState distributor = distributor();
+        final DistributorState distributor = liveDistributor();
         if (inSequence(distributor, serviceId, sequence))
         {
             final long itemId = distributor.itemByHandle.get(serviceId, itemHandle);
@@ -626,7 +627,7 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
         final int rwfOffset,
         final int rwfLength)
     {
-        final DistributorState distributor = distributor();
+        final DistributorState distributor = liveDistributor();
         if (!inSequence(distributor, serviceId, sequence) || !distributor.isAlive)
         {
             return true;
@@ -777,6 +778,22 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
             current = distributor;
         }
         distributor.lastSeenNs = nowNs; // any message is a sign of life, not only announcements
+        return distributor;
+    }
+
+    /**
+     * The distributor of a data message: one declared dead (silent too long) is revived by it — any message proves
+     * it alive — before the message is handled. Otherwise its refreshes and statuses would be dropped until its next
+     * announcement while its updates pass: after its provider reconnected, updates following on from a new stream's
+     * refresh its consumers never saw (a replaced distributor stays dead).
+     */
+    private DistributorState liveDistributor()
+    {
+        final DistributorState distributor = distributor();
+        if (!distributor.isAlive && distributor.isAnnounced && !distributor.isReplaced)
+        {
+            revive(distributor);
+        }
         return distributor;
     }
 

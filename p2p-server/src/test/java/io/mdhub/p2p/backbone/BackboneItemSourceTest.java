@@ -320,6 +320,26 @@ class BackboneItemSourceTest
     }
 
     @Test
+    void aDistributorDeclaredDeadIsRevivedByItsDataAndNoImageItSendsIsDropped()
+    {
+        consumer.requestItem(ITEM_STREAM, FakeBackboneDistributor.SERVICE_ID, "TRI.N");
+        assertEquals(MsgClasses.REFRESH, consumer.awaitMessage(ITEM_STREAM).msgClass());
+        distributor.isAnnouncing = false;
+        assertSuspect(consumer.awaitMessage(ITEM_STREAM)); // silent too long: declared dead
+
+        // still not announcing, it sends a new image (its provider reconnected) and an update following on from it
+        distributor.item("TRI.N", 555);
+        distributor.recoveryImage("TRI.N");
+        distributor.update("TRI.N", 556);
+        final EtaMessage image = awaitImageWhileOpen(); // no update before the image it follows on from
+        assertEquals(555L, image.mantissa(FieldIds.BID));
+        assertEquals(DataStates.OK, image.dataState());
+        final EtaMessage update = awaitClass(MsgClasses.UPDATE);
+        assertEquals(556L, update.mantissa(FieldIds.BID));
+        distributor.isAnnouncing = true;
+    }
+
+    @Test
     void anUnansweredRequestIsSentAgain()
     {
         distributor.ignoreNextRequestFor("IBM.N");
