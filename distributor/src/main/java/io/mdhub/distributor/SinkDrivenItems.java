@@ -221,8 +221,8 @@ public final class SinkDrivenItems
     }
 
     /**
-     * A RecoveryRequest for one item of a service that does not cache: ask the provider for a fresh refresh (it is
-     * broadcast to every watcher when it comes).
+     * A RecoveryRequest for one item of a service that does not cache, or one step of a whole-service recovery:
+     * ask the provider for a fresh refresh (it is broadcast to every watcher when it comes).
      *
      * @return true when asked (or already asked).
      */
@@ -238,20 +238,6 @@ public final class SinkDrivenItems
             reissue(item);
         }
         return true;
-    }
-
-    /**
-     * A RecoveryRequest for every item of a service that does not cache: reissue every open item.
-     */
-    public void recoverService(final DistributedService service)
-    {
-        service.cache().forEach((item) ->
-        {
-            if (null != item.interest && item.hasOwner() && !item.interest.isRefreshAsked)
-            {
-                reissue(item);
-            }
-        });
     }
 
     /**

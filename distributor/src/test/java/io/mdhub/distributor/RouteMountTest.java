@@ -149,6 +149,11 @@ class RouteMountTest
         final int serviceId = serviceId(first);
         first.requestItem(5, serviceId, "BP.L");
         assertRefresh(first.awaitMessage(5), "BP.L", serviceId);
+        for (int i = 0; i < 3; i++)
+        {
+            first.requestItem(20 + i, serviceId, "X" + i + ".L");
+            assertRefresh(first.awaitMessage(20 + i), "X" + i + ".L", serviceId);
+        }
 
         // a p2p-server that lost data asks for the whole service again: the provider's answer goes to every watcher
         final String controlChannel = DistributorBackboneConfiguration.controlChannel().isEmpty() ?
@@ -164,6 +169,12 @@ class RouteMountTest
         assertEquals(DataStates.OK, recovery.dataState(), recovery::toString);
         assertEquals("BP.L", recovery.keyName());
         assertEquals(2, provider.requests("BP.L"), "the recovery reissued the item upstream");
+        for (int i = 0; i < 3; i++)
+        {
+            final EtaMessage other = first.awaitMessage(20 + i); // one item per duty cycle: every one reissued
+            assertEquals(MsgClasses.REFRESH, other.msgClass(), other::toString);
+            assertEquals(2, provider.requests("X" + i + ".L"));
+        }
 
         // the recovery's refresh has come and gone: a new request must ask the provider again, not wait for it
         final EtaConsumer second = consumer("second");
@@ -578,7 +589,7 @@ class RouteMountTest
             .routeMirroring(mirroring)
             .routeCacheEnabled(isCaching)
             .routeReconnectMs(100);
-        context.backbone().aeron(aeron);
+        context.backbone().aeron(aeron).recoveryBatch(1); // a whole-service recovery walks its items over cycles
         distributor = Distributor.launch(context);
         p2p = P2pServer.launch(new P2pServer.Context()
             .port(0)

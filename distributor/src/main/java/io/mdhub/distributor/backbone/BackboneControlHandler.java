@@ -210,7 +210,7 @@ final class BackboneControlHandler implements ControlListener
             // no images here: the provider sends fresh refreshes, broadcast to every watcher when they come
             if (itemHandle < 0)
             {
-                sinkItems.recoverService(service);
+                recovery.recoverService(serviceId); // its items reissued in bounded batches
             }
             else if (sinkItems.recover(service, itemHandle))
             {

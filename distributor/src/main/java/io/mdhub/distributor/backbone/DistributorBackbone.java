@@ -110,7 +110,7 @@ public final class DistributorBackbone implements AutoCloseable
         final int headroomBytes = Math.min(ctx.answerHeadroomBytes(), publication.termBufferLength() / 8);
         this.outbound = new BackboneOutbound(
             publisher, publication, sequences, counters, pending, reads, headroomBytes);
-        this.recovery = new ServiceRecovery(directory, images, counters, ctx.recoveryBatch());
+        this.recovery = new ServiceRecovery(directory, images, counters, sinkItems, ctx.recoveryBatch());
         this.sinkItems = sinkItems;
         this.p2pServers = new P2pServerTracker(sinkItems::consumerGone);
         this.controlHandler = new BackboneControlHandler(
@@ -204,11 +204,11 @@ public final class DistributorBackbone implements AutoCloseable
         controlHandler.now(nowNs);
         // answers first: they get the window freed since the last cycle before the waiting live data does
         int work = controlAdapter.poll(subscription, controlFragmentLimit);
-        sinkItems.flush(); // requests forwarded to mounted providers: one flush per connection per cycle
         if (recovery.isActive())
         {
             work += recovery.doWork(nowNs);
         }
+        sinkItems.flush(); // requests and reissues for mounted providers: one flush per connection per cycle
         work += outbound.drain();
         work += announcer.doWork(nowNs);
         if (nowNs - nextExpiryCheckNs >= 0)

@@ -10,6 +10,7 @@ import io.mdhub.backbone.protocol.RefreshFlags;
 import io.mdhub.distributor.CachedItem;
 import io.mdhub.distributor.DistributedService;
 import io.mdhub.distributor.ServiceDirectory;
+import io.mdhub.distributor.SinkDrivenItems;
 
 /**
  * Resends every image of a service after a whole-service RecoveryRequest, a bounded batch per duty cycle, so a
@@ -20,8 +21,11 @@ import io.mdhub.distributor.ServiceDirectory;
  * again from the beginning: the new requester may have lost messages after images the pass already sent.
  * <p>
  * Images go out unsolicited with the RECOVERY flag and requestId 0. A back-pressured image is tried again on the next
- * cycle (the cursor stays); {@code NOT_CONNECTED} ends the pass (nobody is listening any more). Owned by the
- * distributor's event loop.
+ * cycle (the cursor stays); {@code NOT_CONNECTED} ends the pass (nobody is listening any more). A sink-driven service
+ * without cache has no images: each item is asked of its provider again instead (a reissue, whose fresh refresh is
+ * broadcast to every watcher when it comes), in the same bounded batches — 100 000 reissues written in one go held
+ * the event loop for up to a second, long enough for the p2p-servers to count the distributor dead and ask for
+ * the whole service again. Owned by the distributor's event loop.
  */
 final class ServiceRecovery
 {
@@ -34,6 +38,7 @@ final class ServiceRecovery
     private final ServiceDirectory directory;
     private final ItemImagePublisher images;
     private final BackboneCounters counters;
+    private final SinkDrivenItems sinkItems;
     private final int batch;
     private final IntArrayList active = new IntArrayList();
     private final Int2IntHashMap nextHandle = new Int2IntHashMap(NONE);
@@ -43,11 +48,13 @@ final class ServiceRecovery
         final ServiceDirectory directory,
         final ItemImagePublisher images,
         final BackboneCounters counters,
+        final SinkDrivenItems sinkItems,
         final int batch)
     {
         this.directory = directory;
         this.images = images;
         this.counters = counters;
+        this.sinkItems = sinkItems;
         this.batch = batch;
     }
 
@@ -110,11 +117,20 @@ final class ServiceRecovery
         int sent = 0;
         int probes = 0;
         final int maxProbes = maxImages * PROBES_PER_IMAGE;
+        final boolean isReissuing = service.isSinkDriven() && !service.isCaching();
         while (handle <= last && sent < maxImages && probes < maxProbes)
         {
             probes++;
             final CachedItem item = service.cache().item(handle);
-            if (null != item)
+            if (null != item && isReissuing)
+            {
+                if (sinkItems.recover(service, handle))
+                {
+                    counters.recoveries.increment();
+                    sent++;
+                }
+            }
+            else if (null != item)
             {
                 final long result = images.publishImage(service, item, 0, IMAGE_FLAGS, false, nowNs);
                 if (ItemImagePublisher.isBackPressured(result))
