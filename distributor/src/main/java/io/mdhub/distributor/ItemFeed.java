@@ -93,7 +93,7 @@ final class ItemFeed
         }
         final DistributedService service = item.service();
         service.refreshesIn().increment();
-        if (outgoing(session, item, message, view))
+        if (outgoing(session, item.service().id(), message, view))
         {
             final boolean isAnswer = null != item.interest && !item.interest.waitingRequests.isEmpty();
             if (SinkDrivenItems.isBroadcastDue(item))
@@ -169,21 +169,22 @@ final class ItemFeed
 
     private void onUpdate(final ProviderLink session, final ByteBuf message, final DirectBuffer view)
     {
-        final CachedItem item = session.item(msg.streamId());
+        // the fields an update needs come from the stream table's arrays: the item's own record is read only when
+        // its image is kept (a sink-driven service mounted without the cache keeps none: updates pass untouched)
+        final StreamItemTable.Found item = session.find(msg.streamId());
         if (null == item)
         {
             core.counters.messagesDropped().increment();
             return;
         }
-        // a sink-driven service mounted without the cache keeps no image: updates pass through untouched
-        if (item.service().isCaching() && !item.cached().applyUpdate(msg, imageScratch))
+        final DistributedService service = item.service();
+        if (service.isCaching() && !item.item().cached().applyUpdate(msg, imageScratch))
         {
             malformedPayload(session);
             return;
         }
-        final DistributedService service = item.service();
         service.updatesIn().increment();
-        if (outgoing(session, item, message, view))
+        if (outgoing(session, service.id(), message, view))
         {
             core.listener.onItemUpdate(service.id(), item.handle(), item.domainType(), msg.updateType(), rwf,
                 rwfOffset, rwfLength);
@@ -200,7 +201,7 @@ final class ItemFeed
         }
         item.cached().applyStatus(msg);
         final DistributedService service = item.service();
-        if (!outgoing(session, item, message, view))
+        if (!outgoing(session, item.service().id(), message, view))
         {
             return;
         }
@@ -251,9 +252,8 @@ final class ItemFeed
      * @return false if a needed re-encode failed (the provider is disconnected).
      */
     private boolean outgoing(
-        final ProviderLink session, final CachedItem item, final ByteBuf message, final DirectBuffer view)
+        final ProviderLink session, final int serviceId, final ByteBuf message, final DirectBuffer view)
     {
-        final int serviceId = item.service().id();
         if (msg.hasMsgKey() && msg.key().hasServiceId() && msg.key().serviceId() != serviceId)
         {
             final int length = core.rewriter.rewrite(message, message.readerIndex(), message.readableBytes(),

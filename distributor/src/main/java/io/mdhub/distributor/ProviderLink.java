@@ -384,6 +384,14 @@ abstract class ProviderLink extends ChannelInboundHandlerAdapter
         return itemsByStream.get(streamId);
     }
 
+    /**
+     * @return the update fields of the item bound to the streamId (see {@link StreamItemTable#find}), or null.
+     */
+    StreamItemTable.Found find(final int streamId)
+    {
+        return itemsByStream.find(streamId);
+    }
+
     void bind(final int streamId, final CachedItem item)
     {
         if (null == itemsByStream.put(streamId, item))

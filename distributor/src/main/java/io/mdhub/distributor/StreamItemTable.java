@@ -15,6 +15,11 @@ import org.agrona.collections.Int2ObjectHashMap;
  * order, which the hardware prefetcher follows. An id whose slot another open item holds (a long-lived stream lapped
  * by newer ones) goes to an overflow map, which is looked at only while it holds something.
  * <p>
+ * The fields an update needs (handle, domain type, service) are kept beside each slot too, read through
+ * {@link #find}: the item's own record lies somewhere on the heap, and its first read was half of the event loop's
+ * time at 500,000 updates/s, while these arrays are walked in order like the slots. They never change for an item
+ * (all three are final in {@link CachedItem}).
+ * <p>
  * Single-threaded: the distributor's event loop.
  */
 final class StreamItemTable
@@ -23,10 +28,68 @@ final class StreamItemTable
     static final int MAX_CAPACITY = 1 << 24;
 
     private final Int2ObjectHashMap<CachedItem> overflow = new Int2ObjectHashMap<>();
+    private final Found found = new Found();
     private int[] streamIds = new int[INITIAL_CAPACITY];
     private CachedItem[] items = new CachedItem[INITIAL_CAPACITY];
+    private int[] handles = new int[INITIAL_CAPACITY];
+    private int[] domainTypes = new int[INITIAL_CAPACITY];
+    private DistributedService[] services = new DistributedService[INITIAL_CAPACITY];
     private int mask = INITIAL_CAPACITY - 1;
     private int inSlots;
+
+    /**
+     * The item {@link #find} found: its update fields from the slot's arrays (or its record, for an item in the
+     * overflow map). One reused instance, valid until the next {@code find}.
+     */
+    final class Found
+    {
+        private int slot;
+        private CachedItem overflowed;
+
+        int handle()
+        {
+            return null == overflowed ? handles[slot] : overflowed.handle();
+        }
+
+        int domainType()
+        {
+            return null == overflowed ? domainTypes[slot] : overflowed.domainType();
+        }
+
+        DistributedService service()
+        {
+            return null == overflowed ? services[slot] : overflowed.service();
+        }
+
+        /**
+         * @return the item's record (a read of its own memory, where the fields above are not).
+         */
+        CachedItem item()
+        {
+            return null == overflowed ? items[slot] : overflowed;
+        }
+    }
+
+    /**
+     * @return the item bound to the streamId as a view of its update fields (valid until the next call), or null.
+     */
+    Found find(final int streamId)
+    {
+        final int index = streamId & mask;
+        if (null != items[index] && streamIds[index] == streamId)
+        {
+            found.slot = index;
+            found.overflowed = null;
+            return found;
+        }
+        final CachedItem item = overflow.isEmpty() ? null : overflow.get(streamId);
+        if (null == item)
+        {
+            return null;
+        }
+        found.overflowed = item;
+        return found;
+    }
 
     /**
      * @return the item bound to the streamId, or null.
@@ -54,7 +117,7 @@ final class StreamItemTable
         final CachedItem inSlot = items[index];
         if (null != inSlot && streamIds[index] == streamId)
         {
-            items[index] = item;
+            fill(index, streamId, item);
             return inSlot;
         }
         if (!overflow.isEmpty() && overflow.containsKey(streamId))
@@ -112,9 +175,7 @@ final class StreamItemTable
     void clear()
     {
         overflow.clear();
-        streamIds = new int[INITIAL_CAPACITY];
-        items = new CachedItem[INITIAL_CAPACITY];
-        mask = INITIAL_CAPACITY - 1;
+        allocate(INITIAL_CAPACITY);
         inSlots = 0;
     }
 
@@ -140,9 +201,7 @@ final class StreamItemTable
     {
         final int[] oldStreamIds = streamIds;
         final CachedItem[] oldItems = items;
-        streamIds = new int[capacity];
-        items = new CachedItem[capacity];
-        mask = capacity - 1;
+        allocate(capacity);
         inSlots = 0;
         final Int2ObjectHashMap<CachedItem>.EntryIterator overflowed = overflow.entrySet().iterator();
         final int[] overflowIds = new int[overflow.size()];
@@ -172,13 +231,31 @@ final class StreamItemTable
         final int index = streamId & mask;
         if (null == items[index])
         {
-            streamIds[index] = streamId;
-            items[index] = item;
+            fill(index, streamId, item);
             inSlots++;
         }
         else
         {
             overflow.put(streamId, item);
         }
+    }
+
+    private void fill(final int index, final int streamId, final CachedItem item)
+    {
+        streamIds[index] = streamId;
+        items[index] = item;
+        handles[index] = item.handle();
+        domainTypes[index] = item.domainType();
+        services[index] = item.service();
+    }
+
+    private void allocate(final int capacity)
+    {
+        streamIds = new int[capacity];
+        items = new CachedItem[capacity];
+        handles = new int[capacity];
+        domainTypes = new int[capacity];
+        services = new DistributedService[capacity];
+        mask = capacity - 1;
     }
 }

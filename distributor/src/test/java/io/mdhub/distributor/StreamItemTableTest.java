@@ -23,11 +23,19 @@ import io.mdhub.common.test.InterruptAfter;
 @InterruptAfter(30)
 class StreamItemTableTest
 {
+    /** Two services, so that a slot taken over by another item must take over its service too. */
+    private static final DistributedService[] SERVICES =
+    {
+        new DistributedService(1, "ONE", null, null, null, null),
+        new DistributedService(2, "TWO", null, null, null, null)
+    };
+
     private static CachedItem item(final int handle)
     {
         final byte[] name = ("RIC" + handle).getBytes();
-        return new CachedItem(handle, null,
-            ItemKey.copyOf(DomainTypes.MARKET_PRICE, new UnsafeBuffer(name), 0, name.length));
+        final int domainType = 0 == (handle & 1) ? DomainTypes.MARKET_PRICE : DomainTypes.MARKET_BY_ORDER;
+        return new CachedItem(handle, SERVICES[(handle >> 1) & 1],
+            ItemKey.copyOf(domainType, new UnsafeBuffer(name), 0, name.length));
     }
 
     @Test
@@ -127,8 +135,15 @@ class StreamItemTableTest
         }
         for (final Map.Entry<Integer, CachedItem> entry : expected.entrySet())
         {
-            assertSame(entry.getValue(), table.get(entry.getKey()));
+            final CachedItem item = entry.getValue();
+            assertSame(item, table.get(entry.getKey()));
+            final StreamItemTable.Found found = table.find(entry.getKey());
+            assertSame(item, found.item());
+            assertEquals(item.handle(), found.handle(), "handle beside the slot");
+            assertEquals(item.domainType(), found.domainType(), "domain type beside the slot");
+            assertSame(item.service(), found.service(), "service beside the slot");
         }
+        assertNull(table.find(0), "0 was never bound");
         final Map<CachedItem, Boolean> visited = new IdentityHashMap<>();
         table.forEach((item) -> assertNull(visited.put(item, Boolean.TRUE), "visited twice"));
         assertEquals(expected.size(), visited.size());
