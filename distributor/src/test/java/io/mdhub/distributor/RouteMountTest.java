@@ -323,15 +323,12 @@ class RouteMountTest
         consumer.requestItem(5, serviceId, "R.N");
         assertRefresh(consumer.awaitMessage(5), "R.N", serviceId);
 
-        final int port = provider.port();
-        providers.remove(provider);
-        provider.close();
+        final int port = stop(provider);
         final EtaMessage suspect = consumer.awaitMessage(5);
         assertEquals(MsgClasses.STATUS, suspect.msgClass(), suspect::toString);
         assertEquals(DataStates.SUSPECT, suspect.dataState(), suspect::toString);
 
-        provider = EtaInteractiveProvider.start(1, SERVICE, port);
-        providers.add(provider);
+        provider = restart(port);
         final EtaMessage refresh = consumer.awaitMessage(5);
         assertEquals(MsgClasses.REFRESH, refresh.msgClass(), refresh::toString);
         assertEquals(DataStates.OK, refresh.dataState(), refresh::toString);
@@ -349,9 +346,7 @@ class RouteMountTest
         consumer.requestItem(5, serviceId, "R.N");
         assertRefresh(consumer.awaitMessage(5), "R.N", serviceId);
 
-        final int port = provider.port();
-        providers.remove(provider);
-        provider.close();
+        final int port = stop(provider);
         final EtaMessage suspect = consumer.awaitMessage(5);
         assertEquals(DataStates.SUSPECT, suspect.dataState(), suspect::toString);
 
@@ -362,8 +357,7 @@ class RouteMountTest
         assertEquals(StreamStates.OPEN, waiting.streamState(), waiting::toString);
         assertEquals(DataStates.SUSPECT, waiting.dataState(), waiting::toString);
 
-        provider = EtaInteractiveProvider.start(1, SERVICE, port);
-        providers.add(provider);
+        provider = restart(port);
         EtaMessage opened = consumer.awaitMessage(6);
         while (MsgClasses.STATUS == opened.msgClass())
         {
@@ -396,15 +390,12 @@ class RouteMountTest
         awaitUpdate(consumer, 5, 1);
         awaitUpdate(consumer, 5, 2);
 
-        final int port = provider.port();
-        providers.remove(provider);
-        provider.close();
+        final int port = stop(provider);
         assertEquals(DataStates.SUSPECT, consumer.awaitMessage(5).dataState());
         consumer.requestItem(6, serviceId, "M.N"); // waits at the distributor for the provider's next refresh
 
         // the restarted provider's stream starts again at 0: the first stream's watcher must take its image too
-        provider = EtaInteractiveProvider.start(1, SERVICE, port);
-        providers.add(provider);
+        provider = restart(port);
         EtaMessage image = consumer.awaitMessage(5);
         while (MsgClasses.STATUS == image.msgClass())
         {
@@ -559,6 +550,26 @@ class RouteMountTest
             return routes == java.util.Arrays.stream(connections)
                 .filter((line) -> line.contains("kind=route") && line.contains("services=1")).count();
         });
+    }
+
+    /**
+     * Stop a provider as a kill would.
+     *
+     * @return its port, to start it again on.
+     */
+    private int stop(final EtaInteractiveProvider provider)
+    {
+        final int port = provider.port();
+        providers.remove(provider);
+        provider.close();
+        return port;
+    }
+
+    private EtaInteractiveProvider restart(final int port)
+    {
+        final EtaInteractiveProvider provider = EtaInteractiveProvider.start(1, SERVICE, port);
+        providers.add(provider);
+        return provider;
     }
 
     private EtaInteractiveProvider provider()
