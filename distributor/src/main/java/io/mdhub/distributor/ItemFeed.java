@@ -93,7 +93,7 @@ final class ItemFeed
         }
         final DistributedService service = item.service();
         service.refreshesIn().increment();
-        if (outgoing(session, item.service().id(), message, view))
+        if (outgoing(session, service.id(), message, view))
         {
             final boolean isAnswer = null != item.interest && !item.interest.waitingRequests.isEmpty();
             if (SinkDrivenItems.isBroadcastDue(item))
@@ -201,7 +201,7 @@ final class ItemFeed
         }
         item.cached().applyStatus(msg);
         final DistributedService service = item.service();
-        if (!outgoing(session, item.service().id(), message, view))
+        if (!outgoing(session, service.id(), message, view))
         {
             return;
         }

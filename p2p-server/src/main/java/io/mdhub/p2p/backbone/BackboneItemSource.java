@@ -62,11 +62,10 @@ import io.netty.channel.EventLoop;
  * intervals is dead: its items turn Open/Suspect; those of a service another live distributor carries are requested
  * again at once (failover), the others keep their binding until the same process comes back (any message of it;
  * then fresh images, and nothing it sends is dropped meanwhile) or another distributor of the service appears (then
- * failover). Silence counts only once this worker has read
- * everything the distributor published (its image has nothing left, or is gone): a worker lagging behind on the
- * stream has not yet reached the messages that prove the distributor alive. A new process announcing the same
- * distributor id (a restart, new session and epoch) replaces the old one at once: all its items are requested
- * again.
+ * failover). Silence counts only once this worker has read everything the distributor published (its image has
+ * nothing left, or is gone): a worker lagging behind on the stream has not yet reached the messages that prove the
+ * distributor alive. A new process announcing the same distributor id (a restart, new session and epoch) replaces
+ * the old one at once: all its items are requested again.
  * <p>
  * <b>Restarted distributors.</b> A restarted distributor's cache is empty until its providers republish, so it refuses
  * (NOT_FOUND) the re-requests of items that were live a moment ago. Such a refusal of an item that had an image is
