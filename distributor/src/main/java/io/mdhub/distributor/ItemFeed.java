@@ -95,19 +95,14 @@ final class ItemFeed
         service.refreshesIn().increment();
         if (outgoing(session, service.id(), message, view))
         {
-            final boolean isAnswer = null != item.interest && !item.interest.waitingRequests.isEmpty();
-            if (SinkDrivenItems.isBroadcastDue(item))
-            {
-                if (null != item.interest)
-                {
-                    core.sinkItems.onBroadcastRefresh(item, msg.flags());
-                }
-                core.listener.onItemRefresh(service.id(), item.handle(), item.domainType(), msg.flags(),
-                    session.connectionId(), item.nameBuffer(), rwf, rwfOffset, rwfLength);
-            }
-            if (isAnswer)
+            if (null != item.interest)
             {
                 core.sinkItems.onRefresh(item, msg.flags(), session.connectionId(), rwf, rwfOffset, rwfLength);
+            }
+            else
+            {
+                core.listener.onItemRefresh(service.id(), item.handle(), item.domainType(), msg.flags(),
+                    session.connectionId(), item.nameBuffer(), rwf, rwfOffset, rwfLength);
             }
         }
     }

@@ -229,7 +229,17 @@ public final class SinkDrivenItems
     public boolean recover(final DistributedService service, final int itemHandle)
     {
         final CachedItem item = service.cache().item(itemHandle);
-        if (null == item || null == item.interest || !item.hasOwner())
+        return null != item && recover(item);
+    }
+
+    /**
+     * {@link #recover(DistributedService, int)} for an item already found.
+     *
+     * @return true when asked (or already asked).
+     */
+    public boolean recover(final CachedItem item)
+    {
+        if (null == item.interest || !item.hasOwner())
         {
             return false;
         }
@@ -241,9 +251,12 @@ public final class SinkDrivenItems
     }
 
     /**
-     * The provider's refresh (or one part of it) for an item with requests waiting: called by the {@link ItemFeed}
-     * instead of the broadcast, it answers each waiting request with the provider's own message, then, once the
-     * refresh is complete, closes the item if nobody watches it (snapshots only).
+     * The provider's refresh (or one part of it) for a sink-driven item. With requests waiting it answers each of them
+     * with the provider's own message; without, or when the item has moved to another connection since its watchers'
+     * image came ({@link SinkInterest#isMoved}: the new stream's updates follow on from this refresh), it is also
+     * broadcast as it is. Once complete, the refresh asked for has come (the next request asks for a new one; without
+     * this a request after a recovery would wait for a refresh already gone by, for ever), the watchers hold this
+     * connection's image, and an item nobody watches any more (snapshots only) is closed.
      */
     void onRefresh(
         final CachedItem item,
@@ -256,6 +269,11 @@ public final class SinkDrivenItems
         final SinkInterest interest = item.interest;
         final DistributedService service = item.service();
         final LongArrayList waiting = interest.waitingRequests;
+        if (waiting.isEmpty() || interest.isMoved)
+        {
+            core.listener.onItemRefresh(service.id(), item.handle(), item.domainType(), refreshFlags, connectionId,
+                item.nameBuffer(), rwf, rwfOffset, rwfLength);
+        }
         for (int i = 0; i < waiting.size(); i++)
         {
             core.listener.onItemAnswer(service.id(), item.handle(), item.domainType(), refreshFlags,
@@ -265,32 +283,9 @@ public final class SinkDrivenItems
         {
             waiting.clear();
             interest.isRefreshAsked = false;
+            interest.isMoved = false;
             closeIfUnwanted(item);
         }
-    }
-
-    /**
-     * The provider's refresh broadcast as it is: for an item no request waits for (the answer to a recovery's
-     * reissue, or unsolicited), or the first on a connection the item moved to. Once complete, the refresh asked for
-     * has come, so the next request asks for a new one, and the watchers hold the new connection's image.
-     * Without this a request after a recovery would wait for a refresh already gone by, for ever.
-     */
-    void onBroadcastRefresh(final CachedItem item, final int refreshFlags)
-    {
-        if (0 != (refreshFlags & RwfMsgFlags.Refresh.REFRESH_COMPLETE))
-        {
-            item.interest.isRefreshAsked = false;
-            item.interest.isMoved = false;
-        }
-    }
-
-    /**
-     * @return true when the provider's refresh for this item (with requests waiting or not) must also be broadcast:
-     * the item has moved to another connection since its watchers' image came (see {@link SinkInterest#isMoved}).
-     */
-    static boolean isBroadcastDue(final CachedItem item)
-    {
-        return null == item.interest || item.interest.waitingRequests.isEmpty() || item.interest.isMoved;
     }
 
     /**

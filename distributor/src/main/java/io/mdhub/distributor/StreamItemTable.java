@@ -96,13 +96,8 @@ final class StreamItemTable
      */
     CachedItem get(final int streamId)
     {
-        final int index = streamId & mask;
-        final CachedItem item = items[index];
-        if (null != item && streamIds[index] == streamId)
-        {
-            return item;
-        }
-        return overflow.isEmpty() ? null : overflow.get(streamId);
+        final Found item = find(streamId);
+        return null == item ? null : item.item();
     }
 
     /**

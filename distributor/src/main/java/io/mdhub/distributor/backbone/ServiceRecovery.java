@@ -23,9 +23,9 @@ import io.mdhub.distributor.SinkDrivenItems;
  * Images go out unsolicited with the RECOVERY flag and requestId 0. A back-pressured image is tried again on the next
  * cycle (the cursor stays); {@code NOT_CONNECTED} ends the pass (nobody is listening any more). A sink-driven service
  * without cache has no images: each item is asked of its provider again instead (a reissue, whose fresh refresh is
- * broadcast to every watcher when it comes), in the same bounded batches — 100 000 reissues written in one go held
- * the event loop for up to a second, long enough for the p2p-servers to count the distributor dead and ask for
- * the whole service again. Owned by the distributor's event loop.
+ * broadcast to every watcher when it comes), in the same bounded batches: 100 000 reissues written in one go hold
+ * the event loop (announcements included) for as long as they take, just when the p2p-servers that asked are
+ * watching for the distributor's silence. Owned by the distributor's event loop.
  */
 final class ServiceRecovery
 {
@@ -124,7 +124,7 @@ final class ServiceRecovery
             final CachedItem item = service.cache().item(handle);
             if (null != item && isReissuing)
             {
-                if (sinkItems.recover(service, handle))
+                if (sinkItems.recover(item))
                 {
                     counters.recoveries.increment();
                     sent++;

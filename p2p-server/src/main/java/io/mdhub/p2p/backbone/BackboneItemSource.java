@@ -460,7 +460,7 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
         final DistributorState distributor = liveDistributor();
         if (!inSequence(distributor, serviceId, sequence) || !distributor.isAlive)
         {
-            return true; // a duplicate, or from a distributor declared dead or replaced
+            return true; // a duplicate, or from a replaced distributor (a dead one was revived by this message)
         }
 
         if (0 != requestId)
