@@ -85,13 +85,18 @@ final class ItemFeed
             core.counters.messagesDropped().increment();
             return;
         }
-        // a refresh part without CLEAR_CACHE adds to the image, except when nothing is loaded yet
-        if (!item.cached().applyRefresh(msg, imageScratch))
+        // a refresh part without CLEAR_CACHE adds to the image, except when nothing is loaded yet; a service that
+        // keeps no images (sink-driven, cache off) follows the state alone and passes the payload on untouched
+        final DistributedService service = item.service();
+        if (!service.isCaching())
+        {
+            item.cached().applyRefreshState(msg);
+        }
+        else if (!item.cached().applyRefresh(msg, imageScratch))
         {
             malformedPayload(session);
             return;
         }
-        final DistributedService service = item.service();
         service.refreshesIn().increment();
         if (outgoing(session, service.id(), message, view))
         {

@@ -52,7 +52,9 @@ public final class CachedImage
     private static final int DELAYED = 3;
     private static final int TIME_CONFLATED = 3;
 
-    private final ItemImage image = new ItemImage();
+    /** Made for the first FieldList: a cache that only follows the header (see {@link #applyRefreshState}) never
+     * needs one, and it is the largest part of an item (~1 KB of heap and an off-heap buffer). */
+    private ItemImage image;
     private MapImage mapImage; // made for the first Map: most items are FieldLists
     private int domainType;
     private int nameType = ABSENT;
@@ -95,6 +97,19 @@ public final class CachedImage
         {
             return false;
         }
+        applyRefreshState(refresh);
+        return true;
+    }
+
+    /**
+     * Take in a refresh's header only (name type, domain, states, QoS, completeness) and leave the payload alone: for
+     * an item whose image is not kept, so the item can still say what state it is in. The image, if any, is as it
+     * was; nothing is decoded, so a malformed payload goes unnoticed here as it would in an update.
+     *
+     * @param refresh a wrapped RefreshMsg.
+     */
+    public void applyRefreshState(final RwfMsgFlyweight refresh)
+    {
         if (refresh.hasMsgKey() && 0 != (refresh.key().flags() & RwfMsgKeyDescriptor.HAS_NAME_TYPE))
         {
             nameType = refresh.key().nameType();
@@ -105,7 +120,6 @@ public final class CachedImage
         stateCode = refresh.stateCode();
         readQos(refresh);
         isRefreshComplete = 0 != (refresh.flags() & RwfMsgFlags.Refresh.REFRESH_COMPLETE);
-        return true;
     }
 
     /**
@@ -171,7 +185,10 @@ public final class CachedImage
 
     private void clearPayload()
     {
-        image.clear();
+        if (null != image)
+        {
+            image.clear();
+        }
         if (null != mapImage)
         {
             mapImage.clear();
@@ -219,7 +236,7 @@ public final class CachedImage
             payloadType = DataTypes.FIELD_LIST;
             isImaged = true;
             noImageText = null;
-            image.applyRefresh(fieldList);
+            image().applyRefresh(fieldList);
         }
         else if (DataTypes.FIELD_LIST != payloadType)
         {
@@ -259,7 +276,10 @@ public final class CachedImage
         }
         if (clear)
         {
-            image.clear();
+            if (null != image)
+            {
+                image.clear();
+            }
             payloadType = DataTypes.MAP;
             isImaged = true;
             noImageText = null;
@@ -329,10 +349,14 @@ public final class CachedImage
     }
 
     /**
-     * @return the field image (of a FieldList item).
+     * @return the field image (of a FieldList item; empty, and made now, if the item never had one).
      */
     public ItemImage image()
     {
+        if (null == image)
+        {
+            image = new ItemImage();
+        }
         return image;
     }
 

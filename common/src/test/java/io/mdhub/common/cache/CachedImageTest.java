@@ -197,6 +197,26 @@ class CachedImageTest
     }
 
     @Test
+    void aRefreshTakenForItsStateAloneLeavesTheImageUnloadedSoTheNextFullRefreshStartsItAfresh()
+    {
+        final byte[] garbage = {0x7f, 0x7f, 0x7f};
+        image.applyRefreshState(wrap(refresh(RefreshMsgFlags.REFRESH_COMPLETE, garbage, true)));
+        assertEquals(StreamStates.OPEN, image.streamState());
+        assertEquals(DataStates.OK, image.dataState());
+        assertTrue(image.isRefreshComplete());
+        assertFalse(image.isImaged(), "the payload is not read, not even to find it malformed");
+        assertEquals(-1, image.payloadType());
+        assertFalse(image.isServable());
+        assertEquals(CachedImage.NOT_LOADED_TEXT, image.noImageText());
+
+        // no CLEAR_CACHE: still the first payload the image sees, so it loads rather than adds
+        assertTrue(image.applyRefresh(wrap(refresh(RefreshMsgFlags.REFRESH_COMPLETE,
+            fields.begin(0, 0).real(22, 1, 0).end(), false)), fieldList));
+        assertTrue(image.isServable());
+        assertEquals(1, image.image().fieldCount());
+    }
+
+    @Test
     void malformedFieldListChangesNothing()
     {
         final byte[] good = fields.begin(0, 0).real(22, 1, 0).end();
