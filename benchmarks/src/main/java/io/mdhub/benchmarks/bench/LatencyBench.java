@@ -75,13 +75,18 @@ public final class LatencyBench implements Callable<Integer>
     private static final long OPENING_RATE = 1_000;
     /** Client stats lines (one a second) in a row with the watchlist whole before the first rate. */
     private static final int SETTLED_SECONDS = 3;
+    /** Where the climb to a high first rate starts (see {@link #climbTo}), doubling... */
+    private static final long CLIMB_START_RATE = 100_000;
+    /** ...for this long each. */
+    private static final int CLIMB_STEP_SECONDS = 3;
 
     @Option(names = "--items", description = "Watchlist size (default ${DEFAULT-VALUE}).")
     int items = 100_000;
 
     @Option(names = "--rates", split = ",", description = "Update rates to step through (default: 1k, 5k, 10k, " +
         "20k ... 100k, then 50k steps on until one is not sustained, at most 1.5M; given rates end the sweep at " +
-        "the last of them or the first one not sustained).")
+        "the last of them or the first one not sustained; a first rate above 100k is climbed to through unmeasured " +
+        "3 s steps that double from 100k).")
     long[] rates = Arrays.stream(DEFAULT_RATES.split(",")).mapToLong(Long::parseLong).toArray();
 
     @Option(names = "--step-seconds", description = "Measured seconds per rate (default ${DEFAULT-VALUE}).")
@@ -302,11 +307,8 @@ public final class LatencyBench implements Callable<Integer>
             }
             // the collection stopped each process for up to a second on two cores, longer than the p2p-server waits
             // for a silent distributor: the items may be Suspect and recovering; the sweep starts on a whole watchlist
-            client.awaitLinesInARow((line) ->
-            {
-                final ClientStatsLine stats = ClientStatsLine.parse(line);
-                return null != stats && stats.isWholeAndQuiet();
-            }, SETTLED_SECONDS, 300);
+            awaitWholeWatchlist(client);
+            climbTo(source, client, rates[0], console);
             final boolean isOpenEnded = !spec.commandLine().getParseResult().hasMatchedOption("--rates");
             for (int i = 0; i < rates.length || isOpenEnded; i++)
             {
@@ -343,6 +345,46 @@ public final class LatencyBench implements Callable<Integer>
         console.printf("bench latency: report %s%n", dir.resolve("report.md"));
         console.flush();
         return rows.isEmpty() ? 1 : 0;
+    }
+
+    /**
+     * Climb to a high first rate through unmeasured steps that double from 100,000/s, a few seconds each, then wait
+     * for the watchlist to be whole again. A jump from the opening rate straight to 900,000/s met cold compiled code
+     * in every process: the distributor fell 50-400 ms behind, the p2p-server counted it silent, and the recoveries
+     * that followed kept it behind for the rest of the step (twice in two runs, 2026-11-26). A sweep that starts low
+     * climbs through its own steps.
+     */
+    private void climbTo(final BenchProcess source, final BenchProcess client, final long firstRate,
+        final PrintWriter console)
+        throws InterruptedException
+    {
+        if (firstRate <= CLIMB_START_RATE)
+        {
+            return;
+        }
+        for (long rate = CLIMB_START_RATE; rate < firstRate; rate *= 2)
+        {
+            console.printf("bench latency: climbing to the first rate, %d updates/s for %d s (not measured)%n", rate,
+                CLIMB_STEP_SECONDS);
+            console.flush();
+            source.send("ur " + rate);
+            Thread.sleep(TimeUnit.SECONDS.toMillis(CLIMB_STEP_SECONDS));
+        }
+        source.send("ur " + firstRate);
+        awaitWholeWatchlist(client);
+    }
+
+    /**
+     * Wait until the client has reported its watchlist whole (every item open, none Suspect, no refreshes) for a few
+     * seconds in a row.
+     */
+    private static void awaitWholeWatchlist(final BenchProcess client)
+    {
+        client.awaitLinesInARow((line) ->
+        {
+            final ClientStatsLine stats = ClientStatsLine.parse(line);
+            return null != stats && stats.isWholeAndQuiet();
+        }, SETTLED_SECONDS, 300);
     }
 
     /**
