@@ -126,10 +126,11 @@ public final class LatencyBench implements Callable<Integer>
     boolean pin;
 
     @Option(names = "--realtime", paramLabel = "<priority>", description = "Run the event-driven threads of the " +
-        "path (the source's, the distributor's and the client's event loops, and the Aeron conductors) under the " +
-        "real-time FIFO policy at this priority (chrt; 1-99, needs root or CAP_SYS_NICE), so a woken thread takes " +
-        "its CPU at once from ordinary threads, the kernel's memory reclaim among them; 0 leaves every thread " +
-        "ordinary (default ${DEFAULT-VALUE}). The busy-polling p2p-server worker always stays ordinary.")
+        "path (the distributor's and the client's event loops, and the Aeron conductors) under the real-time FIFO " +
+        "policy at this priority (chrt; 1-99, needs root or CAP_SYS_NICE), so a woken thread takes its CPU at once " +
+        "from ordinary threads, the kernel's memory reclaim among them, and the source's event loop one priority " +
+        "lower, so the load never holds a CPU the path needs (at 1: ordinary); 0 leaves every thread ordinary " +
+        "(default ${DEFAULT-VALUE}). The busy-polling p2p-server worker always stays ordinary.")
     int realtimePriority;
 
     @Option(names = "--out", description = "Report directory (default target/bench-latency-<time>).")
@@ -196,6 +197,12 @@ public final class LatencyBench implements Callable<Integer>
      * the route lost). The JVMs' VM and collector threads stay ordinary: raised too, they made the median 10-30 us
      * worse in two A/B pairs at 1,000/s; the distributor, whose collection they starved (a 2.1 s young collection
      * beside FIFO threads), no longer makes garbage.
+     * <p>
+     * The source, the load, runs one priority below the path it loads, ordinary at priority 1. FIFO threads of one
+     * priority never preempt each other, and at the same priority as the distributor on the same CPU the source
+     * once ran 936 ms without a break (`perf sched timehist`, climbing to 1,000,000/s). The distributor waited for
+     * its CPU all that time, the p2p-server counted it silent, and the recoveries repeated the stall three times.
+     * One priority lower, the distributor takes the CPU as soon as the source's data wakes it.
      *
      * @return what was raised, for the report.
      */
@@ -206,15 +213,25 @@ public final class LatencyBench implements Callable<Integer>
         final BenchProcess p2p,
         final BenchProcess client) throws IOException, InterruptedException
     {
-        final int eventLoops = BenchProcesses.realtime(source, SOURCE_EVENT_LOOP, realtimePriority) +
-            BenchProcesses.realtime(distributor, DISTRIBUTOR_EVENT_LOOP, realtimePriority) +
+        final int eventLoops = BenchProcesses.realtime(distributor, DISTRIBUTOR_EVENT_LOOP, realtimePriority) +
             BenchProcesses.realtime(client, CLIENT_EVENT_LOOP, realtimePriority);
         final int conductors = BenchProcesses.realtime(backbone, DRIVER_AGENT, realtimePriority) +
             BenchProcesses.realtime(distributor, AERON_CLIENT_CONDUCTOR, realtimePriority) +
             BenchProcesses.realtime(p2p, AERON_CLIENT_CONDUCTOR, realtimePriority);
-        return "the event loops of source, distributor and client (" + eventLoops + " threads) and the Aeron " +
-            "conductors of backbone, distributor and p2p-server (" + conductors + ") under SCHED_FIFO " +
-            realtimePriority;
+        final int sourcePriority = realtimePriority - 1;
+        final String sourcePlace;
+        if (sourcePriority > 0)
+        {
+            BenchProcesses.realtime(source, SOURCE_EVENT_LOOP, sourcePriority);
+            sourcePlace = "the source's event loop one below (" + sourcePriority + ")";
+        }
+        else
+        {
+            sourcePlace = "the source's event loop ordinary";
+        }
+        return "the event loops of distributor and client (" + eventLoops + " threads) and the Aeron conductors of " +
+            "backbone, distributor and p2p-server (" + conductors + ") under SCHED_FIFO " + realtimePriority + ", " +
+            sourcePlace;
     }
 
     private String[] p2pArgs(final String aeronDir, final int consumerPort)
