@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -23,6 +24,7 @@ import com.refinitiv.eta.codec.DataStates;
 import com.refinitiv.eta.codec.MsgClasses;
 import com.refinitiv.eta.codec.StreamStates;
 import com.refinitiv.eta.rdm.Directory;
+import com.refinitiv.eta.rdm.DomainTypes;
 import com.refinitiv.eta.valueadd.domainrep.rdm.directory.Service;
 
 import io.aeron.Aeron;
@@ -87,6 +89,7 @@ class RouteMountTest
         assertRefresh(refresh, "IBM.N", serviceId);
         assertEquals(10_000, refresh.mantissa(FieldIds.BID));
         assertEquals(1, provider.requests("IBM.N"));
+        assertEquals("imaged, Open/Ok, complete", distributorHolds("IBM.N"));
 
         provider.update("IBM.N");
         final EtaMessage update = first.awaitMessage(5);
@@ -121,6 +124,8 @@ class RouteMountTest
         final int serviceId = serviceId(first);
         first.requestItem(5, serviceId, "VOD.L");
         assertRefresh(first.awaitMessage(5), "VOD.L", serviceId);
+        assertEquals("state only, Open/Ok, complete", distributorHolds("VOD.L"),
+            "a service without the cache follows the item's state and keeps no image");
         provider.update("VOD.L");
         provider.update("VOD.L");
         assertEquals(1, first.awaitMessage(5).uint(FieldIds.MDH_UPDSEQ));
@@ -570,6 +575,36 @@ class RouteMountTest
         final EtaInteractiveProvider provider = EtaInteractiveProvider.start(1, SERVICE, port);
         providers.add(provider);
         return provider;
+    }
+
+    /**
+     * @return what the distributor holds of a MarketPrice item of the mounted service: its image or its state only,
+     * and its state.
+     */
+    private String distributorHolds(final String name)
+    {
+        final byte[] bytes = name.getBytes(StandardCharsets.US_ASCII);
+        return distributor.onEventLoop((directory) ->
+        {
+            for (final DistributedService service : directory.services())
+            {
+                if (SERVICE.equals(service.name()))
+                {
+                    final ItemCache cache = service.cache();
+                    final int handle = cache.handle(DomainTypes.MARKET_PRICE, new UnsafeBuffer(bytes), 0, bytes.length);
+                    if (ItemCache.NO_HANDLE == handle)
+                    {
+                        return "absent";
+                    }
+                    final CachedItem item = cache.item(handle);
+                    return (item.isImaged() ? "imaged" : "state only") + ", " +
+                        (StreamStates.OPEN == item.streamState() ? "Open" : "not open") + "/" +
+                        (DataStates.OK == item.dataState() ? "Ok" : "not ok") + ", " +
+                        (item.isRefreshComplete() ? "complete" : "incomplete");
+                }
+            }
+            return "no service " + SERVICE;
+        });
     }
 
     private EtaInteractiveProvider provider()
