@@ -52,8 +52,10 @@ public final class CachedImage
     private static final int DELAYED = 3;
     private static final int TIME_CONFLATED = 3;
 
-    /** Made for the first FieldList: a cache that only follows the header (see {@link #applyRefreshState}) never
-     * needs one, and it is the largest part of an item (~1 KB of heap and an off-heap buffer). */
+    /**
+     * Made for the first FieldList: a cache that only follows the header (see {@link #applyRefreshState}) never
+     * needs one, and it is the largest part of an item (~1 KB of heap and an off-heap buffer).
+     */
     private ItemImage image;
     private MapImage mapImage; // made for the first Map: most items are FieldLists
     private int domainType;
