@@ -570,6 +570,9 @@ class RouteMountTest
         return port;
     }
 
+    /**
+     * Start a provider of the service on a port (0: any free one), closed after the test.
+     */
     private EtaInteractiveProvider restart(final int port)
     {
         final EtaInteractiveProvider provider = EtaInteractiveProvider.start(1, SERVICE, port);
@@ -586,32 +589,23 @@ class RouteMountTest
         final byte[] bytes = name.getBytes(StandardCharsets.US_ASCII);
         return distributor.onEventLoop((directory) ->
         {
-            for (final DistributedService service : directory.services())
+            final ItemCache cache = directory.service(SERVICE).cache();
+            final int handle = cache.handle(DomainTypes.MARKET_PRICE, new UnsafeBuffer(bytes), 0, bytes.length);
+            if (ItemCache.NO_HANDLE == handle)
             {
-                if (SERVICE.equals(service.name()))
-                {
-                    final ItemCache cache = service.cache();
-                    final int handle = cache.handle(DomainTypes.MARKET_PRICE, new UnsafeBuffer(bytes), 0, bytes.length);
-                    if (ItemCache.NO_HANDLE == handle)
-                    {
-                        return "absent";
-                    }
-                    final CachedItem item = cache.item(handle);
-                    return (item.isImaged() ? "imaged" : "state only") + ", " +
-                        (StreamStates.OPEN == item.streamState() ? "Open" : "not open") + "/" +
-                        (DataStates.OK == item.dataState() ? "Ok" : "not ok") + ", " +
-                        (item.isRefreshComplete() ? "complete" : "incomplete");
-                }
+                return "absent";
             }
-            return "no service " + SERVICE;
+            final CachedItem item = cache.item(handle);
+            return (item.isImaged() ? "imaged" : "state only") + ", " +
+                (StreamStates.OPEN == item.streamState() ? "Open" : "not open") + "/" +
+                (DataStates.OK == item.dataState() ? "Ok" : "not ok") + ", " +
+                (item.isRefreshComplete() ? "complete" : "incomplete");
         });
     }
 
     private EtaInteractiveProvider provider()
     {
-        final EtaInteractiveProvider provider = EtaInteractiveProvider.start(1, SERVICE);
-        providers.add(provider);
-        return provider;
+        return restart(0);
     }
 
     private void launch(final boolean isCaching, final String mirroring, final EtaInteractiveProvider... mounted)

@@ -187,10 +187,7 @@ public final class CachedImage
 
     private void clearPayload()
     {
-        if (null != image)
-        {
-            image.clear();
-        }
+        clearFieldImage();
         if (null != mapImage)
         {
             mapImage.clear();
@@ -198,6 +195,14 @@ public final class CachedImage
         payloadType = NOT_LOADED;
         isImaged = false;
         noImageText = NOT_LOADED_TEXT;
+    }
+
+    private void clearFieldImage()
+    {
+        if (null != image)
+        {
+            image.clear();
+        }
     }
 
     private boolean applyPayload(final RwfMsgFlyweight msg, final ImageScratch scratch, final boolean clear)
@@ -278,10 +283,7 @@ public final class CachedImage
         }
         if (clear)
         {
-            if (null != image)
-            {
-                image.clear();
-            }
+            clearFieldImage();
             payloadType = DataTypes.MAP;
             isImaged = true;
             noImageText = null;
