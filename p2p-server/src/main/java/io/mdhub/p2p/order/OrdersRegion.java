@@ -2,14 +2,13 @@ package io.mdhub.p2p.order;
 
 import java.util.ArrayList;
 
-import org.agrona.BufferUtil;
 import org.agrona.DirectBuffer;
 import org.agrona.ExpandableDirectByteBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
 /**
  * The Orders region: every stored order record of every partition, off the Java heap, addressable by (partition,
- * sequence). Records are appended to 16 MiB direct-memory chunks (a length prefix, then the encoded OrderRecord);
+ * sequence). Records are appended to 16 MiB native-memory chunks (a length prefix, then the encoded OrderRecord);
  * per partition a direct buffer of 8-byte positions indexed by sequence finds them, so sequences are contiguous by
  * construction: a record is accepted only as its partition's next sequence. The garbage collector sees a handful of
  * objects however many orders there are. Single-threaded (the order agent).
@@ -139,7 +138,7 @@ final class OrdersRegion implements AutoCloseable
     {
         for (final UnsafeBuffer chunk : chunks)
         {
-            BufferUtil.free(chunk);
+            chunkSupply.free(chunk);
         }
         chunks.clear();
     }

@@ -3,10 +3,10 @@ package io.mdhub.p2p.order;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.concurrent.TimeUnit;
 
-import org.agrona.BufferUtil;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -34,8 +34,8 @@ class ChunkSupplyTest
             {
                 assertEquals(0, first.getByte(offset));
             }
-            BufferUtil.free(first);
-            BufferUtil.free(second);
+            supply.free(first);
+            supply.free(second);
         }
     }
 
@@ -46,5 +46,37 @@ class ChunkSupplyTest
         MdTests.await("a spare is prepared", supply::isSpareReady);
         supply.close();
         assertFalse(supply.isSpareReady(), "close frees the spare");
+    }
+
+    @Test
+    void preparesASpareASliceAtATimeWithAPauseAfterEach()
+    {
+        final long pauseNs = TimeUnit.MILLISECONDS.toNanos(5);
+        final long start = System.nanoTime();
+        try (ChunkSupply supply = new ChunkSupply(SIZE, "test", SIZE / 16, pauseNs))
+        {
+            MdTests.await("the first spare is prepared", supply::isSpareReady);
+            final long tookNs = System.nanoTime() - start;
+            assertTrue(tookNs >= 16 * pauseNs, "16 slices, each followed by its pause, took " + tookNs + " ns");
+            supply.free(supply.take());
+            assertEquals(0, supply.inlineAllocations());
+        }
+    }
+
+    @Test
+    void aTakeWhileTheSpareIsPreparedAllocatesAZeroedChunkInlineAndCountsIt()
+    {
+        try (ChunkSupply supply = new ChunkSupply(SIZE, "test", SIZE / 16, TimeUnit.SECONDS.toNanos(1)))
+        {
+            assertFalse(supply.isSpareReady(), "16 slices a second apart are not ready yet");
+            final UnsafeBuffer chunk = supply.take();
+            assertEquals(1, supply.inlineAllocations());
+            assertEquals(SIZE, chunk.capacity());
+            for (int offset = 0; offset < SIZE; offset += 4096)
+            {
+                assertEquals(0, chunk.getByte(offset));
+            }
+            supply.free(chunk);
+        } // closes while a spare is half prepared: frees it and returns within a slice's pause
     }
 }
