@@ -1,71 +1,50 @@
 package io.mdhub.p2p.order;
 
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicReference;
-import java.util.concurrent.locks.LockSupport;
-
-import org.agrona.UnsafeAccess;
 import org.agrona.concurrent.UnsafeBuffer;
 
 /**
- * Hands the Orders region its chunks without the order path paying for them. A chunk's memory costs a page fault per
- * page when first written: for a 16 MiB chunk that is 4,096 faults, tens of milliseconds of a CPU on a virtual
- * machine. A daemon thread keeps one spare chunk ready and prepares the next as soon as the spare is taken; when
- * orders outrun it the owner allocates inline, and {@link #inlineAllocations()} says how often.
- * <p>
- * The spare is written a slice at a time with a pause after each slice, so its faults are spread over a fraction of
- * a second instead of taking a CPU in one burst. Both servers of a pair store every order and so need their next
- * chunk at the same moment; on a small host the two bursts together took both CPUs from the order agents.
- * <p>
- * Chunks are raw native memory: {@link #free(UnsafeBuffer)} releases one.
+ * Hands the Orders region its chunks without the order path paying for them: the next chunk is always a
+ * {@link PreparedBlock} in the making (its page faults spread over a fraction of a second by a daemon thread), and
+ * preparation of the one after starts as soon as it is taken. Both servers of a pair store every order and so need
+ * their next chunk at the same moment; on a small host two chunks faulted in at once took both CPUs from the order
+ * agents. When orders outrun the preparation the owner allocates inline, and {@link #inlineAllocations()} says how
+ * often. Chunks are raw native memory: {@link #free(UnsafeBuffer)} releases one.
  */
 final class ChunkSupply implements AutoCloseable
 {
-    /** Bytes written between pauses while a spare is prepared: 16 pages. */
-    static final int SLICE_BYTES = 64 * 1024;
-    /** The pause after each slice: a 16 MiB chunk is prepared in 256 slices over ~0.3 s or more. */
-    static final long SLICE_PAUSE_NS = TimeUnit.MILLISECONDS.toNanos(1);
-
     private final int chunkSize;
+    private final String threadName;
     private final int sliceBytes;
     private final long slicePauseNs;
-    private final AtomicReference<UnsafeBuffer> spare = new AtomicReference<>();
-    private final Thread thread;
-    private volatile boolean isRunning = true;
+    private PreparedBlock next;
     private long inlineAllocations;
 
     /**
-     * Start preparing the first spare, paced as {@link #SLICE_BYTES} and {@link #SLICE_PAUSE_NS} say.
+     * Start preparing the first spare, paced as {@link PreparedBlock} does by default.
      *
      * @param chunkSize bytes per chunk.
-     * @param name      names the thread.
+     * @param name      names the preparing threads.
      */
     ChunkSupply(final int chunkSize, final String name)
     {
-        this(chunkSize, name, SLICE_BYTES, SLICE_PAUSE_NS);
+        this(chunkSize, name, PreparedBlock.SLICE_BYTES, PreparedBlock.SLICE_PAUSE_NS);
     }
 
     /**
      * Start preparing the first spare.
      *
      * @param chunkSize    bytes per chunk.
-     * @param name         names the thread.
+     * @param name         names the preparing threads.
      * @param sliceBytes   bytes written between pauses.
      * @param slicePauseNs the pause after each slice (0: none).
      */
     ChunkSupply(final int chunkSize, final String name, final int sliceBytes, final long slicePauseNs)
     {
-        if (chunkSize <= 0 || sliceBytes <= 0 || slicePauseNs < 0)
-        {
-            throw new IllegalArgumentException("chunk " + chunkSize + " B, slice " + sliceBytes + " B, pause " +
-                slicePauseNs + " ns");
-        }
         this.chunkSize = chunkSize;
+        this.threadName = "mdhub-order-chunks-" + name;
         this.sliceBytes = sliceBytes;
         this.slicePauseNs = slicePauseNs;
-        thread = new Thread(this::run, "mdhub-order-chunks-" + name);
-        thread.setDaemon(true);
-        thread.start();
+        next = prepareNext();
     }
 
     /**
@@ -75,16 +54,15 @@ final class ChunkSupply implements AutoCloseable
      */
     UnsafeBuffer take()
     {
-        final UnsafeBuffer chunk = spare.getAndSet(null);
-        LockSupport.unpark(thread);
-        if (null != chunk)
+        final UnsafeBuffer chunk = next.take();
+        if (null == chunk)
         {
-            return chunk;
+            inlineAllocations++; // the spare in the making stays for the chunk after this one
+            return PreparedBlock.allocateZeroed(chunkSize);
         }
-        inlineAllocations++;
-        final UnsafeBuffer inline = allocate();
-        inline.setMemory(0, chunkSize, (byte)0);
-        return inline;
+        next.close();
+        next = prepareNext();
+        return chunk;
     }
 
     /**
@@ -94,7 +72,7 @@ final class ChunkSupply implements AutoCloseable
      */
     void free(final UnsafeBuffer chunk)
     {
-        UnsafeAccess.UNSAFE.freeMemory(chunk.addressOffset());
+        PreparedBlock.free(chunk);
     }
 
     /**
@@ -110,77 +88,17 @@ final class ChunkSupply implements AutoCloseable
      */
     boolean isSpareReady()
     {
-        return null != spare.get();
+        return next.isReady();
     }
 
-    private UnsafeBuffer allocate()
+    private PreparedBlock prepareNext()
     {
-        return new UnsafeBuffer(UnsafeAccess.UNSAFE.allocateMemory(chunkSize), chunkSize);
-    }
-
-    private void run()
-    {
-        while (isRunning)
-        {
-            if (null == spare.get())
-            {
-                final UnsafeBuffer chunk = prepare();
-                if (null == chunk)
-                {
-                    break; // closed
-                }
-                spare.set(chunk); // only take() empties it, so nothing is overwritten
-            }
-            LockSupport.park(this);
-        }
-    }
-
-    /**
-     * @return a zeroed chunk, or null if closed while preparing it.
-     */
-    private UnsafeBuffer prepare()
-    {
-        final UnsafeBuffer chunk = allocate();
-        for (int offset = 0; offset < chunkSize; offset += sliceBytes)
-        {
-            chunk.setMemory(offset, Math.min(sliceBytes, chunkSize - offset), (byte)0);
-            pause();
-            if (!isRunning)
-            {
-                free(chunk);
-                return null;
-            }
-        }
-        return chunk;
-    }
-
-    /** At least {@code slicePauseNs}: a park may return early, and the pacing is what this class is for. */
-    private void pause()
-    {
-        final long deadline = System.nanoTime() + slicePauseNs;
-        for (long left = slicePauseNs; left > 0 && isRunning; left = deadline - System.nanoTime())
-        {
-            LockSupport.parkNanos(this, left);
-        }
+        return new PreparedBlock(chunkSize, threadName, sliceBytes, slicePauseNs);
     }
 
     @Override
     public void close()
     {
-        isRunning = false;
-        LockSupport.unpark(thread);
-        try
-        {
-            thread.join(TimeUnit.SECONDS.toMillis(5));
-        }
-        catch (final InterruptedException ex)
-        {
-            Thread.currentThread().interrupt();
-        }
-        final UnsafeBuffer chunk = spare.getAndSet(null);
-        if (null != chunk)
-        {
-            free(chunk);
-        }
+        next.close();
     }
 }

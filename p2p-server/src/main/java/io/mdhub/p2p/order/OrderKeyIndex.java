@@ -3,17 +3,24 @@ package io.mdhub.p2p.order;
 import java.util.concurrent.TimeUnit;
 
 import org.agrona.BitUtil;
-import org.agrona.BufferUtil;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Off-heap hash index from an order's identity (client id, order id) to where it was stored (partition and
- * sequence): what makes a resend idempotent. Open addressing with linear probing over one direct buffer of 32-byte
+ * sequence): what makes a resend idempotent. Open addressing with linear probing over one native table of 32-byte
  * slots {@code [clientId][orderId][partition][epoch][sequence]}; a sequence of 0 marks an empty slot. Grows by
  * doubling at 60% load, so lookups stay one or two cache lines. Nothing is ever removed (orders are kept for the
  * life of the queue). Single-threaded.
+ * <p>
+ * <b>Growth without a pause.</b> Sized up front for {@code mdhub.order.expected.orders}; past that a doubling used
+ * to allocate the new table (128 MiB at ~1.26 M orders: 32,768 page faults) and move every entry in one go, on the
+ * order agent, a stall of a second or more. Now the doubled table is made ready by a {@link PreparedBlock} from three
+ * quarters of the way to the threshold on, and after the switch the old table is drained into it a few slots per
+ * {@link #put}; until it is empty, lookups that miss the new table look in the old one. A drain finishes long
+ * before the next growth: {@link #MIGRATE_SLOTS_PER_PUT} old slots a put empty a table of capacity C within C/8
+ * puts, while the next threshold is 0.6 × C puts away. Tables under {@link #PREPARE_MIN_BYTES} are allocated inline.
  */
 final class OrderKeyIndex implements AutoCloseable
 {
@@ -29,6 +36,10 @@ final class OrderKeyIndex implements AutoCloseable
     static final long MAX_EXPECTED_ORDERS = 20_000_000L;
     /** At the largest table, orders it still takes (probes lengthen, nothing breaks) before it refuses more. */
     static final int MAX_ORDERS = (int)(MAX_CAPACITY * 0.9);
+    /** Old slots moved to the new table per put while a growth drains. */
+    static final int MIGRATE_SLOTS_PER_PUT = 8;
+    /** Smaller tables are allocated on the spot: their faults cost less than a thread. */
+    static final int PREPARE_MIN_BYTES = 1024 * 1024;
     private static final int CLIENT_OFFSET = 0;
     private static final int ORDER_OFFSET = 8;
     private static final int PARTITION_OFFSET = 16;
@@ -40,11 +51,22 @@ final class OrderKeyIndex implements AutoCloseable
     private int mask;
     private int size;
     private int resizeThreshold;
-    private int lastSlot = -1;
+    private int prepareThreshold;
+    private PreparedBlock nextTable;
+    private long inlineGrowths;
+
+    private UnsafeBuffer draining;
+    private int drainingMask;
+    private int drainingCapacity;
+    private int drained;
+
+    private UnsafeBuffer lastTable;
+    private int lastBase = -1;
 
     OrderKeyIndex(final int initialCapacity)
     {
-        allocate(BitUtil.findNextPositivePowerOfTwo(Math.max(16, initialCapacity)));
+        use(PreparedBlock.allocateZeroed(BitUtil.findNextPositivePowerOfTwo(Math.max(16, initialCapacity)) *
+            SLOT_SIZE));
     }
 
     /**
@@ -56,12 +78,13 @@ final class OrderKeyIndex implements AutoCloseable
         return new OrderKeyIndex((int)Math.min(MAX_CAPACITY, (long)Math.ceil(expectedOrders / LOAD_FACTOR) + 1));
     }
 
-    private void allocate(final int newCapacity)
+    private void use(final UnsafeBuffer table)
     {
-        capacity = newCapacity;
-        mask = newCapacity - 1;
-        resizeThreshold = (int)(newCapacity * LOAD_FACTOR);
-        slots = new UnsafeBuffer(java.nio.ByteBuffer.allocateDirect(newCapacity * SLOT_SIZE)); // zeroed: all empty
+        slots = table;
+        capacity = table.capacity() / SLOT_SIZE;
+        mask = capacity - 1;
+        resizeThreshold = (int)(capacity * LOAD_FACTOR);
+        prepareThreshold = resizeThreshold - resizeThreshold / 4;
     }
 
     /**
@@ -87,24 +110,40 @@ final class OrderKeyIndex implements AutoCloseable
         {
             grow();
         }
-        insert(clientId, orderId, partition, epoch, sequence);
+        insert(slots, mask, clientId, orderId, partition, epoch, sequence);
         size++;
+        if (null != draining)
+        {
+            drain(MIGRATE_SLOTS_PER_PUT);
+        }
+        else if (null == nextTable && size >= prepareThreshold && capacity < MAX_CAPACITY &&
+            capacity * 2 * SLOT_SIZE >= PREPARE_MIN_BYTES)
+        {
+            nextTable = new PreparedBlock(capacity * 2 * SLOT_SIZE, "mdhub-order-index");
+        }
         return true;
     }
 
-    private void insert(final long clientId, final long orderId, final int partition, final int epoch, final long seq)
+    private static void insert(
+        final UnsafeBuffer table,
+        final int mask,
+        final long clientId,
+        final long orderId,
+        final int partition,
+        final int epoch,
+        final long seq)
     {
         int slot = hash(clientId, orderId) & mask;
-        while (MISSING != slots.getLong(slot * SLOT_SIZE + SEQUENCE_OFFSET))
+        while (MISSING != table.getLong(slot * SLOT_SIZE + SEQUENCE_OFFSET))
         {
             slot = (slot + 1) & mask;
         }
         final int base = slot * SLOT_SIZE;
-        slots.putLong(base + CLIENT_OFFSET, clientId);
-        slots.putLong(base + ORDER_OFFSET, orderId);
-        slots.putInt(base + PARTITION_OFFSET, partition);
-        slots.putInt(base + EPOCH_OFFSET, epoch);
-        slots.putLong(base + SEQUENCE_OFFSET, seq);
+        table.putLong(base + CLIENT_OFFSET, clientId);
+        table.putLong(base + ORDER_OFFSET, orderId);
+        table.putInt(base + PARTITION_OFFSET, partition);
+        table.putInt(base + EPOCH_OFFSET, epoch);
+        table.putLong(base + SEQUENCE_OFFSET, seq);
     }
 
     /**
@@ -114,20 +153,32 @@ final class OrderKeyIndex implements AutoCloseable
      */
     long sequence(final long clientId, final long orderId)
     {
+        lastBase = find(slots, mask, clientId, orderId);
+        lastTable = slots;
+        if (lastBase < 0 && null != draining)
+        {
+            lastBase = find(draining, drainingMask, clientId, orderId);
+            lastTable = draining;
+        }
+        return lastBase < 0 ? MISSING : lastTable.getLong(lastBase + SEQUENCE_OFFSET);
+    }
+
+    /**
+     * @return the slot's byte offset in the table, or -1 if the order is not there.
+     */
+    private static int find(final UnsafeBuffer table, final int mask, final long clientId, final long orderId)
+    {
         int slot = hash(clientId, orderId) & mask;
         while (true)
         {
             final int base = slot * SLOT_SIZE;
-            final long sequence = slots.getLong(base + SEQUENCE_OFFSET);
-            if (MISSING == sequence)
+            if (MISSING == table.getLong(base + SEQUENCE_OFFSET))
             {
-                lastSlot = -1;
-                return MISSING;
+                return -1;
             }
-            if (slots.getLong(base + CLIENT_OFFSET) == clientId && slots.getLong(base + ORDER_OFFSET) == orderId)
+            if (table.getLong(base + CLIENT_OFFSET) == clientId && table.getLong(base + ORDER_OFFSET) == orderId)
             {
-                lastSlot = slot;
-                return sequence;
+                return base;
             }
             slot = (slot + 1) & mask;
         }
@@ -135,12 +186,12 @@ final class OrderKeyIndex implements AutoCloseable
 
     int lastPartition()
     {
-        return slots.getInt(lastSlot * SLOT_SIZE + PARTITION_OFFSET);
+        return lastTable.getInt(lastBase + PARTITION_OFFSET);
     }
 
     int lastEpoch()
     {
-        return slots.getInt(lastSlot * SLOT_SIZE + EPOCH_OFFSET);
+        return lastTable.getInt(lastBase + EPOCH_OFFSET);
     }
 
     /**
@@ -162,36 +213,102 @@ final class OrderKeyIndex implements AutoCloseable
     }
 
     /**
+     * @return true while the table before the last growth still holds entries not yet moved.
+     */
+    boolean isDraining()
+    {
+        return null != draining;
+    }
+
+    /**
+     * @return true when the doubled table is zeroed and waiting for the next growth.
+     */
+    boolean isNextTableReady()
+    {
+        return null != nextTable && nextTable.isReady();
+    }
+
+    /**
+     * @return growths whose table was not prepared in time, so the agent allocated it itself.
+     */
+    long inlineGrowths()
+    {
+        return inlineGrowths;
+    }
+
+    /**
      * Forget everything (a server that takes a full state transfer starts again).
      */
     void clear()
     {
+        stopDraining();
         slots.setMemory(0, slots.capacity(), (byte)0);
         size = 0;
-        lastSlot = -1;
+        lastBase = -1;
+        lastTable = null;
     }
 
     private void grow()
     {
-        final long startNs = System.nanoTime();
-        final UnsafeBuffer old = slots;
-        final int oldCapacity = capacity;
-        allocate(capacity * 2);
-        for (int slot = 0; slot < oldCapacity; slot++)
+        if (null != draining)
         {
-            final int base = slot * SLOT_SIZE;
-            final long sequence = old.getLong(base + SEQUENCE_OFFSET);
-            if (MISSING != sequence)
+            drain(drainingCapacity); // cannot happen at the pace above; finish rather than keep two old tables
+        }
+        final long startNs = System.nanoTime();
+        final int newBytes = capacity * 2 * SLOT_SIZE;
+        UnsafeBuffer table = null == nextTable ? null : nextTable.take();
+        if (null != nextTable)
+        {
+            nextTable.close();
+            nextTable = null;
+        }
+        if (null == table)
+        {
+            table = PreparedBlock.allocateZeroed(newBytes);
+            if (newBytes >= PREPARE_MIN_BYTES)
             {
-                insert(old.getLong(base + CLIENT_OFFSET), old.getLong(base + ORDER_OFFSET),
-                    old.getInt(base + PARTITION_OFFSET), old.getInt(base + EPOCH_OFFSET), sequence);
+                inlineGrowths++;
+                // a pause on the order path that mdhub.order.expected.orders avoids: say so, with its length
+                LOG.warn("order identity index grew to {} slots for {} orders, its table allocated on the order " +
+                    "path in {} ms (size it with {})", capacity * 2, size,
+                    TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNs),
+                    OrderServiceConfiguration.EXPECTED_ORDERS_PROP_NAME);
             }
         }
-        BufferUtil.free(old);
-        // a pause on the order path that mdhub.order.expected.orders avoids: say so, with its length
-        LOG.warn("order identity index grew to {} slots for {} orders in {} ms (size it with {})", capacity, size,
-            TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNs),
-            OrderServiceConfiguration.EXPECTED_ORDERS_PROP_NAME);
+        draining = slots;
+        drainingMask = mask;
+        drainingCapacity = capacity;
+        drained = 0;
+        use(table);
+    }
+
+    private void drain(final int slotCount)
+    {
+        final int end = Math.min(drainingCapacity, drained + slotCount);
+        for (int base = drained * SLOT_SIZE, limit = end * SLOT_SIZE; base < limit; base += SLOT_SIZE)
+        {
+            final long sequence = draining.getLong(base + SEQUENCE_OFFSET);
+            if (MISSING != sequence)
+            {
+                insert(slots, mask, draining.getLong(base + CLIENT_OFFSET), draining.getLong(base + ORDER_OFFSET),
+                    draining.getInt(base + PARTITION_OFFSET), draining.getInt(base + EPOCH_OFFSET), sequence);
+            }
+        }
+        drained = end;
+        if (drained == drainingCapacity)
+        {
+            LOG.info("order identity index: {} slots for {} orders, the old table drained", capacity, size);
+            stopDraining();
+        }
+    }
+
+    private void stopDraining()
+    {
+        if (null != draining)
+        {
+            PreparedBlock.free(draining);
+            draining = null;
+        }
     }
 
     private static int hash(final long clientId, final long orderId)
@@ -206,6 +323,12 @@ final class OrderKeyIndex implements AutoCloseable
     @Override
     public void close()
     {
-        BufferUtil.free(slots);
+        stopDraining();
+        if (null != nextTable)
+        {
+            nextTable.close();
+            nextTable = null;
+        }
+        PreparedBlock.free(slots);
     }
 }

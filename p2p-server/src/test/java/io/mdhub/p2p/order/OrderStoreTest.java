@@ -14,6 +14,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import io.mdhub.common.test.InterruptAfter;
+import io.mdhub.common.test.MdTests;
 
 /**
  * The order store's pieces: the identity index (idempotency), the Orders region (contiguous per partition, off
@@ -66,6 +67,47 @@ class OrderStoreTest
             }
             assertTrue(index.capacity() > capacity);
             assertEquals(5_000, index.sequence(7, 5_000));
+        }
+    }
+
+    @Test
+    void indexGrowsIntoAPreparedTableAndDrainsTheOldOneAFewSlotsAPut()
+    {
+        try (OrderKeyIndex index = OrderKeyIndex.forOrders(30_000))
+        {
+            final int capacity = index.capacity();
+            final int threshold = (int)(capacity * 0.6);
+            int orderId = 0;
+            while (orderId < threshold - threshold / 4)
+            {
+                assertTrue(index.put(3, ++orderId, orderId % 4, 1, orderId));
+            }
+            MdTests.await("the doubled table is prepared off the order path", index::isNextTableReady);
+            while (index.capacity() == capacity)
+            {
+                assertTrue(index.put(3, ++orderId, orderId % 4, 1, orderId));
+            }
+            assertEquals(2 * capacity, index.capacity());
+            assertEquals(0, index.inlineGrowths(), "the prepared table was taken");
+            assertTrue(index.isDraining(), "the old table is drained a few slots a put, not at once");
+            for (int id = 1; id <= orderId; id++)
+            {
+                assertEquals(id, index.sequence(3, id), "found while the old table drains: " + id);
+                assertEquals(id % 4, index.lastPartition());
+            }
+            assertFalse(index.put(3, 1, 0, 2, 999_999), "an order put before the growth is known");
+            final int puts = capacity / OrderKeyIndex.MIGRATE_SLOTS_PER_PUT;
+            for (int i = 0; i < puts; i++)
+            {
+                assertTrue(index.put(4, ++orderId, orderId % 4, 1, orderId));
+            }
+            assertFalse(index.isDraining(), "drained within capacity / " + OrderKeyIndex.MIGRATE_SLOTS_PER_PUT);
+            assertEquals(orderId, index.size());
+            for (int id = 1; id <= orderId; id++)
+            {
+                assertEquals(id, index.sequence(id <= orderId - puts ? 3 : 4, id));
+                assertEquals(id % 4, index.lastPartition());
+            }
         }
     }
 
