@@ -15,6 +15,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 
+import io.mdhub.backbone.BackboneConfiguration;
 import io.mdhub.orderprobe.analysis.LatencyStats;
 import io.mdhub.orderprobe.analysis.ProbeReport;
 import io.mdhub.orderprobe.analysis.ProbeRun;
@@ -100,6 +101,18 @@ public final class OrdersBench implements Callable<Integer>
     @Option(names = "--probe-jvm-opts", paramLabel = "OPTS",
         description = "JVM options of the probes (default ${DEFAULT-VALUE}).")
     String probeJvmOpts = "-Xms512m -Xmx512m -XX:+UseParallelGC";
+
+    /**
+     * IPC terms of 1 MiB, not the backbone's 16 MiB: a first write to each page of a term faults, and at the order
+     * streams' 0.3-1.5 MB/s a 16 MiB term was still being written for the first time through a whole measured run, so
+     * the order agents and clients took those faults on the order path. 1 MiB terms are all touched within the first
+     * seconds; in two A/B pairs at two_server 6,000/s this took 0.15 vCPU off the five processes and the median
+     * create-to-end from 551-576 to 384-385 us.
+     */
+    @Option(names = "--backbone-jvm-opts", paramLabel = "OPTS",
+        description = "JVM options of the backbone daemon, the media driver the processes share " +
+        "(default ${DEFAULT-VALUE}: 1 MiB IPC terms, touched whole within seconds at order rates).")
+    String backboneJvmOpts = "-D" + BackboneConfiguration.IPC_TERM_BUFFER_LENGTH_PROP_NAME + "=1048576";
 
     @Option(names = "--out", paramLabel = "DIR", description = "Report directory (default target/bench-orders-<time>).")
     Path out;
@@ -192,7 +205,7 @@ public final class OrdersBench implements Callable<Integer>
         try (BenchProcesses processes = new BenchProcesses(root, dir, List.of()))
         {
             final String aeronDir = processes.memoryDir("aeron").toString();
-            processes.start("backbone", BenchProcesses.BACKBONE_JAR, "--aeron-dir", aeronDir)
+            processes.start("backbone", BenchProcesses.BACKBONE_JAR, split(backboneJvmOpts), "--aeron-dir", aeronDir)
                 .awaitLine("mdhub-backbone ready", 60);
             final List<BenchProcess> started = new ArrayList<>();
             for (int s = 0; s < servers; s++)
