@@ -20,6 +20,7 @@ import io.mdhub.orderprobe.analysis.LatencyStats;
 import io.mdhub.orderprobe.analysis.ProbeReport;
 import io.mdhub.orderprobe.analysis.ProbeRun;
 import io.mdhub.orderprobe.analysis.RunGroup;
+import io.mdhub.p2p.order.OrderServiceConfiguration;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -103,16 +104,15 @@ public final class OrdersBench implements Callable<Integer>
     String probeJvmOpts = "-Xms512m -Xmx512m -XX:+UseParallelGC";
 
     /**
-     * IPC terms of 1 MiB, not the backbone's 16 MiB: a first write to each page of a term faults, and at the order
-     * streams' 0.3-1.5 MB/s a 16 MiB term was still being written for the first time through a whole measured run, so
-     * the order agents and clients took those faults on the order path. 1 MiB terms are all touched within the first
-     * seconds; in two A/B pairs at two_server 6,000/s this took 0.15 vCPU off the five processes and the median
-     * create-to-end from 551-576 to 384-385 us.
+     * The processes share a driver that carries only order streams: its IPC terms as
+     * {@link OrderServiceConfiguration#ORDERS_ONLY_IPC_TERM_LENGTH} says (in two A/B pairs at two_server 6,000/s,
+     * 0.15 vCPU less in all and the median create-to-end from 551-576 to 384-385 us against 16 MiB terms).
      */
     @Option(names = "--backbone-jvm-opts", paramLabel = "OPTS",
         description = "JVM options of the backbone daemon, the media driver the processes share " +
         "(default ${DEFAULT-VALUE}: 1 MiB IPC terms, touched whole within seconds at order rates).")
-    String backboneJvmOpts = "-D" + BackboneConfiguration.IPC_TERM_BUFFER_LENGTH_PROP_NAME + "=1048576";
+    String backboneJvmOpts = "-D" + BackboneConfiguration.IPC_TERM_BUFFER_LENGTH_PROP_NAME + "=" +
+        OrderServiceConfiguration.ORDERS_ONLY_IPC_TERM_LENGTH;
 
     @Option(names = "--out", paramLabel = "DIR", description = "Report directory (default target/bench-orders-<time>).")
     Path out;

@@ -10,6 +10,7 @@ import org.agrona.CloseHelper;
 import io.aeron.Aeron;
 import io.mdhub.backbone.BackboneNode;
 import io.mdhub.p2p.order.OrderService;
+import io.mdhub.p2p.order.OrderServiceConfiguration;
 import io.mdhub.p2p.order.OrderSinks;
 
 /**
@@ -22,12 +23,6 @@ public final class InProcessOrderPair implements AutoCloseable
     /** Ingress stream of server 0; server 1's is this + 10. */
     public static final int INGRESS_STREAM = 3001;
     private static final int PEER_STREAM = 3002;
-
-    /**
-     * 1 MiB IPC terms, not the backbone's 16 MiB: at order rates a 16 MiB term is written for the first time, a page
-     * fault per page on the order path, for as long as a short sweep lasts; 1 MiB terms are all touched in seconds.
-     */
-    private static final int ORDER_IPC_TERM_LENGTH = 1024 * 1024;
 
     private final BackboneNode node;
     private final Aeron aeron;
@@ -47,7 +42,7 @@ public final class InProcessOrderPair implements AutoCloseable
         {
             node = BackboneNode.launch(new BackboneNode.Context()
                 .aeronDirectoryName(work.resolve("aeron").toString())
-                .ipcTermBufferLength(ORDER_IPC_TERM_LENGTH)
+                .ipcTermBufferLength(OrderServiceConfiguration.ORDERS_ONLY_IPC_TERM_LENGTH)
                 .dirDeleteOnShutdown(true));
             aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(node.aeronDirectoryName()));
             final int[] fences = {freePort(), freePort()};

@@ -3,48 +3,43 @@ package io.mdhub.p2p.order;
 import org.agrona.concurrent.UnsafeBuffer;
 
 /**
- * Hands the Orders region its chunks without the order path paying for them: the next chunk is always a
- * {@link PreparedBlock} in the making (its page faults spread over a fraction of a second by a daemon thread), and
- * preparation of the one after starts as soon as it is taken. Both servers of a pair store every order and so need
- * their next chunk at the same moment; on a small host two chunks faulted in at once took both CPUs from the order
- * agents. When orders outrun the preparation the owner allocates inline, and {@link #inlineAllocations()} says how
- * often. Chunks are raw native memory: {@link #free(UnsafeBuffer)} releases one.
+ * Hands the Orders region its chunks without the order path paying for them: a {@link BlockPreparer} always has the
+ * next chunk in the making (its page faults spread over a fraction of a second), and is asked for the one after as
+ * soon as it is taken. Both servers of a pair store every order and so need their next chunk at the same moment; on
+ * a small host two chunks faulted in at once took both CPUs from the order agents. When orders outrun the
+ * preparation the owner allocates inline, and {@link #inlineAllocations()} says how often. Chunks are raw native
+ * memory: {@link #free(UnsafeBuffer)} releases one.
  */
 final class ChunkSupply implements AutoCloseable
 {
     private final int chunkSize;
-    private final String threadName;
-    private final int sliceBytes;
-    private final long slicePauseNs;
-    private PreparedBlock next;
+    private final BlockPreparer preparer;
     private long inlineAllocations;
 
     /**
-     * Start preparing the first spare, paced as {@link PreparedBlock} does by default.
+     * Start preparing the first spare, paced as {@link BlockPreparer} does by default.
      *
      * @param chunkSize bytes per chunk.
-     * @param name      names the preparing threads.
+     * @param name      names the preparing thread.
      */
     ChunkSupply(final int chunkSize, final String name)
     {
-        this(chunkSize, name, PreparedBlock.SLICE_BYTES, PreparedBlock.SLICE_PAUSE_NS);
+        this(chunkSize, name, BlockPreparer.SLICE_BYTES, BlockPreparer.SLICE_PAUSE_NS);
     }
 
     /**
      * Start preparing the first spare.
      *
      * @param chunkSize    bytes per chunk.
-     * @param name         names the preparing threads.
+     * @param name         names the preparing thread.
      * @param sliceBytes   bytes written between pauses.
      * @param slicePauseNs the pause after each slice (0: none).
      */
     ChunkSupply(final int chunkSize, final String name, final int sliceBytes, final long slicePauseNs)
     {
         this.chunkSize = chunkSize;
-        this.threadName = "mdhub-order-chunks-" + name;
-        this.sliceBytes = sliceBytes;
-        this.slicePauseNs = slicePauseNs;
-        next = prepareNext();
+        preparer = new BlockPreparer("mdhub-order-chunks-" + name, sliceBytes, slicePauseNs);
+        preparer.request(chunkSize);
     }
 
     /**
@@ -54,14 +49,13 @@ final class ChunkSupply implements AutoCloseable
      */
     UnsafeBuffer take()
     {
-        final UnsafeBuffer chunk = next.take();
+        final UnsafeBuffer chunk = preparer.take();
         if (null == chunk)
         {
             inlineAllocations++; // the spare in the making stays for the chunk after this one
-            return PreparedBlock.allocateZeroed(chunkSize);
+            return BlockPreparer.allocateZeroed(chunkSize);
         }
-        next.close();
-        next = prepareNext();
+        preparer.request(chunkSize);
         return chunk;
     }
 
@@ -72,7 +66,7 @@ final class ChunkSupply implements AutoCloseable
      */
     void free(final UnsafeBuffer chunk)
     {
-        PreparedBlock.free(chunk);
+        BlockPreparer.free(chunk);
     }
 
     /**
@@ -88,17 +82,12 @@ final class ChunkSupply implements AutoCloseable
      */
     boolean isSpareReady()
     {
-        return next.isReady();
-    }
-
-    private PreparedBlock prepareNext()
-    {
-        return new PreparedBlock(chunkSize, threadName, sliceBytes, slicePauseNs);
+        return preparer.isReady();
     }
 
     @Override
     public void close()
     {
-        next.close();
+        preparer.close();
     }
 }

@@ -16,7 +16,7 @@ import org.slf4j.LoggerFactory;
  * <p>
  * <b>Growth without a pause.</b> Sized up front for {@code mdhub.order.expected.orders}; past that a doubling used
  * to allocate the new table (128 MiB at ~1.26 M orders: 32,768 page faults) and move every entry in one go, on the
- * order agent, a stall of a second or more. Now the doubled table is made ready by a {@link PreparedBlock} from three
+ * order agent, a stall of a second or more. Now the doubled table is made ready by a {@link BlockPreparer} from three
  * quarters of the way to the threshold on, and after the switch the old table is drained into it a few slots per
  * {@link #put}; until it is empty, lookups that miss the new table look in the old one. A drain finishes long
  * before the next growth: {@link #MIGRATE_SLOTS_PER_PUT} old slots a put empty a table of capacity C within C/8
@@ -52,11 +52,11 @@ final class OrderKeyIndex implements AutoCloseable
     private int size;
     private int resizeThreshold;
     private int prepareThreshold;
-    private PreparedBlock nextTable;
+    /** Made at the first table large enough to prepare; its thread then stays, parked between growths. */
+    private BlockPreparer tables;
     private long inlineGrowths;
 
     private UnsafeBuffer draining;
-    private int drainingMask;
     private int drainingCapacity;
     private int drained;
 
@@ -65,7 +65,7 @@ final class OrderKeyIndex implements AutoCloseable
 
     OrderKeyIndex(final int initialCapacity)
     {
-        use(PreparedBlock.allocateZeroed(BitUtil.findNextPositivePowerOfTwo(Math.max(16, initialCapacity)) *
+        use(BlockPreparer.allocateZeroed(BitUtil.findNextPositivePowerOfTwo(Math.max(16, initialCapacity)) *
             SLOT_SIZE));
     }
 
@@ -116,10 +116,14 @@ final class OrderKeyIndex implements AutoCloseable
         {
             drain(MIGRATE_SLOTS_PER_PUT);
         }
-        else if (null == nextTable && size >= prepareThreshold && capacity < MAX_CAPACITY &&
-            capacity * 2 * SLOT_SIZE >= PREPARE_MIN_BYTES)
+        else if (size >= prepareThreshold && capacity < MAX_CAPACITY && capacity * 2 * SLOT_SIZE >= PREPARE_MIN_BYTES &&
+            (null == tables || !tables.isRequested()))
         {
-            nextTable = new PreparedBlock(capacity * 2 * SLOT_SIZE, "mdhub-order-index");
+            if (null == tables)
+            {
+                tables = new BlockPreparer("mdhub-order-index");
+            }
+            tables.request(capacity * 2 * SLOT_SIZE);
         }
         return true;
     }
@@ -157,7 +161,7 @@ final class OrderKeyIndex implements AutoCloseable
         lastTable = slots;
         if (lastBase < 0 && null != draining)
         {
-            lastBase = find(draining, drainingMask, clientId, orderId);
+            lastBase = find(draining, drainingCapacity - 1, clientId, orderId);
             lastTable = draining;
         }
         return lastBase < 0 ? MISSING : lastTable.getLong(lastBase + SEQUENCE_OFFSET);
@@ -225,7 +229,7 @@ final class OrderKeyIndex implements AutoCloseable
      */
     boolean isNextTableReady()
     {
-        return null != nextTable && nextTable.isReady();
+        return null != tables && tables.isReady();
     }
 
     /**
@@ -256,15 +260,14 @@ final class OrderKeyIndex implements AutoCloseable
         }
         final long startNs = System.nanoTime();
         final int newBytes = capacity * 2 * SLOT_SIZE;
-        UnsafeBuffer table = null == nextTable ? null : nextTable.take();
-        if (null != nextTable)
-        {
-            nextTable.close();
-            nextTable = null;
-        }
+        UnsafeBuffer table = null == tables ? null : tables.take();
         if (null == table)
         {
-            table = PreparedBlock.allocateZeroed(newBytes);
+            if (null != tables)
+            {
+                tables.cancel(); // a preparation still under way: this growth cannot wait for it
+            }
+            table = BlockPreparer.allocateZeroed(newBytes);
             if (newBytes >= PREPARE_MIN_BYTES)
             {
                 inlineGrowths++;
@@ -276,7 +279,6 @@ final class OrderKeyIndex implements AutoCloseable
             }
         }
         draining = slots;
-        drainingMask = mask;
         drainingCapacity = capacity;
         drained = 0;
         use(table);
@@ -306,7 +308,7 @@ final class OrderKeyIndex implements AutoCloseable
     {
         if (null != draining)
         {
-            PreparedBlock.free(draining);
+            BlockPreparer.free(draining);
             draining = null;
         }
     }
@@ -324,11 +326,10 @@ final class OrderKeyIndex implements AutoCloseable
     public void close()
     {
         stopDraining();
-        if (null != nextTable)
+        if (null != tables)
         {
-            nextTable.close();
-            nextTable = null;
+            tables.close();
         }
-        PreparedBlock.free(slots);
+        BlockPreparer.free(slots);
     }
 }

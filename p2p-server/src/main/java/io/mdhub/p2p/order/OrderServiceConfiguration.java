@@ -133,6 +133,15 @@ public final class OrderServiceConfiguration
     /** Aeron directory of the media driver to use (when no Aeron client is supplied). */
     public static final String AERON_DIR_PROP_NAME = "mdhub.order.aeron.dir";
 
+    /**
+     * IPC term length for a media driver that carries only order streams (the order bench's and the demo pair's),
+     * not the backbone's 16 MiB: a first write to each page of a term faults, and at order rates (0.3-1.5 MB/s a
+     * stream) a 16 MiB term is written for the first time through a whole run, a fault every few orders on the
+     * agents and clients. 1 MiB terms are all touched within the first seconds. On a shared driver the same goes in
+     * the published channels as {@code term-length=1m} (docs/operations.md).
+     */
+    public static final int ORDERS_ONLY_IPC_TERM_LENGTH = 1024 * 1024;
+
     private OrderServiceConfiguration()
     {
     }

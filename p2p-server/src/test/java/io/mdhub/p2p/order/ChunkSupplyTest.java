@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.HashSet;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
 import org.agrona.concurrent.UnsafeBuffer;
@@ -78,5 +80,28 @@ class ChunkSupplyTest
             }
             supply.free(chunk);
         } // closes while a spare is half prepared: frees it and returns within a slice's pause
+    }
+
+    @Test
+    void oneThreadPreparesEveryChunk()
+    {
+        try (ChunkSupply supply = new ChunkSupply(SIZE, "reuse", SIZE / 4, 0))
+        {
+            final Set<Long> preparers = new HashSet<>();
+            for (int i = 0; i < 3; i++)
+            {
+                MdTests.await("a spare is prepared", supply::isSpareReady);
+                for (final Thread thread : Thread.getAllStackTraces().keySet())
+                {
+                    if (thread.getName().equals("mdhub-order-chunks-reuse"))
+                    {
+                        preparers.add(thread.getId());
+                    }
+                }
+                supply.free(supply.take());
+            }
+            assertEquals(1, preparers.size(), "the same thread every time, none started by the taking thread");
+            assertEquals(0, supply.inlineAllocations());
+        }
     }
 }
