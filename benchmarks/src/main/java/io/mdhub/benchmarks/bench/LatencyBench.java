@@ -222,8 +222,8 @@ public final class LatencyBench implements Callable<Integer>
         final String sourcePlace;
         if (sourcePriority > 0)
         {
-            BenchProcesses.realtime(source, SOURCE_EVENT_LOOP, sourcePriority);
-            sourcePlace = "the source's event loop one below (" + sourcePriority + ")";
+            final int sourceLoops = BenchProcesses.realtime(source, SOURCE_EVENT_LOOP, sourcePriority);
+            sourcePlace = "the source's event loop (" + sourceLoops + ") one below (" + sourcePriority + ")";
         }
         else
         {
