@@ -20,6 +20,7 @@ import io.mdhub.orderprobe.analysis.LatencyStats;
 import io.mdhub.orderprobe.analysis.ProbeReport;
 import io.mdhub.orderprobe.analysis.ProbeRun;
 import io.mdhub.orderprobe.analysis.RunGroup;
+import io.mdhub.orderprobe.probe.OrderProbe;
 import io.mdhub.p2p.order.OrderServiceConfiguration;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -90,6 +91,11 @@ public final class OrdersBench implements Callable<Integer>
         description = "How a probe publisher waits for an order to send: handoff (parked until the creation " +
             "thread hands it one) or an idle strategy to poll with (default ${DEFAULT-VALUE}).")
     String probeIdle = "handoff";
+
+    @Option(names = "--creation-timer-slack-ns", paramLabel = "NS",
+        description = "Timer slack of each probe's creation thread (default ${DEFAULT-VALUE}; 0 keeps the " +
+            "inherited 50 us, and orders are then created late by it).")
+    long creationTimerSlackNs = OrderProbe.DEFAULT_CREATION_TIMER_SLACK_NS;
 
     @Option(names = "--spike-us", paramLabel = "US", description = "Spike threshold of the report " +
         "(default ${DEFAULT-VALUE}).")
@@ -331,6 +337,7 @@ public final class OrdersBench implements Callable<Integer>
                     BenchProcesses.freePort(),
                 "--response-stream-id", Integer.toString(RESPONSE_STREAM + 1000 * p),
                 "--idle", probeIdle,
+                "--creation-timer-slack-ns", Long.toString(creationTimerSlackNs),
                 "--server-jmx", String.join(",", serverJmx),
                 "--spike-us", Long.toString(spikeUs),
                 "--out", runDir.toString()));

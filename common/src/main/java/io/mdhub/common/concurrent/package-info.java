@@ -1,4 +1,4 @@
 /**
- * Agent threading helpers: idle strategies chosen by alias, and the busy-spin thread budget.
+ * Agent threading helpers: idle strategies chosen by alias, the busy-spin thread budget, and a thread's timer slack.
  */
 package io.mdhub.common.concurrent;

@@ -81,6 +81,11 @@ public final class ProbeMain implements Callable<Integer>
             "hands it an order) or an idle strategy to poll with (default ${DEFAULT-VALUE}).")
     String idle = OrderProbe.HANDOFF;
 
+    @Option(names = "--creation-timer-slack-ns", paramLabel = "NS",
+        description = "Timer slack of the creation thread: how late past the time it asked its park may end " +
+            "(default ${DEFAULT-VALUE}; 0 keeps the inherited slack, 50 us on Linux, every order then created late).")
+    long creationTimerSlackNs = OrderProbe.DEFAULT_CREATION_TIMER_SLACK_NS;
+
     @Option(names = "--spike-us", paramLabel = "US",
         description = "Create-to-end above this is a spike to attribute (default ${DEFAULT-VALUE}).")
     long spikeUs = 1000;
@@ -109,6 +114,7 @@ public final class ProbeMain implements Callable<Integer>
             .durationSeconds(durationSeconds)
             .publishers(publishers)
             .idleStrategy(idle)
+            .creationTimerSlackNs(creationTimerSlackNs)
             .serverJmx(serverJmx)
             .stops(injectStops.stream().map(StopInjection::parse).toList())
             .client(new OrderClient.Context())

@@ -6,6 +6,8 @@ import java.util.concurrent.locks.LockSupport;
 import org.agrona.concurrent.ManyToOneConcurrentArrayQueue;
 import org.agrona.concurrent.NanoClock;
 
+import io.mdhub.common.concurrent.TimerSlack;
+
 /**
  * The creation thread's side of the hand-off: order {@code i} is due at {@code startNs + i × intervalNs}; the creation
  * thread releases every due order by raising {@link #released()}, and publishing threads claim the next released
@@ -53,6 +55,9 @@ final class ProbeSchedule
     private volatile boolean isStopped;
     private long stalls;
     private long worstLatenessNs;
+    private long latenessSumNs;
+    private long wakeUps;
+    private long creationTimerSlackNs = -1;
 
     /**
      * @param startNs when order 0 is due ({@link NanoClock} time).
@@ -76,12 +81,21 @@ final class ProbeSchedule
     }
 
     /**
-     * The creation thread's loop: release orders as they fall due until all are released or {@link #stop()}.
+     * The creation thread's loop: release orders as they fall due until all are released or {@link #stop()}. It
+     * parks until just before the next order is due and spins the rest; the park ends late by the thread's timer
+     * slack, so the thread first lowers its own (an order's creation time is its due time, and every µs the thread
+     * wakes after it is a µs of create-to-end).
      *
-     * @param clock the clock.
+     * @param clock        the clock.
+     * @param timerSlackNs the creation thread's timer slack, or 0 to keep the one it inherited.
      */
-    void runCreation(final NanoClock clock)
+    void runCreation(final NanoClock clock, final long timerSlackNs)
     {
+        if (timerSlackNs > 0)
+        {
+            TimerSlack.setForCurrentThread(timerSlackNs);
+        }
+        creationTimerSlackNs = TimerSlack.ofCurrentThread();
         long next = 0;
         while (next < total && !isStopped)
         {
@@ -95,6 +109,8 @@ final class ProbeSchedule
                     stalls++;
                 }
                 worstLatenessNs = Math.max(worstLatenessNs, lateness);
+                latenessSumNs += lateness;
+                wakeUps++;
                 final long from = next;
                 while (next < total && dueNs(next) <= now)
                 {
@@ -223,6 +239,22 @@ final class ProbeSchedule
     long stalls()
     {
         return stalls;
+    }
+
+    /**
+     * @return how late the creation thread woke after the order it released first, on average (read after it ended).
+     */
+    long meanLatenessNs()
+    {
+        return 0 == wakeUps ? 0 : latenessSumNs / wakeUps;
+    }
+
+    /**
+     * @return the creation thread's timer slack as it ran, or -1 where the system does not say (read after it ended).
+     */
+    long creationTimerSlackNs()
+    {
+        return creationTimerSlackNs;
     }
 
     /**

@@ -13,6 +13,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import io.mdhub.common.concurrent.TimerSlack;
 import io.mdhub.common.order.client.OrderClient;
 import io.mdhub.common.test.InterruptAfter;
 import io.mdhub.orderprobe.analysis.ProbeReport;
@@ -66,6 +67,12 @@ class OrderProbeTest
 
         assertEquals("0", run.property(ProbeRun.FAILED));
         assertEquals(600, run.orders(), "2 s at 300/s after the warm-up");
+        if (TimerSlack.ofCurrentThread() > 0)
+        {
+            assertEquals(Long.toString(OrderProbe.DEFAULT_CREATION_TIMER_SLACK_NS),
+                run.property("creation.timer.slack.ns"), "the creation thread lowered its timer slack");
+        }
+        assertTrue(Long.parseLong(run.property("creation.mean.lateness.us")) >= 0);
         final long measureStart = Long.parseLong(run.property(ProbeRun.MEASURE_START_EPOCH_NS));
         for (int i = 0; i < run.orders(); i++)
         {
