@@ -5,10 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -22,9 +20,6 @@ import io.mdhub.common.test.InterruptAfter;
 @InterruptAfter(150)
 class LatencyBenchIT
 {
-    private static final Path ROOT =
-        Paths.get(System.getProperty("mdhub.build.dir", "target")).toAbsolutePath().getParent().getParent();
-
     @TempDir
     Path dir;
 
@@ -33,7 +28,7 @@ class LatencyBenchIT
     {
         final Path report = dir.resolve("report");
         final Path log = dir.resolve("bench.log");
-        final List<String> command = new ArrayList<>(List.of("bash", ROOT.resolve("bin/mdhub").toString(),
+        final List<String> args = new ArrayList<>(List.of(
             "bench", "latency", "--items", "1000", "--rates", "1000,2000", "--step-seconds", "4",
             "--warmup-seconds", "2", "--out", report.toString(), "--jvm-opts", "-Xmx256m"));
         // thread placement as the published runs use it, where this host allows it (two CPUs, root for chrt)
@@ -41,19 +36,11 @@ class LatencyBenchIT
             "root".equals(System.getProperty("user.name"));
         if (isPlacing)
         {
-            command.addAll(List.of("--pin", "--realtime", "2"));
+            args.addAll(List.of("--pin", "--realtime", "2"));
         }
-        final ProcessBuilder builder = new ProcessBuilder(command)
-            .redirectErrorStream(true)
-            .redirectOutput(log.toFile());
-        builder.environment().put("MDHUB_NO_BUILD", "1");
-        builder.environment().put("JAVA_HOME", System.getProperty("java.home"));
-        final Process process = builder.start();
-        try
+        try (MdhubCommand command = MdhubCommand.start(log, args))
         {
-            assertTrue(process.waitFor(120, TimeUnit.SECONDS), "the sweep did not end");
-            final String output = Files.readString(log);
-            assertEquals(0, process.exitValue(), output);
+            command.awaitSuccess(120);
             final List<String> csv = Files.readAllLines(report.resolve("results.csv"));
             assertEquals(LatencyRow.CSV_HEADER, csv.get(0));
             assertEquals(3, csv.size(), () -> String.join("\n", csv));
@@ -77,11 +64,6 @@ class LatencyBenchIT
                     "conductors of backbone, distributor and p2p-server (3) under SCHED_FIFO 2, the source's event " +
                     "loop (1) one below (1)"), md);
             }
-        }
-        finally
-        {
-            process.destroyForcibly();
-            process.waitFor();
         }
     }
 }

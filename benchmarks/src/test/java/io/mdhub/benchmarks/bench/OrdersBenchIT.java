@@ -5,9 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -26,8 +24,6 @@ import io.mdhub.p2p.order.OrderServiceConfiguration;
 @InterruptAfter(240)
 class OrdersBenchIT
 {
-    private static final Path ROOT =
-        Paths.get(System.getProperty("mdhub.build.dir", "target")).toAbsolutePath().getParent().getParent();
     private static final int RATE = 500;
     private static final int DURATION_SECONDS = 3;
     private static final Pattern ROW = Pattern.compile(
@@ -41,21 +37,13 @@ class OrdersBenchIT
     {
         final Path report = dir.resolve("report");
         final Path log = dir.resolve("bench.log");
-        final ProcessBuilder builder = new ProcessBuilder("bash", ROOT.resolve("bin/mdhub").toString(),
+        try (MdhubCommand command = MdhubCommand.start(log, List.of(
             "bench", "orders", "--configurations", "one_server,two_server", "--rates", Integer.toString(RATE),
             "--warmup", "1", "--duration", Integer.toString(DURATION_SECONDS), "--repeat", "1", "--extend-step", "0",
             "--server-jvm-opts", "-Xms128m -Xmx256m", "--probe-jvm-opts", "-Xms64m -Xmx256m",
-            "--out", report.toString())
-            .redirectErrorStream(true)
-            .redirectOutput(log.toFile());
-        builder.environment().put("MDHUB_NO_BUILD", "1");
-        builder.environment().put("JAVA_HOME", System.getProperty("java.home"));
-        final Process process = builder.start();
-        try
+            "--out", report.toString())))
         {
-            assertTrue(process.waitFor(210, TimeUnit.SECONDS), "the sweep did not end");
-            final String output = Files.readString(log);
-            assertEquals(0, process.exitValue(), output);
+            final String output = command.awaitSuccess(210);
 
             final List<String> rows = Files.readAllLines(report.resolve("report.md")).stream()
                 .filter((line) -> line.startsWith("| one_server") || line.startsWith("| two_server")).toList();
@@ -91,11 +79,6 @@ class OrdersBenchIT
                     "mdhub.backbone.ipc.term.buffer.length=" + OrderServiceConfiguration.ORDERS_ONLY_IPC_TERM_LENGTH),
                     "the shared driver's IPC terms are the order streams' default");
             }
-        }
-        finally
-        {
-            process.destroyForcibly();
-            process.waitFor();
         }
     }
 }

@@ -5,9 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -21,9 +19,6 @@ import io.mdhub.common.test.InterruptAfter;
 @InterruptAfter(200)
 class ThroughputBenchIT
 {
-    private static final Path ROOT =
-        Paths.get(System.getProperty("mdhub.build.dir", "target")).toAbsolutePath().getParent().getParent();
-
     @TempDir
     Path dir;
 
@@ -32,20 +27,12 @@ class ThroughputBenchIT
     {
         final Path report = dir.resolve("report");
         final Path log = dir.resolve("bench.log");
-        final ProcessBuilder builder = new ProcessBuilder(List.of("bash", ROOT.resolve("bin/mdhub").toString(),
+        try (MdhubCommand command = MdhubCommand.start(log, List.of(
             "bench", "throughput", "--rates", "2000", "--step-seconds", "4", "--warmup-seconds", "3",
             "--mounts", "4", "--fanout-items", "500", "--items", "2000", "--out", report.toString(),
-            "--jvm-opts", "-Xmx256m"))
-            .redirectErrorStream(true)
-            .redirectOutput(log.toFile());
-        builder.environment().put("MDHUB_NO_BUILD", "1");
-        builder.environment().put("JAVA_HOME", System.getProperty("java.home"));
-        final Process process = builder.start();
-        try
+            "--jvm-opts", "-Xmx256m")))
         {
-            assertTrue(process.waitFor(180, TimeUnit.SECONDS), "the tests did not end");
-            final String output = Files.readString(log);
-            assertEquals(0, process.exitValue(), output);
+            command.awaitSuccess(180);
             final List<String> csv = Files.readAllLines(report.resolve("results.csv"));
             assertEquals(4, csv.size(), () -> String.join("\n", csv));
             for (final String row : csv.subList(1, 4))
@@ -62,11 +49,6 @@ class ThroughputBenchIT
             final double ratio = Double.parseDouble(fanout[4]);
             assertTrue(ratio > 1.2 && ratio < 3.0, () -> "4 mounts on halves: output about twice the input: " + ratio);
             assertTrue(Files.readString(report.resolve("report.md")).contains("| distributor |"));
-        }
-        finally
-        {
-            process.destroyForcibly();
-            process.waitFor();
         }
     }
 }
