@@ -116,8 +116,8 @@ final class OrderKeyIndex implements AutoCloseable
         {
             drain(MIGRATE_SLOTS_PER_PUT);
         }
-        else if (size >= prepareThreshold && capacity < MAX_CAPACITY && capacity * 2 * SLOT_SIZE >= PREPARE_MIN_BYTES &&
-            (null == tables || !tables.isRequested()))
+        // once per table, as the size passes the mark: no call into the (synchronised) preparer on every put
+        if (size == prepareThreshold && capacity < MAX_CAPACITY && capacity * 2 * SLOT_SIZE >= PREPARE_MIN_BYTES)
         {
             if (null == tables)
             {
