@@ -12,6 +12,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import io.mdhub.common.test.InterruptAfter;
+import io.mdhub.common.test.SystemProcesses;
 
 /**
  * {@code bin/mdhub bench latency} end to end with tiny settings, as a user runs it: every component a separate JVM,
@@ -38,9 +39,9 @@ class LatencyBenchIT
         {
             args.addAll(List.of("--pin", "--realtime", "2"));
         }
-        try (MdhubCommand command = MdhubCommand.start(log, args))
+        try (SystemProcesses processes = new SystemProcesses(System.getProperty("mdhub.build.dir", "target")))
         {
-            command.awaitSuccess(120);
+            SystemProcesses.awaitSuccess(processes.startScript(log, "bin/mdhub", args), log, 120);
             final List<String> csv = Files.readAllLines(report.resolve("results.csv"));
             assertEquals(LatencyRow.CSV_HEADER, csv.get(0));
             assertEquals(3, csv.size(), () -> String.join("\n", csv));

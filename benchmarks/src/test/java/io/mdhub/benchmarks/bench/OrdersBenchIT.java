@@ -13,6 +13,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import io.mdhub.common.test.InterruptAfter;
+import io.mdhub.common.test.SystemProcesses;
 import io.mdhub.p2p.order.OrderServiceConfiguration;
 
 /**
@@ -37,13 +38,14 @@ class OrdersBenchIT
     {
         final Path report = dir.resolve("report");
         final Path log = dir.resolve("bench.log");
-        try (MdhubCommand command = MdhubCommand.start(log, List.of(
+        final List<String> args = List.of(
             "bench", "orders", "--configurations", "one_server,two_server", "--rates", Integer.toString(RATE),
             "--warmup", "1", "--duration", Integer.toString(DURATION_SECONDS), "--repeat", "1", "--extend-step", "0",
             "--server-jvm-opts", "-Xms128m -Xmx256m", "--probe-jvm-opts", "-Xms64m -Xmx256m",
-            "--out", report.toString())))
+            "--out", report.toString());
+        try (SystemProcesses processes = new SystemProcesses(System.getProperty("mdhub.build.dir", "target")))
         {
-            final String output = command.awaitSuccess(210);
+            final String output = SystemProcesses.awaitSuccess(processes.startScript(log, "bin/mdhub", args), log, 210);
 
             final List<String> rows = Files.readAllLines(report.resolve("report.md")).stream()
                 .filter((line) -> line.startsWith("| one_server") || line.startsWith("| two_server")).toList();

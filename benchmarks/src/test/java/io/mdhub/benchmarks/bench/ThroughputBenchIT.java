@@ -11,6 +11,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import io.mdhub.common.test.InterruptAfter;
+import io.mdhub.common.test.SystemProcesses;
 
 /**
  * {@code bin/mdhub bench throughput} end to end with tiny settings: the three tests, one rate each, separate JVMs;
@@ -27,12 +28,13 @@ class ThroughputBenchIT
     {
         final Path report = dir.resolve("report");
         final Path log = dir.resolve("bench.log");
-        try (MdhubCommand command = MdhubCommand.start(log, List.of(
+        final List<String> args = List.of(
             "bench", "throughput", "--rates", "2000", "--step-seconds", "4", "--warmup-seconds", "3",
             "--mounts", "4", "--fanout-items", "500", "--items", "2000", "--out", report.toString(),
-            "--jvm-opts", "-Xmx256m")))
+            "--jvm-opts", "-Xmx256m");
+        try (SystemProcesses processes = new SystemProcesses(System.getProperty("mdhub.build.dir", "target")))
         {
-            command.awaitSuccess(180);
+            SystemProcesses.awaitSuccess(processes.startScript(log, "bin/mdhub", args), log, 180);
             final List<String> csv = Files.readAllLines(report.resolve("results.csv"));
             assertEquals(4, csv.size(), () -> String.join("\n", csv));
             for (final String row : csv.subList(1, 4))

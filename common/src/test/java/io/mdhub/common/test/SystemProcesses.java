@@ -11,8 +11,9 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The separate JVMs of a system test: MDHub's fat jars started as users start them (java -jar, small heap,
- * Chronicle analytics off), each with its output in a log file the test waits on; {@link #close()} stops every one
- * it started (SIGTERM, then SIGKILL after 10 s), newest first.
+ * Chronicle analytics off), or a {@code bin/mdhub} command as a user types it, each with its output in a log file the
+ * test waits on; {@link #close()} stops every one it started (SIGTERM, so a command ends what it started itself,
+ * then SIGKILL after 10 s), newest first.
  */
 public final class SystemProcesses implements AutoCloseable
 {
@@ -60,6 +61,54 @@ public final class SystemProcesses implements AutoCloseable
             .start();
         processes.add(process);
         return process;
+    }
+
+    /**
+     * Start a script of the checkout, such as {@code bin/mdhub}, on the jars this build made (no rebuild) and this
+     * test's Java.
+     *
+     * @param log    where its output goes.
+     * @param script path of the script from the project root, e.g. {@code bin/mdhub}.
+     * @param args   its arguments, e.g. {@code bench orders --rates 500}.
+     * @return the process.
+     * @throws IOException if it cannot start.
+     */
+    public Process startScript(final Path log, final String script, final List<String> args) throws IOException
+    {
+        final List<String> command = new ArrayList<>(List.of("bash", root.resolve(script).toString()));
+        command.addAll(args);
+        final ProcessBuilder builder = new ProcessBuilder(command)
+            .redirectErrorStream(true)
+            .redirectOutput(log.toFile());
+        builder.environment().put("MDHUB_NO_BUILD", "1");
+        builder.environment().put("JAVA_HOME", System.getProperty("java.home"));
+        final Process process = builder.start();
+        processes.add(process);
+        return process;
+    }
+
+    /**
+     * Wait for a process to end and check that it succeeded.
+     *
+     * @param process        the process.
+     * @param log            its output.
+     * @param timeoutSeconds longest wait.
+     * @return its output.
+     * @throws InterruptedException if interrupted while waiting.
+     */
+    public static String awaitSuccess(final Process process, final Path log, final long timeoutSeconds)
+        throws InterruptedException
+    {
+        if (!process.waitFor(timeoutSeconds, TimeUnit.SECONDS))
+        {
+            throw new AssertionError("did not end within " + timeoutSeconds + " s:\n" + tail(log));
+        }
+        final String output = read(log);
+        if (0 != process.exitValue())
+        {
+            throw new AssertionError("exit status " + process.exitValue() + ":\n" + output);
+        }
+        return output;
     }
 
     /**
