@@ -590,7 +590,21 @@ public final class OrderClient implements AutoCloseable
     }
 
     /**
-     * @return times a server was lost (ingress disconnected or response image closed).
+     * @return servers whose ingress publication is connected, as last seen by {@link #poll()}.
+     */
+    public int connectedServerCount()
+    {
+        int connected = 0;
+        for (final ServerLink link : servers)
+        {
+            connected += link.connected ? 1 : 0;
+        }
+        return connected;
+    }
+
+    /**
+     * @return times a server was lost (ingress disconnected or response image closed), counted once per loss: a
+     * server lost again is counted again only after it has sent a partition map since.
      */
     public long serverLossCount()
     {
@@ -894,8 +908,13 @@ public final class OrderClient implements AutoCloseable
 
     private void serverLost(final ServerLink link, final long nowNs, final String why)
     {
-        LOG.warn("order client {}: lost server {} ({}): {}", clientId, link.index, link.address, why);
-        serverLosses++;
+        if (!link.isLost)
+        {
+            // One death closes both the ingress and the response image, in either order: one loss, logged once.
+            LOG.warn("order client {}: lost server {} ({}): {}", clientId, link.index, link.address, why);
+            serverLosses++;
+            link.isLost = true;
+        }
         link.isMapReceived = false;
         link.isSessionKnown = false;
         link.nextHelloNs = nowNs;
@@ -1101,6 +1120,7 @@ public final class OrderClient implements AutoCloseable
             final ServerLink link = servers[pairIndex * SERVERS_PER_PAIR + serverId];
             link.isMapReceived = true;
             link.isSessionKnown = true;
+            link.isLost = false;
             link.sessionId = sessionId;
             onMapApplied(pairs[pairIndex]);
         }
@@ -1299,6 +1319,7 @@ public final class OrderClient implements AutoCloseable
         private boolean isHelloDue;
         private boolean isSessionKnown;
         private boolean isBackPressured;
+        private boolean isLost;
         private int sessionId;
         private long nextHelloNs;
 
