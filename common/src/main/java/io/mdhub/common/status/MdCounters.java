@@ -348,6 +348,17 @@ public final class MdCounters
      */
     public static final int ORDER_UNKNOWN_CLIENT_TYPE_ID = 20_413;
 
+    /**
+     * Order service: acks this server sent as backup for orders its peer sequenced (the primary asked it to answer).
+     */
+    public static final int ORDER_ANSWERS_FOR_PEER_TYPE_ID = 20_414;
+
+    /**
+     * Order service: orders this server stored as backup and was asked to answer but could not (client unknown here,
+     * or its answers backed up), so it asked the primary to answer them.
+     */
+    public static final int ORDER_ANSWER_REQUESTS_TYPE_ID = 20_415;
+
     private MdCounters()
     {
     }
@@ -380,7 +391,7 @@ public final class MdCounters
                         typeId <= DISTRIBUTOR_ROUTE_CONNECT_FAILURES_TYPE_ID) ||
                     (typeId >= P2P_CONNECTIONS_ACTIVE_TYPE_ID && typeId <= P2P_SERVICE_UPDATES_IN_TYPE_ID) ||
                     (typeId >= BACKBONE_MALFORMED_TYPE_ID && typeId <= BACKBONE_RECOVERIES_TYPE_ID) ||
-                    (typeId >= ORDER_ACCEPTED_TYPE_ID && typeId <= ORDER_UNKNOWN_CLIENT_TYPE_ID);
+                    (typeId >= ORDER_ACCEPTED_TYPE_ID && typeId <= ORDER_ANSWER_REQUESTS_TYPE_ID);
         }
     }
 }

@@ -30,16 +30,19 @@ import io.mdhub.common.codecs.order.SubmitOrderDecoder;
 
 /**
  * The order service of one server of an active/active pair, as one agent (one thread, no locks): it takes client
- * orders for the partitions it is primary of, stores them (Orders region, identity index), replicates them to the
- * peer and acknowledges each once the peer has stored it; as backup it stores what the peer replicates and appends
- * it to its queue before acknowledging. It decides roles: who is primary at start, taking over a dead peer's
- * partitions, catching up after a restart, and handing partitions back to their home server.
+ * orders for the partitions it is primary of, stores them (Orders region, identity index, write-behind queue) and
+ * replicates them to the peer; as backup it stores what the peer replicates (region, index, queue) and answers the
+ * order's client itself when the primary asks it to ({@code mdhub.order.backup.answers}), before it acknowledges to
+ * the primary. Either way a client hears of an order only once it is in both servers' queues. It decides roles:
+ * who is primary at start, taking over a dead peer's partitions, catching up after a restart, and handing
+ * partitions back to their home server.
  * <p>
- * <b>Completion.</b> On a primary an order is complete — post-processed, appended to this server's write-behind
- * queue, acknowledged to its client — when the backup has acknowledged it; with no backup (the peer is certainly
+ * <b>Completion.</b> On a primary an order is complete — post-processed, acknowledged to its client unless the
+ * backup answered it, then drained — when the backup has acknowledged it; with no backup (the peer is certainly
  * dead, or still catching up) at once. When the peer is alive but the replication link is silent, completions are
  * HELD: neither server takes over the other's partitions while the fence says the other is alive, so no order is
- * ever acknowledged twice or given a sequence twice; the cost is that acks wait until the link is back.
+ * ever given a sequence twice; the cost is that acks wait until the link is back (those the backup stored before
+ * the link went are answered already).
  */
 final class OrderAgent implements Agent, PeerListener
 {
@@ -170,7 +173,9 @@ final class OrderAgent implements Agent, PeerListener
         final long records = queue.replay(this::rebuild);
         for (final Partition partition : partitions)
         {
-            partition.acked = partition.last; // everything in the queue was completed (or stored as backup)
+            // everything queued counts as complete: orders a primary stored but had not completed when it stopped
+            // are answered to the clients that resend them (as duplicates)
+            partition.acked = partition.last;
             partition.drained = Math.min(queue.drained(partition.id), partition.last); // durable downstream
             partition.written = partition.drained;
         }
@@ -767,6 +772,9 @@ final class OrderAgent implements Agent, PeerListener
             return;
         }
         index.put(clientId, orderId, id, partition.epoch, sequence);
+        // queued as stored, before it is replicated: an order the backup answers is then in both queues, whatever
+        // moment the primary stops at (completing it later would leave a window where only the backup's has it)
+        queue.append(recordBuffer, 0, recordLength);
         partition.last = sequence;
         partition.sendTimestampNs[(int)(sequence & (Partition.SEND_TIMESTAMP_RING - 1))] = sendNs;
         counters.ordersAccepted.increment();
@@ -809,14 +817,20 @@ final class OrderAgent implements Agent, PeerListener
             {
                 continue;
             }
+            // a synchronous backup answers the client itself; orders of a state transfer are answered from here
+            final boolean answer =
+                ctx.backupAnswers() && !isPeerCatchingUp && PartitionRole.BACKUP == partition.peerRole;
             while (partition.sent < partition.last && sent < REPLICATION_BUDGET)
             {
                 final long sequence = partition.sent + 1;
                 final int length = region.wrap(partition.id, sequence, view);
-                if (!peer.replicate(isPeerCatchingUp, view, 0, length))
+                final long sendNs =
+                    answer ? partition.sendTimestampNs[(int)(sequence & (Partition.SEND_TIMESTAMP_RING - 1))] : 0;
+                if (!peer.replicate(isPeerCatchingUp, answer, sendNs, view, 0, length))
                 {
                     return sent; // back-pressure: the position stays, next cycle resumes from it
                 }
+                partition.backupAnswers(sequence, answer);
                 if (0 == partition.replicationSentSequence)
                 {
                     partition.replicationSentSequence = sequence;
@@ -904,21 +918,52 @@ final class OrderAgent implements Agent, PeerListener
 
     private void completeOne(final Partition partition, final long sequence, final boolean isReplicated)
     {
-        final int length = region.wrap(partition.id, sequence, view);
+        region.wrap(partition.id, sequence, view);
         recordDecoder.wrapAndApplyHeader(view, 0, headerDecoder);
         postProcessor.postProcess(recordDecoder);
-        queue.append(view, 0, length);
         partition.acked = sequence;
         counters.ordersAcked.increment();
+        recordDecoder.wrapAndApplyHeader(view, 0, headerDecoder);
+        final int slot = (int)(sequence & (Partition.SEND_TIMESTAMP_RING - 1));
+        // a backup that stored the order has answered it (or asked this server to); one that may not have — dead
+        // since, or never asked — leaves the answer to this server, and a second answer is harmless to the client
+        final boolean isAnswered = isReplicated && partition.isAnsweredByBackup(sequence);
+        final ClientSession client = isAnswered ? null : clients.get(recordDecoder.clientId());
+        if (null != client)
+        {
+            // the echo is this server's record of the send time (0 for an order it took over from its peer)
+            client.ack(recordDecoder.orderId(), partition.id, recordDecoder.epoch(), sequence, false, isReplicated,
+                partition.sendTimestampNs[slot]);
+        }
+        partition.sendTimestampNs[slot] = 0;
+        partition.backupAnswers(sequence, false);
+    }
+
+    @Override
+    public void onAnswerRequest(final int id, final long sequence)
+    {
+        if (id < 0 || id >= partitions.length)
+        {
+            counters.malformed.increment();
+            return;
+        }
+        final Partition partition = partitions[id];
+        if (!partition.isPrimary() || sequence <= 0 || sequence > partition.last)
+        {
+            return; // roles changed since: the client's ack timeout resends it, and the resend is answered
+        }
+        // stored on both servers: the backup asked only after it had stored it
+        if (region.wrap(partition.id, sequence, view) <= 0)
+        {
+            return;
+        }
         recordDecoder.wrapAndApplyHeader(view, 0, headerDecoder);
         final ClientSession client = clients.get(recordDecoder.clientId());
         if (null != client)
         {
-            // the echo is this server's record of the send time (0 for an order it took over from its peer)
             final int slot = (int)(sequence & (Partition.SEND_TIMESTAMP_RING - 1));
-            client.ack(recordDecoder.orderId(), partition.id, recordDecoder.epoch(), sequence, false, isReplicated,
+            client.ack(recordDecoder.orderId(), partition.id, recordDecoder.epoch(), sequence, false, true,
                 partition.sendTimestampNs[slot]);
-            partition.sendTimestampNs[slot] = 0;
         }
     }
 
@@ -984,7 +1029,13 @@ final class OrderAgent implements Agent, PeerListener
     // ---------------------------------------------------------------- backup side
 
     @Override
-    public void onReplicateOrder(final boolean catchUp, final DirectBuffer record, final int offset, final int length)
+    public void onReplicateOrder(
+        final boolean catchUp,
+        final boolean answer,
+        final long sendTimestampNs,
+        final DirectBuffer record,
+        final int offset,
+        final int length)
     {
         if (length < MessageHeaderDecoder.ENCODED_LENGTH)
         {
@@ -1007,6 +1058,12 @@ final class OrderAgent implements Agent, PeerListener
         if (sequence <= partition.last)
         {
             partition.isAckDue = true; // already stored: say so again
+            if (answer && !catchUp)
+            {
+                // a resend: the first copy may not have asked for an answer (a state transfer's did not)
+                answerForPeer(partition, recordDecoder.clientId(), recordDecoder.orderId(), recordDecoder.epoch(),
+                    sequence, sendTimestampNs);
+            }
             return;
         }
         if (sequence != partition.last + 1)
@@ -1038,6 +1095,33 @@ final class OrderAgent implements Agent, PeerListener
         partition.epoch = Math.max(partition.epoch, epoch);
         partition.isAckDue = true;
         counters.replicated.increment();
+        if (answer && !catchUp)
+        {
+            answerForPeer(partition, clientId, orderId, epoch, sequence, sendTimestampNs);
+        }
+    }
+
+    /**
+     * Answer a client for the primary, the order stored here: one hop sooner than the primary's answer after this
+     * server's ack. A client this server cannot answer (no hello here yet, or its answers back up) is left to the
+     * primary, asked to answer it instead; should that request be lost too, the client's ack timeout resends it.
+     */
+    private void answerForPeer(
+        final Partition partition,
+        final long clientId,
+        final long orderId,
+        final int epoch,
+        final long sequence,
+        final long sendTimestampNs)
+    {
+        final ClientSession client = clients.get(clientId);
+        if (null != client && client.ack(orderId, partition.id, epoch, sequence, false, true, sendTimestampNs))
+        {
+            counters.answersForPeer.increment();
+            return;
+        }
+        counters.answerRequests.increment();
+        peer.answerRequest(partition.id, sequence);
     }
 
     private int sendBackupAcks()

@@ -25,6 +25,8 @@ final class OrderCounters implements AutoCloseable
     final AtomicCounter fenceLost;
     final AtomicCounter sinkErrors;
     final AtomicCounter unknownClient;
+    final AtomicCounter answersForPeer;
+    final AtomicCounter answerRequests;
 
     OrderCounters(final Aeron aeron, final int serverId)
     {
@@ -44,12 +46,16 @@ final class OrderCounters implements AutoCloseable
         fenceLost = aeron.addCounter(MdCounters.ORDER_FENCE_LOST_TYPE_ID, "order-fence-connections-lost" + suffix);
         sinkErrors = aeron.addCounter(MdCounters.ORDER_SINK_ERRORS_TYPE_ID, "order-sink-errors" + suffix);
         unknownClient = aeron.addCounter(MdCounters.ORDER_UNKNOWN_CLIENT_TYPE_ID, "order-unknown-client" + suffix);
+        answersForPeer = aeron.addCounter(MdCounters.ORDER_ANSWERS_FOR_PEER_TYPE_ID, "order-answers-for-peer" +
+            suffix);
+        answerRequests = aeron.addCounter(MdCounters.ORDER_ANSWER_REQUESTS_TYPE_ID, "order-answer-requests" + suffix);
     }
 
     @Override
     public void close()
     {
         CloseHelper.quietCloseAll(ordersAccepted, ordersAcked, duplicates, rejected, replicated, gaps, failovers,
-            answersDropped, malformed, heldAcks, forcedTakeovers, fenceLost, sinkErrors, unknownClient);
+            answersDropped, malformed, heldAcks, forcedTakeovers, fenceLost, sinkErrors, unknownClient, answersForPeer,
+            answerRequests);
     }
 }

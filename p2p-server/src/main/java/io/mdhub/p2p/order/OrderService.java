@@ -320,6 +320,7 @@ public final class OrderService implements AutoCloseable
             OrderServiceConfiguration.POST_PROCESSOR_PROP_NAME);
         private String sinkSpec = OrderServiceConfiguration.sink();
         private boolean rebalance = OrderServiceConfiguration.rebalance();
+        private boolean backupAnswers = OrderServiceConfiguration.backupAnswers();
         private String idleStrategySpec = OrderServiceConfiguration.idleStrategy();
         private String aeronDir = OrderServiceConfiguration.string(OrderServiceConfiguration.AERON_DIR_PROP_NAME);
         private boolean registerMBean = true;
@@ -780,6 +781,23 @@ public final class OrderService implements AutoCloseable
         boolean rebalance()
         {
             return rebalance;
+        }
+
+        /**
+         * @param backupAnswers as primary, have the backup answer each client once it has stored the order (one
+         *                      hop fewer); false: answer from here when the backup's acknowledgement arrives.
+         * @return this.
+         */
+        public Context backupAnswers(final boolean backupAnswers)
+        {
+            checkNotConcluded();
+            this.backupAnswers = backupAnswers;
+            return this;
+        }
+
+        boolean backupAnswers()
+        {
+            return backupAnswers;
         }
 
         /**

@@ -125,6 +125,15 @@ public final class OrderServiceConfiguration
     /** Default: rebalance. */
     public static final boolean REBALANCE_DEFAULT = true;
 
+    /**
+     * As primary, have the backup answer the client once it has stored an order, instead of answering when the
+     * backup's acknowledgement comes back: one hop of four fewer between a client's submit and its ack. The
+     * primary still post-processes, queues and drains the order when the backup's acknowledgement arrives.
+     */
+    public static final String BACKUP_ANSWERS_PROP_NAME = "mdhub.order.backup.answers";
+    /** Default: the backup answers. */
+    public static final boolean BACKUP_ANSWERS_DEFAULT = true;
+
     /** Idle strategy of the order agent's thread. */
     public static final String IDLE_STRATEGY_PROP_NAME = "mdhub.order.idle.strategy";
     /** Default idle strategy. */
@@ -261,6 +270,11 @@ public final class OrderServiceConfiguration
     static boolean rebalance()
     {
         return ConfigValues.getBoolean(REBALANCE_PROP_NAME, REBALANCE_DEFAULT);
+    }
+
+    static boolean backupAnswers()
+    {
+        return ConfigValues.getBoolean(BACKUP_ANSWERS_PROP_NAME, BACKUP_ANSWERS_DEFAULT);
     }
 
     static String idleStrategy()

@@ -49,10 +49,38 @@ final class Partition
 
     static final int SEND_TIMESTAMP_RING = 16 * 1024;
 
+    /**
+     * Primary: whether the backup was asked to answer the client, by sequence, for orders not yet completed (a ring
+     * of bits beside the timestamps). Should more than the ring's size be outstanding, a flag may belong to a later
+     * order: an order then gets a second answer (the client counts it as stale) or none (its ack timeout resends
+     * it and the resend gets the original ack).
+     */
+    private final long[] backupAnswersBits = new long[SEND_TIMESTAMP_RING / Long.SIZE];
+
     Partition(final int id, final int homeServerId)
     {
         this.id = id;
         this.homeServerId = homeServerId;
+    }
+
+    void backupAnswers(final long sequence, final boolean answers)
+    {
+        final int slot = (int)(sequence & (SEND_TIMESTAMP_RING - 1));
+        final long bit = 1L << slot;
+        if (answers)
+        {
+            backupAnswersBits[slot >>> 6] |= bit;
+        }
+        else
+        {
+            backupAnswersBits[slot >>> 6] &= ~bit;
+        }
+    }
+
+    boolean isAnsweredByBackup(final long sequence)
+    {
+        final int slot = (int)(sequence & (SEND_TIMESTAMP_RING - 1));
+        return 0 != (backupAnswersBits[slot >>> 6] & (1L << slot));
     }
 
     boolean isPrimary()

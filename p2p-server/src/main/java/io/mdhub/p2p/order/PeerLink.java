@@ -12,6 +12,8 @@ import io.aeron.Publication;
 import io.aeron.Subscription;
 import io.aeron.logbuffer.FragmentHandler;
 import io.aeron.logbuffer.Header;
+import io.mdhub.common.codecs.order.AnswerRequestDecoder;
+import io.mdhub.common.codecs.order.AnswerRequestEncoder;
 import io.mdhub.common.codecs.order.BooleanType;
 import io.mdhub.common.codecs.order.CatchUpCompleteDecoder;
 import io.mdhub.common.codecs.order.CatchUpCompleteEncoder;
@@ -53,6 +55,8 @@ final class PeerLink implements FragmentHandler, AutoCloseable
     private final CatchUpRequestDecoder catchUpRequestDecoder = new CatchUpRequestDecoder();
     private final CatchUpCompleteEncoder catchUpCompleteEncoder = new CatchUpCompleteEncoder();
     private final CatchUpCompleteDecoder catchUpCompleteDecoder = new CatchUpCompleteDecoder();
+    private final AnswerRequestEncoder answerRequestEncoder = new AnswerRequestEncoder();
+    private final AnswerRequestDecoder answerRequestDecoder = new AnswerRequestDecoder();
     private final FragmentHandler assembler = new io.aeron.FragmentAssembler(this);
     private volatile boolean isSevered;
     private final AtomicInteger dropTemplateId = new AtomicInteger(-1);
@@ -128,11 +132,19 @@ final class PeerLink implements FragmentHandler, AutoCloseable
         return offer(heartbeatEncoder.encodedLength());
     }
 
-    boolean replicate(final boolean catchUp, final DirectBuffer record, final int offset, final int length)
+    boolean replicate(
+        final boolean catchUp,
+        final boolean answer,
+        final long sendTimestampNs,
+        final DirectBuffer record,
+        final int offset,
+        final int length)
     {
         replicateEncoder.wrapAndApplyHeader(buffer, 0, headerEncoder)
             .serverId(serverId)
             .catchUp(catchUp ? BooleanType.TRUE : BooleanType.FALSE)
+            .answer(answer ? BooleanType.TRUE : BooleanType.FALSE)
+            .sendTimestampNs(sendTimestampNs)
             .putRecord(record, offset, length);
         return offer(replicateEncoder.encodedLength());
     }
@@ -145,6 +157,15 @@ final class PeerLink implements FragmentHandler, AutoCloseable
             .epoch(epoch)
             .sequence(sequence);
         return offer(ackEncoder.encodedLength());
+    }
+
+    boolean answerRequest(final int partition, final long sequence)
+    {
+        answerRequestEncoder.wrapAndApplyHeader(buffer, 0, headerEncoder)
+            .serverId(serverId)
+            .partition(partition)
+            .sequence(sequence);
+        return offer(answerRequestEncoder.encodedLength());
     }
 
     /**
@@ -230,6 +251,8 @@ final class PeerLink implements FragmentHandler, AutoCloseable
                 case ReplicateOrderDecoder.TEMPLATE_ID:
                     replicateDecoder.wrap(buffer, bodyOffset, blockLength, version);
                     final boolean catchUp = BooleanType.TRUE == replicateDecoder.catchUp();
+                    final boolean answer = BooleanType.TRUE == replicateDecoder.answer(); // NULL_VAL before v3
+                    final long sendTimestampNs = version >= 3 ? replicateDecoder.sendTimestampNs() : 0;
                     final int recordLength = replicateDecoder.recordLength();
                     final int recordOffset = replicateDecoder.limit() + ReplicateOrderDecoder.recordHeaderLength();
                     if (recordOffset + recordLength > offset + length)
@@ -237,11 +260,15 @@ final class PeerLink implements FragmentHandler, AutoCloseable
                         malformed.increment();
                         return;
                     }
-                    listener.onReplicateOrder(catchUp, buffer, recordOffset, recordLength);
+                    listener.onReplicateOrder(catchUp, answer, sendTimestampNs, buffer, recordOffset, recordLength);
                     break;
                 case ReplicateAckDecoder.TEMPLATE_ID:
                     ackDecoder.wrap(buffer, bodyOffset, blockLength, version);
                     listener.onReplicateAck(ackDecoder.partition(), ackDecoder.epoch(), ackDecoder.sequence());
+                    break;
+                case AnswerRequestDecoder.TEMPLATE_ID:
+                    answerRequestDecoder.wrap(buffer, bodyOffset, blockLength, version);
+                    listener.onAnswerRequest(answerRequestDecoder.partition(), answerRequestDecoder.sequence());
                     break;
                 case CatchUpRequestDecoder.TEMPLATE_ID:
                     listener.onCatchUpRequest(catchUpRequestDecoder.wrap(buffer, bodyOffset, blockLength, version));

@@ -13,9 +13,20 @@ interface PeerListener
 {
     void onPeerHeartbeat(PeerHeartbeatDecoder heartbeat);
 
-    void onReplicateOrder(boolean catchUp, DirectBuffer record, int offset, int length);
+    /**
+     * @param catchUp         part of a state transfer, not a live order.
+     * @param answer          the primary asks this server to answer the order's client once it has stored it.
+     * @param sendTimestampNs the client's send time, for the answer's echo (0 from a primary before version 3).
+     */
+    void onReplicateOrder(
+        boolean catchUp, boolean answer, long sendTimestampNs, DirectBuffer record, int offset, int length);
 
     void onReplicateAck(int partition, int epoch, long sequence);
+
+    /**
+     * The backup stored an order it was asked to answer and could not: answer its client from here.
+     */
+    void onAnswerRequest(int partition, long sequence);
 
     void onCatchUpRequest(CatchUpRequestDecoder request);
 

@@ -26,6 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
 import io.mdhub.common.codecs.order.CatchUpRequestDecoder;
 import io.mdhub.common.codecs.order.OrderRecordDecoder;
 import io.mdhub.common.codecs.order.OrderRecordEncoder;
+import io.mdhub.common.codecs.order.PartitionRole;
 import io.mdhub.common.codecs.order.RejectReason;
 import io.mdhub.common.codecs.order.ReplicateOrderDecoder;
 import io.mdhub.common.metrics.MBeans;
@@ -192,11 +193,99 @@ class OrderServiceTest
         }
         pair.submitAndAwait(1, 40);
         assertTrue(CountingPreProcessor.CALLS.get() >= 40, "every new order pre-processed");
+        // the backup answers the client; the primary post-processes when the backup's ack reaches it
+        MdTests.await("every acknowledged order post-processed", () -> pair.client.acks.values().stream()
+            .allMatch(ack -> RecordingPostProcessor.SEEN.contains(ack.partition() + "/" + ack.sequence())));
+    }
+
+    /**
+     * With the backup answering (the default) every order is answered by the server that is its partition's
+     * backup, once, and nothing is left for the primary to answer.
+     */
+    @Test
+    void theBackupAnswersEachOrderOnceItHasStoredIt()
+    {
+        pair.start();
+        pair.submitAndAwait(1, 40);
+        MdTests.await("every order completed on its primary", () -> 40 ==
+            pair.servers[0].counters().ordersAcked.get() + pair.servers[1].counters().ordersAcked.get());
+        pair.pollFor(100_000_000L);
+        final long answeredByBackups = pair.servers[0].counters().answersForPeer.get() +
+            pair.servers[1].counters().answersForPeer.get();
+        assertTrue(pair.servers[0].counters().answersForPeer.get() > 0, "server 0 backs up half the partitions");
+        assertTrue(pair.servers[1].counters().answersForPeer.get() > 0, "server 1 backs up the other half");
+        assertEquals(40, answeredByBackups, "every new order answered by its backup");
+        assertEquals(0, pair.servers[0].counters().answerRequests.get() +
+            pair.servers[1].counters().answerRequests.get());
+        final long acks = pair.client.answers.stream().filter(TestOrderClient.Answer::isAck).count();
+        final long resends = pair.client.answers.stream().filter(TestOrderClient.Answer::duplicate).count();
+        assertEquals(40 + resends, acks, "one ack per order (and per resend)");
+        pair.assertEachOrderOnceWithContiguousSequences();
+    }
+
+    /**
+     * A backup asked to answer a client it has not heard from asks the primary to answer instead: the client
+     * hears at once, not after its ack timeout (this client never resends).
+     */
+    @Test
+    void aBackupThatDoesNotKnowTheClientHasThePrimaryAnswer()
+    {
+        pair.start();
+        final int primary = pair.client.primaryOf(0);
+        final TestOrderClient stranger = pair.newClient(79, 4079);
+        try
+        {
+            MdTests.await("hello to the primary only", () ->
+            {
+                stranger.hello(primary);
+                stranger.poll();
+                return PartitionRole.PRIMARY == stranger.role(primary, 0);
+            });
+            MdTests.await("order submitted", () -> stranger.submit(1, 0, primary));
+            MdTests.await("acknowledged", () ->
+            {
+                stranger.poll();
+                return stranger.acks.containsKey(1L);
+            });
+            assertTrue(stranger.acks.get(1L).replicated());
+            assertEquals(1, pair.servers[1 - primary].counters().answerRequests.get(), "the backup asked");
+            assertEquals(0, pair.servers[1 - primary].counters().answersForPeer.get());
+        }
+        finally
+        {
+            stranger.close();
+        }
+    }
+
+    /**
+     * With {@code mdhub.order.backup.answers=false} the primary answers, and only after it has post-processed the
+     * order.
+     */
+    @Test
+    void withoutBackupAnswersThePrimaryAnswersAfterPostProcessing()
+    {
+        RecordingPostProcessor.SEEN.clear();
+        System.setProperty(OrderServiceConfiguration.POST_PROCESSOR_PROP_NAME,
+            RecordingPostProcessor.class.getName());
+        System.setProperty(OrderServiceConfiguration.BACKUP_ANSWERS_PROP_NAME, "false");
+        try
+        {
+            pair.start();
+        }
+        finally
+        {
+            System.clearProperty(OrderServiceConfiguration.POST_PROCESSOR_PROP_NAME);
+            System.clearProperty(OrderServiceConfiguration.BACKUP_ANSWERS_PROP_NAME);
+        }
+        pair.submitAndAwait(1, 40);
         for (final TestOrderClient.Answer ack : pair.client.acks.values())
         {
             assertTrue(RecordingPostProcessor.SEEN.contains(ack.partition() + "/" + ack.sequence()),
-                () -> "post-processed: " + ack);
+                () -> "post-processed before its ack: " + ack);
         }
+        assertEquals(0, pair.servers[0].counters().answersForPeer.get() +
+            pair.servers[1].counters().answersForPeer.get());
+        pair.assertEachOrderOnceWithContiguousSequences();
     }
 
     /**

@@ -88,12 +88,20 @@ final class TestOrderClient implements AutoCloseable
 
     void hello()
     {
-        for (final Publication server : servers)
+        for (int server = 0; server < servers.length; server++)
         {
-            hello.wrapAndApplyHeader(buffer, 0, headerEncoder).clientId(clientId)
-                .responseStreamId(responseStreamId).responseChannel(responseChannel);
-            server.offer(buffer, 0, MessageHeaderEncoder.ENCODED_LENGTH + hello.encodedLength());
+            hello(server);
         }
+    }
+
+    /**
+     * Say hello to one server only (the other cannot answer this client).
+     */
+    boolean hello(final int server)
+    {
+        hello.wrapAndApplyHeader(buffer, 0, headerEncoder).clientId(clientId)
+            .responseStreamId(responseStreamId).responseChannel(responseChannel);
+        return servers[server].offer(buffer, 0, MessageHeaderEncoder.ENCODED_LENGTH + hello.encodedLength()) > 0;
     }
 
     /**
