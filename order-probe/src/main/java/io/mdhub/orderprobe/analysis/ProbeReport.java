@@ -145,27 +145,43 @@ public final class ProbeReport
             group.createToEndNs().length, group.sum(ProbeRun.CREATION_STALLS), group.sum(ProbeRun.FAILED));
     }
 
-    private static String pausesLine(final RunGroup group)
+    /**
+     * Pauses in the measured window (its start to the last measured order's end) and those after it, until the
+     * pauses were read: reading them over JMX allocates in the servers, so a collection can come then, on no order.
+     */
+    static String pausesLine(final RunGroup group)
     {
         final long start = group.measureStartEpochNs();
+        final long end = group.measureEndEpochNs();
         PauseEvent longest = null;
         int inWindow = 0;
         int gc = 0;
+        int after = 0;
+        int gcAfter = 0;
         for (final PauseEvent pause : group.pauses())
         {
-            if (pause.endEpochNs() >= start)
+            if (pause.endEpochNs() < start)
             {
-                inWindow++;
-                gc += pause.isGc() ? 1 : 0;
-                if (null == longest || pause.durationNs() > longest.durationNs())
-                {
-                    longest = pause;
-                }
+                continue;
+            }
+            if (pause.startEpochNs() > end)
+            {
+                after++;
+                gcAfter += pause.isGc() ? 1 : 0;
+                continue;
+            }
+            inWindow++;
+            gc += pause.isGc() ? 1 : 0;
+            if (null == longest || pause.durationNs() > longest.durationNs())
+            {
+                longest = pause;
             }
         }
-        return String.format(Locale.ROOT, "  pauses since measurement start: %d (%d of them GC)%s", inWindow, gc,
+        return String.format(Locale.ROOT, "  pauses in the measured window: %d (%d of them GC)%s%s", inWindow, gc,
             null == longest ? "" : String.format(Locale.ROOT, "; longest %s %s %.3f ms", longest.process(),
-            longest.cause(), longest.durationNs() / 1e6));
+            longest.cause(), longest.durationNs() / 1e6),
+            0 == after ? "" : String.format(Locale.ROOT, "; after it, before they were read: %d (%d GC)", after,
+            gcAfter));
     }
 
     private static void statsLine(final StringBuilder text, final String metric, final LatencyStats stats)

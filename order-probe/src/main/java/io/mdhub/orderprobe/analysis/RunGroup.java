@@ -25,6 +25,7 @@ public final class RunGroup
     private final long[] sendToEndNs;
     private final List<PauseEvent> pauses;
     private final long measureStartEpochNs;
+    private final long measureEndEpochNs;
     private final LatencyStats createToEnd;
     private final LatencyStats sendToEnd;
     private final List<SpikeEpisode> episodes;
@@ -66,6 +67,12 @@ public final class RunGroup
             }
         }
         allPauses.sort(Comparator.comparingLong(PauseEvent::startEpochNs));
+        long lastEnd = 0;
+        for (int k = 0; k < count; k++)
+        {
+            lastEnd = Math.max(lastEnd, createEpochNs[k] + createToEndNs[k]);
+        }
+        this.measureEndEpochNs = lastEnd;
         this.pauses = List.copyOf(allPauses);
         this.measureStartEpochNs = Long.MAX_VALUE == start ? (0 == count ? 0 : min(createEpochNs)) : start;
         this.createToEnd = LatencyStats.of(createToEndNs);
@@ -187,6 +194,14 @@ public final class RunGroup
     public long measureStartEpochNs()
     {
         return measureStartEpochNs;
+    }
+
+    /**
+     * @return when the last measured order ended (epoch ns; 0 with no orders): pauses after it touched no order.
+     */
+    public long measureEndEpochNs()
+    {
+        return measureEndEpochNs;
     }
 
     /**

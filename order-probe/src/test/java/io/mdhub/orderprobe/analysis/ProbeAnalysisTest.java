@@ -87,6 +87,23 @@ class ProbeAnalysisTest
         assertEquals(1, lone.orders());
     }
 
+    /**
+     * A collection after the last measured order (the end-of-run JMX reads allocate in the servers) touched no
+     * order: the report counts it apart from the window's pauses.
+     */
+    @Test
+    void aCollectionAfterTheLastOrderIsCountedApartFromTheWindow()
+    {
+        final PauseEvent inWindow = new PauseEvent("server-0", "Hiccup", T0 + 2_000 * MS, 2 * MS);
+        final PauseEvent gcAfter = new PauseEvent("server-1", "ParallelGCFailedAllocation", T0 + 11_000 * MS, 100 * MS);
+        final PauseEvent before = new PauseEvent("server-1", "ParallelGCFailedAllocation", T0 - 5_000 * MS, 100 * MS);
+        final RunGroup group = RunGroup.group(List.of(syntheticRun("A", "two_server 1000/s run 1", 0, null, 0,
+            List.of(before, inWindow, gcAfter))), MS).get(0);
+        assertEquals(T0 + 9_999 * MS + 300_000, group.measureEndEpochNs(), "the last order's end");
+        assertEquals("  pauses in the measured window: 1 (0 of them GC); longest server-0 Hiccup 2.000 ms; " +
+            "after it, before they were read: 1 (1 GC)", ProbeReport.pausesLine(group));
+    }
+
     @Test
     @Timeout(60)
     void aTailOfAMinuteWidensTheHistogramBucketsInsteadOfDrawingMillions() throws Exception
