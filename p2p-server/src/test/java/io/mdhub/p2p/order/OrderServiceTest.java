@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -59,6 +60,22 @@ class OrderServiceTest
     void close()
     {
         pair.close();
+    }
+
+    /**
+     * Start the pair with these system properties set (the servers read them as they launch), then clear them.
+     */
+    private void startWith(final Map<String, String> properties)
+    {
+        properties.forEach(System::setProperty);
+        try
+        {
+            pair.start();
+        }
+        finally
+        {
+            properties.keySet().forEach(System::clearProperty);
+        }
     }
 
     private long gaps(final int server)
@@ -179,18 +196,9 @@ class OrderServiceTest
     {
         CountingPreProcessor.CALLS.set(0);
         RecordingPostProcessor.SEEN.clear();
-        System.setProperty(OrderServiceConfiguration.PRE_PROCESSOR_PROP_NAME, CountingPreProcessor.class.getName());
-        System.setProperty(OrderServiceConfiguration.POST_PROCESSOR_PROP_NAME,
-            RecordingPostProcessor.class.getName());
-        try
-        {
-            pair.start();
-        }
-        finally
-        {
-            System.clearProperty(OrderServiceConfiguration.PRE_PROCESSOR_PROP_NAME);
-            System.clearProperty(OrderServiceConfiguration.POST_PROCESSOR_PROP_NAME);
-        }
+        startWith(Map.of(
+            OrderServiceConfiguration.PRE_PROCESSOR_PROP_NAME, CountingPreProcessor.class.getName(),
+            OrderServiceConfiguration.POST_PROCESSOR_PROP_NAME, RecordingPostProcessor.class.getName()));
         pair.submitAndAwait(1, 40);
         assertTrue(CountingPreProcessor.CALLS.get() >= 40, "every new order pre-processed");
         // the backup answers the client; the primary post-processes when the backup's ack reaches it
@@ -265,18 +273,9 @@ class OrderServiceTest
     void withoutBackupAnswersThePrimaryAnswersAfterPostProcessing()
     {
         RecordingPostProcessor.SEEN.clear();
-        System.setProperty(OrderServiceConfiguration.POST_PROCESSOR_PROP_NAME,
-            RecordingPostProcessor.class.getName());
-        System.setProperty(OrderServiceConfiguration.BACKUP_ANSWERS_PROP_NAME, "false");
-        try
-        {
-            pair.start();
-        }
-        finally
-        {
-            System.clearProperty(OrderServiceConfiguration.POST_PROCESSOR_PROP_NAME);
-            System.clearProperty(OrderServiceConfiguration.BACKUP_ANSWERS_PROP_NAME);
-        }
+        startWith(Map.of(
+            OrderServiceConfiguration.POST_PROCESSOR_PROP_NAME, RecordingPostProcessor.class.getName(),
+            OrderServiceConfiguration.BACKUP_ANSWERS_PROP_NAME, "false"));
         pair.submitAndAwait(1, 40);
         for (final TestOrderClient.Answer ack : pair.client.acks.values())
         {
