@@ -45,6 +45,8 @@ import picocli.CommandLine.Option;
 public final class OrdersBench implements Callable<Integer>
 {
     private static final long MEAN_LIMIT_US = 1000;
+    /** The most {@code mdhub.order.expected.orders} takes. */
+    private static final long MAX_EXPECTED_ORDERS = 20_000_000L;
     private static final int INGRESS_STREAM = 3001;
     private static final int PEER_STREAM = 3002;
     /** Probe p's publishers answer on streams from this + 1000 p (a publisher adds 16, a pair 1). */
@@ -102,7 +104,8 @@ public final class OrdersBench implements Callable<Integer>
     long spikeUs = 1000;
 
     @Option(names = "--server-jvm-opts", paramLabel = "OPTS",
-        description = "JVM options of the order servers (default ${DEFAULT-VALUE}).")
+        description = "JVM options of the order servers (default ${DEFAULT-VALUE}); unless they set " +
+        "mdhub.order.expected.orders, the servers are sized for the orders of the whole sweep.")
     String serverJvmOpts = "-Xms1g -Xmx1g -XX:+UseParallelGC -XX:+AlwaysPreTouch";
 
     @Option(names = "--probe-jvm-opts", paramLabel = "OPTS",
@@ -155,6 +158,35 @@ public final class OrdersBench implements Callable<Integer>
             dir.resolve("report.md"));
         console.flush();
         return 0 == failures && !runs.isEmpty() ? 0 : 1;
+    }
+
+    /**
+     * Orders one server will hold by the end of the listed rates and one extension step: a server keeps every order
+     * of its pair (as primary or backup) for as long as it lives, and the servers live through the sweep. Sized for
+     * them at start, the identity index never doubles inside a run; its preparation (a 64 MiB table for the 1.26 M
+     * orders the default holds) faults pages in on both servers of a pair at once, for over a second of a vCPU,
+     * and at 6,000/s on two vCPUs that was enough to start a queueing episode of over a second.
+     *
+     * @return the value for {@code mdhub.order.expected.orders}: 10 % over the sweep, at least the default, at
+     * most the largest the index takes.
+     */
+    static long expectedOrdersPerServer(
+        final List<Long> rates, final int servers, final long extendStep, final long secondsPerRun, final int repeat)
+    {
+        final int pairs = Math.max(1, servers / 2);
+        long total = 0;
+        long highest = 0;
+        for (final long rate : rates)
+        {
+            total += rate;
+            highest = Math.max(highest, rate);
+        }
+        if (extendStep > 0)
+        {
+            total += highest + extendStep;
+        }
+        final long orders = (long)(1.1 * total / pairs * secondsPerRun * repeat);
+        return Math.min(MAX_EXPECTED_ORDERS, Math.max(OrderServiceConfiguration.EXPECTED_ORDERS_DEFAULT, orders));
     }
 
     private int serversOf(final String configuration)
@@ -226,8 +258,10 @@ public final class OrdersBench implements Callable<Integer>
             {
                 started.get(s).awaitLine("(handed over", 120); // each pair has settled who serves what
             }
-            console.printf("bench orders: %s up (%d server(s)); probes: one per server, %d publishers each%n",
-                configuration, servers, publishers);
+            console.printf("bench orders: %s up (%d server(s), each sized for %,d orders); probes: one per server, " +
+                "%d publishers each%n", configuration, servers,
+                expectedOrdersPerServer(rates, servers, extendStep, warmupSeconds + durationSeconds, repeat),
+                publishers);
             console.flush();
             final List<Long> sweep = new ArrayList<>(rates);
             for (int i = 0; i < sweep.size(); i++)
@@ -272,6 +306,11 @@ public final class OrdersBench implements Callable<Integer>
         final int id = s % 2;
         final int mate = s - id + (1 - id);
         final List<String> opts = new ArrayList<>(split(serverJvmOpts));
+        if (!serverJvmOpts.contains(OrderServiceConfiguration.EXPECTED_ORDERS_PROP_NAME))
+        {
+            opts.add("-D" + OrderServiceConfiguration.EXPECTED_ORDERS_PROP_NAME + "=" +
+                expectedOrdersPerServer(rates, servers, extendStep, warmupSeconds + durationSeconds, repeat));
+        }
         opts.addAll(List.of(
             "-Dmdhub.order.enabled=true",
             "-Dmdhub.p2p.market.data.enabled=false",
