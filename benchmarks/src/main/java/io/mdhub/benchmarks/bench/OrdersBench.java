@@ -189,6 +189,11 @@ public final class OrdersBench implements Callable<Integer>
         return Math.min(MAX_EXPECTED_ORDERS, Math.max(OrderServiceConfiguration.EXPECTED_ORDERS_DEFAULT, orders));
     }
 
+    private boolean isSizedByUser()
+    {
+        return serverJvmOpts.contains(OrderServiceConfiguration.EXPECTED_ORDERS_PROP_NAME);
+    }
+
     private int serversOf(final String configuration)
     {
         switch (configuration)
@@ -258,9 +263,10 @@ public final class OrdersBench implements Callable<Integer>
             {
                 started.get(s).awaitLine("(handed over", 120); // each pair has settled who serves what
             }
-            console.printf("bench orders: %s up (%d server(s), each sized for %,d orders); probes: one per server, " +
-                "%d publishers each%n", configuration, servers,
-                expectedOrdersPerServer(rates, servers, extendStep, warmupSeconds + durationSeconds, repeat),
+            console.printf("bench orders: %s up (%d server(s), each sized for %s orders); probes: one per server, " +
+                "%d publishers each%n", configuration, servers, isSizedByUser() ? "the --server-jvm-opts' " :
+                String.format(Locale.ROOT, "%,d",
+                expectedOrdersPerServer(rates, servers, extendStep, warmupSeconds + durationSeconds, repeat)),
                 publishers);
             console.flush();
             final List<Long> sweep = new ArrayList<>(rates);
@@ -306,7 +312,7 @@ public final class OrdersBench implements Callable<Integer>
         final int id = s % 2;
         final int mate = s - id + (1 - id);
         final List<String> opts = new ArrayList<>(split(serverJvmOpts));
-        if (!serverJvmOpts.contains(OrderServiceConfiguration.EXPECTED_ORDERS_PROP_NAME))
+        if (!isSizedByUser())
         {
             opts.add("-D" + OrderServiceConfiguration.EXPECTED_ORDERS_PROP_NAME + "=" +
                 expectedOrdersPerServer(rates, servers, extendStep, warmupSeconds + durationSeconds, repeat));
