@@ -726,11 +726,16 @@ final class OrderAgent implements Agent, PeerListener
         final long known = index.sequence(clientId, orderId);
         if (OrderKeyIndex.MISSING != known)
         {
-            if (known <= partition.acked || index.lastPartition() != id)
+            // completed, or stored on the backup too (it said so): the original ack again, now
+            if (known <= partition.acked || known <= partition.backupAcked || index.lastPartition() != id)
             {
                 counters.duplicates.increment();
                 client.ack(orderId, index.lastPartition(), index.lastEpoch(), known, true, isSynchronous(partition),
                     sendNs);
+            }
+            else if (partition.isAnsweredByBackup(known))
+            {
+                partition.resent(known, true); // the backup answers the first copy only: this one on completion
             }
             return; // still on its way to the backup: its ack follows
         }
@@ -928,15 +933,17 @@ final class OrderAgent implements Agent, PeerListener
         // a backup that stored the order has answered it (or asked this server to); one that may not have — dead
         // since, or never asked — leaves the answer to this server, and a second answer is harmless to the client
         final boolean isAnswered = isReplicated && partition.isAnsweredByBackup(sequence);
-        final ClientSession client = isAnswered ? null : clients.get(recordDecoder.clientId());
+        final boolean isResentAfterAnswer = isAnswered && partition.isResent(sequence);
+        final ClientSession client = isAnswered && !isResentAfterAnswer ? null : clients.get(recordDecoder.clientId());
         if (null != client)
         {
             // the echo is this server's record of the send time (0 for an order it took over from its peer)
-            client.ack(recordDecoder.orderId(), partition.id, recordDecoder.epoch(), sequence, false, isReplicated,
-                partition.sendTimestampNs[slot]);
+            client.ack(recordDecoder.orderId(), partition.id, recordDecoder.epoch(), sequence, isResentAfterAnswer,
+                isReplicated, partition.sendTimestampNs[slot]);
         }
         partition.sendTimestampNs[slot] = 0;
         partition.backupAnswers(sequence, false);
+        partition.resent(sequence, false);
     }
 
     @Override

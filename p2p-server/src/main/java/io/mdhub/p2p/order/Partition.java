@@ -57,6 +57,12 @@ final class Partition
      */
     private final long[] backupAnswersBits = new long[SEND_TIMESTAMP_RING / Long.SIZE];
 
+    /**
+     * Primary: orders the client sent again while they were in flight, after the backup had been asked to answer
+     * them: the resend is answered here, as a duplicate, when the order completes (same ring).
+     */
+    private final long[] resentBits = new long[SEND_TIMESTAMP_RING / Long.SIZE];
+
     Partition(final int id, final int homeServerId)
     {
         this.id = id;
@@ -65,22 +71,42 @@ final class Partition
 
     void backupAnswers(final long sequence, final boolean answers)
     {
-        final int slot = (int)(sequence & (SEND_TIMESTAMP_RING - 1));
-        final long bit = 1L << slot;
-        if (answers)
-        {
-            backupAnswersBits[slot >>> 6] |= bit;
-        }
-        else
-        {
-            backupAnswersBits[slot >>> 6] &= ~bit;
-        }
+        flag(backupAnswersBits, sequence, answers);
     }
 
     boolean isAnsweredByBackup(final long sequence)
     {
+        return isFlagged(backupAnswersBits, sequence);
+    }
+
+    void resent(final long sequence, final boolean isResent)
+    {
+        flag(resentBits, sequence, isResent);
+    }
+
+    boolean isResent(final long sequence)
+    {
+        return isFlagged(resentBits, sequence);
+    }
+
+    private static void flag(final long[] bits, final long sequence, final boolean value)
+    {
         final int slot = (int)(sequence & (SEND_TIMESTAMP_RING - 1));
-        return 0 != (backupAnswersBits[slot >>> 6] & (1L << slot));
+        final long bit = 1L << slot;
+        if (value)
+        {
+            bits[slot >>> 6] |= bit;
+        }
+        else
+        {
+            bits[slot >>> 6] &= ~bit;
+        }
+    }
+
+    private static boolean isFlagged(final long[] bits, final long sequence)
+    {
+        final int slot = (int)(sequence & (SEND_TIMESTAMP_RING - 1));
+        return 0 != (bits[slot >>> 6] & (1L << slot));
     }
 
     boolean isPrimary()

@@ -29,6 +29,7 @@ import io.mdhub.common.codecs.order.OrderRecordDecoder;
 import io.mdhub.common.codecs.order.OrderRecordEncoder;
 import io.mdhub.common.codecs.order.PartitionRole;
 import io.mdhub.common.codecs.order.RejectReason;
+import io.mdhub.common.codecs.order.ReplicateAckDecoder;
 import io.mdhub.common.codecs.order.ReplicateOrderDecoder;
 import io.mdhub.common.metrics.MBeans;
 import io.mdhub.common.test.InterruptAfter;
@@ -131,8 +132,9 @@ class OrderServiceTest
         assertTrue(zero.getPartitions()[0].startsWith("partition=0 role=PRIMARY"), zero.getPartitions()[0]);
         assertTrue(zero.getPartitions()[1].startsWith("partition=1 role=BACKUP"), zero.getPartitions()[1]);
         assertTrue(zero.isReplicationLinkUp());
-        assertEquals(10, zero.getOrdersAcked(), "server 0 is primary of partitions 0 and 2: half the orders");
-        assertEquals(10, one.getOrdersAcked());
+        // the backups answer the client; each primary completes its orders when the backup's ack reaches it
+        MdTests.await("server 0 is primary of partitions 0 and 2: half the orders completed on each",
+            () -> 10 == zero.getOrdersAcked() && 10 == one.getOrdersAcked());
         assertEquals(0, zero.getGaps());
         assertEquals(0, zero.getFailovers());
         assertEquals(0, zero.getMalformed());
@@ -229,6 +231,40 @@ class OrderServiceTest
         final long resends = pair.client.answers.stream().filter(TestOrderClient.Answer::duplicate).count();
         assertEquals(40 + resends, acks, "one ack per order (and per resend)");
         pair.assertEachOrderOnceWithContiguousSequences();
+    }
+
+    /**
+     * A client that sends an order again after the backup answered it, but before the primary heard the backup's
+     * ack, still gets an answer: the original ack, as a duplicate, once the order completes on the primary.
+     */
+    @Test
+    void aResendBetweenTheBackupsAnswerAndTheCompletionIsAnsweredAsADuplicate()
+    {
+        pair.start();
+        final TestOrderClient client = pair.client;
+        final int backup = 1 - client.primaryOf(0);
+        pair.servers[backup].losePeerMessages(ReplicateAckDecoder.TEMPLATE_ID, Integer.MAX_VALUE);
+        MdTests.await("order 1 submitted", () -> client.submit(1, 0, -1));
+        MdTests.await("answered by the backup", () ->
+        {
+            client.poll();
+            return client.acks.containsKey(1L);
+        });
+        MdTests.await("order 1 sent again", () -> client.submit(1, 0, -1));
+        pair.pollFor(200_000_000L);
+        assertEquals(1, client.answers.size(), "the primary has not completed it: nothing to say yet");
+
+        pair.servers[backup].losePeerMessages(ReplicateAckDecoder.TEMPLATE_ID, 0);
+        MdTests.await("order 2 submitted", () -> client.submit(2, 0, -1)); // its ack from the backup covers 1 too
+        MdTests.await("the resend answered", () ->
+        {
+            client.poll();
+            return client.answers.stream().filter(a -> 1L == a.orderId()).count() == 2;
+        });
+        final TestOrderClient.Answer resend = client.answers.stream().filter(a -> 1L == a.orderId()).skip(1)
+            .findFirst().orElseThrow();
+        assertTrue(resend.isAck() && resend.duplicate(), resend::toString);
+        assertEquals(client.acks.get(1L).sequence(), resend.sequence());
     }
 
     /**
