@@ -44,7 +44,8 @@ class OrderVerifierTest
             for (final long[] order : orders)
             {
                 record.wrapAndApplyHeader(buffer, 0, header)
-                    .partition((int)order[0]).epoch(1).sequence(order[1]).clientId(7).orderId(order[2])
+                    .partition((int)order[0]).epoch(order.length > 3 ? (int)order[3] : 1)
+                    .sequence(order[1]).clientId(7).orderId(order[2])
                     .storedTimeMs(0).side(Side.BUY).quantity(1).priceMantissa(1).priceExponent((byte)0)
                     .ordType((short)'2').timeInForce((short)0).symbol("VOD.L").clOrdId("c" + order[2]);
                 record.putFix(new byte[] {1}, 0, 1);
@@ -64,6 +65,11 @@ class OrderVerifierTest
         final OrderVerifier verifier = new OrderVerifier();
         verifier.verify(queues, acked, allowBehind);
         return verifier;
+    }
+
+    private static long[] order(final int partition, final long sequence, final long orderId, final int epoch)
+    {
+        return new long[] {partition, sequence, orderId, epoch};
     }
 
     private static boolean mentions(final OrderVerifier verifier, final String text)
@@ -130,6 +136,26 @@ class OrderVerifierTest
         assertFalse(verify(List.of(a, b), acked, false).problems().isEmpty(), "unequal lengths fail without it");
         final OrderVerifier verifier = verify(List.of(a, b), acked, true);
         assertTrue(verifier.problems().isEmpty(), () -> String.join("\n", verifier.problems()));
+    }
+
+    /**
+     * A primary killed before it replicated its last orders keeps them in its queue; the survivor gives those
+     * sequences to other orders at a higher epoch. Allowed behind only when the behind queue's are the older epoch.
+     */
+    @Test
+    void aDeadPrimarysUnreplicatedTailOfAnOlderEpochIsAllowedBehind() throws IOException
+    {
+        final Path survivor = queue("a", order(0, 1, 1, 1), order(0, 2, 3, 2), order(0, 3, 4, 2));
+        final Path dead = queue("b", order(0, 1, 1, 1), order(0, 2, 2, 1));
+        final Path acked = Files.writeString(dir.resolve("acked.csv"), "7,1,0,1,1\n7,3,0,2,2\n7,4,0,2,3\n");
+        final OrderVerifier verifier = verify(List.of(survivor, dead), acked, true);
+        assertTrue(verifier.problems().isEmpty(), () -> String.join("\n", verifier.problems()));
+        assertTrue(verifier.notes().stream().anyMatch(n -> n.startsWith("partition 0 from sequence 2: the queue " +
+            "behind holds orders of epoch 1")), () -> String.join("\n", verifier.notes()));
+        assertFalse(verify(List.of(survivor, dead), acked, false).problems().isEmpty(), "not without allowBehind");
+        final Path sameEpoch = queue("c", order(0, 1, 1, 1), order(0, 2, 2, 2));
+        assertTrue(mentions(verify(List.of(survivor, sameEpoch), acked, true), "partition 0 sequence 2 is order"),
+            "one sequence, two orders, one epoch: a sequence given twice");
     }
 
     @Test
