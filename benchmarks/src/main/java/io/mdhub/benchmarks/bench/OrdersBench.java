@@ -189,6 +189,11 @@ public final class OrdersBench implements Callable<Integer>
         return Math.min(MAX_EXPECTED_ORDERS, Math.max(OrderServiceConfiguration.EXPECTED_ORDERS_DEFAULT, orders));
     }
 
+    private long sweepOrdersPerServer(final int servers)
+    {
+        return expectedOrdersPerServer(rates, servers, extendStep, warmupSeconds + durationSeconds, repeat);
+    }
+
     private boolean isSizedByUser()
     {
         return serverJvmOpts.contains(OrderServiceConfiguration.EXPECTED_ORDERS_PROP_NAME);
@@ -266,7 +271,7 @@ public final class OrdersBench implements Callable<Integer>
             console.printf("bench orders: %s up (%d server(s), each sized for %s orders); probes: one per server, " +
                 "%d publishers each%n", configuration, servers, isSizedByUser() ? "the --server-jvm-opts' " :
                 String.format(Locale.ROOT, "%,d",
-                expectedOrdersPerServer(rates, servers, extendStep, warmupSeconds + durationSeconds, repeat)),
+                sweepOrdersPerServer(servers)),
                 publishers);
             console.flush();
             final List<Long> sweep = new ArrayList<>(rates);
@@ -315,7 +320,7 @@ public final class OrdersBench implements Callable<Integer>
         if (!isSizedByUser())
         {
             opts.add("-D" + OrderServiceConfiguration.EXPECTED_ORDERS_PROP_NAME + "=" +
-                expectedOrdersPerServer(rates, servers, extendStep, warmupSeconds + durationSeconds, repeat));
+                sweepOrdersPerServer(servers));
         }
         opts.addAll(List.of(
             "-Dmdhub.order.enabled=true",

@@ -781,7 +781,7 @@ final class OrderAgent implements Agent, PeerListener
         // moment the primary stops at (completing it later would leave a window where only the backup's has it)
         queue.append(recordBuffer, 0, recordLength);
         partition.last = sequence;
-        partition.sendTimestampNs[(int)(sequence & (Partition.SEND_TIMESTAMP_RING - 1))] = sendNs;
+        partition.sendTimestampNs[Partition.slot(sequence)] = sendNs;
         counters.ordersAccepted.increment();
     }
 
@@ -829,8 +829,7 @@ final class OrderAgent implements Agent, PeerListener
             {
                 final long sequence = partition.sent + 1;
                 final int length = region.wrap(partition.id, sequence, view);
-                final long sendNs =
-                    answer ? partition.sendTimestampNs[(int)(sequence & (Partition.SEND_TIMESTAMP_RING - 1))] : 0;
+                final long sendNs = answer ? partition.sendTimestampNs[Partition.slot(sequence)] : 0;
                 if (!peer.replicate(isPeerCatchingUp, answer, sendNs, view, 0, length))
                 {
                     return sent; // back-pressure: the position stays, next cycle resumes from it
@@ -929,7 +928,7 @@ final class OrderAgent implements Agent, PeerListener
         partition.acked = sequence;
         counters.ordersAcked.increment();
         recordDecoder.wrapAndApplyHeader(view, 0, headerDecoder);
-        final int slot = (int)(sequence & (Partition.SEND_TIMESTAMP_RING - 1));
+        final int slot = Partition.slot(sequence);
         // a backup that stored the order has answered it (or asked this server to); one that may not have — dead
         // since, or never asked — leaves the answer to this server, and a second answer is harmless to the client
         final boolean isAnswered = isReplicated && partition.isAnsweredByBackup(sequence);
@@ -968,7 +967,7 @@ final class OrderAgent implements Agent, PeerListener
         final ClientSession client = clients.get(recordDecoder.clientId());
         if (null != client)
         {
-            final int slot = (int)(sequence & (Partition.SEND_TIMESTAMP_RING - 1));
+            final int slot = Partition.slot(sequence);
             client.ack(recordDecoder.orderId(), partition.id, recordDecoder.epoch(), sequence, false, true,
                 partition.sendTimestampNs[slot]);
         }

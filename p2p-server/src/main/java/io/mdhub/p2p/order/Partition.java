@@ -89,9 +89,17 @@ final class Partition
         return isFlagged(resentBits, sequence);
     }
 
+    /**
+     * @return where a sequence sits in the rings of send timestamps and flags.
+     */
+    static int slot(final long sequence)
+    {
+        return (int)(sequence & (SEND_TIMESTAMP_RING - 1));
+    }
+
     private static void flag(final long[] bits, final long sequence, final boolean value)
     {
-        final int slot = (int)(sequence & (SEND_TIMESTAMP_RING - 1));
+        final int slot = slot(sequence);
         final long bit = 1L << slot;
         if (value)
         {
@@ -105,7 +113,7 @@ final class Partition
 
     private static boolean isFlagged(final long[] bits, final long sequence)
     {
-        final int slot = (int)(sequence & (SEND_TIMESTAMP_RING - 1));
+        final int slot = slot(sequence);
         return 0 != (bits[slot >>> 6] & (1L << slot));
     }
 
