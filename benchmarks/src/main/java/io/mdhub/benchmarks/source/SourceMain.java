@@ -73,6 +73,10 @@ public final class SourceMain implements Callable<Integer>
         + "(default ${DEFAULT-VALUE}).")
     long tickUs = 1000;
 
+    @Option(names = "--max-burst", description = "Most updates one tick sends when catching up after a stall or a "
+        + "push-back; a backlog beyond it is dropped and counted as skipped (default ${DEFAULT-VALUE}).")
+    int maxBurst = 10_000;
+
     @Option(names = "--timestamp-every",
         description = "Every n-th update carries a timestamp (default ${DEFAULT-VALUE}).")
     int timestampEvery = 10;
@@ -110,6 +114,7 @@ public final class SourceMain implements Callable<Integer>
             .serviceId(serviceId)
             .itemCount(items)
             .rate(rate)
+            .maxBurst(maxBurst)
             .timestampEvery(timestampEvery);
         if (null != itemFile)
         {
@@ -130,8 +135,9 @@ public final class SourceMain implements Callable<Integer>
             {
                 final SourceStats stats = source.stats();
                 final long updates = stats.updatesSent();
-                out.printf("source: refreshes %d, updates/s %d, updates %d, target %d/s, lagging %d%n",
-                    stats.refreshesSent(), updates - lastUpdates, updates, stats.targetRate(), stats.lagging());
+                out.printf("source: refreshes %d, updates/s %d, updates %d, target %d/s, skipped %d, push-backs %d%n",
+                    stats.refreshesSent(), updates - lastUpdates, updates, stats.targetRate(), stats.skipped(),
+                    stats.pushBacks());
                 out.flush();
                 lastUpdates = updates;
             }
@@ -154,6 +160,7 @@ public final class SourceMain implements Callable<Integer>
             .serviceId(serviceId)
             .rate(rate)
             .tickNs(TimeUnit.MICROSECONDS.toNanos(tickUs))
+            .maxBurst(maxBurst)
             .timestampEvery(timestampEvery);
         try (ToolShutdown shutdown = ToolShutdown.install("mdhub-source");
             InteractiveSource source = InteractiveSource.launch(ctx))

@@ -12,7 +12,8 @@ public final class SourceStats
     volatile long targetRate;
     volatile long refreshesSent;
     volatile long updatesSent;
-    final AtomicLong lagging = new AtomicLong();
+    volatile long skipped;
+    final AtomicLong pushBacks = new AtomicLong();
     final AtomicLong statusIn = new AtomicLong();
     final AtomicLong malformedIn = new AtomicLong();
 
@@ -57,11 +58,20 @@ public final class SourceStats
     }
 
     /**
-     * @return updates that were due but not sent because the connection was not writable.
+     * @return updates that fell due but were never sent: the source fell more than a burst behind, because the
+     * distributor pushed back or the source itself was not scheduled.
      */
-    public long lagging()
+    public long skipped()
     {
-        return lagging.get();
+        return skipped;
+    }
+
+    /**
+     * @return ticks that stopped early because the socket stayed full after a flush: the distributor pushing back.
+     */
+    public long pushBacks()
+    {
+        return pushBacks.get();
     }
 
     /**

@@ -11,6 +11,7 @@ public final class UpdatePacer
     private long ratePerSecond;
     private long baseNs;
     private long sentSinceBase;
+    private long forgotten;
 
     /**
      * @param ratePerSecond initial rate (0 = paused).
@@ -70,10 +71,20 @@ public final class UpdatePacer
         if (due > maxBurst)
         {
             // Fell behind by more than a burst: forget the backlog rather than flood; the rate resumes from here.
+            forgotten += due - maxBurst;
             sentSinceBase = target - maxBurst;
             return maxBurst;
         }
         return (int)due;
+    }
+
+    /**
+     * @return updates that fell due but were dropped because the backlog grew beyond one burst; the long-run rate
+     * falls short by exactly this many.
+     */
+    public long forgotten()
+    {
+        return forgotten;
     }
 
     /**

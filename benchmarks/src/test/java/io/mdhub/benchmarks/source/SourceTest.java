@@ -111,6 +111,32 @@ class SourceTest
     }
 
     @Test
+    void aTickLargerThanTheWriteBufferGoesOutWholeWithoutSkipping()
+    {
+        // 1,000,000/s in 1 ms ticks: each tick writes ~75 KB, past Netty's 64 KB high water mark before its flush
+        try (FakeDistributor distributor = new FakeDistributor(true);
+            Source source = Source.launch(new Source.Context()
+                .port(distributor.port())
+                .itemCount(ITEMS)
+                .rate(0)
+                .maxBurst(1_000_000)))
+        {
+            MdTests.await("the refreshes", () -> source.stats().refreshesSent() == ITEMS);
+            source.rate(1_000_000);
+            MdTests.await(() -> "20,000 updates, sent " + source.stats().updatesSent(),
+                () -> source.stats().updatesSent() >= 20_000);
+            source.rate(0);
+            MdTests.await(() -> "everything sent to arrive: " + distributor.received.size() + " of 2 + " + ITEMS +
+                " + " + source.stats().updatesSent(),
+                () -> distributor.received.size() == 2 + ITEMS + source.stats().updatesSent());
+            assertEquals(0, source.stats().skipped(), "nothing due was dropped");
+            // a reader that keeps up never fills the socket; a tick that stopped at the water mark without flushing
+            // would count as pushed back every time (20 ticks and more)
+            assertTrue(source.stats().pushBacks() < 5, "push-backs: " + source.stats().pushBacks());
+        }
+    }
+
+    @Test
     void stopsWhenTheDistributorRefusesTheLogin()
     {
         try (FakeDistributor distributor = new FakeDistributor(false);

@@ -37,8 +37,21 @@ class UpdatePacerTest
     {
         final UpdatePacer pacer = new UpdatePacer(100_000, 500, 0);
         assertEquals(500, pacer.due(10 * MS), "1000 due, burst caps it");
+        assertEquals(500, pacer.forgotten(), "what the burst cut off is counted");
         pacer.sent(500);
         assertEquals(100, pacer.due(11 * MS), "the backlog beyond the burst is dropped, the rate resumes");
+        assertEquals(500, pacer.forgotten());
+    }
+
+    @Test
+    void aBacklogWithinTheBurstIsDeferredNotForgotten()
+    {
+        final UpdatePacer pacer = new UpdatePacer(100_000, 500, 0);
+        assertEquals(300, pacer.due(3 * MS));
+        pacer.sent(100);
+        assertEquals(300, pacer.due(4 * MS), "the 200 not sent stay due beside the next 100");
+        pacer.sent(300);
+        assertEquals(0, pacer.forgotten());
     }
 
     @Test
