@@ -228,18 +228,14 @@ public final class ThroughputBench implements Callable<Integer>
         Thread.sleep(1000L * (warmupSeconds + stepSeconds));
         final String lines = source.output().substring(from);
         final long input = mean(SOURCE_RATE, lines, warmupSeconds);
-        long skipped = 0;
-        final Matcher skip = SKIPPED.matcher(lines);
-        long first = -1;
-        while (skip.find())
-        {
-            final long value = Long.parseLong(skip.group(1));
-            first = first < 0 ? value : first;
-            skipped = value - first;
-        }
+        // the source's running count at the end of the warm-up (a line a second), then at the end of the step
+        final List<Long> skips = values(SKIPPED, lines);
+        final int last = skips.size() - 1;
+        final int warmedUp = Math.min(last, Math.max(0, warmupSeconds - 1));
+        final long skipped = last < 0 ? 0 : skips.get(last) - skips.get(warmedUp);
         // the source drops updates only when it fell more than a burst behind (the distributor pushed back, or the
-        // source was not scheduled): at most 0.1 % of the step's updates is noise on a shared box, more is the
-        // distributor falling behind
+        // source was not scheduled): in the measured window at most 0.1 % of its updates is noise on a shared box,
+        // more is the distributor falling behind
         final boolean isKeepingUp = skipped <= rate * stepSeconds / 1000;
         return new Step("distributor", rate, input, 0, 0, input >= rate * 0.95 && isKeepingUp);
     }
@@ -249,13 +245,18 @@ public final class ThroughputBench implements Callable<Integer>
      */
     private static long mean(final Pattern pattern, final String text, final int skip)
     {
+        return mean(values(pattern, text), skip);
+    }
+
+    private static List<Long> values(final Pattern pattern, final String text)
+    {
         final Matcher line = pattern.matcher(text);
         final List<Long> values = new ArrayList<>();
         while (line.find())
         {
             values.add(Long.parseLong(line.group(1)));
         }
-        return mean(values, skip);
+        return values;
     }
 
     private static long mean(final List<Long> values, final int skip)
