@@ -8,7 +8,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
@@ -18,6 +17,8 @@ import org.junit.jupiter.api.condition.OS;
 import org.junit.jupiter.api.io.TempDir;
 
 import io.mdhub.common.test.InterruptAfter;
+import io.mdhub.common.test.ScriptOptions;
+import io.mdhub.common.test.SystemProcesses;
 
 /**
  * The backbone over UDP multicast on a named interface. Multicast must not leave the machine and the host's
@@ -29,9 +30,6 @@ import io.mdhub.common.test.InterruptAfter;
 @EnabledOnOs(OS.LINUX)
 class MulticastBackboneIT
 {
-    private static final Path ROOT =
-        Paths.get(System.getProperty("mdhub.build.dir", "target")).toAbsolutePath().getParent().getParent();
-
     @TempDir
     Path dir;
 
@@ -51,29 +49,17 @@ class MulticastBackboneIT
             assertEquals(0, run("ip", "netns", "exec", namespace, "ip", "route", "add", "224.0.0.0/4", "dev", "lo"));
 
             final Path log = dir.resolve("demo.log");
-            final List<String> command = new ArrayList<>(List.of("ip", "netns", "exec", namespace, "bash",
-                ROOT.resolve("bin/mdhub").toString(), "demo", "--items", "500", "--rate", "1000", "--duration", "5",
-                "--backbone-channel", "aeron:udp?endpoint=239.255.1.1:40456|interface=127.0.0.1",
-                "--backbone-control-channel", "aeron:udp?endpoint=239.255.1.3:40457|interface=127.0.0.1"));
-            final ProcessBuilder builder = new ProcessBuilder(command)
-                .redirectErrorStream(true)
-                .redirectOutput(log.toFile());
-            builder.environment().put("MDHUB_NO_BUILD", "1");
-            builder.environment().put("JAVA_HOME", System.getProperty("java.home"));
-            builder.environment().put("JAVA_OPTS", "-Xmx512m -Djava.io.tmpdir=" + dir);
-            final Process process = builder.start();
-            try
+            try (SystemProcesses processes = new SystemProcesses(System.getProperty("mdhub.build.dir", "target")))
             {
-                assertTrue(process.waitFor(100, TimeUnit.SECONDS), "demo did not end after --duration");
-                final String output = Files.readString(log);
-                assertEquals(0, process.exitValue(), output);
+                final Process process = processes.startScript(log, "bin/mdhub", List.of("demo", "--items", "500",
+                    "--rate", "1000", "--duration", "5",
+                    "--backbone-channel", "aeron:udp?endpoint=239.255.1.1:40456|interface=127.0.0.1",
+                    "--backbone-control-channel", "aeron:udp?endpoint=239.255.1.3:40457|interface=127.0.0.1"),
+                    ScriptOptions.DEFAULTS.under("ip", "netns", "exec", namespace)
+                        .with("JAVA_OPTS", "-Xmx512m -Djava.io.tmpdir=" + dir));
+                final String output = SystemProcesses.awaitSuccess(process, log, 100);
                 assertTrue(output.contains("items open 500/500"), output);
                 assertTrue(output.contains(", lost 0, out of order 0"), output);
-            }
-            finally
-            {
-                process.destroyForcibly();
-                process.waitFor();
             }
         }
         finally

@@ -6,19 +6,21 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import io.mdhub.benchmarks.client.TestClient;
 import io.mdhub.common.test.InterruptAfter;
 import io.mdhub.common.test.MdTests;
+import io.mdhub.common.test.ScriptOptions;
+import io.mdhub.common.test.SystemProcesses;
 
 /**
  * {@code bin/mdhub source} as an operator runs it: a separate JVM from the fat jar, publishing into a (fake)
@@ -27,22 +29,24 @@ import io.mdhub.common.test.MdTests;
 @InterruptAfter(60)
 class SourceLauncherIT
 {
-    private static final Path ROOT =
-        Paths.get(System.getProperty("mdhub.build.dir", "target")).toAbsolutePath().getParent().getParent();
+    private static final Pattern LISTENING = Pattern.compile("interactive, listening on [0-9.]+:([0-9]+)");
 
-    private static final java.util.regex.Pattern LISTENING =
-        java.util.regex.Pattern.compile("interactive, listening on [0-9.]+:([0-9]+)");
+    private final SystemProcesses processes = new SystemProcesses(System.getProperty("mdhub.build.dir", "target"));
 
     @TempDir
     Path dir;
 
+    @AfterEach
+    void stopProcesses()
+    {
+        processes.close();
+    }
+
     @Test
     void helpDescribesTheOptions() throws Exception
     {
-        final Process process = start(dir.resolve("help.log"), "--help");
-        assertTrue(process.waitFor(30, TimeUnit.SECONDS));
-        final String output = Files.readString(dir.resolve("help.log"));
-        assertEquals(0, process.exitValue(), output);
+        final Path log = dir.resolve("help.log");
+        final String output = SystemProcesses.awaitSuccess(start(log, "--help"), log, 30);
         assertTrue(output.contains("--rate") && output.contains("--item-file"), output);
         assertTrue(output.contains("--interactive") && output.contains("Sink_Driven_Src"), output);
     }
@@ -53,36 +57,28 @@ class SourceLauncherIT
         final Path log = dir.resolve("interactive.log");
         final Process process = start(log, "--interactive", "--port", "0", "--service", "SINK_IT", "--rate", "2000",
             "--duration", "4");
-        try
+        MdTests.await(() -> "listening line:\n" + read(log), () -> LISTENING.matcher(read(log)).find());
+        final Matcher listening = LISTENING.matcher(read(log));
+        assertTrue(listening.find());
+        final int port = Integer.parseInt(listening.group(1));
+        try (TestClient client = TestClient.launch(new TestClient.Context()
+            .port(port)
+            .serviceName("SINK_IT")
+            .itemCount(50));
+            OutputStream stdin = process.getOutputStream())
         {
-            MdTests.await(() -> "listening line:\n" + read(log), () -> LISTENING.matcher(read(log)).find());
-            final java.util.regex.Matcher listening = LISTENING.matcher(read(log));
-            assertTrue(listening.find());
-            final int port = Integer.parseInt(listening.group(1));
-            try (TestClient client = TestClient.launch(new TestClient.Context()
-                .port(port)
-                .serviceName("SINK_IT")
-                .itemCount(50));
-                OutputStream stdin = process.getOutputStream())
-            {
-                MdTests.await(() -> "items open: " + client.totals().itemsOpen, () -> 50 == client.totals().itemsOpen);
-                stdin.write("ur 3000\n".getBytes(StandardCharsets.US_ASCII));
-                stdin.flush();
-                MdTests.await(() -> "rate command acknowledged:\n" + read(log),
-                    () -> read(log).contains("rate now 3000 updates/s"));
-                MdTests.await(() -> "a report with the open items:\n" + read(log),
-                    () -> read(log).contains("connections 1, open items 50, requests 50"));
-                MdTests.await(() -> "updates: " + client.totals().updates, () -> client.totals().updates > 500);
-                assertEquals(0, client.totals().lostUpdates);
-            }
-            MdTests.await(() -> "exit after --duration:\n" + read(log), () -> !process.isAlive());
-            assertEquals(0, process.exitValue(), read(log));
+            MdTests.await(() -> "items open: " + client.totals().itemsOpen, () -> 50 == client.totals().itemsOpen);
+            stdin.write("ur 3000\n".getBytes(StandardCharsets.US_ASCII));
+            stdin.flush();
+            MdTests.await(() -> "rate command acknowledged:\n" + read(log),
+                () -> read(log).contains("rate now 3000 updates/s"));
+            MdTests.await(() -> "a report with the open items:\n" + read(log),
+                () -> read(log).contains("connections 1, open items 50, requests 50"));
+            MdTests.await(() -> "updates: " + client.totals().updates, () -> client.totals().updates > 500);
+            assertEquals(0, client.totals().lostUpdates);
         }
-        finally
-        {
-            process.destroyForcibly();
-            process.waitFor();
-        }
+        MdTests.await(() -> "exit after --duration:\n" + read(log), () -> !process.isAlive());
+        assertEquals(0, process.exitValue(), read(log));
     }
 
     @Test
@@ -93,52 +89,30 @@ class SourceLauncherIT
         {
             final Process process = start(log, "--port", Integer.toString(distributor.port()), "--items", "100",
                 "--rate", "1000", "--duration", "3");
-            try
+            MdTests.await(() -> "first report line:\n" + read(log), () -> read(log).contains("source: refreshes 100"));
+            try (OutputStream stdin = process.getOutputStream())
             {
-                MdTests.await(() -> "first report line:\n" + read(log),
-                    () -> read(log).contains("source: refreshes 100"));
-                try (OutputStream stdin = process.getOutputStream())
-                {
-                    stdin.write("ur 2000\n".getBytes(StandardCharsets.US_ASCII));
-                    stdin.flush();
-                    MdTests.await(() -> "rate command acknowledged:\n" + read(log),
-                        () -> read(log).contains("rate now 2000 updates/s"));
-                }
-                MdTests.await(() -> "exit after --duration:\n" + read(log), () -> !process.isAlive());
-                assertEquals(0, process.exitValue(), read(log));
-                assertTrue(distributor.isProviderLogin);
-                assertTrue(distributor.received.size() > 102, "login, directory, 100 refreshes and updates");
+                stdin.write("ur 2000\n".getBytes(StandardCharsets.US_ASCII));
+                stdin.flush();
+                MdTests.await(() -> "rate command acknowledged:\n" + read(log),
+                    () -> read(log).contains("rate now 2000 updates/s"));
             }
-            finally
-            {
-                process.destroyForcibly();
-                process.waitFor();
-            }
+            MdTests.await(() -> "exit after --duration:\n" + read(log), () -> !process.isAlive());
+            assertEquals(0, process.exitValue(), read(log));
+            assertTrue(distributor.isProviderLogin);
+            assertTrue(distributor.received.size() > 102, "login, directory, 100 refreshes and updates");
         }
     }
 
     private Process start(final Path log, final String... args) throws IOException
     {
-        final List<String> command = new ArrayList<>(List.of("bash", ROOT.resolve("bin/mdhub").toString(), "source"));
+        final List<String> command = new ArrayList<>(List.of("source"));
         command.addAll(List.of(args));
-        final ProcessBuilder builder = new ProcessBuilder(command)
-            .redirectErrorStream(true)
-            .redirectOutput(log.toFile());
-        builder.environment().put("MDHUB_NO_BUILD", "1"); // the build running this test has just made the jar
-        builder.environment().put("JAVA_HOME", System.getProperty("java.home"));
-        builder.environment().put("JAVA_OPTS", "-Xmx128m");
-        return builder.start();
+        return processes.startScript(log, "bin/mdhub", command, ScriptOptions.DEFAULTS.with("JAVA_OPTS", "-Xmx128m"));
     }
 
     private static String read(final Path log)
     {
-        try
-        {
-            return Files.exists(log) ? Files.readString(log) : "";
-        }
-        catch (final IOException ex)
-        {
-            throw new java.io.UncheckedIOException(ex);
-        }
+        return SystemProcesses.read(log);
     }
 }

@@ -19,6 +19,7 @@ import org.junit.jupiter.api.condition.OS;
 import org.junit.jupiter.api.io.TempDir;
 
 import io.mdhub.common.test.InterruptAfter;
+import io.mdhub.common.test.ScriptOptions;
 import io.mdhub.common.test.SystemProcesses;
 
 /**
@@ -42,26 +43,17 @@ class MultiplexScriptIT
     @Test
     void twoP2pServersOnOneBackboneDaemonServeEveryItemWithoutLoss() throws Exception
     {
-        final Path root = new SystemProcesses(System.getProperty("mdhub.build.dir", "target")).root();
         final Path log = dir.resolve("multiplex.log");
-        final ProcessBuilder builder = new ProcessBuilder("bash", root.resolve("scripts/mdhub-multiplex.sh").toString(),
-            "--p2p-servers", "2", "--items", Integer.toString(ITEMS), "--rate", "500", "--duration", "4",
-            "--run-dir", dir.resolve("run").toString())
-            .redirectErrorStream(true)
-            .redirectOutput(log.toFile());
-        builder.environment().put("MDHUB_NO_BUILD", "1");
-        builder.environment().put("JAVA_HOME", System.getProperty("java.home"));
-        builder.environment().put("TMPDIR", dir.toString());
-        builder.environment().put("READY_TIMEOUT", "60");
         final long startNs = System.nanoTime();
-        final Process script = builder.start();
-        try
+        final Process script;
+        // closing sends SIGTERM, so the script's trap stops its processes; anything left after 10 s is killed
+        try (SystemProcesses processes = new SystemProcesses(System.getProperty("mdhub.build.dir", "target")))
         {
+            script = processes.startScript(log, "scripts/mdhub-multiplex.sh", List.of("--p2p-servers", "2",
+                "--items", Integer.toString(ITEMS), "--rate", "500", "--duration", "4",
+                "--run-dir", dir.resolve("run").toString()),
+                ScriptOptions.DEFAULTS.with("TMPDIR", dir.toString()).with("READY_TIMEOUT", "60"));
             assertTrue(script.waitFor(100, TimeUnit.SECONDS), () -> "the script did not end:\n" + read(log));
-        }
-        finally
-        {
-            stop(script);
         }
         final long seconds = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - startNs);
         final String output = read(log);
@@ -83,23 +75,6 @@ class MultiplexScriptIT
         final Matcher aeronDir = AERON_DIR.matcher(output);
         assertTrue(aeronDir.find(), output);
         assertFalse(Files.exists(Paths.get(aeronDir.group(1))), "the Aeron directory was removed");
-    }
-
-    /**
-     * SIGTERM lets the script's trap stop its processes; anything left after that is killed.
-     */
-    private static void stop(final Process script) throws InterruptedException
-    {
-        if (script.isAlive())
-        {
-            script.destroy();
-            if (!script.waitFor(30, TimeUnit.SECONDS))
-            {
-                script.descendants().forEach(ProcessHandle::destroyForcibly);
-                script.destroyForcibly();
-                script.waitFor();
-            }
-        }
     }
 
     private static List<Long> all(final Pattern pattern, final String text)

@@ -13,7 +13,7 @@ import java.util.concurrent.TimeUnit;
  * The separate JVMs of a system test: MDHub's fat jars started as users start them (java -jar, small heap,
  * Chronicle analytics off), or a {@code bin/mdhub} command as a user types it, each with its output in a log file the
  * test waits on; {@link #close()} stops every one it started (SIGTERM, so a command ends what it started itself,
- * then SIGKILL after 10 s), newest first.
+ * then SIGKILL for it and its descendants after 10 s), newest first.
  */
 public final class SystemProcesses implements AutoCloseable
 {
@@ -75,13 +75,36 @@ public final class SystemProcesses implements AutoCloseable
      */
     public Process startScript(final Path log, final String script, final List<String> args) throws IOException
     {
-        final List<String> command = new ArrayList<>(List.of("bash", root.resolve(script).toString()));
+        return startScript(log, script, args, ScriptOptions.DEFAULTS);
+    }
+
+    /**
+     * Start a script of the checkout as {@link #startScript(Path, String, List)} does, with a working directory, a
+     * command to run under or environment variables of its own.
+     *
+     * @param log     where its output goes.
+     * @param script  path of the script from the project root, e.g. {@code bin/mdhub}.
+     * @param args    its arguments.
+     * @param options prefix, working directory and environment.
+     * @return the process.
+     * @throws IOException if it cannot start.
+     */
+    public Process startScript(final Path log, final String script, final List<String> args,
+        final ScriptOptions options) throws IOException
+    {
+        final List<String> command = new ArrayList<>(options.prefix());
+        command.addAll(List.of("bash", root.resolve(script).toString()));
         command.addAll(args);
         final ProcessBuilder builder = new ProcessBuilder(command)
             .redirectErrorStream(true)
             .redirectOutput(log.toFile());
-        builder.environment().put("MDHUB_NO_BUILD", "1");
+        if (null != options.directory())
+        {
+            builder.directory(options.directory().toFile());
+        }
+        builder.environment().put("MDHUB_NO_BUILD", "1"); // the build running this test has just made the jars
         builder.environment().put("JAVA_HOME", System.getProperty("java.home"));
+        builder.environment().putAll(options.environment());
         final Process process = builder.start();
         processes.add(process);
         return process;
@@ -160,15 +183,31 @@ public final class SystemProcesses implements AutoCloseable
             {
                 if (!process.waitFor(10, TimeUnit.SECONDS))
                 {
-                    process.destroyForcibly();
-                    process.waitFor();
+                    kill(process);
                 }
             }
             catch (final InterruptedException ex)
             {
-                process.destroyForcibly();
+                kill(process);
                 Thread.currentThread().interrupt();
             }
+        }
+    }
+
+    /**
+     * SIGKILL a process and what it started: a script killed alone would leave its JVMs running.
+     */
+    private static void kill(final Process process)
+    {
+        process.descendants().forEach(ProcessHandle::destroyForcibly);
+        process.destroyForcibly();
+        try
+        {
+            process.waitFor(10, TimeUnit.SECONDS);
+        }
+        catch (final InterruptedException ex)
+        {
+            Thread.currentThread().interrupt();
         }
     }
 }
