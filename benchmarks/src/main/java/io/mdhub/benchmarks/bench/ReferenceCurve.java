@@ -57,7 +57,8 @@ record ReferenceCurve(String name, long[] rates, double[] means)
     }
 
     /**
-     * @return the published mean at exactly this rate, or NaN when the curve has no such row.
+     * @return the published mean at this rate; between two published rates, the straight line between their means
+     * (the curve is smooth at the published spacing); NaN outside the published range.
      */
     double meanAt(final long rate)
     {
@@ -67,7 +68,27 @@ record ReferenceCurve(String name, long[] rates, double[] means)
             {
                 return means[i];
             }
+            if (i > 0 && rates[i - 1] < rate && rate < rates[i])
+            {
+                final double fraction = (double)(rate - rates[i - 1]) / (rates[i] - rates[i - 1]);
+                return means[i - 1] + fraction * (means[i] - means[i - 1]);
+            }
         }
         return Double.NaN;
+    }
+
+    /**
+     * @return true when the curve has a published row at exactly this rate.
+     */
+    boolean isPublished(final long rate)
+    {
+        for (final long published : rates)
+        {
+            if (published == rate)
+            {
+                return true;
+            }
+        }
+        return false;
     }
 }
