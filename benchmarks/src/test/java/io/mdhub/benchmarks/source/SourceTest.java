@@ -111,28 +111,29 @@ class SourceTest
     }
 
     @Test
-    void aTickLargerThanTheWriteBufferGoesOutWholeWithoutSkipping()
+    void aTickLargerThanTheWriteBufferGoesOutWholeWithoutSkipping() throws InterruptedException
     {
-        // 1,000,000/s in 1 ms ticks: each tick writes ~75 KB, past Netty's 64 KB high water mark before its flush
         try (FakeDistributor distributor = new FakeDistributor(true);
             Source source = Source.launch(new Source.Context()
                 .port(distributor.port())
                 .itemCount(ITEMS)
-                .rate(0)
+                .rate(20_000)
                 .maxBurst(1_000_000)))
         {
-            MdTests.await("the refreshes", () -> source.stats().refreshesSent() == ITEMS);
-            source.rate(1_000_000);
-            MdTests.await(() -> "20,000 updates, sent " + source.stats().updatesSent(),
-                () -> source.stats().updatesSent() >= 20_000);
+            MdTests.await(() -> "warm-up updates, sent " + source.stats().updatesSent(),
+                () -> source.stats().updatesSent() >= 5_000);
+            // 2,000,000/s in 1 ms ticks for 100 ms: ~140 KB a tick, twice Netty's 64 KB high water mark, which the
+            // writes of one tick pass before its flush
+            source.rate(2_000_000);
+            Thread.sleep(100);
             source.rate(0);
             MdTests.await(() -> "everything sent to arrive: " + distributor.received.size() + " of 2 + " + ITEMS +
                 " + " + source.stats().updatesSent(),
                 () -> distributor.received.size() == 2 + ITEMS + source.stats().updatesSent());
             assertEquals(0, source.stats().skipped(), "nothing due was dropped");
-            // a reader that keeps up never fills the socket; a tick that stopped at the water mark without flushing
-            // would count as pushed back every time (20 ticks and more)
-            assertTrue(source.stats().pushBacks() < 5, "push-backs: " + source.stats().pushBacks());
+            // a reader that keeps up seldom fills the socket (0 or 1 time in runs here); a tick that stopped at the
+            // water mark without flushing would count as pushed back every time (6 to 8 times in runs here)
+            assertTrue(source.stats().pushBacks() <= 2, "push-backs: " + source.stats().pushBacks());
         }
     }
 
