@@ -65,12 +65,8 @@ public final class ThroughputBench implements Callable<Integer>
     @Option(names = "--warmup-seconds", description = "Seconds before measuring each rate (default ${DEFAULT-VALUE}).")
     int warmupSeconds = 5;
 
-    /**
-     * A gigabyte of heap touched from the start: the distributor takes the 100,000 start-up refreshes without a
-     * collection, where a 256 MB initial heap paused it for 115 and 232 ms while they arrived.
-     */
     @Option(names = "--jvm-opts", description = "JVM options for every process (default ${DEFAULT-VALUE}).")
-    String jvmOpts = "-Xms1g -Xmx2g -XX:+AlwaysPreTouch -XX:+UseParallelGC -XX:+UseTransparentHugePages";
+    String jvmOpts = "-Xms256m -Xmx2g -XX:+UseParallelGC -XX:+UseTransparentHugePages";
 
     @Option(names = "--out", description = "Report directory (default target/bench-throughput-<time>).")
     Path out;
