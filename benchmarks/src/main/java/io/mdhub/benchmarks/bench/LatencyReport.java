@@ -52,19 +52,25 @@ final class LatencyReport
         md.append("| rate/s | achieved/s | mean µs | stddev µs | max µs | min µs | samples | p50 µs | p99 µs | ")
             .append("p99.9 µs | lost | HS22 mean µs | below HS22 | sustained |\n");
         md.append("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|:---:|:---:|\n");
+        boolean isAnyInterpolated = false;
         for (final LatencyRow row : rows)
         {
             final double reference = hs22.meanAt(row.rate());
+            final boolean isInterpolated = !Double.isNaN(reference) && !hs22.isPublished(row.rate());
+            isAnyInterpolated |= isInterpolated;
             md.append(String.format(Locale.ROOT, "| %d | %d | %.1f | %.1f | %.1f | %.1f | %d | %.1f | %.1f | %.1f " +
                 "| %d | %s | %s | %s |%n", row.rate(), row.achieved(), row.meanUs(), row.stddevUs(), row.maxUs(),
                 row.minUs(), row.samples(), row.p50Us(), row.p99Us(), row.p999Us(), row.lost(),
                 Double.isNaN(reference) ? "–" :
-                    String.format(Locale.ROOT, hs22.isPublished(row.rate()) ? "%.1f" : "%.1f*", reference),
+                    String.format(Locale.ROOT, isInterpolated ? "%.1f*" : "%.1f", reference),
                 Double.isNaN(reference) ? "–" : row.meanUs() < reference ? "yes" : "no",
                 row.sustained() ? "yes" : "no"));
         }
-        md.append("\n\\* interpolated: HS22 has no row at this rate; the straight line between the published rates on ")
-            .append("either side.\n");
+        if (isAnyInterpolated)
+        {
+            md.append("\n\\* interpolated: HS22 has no row at this rate; the straight line between the published ")
+                .append("rates on either side.\n");
+        }
         md.append("\n![mean latency against update rate](latency.svg)\n");
         Files.writeString(dir.resolve("report.md"), md);
     }

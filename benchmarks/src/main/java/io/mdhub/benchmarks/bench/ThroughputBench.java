@@ -16,6 +16,7 @@ import java.util.regex.Pattern;
 import java.util.stream.LongStream;
 
 import io.mdhub.benchmarks.client.ClientStatsLine;
+import io.mdhub.benchmarks.source.UpdatePacer;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -168,10 +169,11 @@ public final class ThroughputBench implements Callable<Integer>
             {
                 // a burst of 100 ms at the highest rate: a source that was not scheduled for a moment catches up
                 // instead of dropping, so only a distributor that keeps pushing back makes the source fall short
-                final long maxBurst = Math.max(10_000, LongStream.of(rates).max().orElse(0) / 10);
+                final long maxBurst = Math.min(1_000_000,
+                    Math.max(UpdatePacer.MAX_BURST_DEFAULT, LongStream.of(rates).max().orElse(0) / 10));
                 source = processes.start("source", BenchProcesses.BENCH_JAR, "source",
                     "--port", Integer.toString(sourcePort), "--items", Integer.toString(universe),
-                    "--rate", Long.toString(rates[0]), "--max-burst", Long.toString(Math.min(maxBurst, 1_000_000)));
+                    "--rate", Long.toString(rates[0]), "--max-burst", Long.toString(maxBurst));
                 source.awaitLine("source: refreshes " + universe + ",", 120);
             }
             for (final long rate : rates)

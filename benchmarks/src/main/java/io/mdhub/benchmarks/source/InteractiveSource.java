@@ -152,7 +152,7 @@ public final class InteractiveSource implements AutoCloseable
         private int serviceId = 1;
         private long rate = 1000;
         private int timestampEvery = 10;
-        private int maxBurst = 10_000;
+        private int maxBurst = UpdatePacer.MAX_BURST_DEFAULT;
         private int eventLoopThreads = 1;
         private long tickNs = TimeUnit.MILLISECONDS.toNanos(1);
         private long maxPendingBytes = 64L << 20;

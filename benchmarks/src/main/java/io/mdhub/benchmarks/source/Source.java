@@ -126,7 +126,7 @@ public final class Source implements AutoCloseable
         private int serviceId = 1;
         private long rate = 1000;
         private int timestampEvery = 10;
-        private int maxBurst = 10_000;
+        private int maxBurst = UpdatePacer.MAX_BURST_DEFAULT;
 
         /**
          * Defaults: port 14003, user mdhub-source.

@@ -75,7 +75,7 @@ public final class SourceMain implements Callable<Integer>
 
     @Option(names = "--max-burst", description = "Most updates one tick sends when catching up after a stall or a "
         + "push-back; a backlog beyond it is dropped and counted as skipped (default ${DEFAULT-VALUE}).")
-    int maxBurst = 10_000;
+    int maxBurst = UpdatePacer.MAX_BURST_DEFAULT;
 
     @Option(names = "--timestamp-every",
         description = "Every n-th update carries a timestamp (default ${DEFAULT-VALUE}).")

@@ -7,6 +7,11 @@ package io.mdhub.benchmarks.source;
  */
 public final class UpdatePacer
 {
+    /**
+     * The sources' default burst: 10 ms of updates at 1,000,000/s.
+     */
+    public static final int MAX_BURST_DEFAULT = 10_000;
+
     private final int maxBurst;
     private long ratePerSecond;
     private long baseNs;

@@ -1,5 +1,6 @@
 package io.mdhub.benchmarks.source;
 
+import static io.mdhub.common.test.SystemProcesses.read;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -109,10 +110,5 @@ class SourceLauncherIT
         final List<String> command = new ArrayList<>(List.of("source"));
         command.addAll(List.of(args));
         return processes.startScript(log, "bin/mdhub", command, ScriptOptions.DEFAULTS.with("JAVA_OPTS", "-Xmx128m"));
-    }
-
-    private static String read(final Path log)
-    {
-        return SystemProcesses.read(log);
     }
 }

@@ -1,5 +1,6 @@
 package io.mdhub.benchmarks.system;
 
+import static io.mdhub.common.test.SystemProcesses.read;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -86,10 +87,5 @@ class MultiplexScriptIT
             values.add(Long.parseLong(matcher.group(1)));
         }
         return values;
-    }
-
-    private static String read(final Path log)
-    {
-        return SystemProcesses.read(log);
     }
 }

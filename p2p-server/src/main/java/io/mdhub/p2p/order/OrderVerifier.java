@@ -156,9 +156,13 @@ public final class OrderVerifier
             {
                 final long[] ka = a.keys.get((int)sa.get(sequence));
                 final long[] kb = b.keys.get((int)sb.get(sequence));
+                if (ka[0] == kb[0] && ka[1] == kb[1])
+                {
+                    continue;
+                }
                 final long[] shorter = sa.size() < sb.size() ? ka : kb;
                 final long[] longer = sa.size() < sb.size() ? kb : ka;
-                if ((ka[0] != kb[0] || ka[1] != kb[1]) && allowBehind && shorter[4] < longer[4])
+                if (allowBehind && shorter[4] < longer[4])
                 {
                     // a primary queues an order as it stores it: a server that died before replicating its last
                     // orders keeps them, never acknowledged, at sequences the survivor gave others at a new epoch
@@ -170,7 +174,7 @@ public final class OrderVerifier
                             " (stored by a primary that died before replicating them; never acknowledged)");
                     }
                 }
-                else if (ka[0] != kb[0] || ka[1] != kb[1])
+                else
                 {
                     problems.add("partition " + p + " sequence " + sequence + " is order " + ka[0] + "/" + ka[1] +
                         " in " + a.directory + " but " + kb[0] + "/" + kb[1] + " in " + b.directory);
