@@ -16,10 +16,10 @@ import org.agrona.collections.Int2IntHashMap;
  * The current field values of one item, off-heap: what a refresh loaded plus every update applied since, ready to be
  * written out as one standard FieldList for a refresh from cache.
  * <p>
- * Layout: each field owns a slot in one {@link ExpandableDirectByteBuffer}; {@code fid -> field index} is an Agrona
- * {@link Int2IntHashMap}, and per field index primitive arrays hold the fid, the slot offset, its capacity and the
- * value length. Field order is the order fields first arrived (refresh order, then appended update fields), which is
- * the order {@link #encodeFieldList(MutableDirectBuffer, int)} writes them in.
+ * Layout: each field owns a slot in one {@link ExpandableDirectByteBuffer}; one int array, the field table, holds per
+ * field index the fid, the slot offset, its capacity and the value length side by side. Field order is the order
+ * fields first arrived (refresh order, then appended update fields), which is the order
+ * {@link #encodeFieldList(MutableDirectBuffer, int)} writes them in.
  * <ul>
  *     <li>A new value that fits its slot is copied over the old one in place (the common update).</li>
  *     <li>A longer value moves to a new slot at the end; the old slot becomes garbage. When garbage exceeds the
@@ -27,10 +27,19 @@ import org.agrona.collections.Int2IntHashMap;
  *     allocation once the buffers have grown).</li>
  *     <li>{@link #clear()} keeps every buffer and array, so a refresh on a warm image allocates nothing.</li>
  * </ul>
+ * Why one table and a scan: a cache of 100,000 items is far larger than the CPU's caches, so each update finds its
+ * image cold in memory and pays for every cache line it touches. A field's four numbers share a line, and an image
+ * of ordinary size ({@value #SCAN_LIMIT} fields or fewer) finds a fid by scanning its table from just after the last
+ * fid found: updates carry their fields in a steady order, so the scan mostly hits at its first step, and it
+ * touches no hash table. An image that grows past that gets an Agrona {@link Int2IntHashMap} index
+ * ({@code fid -> field index}), kept from then on.
+ * <p>
  * Single-threaded: the owner of the item (one event loop or agent) is the only reader and writer.
  */
 public final class ItemImage
 {
+    /** Up to this many fields, a fid is found by scanning the field table; past it, by a hash index. */
+    static final int SCAN_LIMIT = 32;
     /** Returned by the fid index for an absent field. */
     private static final int MISSING = -1;
     private static final int INITIAL_FIELDS = 16;
@@ -41,14 +50,19 @@ public final class ItemImage
     private static final int INFO_SIZE_WITH_LENGTH = 1 + INFO_LENGTH;
     private static final int LONG_LENGTH_SIZE = 3;
 
-    private final Int2IntHashMap indexByFid = new Int2IntHashMap(INITIAL_FIELDS * 2, 0.65f, MISSING);
+    /** Field table entry: four ints per field index. */
+    private static final int FID = 0;
+    private static final int SLOT_OFFSET = 1;
+    private static final int SLOT_CAPACITY = 2;
+    private static final int VALUE_LENGTH = 3;
+    private static final int STRIDE = 4;
+
+    private int[] table = new int[INITIAL_FIELDS * STRIDE];
     private ExpandableDirectByteBuffer data = new ExpandableDirectByteBuffer(INITIAL_BYTES);
     private ExpandableDirectByteBuffer spare; // made on the first compaction: most images never need one
-    private int[] fids = new int[INITIAL_FIELDS];
-    private int[] slotOffsets = new int[INITIAL_FIELDS];
-    private int[] slotCapacities = new int[INITIAL_FIELDS];
-    private int[] valueLengths = new int[INITIAL_FIELDS];
+    private Int2IntHashMap indexByFid; // made when the image outgrows the scan: most images never need one
     private int fieldCount;
+    private int scanStart;
     private int dataEnd;
     private int liveBytes;
     private int garbageBytes;
@@ -63,8 +77,12 @@ public final class ItemImage
      */
     public void clear()
     {
-        indexByFid.clear();
+        if (null != indexByFid)
+        {
+            indexByFid.clear();
+        }
         fieldCount = 0;
+        scanStart = 0;
         dataEnd = 0;
         liveBytes = 0;
         garbageBytes = 0;
@@ -116,29 +134,30 @@ public final class ItemImage
      */
     public void put(final int fid, final DirectBuffer source, final int valueOffset, final int valueLength)
     {
-        final int index = indexByFid.get(fid);
+        final int index = indexOf(fid);
         if (MISSING == index)
         {
             append(fid, source, valueOffset, valueLength);
             return;
         }
-        final int oldLength = valueLengths[index];
+        final int entry = index * STRIDE;
+        final int[] table = this.table;
+        final int oldLength = table[entry + VALUE_LENGTH];
         valueBytes += valueLength - oldLength;
         longLengthCount += (isLong(valueLength) ? 1 : 0) - (isLong(oldLength) ? 1 : 0);
-        if (valueLength <= slotCapacities[index])
+        table[entry + VALUE_LENGTH] = valueLength;
+        if (valueLength <= table[entry + SLOT_CAPACITY])
         {
-            data.putBytes(slotOffsets[index], source, valueOffset, valueLength);
-            valueLengths[index] = valueLength;
+            data.putBytes(table[entry + SLOT_OFFSET], source, valueOffset, valueLength);
             return;
         }
-        garbageBytes += slotCapacities[index];
-        liveBytes -= slotCapacities[index];
+        garbageBytes += table[entry + SLOT_CAPACITY];
+        liveBytes -= table[entry + SLOT_CAPACITY];
         final int capacity = slotCapacity(valueLength);
         final int slot = allocateSlot(capacity);
         data.putBytes(slot, source, valueOffset, valueLength);
-        slotOffsets[index] = slot;
-        slotCapacities[index] = capacity;
-        valueLengths[index] = valueLength;
+        table[entry + SLOT_OFFSET] = slot;
+        table[entry + SLOT_CAPACITY] = capacity;
         liveBytes += capacity;
         if (garbageBytes > liveBytes && garbageBytes > INITIAL_BYTES)
         {
@@ -146,24 +165,65 @@ public final class ItemImage
         }
     }
 
+    private int indexOf(final int fid)
+    {
+        if (null != indexByFid)
+        {
+            return indexByFid.get(fid);
+        }
+        final int[] table = this.table;
+        final int count = fieldCount;
+        int index = scanStart;
+        for (int scanned = 0; scanned < count; scanned++, index++)
+        {
+            if (index == count)
+            {
+                index = 0;
+            }
+            if (table[index * STRIDE + FID] == fid)
+            {
+                scanStart = index + 1;
+                return index;
+            }
+        }
+        return MISSING;
+    }
+
     private void append(final int fid, final DirectBuffer source, final int valueOffset, final int valueLength)
     {
-        if (fieldCount == fids.length)
+        if (fieldCount * STRIDE == table.length)
         {
-            growFieldArrays();
+            table = Arrays.copyOf(table, table.length * 2);
         }
         final int capacity = slotCapacity(valueLength);
         final int slot = allocateSlot(capacity);
         data.putBytes(slot, source, valueOffset, valueLength);
         final int index = fieldCount++;
-        fids[index] = fid;
-        slotOffsets[index] = slot;
-        slotCapacities[index] = capacity;
-        valueLengths[index] = valueLength;
-        indexByFid.put(fid, index);
+        final int entry = index * STRIDE;
+        table[entry + FID] = fid;
+        table[entry + SLOT_OFFSET] = slot;
+        table[entry + SLOT_CAPACITY] = capacity;
+        table[entry + VALUE_LENGTH] = valueLength;
         liveBytes += capacity;
         valueBytes += valueLength;
         longLengthCount += isLong(valueLength) ? 1 : 0;
+        if (null != indexByFid)
+        {
+            indexByFid.put(fid, index);
+        }
+        else if (fieldCount > SCAN_LIMIT)
+        {
+            indexAllFields();
+        }
+    }
+
+    private void indexAllFields()
+    {
+        indexByFid = new Int2IntHashMap(fieldCount * 2, 0.65f, MISSING);
+        for (int index = 0; index < fieldCount; index++)
+        {
+            indexByFid.put(table[index * STRIDE + FID], index);
+        }
     }
 
     private static int slotCapacity(final int valueLength)
@@ -184,13 +244,14 @@ public final class ItemImage
     {
         final ExpandableDirectByteBuffer target =
             null != spare ? spare : new ExpandableDirectByteBuffer(data.capacity());
+        final int[] table = this.table;
         int position = 0;
-        for (int i = 0; i < fieldCount; i++)
+        for (int entry = 0, end = fieldCount * STRIDE; entry < end; entry += STRIDE)
         {
-            final int capacity = slotCapacities[i];
+            final int capacity = table[entry + SLOT_CAPACITY];
             target.checkLimit(position + capacity);
-            target.putBytes(position, data, slotOffsets[i], valueLengths[i]);
-            slotOffsets[i] = position;
+            target.putBytes(position, data, table[entry + SLOT_OFFSET], table[entry + VALUE_LENGTH]);
+            table[entry + SLOT_OFFSET] = position;
             position += capacity;
         }
         spare = data;
@@ -198,15 +259,6 @@ public final class ItemImage
         dataEnd = position;
         liveBytes = position;
         garbageBytes = 0;
-    }
-
-    private void growFieldArrays()
-    {
-        final int newLength = fids.length * 2;
-        fids = Arrays.copyOf(fids, newLength);
-        slotOffsets = Arrays.copyOf(slotOffsets, newLength);
-        slotCapacities = Arrays.copyOf(slotCapacities, newLength);
-        valueLengths = Arrays.copyOf(valueLengths, newLength);
     }
 
     private static boolean isLong(final int valueLength)
@@ -228,7 +280,7 @@ public final class ItemImage
      */
     public boolean contains(final int fid)
     {
-        return MISSING != indexByFid.get(fid);
+        return MISSING != indexOf(fid);
     }
 
     /**
@@ -237,8 +289,8 @@ public final class ItemImage
      */
     public int valueLength(final int fid)
     {
-        final int index = indexByFid.get(fid);
-        return MISSING == index ? MISSING : valueLengths[index];
+        final int index = indexOf(fid);
+        return MISSING == index ? MISSING : table[index * STRIDE + VALUE_LENGTH];
     }
 
     /**
@@ -251,13 +303,14 @@ public final class ItemImage
      */
     public int getValue(final int fid, final MutableDirectBuffer target, final int offset)
     {
-        final int index = indexByFid.get(fid);
+        final int index = indexOf(fid);
         if (MISSING == index)
         {
             return MISSING;
         }
-        target.putBytes(offset, data, slotOffsets[index], valueLengths[index]);
-        return valueLengths[index];
+        final int entry = index * STRIDE;
+        target.putBytes(offset, data, table[entry + SLOT_OFFSET], table[entry + VALUE_LENGTH]);
+        return table[entry + VALUE_LENGTH];
     }
 
     /**
@@ -266,7 +319,7 @@ public final class ItemImage
      */
     public int fieldIdAt(final int index)
     {
-        return fids[index];
+        return table[index * STRIDE + FID];
     }
 
     /**
@@ -333,11 +386,12 @@ public final class ItemImage
         }
         target.putShort(position, (short)fieldCount, RwfMsgDescriptor.BYTE_ORDER);
         position += RwfFieldListFlyweight.COUNT_SIZE;
-        for (int i = 0; i < fieldCount; i++)
+        final int[] table = this.table;
+        for (int entry = 0, end = fieldCount * STRIDE; entry < end; entry += STRIDE)
         {
-            target.putShort(position, (short)fids[i], RwfMsgDescriptor.BYTE_ORDER);
+            target.putShort(position, (short)table[entry + FID], RwfMsgDescriptor.BYTE_ORDER);
             position += RwfFieldListFlyweight.FIELD_ID_SIZE;
-            final int valueLength = valueLengths[i];
+            final int valueLength = table[entry + VALUE_LENGTH];
             if (isLong(valueLength))
             {
                 target.putByte(position, (byte)RwfPrimitives.U16OB_LONG_FORM_PREFIX);
@@ -348,7 +402,7 @@ public final class ItemImage
             {
                 target.putByte(position++, (byte)valueLength);
             }
-            target.putBytes(position, data, slotOffsets[i], valueLength);
+            target.putBytes(position, data, table[entry + SLOT_OFFSET], valueLength);
             position += valueLength;
         }
         return position - offset;

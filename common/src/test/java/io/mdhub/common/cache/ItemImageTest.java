@@ -143,6 +143,61 @@ class ItemImageTest
     }
 
     @Test
+    void fieldsAreFoundInAnyOrderBeforeAndAfterTheImageOutgrowsTheScan()
+    {
+        final int scanned = ItemImage.SCAN_LIMIT;
+        eta.begin(1, 0);
+        for (int fid = 1; fid <= scanned; fid++)
+        {
+            eta.uint(fid, fid);
+        }
+        final byte[] refresh = eta.end();
+        image.applyRefresh(wrap(refresh));
+        final Map<Integer, byte[]> model = new LinkedHashMap<>(EtaFieldLists.decode(refresh));
+        applyReversedAndCheck(scanned, 1_000, model);
+        applyReversedAndCheck(scanned, 1L << 40, model);
+        assertEquals(-1, image.valueLength(scanned + 1), "an absent fid, scanned for");
+
+        final byte[] newField = eta.begin(0, 0).uint(scanned + 1, 7).end();
+        image.applyUpdate(wrap(newField));
+        model.putAll(EtaFieldLists.decode(newField));
+        applyReversedAndCheck(scanned + 1, 1L << 50, model);
+        assertEquals(-1, image.valueLength(scanned + 2), "an absent fid, looked up in the index");
+
+        image.applyRefresh(wrap(eta.begin(1, 0).uint(40, 1).uint(3, 2).end()));
+        assertEquals(2, image.fieldCount());
+        assertTrue(image.contains(40) && image.contains(3), "the refreshed fields");
+        assertFalse(image.contains(1), "a field of the image before the refresh");
+        image.applyUpdate(wrap(eta.begin(0, 0).uint(3, 5).uint(1, 6).end()));
+        assertEquals(List.of(40, 3, 1), List.of(image.fieldIdAt(0), image.fieldIdAt(1), image.fieldIdAt(2)));
+    }
+
+    /**
+     * Update fids {@code highest} down to 1 to {@code base + fid} (a base that makes the values longer than their
+     * slots moves them), then check every value and the whole image against ETA.
+     */
+    private void applyReversedAndCheck(final int highest, final long base, final Map<Integer, byte[]> model)
+    {
+        eta.begin(0, 0);
+        for (int fid = highest; fid >= 1; fid--)
+        {
+            eta.uint(fid, base + fid);
+        }
+        final byte[] update = eta.end();
+        image.applyUpdate(wrap(update));
+        model.putAll(EtaFieldLists.decode(update));
+        final ExpandableArrayBuffer value = new ExpandableArrayBuffer(16);
+        for (final Map.Entry<Integer, byte[]> entry : model.entrySet())
+        {
+            final int length = image.getValue(entry.getKey(), value, 0);
+            final byte[] bytes = new byte[length];
+            value.getBytes(0, bytes);
+            assertArrayEquals(entry.getValue(), bytes, "fid " + entry.getKey());
+        }
+        assertFields(model, EtaFieldLists.decode(encodeImage()));
+    }
+
+    @Test
     void largeDictionaryIdIsWrittenBackAsEtaWroteIt()
     {
         final byte[] refresh = eta.begin(300, 7).real(22, 1, 14).end();
