@@ -17,6 +17,7 @@ import java.util.stream.LongStream;
 
 import io.mdhub.benchmarks.client.ClientStatsLine;
 import io.mdhub.benchmarks.source.UpdatePacer;
+import io.mdhub.common.status.MdCounters;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -30,7 +31,8 @@ import picocli.CommandLine.Option;
  * universe, so every update from the backbone goes to about half of them; input and aggregate output updates/s;</li>
  * <li>{@code nofanout} — one consumer with the whole watchlist (100,000 items);</li>
  * <li>{@code distributor} — the standalone distributor: a pushing source into a distributor whose backbone a
- * p2p-server consumes as a sink; the highest rate the distributor takes without pushing back.</li>
+ * p2p-server consumes as a sink; the highest rate the distributor takes without pushing back and the sink receives
+ * whole (its {@code backbone-messages-in} and {@code backbone-gaps} counters).</li>
  * </ul>
  */
 @Command(
@@ -81,8 +83,9 @@ public final class ThroughputBench implements Callable<Integer>
      * @param test      which test.
      * @param rate      commanded input updates/s.
      * @param input     input updates/s achieved by the source.
-     * @param output    aggregate updates/s received by the consumers (the distributor test: none).
-     * @param lost      updates missing at the consumers.
+     * @param output    aggregate updates/s received by the consumers; the distributor test: item messages/s the
+     *                  sink p2p-server took from the backbone.
+     * @param lost      updates missing at the consumers; the distributor test: sequence gaps the sink detected.
      * @param sustained no loss, no failure, input within 5 % of the rate, output within 15 % of what the watchlists
      *                  make of the input.
      */
@@ -176,17 +179,21 @@ public final class ThroughputBench implements Callable<Integer>
                     "--rate", Long.toString(rates[0]), "--max-burst", Long.toString(maxBurst));
                 source.awaitLine("source: refreshes " + universe + ",", 120);
             }
-            for (final long rate : rates)
+            // the distributor test's sink has no consumers: what it received is read from its backbone counters
+            try (DriverCounters sink = isDistributorTest ? DriverCounters.open(Path.of(aeronDir)) : null)
             {
-                source.send("ur " + rate);
-                final Step step = isDistributorTest ? distributorStep(source, rate) :
-                    consumerStep(test, processes, consumerPort, universe, source, rate);
-                steps.add(step);
-                console.println(step.csv());
-                console.flush();
-                if (!step.sustained())
+                for (final long rate : rates)
                 {
-                    break;
+                    source.send("ur " + rate);
+                    final Step step = isDistributorTest ? distributorStep(source, sink, rate) :
+                        consumerStep(test, processes, consumerPort, universe, source, rate);
+                    steps.add(step);
+                    console.println(step.csv());
+                    console.flush();
+                    if (!step.sustained())
+                    {
+                        break;
+                    }
                 }
             }
         }
@@ -224,10 +231,18 @@ public final class ThroughputBench implements Callable<Integer>
         }
     }
 
-    private Step distributorStep(final BenchProcess source, final long rate) throws InterruptedException
+    private Step distributorStep(final BenchProcess source, final DriverCounters sink, final long rate)
+        throws InterruptedException
     {
         final int from = source.output().length();
-        Thread.sleep(1000L * (warmupSeconds + stepSeconds));
+        Thread.sleep(1000L * warmupSeconds);
+        final long takenBefore = sink.sum(MdCounters.BACKBONE_MESSAGES_IN_TYPE_ID);
+        final long gapsBefore = sink.sum(MdCounters.BACKBONE_GAPS_TYPE_ID);
+        Thread.sleep(1000L * stepSeconds);
+        final long taken = sink.sum(MdCounters.BACKBONE_MESSAGES_IN_TYPE_ID) - takenBefore;
+        final long gaps = sink.sum(MdCounters.BACKBONE_GAPS_TYPE_ID) - gapsBefore;
+        // every fan-out worker of the sink reads the whole stream and counts it
+        final long received = taken / Math.max(1, sink.count(MdCounters.BACKBONE_MESSAGES_IN_TYPE_ID)) / stepSeconds;
         final String lines = source.output().substring(from);
         final long input = mean(SOURCE_RATE, lines, warmupSeconds);
         // the source's running count at the end of the warm-up (a line a second), then at the end of the step
@@ -239,7 +254,10 @@ public final class ThroughputBench implements Callable<Integer>
         // source was not scheduled): in the measured window at most 0.1 % of its updates is noise on a shared box,
         // more is the distributor falling behind
         final boolean isKeepingUp = skipped <= rate * stepSeconds / 1000;
-        return new Step("distributor", rate, input, 0, 0, input >= rate * 0.95 && isKeepingUp);
+        // what the distributor took must also have reached the sink, in sequence: the sink's window and the source's
+        // per-second lines are read a few milliseconds apart, hence the 3 % allowance
+        final boolean isDelivered = 0 == gaps && received >= input * 0.97;
+        return new Step("distributor", rate, input, received, gaps, input >= rate * 0.95 && isKeepingUp && isDelivered);
     }
 
     /**

@@ -277,6 +277,12 @@ public final class MdCounters
     public static final int BACKBONE_RECOVERIES_TYPE_ID = 20_303;
 
     /**
+     * Backbone: item messages (refreshes, updates, statuses) taken in sequence from a data stream, per stream reader,
+     * whether or not anything there watches the item: what reached the reader (duplicates are not counted).
+     */
+    public static final int BACKBONE_MESSAGES_IN_TYPE_ID = 20_304;
+
+    /**
      * Order service: new orders accepted on a primary (sequenced). Block 20 400-20 499 belongs to the order service.
      */
     public static final int ORDER_ACCEPTED_TYPE_ID = 20_400;
@@ -390,7 +396,7 @@ public final class MdCounters
                     (typeId >= DISTRIBUTOR_PROVIDERS_ACTIVE_TYPE_ID &&
                         typeId <= DISTRIBUTOR_ROUTE_CONNECT_FAILURES_TYPE_ID) ||
                     (typeId >= P2P_CONNECTIONS_ACTIVE_TYPE_ID && typeId <= P2P_SERVICE_UPDATES_IN_TYPE_ID) ||
-                    (typeId >= BACKBONE_MALFORMED_TYPE_ID && typeId <= BACKBONE_RECOVERIES_TYPE_ID) ||
+                    (typeId >= BACKBONE_MALFORMED_TYPE_ID && typeId <= BACKBONE_MESSAGES_IN_TYPE_ID) ||
                     (typeId >= ORDER_ACCEPTED_TYPE_ID && typeId <= ORDER_ANSWER_REQUESTS_TYPE_ID);
         }
     }

@@ -123,6 +123,7 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
     private final MarketDataAdapter adapter;
     private final AtomicCounter gaps;
     private final AtomicCounter recoveries;
+    private final AtomicCounter messagesIn;
     private final List<AutoCloseable> owned;
     private final long requestIdBase;
     private final int workerIndex;
@@ -177,6 +178,7 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
         this.control = wiring.control;
         this.adapter = new MarketDataAdapter(this, wiring.malformed);
         this.gaps = wiring.gaps;
+        this.messagesIn = wiring.messagesIn;
         this.recoveries = wiring.recoveries;
         this.owned = wiring.owned;
         this.epoch = wiring.epoch;
@@ -1085,6 +1087,7 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
         {
             return false;
         }
+        messagesIn.incrementOrdered(); // single writer: an ordered store, no locked instruction per message
         if (result > 0)
         {
             gaps.increment();
@@ -1513,6 +1516,7 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
         AtomicCounter malformed;
         AtomicCounter gaps;
         AtomicCounter recoveries;
+        AtomicCounter messagesIn;
         long epoch = System.currentTimeMillis();
     }
 

@@ -61,6 +61,7 @@ public final class BackboneItemSourceFactory implements ItemSourceFactory
                 add(wiring, MdCounters.BACKBONE_BACK_PRESSURE_TYPE_ID, "backbone-back-pressure" + suffix);
             wiring.gaps = add(wiring, MdCounters.BACKBONE_GAPS_TYPE_ID, "backbone-gaps" + suffix);
             wiring.recoveries = add(wiring, MdCounters.BACKBONE_RECOVERIES_TYPE_ID, "backbone-recoveries" + suffix);
+            wiring.messagesIn = add(wiring, MdCounters.BACKBONE_MESSAGES_IN_TYPE_ID, "backbone-messages-in" + suffix);
             wiring.data = aeron.addSubscription(settings.channel(), settings.dataStreamId());
             wiring.owned.add(wiring.data);
             final ExclusivePublication controlPublication =

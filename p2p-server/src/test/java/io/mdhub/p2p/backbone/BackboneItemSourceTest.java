@@ -13,6 +13,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
+import org.agrona.concurrent.status.CountersReader;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -29,6 +30,7 @@ import com.refinitiv.eta.rdm.Directory;
 import io.aeron.Aeron;
 import io.mdhub.backbone.BackboneNode;
 import io.mdhub.common.dictionary.FieldIds;
+import io.mdhub.common.status.MdCounters;
 import io.mdhub.common.test.EtaTransportExtension;
 import io.mdhub.common.test.InterruptAfter;
 import io.mdhub.common.test.MdTests;
@@ -170,6 +172,45 @@ class BackboneItemSourceTest
         assertEquals(StreamStates.CLOSED, notFound.streamState());
         assertEquals(StateCodes.NOT_FOUND, notFound.code());
         assertEquals(1, distributor.requests("NOPE.N"), "a first request for an unknown item is refused at once");
+    }
+
+    @Test
+    void everyItemMessageTakenFromTheStreamIsCountedWhetherWatchedOrNot()
+    {
+        consumer.requestItem(ITEM_STREAM, FakeBackboneDistributor.SERVICE_ID, "TRI.N");
+        assertEquals(MsgClasses.REFRESH, consumer.awaitMessage(ITEM_STREAM).msgClass());
+        final long before = messagesIn();
+
+        for (int i = 1; i <= 30; i++)
+        {
+            distributor.update("IBM.N", 20000 + i); // nobody here watches it
+        }
+        for (int i = 1; i <= 20; i++)
+        {
+            distributor.update("TRI.N", 12340 + i);
+        }
+        for (int i = 1; i <= 20; i++)
+        {
+            assertEquals(MsgClasses.UPDATE, consumer.awaitMessage(ITEM_STREAM).msgClass());
+        }
+        // each worker reads the whole stream; the last update counted before it was passed on to the consumer
+        final int readers = workerLoops.size();
+        MdTests.await(() -> "50 messages per stream reader, " + readers + " readers, counted " +
+            (messagesIn() - before), () -> messagesIn() - before == 50L * readers);
+    }
+
+    private long messagesIn()
+    {
+        final long[] sum = {0};
+        final CountersReader counters = aeron.countersReader();
+        counters.forEach((counterId, typeId, keyBuffer, label) ->
+        {
+            if (MdCounters.BACKBONE_MESSAGES_IN_TYPE_ID == typeId)
+            {
+                sum[0] += counters.getCounterValue(counterId);
+            }
+        });
+        return sum[0];
     }
 
     @Test
