@@ -151,28 +151,36 @@ public final class OrderVerifier
             final Long2LongHashMap sa = sequences(a, p);
             final Long2LongHashMap sb = sequences(b, p);
             final long common = Math.min(sa.size(), sb.size());
-            boolean isStaleTailNoted = false;
+            long staleFrom = 0;
             for (long sequence = 1; sequence <= common; sequence++)
             {
                 final long[] ka = a.keys.get((int)sa.get(sequence));
                 final long[] kb = b.keys.get((int)sb.get(sequence));
-                if (ka[0] == kb[0] && ka[1] == kb[1])
+                final long[] shorter = sa.size() < sb.size() ? ka : kb;
+                final long[] longer = sa.size() < sb.size() ? kb : ka;
+                // a primary queues an order as it stores it: a server that died before replicating its last orders
+                // keeps them, never acknowledged, at sequences the survivor gave others at a new epoch — one tail,
+                // from its first such sequence to its end (a resent order may even land at its old sequence)
+                final boolean isStale = allowBehind && shorter[4] < longer[4];
+                if (0 != staleFrom)
+                {
+                    if (!isStale)
+                    {
+                        problems.add("partition " + p + " sequence " + sequence + ": the queue behind holds the " +
+                            "same epoch again after its stale tail began at sequence " + staleFrom + " (not one tail)");
+                    }
+                    continue;
+                }
+                if (ka[0] == kb[0] && ka[1] == kb[1] && ka[4] == kb[4])
                 {
                     continue;
                 }
-                final long[] shorter = sa.size() < sb.size() ? ka : kb;
-                final long[] longer = sa.size() < sb.size() ? kb : ka;
-                if (allowBehind && shorter[4] < longer[4])
+                if (isStale)
                 {
-                    // a primary queues an order as it stores it: a server that died before replicating its last
-                    // orders keeps them, never acknowledged, at sequences the survivor gave others at a new epoch
-                    if (!isStaleTailNoted)
-                    {
-                        isStaleTailNoted = true;
-                        notes.add("partition " + p + " from sequence " + sequence + ": the queue behind holds orders " +
-                            "of epoch " + shorter[4] + " that the other gave other orders at epoch " + longer[4] +
-                            " (stored by a primary that died before replicating them; never acknowledged)");
-                    }
+                    staleFrom = sequence;
+                    notes.add("partition " + p + " from sequence " + sequence + ": the queue behind holds orders " +
+                        "of epoch " + shorter[4] + " that the other gave other orders at epoch " + longer[4] +
+                        " (stored by a primary that died before replicating them; never acknowledged)");
                 }
                 else
                 {

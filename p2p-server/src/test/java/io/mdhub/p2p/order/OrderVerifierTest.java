@@ -158,6 +158,26 @@ class OrderVerifierTest
             "one sequence, two orders, one epoch: a sequence given twice");
     }
 
+    /**
+     * The stale orders are the end of the dead primary's queue: stale, then agreeing again, then stale is two stretches
+     * of loss, not one unreplicated tail. A stale order the client resent may land at its old sequence: still stale.
+     */
+    @Test
+    void aStaleTailMustRunToTheEndOfTheQueueBehind()
+    {
+        final Path survivor = queue("a", order(0, 1, 1, 1), order(0, 2, 3, 2), order(0, 3, 4, 2), order(0, 4, 5, 2));
+        final Path broken = queue("b", order(0, 1, 1, 1), order(0, 2, 2, 1), order(0, 3, 4, 2), order(0, 4, 6, 1));
+        final OrderVerifier verifier = verify(List.of(survivor, broken), null, true);
+        assertTrue(mentions(verifier, "partition 0 sequence 3: the queue behind holds the same epoch again after its " +
+            "stale tail began at sequence 2"), () -> String.join("\n", verifier.problems()));
+
+        final Path resent = queue("c", order(0, 1, 1, 1), order(0, 2, 3, 1), order(0, 3, 9, 1));
+        final OrderVerifier resentVerifier = verify(List.of(survivor, resent), null, true);
+        assertTrue(resentVerifier.problems().isEmpty(), () -> String.join("\n", resentVerifier.problems()));
+        assertTrue(resentVerifier.notes().stream().anyMatch(n -> n.startsWith("partition 0 from sequence 2")),
+            () -> String.join("\n", resentVerifier.notes()));
+    }
+
     @Test
     void queuesEachAheadInAPartitionDivergeEvenWithAllowBehind()
     {
