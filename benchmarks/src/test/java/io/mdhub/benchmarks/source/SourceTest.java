@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -19,12 +20,14 @@ import com.refinitiv.eta.rdm.DomainTypes;
 
 import io.mdhub.common.dictionary.DictionaryLoader;
 import io.mdhub.common.dictionary.FieldIds;
+import io.mdhub.common.ripc.RipcConfiguration;
 import io.mdhub.common.rwf.eta.DirectoryRefreshDecoder;
 import io.mdhub.common.rwf.eta.EtaMsgReader;
 import io.mdhub.common.rwf.eta.FieldListDecoder;
 import io.mdhub.common.rwf.eta.FieldListHandler;
 import io.mdhub.common.test.InterruptAfter;
 import io.mdhub.common.test.MdTests;
+import io.netty.util.ResourceLeakDetector;
 
 /**
  * The source speaks to a distributor as an ETA non-interactive provider does, checked by decoding everything it sent
@@ -42,6 +45,68 @@ class SourceTest
 
     @Test
     void publishesLoginDirectoryRefreshesAndCountedUpdates()
+    {
+        publishAndCheck();
+    }
+
+    /**
+     * Updates are packed into the RIPC frame straight from the source's encoding buffer; with packing off each one
+     * goes out as a message buffer of its own instead, and nothing else changes.
+     */
+    @Test
+    void withPackingOffUpdatesGoOutOneByOne()
+    {
+        System.setProperty(RipcConfiguration.PACK_OUTBOUND_PROP_NAME, "false");
+        try
+        {
+            publishAndCheck();
+        }
+        finally
+        {
+            System.clearProperty(RipcConfiguration.PACK_OUTBOUND_PROP_NAME);
+        }
+    }
+
+    /**
+     * Once warm, publishing an update allocates nothing on the source's event loop (the bytes of 20,000 updates,
+     * spread over them, stay well under one small object each); a message buffer and wrapper per update would be
+     * over 100 bytes each.
+     */
+    @Test
+    void publishingUpdatesAllocatesNothingOnceWarm()
+    {
+        // the build's paranoid leak detector records a stack trace at every access of a pooled buffer: that is test
+        // instrumentation, not the update path, so it is off while this test runs
+        final ResourceLeakDetector.Level level = ResourceLeakDetector.getLevel();
+        ResourceLeakDetector.setLevel(ResourceLeakDetector.Level.DISABLED);
+        try (FakeDistributor distributor = new FakeDistributor(true);
+            Source source = Source.launch(new Source.Context()
+                .port(distributor.port())
+                .itemCount(ITEMS)
+                .rate(20_000)))
+        {
+            MdTests.await(() -> "warm-up updates, sent " + source.stats().updatesSent(),
+                () -> source.stats().updatesSent() >= 10_000);
+            final com.sun.management.ThreadMXBean threads =
+                (com.sun.management.ThreadMXBean)ManagementFactory.getThreadMXBean();
+            final long loop = Thread.getAllStackTraces().keySet().stream()
+                .filter((thread) -> thread.getName().startsWith("ripc-mdhub-source")).findFirst()
+                .orElseThrow().getId();
+            final long sentBefore = source.stats().updatesSent();
+            final long allocatedBefore = threads.getThreadAllocatedBytes(loop);
+            MdTests.await(() -> "20,000 more updates, sent " + (source.stats().updatesSent() - sentBefore),
+                () -> source.stats().updatesSent() - sentBefore >= 20_000);
+            final double perUpdate = (double)(threads.getThreadAllocatedBytes(loop) - allocatedBefore) /
+                (source.stats().updatesSent() - sentBefore);
+            assertTrue(perUpdate < 8, "bytes allocated per update on the source's event loop: " + perUpdate);
+        }
+        finally
+        {
+            ResourceLeakDetector.setLevel(level);
+        }
+    }
+
+    private void publishAndCheck()
     {
         try (FakeDistributor distributor = new FakeDistributor(true);
             Source source = Source.launch(new Source.Context()
