@@ -66,8 +66,8 @@ final class NiProviderSession extends ChannelInboundHandlerAdapter
     private final RwfMsgFlyweight header = new RwfMsgFlyweight();
     private final UnsafeBuffer view = new UnsafeBuffer(0, 0);
     private final UnsafeBuffer update = new UnsafeBuffer(ByteBuffer.allocateDirect(MESSAGE_CAPACITY / 4));
-    private RipcFrameEncoder encoder;
     private final Buffer text = CodecFactory.createBuffer();
+    private RipcFrameEncoder encoder;
     private UpdatePacer pacer;
     private ScheduledFuture<?> ticker;
     private int nextRefresh;
@@ -286,7 +286,7 @@ final class NiProviderSession extends ChannelInboundHandlerAdapter
         if (null == encoder ||
             !encoder.writePackedCopy(update, 0, length, RwfMsgDescriptor.STREAM_ID_OFFSET, streamId(item)))
         {
-            // packing is off (mdhub.ripc.pack.outbound=false): a message buffer of its own, as any other message
+            // not packable (mdhub.ripc.pack.outbound=false, or too long): a message buffer of its own, as any other
             final ByteBuf buf = RipcFrameEncoder.newMessageBuffer(ctx.alloc(), length);
             buf.writeBytes(update.byteBuffer().duplicate().limit(length).position(0));
             write(ctx, buf);
