@@ -51,31 +51,11 @@ final class DriverCounters implements AutoCloseable
     }
 
     /**
-     * @param typeId a counter type id.
-     * @return the sum of the values of every allocated counter of that type.
+     * @return the driver's counters (sum them with {@code MdCounters.sum}).
      */
-    long sum(final int typeId)
+    CountersReader counters()
     {
-        final long[] sum = {0};
-        counters.forEach((counterId, type, keyBuffer, label) ->
-        {
-            if (type == typeId)
-            {
-                sum[0] += counters.getCounterValue(counterId);
-            }
-        });
-        return sum[0];
-    }
-
-    /**
-     * @param typeId a counter type id.
-     * @return how many counters of that type are allocated (for a per-reader counter: how many readers).
-     */
-    int count(final int typeId)
-    {
-        final int[] count = {0};
-        counters.forEach((counterId, type, keyBuffer, label) -> count[0] += type == typeId ? 1 : 0);
-        return count[0];
+        return counters;
     }
 
     @Override

@@ -272,11 +272,7 @@ final class NiProviderSession extends ChannelInboundHandlerAdapter
             writer.begin(update, 0, update.capacity()), streamId(item), UpdateEventTypes.QUOTE);
         Level1Layout.update(fields, basePrice(item), count,
             0 == (updatesSent + 1) % settings.timestampEvery() ? System.nanoTime() : 0);
-        final int result = marketPrice.complete();
-        if (CodecReturnCodes.SUCCESS != result)
-        {
-            throw new IllegalStateException("encoding failed: " + CodecReturnCodes.toString(result));
-        }
+        checkEncoded(marketPrice.complete());
         final int length = writer.encodedLength();
         if (null == encoder)
         {
@@ -298,9 +294,17 @@ final class NiProviderSession extends ChannelInboundHandlerAdapter
         if (CodecReturnCodes.SUCCESS != result)
         {
             buf.release();
+        }
+        checkEncoded(result);
+        return buf.writerIndex(buf.writerIndex() + writer.encodedLength());
+    }
+
+    private static void checkEncoded(final int result)
+    {
+        if (CodecReturnCodes.SUCCESS != result)
+        {
             throw new IllegalStateException("encoding failed: " + CodecReturnCodes.toString(result));
         }
-        return buf.writerIndex(buf.writerIndex() + writer.encodedLength());
     }
 
     private static void write(final ChannelHandlerContext ctx, final ByteBuf message)

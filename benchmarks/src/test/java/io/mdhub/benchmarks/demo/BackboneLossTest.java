@@ -19,7 +19,6 @@ import java.util.concurrent.locks.LockSupport;
 import org.HdrHistogram.Histogram;
 import org.agrona.CloseHelper;
 import org.agrona.concurrent.UnsafeBuffer;
-import org.agrona.concurrent.status.CountersReader;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -354,16 +353,7 @@ class BackboneLossTest
 
     private long p2pCounter(final int typeId)
     {
-        final CountersReader counters = aeron.countersReader();
-        final long[] sum = {0};
-        counters.forEach((counterId, type, key, label) ->
-        {
-            if (type == typeId)
-            {
-                sum[0] += counters.getCounterValue(counterId);
-            }
-        });
-        return sum[0];
+        return MdCounters.sum(aeron.countersReader(), typeId);
     }
 
     private static int freeUdpPort()

@@ -89,11 +89,14 @@ class SourceTest
                 () -> source.stats().updatesSent() >= 10_000);
             final com.sun.management.ThreadMXBean threads =
                 (com.sun.management.ThreadMXBean)ManagementFactory.getThreadMXBean();
-            final long loop = Thread.getAllStackTraces().keySet().stream()
-                .filter((thread) -> thread.getName().startsWith("ripc-mdhub-source")).findFirst()
-                .orElseThrow().getId();
+            // the running source's event loop: a stopped one (of an earlier test) would read -1 and pass by itself
+            final List<Thread> loops = Thread.getAllStackTraces().keySet().stream()
+                .filter((thread) -> thread.getName().startsWith("ripc-mdhub-source") && thread.isAlive()).toList();
+            assertEquals(1, loops.size(), loops::toString);
+            final long loop = loops.get(0).getId();
             final long sentBefore = source.stats().updatesSent();
             final long allocatedBefore = threads.getThreadAllocatedBytes(loop);
+            assertTrue(allocatedBefore > 0, "the event loop's allocation is measured: " + allocatedBefore);
             MdTests.await(() -> "20,000 more updates, sent " + (source.stats().updatesSent() - sentBefore),
                 () -> source.stats().updatesSent() - sentBefore >= 20_000);
             final double perUpdate = (double)(threads.getThreadAllocatedBytes(loop) - allocatedBefore) /

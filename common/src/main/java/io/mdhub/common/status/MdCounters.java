@@ -1,5 +1,7 @@
 package io.mdhub.common.status;
 
+import org.agrona.concurrent.status.CountersReader;
+
 /**
  * The ONE registry of MDHub counter type ids, as Aeron's {@code AeronCounters} is for Aeron (0..999) and Artio's
  * {@code FixCountersId} for Artio (10 000+). MDHub ids start at 20 000 so they never collide with either when
@@ -399,5 +401,35 @@ public final class MdCounters
                     (typeId >= BACKBONE_MALFORMED_TYPE_ID && typeId <= BACKBONE_MESSAGES_IN_TYPE_ID) ||
                     (typeId >= ORDER_ACCEPTED_TYPE_ID && typeId <= ORDER_ANSWER_REQUESTS_TYPE_ID);
         }
+    }
+
+    /**
+     * @param counters a counters reader: a component's own, or a media driver's (every client's counters are there).
+     * @param typeId   a counter type id.
+     * @return the sum of the values of every allocated counter of that type (a per-worker counter over all workers).
+     */
+    public static long sum(final CountersReader counters, final int typeId)
+    {
+        final long[] sum = {0};
+        counters.forEach((counterId, type, keyBuffer, label) ->
+        {
+            if (type == typeId)
+            {
+                sum[0] += counters.getCounterValue(counterId);
+            }
+        });
+        return sum[0];
+    }
+
+    /**
+     * @param counters a counters reader.
+     * @param typeId   a counter type id.
+     * @return how many counters of that type are allocated (for a per-reader counter: how many readers).
+     */
+    public static int count(final CountersReader counters, final int typeId)
+    {
+        final int[] count = {0};
+        counters.forEach((counterId, type, keyBuffer, label) -> count[0] += type == typeId ? 1 : 0);
+        return count[0];
     }
 }

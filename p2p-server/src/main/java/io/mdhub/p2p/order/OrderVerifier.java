@@ -168,6 +168,7 @@ public final class OrderVerifier
                     {
                         problems.add("partition " + p + " sequence " + sequence + ": the queue behind holds the " +
                             "same epoch again after its stale tail began at sequence " + staleFrom + " (not one tail)");
+                        break; // one problem says it: the rest of the partition's comparison is no tail either
                     }
                     continue;
                 }

@@ -13,7 +13,6 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
-import org.agrona.concurrent.status.CountersReader;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -201,16 +200,7 @@ class BackboneItemSourceTest
 
     private long messagesIn()
     {
-        final long[] sum = {0};
-        final CountersReader counters = aeron.countersReader();
-        counters.forEach((counterId, typeId, keyBuffer, label) ->
-        {
-            if (MdCounters.BACKBONE_MESSAGES_IN_TYPE_ID == typeId)
-            {
-                sum[0] += counters.getCounterValue(counterId);
-            }
-        });
-        return sum[0];
+        return MdCounters.sum(aeron.countersReader(), MdCounters.BACKBONE_MESSAGES_IN_TYPE_ID);
     }
 
     @Test
