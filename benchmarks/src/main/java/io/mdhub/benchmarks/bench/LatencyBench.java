@@ -19,7 +19,6 @@ import org.HdrHistogram.EncodableHistogram;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.HistogramLogReader;
 
-import io.mdhub.benchmarks.client.ClientStatsLine;
 import io.mdhub.benchmarks.source.InteractiveSource;
 import io.mdhub.common.ripc.RipcContext;
 import io.mdhub.distributor.Distributor;
@@ -73,8 +72,6 @@ public final class LatencyBench implements Callable<Integer>
      * recovery; each step sets its own rate anyway.
      */
     private static final long OPENING_RATE = 1_000;
-    /** Client stats lines (one a second) in a row with the watchlist whole before the first rate. */
-    private static final int SETTLED_SECONDS = 3;
     /** Where the climb to a high first rate starts (see {@link #climbTo}), doubling... */
     private static final long CLIMB_START_RATE = 100_000;
     /** ...for this long each. */
@@ -254,7 +251,15 @@ public final class LatencyBench implements Callable<Integer>
             throw new CommandLine.ParameterException(spec.commandLine(),
                 "--realtime must be 0 (off) or a FIFO priority 1-" + MAX_FIFO_PRIORITY + ": " + realtimePriority);
         }
-        // checked here as the source checks it, so a bad value fails before any process starts
+        checkSourceTick(spec, sourceTickUs);
+    }
+
+    /**
+     * Check {@code --source-tick-us} as the interactive source checks it, so a bad value fails before any process
+     * starts.
+     */
+    static void checkSourceTick(final CommandLine.Model.CommandSpec spec, final long sourceTickUs)
+    {
         final long minTickUs = TimeUnit.NANOSECONDS.toMicros(InteractiveSource.Context.MIN_TICK_NS);
         final long maxTickUs = TimeUnit.NANOSECONDS.toMicros(InteractiveSource.Context.MAX_TICK_NS);
         if (sourceTickUs < minTickUs || sourceTickUs > maxTickUs)
@@ -324,7 +329,7 @@ public final class LatencyBench implements Callable<Integer>
             }
             // the collection stopped each process for up to a second on two cores, longer than the p2p-server waits
             // for a silent distributor: the items may be Suspect and recovering; the sweep starts on a whole watchlist
-            awaitWholeWatchlist(client);
+            TestClients.awaitWholeWatchlist(client);
             climbTo(source, client, rates[0], console);
             final boolean isOpenEnded = !spec.commandLine().getParseResult().hasMatchedOption("--rates");
             for (int i = 0; i < rates.length || isOpenEnded; i++)
@@ -388,20 +393,7 @@ public final class LatencyBench implements Callable<Integer>
             Thread.sleep(TimeUnit.SECONDS.toMillis(CLIMB_STEP_SECONDS));
         }
         source.send("ur " + firstRate);
-        awaitWholeWatchlist(client);
-    }
-
-    /**
-     * Wait until the client has reported its watchlist whole (every item open, none Suspect, no refreshes) for a few
-     * seconds in a row.
-     */
-    private static void awaitWholeWatchlist(final BenchProcess client)
-    {
-        client.awaitLinesInARow((line) ->
-        {
-            final ClientStatsLine stats = ClientStatsLine.parse(line);
-            return null != stats && stats.isWholeAndQuiet();
-        }, SETTLED_SECONDS, 300);
+        TestClients.awaitWholeWatchlist(client);
     }
 
     /**
@@ -411,7 +403,7 @@ public final class LatencyBench implements Callable<Integer>
      */
     private LatencyRow step(final BenchProcess client, final Path hlog, final long rate) throws Exception
     {
-        final long lostBefore = lost(client.output());
+        final long lostBefore = TestClients.lostSoFar(client.output());
         final long windowStartMs = System.currentTimeMillis() + TimeUnit.SECONDS.toMillis(warmupSeconds);
         final long windowEndMs = windowStartMs + TimeUnit.SECONDS.toMillis(stepSeconds);
         Thread.sleep(windowEndMs + 1500 - System.currentTimeMillis()); // the last interval is written after the end
@@ -430,7 +422,7 @@ public final class LatencyBench implements Callable<Integer>
             }
         }
         final String output = client.output();
-        final long lostUpdates = lost(output) - lostBefore;
+        final long lostUpdates = TestClients.lostSoFar(output) - lostBefore;
         final long samples = window.getTotalCount();
         // whole intervals inside the window: the rate is over the time they cover
         final long achieved = 0 == coveredMs ? 0 : Math.round(samples * (double)timestampEvery * 1000 / coveredMs);
@@ -445,15 +437,6 @@ public final class LatencyBench implements Callable<Integer>
             window.getValueAtPercentile(50) / 1000.0, window.getValueAtPercentile(99) / 1000.0,
             window.getValueAtPercentile(99.9) / 1000.0, lostUpdates,
             isAlive && 0 == lostUpdates && achieved >= rate * 0.95);
-    }
-
-    /**
-     * @return the client's cumulative lost updates in its last status line.
-     */
-    private static long lost(final String output)
-    {
-        final List<ClientStatsLine> lines = ClientStatsLine.all(output);
-        return lines.isEmpty() ? 0 : lines.get(lines.size() - 1).lostUpdates();
     }
 
     /**
