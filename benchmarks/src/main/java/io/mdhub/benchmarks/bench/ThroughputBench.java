@@ -253,10 +253,9 @@ public final class ThroughputBench implements Callable<Integer>
         // one more second for the last report line of the window
         Thread.sleep(TimeUnit.SECONDS.toMillis(warmupSeconds + stepSeconds + 1));
         final String output = client.output().substring(clientFrom);
-        final List<ClientStatsLine> lines = ClientStatsLine.all(output);
-        final List<ClientStatsLine> window =
-            lines.subList(Math.min(lines.size(), warmupSeconds), Math.min(lines.size(), warmupSeconds + stepSeconds));
-        final long input = mean(SOURCE_RATE, source.output().substring(sourceFrom), warmupSeconds);
+        final List<ClientStatsLine> window = measured(ClientStatsLine.all(output));
+        final long input = Math.round(measured(values(SOURCE_RATE, source.output().substring(sourceFrom))).stream()
+            .mapToLong(Long::longValue).average().orElse(0));
         final long received = Math.round(window.stream().mapToLong(ClientStatsLine::updatesPerSecond).average()
             .orElse(0));
         final boolean isAlive = client.isAlive() && !output.contains("a mount failed");
@@ -270,6 +269,16 @@ public final class ThroughputBench implements Callable<Integer>
         final double expectedRatio = "fanout".equals(test) ? mounts * 0.5 : 1.0;
         return new Step(test, rate, input, received, lostUpdates, isAlive && isWhole && 0 == lostUpdates &&
             input >= rate * 0.95 && received >= input * expectedRatio * 0.95);
+    }
+
+    /**
+     * @param lines once-a-second lines from the start of a step's warm-up on.
+     * @return those of the measured seconds.
+     */
+    private <T> List<T> measured(final List<T> lines)
+    {
+        final int size = lines.size();
+        return lines.subList(Math.min(size, warmupSeconds), Math.min(size, warmupSeconds + stepSeconds));
     }
 
     private Step distributorStep(final BenchProcess source, final DriverCounters sink, final long rate)
