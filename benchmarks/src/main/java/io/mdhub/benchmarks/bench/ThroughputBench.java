@@ -125,9 +125,9 @@ public final class ThroughputBench implements Callable<Integer>
         Files.createDirectories(dir);
         final List<String> jvm = jvmOpts.isBlank() ? List.of() : Arrays.asList(jvmOpts.trim().split("\\s+"));
         final List<Step> steps = new ArrayList<>();
+        LatencyBench.checkSourceTick(spec, sourceTickUs);
         console.println(Step.CSV_HEADER);
         console.flush();
-        LatencyBench.checkSourceTick(spec, sourceTickUs);
         for (final String test : tests)
         {
             if (!List.of("fanout", "nofanout", "distributor").contains(test))
@@ -240,9 +240,8 @@ public final class ThroughputBench implements Callable<Integer>
     }
 
     /**
-     * One rate under the running client: wait out the warm-up, measure for the step, judged from the client's
-     * report lines of the measured seconds (updates received, cumulative loss, the watchlist whole and quiet in each)
-     * and the source's lines of the same seconds.
+     * One rate under the running client: wait out the warm-up and the step, then judge the client's and the source's
+     * lines of those seconds.
      */
     private Step consumerStep(final String test, final BenchProcess client, final BenchProcess source, final long rate)
         throws InterruptedException
@@ -252,14 +251,36 @@ public final class ThroughputBench implements Callable<Integer>
         final long lostBefore = TestClients.lostSoFar(client.output());
         // one more second for the last report line of the window
         Thread.sleep(TimeUnit.SECONDS.toMillis(warmupSeconds + stepSeconds + 1));
-        final String output = client.output().substring(clientFrom);
-        final List<ClientStatsLine> window = measured(ClientStatsLine.all(output));
-        final long input = Math.round(measured(values(SOURCE_RATE, source.output().substring(sourceFrom))).stream()
-            .mapToLong(Long::longValue).average().orElse(0));
-        final long received = Math.round(window.stream().mapToLong(ClientStatsLine::updatesPerSecond).average()
-            .orElse(0));
-        final boolean isAlive = client.isAlive() && !output.contains("a mount failed");
-        final long lostUpdates = isAlive ? TestClients.lostSoFar(output) - lostBefore : -1;
+        return consumerStep(test, rate, client.output().substring(clientFrom), source.output().substring(sourceFrom),
+            lostBefore, client.isAlive());
+    }
+
+    /**
+     * Judge one consumer-test rate from the report lines of the client (updates received, cumulative loss, the
+     * watchlist whole and quiet in each measured second) and of the source (updates sent), each from the start of the
+     * step's warm-up on.
+     *
+     * @param test          fanout or nofanout.
+     * @param rate          commanded input updates/s.
+     * @param clientOutput  the client's output since the step began.
+     * @param sourceOutput  the source's output since the step began.
+     * @param lostBefore    the client's cumulative lost updates when the step began.
+     * @param isClientAlive whether the client process still runs.
+     * @return the step.
+     */
+    Step consumerStep(
+        final String test,
+        final long rate,
+        final String clientOutput,
+        final String sourceOutput,
+        final long lostBefore,
+        final boolean isClientAlive)
+    {
+        final List<ClientStatsLine> window = measured(ClientStatsLine.all(clientOutput));
+        final long input = mean(measured(values(SOURCE_RATE, sourceOutput)));
+        final long received = mean(window.stream().map(ClientStatsLine::updatesPerSecond).toList());
+        final boolean isAlive = isClientAlive && !clientOutput.contains("a mount failed");
+        final long lostUpdates = isAlive ? TestClients.lostSoFar(clientOutput) - lostBefore : -1;
         // a Suspect item, a refresh (a recovery) or a closed item in the window is a component that fell behind
         final boolean isWhole =
             window.size() == stepSeconds && window.stream().allMatch(ClientStatsLine::isWholeAndQuiet);
@@ -296,7 +317,7 @@ public final class ThroughputBench implements Callable<Integer>
         final int readers = Math.max(1, MdCounters.count(counters, MdCounters.BACKBONE_MESSAGES_IN_TYPE_ID));
         final long received = taken / readers / stepSeconds;
         final String lines = source.output().substring(from);
-        final long input = mean(SOURCE_RATE, lines, warmupSeconds);
+        final long input = mean(measured(values(SOURCE_RATE, lines)));
         // the source's running count at the end of the warm-up (a line a second), then at the end of the step
         final List<Long> skips = values(SKIPPED, lines);
         final int last = skips.size() - 1;
@@ -312,14 +333,6 @@ public final class ThroughputBench implements Callable<Integer>
         return new Step("distributor", rate, input, received, gaps, input >= rate * 0.95 && isKeepingUp && isDelivered);
     }
 
-    /**
-     * @return the mean of the per-second values after the first {@code skip} lines.
-     */
-    private static long mean(final Pattern pattern, final String text, final int skip)
-    {
-        return mean(values(pattern, text), skip);
-    }
-
     private static List<Long> values(final Pattern pattern, final String text)
     {
         final Matcher line = pattern.matcher(text);
@@ -331,10 +344,9 @@ public final class ThroughputBench implements Callable<Integer>
         return values;
     }
 
-    private static long mean(final List<Long> values, final int skip)
+    private static long mean(final List<Long> values)
     {
-        final List<Long> measured = values.subList(Math.min(values.size(), skip), values.size());
-        return Math.round(measured.stream().mapToLong(Long::longValue).average().orElse(0));
+        return Math.round(values.stream().mapToLong(Long::longValue).average().orElse(0));
     }
 
     private void writeReport(final Path dir, final List<Step> steps) throws IOException

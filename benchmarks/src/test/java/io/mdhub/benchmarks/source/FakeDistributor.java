@@ -9,6 +9,7 @@ import com.refinitiv.eta.codec.CodecReturnCodes;
 import com.refinitiv.eta.codec.StateCodes;
 import com.refinitiv.eta.rdm.DomainTypes;
 
+import io.mdhub.common.ripc.RipcCounters;
 import io.mdhub.common.ripc.RipcFrameEncoder;
 import io.mdhub.common.ripc.RipcServer;
 import io.mdhub.common.rwf.eta.EtaMsgReader;
@@ -42,6 +43,14 @@ final class FakeDistributor implements AutoCloseable
     int port()
     {
         return server.port();
+    }
+
+    /**
+     * @return the server's RIPC counters: frames, messages and pings received.
+     */
+    RipcCounters counters()
+    {
+        return server.context().counters();
     }
 
     @Override

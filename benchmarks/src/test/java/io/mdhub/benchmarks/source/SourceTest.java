@@ -21,6 +21,7 @@ import com.refinitiv.eta.rdm.DomainTypes;
 import io.mdhub.common.dictionary.DictionaryLoader;
 import io.mdhub.common.dictionary.FieldIds;
 import io.mdhub.common.ripc.RipcConfiguration;
+import io.mdhub.common.ripc.RipcCounters;
 import io.mdhub.common.rwf.eta.DirectoryRefreshDecoder;
 import io.mdhub.common.rwf.eta.EtaMsgReader;
 import io.mdhub.common.rwf.eta.FieldListDecoder;
@@ -46,7 +47,7 @@ class SourceTest
     @Test
     void publishesLoginDirectoryRefreshesAndCountedUpdates()
     {
-        publishAndCheck();
+        publishAndCheck(true);
     }
 
     /**
@@ -59,7 +60,7 @@ class SourceTest
         System.setProperty(RipcConfiguration.PACK_OUTBOUND_PROP_NAME, "false");
         try
         {
-            publishAndCheck();
+            publishAndCheck(false);
         }
         finally
         {
@@ -109,7 +110,10 @@ class SourceTest
         }
     }
 
-    private void publishAndCheck()
+    /**
+     * @param isPacked whether the source packs: several messages share a RIPC frame, else every message has its own.
+     */
+    private void publishAndCheck(final boolean isPacked)
     {
         try (FakeDistributor distributor = new FakeDistributor(true);
             Source source = Source.launch(new Source.Context()
@@ -129,6 +133,18 @@ class SourceTest
                 " + " + source.stats().updatesSent(),
                 () -> distributor.received.size() == 2 + ITEMS + source.stats().updatesSent());
             messages.addAll(distributor.received);
+            final RipcCounters counters = distributor.counters();
+            MdTests.await("the decoder's counters flushed", () -> counters.messagesIn().get() == messages.size());
+            final long dataFrames = counters.framesIn().get() - counters.pingsIn().get();
+            if (isPacked)
+            {
+                // 5 updates a 1 ms tick at 5,000/s: they share frames
+                assertTrue(dataFrames < messages.size(), dataFrames + " frames for " + messages.size() + " messages");
+            }
+            else
+            {
+                assertEquals(messages.size(), dataFrames, "a frame per message");
+            }
         }
 
         assertEquals(DomainTypes.LOGIN, messages.get(0)[3]);
