@@ -69,6 +69,9 @@ class BackboneDaemonIT
         final int hugePages = jvmArgs.indexOf("-XX:+UseTransparentHugePages");
         assertTrue(hugePages > 0 && hugePages < jvmArgs.indexOf("-Xmx128m"),
             "the launcher's default JVM options come first, so JAVA_OPTS can turn them off: " + jvmArgs);
+        final int safepoints = jvmArgs.indexOf("-XX:GuaranteedSafepointInterval=0");
+        assertTrue(safepoints > jvmArgs.indexOf("-XX:+UnlockDiagnosticVMOptions") &&
+            safepoints < jvmArgs.indexOf("-Xmx128m"), "no periodic safepoints, before JAVA_OPTS: " + jvmArgs);
         assertTrue(read(log).contains(BackboneConfiguration.TERM_BUFFER_LENGTH_PROP_NAME + "=65536"), "config printed");
 
         try (Aeron aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(aeronDir.toString())))

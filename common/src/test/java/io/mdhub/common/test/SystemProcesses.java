@@ -11,9 +11,10 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The separate JVMs of a system test: MDHub's fat jars started as users start them (java -jar, small heap,
- * Chronicle analytics off), or a {@code bin/mdhub} command as a user types it, each with its output in a log file the
- * test waits on; {@link #close()} stops every one it started (SIGTERM, so a command ends what it started itself,
- * then SIGKILL for it and its descendants after 10 s), newest first.
+ * Chronicle analytics off, no periodic safepoints as {@code bin/mdhub} sets), or a {@code bin/mdhub} command as a
+ * user types it, each with its output in a log file the test waits on; {@link #close()} stops every one it started
+ * (SIGTERM, so a command ends what it started itself, then SIGKILL for it and its descendants after 10 s), newest
+ * first.
  */
 public final class SystemProcesses implements AutoCloseable
 {
@@ -51,7 +52,10 @@ public final class SystemProcesses implements AutoCloseable
     {
         final List<String> command = new ArrayList<>(List.of(
             Paths.get(System.getProperty("java.home"), "bin", "java").toString(),
-            "-Xmx384m", "-Dchronicle.analytics.disable=true", "-Djava.net.preferIPv4Stack=true"));
+            "-Xmx384m", "-Dchronicle.analytics.disable=true", "-Djava.net.preferIPv4Stack=true",
+            // bin/mdhub's default: without it every JVM stops once a second for a "Cleanup" safepoint, 4-6 ms on a
+            // loaded VM, and a system test that expects a quiet process sees a pause nobody caused
+            "-XX:+UnlockDiagnosticVMOptions", "-XX:GuaranteedSafepointInterval=0"));
         command.addAll(jvmArgs);
         command.addAll(List.of("-jar", root.resolve(jar).toString()));
         command.addAll(List.of(args));
