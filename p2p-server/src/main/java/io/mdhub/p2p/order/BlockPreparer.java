@@ -112,14 +112,6 @@ final class BlockPreparer implements AutoCloseable
     }
 
     /**
-     * @return true when a block is requested, whether or not it is ready yet.
-     */
-    synchronized boolean isRequested()
-    {
-        return requestedBytes > 0;
-    }
-
-    /**
      * @return true when the requested block is zeroed and waiting to be taken.
      */
     synchronized boolean isReady()
