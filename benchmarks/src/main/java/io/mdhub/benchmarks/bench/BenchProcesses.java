@@ -30,6 +30,11 @@ final class BenchProcesses implements AutoCloseable
     static final String ORDER_PROBE_JAR = "order-probe/target/mdhub-order-probe.jar";
     /** The source's and the test client's jar. */
     static final String BENCH_JAR = "benchmarks/target/mdhub-bench.jar";
+    /**
+     * JVM options every bench process gets by default, as {@code bin/mdhub} gives every JVM: no "Cleanup" safepoint
+     * once a second (docs/operations.md, "Latency: no periodic safepoints").
+     */
+    static final String NO_PERIODIC_SAFEPOINTS = "-XX:+UnlockDiagnosticVMOptions -XX:GuaranteedSafepointInterval=0";
 
     private static final int JCMD_TIMEOUT_SECONDS = 30;
     private static final Path SHM = Path.of("/dev/shm");

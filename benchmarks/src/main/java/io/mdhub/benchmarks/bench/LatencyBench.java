@@ -110,7 +110,8 @@ public final class LatencyBench implements Callable<Integer>
      */
     @Option(names = "--jvm-opts", description = "JVM options for every process, space separated " +
         "(default ${DEFAULT-VALUE}).")
-    String jvmOpts = "-Xms1g -Xmx1g -XX:+AlwaysPreTouch -XX:+UseParallelGC -XX:+UseTransparentHugePages";
+    String jvmOpts = "-Xms1g -Xmx1g -XX:+AlwaysPreTouch -XX:+UseParallelGC -XX:+UseTransparentHugePages " +
+        BenchProcesses.NO_PERIODIC_SAFEPOINTS;
 
     @Option(names = "--p2p-busy-poll", description = "The p2p-server worker's busy-polling idle strategy (yield, " +
         "spin, noop), or off for timer-scheduled backbone polls (default ${DEFAULT-VALUE}: one core of two spent on " +

@@ -45,9 +45,6 @@ import picocli.CommandLine.Option;
 public final class OrdersBench implements Callable<Integer>
 {
     private static final long MEAN_LIMIT_US = 1000;
-    /** As bin/mdhub sets: no "Cleanup" safepoint once a second in each order server and probe. */
-    private static final String NO_PERIODIC_SAFEPOINTS =
-        "-XX:+UnlockDiagnosticVMOptions -XX:GuaranteedSafepointInterval=0";
     /** The most {@code mdhub.order.expected.orders} takes. */
     private static final long MAX_EXPECTED_ORDERS = 20_000_000L;
     private static final int INGRESS_STREAM = 3001;
@@ -109,11 +106,12 @@ public final class OrdersBench implements Callable<Integer>
     @Option(names = "--server-jvm-opts", paramLabel = "OPTS",
         description = "JVM options of the order servers (default ${DEFAULT-VALUE}); unless they set " +
         "mdhub.order.expected.orders, the servers are sized for the orders of the whole sweep.")
-    String serverJvmOpts = "-Xms1g -Xmx1g -XX:+UseParallelGC -XX:+AlwaysPreTouch " + NO_PERIODIC_SAFEPOINTS;
+    String serverJvmOpts = "-Xms1g -Xmx1g -XX:+UseParallelGC -XX:+AlwaysPreTouch " +
+        BenchProcesses.NO_PERIODIC_SAFEPOINTS;
 
     @Option(names = "--probe-jvm-opts", paramLabel = "OPTS",
         description = "JVM options of the probes (default ${DEFAULT-VALUE}).")
-    String probeJvmOpts = "-Xms512m -Xmx512m -XX:+UseParallelGC " + NO_PERIODIC_SAFEPOINTS;
+    String probeJvmOpts = "-Xms512m -Xmx512m -XX:+UseParallelGC " + BenchProcesses.NO_PERIODIC_SAFEPOINTS;
 
     /**
      * The processes share a driver that carries only order streams: its IPC terms as

@@ -81,7 +81,8 @@ public final class ThroughputBench implements Callable<Integer>
     long sourceTickUs = 500;
 
     @Option(names = "--jvm-opts", description = "JVM options for every process (default ${DEFAULT-VALUE}).")
-    String jvmOpts = "-Xms256m -Xmx2g -XX:+UseParallelGC -XX:+UseTransparentHugePages";
+    String jvmOpts = "-Xms256m -Xmx2g -XX:+UseParallelGC -XX:+UseTransparentHugePages " +
+        BenchProcesses.NO_PERIODIC_SAFEPOINTS;
 
     @Option(names = "--out", description = "Report directory (default target/bench-throughput-<time>).")
     Path out;
