@@ -31,6 +31,7 @@ import io.mdhub.common.rwf.eta.EtaMsgWriter;
 import io.mdhub.common.rwf.eta.FieldListWriter;
 import io.mdhub.common.rwf.eta.MarketPriceEncoder;
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
@@ -66,6 +67,8 @@ final class NiProviderSession extends ChannelInboundHandlerAdapter
     private final RwfMsgFlyweight header = new RwfMsgFlyweight();
     private final UnsafeBuffer view = new UnsafeBuffer(0, 0);
     private final UnsafeBuffer update = new UnsafeBuffer(ByteBuffer.allocateDirect(MESSAGE_CAPACITY / 4));
+    /** The same memory as {@link #update}, for copying into a message buffer when an update cannot be packed. */
+    private final ByteBuf updateBytes = Unpooled.wrappedBuffer(update.byteBuffer());
     private final Buffer text = CodecFactory.createBuffer();
     private RipcFrameEncoder encoder;
     private UpdatePacer pacer;
@@ -284,7 +287,7 @@ final class NiProviderSession extends ChannelInboundHandlerAdapter
         {
             // not packable (mdhub.ripc.pack.outbound=false, or too long): a message buffer of its own, as any other
             final ByteBuf buf = RipcFrameEncoder.newMessageBuffer(ctx.alloc(), length);
-            buf.writeBytes(update.byteBuffer().duplicate().limit(length).position(0));
+            buf.writeBytes(updateBytes, 0, length);
             write(ctx, buf);
         }
     }
