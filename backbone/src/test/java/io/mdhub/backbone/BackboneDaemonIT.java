@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
 
 import org.junit.jupiter.api.AfterEach;
@@ -15,6 +16,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import io.aeron.Aeron;
+import io.mdhub.common.config.LauncherJvmOptions;
 import io.mdhub.common.test.InterruptAfter;
 import io.mdhub.common.test.MdTests;
 
@@ -69,9 +71,9 @@ class BackboneDaemonIT
         final int hugePages = jvmArgs.indexOf("-XX:+UseTransparentHugePages");
         assertTrue(hugePages > 0 && hugePages < jvmArgs.indexOf("-Xmx128m"),
             "the launcher's default JVM options come first, so JAVA_OPTS can turn them off: " + jvmArgs);
-        final int safepoints = jvmArgs.indexOf("-XX:GuaranteedSafepointInterval=0");
-        assertTrue(safepoints > jvmArgs.indexOf("-XX:+UnlockDiagnosticVMOptions") &&
-            safepoints < jvmArgs.indexOf("-Xmx128m"), "no periodic safepoints, before JAVA_OPTS: " + jvmArgs);
+        final int safepoints = Collections.indexOfSubList(jvmArgs, LauncherJvmOptions.NO_PERIODIC_SAFEPOINTS);
+        assertTrue(safepoints > 0 && safepoints < jvmArgs.indexOf("-Xmx128m"),
+            "no periodic safepoints, before JAVA_OPTS: " + jvmArgs);
         assertTrue(read(log).contains(BackboneConfiguration.TERM_BUFFER_LENGTH_PROP_NAME + "=65536"), "config printed");
 
         try (Aeron aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(aeronDir.toString())))

@@ -12,11 +12,13 @@ import java.util.concurrent.TimeUnit;
 
 import org.agrona.IoUtil;
 
+import io.mdhub.common.config.LauncherJvmOptions;
+
 /**
- * The processes of one benchmark topology: started from the checkout's fat jars with the same JVM options, each
- * logging into the report directory, and all ended by PID, last started first, when the topology closes. Their
- * shared-memory files (Aeron's directory, the order queues) go into {@link #memoryDir(String) memory-backed
- * directories}, deleted when the topology closes.
+ * The processes of one benchmark topology: started from the checkout's fat jars with the same JVM options (after
+ * {@link LauncherJvmOptions}, as {@code bin/mdhub} starts every JVM), each logging into the report directory, and
+ * all ended by PID, last started first, when the topology closes. Their shared-memory files (Aeron's directory, the
+ * order queues) go into {@link #memoryDir(String) memory-backed directories}, deleted when the topology closes.
  */
 final class BenchProcesses implements AutoCloseable
 {
@@ -30,11 +32,6 @@ final class BenchProcesses implements AutoCloseable
     static final String ORDER_PROBE_JAR = "order-probe/target/mdhub-order-probe.jar";
     /** The source's and the test client's jar. */
     static final String BENCH_JAR = "benchmarks/target/mdhub-bench.jar";
-    /**
-     * JVM options every bench process gets by default, as {@code bin/mdhub} gives every JVM: no "Cleanup" safepoint
-     * once a second (docs/operations.md, "Latency: no periodic safepoints").
-     */
-    static final String NO_PERIODIC_SAFEPOINTS = "-XX:+UnlockDiagnosticVMOptions -XX:GuaranteedSafepointInterval=0";
 
     private static final int JCMD_TIMEOUT_SECONDS = 30;
     private static final Path SHM = Path.of("/dev/shm");
@@ -58,7 +55,7 @@ final class BenchProcesses implements AutoCloseable
     /**
      * @param root    the checkout.
      * @param dir     where the logs go.
-     * @param jvmOpts options of every JVM.
+     * @param jvmOpts options of every JVM, after the launcher's.
      */
     BenchProcesses(final Path root, final Path dir, final List<String> jvmOpts)
     {
@@ -93,7 +90,9 @@ final class BenchProcesses implements AutoCloseable
     synchronized BenchProcess start(
         final String name, final String jar, final List<String> extraOpts, final String... args)
     {
-        final List<String> opts = new ArrayList<>(jvmOpts);
+        // the launcher's options first, as bin/mdhub puts them before JAVA_OPTS: the bench's may turn them off again
+        final List<String> opts = new ArrayList<>(LauncherJvmOptions.NO_PERIODIC_SAFEPOINTS);
+        opts.addAll(jvmOpts);
         opts.addAll(extraOpts);
         final String cpus = cpusByName.get(name);
         final List<String> launcher = null == cpus ? List.of() : List.of(TASKSET.toString(), "-c", cpus);

@@ -19,7 +19,7 @@ import org.HdrHistogram.EncodableHistogram;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.HistogramLogReader;
 
-import io.mdhub.benchmarks.source.InteractiveSource;
+import io.mdhub.common.config.LauncherJvmOptions;
 import io.mdhub.common.ripc.RipcContext;
 import io.mdhub.distributor.Distributor;
 import io.mdhub.p2p.P2pServer;
@@ -98,10 +98,8 @@ public final class LatencyBench implements Callable<Integer>
         "one, the one that waits longest).")
     int timestampEvery = 11;
 
-    @Option(names = "--source-tick-us", description = "The source's pacing period in microseconds: each tick sends "
-        + "the updates due since the last as one burst (default ${DEFAULT-VALUE}; 100 at the least; 1,000 until "
-        + "2026-11-26).")
-    long sourceTickUs = 500;
+    @CommandLine.Mixin
+    SourceTickOption sourceTick = new SourceTickOption();
 
     /**
      * The heap whole and touched from the start: a 100,000-item watchlist opens without a collection, where a 256 MB
@@ -110,8 +108,7 @@ public final class LatencyBench implements Callable<Integer>
      */
     @Option(names = "--jvm-opts", description = "JVM options for every process, space separated " +
         "(default ${DEFAULT-VALUE}).")
-    String jvmOpts = "-Xms1g -Xmx1g -XX:+AlwaysPreTouch -XX:+UseParallelGC -XX:+UseTransparentHugePages " +
-        BenchProcesses.NO_PERIODIC_SAFEPOINTS;
+    String jvmOpts = "-Xms1g -Xmx1g -XX:+AlwaysPreTouch -XX:+UseParallelGC -XX:+UseTransparentHugePages";
 
     @Option(names = "--p2p-busy-poll", description = "The p2p-server worker's busy-polling idle strategy (yield, " +
         "spin, noop), or off for timer-scheduled backbone polls (default ${DEFAULT-VALUE}: one core of two spent on " +
@@ -252,22 +249,7 @@ public final class LatencyBench implements Callable<Integer>
             throw new CommandLine.ParameterException(spec.commandLine(),
                 "--realtime must be 0 (off) or a FIFO priority 1-" + MAX_FIFO_PRIORITY + ": " + realtimePriority);
         }
-        checkSourceTick(spec, sourceTickUs);
-    }
-
-    /**
-     * Check {@code --source-tick-us} as the interactive source checks it, so a bad value fails before any process
-     * starts.
-     */
-    static void checkSourceTick(final CommandLine.Model.CommandSpec spec, final long sourceTickUs)
-    {
-        final long minTickUs = TimeUnit.NANOSECONDS.toMicros(InteractiveSource.Context.MIN_TICK_NS);
-        final long maxTickUs = TimeUnit.NANOSECONDS.toMicros(InteractiveSource.Context.MAX_TICK_NS);
-        if (sourceTickUs < minTickUs || sourceTickUs > maxTickUs)
-        {
-            throw new CommandLine.ParameterException(spec.commandLine(), "--source-tick-us must be " + minTickUs +
-                "-" + maxTickUs + ": " + sourceTickUs);
-        }
+        sourceTick.checked(spec.commandLine());
     }
 
     @Override
@@ -298,7 +280,7 @@ public final class LatencyBench implements Callable<Integer>
             backbone.awaitLine("mdhub-backbone ready", 60);
             final BenchProcess source = processes.start("source", BenchProcesses.BENCH_JAR, "source", "--interactive",
                 "--port", Integer.toString(sourcePort), "--rate", Long.toString(Math.min(rates[0], OPENING_RATE)),
-                "--timestamp-every", Integer.toString(timestampEvery), "--tick-us", Long.toString(sourceTickUs));
+                "--timestamp-every", Integer.toString(timestampEvery), "--tick-us", Long.toString(sourceTick.tickUs));
             source.awaitLine("interactive, listening", 60);
             final BenchProcess distributor = processes.start("distributor", BenchProcesses.DISTRIBUTOR_JAR,
                 "--aeron-dir", aeronDir, "--port", Integer.toString(BenchProcesses.freePort()),
@@ -307,8 +289,8 @@ public final class LatencyBench implements Callable<Integer>
             distributor.awaitLine("mdhub-distributor ready", 60);
             p2p.awaitLine("mdhub-p2p ready", 60);
             console.printf("bench latency: %d items, rates %s, %d s warm-up + %d s measured per rate, source ticks " +
-                "of %d us, report in %s%n", items, Arrays.toString(rates), warmupSeconds, stepSeconds, sourceTickUs,
-                dir);
+                "of %d us, report in %s%n", items, Arrays.toString(rates), warmupSeconds, stepSeconds,
+                sourceTick.tickUs, dir);
             console.println(LatencyRow.CSV_HEADER);
             console.flush();
 
@@ -360,8 +342,9 @@ public final class LatencyBench implements Callable<Integer>
             "worker busy-polling with the " + p2pBusyPoll + " idle strategy") +
             (null == placement ? "" : "; " + placement);
         LatencyReport.write(dir, "bin/mdhub bench latency " + String.join(" ", spec.commandLine().getParseResult()
-            .originalArgs()), machine() + ".\n\nJVM options of every process: `" + jvmOpts + "`.\n\nReference: " +
-            floor, sourceTickUs, polling, rows,
+            .originalArgs()), machine() + ".\n\nJVM options of every process: `" +
+            String.join(" ", LauncherJvmOptions.NO_PERIODIC_SAFEPOINTS) + " " + jvmOpts + "`.\n\nReference: " +
+            floor, sourceTick.tickUs, polling, rows,
             ReferenceCurve.read("RMDS HS22 10GbE (2009)", references.resolve("rmds_latency_hs22_rrcp_10gbe.csv")),
             ReferenceCurve.read("RMDS SLERT InfiniBand (2008)",
                 references.resolve("rmds_latency_slert_infiniband.csv")));

@@ -106,12 +106,11 @@ public final class OrdersBench implements Callable<Integer>
     @Option(names = "--server-jvm-opts", paramLabel = "OPTS",
         description = "JVM options of the order servers (default ${DEFAULT-VALUE}); unless they set " +
         "mdhub.order.expected.orders, the servers are sized for the orders of the whole sweep.")
-    String serverJvmOpts = "-Xms1g -Xmx1g -XX:+UseParallelGC -XX:+AlwaysPreTouch " +
-        BenchProcesses.NO_PERIODIC_SAFEPOINTS;
+    String serverJvmOpts = "-Xms1g -Xmx1g -XX:+UseParallelGC -XX:+AlwaysPreTouch";
 
     @Option(names = "--probe-jvm-opts", paramLabel = "OPTS",
         description = "JVM options of the probes (default ${DEFAULT-VALUE}).")
-    String probeJvmOpts = "-Xms512m -Xmx512m -XX:+UseParallelGC " + BenchProcesses.NO_PERIODIC_SAFEPOINTS;
+    String probeJvmOpts = "-Xms512m -Xmx512m -XX:+UseParallelGC";
 
     /**
      * The processes share a driver that carries only order streams: its IPC terms as

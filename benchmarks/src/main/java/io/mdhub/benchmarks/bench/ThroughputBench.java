@@ -74,15 +74,12 @@ public final class ThroughputBench implements Callable<Integer>
     @Option(names = "--warmup-seconds", description = "Seconds before measuring each rate (default ${DEFAULT-VALUE}).")
     int warmupSeconds = 5;
 
-    @Option(names = "--source-tick-us", description = "The interactive source's pacing period in microseconds "
-        + "(fanout, nofanout): each tick sends the updates due since the last as one burst, and a burst stops at "
-        + "Netty's 64 KiB high water mark, about 900 updates, so the period caps the rate: 1,000 us held 936,000/s; "
-        + "the default ${DEFAULT-VALUE} allows about twice that.")
-    long sourceTickUs = 500;
+    /** The fanout and nofanout tests' interactive source. */
+    @CommandLine.Mixin
+    SourceTickOption sourceTick = new SourceTickOption();
 
     @Option(names = "--jvm-opts", description = "JVM options for every process (default ${DEFAULT-VALUE}).")
-    String jvmOpts = "-Xms256m -Xmx2g -XX:+UseParallelGC -XX:+UseTransparentHugePages " +
-        BenchProcesses.NO_PERIODIC_SAFEPOINTS;
+    String jvmOpts = "-Xms256m -Xmx2g -XX:+UseParallelGC -XX:+UseTransparentHugePages";
 
     @Option(names = "--out", description = "Report directory (default target/bench-throughput-<time>).")
     Path out;
@@ -126,7 +123,7 @@ public final class ThroughputBench implements Callable<Integer>
         Files.createDirectories(dir);
         final List<String> jvm = jvmOpts.isBlank() ? List.of() : Arrays.asList(jvmOpts.trim().split("\\s+"));
         final List<Step> steps = new ArrayList<>();
-        LatencyBench.checkSourceTick(spec, sourceTickUs);
+        sourceTick.checked(spec.commandLine());
         console.println(Step.CSV_HEADER);
         console.flush();
         for (final String test : tests)
@@ -173,7 +170,7 @@ public final class ThroughputBench implements Callable<Integer>
             {
                 source = processes.start("source", BenchProcesses.BENCH_JAR, "source", "--interactive",
                     "--port", Integer.toString(sourcePort), "--rate", Long.toString(Math.min(rates[0], OPENING_RATE)),
-                    "--tick-us", Long.toString(sourceTickUs));
+                    "--tick-us", Long.toString(sourceTick.tickUs));
                 source.awaitLine("interactive, listening", 60);
                 distributor = processes.start("distributor", BenchProcesses.DISTRIBUTOR_JAR, "--aeron-dir", aeronDir,
                     "--port", Integer.toString(BenchProcesses.freePort()), "--route", "127.0.0.1:" + sourcePort,

@@ -9,6 +9,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
+import io.mdhub.common.config.LauncherJvmOptions;
+
 /**
  * The separate JVMs of a system test: MDHub's fat jars started as users start them (java -jar, small heap,
  * Chronicle analytics off, no periodic safepoints as {@code bin/mdhub} sets), or a {@code bin/mdhub} command as a
@@ -52,10 +54,9 @@ public final class SystemProcesses implements AutoCloseable
     {
         final List<String> command = new ArrayList<>(List.of(
             Paths.get(System.getProperty("java.home"), "bin", "java").toString(),
-            "-Xmx384m", "-Dchronicle.analytics.disable=true", "-Djava.net.preferIPv4Stack=true",
-            // bin/mdhub's default: without it every JVM stops once a second for a "Cleanup" safepoint, 4-6 ms on a
-            // loaded VM, and a system test that expects a quiet process sees a pause nobody caused
-            "-XX:+UnlockDiagnosticVMOptions", "-XX:GuaranteedSafepointInterval=0"));
+            "-Xmx384m", "-Dchronicle.analytics.disable=true", "-Djava.net.preferIPv4Stack=true"));
+        // as bin/mdhub starts every JVM: a system test that expects a quiet process must not see a Cleanup safepoint
+        command.addAll(LauncherJvmOptions.NO_PERIODIC_SAFEPOINTS);
         command.addAll(jvmArgs);
         command.addAll(List.of("-jar", root.resolve(jar).toString()));
         command.addAll(List.of(args));
