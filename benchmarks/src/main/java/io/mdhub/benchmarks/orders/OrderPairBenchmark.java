@@ -10,6 +10,7 @@ import org.agrona.concurrent.UnsafeBuffer;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
@@ -19,13 +20,15 @@ import io.mdhub.benchmarks.AbstractMdBenchmark;
 import io.mdhub.common.order.client.OrderClient;
 import io.mdhub.orderprobe.FixNewOrderSingles;
 import io.mdhub.orderprobe.demo.InProcessOrderPair;
+import io.mdhub.p2p.order.OrderServiceConfiguration;
 
 /**
  * One order through an active/active pair in this JVM (embedded driver, IPC), synchronously: FIX pre-processing,
  * sequence, Orders region, replication to the backup (its region, index and queue), the primary's Chronicle queue,
  * the ack, draining. With {@code -prof gc}, {@code gc.alloc.rate.norm} counts what every thread of the JVM allocated
  * per order — the client's, both servers' order threads, the driver's — which must stay at 0 B/op for the order
- * service to be GC-free in steady state.
+ * service to be GC-free in steady state. {@code idleStrategy} is how the servers' order threads and the submitting
+ * thread wait: {@code backoff} (parks) or {@code doorbell} (woken by the publisher, see {@code Doorbell}).
  */
 @Fork(value = 1, jvmArgsAppend = {"-Xms512m", "-Xmx512m", "-XX:+UseParallelGC", "-Dchronicle.analytics.disable=true",
     "--add-opens=java.base/java.lang=ALL-UNNAMED", "--add-opens=java.base/java.lang.reflect=ALL-UNNAMED",
@@ -37,6 +40,12 @@ import io.mdhub.orderprobe.demo.InProcessOrderPair;
 @State(Scope.Benchmark)
 public class OrderPairBenchmark extends AbstractMdBenchmark
 {
+    /**
+     * The order threads' and the client's idle strategy.
+     */
+    @Param({"backoff", "doorbell"})
+    public String idleStrategy;
+
     private Path dir;
     private InProcessOrderPair pair;
     private OrderClient client;
@@ -53,6 +62,8 @@ public class OrderPairBenchmark extends AbstractMdBenchmark
     public void setUp() throws IOException
     {
         dir = Files.createTempDirectory("mdhub-order-bench");
+        // the pair's servers read their idle strategy from this property (the benchmark has a JVM of its own)
+        System.setProperty(OrderServiceConfiguration.IDLE_STRATEGY_PROP_NAME, idleStrategy);
         pair = new InProcessOrderPair(dir, false);
         client = OrderClient.connect(new OrderClient.Context()
             .aeron(pair.aeron())
@@ -60,6 +71,7 @@ public class OrderPairBenchmark extends AbstractMdBenchmark
             .servers(pair.servers())
             .responseChannel("aeron:ipc")
             .responseStreamId(3100)
+            .idleStrategy(idleStrategy)
             .maxOrderLength(orders.maxLength()));
         final long deadline = System.nanoTime() + 30_000_000_000L;
         while (!client.isReady())

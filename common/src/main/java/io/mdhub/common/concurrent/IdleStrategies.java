@@ -24,6 +24,9 @@ import org.agrona.concurrent.YieldingIdleStrategy;
  * <tr><td>{@code sleep-ms[:periodMs]}</td><td>{@link SleepingMillisIdleStrategy}, default 1 ms</td><td>no</td></tr>
  * <tr><td>{@code backoff[:maxSpins,maxYields,minParkNs,maxParkNs]}</td><td>{@link BackoffIdleStrategy}, default
  * 10,5,1000,1000000</td><td>no</td></tr>
+ * <tr><td>{@code doorbell[:maxSpins,maxYields,maxWaitMs]}</td><td>{@link DoorbellIdleStrategy}: blocks until a
+ * publisher to the thread's IPC streams rings (order agents and order clients open the doorbell; elsewhere it backs
+ * off up to the longest wait), default 10,5,1</td><td>no</td></tr>
  * <tr><td>a class name</td><td>its public no-argument constructor</td><td>see {@link #isBusySpinning}</td></tr>
  * </table>
  * {@code yield} counts as busy-spinning: on an otherwise idle core {@code Thread.yield()} returns at once, so the
@@ -44,6 +47,8 @@ public final class IdleStrategies
     public static final String SLEEP_MS = "sleep-ms";
     /** Alias of {@link BackoffIdleStrategy}, optional parameters {@code :maxSpins,maxYields,minParkNs,maxParkNs}. */
     public static final String BACKOFF = "backoff";
+    /** Alias of {@link DoorbellIdleStrategy}, optional parameters {@code :maxSpins,maxYields,maxWaitMs}. */
+    public static final String DOORBELL = DoorbellIdleStrategy.ALIAS;
 
     private IdleStrategies()
     {
@@ -85,6 +90,8 @@ public final class IdleStrategies
                     positive(text, oneParam(text, params, SleepingMillisIdleStrategy.DEFAULT_SLEEP_PERIOD_MS)));
             case BACKOFF:
                 return backoff(text, params);
+            case DOORBELL:
+                return doorbell(text, params);
             default:
                 if (colon >= 0)
                 {
@@ -104,6 +111,7 @@ public final class IdleStrategies
     public static boolean isBusySpinning(final IdleStrategy strategy)
     {
         return !(strategy instanceof BackoffIdleStrategy ||
+            strategy instanceof DoorbellIdleStrategy ||
             strategy instanceof SleepingIdleStrategy ||
             strategy instanceof SleepingMillisIdleStrategy);
     }
@@ -127,6 +135,26 @@ public final class IdleStrategies
         return new BackoffIdleStrategy(params[0], params[1], params[2], params[3]);
     }
 
+    private static IdleStrategy doorbell(final String text, final long[] params)
+    {
+        if (0 == params.length)
+        {
+            return new DoorbellIdleStrategy();
+        }
+        if (3 != params.length)
+        {
+            throw new IllegalArgumentException("doorbell takes 3 parameters maxSpins,maxYields,maxWaitMs: " + text);
+        }
+        try
+        {
+            return new DoorbellIdleStrategy(params[0], params[1], params[2]);
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            throw new IllegalArgumentException(ex.getMessage().replaceFirst(":.*", ": ") + text, ex);
+        }
+    }
+
     private static IdleStrategy instantiate(final String className)
     {
         try
@@ -141,7 +169,8 @@ public final class IdleStrategies
         catch (final ClassNotFoundException ex)
         {
             throw new IllegalArgumentException(
-                "unknown idle strategy (not an alias of noop|spin|yield|sleep-ns|sleep-ms|backoff, nor a class): " +
+                "unknown idle strategy (not an alias of noop|spin|yield|sleep-ns|sleep-ms|backoff|doorbell, " +
+                "nor a class): " +
                 className, ex);
         }
         catch (final ReflectiveOperationException ex)

@@ -367,6 +367,12 @@ public final class MdCounters
      */
     public static final int ORDER_ANSWER_REQUESTS_TYPE_ID = 20_415;
 
+    /**
+     * A {@link io.mdhub.common.concurrent.Doorbell}: 1 while its thread may block waiting for IPC messages, else 0
+     * (a state, not a total). Its key lists the streams it wakes for and its socket's path.
+     */
+    public static final int DOORBELL_TYPE_ID = 20_500;
+
     private MdCounters()
     {
     }

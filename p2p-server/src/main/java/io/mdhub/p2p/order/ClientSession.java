@@ -5,6 +5,7 @@ import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.status.AtomicCounter;
 
 import io.aeron.Publication;
+import io.mdhub.common.concurrent.DoorbellRinger;
 import io.mdhub.common.codecs.order.BooleanType;
 import io.mdhub.common.codecs.order.MessageHeaderEncoder;
 import io.mdhub.common.codecs.order.OrderAckEncoder;
@@ -26,6 +27,7 @@ final class ClientSession implements AutoCloseable
 
     final long clientId;
     private final Publication publication;
+    private final DoorbellRinger ringer;
     private final AtomicCounter dropped;
     private final UnsafeBuffer buffer = new UnsafeBuffer(new byte[4096]);
     private final MessageHeaderEncoder header = new MessageHeaderEncoder();
@@ -36,10 +38,12 @@ final class ClientSession implements AutoCloseable
         true);
     private final org.agrona.ExpandableRingBuffer.MessageConsumer sender = this::sendFromBacklog;
 
-    ClientSession(final long clientId, final Publication publication, final AtomicCounter dropped)
+    ClientSession(
+        final long clientId, final Publication publication, final DoorbellRinger ringer, final AtomicCounter dropped)
     {
         this.clientId = clientId;
         this.publication = publication;
+        this.ringer = ringer;
         this.dropped = dropped;
     }
 
@@ -102,6 +106,7 @@ final class ClientSession implements AutoCloseable
             {
                 if (publication.offer(buffer, 0, length) > 0)
                 {
+                    ringer.ring();
                     return true;
                 }
             }
@@ -121,7 +126,16 @@ final class ClientSession implements AutoCloseable
      */
     int flush()
     {
-        return backlog.isEmpty() ? 0 : backlog.consume(sender, Integer.MAX_VALUE);
+        if (backlog.isEmpty())
+        {
+            return 0;
+        }
+        final int sent = backlog.consume(sender, Integer.MAX_VALUE);
+        if (sent > 0)
+        {
+            ringer.ring();
+        }
+        return sent;
     }
 
     private boolean sendFromBacklog(
@@ -133,6 +147,6 @@ final class ClientSession implements AutoCloseable
     @Override
     public void close()
     {
-        CloseHelper.quietClose(publication);
+        CloseHelper.quietCloseAll(ringer, publication);
     }
 }

@@ -13,6 +13,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import io.aeron.Aeron;
+import io.aeron.Publication;
 import io.aeron.Subscription;
 import io.aeron.logbuffer.FragmentHandler;
 import io.aeron.logbuffer.Header;
@@ -27,6 +28,7 @@ import io.mdhub.common.codecs.order.PartitionRole;
 import io.mdhub.common.codecs.order.PeerHeartbeatDecoder;
 import io.mdhub.common.codecs.order.RejectReason;
 import io.mdhub.common.codecs.order.SubmitOrderDecoder;
+import io.mdhub.common.concurrent.DoorbellRinger;
 
 /**
  * The order service of one server of an active/active pair, as one agent (one thread, no locks): it takes client
@@ -162,8 +164,8 @@ final class OrderAgent implements Agent, PeerListener
         this.region = new OrdersRegion(partitions.length, ctx.expectedOrders(),
             OrderServiceConfiguration.processName(serverId));
         this.index = OrderKeyIndex.forOrders(ctx.expectedOrders());
-        this.peer = new PeerLink(serverId,
-            aeron.addExclusivePublication(ctx.peerRemoteChannel(), ctx.peerRemoteStreamId()),
+        final Publication toPeer = aeron.addExclusivePublication(ctx.peerRemoteChannel(), ctx.peerRemoteStreamId());
+        this.peer = new PeerLink(serverId, toPeer, DoorbellRinger.forPublication(aeron, toPeer),
             aeron.addSubscription(ctx.peerChannel(), ctx.peerStreamId()), this, counters.malformed);
     }
 
@@ -680,7 +682,8 @@ final class OrderAgent implements Agent, PeerListener
         ClientSession client = clients.get(clientId);
         if (null == client)
         {
-            client = new ClientSession(clientId, aeron.addPublication(responseChannel, responseStreamId),
+            final Publication answers = aeron.addPublication(responseChannel, responseStreamId);
+            client = new ClientSession(clientId, answers, DoorbellRinger.forPublication(aeron, answers),
                 counters.answersDropped);
             clients.put(clientId, client);
             LOG.info("order server {}: client {} answers on {} stream {}", serverId, clientId, responseChannel,

@@ -9,9 +9,14 @@ import javax.management.ObjectName;
 import org.agrona.CloseHelper;
 import org.agrona.concurrent.AgentRunner;
 import org.agrona.concurrent.IdleStrategy;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import io.aeron.Aeron;
+import io.aeron.CommonContext;
 import io.aeron.Subscription;
+import io.mdhub.common.concurrent.Doorbell;
+import io.mdhub.common.concurrent.DoorbellIdleStrategy;
 import io.mdhub.common.concurrent.IdleStrategies;
 import io.mdhub.common.config.BaseContext;
 import io.mdhub.common.metrics.MBeans;
@@ -26,11 +31,14 @@ import io.mdhub.common.metrics.MBeans;
  */
 public final class OrderService implements AutoCloseable
 {
+    private static final Logger LOG = LoggerFactory.getLogger(OrderService.class);
+
     private final Context ctx;
     private final OrderCounters counters;
     private final PeerFence fence;
     private final OrderQueue queue;
     private final OrderAgent agent;
+    private final Doorbell doorbell;
     private final AgentRunner runner;
     private final ObjectName objectName;
 
@@ -41,6 +49,7 @@ public final class OrderService implements AutoCloseable
         counters = new OrderCounters(aeron, ctx.serverId());
         PeerFence fence = null;
         OrderQueue queue = null;
+        Doorbell doorbell = null;
         try
         {
             fence = new PeerFence(ctx.fenceAddress(), ctx.peerFenceAddress(), ctx.fenceTimeoutNs(),
@@ -48,6 +57,7 @@ public final class OrderService implements AutoCloseable
             queue = new OrderQueue(ctx.queueDirectory());
             final Subscription ingress = aeron.addSubscription(ctx.ingressChannel(), ctx.ingressStreamId());
             agent = new OrderAgent(ctx, aeron, ingress, fence, queue, counters);
+            doorbell = openDoorbell(ctx, aeron);
         }
         catch (final RuntimeException ex)
         {
@@ -56,10 +66,35 @@ public final class OrderService implements AutoCloseable
         }
         this.fence = fence;
         this.queue = queue;
+        this.doorbell = doorbell;
         runner = new AgentRunner(ctx.idleStrategy(), Throwable::printStackTrace, null, agent);
         AgentRunner.startOnThread(runner);
         objectName = ctx.registerMBean() ?
             MBeans.register("OrderService", "server-" + ctx.serverId(), new Control()) : null;
+    }
+
+    /**
+     * The agent's doorbell if its idle strategy blocks on one and both streams it polls are IPC: clients and the peer
+     * ring it after they publish. Over UDP the strategy backs off instead (the driver delivers a message after its
+     * publisher would have rung).
+     */
+    private static Doorbell openDoorbell(final Context ctx, final Aeron aeron)
+    {
+        if (!(ctx.idleStrategy() instanceof DoorbellIdleStrategy))
+        {
+            return null;
+        }
+        if (!ctx.ingressChannel().startsWith(CommonContext.IPC_CHANNEL) ||
+            !ctx.peerChannel().startsWith(CommonContext.IPC_CHANNEL))
+        {
+            LOG.info("order server {}: {} backs off (no doorbell: the ingress or peer channel is not IPC)",
+                ctx.serverId(), ctx.idleStrategy());
+            return null;
+        }
+        final Doorbell doorbell = Doorbell.open(aeron, OrderServiceConfiguration.processName(ctx.serverId()),
+            ctx.ingressStreamId(), ctx.peerStreamId());
+        ((DoorbellIdleStrategy)ctx.idleStrategy()).attach(doorbell);
+        return doorbell;
     }
 
     /**
@@ -195,7 +230,7 @@ public final class OrderService implements AutoCloseable
     public void close()
     {
         MBeans.unregister(objectName);
-        CloseHelper.quietCloseAll(runner, queue, fence, counters, ctx);
+        CloseHelper.quietCloseAll(runner, doorbell, queue, fence, counters, ctx);
     }
 
     private final class Control implements OrderServiceMXBean

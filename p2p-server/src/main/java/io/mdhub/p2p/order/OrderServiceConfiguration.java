@@ -136,8 +136,8 @@ public final class OrderServiceConfiguration
 
     /** Idle strategy of the order agent's thread. */
     public static final String IDLE_STRATEGY_PROP_NAME = "mdhub.order.idle.strategy";
-    /** Default idle strategy. */
-    public static final String IDLE_STRATEGY_DEFAULT = "backoff";
+    /** Default idle strategy: woken by clients and the peer over IPC; elsewhere the same as {@code backoff}. */
+    public static final String IDLE_STRATEGY_DEFAULT = "doorbell";
 
     /** Aeron directory of the media driver to use (when no Aeron client is supplied). */
     public static final String AERON_DIR_PROP_NAME = "mdhub.order.aeron.dir";

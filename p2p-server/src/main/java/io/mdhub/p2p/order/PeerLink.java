@@ -27,6 +27,7 @@ import io.mdhub.common.codecs.order.ReplicateAckDecoder;
 import io.mdhub.common.codecs.order.ReplicateAckEncoder;
 import io.mdhub.common.codecs.order.ReplicateOrderDecoder;
 import io.mdhub.common.codecs.order.ReplicateOrderEncoder;
+import io.mdhub.common.concurrent.DoorbellRinger;
 
 /**
  * The replication link between the two servers of a pair: a publication to the peer's peer stream and a
@@ -39,6 +40,7 @@ final class PeerLink implements FragmentHandler, AutoCloseable
 {
     private final int serverId;
     private final Publication publication;
+    private final DoorbellRinger ringer;
     private final Subscription subscription;
     private final PeerListener listener;
     private final AtomicCounter malformed;
@@ -65,12 +67,14 @@ final class PeerLink implements FragmentHandler, AutoCloseable
     PeerLink(
         final int serverId,
         final Publication publication,
+        final DoorbellRinger ringer,
         final Subscription subscription,
         final PeerListener listener,
         final AtomicCounter malformed)
     {
         this.serverId = serverId;
         this.publication = publication;
+        this.ringer = ringer;
         this.subscription = subscription;
         this.listener = listener;
         this.malformed = malformed;
@@ -217,7 +221,12 @@ final class PeerLink implements FragmentHandler, AutoCloseable
         {
             return true; // fault injection: lost on the wire
         }
-        return publication.offer(buffer, 0, MessageHeaderEncoder.ENCODED_LENGTH + bodyLength) > 0;
+        if (publication.offer(buffer, 0, MessageHeaderEncoder.ENCODED_LENGTH + bodyLength) > 0)
+        {
+            ringer.ring();
+            return true;
+        }
+        return false;
     }
 
     @Override
@@ -290,6 +299,6 @@ final class PeerLink implements FragmentHandler, AutoCloseable
     @Override
     public void close()
     {
-        CloseHelper.quietCloseAll(publication, subscription);
+        CloseHelper.quietCloseAll(ringer, publication, subscription);
     }
 }

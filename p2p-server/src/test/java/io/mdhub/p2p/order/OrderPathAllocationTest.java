@@ -9,10 +9,12 @@ import java.nio.file.Path;
 import org.agrona.CloseHelper;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import io.mdhub.common.codecs.order.Side;
+import io.mdhub.common.concurrent.DoorbellIdleStrategy;
 import io.mdhub.common.order.client.OrderClient;
 import io.mdhub.common.order.fix.FixOrderEncoder;
 import io.mdhub.common.test.InterruptAfter;
@@ -42,13 +44,14 @@ class OrderPathAllocationTest
         CloseHelper.quietCloseAll(client, pair);
     }
 
-    @Test
-    void steadyStateOrdersAllocateNothingOnTheServersOrTheClient()
+    @ParameterizedTest(name = "idle strategy {0}")
+    @ValueSource(strings = {"backoff", "doorbell"})
+    void steadyStateOrdersAllocateNothingOnTheServersOrTheClient(final String idleStrategy)
     {
         pair = new TestOrderPair(dir);
         // a sink that keeps nothing: the pair's recording sink would allocate for the test's own bookkeeping
-        pair.launch(0, (ctx) -> ctx.sink(new OrderSinks.NoOpSink()));
-        pair.launch(1, (ctx) -> ctx.sink(new OrderSinks.NoOpSink()));
+        pair.launch(0, (ctx) -> ctx.sink(new OrderSinks.NoOpSink()).idleStrategy(idleStrategy));
+        pair.launch(1, (ctx) -> ctx.sink(new OrderSinks.NoOpSink()).idleStrategy(idleStrategy));
         pair.connectClient();
         pair.awaitRoles("each server primary of its half", pair::eachServerPrimaryOfHalf);
         client = OrderClient.connect(new OrderClient.Context()
@@ -56,7 +59,8 @@ class OrderPathAllocationTest
             .clientId(4242)
             .servers("aeron:ipc@3001,aeron:ipc@3011")
             .responseChannel("aeron:ipc")
-            .responseStreamId(4300));
+            .responseStreamId(4300)
+            .idleStrategy(idleStrategy));
         MdTests.await("the client's partition maps", () ->
         {
             client.poll();
@@ -108,6 +112,13 @@ class OrderPathAllocationTest
             assertTrue(perOrders < MEASURED_ORDERS, report::toString);
         }
         assertEquals(WARMUP_ORDERS + MEASURED_ORDERS, client.ackCount(), "every order acknowledged");
+        if (client.context().concludedIdleStrategy() instanceof DoorbellIdleStrategy)
+        {
+            // the submits blocked on the doorbell and the servers' answers woke them, not its 1 ms timeout
+            final long wakeUps = ((DoorbellIdleStrategy)client.context().concludedIdleStrategy()).doorbell().wakeUps();
+            System.out.println("OrderPathAllocationTest: the client's doorbell woke it " + wakeUps + " times");
+            assertTrue(wakeUps > MEASURED_ORDERS / 10, "woken by the servers " + wakeUps + " times");
+        }
     }
 
     private static long[] allocated(

@@ -18,12 +18,17 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import io.aeron.Aeron;
+import io.aeron.CommonContext;
+import io.aeron.ExclusivePublication;
 import io.aeron.Image;
 import io.aeron.Publication;
 import io.aeron.Subscription;
 import io.mdhub.common.codecs.order.AsciiEncodingEncoder;
 import io.mdhub.common.codecs.order.PartitionRole;
 import io.mdhub.common.codecs.order.RejectReason;
+import io.mdhub.common.concurrent.Doorbell;
+import io.mdhub.common.concurrent.DoorbellIdleStrategy;
+import io.mdhub.common.concurrent.DoorbellRinger;
 import io.mdhub.common.concurrent.IdleConfiguration;
 import io.mdhub.common.concurrent.IdleStrategies;
 import io.mdhub.common.concurrent.SpinBudget;
@@ -75,6 +80,7 @@ public final class OrderClient implements AutoCloseable
     private final long clientId;
     private final NanoClock clock;
     private final IdleStrategy idleStrategy;
+    private Doorbell doorbell;
     private final AgentInvoker conductorInvoker;
     private final PairState[] pairs;
     private final ServerLink[] servers;
@@ -134,18 +140,29 @@ public final class OrderClient implements AutoCloseable
         InFlightOrders store = null;
         try
         {
+            final int[] responseStreamIds = new int[pairCount];
             for (int i = 0; i < pairCount; i++)
             {
                 final int streamId = ctx.responseStreamId() + i;
+                responseStreamIds[i] = streamId;
                 pairs[i] = new PairState(i, streamId, aeron.addSubscription(ctx.responseChannel(), streamId),
                     new OrderEgressAdapter(i, egress));
             }
             for (int i = 0; i < servers.length; i++)
             {
                 final OrderServerAddress address = addresses.get(i);
+                final ExclusivePublication ingress =
+                    aeron.addExclusivePublication(address.channel(), address.streamId());
                 servers[i] = new ServerLink(i, i / SERVERS_PER_PAIR, i % SERVERS_PER_PAIR, address,
-                    new OrderIngressPublisher(aeron.addExclusivePublication(address.channel(), address.streamId()),
+                    new OrderIngressPublisher(ingress, DoorbellRinger.forPublication(aeron, ingress),
                     ctx.maxSendAttempts(), ctx.maxOrderLength()));
+            }
+            if (idleStrategy instanceof DoorbellIdleStrategy &&
+                ctx.responseChannel().startsWith(CommonContext.IPC_CHANNEL))
+            {
+                // a synchronous submit blocks until a server's answer rings; over UDP the strategy backs off
+                doorbell = Doorbell.open(aeron, "order-client-" + clientId, responseStreamIds);
+                ((DoorbellIdleStrategy)idleStrategy).attach(doorbell);
             }
             store = new InFlightOrders(ctx.window(), ctx.maxOrderLength());
         }
@@ -705,6 +722,7 @@ public final class OrderClient implements AutoCloseable
                 closeables.add(pair.subscription);
             }
         }
+        closeables.add(doorbell);
         CloseHelper.closeAll(closeables);
     }
 

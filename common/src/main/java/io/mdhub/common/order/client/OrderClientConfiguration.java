@@ -1,7 +1,7 @@
 package io.mdhub.common.order.client;
 
 import io.aeron.CommonContext;
-import io.mdhub.common.concurrent.IdleConfiguration;
+import io.mdhub.common.concurrent.IdleStrategies;
 import io.mdhub.common.config.ConfigValues;
 
 /**
@@ -153,9 +153,10 @@ public final class OrderClientConfiguration
     public static final String IDLE_STRATEGY_PROP_NAME = "mdhub.order.client.idle.strategy";
 
     /**
-     * Default for {@link #IDLE_STRATEGY_PROP_NAME}.
+     * Default for {@link #IDLE_STRATEGY_PROP_NAME}: woken by the servers' answers over IPC; elsewhere the same as
+     * {@code backoff}.
      */
-    public static final String IDLE_STRATEGY_DEFAULT = IdleConfiguration.IDLE_STRATEGY_DEFAULT;
+    public static final String IDLE_STRATEGY_DEFAULT = IdleStrategies.DOORBELL;
 
     private OrderClientConfiguration()
     {

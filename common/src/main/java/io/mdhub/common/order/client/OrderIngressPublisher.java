@@ -12,6 +12,7 @@ import io.aeron.logbuffer.BufferClaim;
 import io.mdhub.common.codecs.order.ClientHelloEncoder;
 import io.mdhub.common.codecs.order.MessageHeaderEncoder;
 import io.mdhub.common.codecs.order.SubmitOrderEncoder;
+import io.mdhub.common.concurrent.DoorbellRinger;
 
 /**
  * Encodes ClientHello and SubmitOrder onto one server's ingress publication, with the back-pressure policy of
@@ -28,6 +29,7 @@ final class OrderIngressPublisher implements AutoCloseable
         SubmitOrderEncoder.BLOCK_LENGTH + SubmitOrderEncoder.fixHeaderLength();
 
     private final ExclusivePublication publication;
+    private final DoorbellRinger ringer;
     private final int maxAttempts;
     private final BufferClaim claim = new BufferClaim();
     private final UnsafeBuffer scratch;
@@ -38,12 +40,18 @@ final class OrderIngressPublisher implements AutoCloseable
 
     /**
      * @param publication    the server's ingress (exclusive: the client's thread alone publishes).
+     * @param ringer         wakes the server's agent after each message (see DoorbellRinger).
      * @param maxAttempts    attempts per message while back-pressured, at least 1.
      * @param maxOrderLength longest FIX message to be sent.
      */
-    OrderIngressPublisher(final ExclusivePublication publication, final int maxAttempts, final int maxOrderLength)
+    OrderIngressPublisher(
+        final ExclusivePublication publication,
+        final DoorbellRinger ringer,
+        final int maxAttempts,
+        final int maxOrderLength)
     {
         this.publication = publication;
+        this.ringer = ringer;
         this.maxAttempts = maxAttempts;
         this.scratch = new UnsafeBuffer(BufferUtil.allocateDirectAligned(
             BitUtil.align(SUBMIT_FIXED_LENGTH + Math.max(maxOrderLength, 4096), 64), 64));
@@ -56,6 +64,11 @@ final class OrderIngressPublisher implements AutoCloseable
      * @return the new position, or the negative {@link Publication} code after the bounded attempts.
      */
     long sendHello(final long clientId, final int responseStreamId, final byte[] responseChannel)
+    {
+        return rung(publishHello(clientId, responseStreamId, responseChannel));
+    }
+
+    private long publishHello(final long clientId, final int responseStreamId, final byte[] responseChannel)
     {
         final int length = HELLO_FIXED_LENGTH + responseChannel.length;
         if (length <= publication.maxPayloadLength())
@@ -92,6 +105,18 @@ final class OrderIngressPublisher implements AutoCloseable
      * @return the new position, or the negative {@link Publication} code after the bounded attempts.
      */
     long sendOrder(
+        final long clientId,
+        final long orderId,
+        final int partition,
+        final long sendTimestampNs,
+        final DirectBuffer fix,
+        final int offset,
+        final int length)
+    {
+        return rung(publishOrder(clientId, orderId, partition, sendTimestampNs, fix, offset, length));
+    }
+
+    private long publishOrder(
         final long clientId,
         final long orderId,
         final int partition,
@@ -147,7 +172,17 @@ final class OrderIngressPublisher implements AutoCloseable
     @Override
     public void close()
     {
+        ringer.close();
         publication.close();
+    }
+
+    private long rung(final long result)
+    {
+        if (result > 0)
+        {
+            ringer.ring();
+        }
+        return result;
     }
 
     private void encodeHello(

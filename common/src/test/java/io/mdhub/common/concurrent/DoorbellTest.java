@@ -1,0 +1,233 @@
+package io.mdhub.common.concurrent;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import org.agrona.CloseHelper;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.agrona.concurrent.status.CountersReader;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import io.aeron.Aeron;
+import io.aeron.ExclusivePublication;
+import io.aeron.Subscription;
+import io.aeron.driver.MediaDriver;
+import io.mdhub.common.test.InterruptAfter;
+import io.mdhub.common.test.MdTests;
+import io.mdhub.common.test.order.OrderTests;
+
+/**
+ * The wake-on-data hand-off: a sleeper blocks until a publisher to its IPC stream rings, a ringer rings only a
+ * sleeper that said it sleeps (once per sleep), and ringers find doorbells through the driver's counters and let go
+ * of closed ones.
+ */
+@InterruptAfter(30)
+class DoorbellTest
+{
+    private static final int STREAM = 5001;
+
+    @TempDir
+    Path dir;
+
+    private MediaDriver driver;
+    private Aeron aeron;
+    private Doorbell doorbell;
+    private DoorbellRinger ringer;
+
+    @BeforeEach
+    void launch()
+    {
+        driver = OrderTests.launchDriver(dir, 64 * 1024);
+        aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(driver.aeronDirectoryName()));
+    }
+
+    @AfterEach
+    void close()
+    {
+        CloseHelper.quietCloseAll(ringer, doorbell, aeron, driver);
+    }
+
+    @Test
+    void aRingWakesABlockedSleeperAtOnce() throws Exception
+    {
+        doorbell = Doorbell.open(aeron, "test", 7, STREAM);
+        ringer = DoorbellRinger.forStream(aeron, "aeron:ipc", STREAM);
+        final AtomicBoolean published = new AtomicBoolean();
+        final CompletableFuture<Long> waited = CompletableFuture.supplyAsync(() ->
+        {
+            final long startNs = System.nanoTime();
+            doorbell.asleep();
+            while (!published.get())
+            {
+                doorbell.await(20_000); // a ring ends it long before; the test's deadline is 30 s
+            }
+            return System.nanoTime() - startNs;
+        });
+        MdTests.await("the sleeper says it sleeps", () -> Doorbell.ASLEEP == stateOf(doorbell));
+        published.set(true);
+        ringer.ring();
+
+        final long waitedNs = waited.get(10, TimeUnit.SECONDS);
+        assertTrue(waitedNs < TimeUnit.SECONDS.toNanos(10), "woken after " + waitedNs + " ns");
+        assertEquals(1, ringer.rings());
+        assertEquals(Doorbell.AWAKE, stateOf(doorbell), "the ringer swapped the state");
+        assertTrue(doorbell.wakeUps() >= 1);
+    }
+
+    @Test
+    void ringsOnlyASleeperAndOncePerSleep()
+    {
+        doorbell = Doorbell.open(aeron, "test", STREAM);
+        ringer = DoorbellRinger.forStream(aeron, "aeron:ipc?term-length=64k", STREAM);
+
+        ringer.ring();
+        assertTrue(ringer.isConnected(), "found through the counters");
+        assertEquals(0, ringer.rings(), "an awake thread is not rung");
+        assertEquals(1, doorbell.await(5_000), "the ringer's connection is accepted");
+
+        doorbell.asleep();
+        ringer.ring();
+        ringer.ring();
+        assertEquals(1, ringer.rings(), "one byte per sleep");
+        assertTrue(doorbell.await(5_000) > 0, "the byte is waiting");
+
+        assertEquals(0, doorbell.await(1), "drained: a second wait times out");
+        doorbell.asleep();
+        doorbell.awake();
+        ringer.ring();
+        assertEquals(1, ringer.rings(), "awake again: not rung");
+    }
+
+    @Test
+    void aRingerFindsOnlyADoorbellForItsStreamAndLetsGoOfAClosedOne() throws Exception
+    {
+        ringer = DoorbellRinger.forStream(aeron, "aeron:ipc", STREAM);
+        ringer.ring();
+        assertFalse(ringer.isConnected(), "no doorbell yet");
+
+        try (Doorbell other = Doorbell.open(aeron, "other", STREAM + 1))
+        {
+            doorbell = Doorbell.open(aeron, "test", STREAM);
+            Thread.sleep(TimeUnit.NANOSECONDS.toMillis(DoorbellRinger.LOOKUP_INTERVAL_NS) + 100);
+            doorbell.asleep();
+            other.asleep();
+            ringer.ring();
+            assertTrue(ringer.isConnected(), "looked up again after a second");
+            assertEquals(Doorbell.AWAKE, stateOf(doorbell));
+            assertEquals(Doorbell.ASLEEP, stateOf(other), "another stream's sleeper is left alone");
+        }
+
+        final Path socket = doorbell.socketPath();
+        assertTrue(Files.exists(socket));
+        doorbell.close();
+        assertFalse(Files.exists(socket), "the socket is deleted");
+        MdTests.await("the ringer lets go of a doorbell whose counter the driver freed", () ->
+        {
+            ringer.ring();
+            return !ringer.isConnected();
+        });
+    }
+
+    @Test
+    void onlyIpcPublicationsRing()
+    {
+        final ExclusivePublication udp =
+            aeron.addExclusivePublication("aeron:udp?endpoint=localhost:" + MdTests.unusedPort(), STREAM);
+        try (Subscription ignored = aeron.addSubscription("aeron:ipc", STREAM))
+        {
+            assertSame(DoorbellRinger.NONE, DoorbellRinger.forPublication(aeron, udp));
+            DoorbellRinger.NONE.ring();
+            assertFalse(DoorbellRinger.NONE.isConnected());
+        }
+        finally
+        {
+            udp.close();
+        }
+    }
+
+    @Test
+    void theIdleStrategySaysItSleepsAfterItsSpinsAndYieldsAndAnyWorkWakesIt()
+    {
+        doorbell = Doorbell.open(aeron, "test", STREAM);
+        final DoorbellIdleStrategy idle = new DoorbellIdleStrategy(2, 1, 1);
+        idle.attach(doorbell);
+
+        for (int i = 0; i < 4; i++)
+        {
+            idle.idle(0); // a first call, two spins, one yield
+            assertEquals(Doorbell.AWAKE, stateOf(doorbell), "call " + i);
+        }
+        idle.idle(0);
+        assertEquals(Doorbell.ASLEEP, stateOf(doorbell), "said it sleeps, and returned for one more poll");
+        final long startNs = System.nanoTime();
+        idle.idle(0);
+        assertTrue(System.nanoTime() - startNs >= TimeUnit.MICROSECONDS.toNanos(900), "blocked for its 1 ms");
+        idle.idle(1);
+        assertEquals(Doorbell.AWAKE, stateOf(doorbell));
+    }
+
+    @Test
+    void withoutADoorbellItBacksOffFromOneMicrosecond()
+    {
+        final DoorbellIdleStrategy idle = new DoorbellIdleStrategy(0, 0, 1000);
+        for (int i = 0; i < 3; i++)
+        {
+            idle.idle(0); // a first call, a spin, the yields used up: from here on it parks
+        }
+        final long startNs = System.nanoTime();
+        for (int i = 0; i < 5; i++)
+        {
+            idle.idle(0); // 1, 2, 4, 8, 16 µs (plus the timer slack), nowhere near the 1 s longest wait
+        }
+        final long tookNs = System.nanoTime() - startNs;
+        assertTrue(tookNs < TimeUnit.MILLISECONDS.toNanos(500), "parked " + tookNs + " ns");
+        assertEquals(null, idle.doorbell());
+    }
+
+    @Test
+    void readsOnlyWellFormedKeys()
+    {
+        final UnsafeBuffer key = new UnsafeBuffer(new byte[Doorbell.MAX_KEY_BYTES]);
+        key.putInt(0, 1);
+        key.putInt(4, STREAM);
+        key.putInt(8, 4);
+        key.putStringWithoutLengthAscii(12, "/a/b");
+        assertTrue(Doorbell.wakesFor(key, 0, STREAM));
+        assertFalse(Doorbell.wakesFor(key, 0, STREAM + 1));
+        assertEquals("/a/b", Doorbell.pathOf(key, 0));
+
+        key.putInt(8, Doorbell.MAX_KEY_BYTES); // the path would run past the key
+        assertFalse(Doorbell.wakesFor(key, 0, STREAM));
+        assertNull(Doorbell.pathOf(key, 0));
+        key.putInt(0, 0); // no stream
+        assertNull(Doorbell.pathOf(key, 0));
+        key.putInt(0, Integer.MAX_VALUE); // more streams than a key holds
+        assertFalse(Doorbell.wakesFor(key, 0, STREAM));
+    }
+
+    @Test
+    void refusesWhatAKeyCannotHold()
+    {
+        assertThrows(IllegalArgumentException.class, () -> Doorbell.open(aeron, "none"));
+        assertThrows(IllegalArgumentException.class, () -> Doorbell.open(aeron, "many", new int[30]));
+    }
+
+    private long stateOf(final Doorbell doorbell)
+    {
+        final CountersReader counters = aeron.countersReader();
+        return counters.getCounterValue(doorbell.counterId());
+    }
+}
