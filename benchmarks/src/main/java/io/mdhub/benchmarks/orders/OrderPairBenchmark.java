@@ -44,7 +44,7 @@ public class OrderPairBenchmark extends AbstractMdBenchmark
      * The order threads' and the client's idle strategy.
      */
     @Param({"backoff", "doorbell"})
-    public String idleStrategy;
+    public String idleStrategy = "doorbell"; // JMH sets it; BenchmarkSmokeTest calls setUp without JMH
 
     private Path dir;
     private InProcessOrderPair pair;
@@ -62,9 +62,23 @@ public class OrderPairBenchmark extends AbstractMdBenchmark
     public void setUp() throws IOException
     {
         dir = Files.createTempDirectory("mdhub-order-bench");
-        // the pair's servers read their idle strategy from this property (the benchmark has a JVM of its own)
-        System.setProperty(OrderServiceConfiguration.IDLE_STRATEGY_PROP_NAME, idleStrategy);
-        pair = new InProcessOrderPair(dir, false);
+        // the pair's servers read their idle strategy from this property as their contexts are made
+        final String previous = System.setProperty(OrderServiceConfiguration.IDLE_STRATEGY_PROP_NAME, idleStrategy);
+        try
+        {
+            pair = new InProcessOrderPair(dir, false);
+        }
+        finally
+        {
+            if (null == previous)
+            {
+                System.clearProperty(OrderServiceConfiguration.IDLE_STRATEGY_PROP_NAME);
+            }
+            else
+            {
+                System.setProperty(OrderServiceConfiguration.IDLE_STRATEGY_PROP_NAME, previous);
+            }
+        }
         client = OrderClient.connect(new OrderClient.Context()
             .aeron(pair.aeron())
             .clientId(System.nanoTime())

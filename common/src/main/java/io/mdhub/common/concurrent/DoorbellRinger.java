@@ -138,13 +138,19 @@ public final class DoorbellRinger implements AutoCloseable
             final SocketChannel connected = SocketChannel.open(StandardProtocolFamily.UNIX);
             try
             {
-                connected.connect(UnixDomainSocketAddress.of(foundPath));
+                // non-blocking: a sleeper that has not accepted for a while has a full backlog, and a blocking
+                // connect would then stall the publishing thread; a Unix socket connects at once or not at all
                 connected.configureBlocking(false);
+                if (!connected.connect(UnixDomainSocketAddress.of(foundPath)))
+                {
+                    CloseHelper.quietClose(connected);
+                    return false;
+                }
             }
             catch (final IOException ex)
             {
                 CloseHelper.quietClose(connected);
-                return false; // closed meanwhile, or not ours to reach: looked up again in a second
+                return false; // closed meanwhile, full, or not ours to reach: looked up again in a second
             }
             channel = connected;
             counterId = foundCounterId;

@@ -142,6 +142,28 @@ class DoorbellTest
     }
 
     @Test
+    void aSleeperThatDoesNotAcceptNeverStallsItsRingers()
+    {
+        doorbell = Doorbell.open(aeron, "test", STREAM);
+        final DoorbellRinger[] ringers = new DoorbellRinger[120]; // more than a listening socket's backlog of 50
+        try
+        {
+            int connected = 0;
+            for (int i = 0; i < ringers.length; i++)
+            {
+                ringers[i] = DoorbellRinger.forStream(aeron, "aeron:ipc", STREAM);
+                ringers[i].ring(); // returns whether or not the full backlog takes its connection
+                connected += ringers[i].isConnected() ? 1 : 0;
+            }
+            assertTrue(connected >= 50 && connected < ringers.length, connected + " ringers connected");
+        }
+        finally
+        {
+            CloseHelper.quietCloseAll(ringers);
+        }
+    }
+
+    @Test
     void onlyIpcPublicationsRing()
     {
         final ExclusivePublication udp =
