@@ -20,7 +20,6 @@ import io.mdhub.benchmarks.AbstractMdBenchmark;
 import io.mdhub.common.order.client.OrderClient;
 import io.mdhub.orderprobe.FixNewOrderSingles;
 import io.mdhub.orderprobe.demo.InProcessOrderPair;
-import io.mdhub.p2p.order.OrderServiceConfiguration;
 
 /**
  * One order through an active/active pair in this JVM (embedded driver, IPC), synchronously: FIX pre-processing,
@@ -62,23 +61,7 @@ public class OrderPairBenchmark extends AbstractMdBenchmark
     public void setUp() throws IOException
     {
         dir = Files.createTempDirectory("mdhub-order-bench");
-        // the pair's servers read their idle strategy from this property as their contexts are made
-        final String previous = System.setProperty(OrderServiceConfiguration.IDLE_STRATEGY_PROP_NAME, idleStrategy);
-        try
-        {
-            pair = new InProcessOrderPair(dir, false);
-        }
-        finally
-        {
-            if (null == previous)
-            {
-                System.clearProperty(OrderServiceConfiguration.IDLE_STRATEGY_PROP_NAME);
-            }
-            else
-            {
-                System.setProperty(OrderServiceConfiguration.IDLE_STRATEGY_PROP_NAME, previous);
-            }
-        }
+        pair = new InProcessOrderPair(dir, false, idleStrategy);
         client = OrderClient.connect(new OrderClient.Context()
             .aeron(pair.aeron())
             .clientId(System.nanoTime())

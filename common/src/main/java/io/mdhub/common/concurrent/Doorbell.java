@@ -22,6 +22,7 @@ import org.agrona.concurrent.status.AtomicCounter;
 import org.agrona.concurrent.status.CountersReader;
 
 import io.aeron.Aeron;
+import io.aeron.CommonContext;
 import io.mdhub.common.status.MdCounters;
 
 /**
@@ -103,11 +104,11 @@ public final class Doorbell implements AutoCloseable
             key.putInt(Integer.BYTES * (1 + i), streamIds[i]);
             label.append(i == 0 ? " " : ",").append(streamIds[i]);
         }
-        key.putInt(Integer.BYTES * (1 + streamIds.length), pathBytes.length);
-        key.putBytes(Integer.BYTES * (2 + streamIds.length), pathBytes);
+        key.putStringUtf8(Integer.BYTES * (1 + streamIds.length), socketPath.toString()); // length, then bytes
 
         ServerSocketChannel server = null;
         Selector selector = null;
+        boolean isOpen = false;
         try
         {
             server = ServerSocketChannel.open(StandardProtocolFamily.UNIX);
@@ -118,20 +119,31 @@ public final class Doorbell implements AutoCloseable
             final UnsafeBuffer labelBuffer = new UnsafeBuffer(label.toString().getBytes(StandardCharsets.US_ASCII));
             final AtomicCounter state = aeron.addCounter(
                 MdCounters.DOORBELL_TYPE_ID, key, 0, keyLength, labelBuffer, 0, labelBuffer.capacity());
-            return new Doorbell(state, socketPath, server, selector);
+            final Doorbell doorbell = new Doorbell(state, socketPath, server, selector);
+            isOpen = true;
+            return doorbell;
         }
         catch (final IOException ex)
         {
-            CloseHelper.quietCloseAll(selector, server);
-            deleteQuietly(socketPath);
             throw new UncheckedIOException("cannot open a doorbell at " + socketPath, ex);
         }
-        catch (final RuntimeException ex)
+        finally
         {
-            CloseHelper.quietCloseAll(selector, server);
-            deleteQuietly(socketPath);
-            throw ex;
+            if (!isOpen)
+            {
+                CloseHelper.quietCloseAll(selector, server);
+                deleteQuietly(socketPath);
+            }
         }
+    }
+
+    /**
+     * @param channel an Aeron channel.
+     * @return true for IPC, the only channels a doorbell can wake for (see the class comment).
+     */
+    public static boolean isIpc(final String channel)
+    {
+        return channel.startsWith(CommonContext.IPC_CHANNEL);
     }
 
     /**
@@ -168,9 +180,8 @@ public final class Doorbell implements AutoCloseable
      */
     static String pathOf(final DirectBuffer key, final int keyOffset)
     {
-        final int pathLength = pathLength(key, keyOffset);
-        return pathLength < 1 ? null :
-            key.getStringWithoutLengthUtf8(keyOffset + Integer.BYTES * (2 + key.getInt(keyOffset)), pathLength);
+        return pathLength(key, keyOffset) < 1 ? null :
+            key.getStringUtf8(keyOffset + Integer.BYTES * (1 + key.getInt(keyOffset)));
     }
 
     /**

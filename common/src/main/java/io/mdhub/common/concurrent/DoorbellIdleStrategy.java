@@ -1,9 +1,11 @@
 package io.mdhub.common.concurrent;
 
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 
+import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
+
+import io.aeron.Aeron;
 
 /**
  * Spin, yield, then block on a {@link Doorbell} until a publisher rings it or the longest wait passes. The thread's
@@ -12,9 +14,9 @@ import org.agrona.concurrent.IdleStrategy;
  * returns, so that the duty cycle polls once more (the eventcount's re-check, see {@link Doorbell}); the second
  * blocks. Any work wakes it.
  * <p>
- * Without a doorbell attached (streams that are not all IPC, or a thread whose owner opens none) it backs off as
- * Agrona's {@code BackoffIdleStrategy} does: the same spins and yields, then parks from 1 µs doubling up to the longest
- * wait. So the default {@code doorbell} is the default {@code backoff} wherever a doorbell cannot work.
+ * Without a doorbell attached (streams that are not all IPC, or a thread whose owner opens none) it is Agrona's
+ * {@link BackoffIdleStrategy} with the same spins and yields, parking from 1 µs doubling up to the longest wait. So the
+ * default {@code doorbell} is the default {@code backoff} wherever a doorbell cannot work.
  */
 public final class DoorbellIdleStrategy implements IdleStrategy
 {
@@ -33,6 +35,8 @@ public final class DoorbellIdleStrategy implements IdleStrategy
     private static final int ASLEEP = 3;
     private static final long MIN_PARK_NS = 1_000;
 
+    private final BackoffIdleStrategy backoff;
+
     private final long maxSpins;
     private final long maxYields;
     private final long maxWaitMs;
@@ -40,7 +44,6 @@ public final class DoorbellIdleStrategy implements IdleStrategy
     private int state = NOT_IDLE;
     private long spins;
     private long yields;
-    private long parkNs = MIN_PARK_NS;
 
     /**
      * The defaults: 10 spins, 5 yields, blocks of at most 1 ms.
@@ -66,6 +69,35 @@ public final class DoorbellIdleStrategy implements IdleStrategy
         this.maxSpins = maxSpins;
         this.maxYields = maxYields;
         this.maxWaitMs = maxWaitMs;
+        this.backoff =
+            new BackoffIdleStrategy(maxSpins, maxYields, MIN_PARK_NS, TimeUnit.MILLISECONDS.toNanos(maxWaitMs));
+    }
+
+    /**
+     * Open a doorbell for a thread's streams and attach it, if the thread waits with this strategy and every stream it
+     * polls is IPC; otherwise nothing (the strategy, if it is this one, backs off).
+     *
+     * @param strategy      the thread's idle strategy.
+     * @param streamsAreIpc whether every stream the thread polls is IPC (see {@link Doorbell#isIpc}).
+     * @param aeron         the thread's Aeron client.
+     * @param name          who sleeps, for the counter's label.
+     * @param streamIds     the streams it polls.
+     * @return the doorbell, for its owner to close after the thread has stopped; null if none was opened.
+     */
+    public static Doorbell attachIfIpc(
+        final IdleStrategy strategy,
+        final boolean streamsAreIpc,
+        final Aeron aeron,
+        final String name,
+        final int... streamIds)
+    {
+        if (!(strategy instanceof DoorbellIdleStrategy) || !streamsAreIpc)
+        {
+            return null;
+        }
+        final Doorbell doorbell = Doorbell.open(aeron, name, streamIds);
+        ((DoorbellIdleStrategy)strategy).attach(doorbell);
+        return doorbell;
     }
 
     /**
@@ -102,6 +134,11 @@ public final class DoorbellIdleStrategy implements IdleStrategy
     @Override
     public void idle()
     {
+        if (null == doorbell)
+        {
+            backoff.idle();
+            return;
+        }
         switch (state)
         {
             case NOT_IDLE:
@@ -129,15 +166,7 @@ public final class DoorbellIdleStrategy implements IdleStrategy
                 break;
 
             default:
-                if (null == doorbell)
-                {
-                    LockSupport.parkNanos(parkNs);
-                    parkNs = Math.min(parkNs << 1, TimeUnit.MILLISECONDS.toNanos(maxWaitMs));
-                }
-                else
-                {
-                    doorbell.await(maxWaitMs);
-                }
+                doorbell.await(maxWaitMs);
                 break;
         }
     }
@@ -145,23 +174,24 @@ public final class DoorbellIdleStrategy implements IdleStrategy
     private void fallAsleep()
     {
         state = ASLEEP;
-        if (null != doorbell)
-        {
-            doorbell.asleep(); // and return: the caller polls once more before the next idle blocks
-        }
+        doorbell.asleep(); // and return: the caller polls once more before the next idle blocks
     }
 
     @Override
     public void reset()
     {
-        if (ASLEEP == state && null != doorbell)
+        if (null == doorbell)
+        {
+            backoff.reset();
+            return;
+        }
+        if (ASLEEP == state)
         {
             doorbell.awake();
         }
         state = NOT_IDLE;
         spins = 0;
         yields = 0;
-        parkNs = MIN_PARK_NS;
     }
 
     @Override

@@ -14,7 +14,6 @@ import org.agrona.concurrent.AtomicBuffer;
 import org.agrona.concurrent.status.CountersReader;
 
 import io.aeron.Aeron;
-import io.aeron.CommonContext;
 import io.aeron.Publication;
 import io.mdhub.common.status.MdCounters;
 
@@ -41,8 +40,6 @@ public final class DoorbellRinger implements AutoCloseable
     private int valueOffset;
     private SocketChannel channel;
     private long nextLookupNs;
-    private int foundCounterId;
-    private String foundPath;
     private long rings;
 
     private DoorbellRinger()
@@ -82,7 +79,7 @@ public final class DoorbellRinger implements AutoCloseable
      */
     public static DoorbellRinger forStream(final Aeron aeron, final String channel, final int streamId)
     {
-        return channel.startsWith(CommonContext.IPC_CHANNEL) ?
+        return Doorbell.isIpc(channel) ?
             new DoorbellRinger(aeron.countersReader(), streamId) : NONE;
     }
 
@@ -128,8 +125,10 @@ public final class DoorbellRinger implements AutoCloseable
             return false;
         }
         nextLookupNs = nowNs + LOOKUP_INTERVAL_NS;
-        findNewest();
-        if (null == foundPath)
+        final int found = findNewest();
+        final String path = CountersReader.NULL_COUNTER_ID == found ? null : Doorbell.pathOf(
+            counters.metaDataBuffer(), CountersReader.metaDataOffset(found) + CountersReader.KEY_OFFSET);
+        if (null == path)
         {
             return false;
         }
@@ -141,7 +140,7 @@ public final class DoorbellRinger implements AutoCloseable
                 // non-blocking: a sleeper that has not accepted for a while has a full backlog, and a blocking
                 // connect would then stall the publishing thread; a Unix socket connects at once or not at all
                 connected.configureBlocking(false);
-                if (!connected.connect(UnixDomainSocketAddress.of(foundPath)))
+                if (!connected.connect(UnixDomainSocketAddress.of(path)))
                 {
                     CloseHelper.quietClose(connected);
                     return false;
@@ -153,9 +152,9 @@ public final class DoorbellRinger implements AutoCloseable
                 return false; // closed meanwhile, full, or not ours to reach: looked up again in a second
             }
             channel = connected;
-            counterId = foundCounterId;
-            registrationId = counters.getCounterRegistrationId(foundCounterId);
-            valueOffset = CountersReader.counterOffset(foundCounterId);
+            counterId = found;
+            registrationId = counters.getCounterRegistrationId(found);
+            valueOffset = CountersReader.counterOffset(found);
             return true;
         }
         catch (final IOException ex)
@@ -164,12 +163,15 @@ public final class DoorbellRinger implements AutoCloseable
         }
     }
 
-    private void findNewest()
+    /**
+     * @return the newest allocated doorbell that wakes for the stream, or NULL_COUNTER_ID: an older one may belong to
+     * a process that is gone.
+     */
+    private int findNewest()
     {
         // by hand rather than CountersReader.forEach, which makes a label String per counter: no garbage while a
         // stream has no doorbell and this runs once a second on an order path
-        foundCounterId = CountersReader.NULL_COUNTER_ID;
-        foundPath = null;
+        int found = CountersReader.NULL_COUNTER_ID;
         final DirectBuffer metaData = counters.metaDataBuffer();
         for (int id = 0, max = counters.maxCounterId(); id <= max; id++)
         {
@@ -178,21 +180,16 @@ public final class DoorbellRinger implements AutoCloseable
             {
                 break;
             }
-            // the newest doorbell for the stream wins: an older one may belong to a process that is gone
             if (CountersReader.RECORD_ALLOCATED == recordState &&
                 MdCounters.DOORBELL_TYPE_ID == counters.getCounterTypeId(id) &&
-                (CountersReader.NULL_COUNTER_ID == foundCounterId ||
-                    counters.getCounterRegistrationId(id) > counters.getCounterRegistrationId(foundCounterId)) &&
+                (CountersReader.NULL_COUNTER_ID == found ||
+                    counters.getCounterRegistrationId(id) > counters.getCounterRegistrationId(found)) &&
                 Doorbell.wakesFor(metaData, CountersReader.metaDataOffset(id) + CountersReader.KEY_OFFSET, streamId))
             {
-                foundCounterId = id;
+                found = id;
             }
         }
-        if (CountersReader.NULL_COUNTER_ID != foundCounterId)
-        {
-            foundPath = Doorbell.pathOf(metaData, CountersReader.metaDataOffset(foundCounterId) +
-                CountersReader.KEY_OFFSET);
-        }
+        return found;
     }
 
     private void disconnect()

@@ -145,14 +145,7 @@ public final class IdleStrategies
         {
             throw new IllegalArgumentException("doorbell takes 3 parameters maxSpins,maxYields,maxWaitMs: " + text);
         }
-        try
-        {
-            return new DoorbellIdleStrategy(params[0], params[1], params[2]);
-        }
-        catch (final IllegalArgumentException ex)
-        {
-            throw new IllegalArgumentException(ex.getMessage().replaceFirst(":.*", ": ") + text, ex);
-        }
+        return new DoorbellIdleStrategy(params[0], params[1], params[2]); // its own check names the bad values
     }
 
     private static IdleStrategy instantiate(final String className)

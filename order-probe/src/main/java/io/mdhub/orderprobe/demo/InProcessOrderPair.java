@@ -36,6 +36,19 @@ public final class InProcessOrderPair implements AutoCloseable
      */
     public InProcessOrderPair(final Path work, final boolean registerMBean)
     {
+        this(work, registerMBean, null);
+    }
+
+    /**
+     * Start the driver and both servers, their order threads waiting with the given idle strategy.
+     *
+     * @param work                where the driver's directory and the queues go.
+     * @param registerMBean       register the servers' MXBeans (two pairs in one JVM would clash).
+     * @param orderIdleStrategy   idle strategy of both servers' order threads (see {@code IdleStrategies}), or null
+     *                            for {@code mdhub.order.idle.strategy}.
+     */
+    public InProcessOrderPair(final Path work, final boolean registerMBean, final String orderIdleStrategy)
+    {
         BackboneNode node = null;
         Aeron aeron = null;
         try
@@ -48,7 +61,12 @@ public final class InProcessOrderPair implements AutoCloseable
             final int[] fences = {freePort(), freePort()};
             for (int id = 0; id < 2; id++)
             {
-                servers[id] = OrderService.launch(new OrderService.Context()
+                final OrderService.Context ctx = new OrderService.Context();
+                if (null != orderIdleStrategy)
+                {
+                    ctx.idleStrategy(orderIdleStrategy);
+                }
+                servers[id] = OrderService.launch(ctx
                     .serverId(id)
                     .partitions(4)
                     .sink(new OrderSinks.NoOpSink())

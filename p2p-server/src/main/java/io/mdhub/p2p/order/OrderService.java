@@ -13,7 +13,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import io.aeron.Aeron;
-import io.aeron.CommonContext;
 import io.aeron.Subscription;
 import io.mdhub.common.concurrent.Doorbell;
 import io.mdhub.common.concurrent.DoorbellIdleStrategy;
@@ -55,13 +54,13 @@ public final class OrderService implements AutoCloseable
             fence = new PeerFence(ctx.fenceAddress(), ctx.peerFenceAddress(), ctx.fenceTimeoutNs(),
                 ctx.fenceConnectTimeoutNs());
             queue = new OrderQueue(ctx.queueDirectory());
+            doorbell = openDoorbell(ctx, aeron);
             final Subscription ingress = aeron.addSubscription(ctx.ingressChannel(), ctx.ingressStreamId());
             agent = new OrderAgent(ctx, aeron, ingress, fence, queue, counters);
-            doorbell = openDoorbell(ctx, aeron);
         }
         catch (final RuntimeException ex)
         {
-            CloseHelper.quietCloseAll(queue, fence, counters);
+            CloseHelper.quietCloseAll(doorbell, queue, fence, counters);
             throw ex;
         }
         this.fence = fence;
@@ -80,21 +79,14 @@ public final class OrderService implements AutoCloseable
      */
     private static Doorbell openDoorbell(final Context ctx, final Aeron aeron)
     {
-        if (!(ctx.idleStrategy() instanceof DoorbellIdleStrategy))
-        {
-            return null;
-        }
-        if (!ctx.ingressChannel().startsWith(CommonContext.IPC_CHANNEL) ||
-            !ctx.peerChannel().startsWith(CommonContext.IPC_CHANNEL))
+        final boolean streamsAreIpc = Doorbell.isIpc(ctx.ingressChannel()) && Doorbell.isIpc(ctx.peerChannel());
+        if (ctx.idleStrategy() instanceof DoorbellIdleStrategy && !streamsAreIpc)
         {
             LOG.info("order server {}: {} backs off (no doorbell: the ingress or peer channel is not IPC)",
                 ctx.serverId(), ctx.idleStrategy());
-            return null;
         }
-        final Doorbell doorbell = Doorbell.open(aeron, OrderServiceConfiguration.processName(ctx.serverId()),
-            ctx.ingressStreamId(), ctx.peerStreamId());
-        ((DoorbellIdleStrategy)ctx.idleStrategy()).attach(doorbell);
-        return doorbell;
+        return DoorbellIdleStrategy.attachIfIpc(ctx.idleStrategy(), streamsAreIpc, aeron,
+            OrderServiceConfiguration.processName(ctx.serverId()), ctx.ingressStreamId(), ctx.peerStreamId());
     }
 
     /**

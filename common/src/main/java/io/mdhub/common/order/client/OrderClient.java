@@ -18,7 +18,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import io.aeron.Aeron;
-import io.aeron.CommonContext;
 import io.aeron.ExclusivePublication;
 import io.aeron.Image;
 import io.aeron.Publication;
@@ -157,13 +156,9 @@ public final class OrderClient implements AutoCloseable
                     new OrderIngressPublisher(ingress, DoorbellRinger.forPublication(aeron, ingress),
                     ctx.maxSendAttempts(), ctx.maxOrderLength()));
             }
-            if (idleStrategy instanceof DoorbellIdleStrategy &&
-                ctx.responseChannel().startsWith(CommonContext.IPC_CHANNEL))
-            {
-                // a synchronous submit blocks until a server's answer rings; over UDP the strategy backs off
-                doorbell = Doorbell.open(aeron, "order-client-" + clientId, responseStreamIds);
-                ((DoorbellIdleStrategy)idleStrategy).attach(doorbell);
-            }
+            // a synchronous submit blocks until a server's answer rings; over UDP the strategy backs off
+            doorbell = DoorbellIdleStrategy.attachIfIpc(idleStrategy, Doorbell.isIpc(ctx.responseChannel()), aeron,
+                "order-client-" + clientId, responseStreamIds);
             store = new InFlightOrders(ctx.window(), ctx.maxOrderLength());
         }
         catch (final RuntimeException ex)
