@@ -67,8 +67,8 @@ class ThroughputBenchIT
                 .orElseThrow().split(",");
             final double received = Double.parseDouble(distributor[4]);
             assertTrue(received > 0.9 && received < 1.1, () -> "the sink received what the source sent: " + received);
-            final String[] fanout = csv.get(1).split(",");
-            assertEquals("fanout", fanout[0]);
+            final String[] fanout = csv.stream().filter((row) -> row.startsWith("fanout,")).findFirst()
+                .orElseThrow().split(",");
             final double ratio = Double.parseDouble(fanout[4]);
             assertTrue(ratio > 1.2 && ratio < 3.0, () -> "4 mounts on halves: output about twice the input: " + ratio);
             assertTrue(Files.readString(report.resolve("report.md")).contains("| distributor |"));

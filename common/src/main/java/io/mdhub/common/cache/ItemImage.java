@@ -32,7 +32,8 @@ import org.agrona.collections.Int2IntHashMap;
  * of ordinary size ({@value #SCAN_LIMIT} fields or fewer) finds a fid by scanning its table from just after the last
  * fid found: updates carry their fields in a steady order, so the scan mostly hits at its first step, and it
  * touches no hash table. An image that grows past that gets an Agrona {@link Int2IntHashMap} index
- * ({@code fid -> field index}), kept from then on.
+ * ({@code fid -> field index}); a refresh that clears it goes back to the scan, and the map is kept for the next time
+ * the image grows (no allocation).
  * <p>
  * Single-threaded: the owner of the item (one event loop or agent) is the only reader and writer.
  */
@@ -61,6 +62,7 @@ public final class ItemImage
     private ExpandableDirectByteBuffer data = new ExpandableDirectByteBuffer(INITIAL_BYTES);
     private ExpandableDirectByteBuffer spare; // made on the first compaction: most images never need one
     private Int2IntHashMap indexByFid; // made when the image outgrows the scan: most images never need one
+    private boolean isIndexed; // indexByFid holds every field; false after clear(), until the image outgrows the scan
     private int fieldCount;
     private int scanStart;
     private int dataEnd;
@@ -77,9 +79,10 @@ public final class ItemImage
      */
     public void clear()
     {
-        if (null != indexByFid)
+        if (isIndexed)
         {
             indexByFid.clear();
+            isIndexed = false;
         }
         fieldCount = 0;
         scanStart = 0;
@@ -167,7 +170,7 @@ public final class ItemImage
 
     private int indexOf(final int fid)
     {
-        if (null != indexByFid)
+        if (isIndexed)
         {
             return indexByFid.get(fid);
         }
@@ -207,7 +210,7 @@ public final class ItemImage
         liveBytes += capacity;
         valueBytes += valueLength;
         longLengthCount += isLong(valueLength) ? 1 : 0;
-        if (null != indexByFid)
+        if (isIndexed)
         {
             indexByFid.put(fid, index);
         }
@@ -217,9 +220,21 @@ public final class ItemImage
         }
     }
 
+    /**
+     * @return true while fids are looked up in the hash index rather than scanned for (for tests).
+     */
+    boolean isIndexed()
+    {
+        return isIndexed;
+    }
+
     private void indexAllFields()
     {
-        indexByFid = new Int2IntHashMap(fieldCount * 2, 0.65f, MISSING);
+        if (null == indexByFid)
+        {
+            indexByFid = new Int2IntHashMap(fieldCount * 2, 0.65f, MISSING);
+        }
+        isIndexed = true;
         for (int index = 0; index < fieldCount; index++)
         {
             indexByFid.put(table[index * STRIDE + FID], index);

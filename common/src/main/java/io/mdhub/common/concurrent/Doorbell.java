@@ -2,6 +2,7 @@ package io.mdhub.common.concurrent;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.ConnectException;
 import java.net.StandardProtocolFamily;
 import java.net.UnixDomainSocketAddress;
 import java.nio.ByteBuffer;
@@ -10,8 +11,11 @@ import java.nio.channels.Selector;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryIteratorException;
+import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Consumer;
 
@@ -20,6 +24,8 @@ import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.status.AtomicCounter;
 import org.agrona.concurrent.status.CountersReader;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import io.aeron.Aeron;
 import io.aeron.CommonContext;
@@ -54,6 +60,10 @@ public final class Doorbell implements AutoCloseable
     static final int MAX_PATH_BYTES = 107;
     /** Largest key an Aeron counter holds. */
     static final int MAX_KEY_BYTES = CountersReader.MAX_KEY_LENGTH;
+    /** A socket file no one listens on is removed once it is this old (a new one is bound, then listened on). */
+    static final Duration STALE_SOCKET_AGE = Duration.ofSeconds(10);
+    private static final String SOCKET_GLOB = "mdhub-doorbell-*.sock";
+    private static final Logger LOG = LoggerFactory.getLogger(Doorbell.class);
 
     private final AtomicCounter state;
     private final Path socketPath;
@@ -89,6 +99,7 @@ public final class Doorbell implements AutoCloseable
             throw new IllegalArgumentException("a doorbell needs at least one stream id");
         }
         final Path socketPath = socketPath(Path.of(aeron.context().aeronDirectoryName()));
+        removeStaleSockets(socketPath.getParent(), STALE_SOCKET_AGE);
         final byte[] pathBytes = socketPath.toString().getBytes(StandardCharsets.UTF_8);
         final int keyLength = Integer.BYTES * (2 + streamIds.length) + pathBytes.length;
         if (keyLength > MAX_KEY_BYTES)
@@ -198,11 +209,67 @@ public final class Doorbell implements AutoCloseable
         return pathLength < 1 || Integer.BYTES * (2 + count) + pathLength > MAX_KEY_BYTES ? -1 : pathLength;
     }
 
+    /**
+     * Delete the doorbell socket files in a directory that no process listens on any more: a process that crashed
+     * leaves its file behind, and in {@code /tmp} nothing else would ever remove it. A file is stale when a connect to
+     * it is refused, which holds whatever PID namespace its owner ran in (a driver directory may be shared with
+     * containers), and only once it is older than {@code minAge}, so a socket between its bind and its listen is left
+     * alone.
+     *
+     * @param dir    where doorbells of this driver put their sockets.
+     * @param minAge the youngest file that may be removed.
+     * @return how many files were removed.
+     */
+    static int removeStaleSockets(final Path dir, final Duration minAge)
+    {
+        int removed = 0;
+        final long newestStaleMs = System.currentTimeMillis() - minAge.toMillis();
+        try (DirectoryStream<Path> sockets = Files.newDirectoryStream(dir, SOCKET_GLOB))
+        {
+            for (final Path socket : sockets)
+            {
+                if (Files.getLastModifiedTime(socket).toMillis() <= newestStaleMs && !isListenedOn(socket))
+                {
+                    Files.deleteIfExists(socket);
+                    removed++;
+                }
+            }
+        }
+        catch (final IOException | DirectoryIteratorException ex)
+        {
+            LOG.warn("cannot look for stale doorbell sockets in {}: {}", dir, ex.toString());
+        }
+        if (removed > 0)
+        {
+            LOG.info("removed {} stale doorbell socket(s) from {} (left by processes that ended)", removed, dir);
+        }
+        return removed;
+    }
+
+    private static boolean isListenedOn(final Path socket)
+    {
+        try (SocketChannel probe = SocketChannel.open(StandardProtocolFamily.UNIX))
+        {
+            probe.configureBlocking(false); // a listener with a full backlog answers EAGAIN, never blocks this
+            probe.connect(UnixDomainSocketAddress.of(socket));
+            return true;
+        }
+        catch (final ConnectException ex)
+        {
+            return false; // refused: bound by no one
+        }
+        catch (final IOException ex)
+        {
+            return true; // anything else (a full backlog among them): not known to be stale, so kept
+        }
+    }
+
     private static Path socketPath(final Path aeronDir)
     {
         final String file = "mdhub-doorbell-" + Long.toHexString(ThreadLocalRandom.current().nextLong()) + ".sock";
         final Path inAeronDir = aeronDir.resolve(file);
-        // the driver's directory goes with the driver (a crashed owner's socket with it); /tmp if its path is long
+        // in the driver's directory, or /tmp if that path is too long; a crashed owner's file is removed by a doorbell
+        // opened there later (removeStaleSockets), or with the driver's directory
         return inAeronDir.toString().getBytes(StandardCharsets.UTF_8).length <= MAX_PATH_BYTES ?
             inAeronDir : Path.of(System.getProperty("java.io.tmpdir")).resolve(file);
     }
@@ -326,7 +393,7 @@ public final class Doorbell implements AutoCloseable
         }
         catch (final IOException ignore)
         {
-            // a socket file left in the driver's directory goes with the directory
+            // a file left behind is removed by the next doorbell opened in its directory
         }
     }
 }

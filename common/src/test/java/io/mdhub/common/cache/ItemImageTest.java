@@ -157,12 +157,14 @@ class ItemImageTest
         applyReversedAndCheck(scanned, 1_000, model);
         applyReversedAndCheck(scanned, 1L << 40, model);
         assertEquals(-1, image.valueLength(scanned + 1), "an absent fid, scanned for");
+        assertFalse(image.isIndexed(), "up to SCAN_LIMIT fields a fid is scanned for");
 
         final byte[] newField = eta.begin(0, 0).uint(scanned + 1, 7).end();
         image.applyUpdate(wrap(newField));
         model.putAll(EtaFieldLists.decode(newField));
         applyReversedAndCheck(scanned + 1, 1L << 50, model);
         assertEquals(-1, image.valueLength(scanned + 2), "an absent fid, looked up in the index");
+        assertTrue(image.isIndexed(), "past the scan");
 
         image.applyRefresh(wrap(eta.begin(1, 0).uint(40, 1).uint(3, 2).end()));
         assertEquals(2, image.fieldCount());
@@ -170,6 +172,16 @@ class ItemImageTest
         assertFalse(image.contains(1), "a field of the image before the refresh");
         image.applyUpdate(wrap(eta.begin(0, 0).uint(3, 5).uint(1, 6).end()));
         assertEquals(List.of(40, 3, 1), List.of(image.fieldIdAt(0), image.fieldIdAt(1), image.fieldIdAt(2)));
+        assertFalse(image.isIndexed(), "a refresh to a small image goes back to the scan");
+
+        image.applyRefresh(wrap(refresh)); // outgrows the scan again: the kept index is filled anew
+        image.applyUpdate(wrap(newField));
+        assertTrue(image.isIndexed());
+        model.clear();
+        model.putAll(EtaFieldLists.decode(refresh));
+        model.putAll(EtaFieldLists.decode(newField));
+        applyReversedAndCheck(scanned + 1, 1L << 30, model);
+        assertFalse(image.contains(40), "a field of an earlier image, not left in the index");
     }
 
     /**

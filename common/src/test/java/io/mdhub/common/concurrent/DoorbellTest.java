@@ -7,8 +7,13 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.net.StandardProtocolFamily;
+import java.net.UnixDomainSocketAddress;
+import java.nio.channels.ServerSocketChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
@@ -242,6 +247,39 @@ class DoorbellTest
     {
         assertThrows(IllegalArgumentException.class, () -> Doorbell.open(aeron, "none"));
         assertThrows(IllegalArgumentException.class, () -> Doorbell.open(aeron, "many", new int[30]));
+    }
+
+    @Test
+    void aSocketLeftByAnEndedProcessIsRemovedWhenTheNextDoorbellOpens() throws Exception
+    {
+        final Path socketDir = Path.of(driver.aeronDirectoryName());
+        final FileTime old = FileTime.fromMillis(System.currentTimeMillis() - 60_000);
+        try (Doorbell live = Doorbell.open(aeron, "live", STREAM))
+        {
+            Files.setLastModifiedTime(live.socketPath(), old);
+            // what a crashed owner leaves: a bound socket's file, its listener gone
+            final Path crashed = socketDir.resolve("mdhub-doorbell-dead.sock");
+            try (ServerSocketChannel server = ServerSocketChannel.open(StandardProtocolFamily.UNIX))
+            {
+                server.bind(UnixDomainSocketAddress.of(crashed));
+            }
+            Files.setLastModifiedTime(crashed, old);
+            final Path justBound = socketDir.resolve("mdhub-doorbell-young.sock"); // as a bind before its listen
+            try (ServerSocketChannel server = ServerSocketChannel.open(StandardProtocolFamily.UNIX))
+            {
+                server.bind(UnixDomainSocketAddress.of(justBound));
+            }
+
+            doorbell = Doorbell.open(aeron, "next", STREAM + 1);
+
+            assertFalse(Files.exists(crashed), "no one listens: removed");
+            assertTrue(Files.exists(justBound), "too young to tell from a socket about to listen: kept");
+            assertTrue(Files.exists(live.socketPath()), "a live doorbell's socket is kept");
+            assertTrue(Files.exists(doorbell.socketPath()));
+            assertEquals(1, Doorbell.removeStaleSockets(socketDir, Duration.ZERO), "the young one once old enough");
+            assertFalse(Files.exists(justBound));
+            assertTrue(Files.exists(live.socketPath()));
+        }
     }
 
     private long stateOf(final Doorbell doorbell)
