@@ -73,20 +73,11 @@ final class OrderIngressPublisher implements AutoCloseable
         final int length = HELLO_FIXED_LENGTH + responseChannel.length;
         if (length <= publication.maxPayloadLength())
         {
-            long result = 0;
-            for (int attempt = 0; attempt < maxAttempts; attempt++)
+            final long result = claim(length);
+            if (result > 0)
             {
-                result = publication.tryClaim(length, claim);
-                if (result > 0)
-                {
-                    encodeHello(claim.buffer(), claim.offset(), clientId, responseStreamId, responseChannel);
-                    claim.commit();
-                    return result;
-                }
-                if (!shouldRetry(result))
-                {
-                    return result;
-                }
+                encodeHello(claim.buffer(), claim.offset(), clientId, responseStreamId, responseChannel);
+                claim.commit();
             }
             return result;
         }
@@ -128,21 +119,12 @@ final class OrderIngressPublisher implements AutoCloseable
         final int messageLength = SUBMIT_FIXED_LENGTH + length;
         if (messageLength <= publication.maxPayloadLength())
         {
-            long result = 0;
-            for (int attempt = 0; attempt < maxAttempts; attempt++)
+            final long result = claim(messageLength);
+            if (result > 0)
             {
-                result = publication.tryClaim(messageLength, claim);
-                if (result > 0)
-                {
-                    encodeOrder(claim.buffer(), claim.offset(), clientId, orderId, partition, sendTimestampNs,
-                        fix, offset, length);
-                    claim.commit();
-                    return result;
-                }
-                if (!shouldRetry(result))
-                {
-                    return result;
-                }
+                encodeOrder(claim.buffer(), claim.offset(), clientId, orderId, partition, sendTimestampNs, fix,
+                    offset, length);
+                claim.commit();
             }
             return result;
         }
@@ -215,6 +197,24 @@ final class OrderIngressPublisher implements AutoCloseable
             .partition(partition)
             .sendTimestampNs(sendTimestampNs)
             .putFix(fix, offset, length);
+    }
+
+    /**
+     * Claim {@code length} bytes in the log, retrying while back-pressured; on success the caller encodes into
+     * {@link #claim} and commits it.
+     */
+    private long claim(final int length)
+    {
+        long result = 0;
+        for (int attempt = 0; attempt < maxAttempts; attempt++)
+        {
+            result = publication.tryClaim(length, claim);
+            if (result > 0 || !shouldRetry(result))
+            {
+                return result;
+            }
+        }
+        return result;
     }
 
     private long offer(final int length)
