@@ -62,7 +62,8 @@ public final class Doorbell implements AutoCloseable
     static final int MAX_KEY_BYTES = CountersReader.MAX_KEY_LENGTH;
     /** A socket file no one listens on is removed once it is this old (a new one is bound, then listened on). */
     static final Duration STALE_SOCKET_AGE = Duration.ofSeconds(10);
-    private static final String SOCKET_GLOB = "mdhub-doorbell-*.sock";
+    private static final String SOCKET_PREFIX = "mdhub-doorbell-";
+    private static final String SOCKET_SUFFIX = ".sock";
     private static final Logger LOG = LoggerFactory.getLogger(Doorbell.class);
 
     private final AtomicCounter state;
@@ -214,7 +215,7 @@ public final class Doorbell implements AutoCloseable
      * leaves its file behind, and in {@code /tmp} nothing else would ever remove it. A file is stale when a connect to
      * it is refused, which holds whatever PID namespace its owner ran in (a driver directory may be shared with
      * containers), and only once it is older than {@code minAge}, so a socket between its bind and its listen is left
-     * alone.
+     * alone. A live doorbell that is asked wakes once for the connection (as for a new ringer) and then drops it.
      *
      * @param dir    where doorbells of this driver put their sockets.
      * @param minAge the youngest file that may be removed.
@@ -224,7 +225,7 @@ public final class Doorbell implements AutoCloseable
     {
         int removed = 0;
         final long newestStaleMs = System.currentTimeMillis() - minAge.toMillis();
-        try (DirectoryStream<Path> sockets = Files.newDirectoryStream(dir, SOCKET_GLOB))
+        try (DirectoryStream<Path> sockets = Files.newDirectoryStream(dir, SOCKET_PREFIX + "*" + SOCKET_SUFFIX))
         {
             for (final Path socket : sockets)
             {
@@ -266,7 +267,7 @@ public final class Doorbell implements AutoCloseable
 
     private static Path socketPath(final Path aeronDir)
     {
-        final String file = "mdhub-doorbell-" + Long.toHexString(ThreadLocalRandom.current().nextLong()) + ".sock";
+        final String file = SOCKET_PREFIX + Long.toHexString(ThreadLocalRandom.current().nextLong()) + SOCKET_SUFFIX;
         final Path inAeronDir = aeronDir.resolve(file);
         // in the driver's directory, or /tmp if that path is too long; a crashed owner's file is removed by a doorbell
         // opened there later (removeStaleSockets), or with the driver's directory

@@ -84,6 +84,21 @@ public final class DoorbellRinger implements AutoCloseable
     }
 
     /**
+     * {@link #ring()} if an offer or claim succeeded.
+     *
+     * @param position what {@code offer} or {@code tryClaim} returned (after the commit, for a claim).
+     * @return the position, unchanged.
+     */
+    public long ringIfPublished(final long position)
+    {
+        if (position > 0)
+        {
+            ring();
+        }
+        return position;
+    }
+
+    /**
      * Wake the stream's sleeper if it sleeps. Call after the message is published (offered or committed).
      */
     public void ring()
@@ -128,39 +143,46 @@ public final class DoorbellRinger implements AutoCloseable
         final int found = findNewest();
         final String path = CountersReader.NULL_COUNTER_ID == found ? null : Doorbell.pathOf(
             counters.metaDataBuffer(), CountersReader.metaDataOffset(found) + CountersReader.KEY_OFFSET);
-        if (null == path)
+        final SocketChannel connected = connect(path);
+        if (null == connected)
         {
             return false;
         }
+        channel = connected;
+        counterId = found;
+        registrationId = counters.getCounterRegistrationId(found);
+        valueOffset = CountersReader.counterOffset(found);
+        return true;
+    }
+
+    /**
+     * @return a channel connected to the doorbell's socket, or null if there is no path or it cannot be reached now
+     * (closed meanwhile, its backlog full, or not ours to reach): it is looked up again in a second.
+     */
+    private static SocketChannel connect(final String path)
+    {
+        if (null == path)
+        {
+            return null;
+        }
+        SocketChannel channel = null;
         try
         {
-            final SocketChannel connected = SocketChannel.open(StandardProtocolFamily.UNIX);
-            try
+            channel = SocketChannel.open(StandardProtocolFamily.UNIX);
+            // non-blocking: a sleeper that has not accepted for a while has a full backlog, and a blocking connect
+            // would then stall the publishing thread; a Unix socket connects at once or not at all
+            channel.configureBlocking(false);
+            if (channel.connect(UnixDomainSocketAddress.of(path)))
             {
-                // non-blocking: a sleeper that has not accepted for a while has a full backlog, and a blocking
-                // connect would then stall the publishing thread; a Unix socket connects at once or not at all
-                connected.configureBlocking(false);
-                if (!connected.connect(UnixDomainSocketAddress.of(path)))
-                {
-                    CloseHelper.quietClose(connected);
-                    return false;
-                }
+                return channel;
             }
-            catch (final IOException ex)
-            {
-                CloseHelper.quietClose(connected);
-                return false; // closed meanwhile, full, or not ours to reach: looked up again in a second
-            }
-            channel = connected;
-            counterId = found;
-            registrationId = counters.getCounterRegistrationId(found);
-            valueOffset = CountersReader.counterOffset(found);
-            return true;
         }
         catch (final IOException ex)
         {
-            return false;
+            // not reachable now
         }
+        CloseHelper.quietClose(channel);
+        return null;
     }
 
     /**

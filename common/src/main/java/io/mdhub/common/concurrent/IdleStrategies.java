@@ -163,8 +163,7 @@ public final class IdleStrategies
         {
             throw new IllegalArgumentException(
                 "unknown idle strategy (not an alias of noop|spin|yield|sleep-ns|sleep-ms|backoff|doorbell, " +
-                "nor a class): " +
-                className, ex);
+                "nor a class): " + className, ex);
         }
         catch (final ReflectiveOperationException ex)
         {

@@ -27,6 +27,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import io.aeron.Aeron;
 import io.aeron.ExclusivePublication;
+import io.aeron.Publication;
 import io.aeron.Subscription;
 import io.aeron.driver.MediaDriver;
 import io.mdhub.common.test.InterruptAfter;
@@ -101,7 +102,9 @@ class DoorbellTest
         assertEquals(1, doorbell.await(5_000), "the ringer's connection is accepted");
 
         doorbell.asleep();
-        ringer.ring();
+        assertEquals(Publication.BACK_PRESSURED, ringer.ringIfPublished(Publication.BACK_PRESSURED));
+        assertEquals(0, ringer.rings(), "nothing was published: not rung");
+        assertEquals(64L, ringer.ringIfPublished(64L));
         ringer.ring();
         assertEquals(1, ringer.rings(), "one byte per sleep");
         assertTrue(doorbell.await(5_000) > 0, "the byte is waiting");

@@ -104,9 +104,8 @@ final class ClientSession implements AutoCloseable
         {
             for (int i = 0; i < OFFER_ATTEMPTS; i++)
             {
-                if (publication.offer(buffer, 0, length) > 0)
+                if (ringer.ringIfPublished(publication.offer(buffer, 0, length)) > 0)
                 {
-                    ringer.ring();
                     return true;
                 }
             }

@@ -221,12 +221,8 @@ final class PeerLink implements FragmentHandler, AutoCloseable
         {
             return true; // fault injection: lost on the wire
         }
-        if (publication.offer(buffer, 0, MessageHeaderEncoder.ENCODED_LENGTH + bodyLength) > 0)
-        {
-            ringer.ring();
-            return true;
-        }
-        return false;
+        final long position = publication.offer(buffer, 0, MessageHeaderEncoder.ENCODED_LENGTH + bodyLength);
+        return ringer.ringIfPublished(position) > 0;
     }
 
     @Override

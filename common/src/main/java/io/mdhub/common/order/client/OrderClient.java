@@ -79,7 +79,6 @@ public final class OrderClient implements AutoCloseable
     private final long clientId;
     private final NanoClock clock;
     private final IdleStrategy idleStrategy;
-    private Doorbell doorbell;
     private final AgentInvoker conductorInvoker;
     private final PairState[] pairs;
     private final ServerLink[] servers;
@@ -94,6 +93,7 @@ public final class OrderClient implements AutoCloseable
     private final SyncOutcome syncOutcome = new SyncOutcome();
     private final Egress egress = new Egress();
 
+    private Doorbell doorbell; // set while the streams open, so that a failed start closes it with them
     private int totalPartitions = -1;
     private long nextLinkCheckNs;
     private long nextTimeoutCheckNs;

@@ -65,7 +65,7 @@ final class OrderIngressPublisher implements AutoCloseable
      */
     long sendHello(final long clientId, final int responseStreamId, final byte[] responseChannel)
     {
-        return rung(publishHello(clientId, responseStreamId, responseChannel));
+        return ringer.ringIfPublished(publishHello(clientId, responseStreamId, responseChannel));
     }
 
     private long publishHello(final long clientId, final int responseStreamId, final byte[] responseChannel)
@@ -104,7 +104,8 @@ final class OrderIngressPublisher implements AutoCloseable
         final int offset,
         final int length)
     {
-        return rung(publishOrder(clientId, orderId, partition, sendTimestampNs, fix, offset, length));
+        final long position = publishOrder(clientId, orderId, partition, sendTimestampNs, fix, offset, length);
+        return ringer.ringIfPublished(position);
     }
 
     private long publishOrder(
@@ -156,15 +157,6 @@ final class OrderIngressPublisher implements AutoCloseable
     {
         ringer.close();
         publication.close();
-    }
-
-    private long rung(final long result)
-    {
-        if (result > 0)
-        {
-            ringer.ring();
-        }
-        return result;
     }
 
     private void encodeHello(
