@@ -65,11 +65,6 @@ final class OrderIngressPublisher implements AutoCloseable
      */
     long sendHello(final long clientId, final int responseStreamId, final byte[] responseChannel)
     {
-        return ringer.ringIfPublished(publishHello(clientId, responseStreamId, responseChannel));
-    }
-
-    private long publishHello(final long clientId, final int responseStreamId, final byte[] responseChannel)
-    {
         final int length = HELLO_FIXED_LENGTH + responseChannel.length;
         if (length <= publication.maxPayloadLength())
         {
@@ -77,7 +72,7 @@ final class OrderIngressPublisher implements AutoCloseable
             if (result > 0)
             {
                 encodeHello(claim.buffer(), claim.offset(), clientId, responseStreamId, responseChannel);
-                claim.commit();
+                commitAndRing();
             }
             return result;
         }
@@ -104,19 +99,6 @@ final class OrderIngressPublisher implements AutoCloseable
         final int offset,
         final int length)
     {
-        final long position = publishOrder(clientId, orderId, partition, sendTimestampNs, fix, offset, length);
-        return ringer.ringIfPublished(position);
-    }
-
-    private long publishOrder(
-        final long clientId,
-        final long orderId,
-        final int partition,
-        final long sendTimestampNs,
-        final DirectBuffer fix,
-        final int offset,
-        final int length)
-    {
         final int messageLength = SUBMIT_FIXED_LENGTH + length;
         if (messageLength <= publication.maxPayloadLength())
         {
@@ -125,7 +107,7 @@ final class OrderIngressPublisher implements AutoCloseable
             {
                 encodeOrder(claim.buffer(), claim.offset(), clientId, orderId, partition, sendTimestampNs, fix,
                     offset, length);
-                claim.commit();
+                commitAndRing();
             }
             return result;
         }
@@ -193,7 +175,7 @@ final class OrderIngressPublisher implements AutoCloseable
 
     /**
      * Claim {@code length} bytes in the log, retrying while back-pressured; on success the caller encodes into
-     * {@link #claim} and commits it.
+     * {@link #claim} and calls {@link #commitAndRing()}.
      */
     private long claim(final int length)
     {
@@ -209,6 +191,15 @@ final class OrderIngressPublisher implements AutoCloseable
         return result;
     }
 
+    private void commitAndRing()
+    {
+        claim.commit();
+        ringer.ring(); // the server's agent may sleep on its doorbell
+    }
+
+    /**
+     * Offer the scratch buffer's first {@code length} bytes, retrying while back-pressured, and ring once published.
+     */
     private long offer(final int length)
     {
         long result = 0;
@@ -217,7 +208,7 @@ final class OrderIngressPublisher implements AutoCloseable
             result = publication.offer(scratch, 0, length);
             if (result > 0 || !shouldRetry(result))
             {
-                return result;
+                return ringer.ringIfPublished(result);
             }
         }
         return result;

@@ -17,6 +17,7 @@ import java.util.TreeSet;
 import java.util.function.BooleanSupplier;
 
 import org.agrona.CloseHelper;
+import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -90,6 +91,20 @@ class OrderClientTest
         assertEquals(0, client.inFlight());
         assertEquals(13, client.ackCount());
         assertEquals(0, client.resendCount());
+    }
+
+    @Test
+    void anOrderLongerThanAFrameIsOfferedWholeAndAcked()
+    {
+        final int length = 3 * driver.context().ipcMtuLength(); // past one frame: offered in fragments, not claimed
+        final OrderClient client = connect(context(9).maxOrderLength(length));
+        final UnsafeBuffer longOrder = new UnsafeBuffer(new byte[length]);
+        longOrder.putBytes(0, OrderTests.order(1), 0, LENGTH);
+        final int partition = OrderClient.partitionOf(1, PARTITIONS);
+
+        assertEquals(1, client.submit(1, longOrder, 0, length));
+        assertTrue(pair.server(partition % 2).received().contains(1L), "reassembled by the primary");
+        assertEquals(2, client.submit(2, partition, OrderTests.order(2), 0, LENGTH), "a claimed order after it");
     }
 
     @Test
