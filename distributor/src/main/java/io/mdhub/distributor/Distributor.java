@@ -194,6 +194,7 @@ public final class Distributor implements AutoCloseable
         private int maxItemsPerService = DistributorConfiguration.maxItemsPerService();
         private int maxServices = DistributorConfiguration.maxServices();
         private int maxProviders = DistributorConfiguration.maxProviders();
+        private int providerMaxOutputBytes = DistributorConfiguration.providerMaxOutputBytes();
         private String componentName = DistributorConfiguration.componentName();
         private boolean useEpoll = RipcConfiguration.epoll();
         private boolean registerMBean = true;
@@ -224,6 +225,8 @@ public final class Distributor implements AutoCloseable
                 Integer.MAX_VALUE);
             requireRange(DistributorConfiguration.MAX_SERVICES_PROP_NAME, maxServices, 1, 0xFFFF);
             requireRange(DistributorConfiguration.MAX_PROVIDERS_PROP_NAME, maxProviders, 1, 0xFFFF);
+            requireRange(DistributorConfiguration.PROVIDER_MAX_OUTPUT_BYTES_PROP_NAME, providerMaxOutputBytes, 4096,
+                Integer.MAX_VALUE);
             if (null == componentName || componentName.isEmpty())
             {
                 throw new IllegalArgumentException(DistributorConfiguration.COMPONENT_NAME_PROP_NAME + " is empty");
@@ -266,8 +269,8 @@ public final class Distributor implements AutoCloseable
                     backbone, directory, countersManager, componentName, eventLoop, readGate, sinkItems);
                 listeners = new CompositeDistributorListener(backboneRuntime.outbound(), listener);
             }
-            core = new DistributorCore(componentName, maxProviders, directory, listeners, counters, readGate,
-                ripc.partialFrameTimeoutNs(), sinkItems);
+            core = new DistributorCore(componentName, maxProviders, providerMaxOutputBytes, directory, listeners,
+                counters, readGate, ripc.partialFrameTimeoutNs(), sinkItems);
             final DistributorCore sessionsCore = core;
             ripc.port(providerPort)
                 .bindAddress(bindAddress)
@@ -402,6 +405,25 @@ public final class Distributor implements AutoCloseable
         public int maxProviders()
         {
             return maxProviders;
+        }
+
+        /**
+         * @param providerMaxOutputBytes bytes that may wait to be written to one provider connection before it is
+         *                               disconnected as slow.
+         * @return this.
+         */
+        public Context providerMaxOutputBytes(final int providerMaxOutputBytes)
+        {
+            this.providerMaxOutputBytes = providerMaxOutputBytes;
+            return this;
+        }
+
+        /**
+         * @return the output one provider connection may hold, in bytes.
+         */
+        public int providerMaxOutputBytes()
+        {
+            return providerMaxOutputBytes;
         }
 
         /**

@@ -50,7 +50,8 @@ public final class DistributorConfiguration
     public static final int MAX_SERVICES_DEFAULT = 64;
 
     /**
-     * Most provider connections at once; later connections are closed at once.
+     * Most provider connections at once; later connections are closed at once. Mounted routes count towards it but
+     * are never refused.
      */
     public static final String MAX_PROVIDERS_PROP_NAME = "mdhub.distributor.max.providers";
 
@@ -58,6 +59,18 @@ public final class DistributorConfiguration
      * Default number of provider connections.
      */
     public static final int MAX_PROVIDERS_DEFAULT = 64;
+
+    /**
+     * Bytes the distributor may have waiting to be written to one provider connection (statuses, login answers,
+     * item requests on a mounted route); above it the provider is disconnected as slow (it stopped reading). A size:
+     * {@code 64k}, {@code 16m}.
+     */
+    public static final String PROVIDER_MAX_OUTPUT_BYTES_PROP_NAME = "mdhub.distributor.provider.max.output.bytes";
+
+    /**
+     * Default output a provider connection may hold: 64 MiB, far above a route's burst of 100,000 item requests.
+     */
+    public static final int PROVIDER_MAX_OUTPUT_BYTES_DEFAULT = 64 * 1024 * 1024;
 
     /**
      * Component name: sent to providers in the handshake, used in logs, counter labels and the MBean name.
@@ -166,6 +179,14 @@ public final class DistributorConfiguration
     public static int maxProviders()
     {
         return ConfigValues.getInt(MAX_PROVIDERS_PROP_NAME, MAX_PROVIDERS_DEFAULT);
+    }
+
+    /**
+     * @return the output a provider connection may hold, in bytes.
+     */
+    public static int providerMaxOutputBytes()
+    {
+        return ConfigValues.getSizeAsInt(PROVIDER_MAX_OUTPUT_BYTES_PROP_NAME, PROVIDER_MAX_OUTPUT_BYTES_DEFAULT);
     }
 
     /**

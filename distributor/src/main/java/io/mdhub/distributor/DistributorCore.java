@@ -25,6 +25,7 @@ final class DistributorCore
 {
     final String component;
     final int maxProviders;
+    final int providerMaxOutputBytes;
     final DistributorListener listener;
     final DistributorCounters counters;
     final ServiceDirectory directory;
@@ -55,14 +56,16 @@ final class DistributorCore
         final DistributorListener listener,
         final DistributorCounters counters)
     {
-        this(component, maxProviders, new ServiceDirectory(maxServices, maxItemsPerService, counters), listener,
-            counters, new ProviderReadGate(null, counters), RipcConfiguration.PARTIAL_FRAME_TIMEOUT_DEFAULT_NS,
+        this(component, maxProviders, DistributorConfiguration.PROVIDER_MAX_OUTPUT_BYTES_DEFAULT,
+            new ServiceDirectory(maxServices, maxItemsPerService, counters), listener, counters,
+            new ProviderReadGate(null, counters), RipcConfiguration.PARTIAL_FRAME_TIMEOUT_DEFAULT_NS,
             new SinkDrivenItems(false, true));
     }
 
     DistributorCore(
         final String component,
         final int maxProviders,
+        final int providerMaxOutputBytes,
         final ServiceDirectory directory,
         final DistributorListener listener,
         final DistributorCounters counters,
@@ -72,6 +75,7 @@ final class DistributorCore
     {
         this.component = component;
         this.maxProviders = maxProviders;
+        this.providerMaxOutputBytes = providerMaxOutputBytes;
         this.listener = listener;
         this.counters = counters;
         this.directory = directory;

@@ -137,9 +137,10 @@ final class ItemFeed
         if (ItemCache.NO_HANDLE != handle)
         {
             item = cache.item(handle);
-            if (null != item.owner && session != item.owner)
+            if (null != item.owner && (session != item.owner || streamId != item.providerStreamId))
             {
-                // another connection published this item until now: the latest publisher owns it
+                // another connection, or another stream of this one, published this item until now: the latest
+                // publisher owns it, on one stream only, so a close of the old stream cannot drop it
                 item.owner.unbind(item.providerStreamId);
             }
         }

@@ -29,7 +29,10 @@ public enum ProviderDisconnectReason
     /** The distributor is stopping its routes. */
     ROUTE_STOPPED(10, "route-stopped"),
     /** An item payload whose Map (or a FieldList inside one) is malformed. */
-    MALFORMED_MAP(11, "malformed-map");
+    MALFORMED_MAP(11, "malformed-map"),
+    /** More output waiting for the provider than {@code mdhub.distributor.provider.max.output.bytes}: it stopped
+     * reading. */
+    SLOW_PROVIDER(12, "slow-provider");
 
     private static final ProviderDisconnectReason[] VALUES = values();
 

@@ -21,6 +21,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.ChannelOutboundBuffer;
 
 /**
  * One RSSL connection to a provider application, whichever side opened it: a non-interactive provider that connected
@@ -75,7 +76,9 @@ abstract class ProviderLink extends ChannelInboundHandlerAdapter
         this.channel = ctx.channel();
         this.remoteComponent = session.remoteComponent();
         connectionId = core.nextConnectionId();
-        if (core.sessions.size() >= core.maxProviders)
+        // a mounted route is the operator's own configuration and is never refused: refused, it would close with no
+        // one to reconnect it (its connect had succeeded), and its sink-driven items would stay orphaned
+        if (!isRoute() && core.sessions.size() >= core.maxProviders)
         {
             isActive = false;
             disconnect(ProviderDisconnectReason.TOO_MANY_PROVIDERS, "limit " + core.maxProviders);
@@ -223,10 +226,27 @@ abstract class ProviderLink extends ChannelInboundHandlerAdapter
     }
 
     /**
-     * Queue a message; it is flushed at the end of the current read burst ({@link #flushIfNeeded()} outside one).
+     * Queue a message; it is flushed at the end of the current read burst ({@link #flushIfNeeded()} outside one). A
+     * provider that stopped reading while its own messages keep earning answers (refused items, repeated logins) or
+     * a mounted one that stopped taking requests is disconnected once its waiting output passes the limit: its
+     * output would otherwise grow on the event loop every provider shares until direct memory ran out.
      */
     void write(final ByteBuf message)
     {
+        final ChannelOutboundBuffer outbound = channel.unsafe().outboundBuffer();
+        if (isClosing || null == outbound)
+        {
+            message.release();
+            return;
+        }
+        final long pendingBytes = outbound.totalPendingWriteBytes();
+        if (pendingBytes > core.providerMaxOutputBytes)
+        {
+            message.release();
+            disconnect(ProviderDisconnectReason.SLOW_PROVIDER, "output waiting " + pendingBytes + " bytes, limit " +
+                core.providerMaxOutputBytes + " (mdhub.distributor.provider.max.output.bytes)");
+            return;
+        }
         ctx.write(message, ctx.voidPromise());
         needsFlush = true;
     }

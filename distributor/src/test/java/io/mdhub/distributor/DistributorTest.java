@@ -394,4 +394,74 @@ class DistributorTest
         assertTrue(aFreshBStale, "A.N fresh again, B.N still stale");
         assertFalse(listener.types().contains("dropped"));
     }
+
+    @Test
+    void aProviderThatStopsReadingIsDisconnectedAsSlowOnceItsOutputPassesTheLimit()
+    {
+        distributor = Distributor.launch(new Distributor.Context()
+            .providerPort(0)
+            .componentName("distributor-test")
+            .providerMaxOutputBytes(64 * 1024)
+            .listener(listener));
+        final EtaNiProvider healthy = provider("healthy", NIP_SERVICE_ID, "NI_PUB");
+        healthy.refresh(-2, NIP_SERVICE_ID, "TRI.N", level1Image());
+        listener.await(2);
+
+        // every refresh for a service it never announced earns a status it never reads: first the socket buffers
+        // fill (a few MB on loopback), then the distributor's own output, up to the limit
+        final EtaNiProvider deaf = provider("deaf", 2, "DEAF_PUB");
+        final byte[] image = level1Image();
+        final long deadlineNs = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(15);
+        int sent = 0;
+        try
+        {
+            while (0 == counter("distributor-disconnects: reason=slow-provider") && sent < 1_000_000 &&
+                System.nanoTime() - deadlineNs < 0)
+            {
+                deaf.refresh(-(3 + (sent % 1000)), 99, "NOPE.N", image);
+                sent++;
+            }
+        }
+        catch (final AssertionError ex)
+        {
+            // the write failed: the distributor closed the connection
+        }
+        final int refreshesSent = sent;
+        MdTests.await(() -> "slow-provider disconnect after " + refreshesSent + " refreshes",
+            () -> 1 == counter("distributor-disconnects: reason=slow-provider"));
+        // a status takes at most 512 bytes: the limit cannot be passed with fewer answers than this
+        assertTrue(counter("distributor-items-rejected: reason=unknown-service") >= 64 * 1024 / 512,
+            "the statuses that filled the output were answers to refused items");
+
+        healthy.update(-2, fields.begin(0, 0).real(22, 99, 14).end());
+        final byte[] update = healthy.lastSent();
+        MdTests.await("the healthy NIP's update", () -> listener.events.stream()
+            .anyMatch((e) -> "update".equals(e.type()) && java.util.Arrays.equals(update, e.rwf())));
+        assertTrue(healthy.service(), "healthy NIP still connected");
+    }
+
+    @Test
+    void anItemRefreshedOnASecondStreamLivesOnThatStreamAlone()
+    {
+        launch(100);
+        final EtaNiProvider nip = provider("nip1", NIP_SERVICE_ID, "NI_PUB");
+        nip.refresh(-2, NIP_SERVICE_ID, "TRI.N", level1Image());
+        nip.refresh(-3, NIP_SERVICE_ID, "TRI.N", level1Image());
+        final List<Event> events = listener.await(3);
+        assertEquals(events.get(1).itemHandle(), events.get(2).itemHandle(), "one item, refreshed twice");
+
+        // closing the stream it left must not drop it; updates on its new stream still reach the backbone
+        nip.closeItem(-2, "old stream");
+        nip.update(-3, fields.begin(0, 0).real(22, 77, 14).end());
+        final byte[] update = nip.lastSent();
+        MdTests.await("the update on the item's new stream", () -> listener.events.stream()
+            .anyMatch((e) -> "update".equals(e.type()) && java.util.Arrays.equals(update, e.rwf())));
+        assertFalse(listener.types().contains("dropped"), listener::types);
+        assertEquals(1, distributor.mxBean().getItemCount());
+
+        // its new stream ends it
+        nip.closeItem(-3, "done");
+        assertEquals(events.get(1).itemHandle(), listener.awaitNext("dropped").itemHandle(), "TRI.N ends");
+        MdTests.await("no item left", () -> 0 == distributor.mxBean().getItemCount());
+    }
 }

@@ -39,6 +39,7 @@ import io.mdhub.common.test.MdTests;
 import io.mdhub.common.test.eta.EtaConsumer;
 import io.mdhub.common.test.eta.EtaInteractiveProvider;
 import io.mdhub.common.test.eta.EtaMessage;
+import io.mdhub.common.test.eta.EtaNiProvider;
 import io.mdhub.distributor.backbone.DistributorBackboneConfiguration;
 import io.mdhub.p2p.P2pServer;
 import io.mdhub.p2p.backbone.BackboneItemSourceFactory;
@@ -66,6 +67,7 @@ class RouteMountTest
     private P2pServer p2p;
     private final List<EtaInteractiveProvider> providers = new ArrayList<>();
     private final List<EtaConsumer> consumers = new ArrayList<>();
+    private int maxProviders = DistributorConfiguration.MAX_PROVIDERS_DEFAULT;
 
     @AfterEach
     void close()
@@ -342,6 +344,29 @@ class RouteMountTest
     }
 
     @Test
+    void aRouteIsMountedEvenWhenProviderConnectionsFillTheLimit()
+    {
+        final int port = stop(provider()); // a port to mount, with no provider on it yet
+        maxProviders = 1;
+        launch(true, "hot-standby", "127.0.0.1:" + port);
+        final EtaNiProvider nip = EtaNiProvider.connect(distributor.port()); // takes the only provider slot
+        try
+        {
+            nip.login("nip");
+            MdTests.await("the non-interactive provider counted",
+                () -> 1 == distributor.mxBean().getConnections().length);
+
+            restart(port);
+            awaitMounted(1); // refused, the route would have closed with no reconnect behind it
+            assertTrue(nip.service(), "the non-interactive provider keeps its connection");
+        }
+        finally
+        {
+            nip.close();
+        }
+    }
+
+    @Test
     void anItemAskedForWhileTheProviderIsDownWaitsOpenSuspectAndOpensWhenItIsBack()
     {
         EtaInteractiveProvider provider = provider();
@@ -436,7 +461,8 @@ class RouteMountTest
             .componentName("route-distributor-2")
             .registerMBean(false)
             .routes("127.0.0.1:" + provider.port())
-            .routeReconnectMs(100);
+            .routeReconnectMs(100)
+            .maxProviders(maxProviders);
         context.backbone().aeron(aeron).distributorId(2);
         final Distributor second = Distributor.launch(context);
         boolean isSecondOpen = true;
@@ -615,6 +641,11 @@ class RouteMountTest
         {
             routes.append(routes.length() > 0 ? "," : "").append("127.0.0.1:").append(provider.port());
         }
+        launch(isCaching, mirroring, routes.toString());
+    }
+
+    private void launch(final boolean isCaching, final String mirroring, final String routes)
+    {
         node = BackboneNode.launch(new BackboneNode.Context()
             .aeronDirectoryName(dir.resolve("aeron").toString())
             .termBufferLength(64 * 1024)
@@ -625,7 +656,7 @@ class RouteMountTest
             .providerPort(0)
             .componentName("route-distributor")
             .registerMBean(false)
-            .routes(routes.toString())
+            .routes(routes)
             .routeMirroring(mirroring)
             .routeCacheEnabled(isCaching)
             .routeReconnectMs(100);

@@ -4,6 +4,8 @@ import java.util.concurrent.TimeUnit;
 
 import org.agrona.SystemUtil;
 
+import io.mdhub.common.config.ConfigValues;
+
 /**
  * p2p-server configuration: the only place {@code mdhub.p2p.*} system properties are read. Each setting is a
  * {@code *_PROP_NAME} / {@code *_DEFAULT} pair seeding a {@link P2pServer.Context} field. RIPC transport settings
@@ -164,7 +166,7 @@ public final class P2pConfiguration
      */
     public static int port()
     {
-        return Integer.getInteger(PORT_PROP_NAME, PORT_DEFAULT);
+        return ConfigValues.getInt(PORT_PROP_NAME, PORT_DEFAULT);
     }
 
     /**
@@ -172,7 +174,7 @@ public final class P2pConfiguration
      */
     public static int workers()
     {
-        return Integer.getInteger(WORKERS_PROP_NAME, WORKERS_DEFAULT);
+        return ConfigValues.getInt(WORKERS_PROP_NAME, WORKERS_DEFAULT);
     }
 
     /**
@@ -180,7 +182,7 @@ public final class P2pConfiguration
      */
     public static int maxItemsPerConsumer()
     {
-        return Integer.getInteger(MAX_ITEMS_PER_CONSUMER_PROP_NAME, MAX_ITEMS_PER_CONSUMER_DEFAULT);
+        return ConfigValues.getInt(MAX_ITEMS_PER_CONSUMER_PROP_NAME, MAX_ITEMS_PER_CONSUMER_DEFAULT);
     }
 
     /**
@@ -188,7 +190,7 @@ public final class P2pConfiguration
      */
     public static int maxItems()
     {
-        return Integer.getInteger(MAX_ITEMS_PROP_NAME, MAX_ITEMS_DEFAULT);
+        return ConfigValues.getInt(MAX_ITEMS_PROP_NAME, MAX_ITEMS_DEFAULT);
     }
 
     /**

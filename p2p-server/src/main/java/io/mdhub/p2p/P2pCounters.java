@@ -30,6 +30,7 @@ public final class P2pCounters implements AutoCloseable
     private final AtomicCounter statusOut;
     private final AtomicCounter cacheRefreshes;
     private final AtomicCounter cacheMisses;
+    private final AtomicCounter messagesIgnored;
     private final AtomicCounter[] disconnects = new AtomicCounter[DisconnectReason.values().length];
     private final AtomicCounter[] rejected = new AtomicCounter[RejectReason.values().length];
     private final Int2ObjectHashMap<ServiceCounters> services = new Int2ObjectHashMap<>();
@@ -62,6 +63,8 @@ public final class P2pCounters implements AutoCloseable
         cacheRefreshes = countersManager.newCounter(
             "p2p-cache-refreshes:" + suffix, MdCounters.P2P_CACHE_REFRESHES_TYPE_ID);
         cacheMisses = countersManager.newCounter("p2p-cache-misses:" + suffix, MdCounters.P2P_CACHE_MISSES_TYPE_ID);
+        messagesIgnored = countersManager.newCounter(
+            "p2p-messages-ignored:" + suffix, MdCounters.P2P_MESSAGES_IGNORED_TYPE_ID);
 
         final UnsafeBuffer key = new UnsafeBuffer(new byte[Integer.BYTES]);
         for (final DisconnectReason reason : DisconnectReason.values())
@@ -174,6 +177,14 @@ public final class P2pCounters implements AutoCloseable
     }
 
     /**
+     * @return consumer messages not acted on (see {@link MdCounters#P2P_MESSAGES_IGNORED_TYPE_ID}).
+     */
+    public AtomicCounter messagesIgnored()
+    {
+        return messagesIgnored;
+    }
+
+    /**
      * @param reason why.
      * @return the disconnect counter of that reason.
      */
@@ -247,6 +258,7 @@ public final class P2pCounters implements AutoCloseable
         statusOut.close();
         cacheRefreshes.close();
         cacheMisses.close();
+        messagesIgnored.close();
         for (final AtomicCounter counter : disconnects)
         {
             counter.close();

@@ -17,7 +17,9 @@ import com.refinitiv.eta.codec.CodecFactory;
 import com.refinitiv.eta.codec.DataDictionary;
 import com.refinitiv.eta.codec.DataStates;
 import com.refinitiv.eta.codec.DataTypes;
+import com.refinitiv.eta.codec.GenericMsg;
 import com.refinitiv.eta.codec.MsgClasses;
+import com.refinitiv.eta.codec.PostMsg;
 import com.refinitiv.eta.codec.RealHints;
 import com.refinitiv.eta.codec.RefreshMsgFlags;
 import com.refinitiv.eta.codec.StateCodes;
@@ -33,6 +35,7 @@ import io.mdhub.common.dictionary.FieldIds;
 import io.mdhub.common.test.EtaTransportExtension;
 import io.mdhub.common.test.InterruptAfter;
 import io.mdhub.common.test.MdTests;
+import io.mdhub.common.test.eta.EtaChannel;
 import io.mdhub.common.test.eta.EtaConsumer;
 import io.mdhub.common.test.eta.EtaMessage;
 import org.junit.jupiter.api.AfterEach;
@@ -548,6 +551,51 @@ class P2pServerEtaConsumerTest
             1 == counters.rejected(RejectReason.MALFORMED_REQUEST).get());
         source.update(SERVICE_ID, "TRI.N", 0, FieldIds.TRDVOL_1, 7);
         assertEquals(7L, awaitOn(good, 5).mantissa(FieldIds.TRDVOL_1));
+    }
+
+    @Test
+    void messagesTheServerDoesNotTakeAreCountedAndLeaveTheStreamOpen()
+    {
+        launch(context());
+        final EtaConsumer consumer = consumer("poster");
+        consumer.requestItem(5, SERVICE_ID, "TRI.N", true);
+        assertRefresh(awaitOn(consumer, 5), 5, StreamStates.OPEN, "TRI.N");
+
+        // a generic message and a post on the open item stream, and a generic message on the login stream
+        consumer.writeRaw(genericMsg(5, DomainTypes.MARKET_PRICE));
+        consumer.writeRaw(EtaChannel.encode((iterator) ->
+        {
+            final PostMsg post = (PostMsg)CodecFactory.createMsg();
+            post.msgClass(MsgClasses.POST);
+            post.domainType(DomainTypes.MARKET_PRICE);
+            post.streamId(5);
+            post.containerType(DataTypes.NO_DATA);
+            post.applyPostComplete();
+            post.applyAck();
+            post.postId(1);
+            return post.encode(iterator);
+        }));
+        consumer.writeRaw(genericMsg(1, DomainTypes.LOGIN));
+
+        final P2pCounters counters = server.context().counters();
+        MdTests.await("three messages ignored", () -> 3 == counters.messagesIgnored().get());
+        source.update(SERVICE_ID, "TRI.N", 0, FieldIds.TRDVOL_1, 9);
+        assertEquals(9L, awaitOn(consumer, 5).mantissa(FieldIds.TRDVOL_1), "the stream carries on");
+        assertEquals(0, counters.disconnects(DisconnectReason.MALFORMED_MESSAGE).get());
+    }
+
+    private static byte[] genericMsg(final int streamId, final int domainType)
+    {
+        return EtaChannel.encode((iterator) ->
+        {
+            final GenericMsg generic = (GenericMsg)CodecFactory.createMsg();
+            generic.msgClass(MsgClasses.GENERIC);
+            generic.domainType(domainType);
+            generic.streamId(streamId);
+            generic.containerType(DataTypes.NO_DATA);
+            generic.applyMessageComplete();
+            return generic.encode(iterator);
+        });
     }
 
     @Test

@@ -27,27 +27,6 @@ public final class LatencyConfiguration
      */
     public static final int SIGNIFICANT_DIGITS_DEFAULT = 3;
 
-    /**
-     * Milliseconds between interval histograms taken by a {@link LatencyReportAgent} (one .hlog line per recorder).
-     */
-    public static final String REPORT_INTERVAL_MS_PROP_NAME = "mdhub.latency.report.interval.ms";
-
-    /**
-     * Default for {@link #REPORT_INTERVAL_MS_PROP_NAME}: one second.
-     */
-    public static final long REPORT_INTERVAL_MS_DEFAULT = 1000;
-
-    /**
-     * Milliseconds from the start of reporting during which intervals go to the .hlog but not into the summary, as
-     * the reference runs discarded their first 35-50 s while the publisher reached its rate.
-     */
-    public static final String WARMUP_MS_PROP_NAME = "mdhub.latency.warmup.ms";
-
-    /**
-     * Default for {@link #WARMUP_MS_PROP_NAME}: nothing discarded.
-     */
-    public static final long WARMUP_MS_DEFAULT = 0;
-
     private LatencyConfiguration()
     {
     }
@@ -66,21 +45,5 @@ public final class LatencyConfiguration
     public static int significantDigits()
     {
         return ConfigValues.getInt(SIGNIFICANT_DIGITS_PROP_NAME, SIGNIFICANT_DIGITS_DEFAULT);
-    }
-
-    /**
-     * @return report interval in milliseconds.
-     */
-    public static long reportIntervalMs()
-    {
-        return ConfigValues.getLong(REPORT_INTERVAL_MS_PROP_NAME, REPORT_INTERVAL_MS_DEFAULT);
-    }
-
-    /**
-     * @return warm-up period in milliseconds.
-     */
-    public static long warmupMs()
-    {
-        return ConfigValues.getLong(WARMUP_MS_PROP_NAME, WARMUP_MS_DEFAULT);
     }
 }

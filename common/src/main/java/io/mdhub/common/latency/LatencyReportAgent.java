@@ -28,7 +28,7 @@ public final class LatencyReportAgent implements Agent
     /**
      * @param recorders  recorders to report, fixed for the agent's life.
      * @param clock      epoch clock deciding when an interval ends.
-     * @param intervalMs interval length, e.g. {@link LatencyConfiguration#reportIntervalMs()}.
+     * @param intervalMs interval length (the published tests logged one interval a second).
      * @param warmupMs   time from now during which intervals are logged but not summarised.
      * @param logWriter  where intervals go, or null for summary only; closed by this agent.
      */

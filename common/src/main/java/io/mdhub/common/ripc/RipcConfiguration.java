@@ -4,6 +4,8 @@ import java.util.concurrent.TimeUnit;
 
 import org.agrona.SystemUtil;
 
+import io.mdhub.common.config.ConfigValues;
+
 /**
  * RIPC transport configuration: the only place {@code mdhub.ripc.*} system properties are read. Each setting is a
  * {@code *_PROP_NAME} / {@code *_DEFAULT} pair whose value seeds a {@link RipcServer.Context} or
@@ -192,7 +194,7 @@ public final class RipcConfiguration
      */
     public static int port()
     {
-        return Integer.getInteger(PORT_PROP_NAME, PORT_DEFAULT);
+        return ConfigValues.getInt(PORT_PROP_NAME, PORT_DEFAULT);
     }
 
     /**
@@ -256,7 +258,7 @@ public final class RipcConfiguration
      */
     public static int eventLoopThreads()
     {
-        return Integer.getInteger(EVENT_LOOP_THREADS_PROP_NAME, EVENT_LOOP_THREADS_DEFAULT);
+        return ConfigValues.getInt(EVENT_LOOP_THREADS_PROP_NAME, EVENT_LOOP_THREADS_DEFAULT);
     }
 
     /**
@@ -264,7 +266,7 @@ public final class RipcConfiguration
      */
     public static boolean epoll()
     {
-        return Boolean.parseBoolean(System.getProperty(EPOLL_PROP_NAME, Boolean.toString(EPOLL_DEFAULT)));
+        return ConfigValues.getBoolean(EPOLL_PROP_NAME, EPOLL_DEFAULT);
     }
 
     /**
@@ -280,8 +282,7 @@ public final class RipcConfiguration
      */
     public static boolean packOutbound()
     {
-        return Boolean.parseBoolean(
-            System.getProperty(PACK_OUTBOUND_PROP_NAME, Boolean.toString(PACK_OUTBOUND_DEFAULT)));
+        return ConfigValues.getBoolean(PACK_OUTBOUND_PROP_NAME, PACK_OUTBOUND_DEFAULT);
     }
 
     /**
@@ -297,7 +298,7 @@ public final class RipcConfiguration
      */
     public static int clientPort()
     {
-        return Integer.getInteger(CLIENT_PORT_PROP_NAME, CLIENT_PORT_DEFAULT);
+        return ConfigValues.getInt(CLIENT_PORT_PROP_NAME, CLIENT_PORT_DEFAULT);
     }
 
     /**
@@ -305,7 +306,6 @@ public final class RipcConfiguration
      */
     public static boolean clientVersionFallback()
     {
-        return Boolean.parseBoolean(System.getProperty(
-            CLIENT_VERSION_FALLBACK_PROP_NAME, Boolean.toString(CLIENT_VERSION_FALLBACK_DEFAULT)));
+        return ConfigValues.getBoolean(CLIENT_VERSION_FALLBACK_PROP_NAME, CLIENT_VERSION_FALLBACK_DEFAULT);
     }
 }

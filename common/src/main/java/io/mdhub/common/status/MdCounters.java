@@ -259,6 +259,12 @@ public final class MdCounters
     public static final int P2P_SERVICE_UPDATES_IN_TYPE_ID = 20_214;
 
     /**
+     * p2p-server: consumer messages the server does not act on (posts, generic messages, refreshes or updates sent
+     * by a consumer, anything but a request before the login): counted, and logged once per connection.
+     */
+    public static final int P2P_MESSAGES_IGNORED_TYPE_ID = 20_215;
+
+    /**
      * Backbone: messages skipped as malformed or of an unknown schema/template, per stream reader.
      */
     public static final int BACKBONE_MALFORMED_TYPE_ID = 20_300;
@@ -403,7 +409,7 @@ public final class MdCounters
                 return (typeId >= RIPC_CONNECTIONS_OPENED_TYPE_ID && typeId <= RIPC_DISCONNECTS_TYPE_ID) ||
                     (typeId >= DISTRIBUTOR_PROVIDERS_ACTIVE_TYPE_ID &&
                         typeId <= DISTRIBUTOR_ROUTE_CONNECT_FAILURES_TYPE_ID) ||
-                    (typeId >= P2P_CONNECTIONS_ACTIVE_TYPE_ID && typeId <= P2P_SERVICE_UPDATES_IN_TYPE_ID) ||
+                    (typeId >= P2P_CONNECTIONS_ACTIVE_TYPE_ID && typeId <= P2P_MESSAGES_IGNORED_TYPE_ID) ||
                     (typeId >= BACKBONE_MALFORMED_TYPE_ID && typeId <= BACKBONE_MESSAGES_IN_TYPE_ID) ||
                     (typeId >= ORDER_ACCEPTED_TYPE_ID && typeId <= ORDER_ANSWER_REQUESTS_TYPE_ID);
         }

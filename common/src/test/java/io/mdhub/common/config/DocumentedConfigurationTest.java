@@ -19,13 +19,14 @@ import io.mdhub.common.test.InterruptAfter;
 
 /**
  * Keeps docs/configuration.md true: every {@code *_PROP_NAME = "mdhub..."} key declared in any module's main code
- * must be documented there.
+ * must be documented there, and every key the reference's tables list must still be declared in the code.
  */
 @InterruptAfter(30)
 class DocumentedConfigurationTest
 {
     private static final Pattern KEY_DECLARATION =
         Pattern.compile("_PROP_NAME\\s*=\\s*\"(mdhub\\.[a-zA-Z0-9.\\-]+)\"");
+    private static final Pattern TABLE_ROW_KEY = Pattern.compile("(?m)^\\| `(mdhub\\.[a-zA-Z0-9.\\-]+)` \\|");
 
     @Test
     void everyKeyInTheCodeIsInTheConfigurationReference() throws IOException
@@ -53,6 +54,34 @@ class DocumentedConfigurationTest
             }
         }
         assertTrue(missing.isEmpty(), "keys missing from docs/configuration.md: " + missing);
+    }
+
+    @Test
+    void everyKeyInTheConfigurationReferenceIsInTheCode() throws IOException
+    {
+        final Path root = projectRoot();
+        final StringBuilder code = new StringBuilder();
+        for (final Path source : mainSources(root))
+        {
+            code.append(Files.readString(source));
+        }
+        final Matcher row = TABLE_ROW_KEY.matcher(Files.readString(root.resolve("docs/configuration.md")));
+        final TreeSet<String> documented = new TreeSet<>();
+        while (row.find())
+        {
+            documented.add(row.group(1));
+        }
+
+        assertTrue(documented.size() > 10, "expected to find the documented keys, found " + documented);
+        final List<String> stale = new ArrayList<>();
+        for (final String key : documented)
+        {
+            if (!code.toString().contains("\"" + key + "\""))
+            {
+                stale.add(key);
+            }
+        }
+        assertTrue(stale.isEmpty(), "keys in docs/configuration.md that no code declares: " + stale);
     }
 
     private static Path projectRoot()

@@ -4,6 +4,8 @@ import java.util.concurrent.TimeUnit;
 
 import org.agrona.SystemUtil;
 
+import io.mdhub.common.config.ConfigValues;
+
 /**
  * Settings of the p2p-server's backbone item source: the only place {@code mdhub.p2p.backbone.*} system properties
  * are read. Stream ids and channel must match the distributors' ({@code mdhub.distributor.backbone.*}).
@@ -148,7 +150,7 @@ public final class BackboneSourceConfiguration
      */
     public static int dataStreamId()
     {
-        return Integer.getInteger(DATA_STREAM_ID_PROP_NAME, DATA_STREAM_ID_DEFAULT);
+        return ConfigValues.getInt(DATA_STREAM_ID_PROP_NAME, DATA_STREAM_ID_DEFAULT);
     }
 
     /**
@@ -156,7 +158,7 @@ public final class BackboneSourceConfiguration
      */
     public static int controlStreamId()
     {
-        return Integer.getInteger(CONTROL_STREAM_ID_PROP_NAME, CONTROL_STREAM_ID_DEFAULT);
+        return ConfigValues.getInt(CONTROL_STREAM_ID_PROP_NAME, CONTROL_STREAM_ID_DEFAULT);
     }
 
     /**
@@ -164,7 +166,7 @@ public final class BackboneSourceConfiguration
      */
     public static int consumerId()
     {
-        return Integer.getInteger(CONSUMER_ID_PROP_NAME, CONSUMER_ID_DEFAULT);
+        return ConfigValues.getInt(CONSUMER_ID_PROP_NAME, CONSUMER_ID_DEFAULT);
     }
 
     /**
@@ -172,7 +174,7 @@ public final class BackboneSourceConfiguration
      */
     public static long announceIntervalMs()
     {
-        return Long.getLong(ANNOUNCE_INTERVAL_MS_PROP_NAME, ANNOUNCE_INTERVAL_MS_DEFAULT);
+        return ConfigValues.getLong(ANNOUNCE_INTERVAL_MS_PROP_NAME, ANNOUNCE_INTERVAL_MS_DEFAULT);
     }
 
     /**
@@ -180,7 +182,7 @@ public final class BackboneSourceConfiguration
      */
     public static int missedAnnouncements()
     {
-        return Integer.getInteger(MISSED_ANNOUNCEMENTS_PROP_NAME, MISSED_ANNOUNCEMENTS_DEFAULT);
+        return ConfigValues.getInt(MISSED_ANNOUNCEMENTS_PROP_NAME, MISSED_ANNOUNCEMENTS_DEFAULT);
     }
 
     /**
@@ -188,7 +190,7 @@ public final class BackboneSourceConfiguration
      */
     public static long recoveryGraceMs()
     {
-        return Long.getLong(RECOVERY_GRACE_MS_PROP_NAME, RECOVERY_GRACE_MS_DEFAULT);
+        return ConfigValues.getLong(RECOVERY_GRACE_MS_PROP_NAME, RECOVERY_GRACE_MS_DEFAULT);
     }
 
     /**

@@ -45,6 +45,8 @@ public final class ConsumerSession extends ChannelInboundHandlerAdapter
     int directoryServiceId = -1;
     boolean isDirty;
     boolean isClosing;
+    /** A message was ignored on this connection already (logged once, counted always). */
+    boolean hasIgnoredMessage;
     private boolean isRejected;
     private long unwritableSinceNs;
 

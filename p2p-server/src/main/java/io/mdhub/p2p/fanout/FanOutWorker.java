@@ -429,6 +429,10 @@ public final class FanOutWorker implements ItemSourceListener
                 reject(session, domainType, inbound.streamId(), RejectReason.LOGIN_REQUIRED, StateCodes.USAGE_ERROR,
                     "Login required");
             }
+            else
+            {
+                ignore(session, "before the login");
+            }
         }
         else if (DomainTypes.SOURCE == domainType)
         {
@@ -445,6 +449,27 @@ public final class FanOutWorker implements ItemSourceListener
         else if (RwfMsgDescriptor.CLOSE == inbound.msgClass())
         {
             onItemClose(session, message);
+        }
+        else
+        {
+            ignore(session, "on an item stream (the server takes requests and closes only)");
+        }
+    }
+
+    /**
+     * A message the server does not act on: counted every time, logged the first time on a connection (a consumer
+     * that posts or sends generic messages in a loop must not flood the log). Nothing is answered: the stream, if
+     * any, stays as it was.
+     */
+    private void ignore(final ConsumerSession session, final String why)
+    {
+        counters.messagesIgnored().increment();
+        if (!session.hasIgnoredMessage)
+        {
+            session.hasIgnoredMessage = true;
+            LOG.warn("connection {}: ignored message class {} domain {} stream {} {}; further ones are only counted " +
+                "(p2p-messages-ignored): {}", session.connectionId, inbound.msgClass(), inbound.domainType(),
+                inbound.streamId(), why, session.describe());
         }
     }
 
@@ -520,6 +545,7 @@ public final class FanOutWorker implements ItemSourceListener
         }
         if (RwfMsgDescriptor.REQUEST != inbound.msgClass())
         {
+            ignore(session, "on the login domain");
             return;
         }
         if (CodecReturnCodes.SUCCESS != admin.reader.read(message, message.readerIndex(), message.readableBytes()) ||
@@ -573,6 +599,7 @@ public final class FanOutWorker implements ItemSourceListener
         }
         if (RwfMsgDescriptor.REQUEST != inbound.msgClass())
         {
+            ignore(session, "on the source directory domain");
             return;
         }
         if (CodecReturnCodes.SUCCESS != admin.reader.read(message, message.readerIndex(), message.readableBytes()) ||
@@ -631,6 +658,10 @@ public final class FanOutWorker implements ItemSourceListener
     {
         if (RwfMsgDescriptor.REQUEST != inbound.msgClass())
         {
+            if (RwfMsgDescriptor.CLOSE != inbound.msgClass()) // a dictionary is sent whole: its close has no work
+            {
+                ignore(session, "on the dictionary domain");
+            }
             return;
         }
         final int streamId = inbound.streamId();
@@ -798,7 +829,7 @@ public final class FanOutWorker implements ItemSourceListener
             itemsById[item.itemId] = item;
         }
         final ItemWatch watch = new ItemWatch(session, streamId, item, nameType, isStreaming);
-        item.watchers.add(watch);
+        item.addWatcher(watch);
         session.watches.put(streamId, watch);
         counters.watchlistEntries().increment();
         if (isNew)
@@ -840,10 +871,10 @@ public final class FanOutWorker implements ItemSourceListener
     private void detach(final ItemWatch watch)
     {
         final WatchedItem item = watch.item;
-        if (item.watchers.remove(watch))
+        if (item.removeWatcher(watch))
         {
             counters.watchlistEntries().decrement();
-            if (item.watchers.isEmpty())
+            if (0 == item.watcherCount())
             {
                 freeItem(item);
             }
@@ -905,10 +936,9 @@ public final class FanOutWorker implements ItemSourceListener
         {
             item.hasImage = true;
         }
-        final ArrayList<ItemWatch> watchers = item.watchers;
-        for (int i = watchers.size() - 1; i >= 0; i--)
+        for (int i = item.watcherCount() - 1; i >= 0; i--)
         {
-            final ItemWatch watch = watchers.get(i);
+            final ItemWatch watch = item.watcher(i);
             // a snapshot image cannot start a stream: a streaming watcher waits for the refresh of its upgrade
             if ((solicited && !watch.isAwaitingRefresh) || (watch.isStreaming && !isStreamingImage))
             {
@@ -928,13 +958,13 @@ public final class FanOutWorker implements ItemSourceListener
                 watch.isAwaitingRefresh = false;
                 if (!watch.isStreaming)
                 {
-                    watchers.remove(i);
+                    item.removeWatcherAt(i);
                     watch.session.watches.remove(watch.streamId);
                     counters.watchlistEntries().decrement();
                 }
             }
         }
-        if (watchers.isEmpty())
+        if (0 == item.watcherCount())
         {
             freeItem(item);
         }
@@ -950,10 +980,9 @@ public final class FanOutWorker implements ItemSourceListener
             return;
         }
         item.tally.updatesIn++;
-        final ArrayList<ItemWatch> watchers = item.watchers;
-        for (int i = 0, size = watchers.size(); i < size; i++)
+        for (int i = 0, size = item.watcherCount(); i < size; i++)
         {
-            final ItemWatch watch = watchers.get(i);
+            final ItemWatch watch = item.watcher(i);
             if (!watch.isAwaitingRefresh && !watch.session.isClosing)
             {
                 watch.session.writeCopy(buffer, offset, length, watch.streamId, messages);
@@ -979,15 +1008,14 @@ public final class FanOutWorker implements ItemSourceListener
             isClosing = StreamStates.OPEN != streamState;
             code = sourceMsg.stateCode();
         }
-        final ArrayList<ItemWatch> watchers = item.watchers;
-        for (int i = watchers.size() - 1; i >= 0; i--)
+        for (int i = item.watcherCount() - 1; i >= 0; i--)
         {
-            final ItemWatch watch = watchers.get(i);
+            final ItemWatch watch = item.watcher(i);
             watch.session.writeCopy(buffer, offset, length, watch.streamId, messages);
             statusOut++;
             if (isClosing)
             {
-                watchers.remove(i);
+                item.removeWatcherAt(i);
                 watch.session.watches.remove(watch.streamId);
                 counters.watchlistEntries().decrement();
                 if (StateCodes.NOT_FOUND == code)
@@ -996,7 +1024,7 @@ public final class FanOutWorker implements ItemSourceListener
                 }
             }
         }
-        if (watchers.isEmpty())
+        if (0 == item.watcherCount())
         {
             freeItem(item);
         }

@@ -8,6 +8,9 @@ import org.agrona.concurrent.UnsafeBuffer;
  */
 final class ItemWatch
 {
+    /** {@link #index} of a watch no item lists. */
+    static final int NOT_WATCHING = -1;
+
     final ConsumerSession session;
     final int streamId;
     final WatchedItem item;
@@ -16,6 +19,8 @@ final class ItemWatch
     final UnsafeBuffer name;
     boolean isStreaming;
     boolean isAwaitingRefresh = true;
+    /** Where the item's watcher list holds this watch (kept by {@link WatchedItem}). */
+    int index = NOT_WATCHING;
 
     ItemWatch(
         final ConsumerSession session,
