@@ -374,6 +374,12 @@ public final class MdCounters
     public static final int ORDER_ANSWER_REQUESTS_TYPE_ID = 20_415;
 
     /**
+     * Order service: exceptions thrown by the configured pre- or post-processor (the order is refused, or completed
+     * anyway) and by the order agent's duty cycle.
+     */
+    public static final int ORDER_ERRORS_TYPE_ID = 20_416;
+
+    /**
      * A {@link io.mdhub.common.concurrent.Doorbell}: 1 while its thread may block waiting for IPC messages, else 0
      * (a state, not a total). Its key lists the streams it wakes for and its socket's path.
      */
@@ -411,7 +417,7 @@ public final class MdCounters
                         typeId <= DISTRIBUTOR_ROUTE_CONNECT_FAILURES_TYPE_ID) ||
                     (typeId >= P2P_CONNECTIONS_ACTIVE_TYPE_ID && typeId <= P2P_MESSAGES_IGNORED_TYPE_ID) ||
                     (typeId >= BACKBONE_MALFORMED_TYPE_ID && typeId <= BACKBONE_MESSAGES_IN_TYPE_ID) ||
-                    (typeId >= ORDER_ACCEPTED_TYPE_ID && typeId <= ORDER_ANSWER_REQUESTS_TYPE_ID);
+                    (typeId >= ORDER_ACCEPTED_TYPE_ID && typeId <= ORDER_ERRORS_TYPE_ID);
         }
     }
 

@@ -3,6 +3,8 @@ package io.mdhub.p2p.order;
 import org.agrona.CloseHelper;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.status.AtomicCounter;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import io.aeron.Publication;
 import io.mdhub.common.concurrent.DoorbellRinger;
@@ -24,12 +26,15 @@ final class ClientSession implements AutoCloseable
 {
     private static final int OFFER_ATTEMPTS = 3;
     private static final int BACKLOG_BYTES = 4 * 1024 * 1024;
+    private static final int MIN_BUFFER_BYTES = 4096; // an ack, or a reject with its text
+    private static final long DROP_LOG_INTERVAL_NS = 1_000_000_000L;
+    private static final Logger LOG = LoggerFactory.getLogger(ClientSession.class);
 
     final long clientId;
     private final Publication publication;
     private final DoorbellRinger ringer;
     private final AtomicCounter dropped;
-    private final UnsafeBuffer buffer = new UnsafeBuffer(new byte[4096]);
+    private final UnsafeBuffer buffer;
     private final MessageHeaderEncoder header = new MessageHeaderEncoder();
     private final OrderAckEncoder ack = new OrderAckEncoder();
     private final OrderRejectEncoder reject = new OrderRejectEncoder();
@@ -37,10 +42,23 @@ final class ClientSession implements AutoCloseable
     private final org.agrona.ExpandableRingBuffer backlog = new org.agrona.ExpandableRingBuffer(4096, BACKLOG_BYTES,
         true);
     private final org.agrona.ExpandableRingBuffer.MessageConsumer sender = this::sendFromBacklog;
+    private long lastDropLogNs;
+    private long droppedSinceLog;
 
+    /**
+     * @param partitionCount the server's partitions: its partition map must fit the encoding buffer (9 bytes each, up
+     *                       to the 1,024 allowed).
+     */
     ClientSession(
-        final long clientId, final Publication publication, final DoorbellRinger ringer, final AtomicCounter dropped)
+        final long clientId,
+        final Publication publication,
+        final DoorbellRinger ringer,
+        final AtomicCounter dropped,
+        final int partitionCount)
     {
+        this.buffer = new UnsafeBuffer(new byte[Math.max(MIN_BUFFER_BYTES, MessageHeaderEncoder.ENCODED_LENGTH +
+            PartitionMapEncoder.BLOCK_LENGTH + PartitionMapEncoder.PartitionsEncoder.sbeHeaderSize() +
+            partitionCount * PartitionMapEncoder.PartitionsEncoder.sbeBlockLength())]);
         this.clientId = clientId;
         this.publication = publication;
         this.ringer = ringer;
@@ -113,9 +131,28 @@ final class ClientSession implements AutoCloseable
         if (!backlog.append(buffer, 0, length))
         {
             dropped.increment();
+            droppedSinceLog++;
+            final long nowNs = System.nanoTime();
+            if (nowNs - lastDropLogNs > DROP_LOG_INTERVAL_NS)
+            {
+                // the client reads slower than it is answered (or is gone): it will resend and be answered again
+                LOG.warn("order client {}: {} answer(s) dropped, its backlog is full ({} bytes; response " +
+                    "publication connected: {}); counted in order-answers-dropped", clientId, droppedSinceLog,
+                    BACKLOG_BYTES, publication.isConnected());
+                lastDropLogNs = nowNs;
+                droppedSinceLog = 0;
+            }
             return false;
         }
         return true;
+    }
+
+    /**
+     * @return true if this session answers on that channel and stream (as the client's hello names them).
+     */
+    boolean answersOn(final String channel, final int streamId)
+    {
+        return publication.streamId() == streamId && publication.channel().equals(channel);
     }
 
     /**

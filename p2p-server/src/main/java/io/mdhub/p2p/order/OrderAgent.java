@@ -132,6 +132,7 @@ final class OrderAgent implements Agent, PeerListener
     private long malformedSinceLog;
     private long lastUnknownClientLogNs;
     private long lastSinkErrorLogNs;
+    private long lastProcessorErrorLogNs;
     private final AtomicReference<String> takeOverRequest = new AtomicReference<>();
     private volatile String takeOverResult;
     private final AtomicLong takeOversDone = new AtomicLong();
@@ -571,8 +572,38 @@ final class OrderAgent implements Agent, PeerListener
         for (long sequence = Math.max(0, from) + 1; sequence <= partition.last; sequence++)
         {
             region.wrap(partition.id, sequence, view);
-            recordDecoder.wrapAndApplyHeader(view, 0, headerDecoder);
+            postProcess(partition.id, sequence);
+        }
+    }
+
+    /**
+     * Hand the order in {@link #view} to the post-processor. An exception it throws is counted and logged, and the
+     * order completes anyway: stored on both servers, it is acknowledged; thrown on, the same order would fail again
+     * on every duty cycle and hold every partition, heartbeats included.
+     */
+    private void postProcess(final int partition, final long sequence)
+    {
+        recordDecoder.wrapAndApplyHeader(view, 0, headerDecoder);
+        try
+        {
             postProcessor.postProcess(recordDecoder);
+        }
+        catch (final RuntimeException ex)
+        {
+            recordDecoder.wrapAndApplyHeader(view, 0, headerDecoder);
+            processorFailed("post-processor", partition, recordDecoder.orderId(), ex);
+        }
+    }
+
+    private void processorFailed(final String which, final int partition, final long orderId, final RuntimeException ex)
+    {
+        counters.errors.increment();
+        final long nowNs = System.nanoTime();
+        if (nowNs - lastProcessorErrorLogNs > LOG_INTERVAL_NS)
+        {
+            lastProcessorErrorLogNs = nowNs;
+            LOG.error("order server {}: the {} failed on order {} of partition {} (logged at most once a second, " +
+                "counted in order-errors)", serverId, which, orderId, partition, ex);
         }
     }
 
@@ -680,11 +711,21 @@ final class OrderAgent implements Agent, PeerListener
     private void onHello(final long clientId, final int responseStreamId, final String responseChannel)
     {
         ClientSession client = clients.get(clientId);
+        if (null != client && !client.answersOn(responseChannel, responseStreamId))
+        {
+            // the client restarted elsewhere (another host, stream or channel) under its fixed id: its answers go
+            // where it listens now, or it would time out on every order
+            LOG.info("order server {}: client {} moved its answers to {} stream {}", serverId, clientId,
+                responseChannel, responseStreamId);
+            clients.remove(clientId);
+            client.close();
+            client = null;
+        }
         if (null == client)
         {
             final Publication answers = aeron.addPublication(responseChannel, responseStreamId);
             client = new ClientSession(clientId, answers, DoorbellRinger.forPublication(aeron, answers),
-                counters.answersDropped);
+                counters.answersDropped, partitions.length);
             clients.put(clientId, client);
             LOG.info("order server {}: client {} answers on {} stream {}", serverId, clientId, responseChannel,
                 responseStreamId);
@@ -767,10 +808,8 @@ final class OrderAgent implements Agent, PeerListener
             .clientId(clientId)
             .orderId(orderId)
             .storedTimeMs(System.currentTimeMillis());
-        final RejectReason refused = preProcessor.preProcess(buffer, fixOffset, fixLength, recordEncoder);
-        if (null != refused)
+        if (!preProcess(client, orderId, id, sendNs, buffer, fixOffset, fixLength))
         {
-            reject(client, orderId, id, refused, sendNs, preProcessor.lastRejectText());
             return;
         }
         final int recordLength = MessageHeaderEncoder.ENCODED_LENGTH + recordEncoder.encodedLength();
@@ -786,6 +825,42 @@ final class OrderAgent implements Agent, PeerListener
         partition.last = sequence;
         partition.sendTimestampNs[Partition.slot(sequence)] = sendNs;
         counters.ordersAccepted.increment();
+    }
+
+    /**
+     * Run the configured pre-processor over the order being stored ({@link #recordEncoder}).
+     *
+     * @return true to store it; false when it was refused (answered already).
+     */
+    private boolean preProcess(
+        final ClientSession client,
+        final long orderId,
+        final int partition,
+        final long sendNs,
+        final DirectBuffer buffer,
+        final int fixOffset,
+        final int fixLength)
+    {
+        final RejectReason refused;
+        try
+        {
+            refused = preProcessor.preProcess(buffer, fixOffset, fixLength, recordEncoder);
+        }
+        catch (final RuntimeException ex)
+        {
+            // the configured pre-processor's failure is this order's, not the pair's: refused for good, so the
+            // client does not send it again into the same failure
+            processorFailed("pre-processor", partition, orderId, ex);
+            reject(client, orderId, partition, RejectReason.INVALID_ORDER, sendNs,
+                "the pre-processor failed on this order");
+            return false;
+        }
+        if (null != refused)
+        {
+            reject(client, orderId, partition, refused, sendNs, preProcessor.lastRejectText());
+            return false;
+        }
+        return true;
     }
 
     private void reject(
@@ -926,8 +1001,7 @@ final class OrderAgent implements Agent, PeerListener
     private void completeOne(final Partition partition, final long sequence, final boolean isReplicated)
     {
         region.wrap(partition.id, sequence, view);
-        recordDecoder.wrapAndApplyHeader(view, 0, headerDecoder);
-        postProcessor.postProcess(recordDecoder);
+        postProcess(partition.id, sequence);
         partition.acked = sequence;
         counters.ordersAcked.increment();
         recordDecoder.wrapAndApplyHeader(view, 0, headerDecoder);

@@ -27,6 +27,7 @@ final class OrderCounters implements AutoCloseable
     final AtomicCounter unknownClient;
     final AtomicCounter answersForPeer;
     final AtomicCounter answerRequests;
+    final AtomicCounter errors;
 
     OrderCounters(final Aeron aeron, final int serverId)
     {
@@ -49,6 +50,7 @@ final class OrderCounters implements AutoCloseable
         answersForPeer = aeron.addCounter(MdCounters.ORDER_ANSWERS_FOR_PEER_TYPE_ID, "order-answers-for-peer" +
             suffix);
         answerRequests = aeron.addCounter(MdCounters.ORDER_ANSWER_REQUESTS_TYPE_ID, "order-answer-requests" + suffix);
+        errors = aeron.addCounter(MdCounters.ORDER_ERRORS_TYPE_ID, "order-errors" + suffix);
     }
 
     @Override
@@ -56,6 +58,6 @@ final class OrderCounters implements AutoCloseable
     {
         CloseHelper.quietCloseAll(ordersAccepted, ordersAcked, duplicates, rejected, replicated, gaps, failovers,
             answersDropped, malformed, heldAcks, forcedTakeovers, fenceLost, sinkErrors, unknownClient, answersForPeer,
-            answerRequests);
+            answerRequests, errors);
     }
 }

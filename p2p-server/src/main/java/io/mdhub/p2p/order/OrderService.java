@@ -3,6 +3,7 @@ package io.mdhub.p2p.order;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.nio.file.Paths;
+import java.util.concurrent.TimeUnit;
 
 import javax.management.ObjectName;
 
@@ -39,6 +40,7 @@ public final class OrderService implements AutoCloseable
     private final OrderAgent agent;
     private final Doorbell doorbell;
     private final AgentRunner runner;
+    private long lastAgentErrorLogNs; // the agent's thread only
     private final ObjectName objectName;
 
     private OrderService(final Context ctx)
@@ -49,27 +51,44 @@ public final class OrderService implements AutoCloseable
         PeerFence fence = null;
         OrderQueue queue = null;
         Doorbell doorbell = null;
+        Subscription ingress = null;
         try
         {
             fence = new PeerFence(ctx.fenceAddress(), ctx.peerFenceAddress(), ctx.fenceTimeoutNs(),
                 ctx.fenceConnectTimeoutNs());
             queue = new OrderQueue(ctx.queueDirectory());
             doorbell = openDoorbell(ctx, aeron);
-            final Subscription ingress = aeron.addSubscription(ctx.ingressChannel(), ctx.ingressStreamId());
+            ingress = aeron.addSubscription(ctx.ingressChannel(), ctx.ingressStreamId());
             agent = new OrderAgent(ctx, aeron, ingress, fence, queue, counters);
         }
         catch (final RuntimeException ex)
         {
-            CloseHelper.quietCloseAll(doorbell, queue, fence, counters);
+            // a subscription left on a shared client would hold back every client's publication to the stream
+            CloseHelper.quietCloseAll(ingress, doorbell, queue, fence, counters);
             throw ex;
         }
         this.fence = fence;
         this.queue = queue;
         this.doorbell = doorbell;
-        runner = new AgentRunner(ctx.idleStrategy(), Throwable::printStackTrace, null, agent);
+        runner = new AgentRunner(ctx.idleStrategy(), this::onAgentError, counters.errors, agent);
         AgentRunner.startOnThread(runner);
         objectName = ctx.registerMBean() ?
             MBeans.register("OrderService", "server-" + ctx.serverId(), new Control()) : null;
+    }
+
+    /**
+     * An exception out of the agent's duty cycle (counted in {@code order-errors} by the runner): logged at most once a
+     * second, so a failure that repeats on every cycle does not flood the log.
+     */
+    private void onAgentError(final Throwable error)
+    {
+        final long nowNs = System.nanoTime();
+        if (nowNs - lastAgentErrorLogNs > TimeUnit.SECONDS.toNanos(1))
+        {
+            lastAgentErrorLogNs = nowNs;
+            LOG.error("order server {}: the order agent's duty cycle failed (logged at most once a second, counted " +
+                "in order-errors)", ctx.serverId(), error);
+        }
     }
 
     /**

@@ -351,6 +351,121 @@ class OrderServiceTest
     }
 
     /**
+     * A pre- or post-processor that throws fails that order alone: the pre-processor's order is refused as
+     * INVALID_ORDER (final, so it is not sent again into the same failure), the post-processor's is completed anyway;
+     * both are counted, and every other order of the pair is acknowledged before and after.
+     */
+    @Test
+    void aProcessorThatThrowsFailsItsOrderOnlyAndIsCounted()
+    {
+        final FailingPreProcessor pre = new FailingPreProcessor();
+        final OrderPostProcessor post = (record) ->
+        {
+            if (30 == record.orderId())
+            {
+                throw new IllegalStateException("test: the post-processor cannot handle order 30");
+            }
+        };
+        pair.launch(0, (ctx) -> ctx.preProcessor(pre).postProcessor(post));
+        pair.launch(1, (ctx) -> ctx.preProcessor(pre).postProcessor(post));
+        pair.connectClient();
+        pair.awaitRoles("each server primary of half", pair::eachServerPrimaryOfHalf);
+        pair.submitAndAwait(1, 20);
+
+        pre.isFailing = true;
+        pair.client.submit(21, 21 % PARTITIONS, -1);
+        MdTests.await("order 21 refused", () ->
+        {
+            pair.client.poll();
+            return null != TestOrderPair.reason(pair.client, 21);
+        });
+        assertEquals(RejectReason.INVALID_ORDER, TestOrderPair.reason(pair.client, 21));
+        pre.isFailing = false;
+
+        pair.submitAndAwait(22, 60); // order 30's post-processing throws
+        assertTrue(pair.client.acks.get(30L).replicated(), "order 30 completed on both servers all the same");
+        // the backup answers the client, so the primary may complete (and post-process) order 30 after its ack
+        MdTests.await("one pre-processor failure and one post-processor failure counted", () ->
+            2 == pair.servers[0].counters().errors.get() + pair.servers[1].counters().errors.get());
+        pair.submitAndAwait(61, 80);
+        assertEquals(2, pair.servers[0].counters().errors.get() + pair.servers[1].counters().errors.get());
+        assertFalse(pair.client.acks.containsKey(21L));
+    }
+
+    /**
+     * The largest partition count allowed: every client still gets the whole partition map (9 bytes a partition,
+     * longer than one frame) and can send to the last partition.
+     */
+    @Test
+    void aServerOfTheMostPartitionsAllowedMapsThemAllToItsClients()
+    {
+        final int partitions = 1024;
+        pair.launch(0, (ctx) -> ctx.partitions(partitions));
+        pair.launch(1, (ctx) -> ctx.partitions(partitions));
+        try (TestOrderClient client = pair.newClient(78, 4177, partitions))
+        {
+            MdTests.await("a primary for the first and the last of 1,024 partitions in the maps", () ->
+            {
+                client.hello();
+                client.poll();
+                return (PartitionRole.PRIMARY == client.role(0, partitions - 1) ||
+                    PartitionRole.PRIMARY == client.role(1, partitions - 1)) &&
+                    (PartitionRole.PRIMARY == client.role(0, 0) || PartitionRole.PRIMARY == client.role(1, 0));
+            });
+            final long[] lastSendNs = {0};
+            MdTests.await("an ack from the last partition", () ->
+            {
+                if (System.nanoTime() - lastSendNs[0] > 200_000_000L)
+                {
+                    lastSendNs[0] = System.nanoTime();
+                    client.submit(1, partitions - 1, -1);
+                }
+                client.poll();
+                return client.acks.containsKey(1L);
+            });
+            assertEquals(partitions - 1, client.acks.get(1L).partition());
+        }
+    }
+
+    /**
+     * A client keeps its fixed id across a restart but listens on another response stream now: the servers answer it
+     * there (they used to keep answering on the stream of its first hello).
+     */
+    @Test
+    void aClientBackOnAnotherResponseStreamIsAnsweredThere()
+    {
+        pair.start();
+        pair.submitAndAwait(1, 10);
+        pair.client.close();
+        pair.client = pair.newClient(TestOrderPair.CLIENT_ID, 4078);
+        pair.awaitRoles("the maps on the new stream", pair::eachServerPrimaryOfHalf);
+        pair.submitAndAwait(11, 30); // every one acknowledged on the new stream
+    }
+
+    static final class FailingPreProcessor implements OrderPreProcessor
+    {
+        private final FixOrderPreProcessor fix = new FixOrderPreProcessor();
+        volatile boolean isFailing;
+
+        @Override
+        public RejectReason preProcess(
+            final DirectBuffer order, final int offset, final int length, final OrderRecordEncoder record)
+        {
+            if (isFailing)
+            {
+                throw new IllegalStateException("test: the pre-processor cannot handle this order");
+            }
+            return fix.preProcess(order, offset, length, record);
+        }
+
+        @Override
+        public String lastRejectText()
+        {
+            return fix.lastRejectText();
+        }
+    }
+
+    /**
      * Server 1 dies in the middle of completing orders its backup already stored. Server 0 takes its partitions
      * over and must post-process the orders server 1 had not completed: every acknowledged order is post-processed
      * by one server or the other.

@@ -58,6 +58,7 @@ final class TestOrderClient implements AutoCloseable
     private final SubmitOrderEncoder submit = new SubmitOrderEncoder();
     private final OrderAckDecoder ack = new OrderAckDecoder();
     private final OrderRejectDecoder reject = new OrderRejectDecoder();
+    private final io.aeron.FragmentAssembler assembler = new io.aeron.FragmentAssembler(this::onFragment);
     private final PartitionMapDecoder map = new PartitionMapDecoder();
     final List<Answer> answers = new ArrayList<>();
     final Map<Long, Answer> acks = new HashMap<>();
@@ -171,7 +172,7 @@ final class TestOrderClient implements AutoCloseable
 
     int poll()
     {
-        return responses.poll(this::onFragment, 100);
+        return responses.poll(assembler, 100); // a partition map of many partitions is longer than a frame
     }
 
     private void onFragment(final DirectBuffer buffer, final int offset, final int length, final Header header)

@@ -119,8 +119,13 @@ final class TestOrderPair implements AutoCloseable
 
     TestOrderClient newClient(final long clientId, final int responseStreamId)
     {
+        return newClient(clientId, responseStreamId, PARTITIONS);
+    }
+
+    TestOrderClient newClient(final long clientId, final int responseStreamId, final int partitions)
+    {
         return new TestOrderClient(aeron, clientId, new String[] {"aeron:ipc", "aeron:ipc"},
-            new int[] {3001, 3011}, "aeron:ipc", responseStreamId, PARTITIONS);
+            new int[] {3001, 3011}, "aeron:ipc", responseStreamId, partitions);
     }
 
     void awaitRoles(final String what, final BooleanSupplier condition)
