@@ -42,6 +42,8 @@ public final class OrderProbe
      */
     public static final String HANDOFF = "handoff";
     private static final long HANDOFF_MAX_PARK_NS = 1_000_000L;
+    /** The injector's longest park while it waits for a stop's time: it notices the end of the run this soon. */
+    private static final long INJECTOR_PARK_NS = 10_000_000L;
     /**
      * The creation thread's default timer slack: 1 µs. With the inherited 50 µs it woke 101-106 µs after an order was
      * due on average at 2,000/s on our VMs, with 1 µs 69-77 µs (the rest is the wait for a CPU).
@@ -50,6 +52,7 @@ public final class OrderProbe
 
     private final Settings settings;
     private final NanoClock clock = SystemNanoClock.INSTANCE;
+    private volatile boolean isRunOver;
 
     /**
      * @param settings what to run.
@@ -74,7 +77,7 @@ public final class OrderProbe
         final long[] sendNs = new long[(int)total];
         final long[] endNs = new long[(int)total];
         final boolean[] failed = new boolean[(int)total];
-        final List<String> problems = new ArrayList<>();
+        final List<String> problems = java.util.Collections.synchronizedList(new ArrayList<>());
         final List<PauseEvent> injected = java.util.Collections.synchronizedList(new ArrayList<>());
         try (PauseRecorder pauses = PauseRecorder.streaming("probe-" + settings.probeId))
         {
@@ -133,7 +136,9 @@ public final class OrderProbe
                 }
                 if (null != injector)
                 {
-                    injector.join();
+                    // the run is over: an injection still waiting for its time is not made, one under way ends
+                    isRunOver = true;
+                    injector.join(TimeUnit.SECONDS.toMillis(settings.readyTimeoutSeconds));
                 }
                 final long measureFrom = (long)Math.ceil(settings.rate * (double)settings.warmupSeconds);
                 return write(schedule[0], measureFrom, sendNs, endNs, failed, anchorNano, anchorEpochNs, pauses,
@@ -178,9 +183,14 @@ public final class OrderProbe
             {
                 final long at = measureFromNs + TimeUnit.MILLISECONDS.toNanos(stop.atMs());
                 long wait;
-                while ((wait = at - clock.nanoTime()) > 0)
+                while ((wait = at - clock.nanoTime()) > 0 && !isRunOver)
                 {
-                    java.util.concurrent.locks.LockSupport.parkNanos(wait);
+                    java.util.concurrent.locks.LockSupport.parkNanos(Math.min(wait, INJECTOR_PARK_NS));
+                }
+                if (isRunOver)
+                {
+                    problems.add("the run ended before the stop of " + stop.process() + " at " + stop.atMs() + " ms");
+                    return;
                 }
                 final PauseEvent pause = stop.inject();
                 if (null == pause)
@@ -471,6 +481,14 @@ public final class OrderProbe
             if (!isHandOff(idleStrategy))
             {
                 IdleStrategies.parse(idleStrategy); // fails now, with the strategy's error, not in a publisher
+            }
+            for (final StopInjection stop : stops)
+            {
+                if (stop.atMs() < 0 || stop.stopMs() < 1 || stop.atMs() + stop.stopMs() > durationSeconds * 1000)
+                {
+                    throw new IllegalArgumentException("an injected stop must lie within the measured " +
+                        durationSeconds + " s: " + stop);
+                }
             }
             if (generator.maxLength() > client.maxOrderLength())
             {

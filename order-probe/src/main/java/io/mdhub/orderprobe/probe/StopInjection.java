@@ -54,9 +54,16 @@ public record StopInjection(String process, long pid, long atMs, long stopMs)
             return null;
         }
         final long start = epochNowNs();
-        LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(stopMs));
-        final long end = epochNowNs();
-        signal("CONT");
+        long end = start;
+        try
+        {
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(stopMs));
+            end = epochNowNs();
+        }
+        finally
+        {
+            signal("CONT"); // whatever happens to this thread, the process under test is never left stopped
+        }
         return new PauseEvent(process, "SIGSTOP", start, end - start);
     }
 

@@ -1,6 +1,7 @@
 package io.mdhub.orderprobe.probe;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
@@ -44,6 +45,18 @@ class OrderProbeTest
     void close()
     {
         CloseHelper.quietClose(pair);
+    }
+
+    @Test
+    void anInjectedStopOutsideTheMeasuredWindowIsRefusedBeforeTheRun()
+    {
+        // it would fire after the run, or keep the probe waiting for it: refused when the settings are checked
+        final IllegalArgumentException refused = assertThrows(IllegalArgumentException.class, () -> new OrderProbe(
+            new OrderProbe.Settings().durationSeconds(2).stops(List.of(new StopInjection("order-server-1", 1, 1_900,
+                200)))));
+        assertTrue(refused.getMessage().contains("within the measured 2 s"), refused::getMessage);
+        new OrderProbe(new OrderProbe.Settings().durationSeconds(2)
+            .stops(List.of(new StopInjection("order-server-1", 1, 1_800, 200)))); // ends with the window: accepted
     }
 
     @Test
