@@ -303,6 +303,15 @@ class DistributorTest
         MdTests.await("malformed-field-list disconnect",
             () -> 1 == counter("distributor-disconnects: reason=malformed-field-list"));
 
+        assertStillPublishes(healthy);
+    }
+
+    /**
+     * The provider's update on its stream -2 reaches the listener and its connection is up: bad input from another
+     * peer cost it nothing.
+     */
+    private void assertStillPublishes(final EtaNiProvider healthy)
+    {
         healthy.update(-2, fields.begin(0, 0).real(22, 99, 14).end());
         final byte[] sent = healthy.lastSent();
         MdTests.await("the healthy NIP's update", () -> listener.events.stream()
@@ -433,11 +442,7 @@ class DistributorTest
         assertTrue(counter("distributor-items-rejected: reason=unknown-service") >= 64 * 1024 / 512,
             "the statuses that filled the output were answers to refused items");
 
-        healthy.update(-2, fields.begin(0, 0).real(22, 99, 14).end());
-        final byte[] update = healthy.lastSent();
-        MdTests.await("the healthy NIP's update", () -> listener.events.stream()
-            .anyMatch((e) -> "update".equals(e.type()) && java.util.Arrays.equals(update, e.rwf())));
-        assertTrue(healthy.service(), "healthy NIP still connected");
+        assertStillPublishes(healthy);
     }
 
     @Test
