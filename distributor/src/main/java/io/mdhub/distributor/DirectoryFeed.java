@@ -123,20 +123,17 @@ final class DirectoryFeed
         {
             service.copyInfo(announced);
         }
-        int serviceState = DistributedService.STATE_UP;
-        int accepting = 1;
         if (announced.checkHasState())
         {
-            serviceState = (int)announced.state().serviceState();
-            accepting = announced.state().checkHasAcceptingRequests() ?
+            final int accepting = announced.state().checkHasAcceptingRequests() ?
                 (int)announced.state().acceptingRequests() : 1;
+            changed |= service.providerState(session, (int)announced.state().serviceState(), accepting);
         }
-        else if (!changed)
+        else if (changed)
         {
-            serviceState = service.serviceState();
-            accepting = service.acceptingRequests();
+            // a provider new to the service counts as up until it says otherwise
+            changed |= service.providerState(session, DistributedService.STATE_UP, 1);
         }
-        changed |= service.state(serviceState, accepting);
         if (changed)
         {
             core.listener.onServiceChanged(service.id(), service.name(), service.serviceState(),
@@ -145,13 +142,12 @@ final class DirectoryFeed
     }
 
     /**
-     * A provider stops publishing a service (it left, or deleted the service): the service goes down once no
-     * provider publishes it.
+     * A provider stops publishing a service (it left, or deleted the service): its state no longer counts, and the
+     * service goes down once no provider publishes it.
      */
     void leave(final ProviderLink session, final DistributedService service)
     {
-        service.removeProvider(session);
-        if (0 == service.providerCount() && service.state(DistributedService.STATE_DOWN, 0))
+        if (service.removeProvider(session))
         {
             core.listener.onServiceChanged(service.id(), service.name(), service.serviceState(),
                 service.acceptingRequests());

@@ -3,6 +3,7 @@ package io.mdhub.distributor;
 import java.util.ArrayList;
 import java.util.List;
 
+import org.agrona.collections.IntArrayList;
 import org.agrona.concurrent.status.AtomicCounter;
 
 import com.refinitiv.eta.valueadd.domainrep.rdm.directory.DirectoryMsgFactory;
@@ -24,6 +25,8 @@ public final class DistributedService
     private final String name;
     private final ItemCache cache;
     private final List<ProviderLink> providers = new ArrayList<>(2);
+    private final IntArrayList providerStates = new IntArrayList(2, 0); // what each provider reports, by index
+    private final IntArrayList providerAccepting = new IntArrayList(2, 0);
     private final Service info = DirectoryMsgFactory.createService();
     private final AtomicCounter itemsCounter;
     private final AtomicCounter updatesIn;
@@ -155,25 +158,82 @@ public final class DistributedService
         return providers.size();
     }
 
+    /**
+     * A provider starts publishing the service; until it reports a state it counts as up and accepting.
+     *
+     * @return true if it was not publishing it yet.
+     */
     boolean addProvider(final ProviderLink session)
     {
         if (!providers.contains(session))
         {
             providers.add(session);
+            providerStates.addInt(STATE_UP);
+            providerAccepting.addInt(1);
             return true;
         }
         return false;
     }
 
+    /**
+     * A provider stops publishing the service: the state is merged again from the others (down when none is left).
+     *
+     * @return true if the merged state changed.
+     */
     boolean removeProvider(final ProviderLink session)
     {
-        return providers.remove(session);
+        final int index = providers.indexOf(session);
+        if (index >= 0)
+        {
+            providers.remove(index);
+            providerStates.removeAt(index);
+            providerAccepting.removeAt(index);
+        }
+        return mergeState();
+    }
+
+    /**
+     * What one provider reports; the service's state is merged from every provider's.
+     *
+     * @return true if the merged state changed.
+     */
+    boolean providerState(final ProviderLink session, final int serviceState, final int acceptingRequests)
+    {
+        final int index = providers.indexOf(session);
+        if (index >= 0)
+        {
+            providerStates.setInt(index, serviceState);
+            providerAccepting.setInt(index, acceptingRequests);
+        }
+        return mergeState();
+    }
+
+    /**
+     * Up while any provider reports it up, accepting while any of those accepts (with none up, while any accepts):
+     * one mirror going down, or leaving, must not take the service down while another serves it.
+     */
+    private boolean mergeState()
+    {
+        int mergedState = STATE_DOWN;
+        int acceptingUp = 0;
+        int acceptingAny = 0;
+        for (int i = 0; i < providers.size(); i++)
+        {
+            final boolean isAccepting = 0 != providerAccepting.getInt(i);
+            acceptingAny |= isAccepting ? 1 : 0;
+            if (STATE_UP == providerStates.getInt(i))
+            {
+                mergedState = STATE_UP;
+                acceptingUp |= isAccepting ? 1 : 0;
+            }
+        }
+        return state(mergedState, STATE_UP == mergedState ? acceptingUp : acceptingAny);
     }
 
     /**
      * @return true if the state changed.
      */
-    boolean state(final int serviceState, final int acceptingRequests)
+    private boolean state(final int serviceState, final int acceptingRequests)
     {
         final boolean changed = serviceState != this.serviceState || acceptingRequests != this.acceptingRequests;
         this.serviceState = serviceState;

@@ -115,6 +115,37 @@ class DistributorAdminTest
         expected.forEach((fid, value) -> assertArrayEquals(value, actual.get(fid)));
     }
 
+    /**
+     * Two providers publish one service: it is up while either reports it up. One of them going down leaves it up;
+     * it goes down when both report it down, or when the one reporting it up leaves.
+     */
+    @Test
+    void aServiceOfTwoProvidersIsUpWhileEitherReportsItUp()
+    {
+        launch("distributor-admin-test");
+        final EtaNiProvider a = provider("a", 1, "NI_PUB");
+        assertEquals(1, listener.awaitNext("service").a());
+        final EtaNiProvider b = provider("b", 1, "NI_PUB");
+        assertEquals(1, listener.awaitNext("service").a(), "b joins it up");
+
+        b.publishServiceState(1, 0, 0);
+        a.refresh(-2, 1, "TRI.N", new EtaFieldLists().begin(1, 0).uint(1, 64).end()); // a marker after b's report
+        listener.awaitNext("refresh");
+        assertTrue(listener.events.stream().noneMatch((e) -> "service".equals(e.type())), listener::types);
+        assertTrue(distributor.mxBean().getServices()[0].contains("state=up"), distributor.mxBean().getServices()[0]);
+
+        a.publishServiceState(1, 0, 0);
+        final Event down = listener.awaitNext("service");
+        assertEquals(0, down.a(), "both report it down");
+        assertEquals(0, down.b());
+
+        b.publishServiceState(1, 1, 1);
+        assertEquals(1, listener.awaitNext("service").a(), "b brings it back");
+        b.close();
+        final Event afterB = listener.awaitNext("service");
+        assertEquals(0, afterB.a(), "b, the one provider reporting it up, left");
+    }
+
     @Test
     void directoryUpdateChangesServiceStateAndUndecodableDirectoryDisconnectsThePeer()
     {
