@@ -27,7 +27,6 @@ final class ClientSession implements AutoCloseable
     private static final int OFFER_ATTEMPTS = 3;
     private static final int BACKLOG_BYTES = 4 * 1024 * 1024;
     private static final int MIN_BUFFER_BYTES = 4096; // an ack, or a reject with its text
-    private static final long DROP_LOG_INTERVAL_NS = 1_000_000_000L;
     private static final Logger LOG = LoggerFactory.getLogger(ClientSession.class);
 
     final long clientId;
@@ -42,8 +41,7 @@ final class ClientSession implements AutoCloseable
     private final org.agrona.ExpandableRingBuffer backlog = new org.agrona.ExpandableRingBuffer(4096, BACKLOG_BYTES,
         true);
     private final org.agrona.ExpandableRingBuffer.MessageConsumer sender = this::sendFromBacklog;
-    private long lastDropLogNs;
-    private long droppedSinceLog;
+    private final LogInterval dropLog = new LogInterval(LogInterval.ONE_SECOND_NS);
 
     /**
      * @param partitionCount the server's partitions: its partition map must fit the encoding buffer (9 bytes each, up
@@ -131,16 +129,13 @@ final class ClientSession implements AutoCloseable
         if (!backlog.append(buffer, 0, length))
         {
             dropped.increment();
-            droppedSinceLog++;
-            final long nowNs = System.nanoTime();
-            if (nowNs - lastDropLogNs > DROP_LOG_INTERVAL_NS)
+            final long droppedSinceLog = dropLog.onEvent(System.nanoTime());
+            if (droppedSinceLog > 0)
             {
                 // the client reads slower than it is answered (or is gone): it will resend and be answered again
                 LOG.warn("order client {}: {} answer(s) dropped, its backlog is full ({} bytes; response " +
                     "publication connected: {}); counted in order-answers-dropped", clientId, droppedSinceLog,
                     BACKLOG_BYTES, publication.isConnected());
-                lastDropLogNs = nowNs;
-                droppedSinceLog = 0;
             }
             return false;
         }

@@ -55,7 +55,6 @@ final class OrderAgent implements Agent, PeerListener
     private static final int DRAIN_BUDGET = 1024;
     private static final long CATCH_UP_RETRY_NS = 1_000_000_000L;
     private static final long GAP_REQUEST_INTERVAL_NS = 100_000_000L;
-    private static final long LOG_INTERVAL_NS = 1_000_000_000L;
     /**
      * How often the fence's sockets are served. Each poll costs three system calls (select, two reads), which on
      * every duty cycle were most of the agent's CPU at load; the fence's own timescales are its keep-alive and
@@ -128,11 +127,10 @@ final class OrderAgent implements Agent, PeerListener
     private boolean isSuperseded;
     private int supersededPartition;
     private boolean isWaitingLogged;
-    private long lastMalformedLogNs;
-    private long malformedSinceLog;
-    private long lastUnknownClientLogNs;
-    private long lastSinkErrorLogNs;
-    private long lastProcessorErrorLogNs;
+    private final LogInterval malformedLog = new LogInterval(LogInterval.ONE_SECOND_NS);
+    private final LogInterval unknownClientLog = new LogInterval(LogInterval.ONE_SECOND_NS);
+    private final LogInterval sinkErrorLog = new LogInterval(LogInterval.ONE_SECOND_NS);
+    private final LogInterval processorErrorLog = new LogInterval(LogInterval.ONE_SECOND_NS);
     private final AtomicReference<String> takeOverRequest = new AtomicReference<>();
     private volatile String takeOverResult;
     private final AtomicLong takeOversDone = new AtomicLong();
@@ -598,10 +596,8 @@ final class OrderAgent implements Agent, PeerListener
     private void processorFailed(final String which, final int partition, final long orderId, final RuntimeException ex)
     {
         counters.errors.increment();
-        final long nowNs = System.nanoTime();
-        if (nowNs - lastProcessorErrorLogNs > LOG_INTERVAL_NS)
+        if (processorErrorLog.onEvent(System.nanoTime()) > 0)
         {
-            lastProcessorErrorLogNs = nowNs;
             LOG.error("order server {}: the {} failed on order {} of partition {} (logged at most once a second, " +
                 "counted in order-errors)", serverId, which, orderId, partition, ex);
         }
@@ -697,14 +693,11 @@ final class OrderAgent implements Agent, PeerListener
     private void malformed(final String what, final int length, final Header header)
     {
         counters.malformed.increment();
-        malformedSinceLog++;
-        final long nowNs = System.nanoTime();
-        if (nowNs - lastMalformedLogNs > LOG_INTERVAL_NS)
+        final long skipped = malformedLog.onEvent(System.nanoTime());
+        if (skipped > 0)
         {
             LOG.warn("order server {}: skipped {} malformed ingress message(s); the last: {} bytes, {} (Aeron " +
-                "session {})", serverId, malformedSinceLog, length, what, header.sessionId());
-            lastMalformedLogNs = nowNs;
-            malformedSinceLog = 0;
+                "session {})", serverId, skipped, length, what, header.sessionId());
         }
     }
 
@@ -747,10 +740,8 @@ final class OrderAgent implements Agent, PeerListener
             // no hello, so no response channel: nothing can be answered (not even UNKNOWN_CLIENT); the client's ack
             // timeout makes it say hello and send the order again
             counters.unknownClient.increment();
-            final long nowNs = System.nanoTime();
-            if (nowNs - lastUnknownClientLogNs > LOG_INTERVAL_NS)
+            if (unknownClientLog.onEvent(System.nanoTime()) > 0)
             {
-                lastUnknownClientLogNs = nowNs;
                 LOG.warn("order server {}: order {} from client {} that has not said hello: dropped unanswered",
                     serverId, orderId, clientId);
             }
@@ -1403,10 +1394,8 @@ final class OrderAgent implements Agent, PeerListener
             {
                 partition.written = partition.drained; // written again from the durable position
             }
-            final long nowNs = System.nanoTime();
-            if (nowNs - lastSinkErrorLogNs > LOG_INTERVAL_NS)
+            if (sinkErrorLog.onEvent(System.nanoTime()) > 0)
             {
-                lastSinkErrorLogNs = nowNs;
                 LOG.error("order server {}: the sink failed; the batch will be written again", serverId, ex);
             }
         }

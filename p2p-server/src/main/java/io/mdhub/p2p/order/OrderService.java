@@ -3,7 +3,6 @@ package io.mdhub.p2p.order;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.nio.file.Paths;
-import java.util.concurrent.TimeUnit;
 
 import javax.management.ObjectName;
 
@@ -40,7 +39,7 @@ public final class OrderService implements AutoCloseable
     private final OrderAgent agent;
     private final Doorbell doorbell;
     private final AgentRunner runner;
-    private long lastAgentErrorLogNs; // the agent's thread only
+    private final LogInterval agentErrorLog = new LogInterval(LogInterval.ONE_SECOND_NS); // the agent's thread only
     private final ObjectName objectName;
 
     private OrderService(final Context ctx)
@@ -82,10 +81,8 @@ public final class OrderService implements AutoCloseable
      */
     private void onAgentError(final Throwable error)
     {
-        final long nowNs = System.nanoTime();
-        if (nowNs - lastAgentErrorLogNs > TimeUnit.SECONDS.toNanos(1))
+        if (agentErrorLog.onEvent(System.nanoTime()) > 0)
         {
-            lastAgentErrorLogNs = nowNs;
             LOG.error("order server {}: the order agent's duty cycle failed (logged at most once a second, counted " +
                 "in order-errors)", ctx.serverId(), error);
         }
