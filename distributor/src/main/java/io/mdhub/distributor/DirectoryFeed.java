@@ -129,11 +129,6 @@ final class DirectoryFeed
                 (int)announced.state().acceptingRequests() : 1;
             changed |= service.providerState(session, (int)announced.state().serviceState(), accepting);
         }
-        else if (changed)
-        {
-            // a provider new to the service counts as up until it says otherwise
-            changed |= service.providerState(session, DistributedService.STATE_UP, 1);
-        }
         if (changed)
         {
             core.listener.onServiceChanged(service.id(), service.name(), service.serviceState(),

@@ -3,7 +3,6 @@ package io.mdhub.distributor;
 import java.util.ArrayList;
 import java.util.List;
 
-import org.agrona.collections.IntArrayList;
 import org.agrona.concurrent.status.AtomicCounter;
 
 import com.refinitiv.eta.valueadd.domainrep.rdm.directory.DirectoryMsgFactory;
@@ -24,9 +23,7 @@ public final class DistributedService
     private final int id;
     private final String name;
     private final ItemCache cache;
-    private final List<ProviderLink> providers = new ArrayList<>(2);
-    private final IntArrayList providerStates = new IntArrayList(2, 0); // what each provider reports, by index
-    private final IntArrayList providerAccepting = new IntArrayList(2, 0);
+    private final List<Publisher> publishers = new ArrayList<>(2);
     private final Service info = DirectoryMsgFactory.createService();
     private final AtomicCounter itemsCounter;
     private final AtomicCounter updatesIn;
@@ -134,9 +131,9 @@ public final class DistributedService
     ProviderLink pickLink(final boolean isLoadBalancing)
     {
         RouteSession best = null;
-        for (int i = 0; i < providers.size(); i++)
+        for (int i = 0; i < publishers.size(); i++)
         {
-            final ProviderLink link = providers.get(i);
+            final ProviderLink link = publishers.get(i).link;
             if (link.isRoute() && link.isLoggedIn && !link.isClosing)
             {
                 final RouteSession route = (RouteSession)link;
@@ -155,24 +152,19 @@ public final class DistributedService
      */
     public int providerCount()
     {
-        return providers.size();
+        return publishers.size();
     }
 
     /**
      * A provider starts publishing the service; until it reports a state it counts as up and accepting.
-     *
-     * @return true if it was not publishing it yet.
      */
-    boolean addProvider(final ProviderLink session)
+    void addProvider(final ProviderLink session)
     {
-        if (!providers.contains(session))
+        if (null == publisher(session))
         {
-            providers.add(session);
-            providerStates.addInt(STATE_UP);
-            providerAccepting.addInt(1);
-            return true;
+            publishers.add(new Publisher(session));
+            mergeState();
         }
-        return false;
     }
 
     /**
@@ -182,13 +174,7 @@ public final class DistributedService
      */
     boolean removeProvider(final ProviderLink session)
     {
-        final int index = providers.indexOf(session);
-        if (index >= 0)
-        {
-            providers.remove(index);
-            providerStates.removeAt(index);
-            providerAccepting.removeAt(index);
-        }
+        publishers.remove(publisher(session));
         return mergeState();
     }
 
@@ -199,13 +185,25 @@ public final class DistributedService
      */
     boolean providerState(final ProviderLink session, final int serviceState, final int acceptingRequests)
     {
-        final int index = providers.indexOf(session);
-        if (index >= 0)
+        final Publisher publisher = publisher(session);
+        if (null != publisher)
         {
-            providerStates.setInt(index, serviceState);
-            providerAccepting.setInt(index, acceptingRequests);
+            publisher.serviceState = serviceState;
+            publisher.acceptingRequests = acceptingRequests;
         }
         return mergeState();
+    }
+
+    private Publisher publisher(final ProviderLink session)
+    {
+        for (int i = 0; i < publishers.size(); i++)
+        {
+            if (publishers.get(i).link == session)
+            {
+                return publishers.get(i);
+            }
+        }
+        return null;
     }
 
     /**
@@ -217,14 +215,15 @@ public final class DistributedService
         int mergedState = STATE_DOWN;
         int acceptingUp = 0;
         int acceptingAny = 0;
-        for (int i = 0; i < providers.size(); i++)
+        for (int i = 0; i < publishers.size(); i++)
         {
-            final boolean isAccepting = 0 != providerAccepting.getInt(i);
-            acceptingAny |= isAccepting ? 1 : 0;
-            if (STATE_UP == providerStates.getInt(i))
+            final Publisher publisher = publishers.get(i);
+            final int accepting = 0 != publisher.acceptingRequests ? 1 : 0;
+            acceptingAny |= accepting;
+            if (STATE_UP == publisher.serviceState)
             {
                 mergedState = STATE_UP;
-                acceptingUp |= isAccepting ? 1 : 0;
+                acceptingUp |= accepting;
             }
         }
         return state(mergedState, STATE_UP == mergedState ? acceptingUp : acceptingAny);
@@ -272,5 +271,20 @@ public final class DistributedService
         itemsCounter.close();
         updatesIn.close();
         refreshesIn.close();
+    }
+
+    /**
+     * One provider connection publishing the service, with the state it last reported.
+     */
+    private static final class Publisher
+    {
+        final ProviderLink link;
+        int serviceState = STATE_UP;
+        int acceptingRequests = 1;
+
+        Publisher(final ProviderLink link)
+        {
+            this.link = link;
+        }
     }
 }
