@@ -358,7 +358,9 @@ class OrderServiceTest
     @Test
     void aProcessorThatThrowsFailsItsOrderOnlyAndIsCounted()
     {
-        final FailingPreProcessor pre = new FailingPreProcessor();
+        // one each: a pre-processor (the FIX parser inside it) belongs to one server's thread
+        final FailingPreProcessor pre0 = new FailingPreProcessor();
+        final FailingPreProcessor pre1 = new FailingPreProcessor();
         final OrderPostProcessor post = (record) ->
         {
             if (30 == record.orderId())
@@ -366,13 +368,14 @@ class OrderServiceTest
                 throw new IllegalStateException("test: the post-processor cannot handle order 30");
             }
         };
-        pair.launch(0, (ctx) -> ctx.preProcessor(pre).postProcessor(post));
-        pair.launch(1, (ctx) -> ctx.preProcessor(pre).postProcessor(post));
+        pair.launch(0, (ctx) -> ctx.preProcessor(pre0).postProcessor(post));
+        pair.launch(1, (ctx) -> ctx.preProcessor(pre1).postProcessor(post));
         pair.connectClient();
         pair.awaitRoles("each server primary of half", pair::eachServerPrimaryOfHalf);
         pair.submitAndAwait(1, 20);
 
-        pre.isFailing = true;
+        pre0.isFailing = true;
+        pre1.isFailing = true;
         pair.client.submit(21, 21 % PARTITIONS, -1);
         MdTests.await("order 21 refused", () ->
         {
@@ -380,7 +383,8 @@ class OrderServiceTest
             return null != TestOrderPair.reason(pair.client, 21);
         });
         assertEquals(RejectReason.INVALID_ORDER, TestOrderPair.reason(pair.client, 21));
-        pre.isFailing = false;
+        pre0.isFailing = false;
+        pre1.isFailing = false;
 
         pair.submitAndAwait(22, 60); // order 30's post-processing throws
         assertTrue(pair.client.acks.get(30L).replicated(), "order 30 completed on both servers all the same");
