@@ -195,6 +195,7 @@ public final class Distributor implements AutoCloseable
         private int maxServices = DistributorConfiguration.maxServices();
         private int maxProviders = DistributorConfiguration.maxProviders();
         private int providerMaxOutputBytes = DistributorConfiguration.providerMaxOutputBytes();
+        private long loginTimeoutNs = DistributorConfiguration.loginTimeoutNs();
         private String componentName = DistributorConfiguration.componentName();
         private boolean useEpoll = RipcConfiguration.epoll();
         private boolean registerMBean = true;
@@ -227,6 +228,11 @@ public final class Distributor implements AutoCloseable
             requireRange(DistributorConfiguration.MAX_PROVIDERS_PROP_NAME, maxProviders, 1, 0xFFFF);
             requireRange(DistributorConfiguration.PROVIDER_MAX_OUTPUT_BYTES_PROP_NAME, providerMaxOutputBytes, 4096,
                 Integer.MAX_VALUE);
+            if (loginTimeoutNs <= 0)
+            {
+                throw new IllegalArgumentException(DistributorConfiguration.LOGIN_TIMEOUT_PROP_NAME +
+                    " must be positive: " + loginTimeoutNs + " ns");
+            }
             if (null == componentName || componentName.isEmpty())
             {
                 throw new IllegalArgumentException(DistributorConfiguration.COMPONENT_NAME_PROP_NAME + " is empty");
@@ -269,8 +275,8 @@ public final class Distributor implements AutoCloseable
                     backbone, directory, countersManager, componentName, eventLoop, readGate, sinkItems);
                 listeners = new CompositeDistributorListener(backboneRuntime.outbound(), listener);
             }
-            core = new DistributorCore(componentName, maxProviders, providerMaxOutputBytes, directory, listeners,
-                counters, readGate, ripc.partialFrameTimeoutNs(), sinkItems);
+            core = new DistributorCore(componentName, maxProviders, providerMaxOutputBytes, loginTimeoutNs, directory,
+                listeners, counters, readGate, ripc.partialFrameTimeoutNs(), sinkItems);
             final DistributorCore sessionsCore = core;
             ripc.port(providerPort)
                 .bindAddress(bindAddress)
@@ -424,6 +430,25 @@ public final class Distributor implements AutoCloseable
         public int providerMaxOutputBytes()
         {
             return providerMaxOutputBytes;
+        }
+
+        /**
+         * @param loginTimeoutNs longest time from a provider's handshake to its login request before it is closed.
+         * @return this.
+         */
+        public Context loginTimeoutNs(final long loginTimeoutNs)
+        {
+            checkNotConcluded();
+            this.loginTimeoutNs = loginTimeoutNs;
+            return this;
+        }
+
+        /**
+         * @return the longest time a provider connection may stay without a login, in nanoseconds.
+         */
+        public long loginTimeoutNs()
+        {
+            return loginTimeoutNs;
         }
 
         /**

@@ -1,5 +1,9 @@
 package io.mdhub.distributor;
 
+import java.util.concurrent.TimeUnit;
+
+import org.agrona.SystemUtil;
+
 import io.mdhub.common.config.ConfigValues;
 
 /**
@@ -71,6 +75,18 @@ public final class DistributorConfiguration
      * Default output a provider connection may hold: 64 MiB, far above a route's burst of 100,000 item requests.
      */
     public static final int PROVIDER_MAX_OUTPUT_BYTES_DEFAULT = 64 * 1024 * 1024;
+
+    /**
+     * Longest time from a provider's completed RIPC handshake to its login request; a connection still not logged in
+     * then is closed (reason {@code login-timeout}), so connections that never log in cannot hold the provider slots. A
+     * duration: {@code 10s}, {@code 500ms}.
+     */
+    public static final String LOGIN_TIMEOUT_PROP_NAME = "mdhub.distributor.login.timeout";
+
+    /**
+     * Default login timeout: as long as the RIPC handshake may take.
+     */
+    public static final long LOGIN_TIMEOUT_DEFAULT_NS = TimeUnit.SECONDS.toNanos(10);
 
     /**
      * Component name: sent to providers in the handshake, used in logs, counter labels and the MBean name.
@@ -187,6 +203,14 @@ public final class DistributorConfiguration
     public static int providerMaxOutputBytes()
     {
         return ConfigValues.getSizeAsInt(PROVIDER_MAX_OUTPUT_BYTES_PROP_NAME, PROVIDER_MAX_OUTPUT_BYTES_DEFAULT);
+    }
+
+    /**
+     * @return the login timeout in nanoseconds.
+     */
+    public static long loginTimeoutNs()
+    {
+        return SystemUtil.getDurationInNanos(LOGIN_TIMEOUT_PROP_NAME, LOGIN_TIMEOUT_DEFAULT_NS);
     }
 
     /**

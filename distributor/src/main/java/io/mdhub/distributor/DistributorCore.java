@@ -26,6 +26,7 @@ final class DistributorCore
     final String component;
     final int maxProviders;
     final int providerMaxOutputBytes;
+    final long loginTimeoutNs;
     final DistributorListener listener;
     final DistributorCounters counters;
     final ServiceDirectory directory;
@@ -57,6 +58,7 @@ final class DistributorCore
         final DistributorCounters counters)
     {
         this(component, maxProviders, DistributorConfiguration.PROVIDER_MAX_OUTPUT_BYTES_DEFAULT,
+            DistributorConfiguration.LOGIN_TIMEOUT_DEFAULT_NS,
             new ServiceDirectory(maxServices, maxItemsPerService, counters), listener, counters,
             new ProviderReadGate(null, counters), RipcConfiguration.PARTIAL_FRAME_TIMEOUT_DEFAULT_NS,
             new SinkDrivenItems(false, true));
@@ -66,6 +68,7 @@ final class DistributorCore
         final String component,
         final int maxProviders,
         final int providerMaxOutputBytes,
+        final long loginTimeoutNs,
         final ServiceDirectory directory,
         final DistributorListener listener,
         final DistributorCounters counters,
@@ -76,6 +79,7 @@ final class DistributorCore
         this.component = component;
         this.maxProviders = maxProviders;
         this.providerMaxOutputBytes = providerMaxOutputBytes;
+        this.loginTimeoutNs = loginTimeoutNs;
         this.listener = listener;
         this.counters = counters;
         this.directory = directory;

@@ -32,7 +32,9 @@ public enum ProviderDisconnectReason
     MALFORMED_MAP(11, "malformed-map"),
     /** More output waiting for the provider than {@code mdhub.distributor.provider.max.output.bytes}: it stopped
      * reading. */
-    SLOW_PROVIDER(12, "slow-provider");
+    SLOW_PROVIDER(12, "slow-provider"),
+    /** No login request within {@code mdhub.distributor.login.timeout} of the handshake. */
+    LOGIN_TIMEOUT(13, "login-timeout");
 
     private static final ProviderDisconnectReason[] VALUES = values();
 

@@ -14,6 +14,7 @@ import io.mdhub.common.ripc.RipcFrameEncoder;
 import io.mdhub.common.rwf.eta.LoginRequestDecoder;
 import io.mdhub.common.rwf.eta.LoginResponseEncoder;
 import io.netty.buffer.ByteBuf;
+import io.netty.util.concurrent.ScheduledFuture;
 
 /**
  * A non-interactive provider that connected to the distributor: the {@link ProviderLink} that logs the provider in
@@ -24,6 +25,9 @@ import io.netty.buffer.ByteBuf;
  * Once logged in, its reading follows the {@link ProviderReadGate}: the backbone publisher pauses it (Netty autoRead
  * off, so the provider's TCP writes back up) while live data waits for the backbone, and a long pause gets one
  * keep-alive read per interval so the provider's pings still arrive.
+ * <p>
+ * A connection that has not sent its login request {@code mdhub.distributor.login.timeout} after the handshake is
+ * closed: otherwise connections that handshake, ping and never log in would hold the provider slots for good.
  */
 final class ProviderSession extends ProviderLink
 {
@@ -35,6 +39,7 @@ final class ProviderSession extends ProviderLink
     private final LoginResponseEncoder loginEncoder;
     private final Buffer loginAcceptText;
     private final Buffer loginRejectText;
+    private ScheduledFuture<?> loginDeadline;
 
     ProviderSession(final DistributorCore core)
     {
@@ -49,6 +54,37 @@ final class ProviderSession extends ProviderLink
     String kind()
     {
         return "connected";
+    }
+
+    @Override
+    void onActive()
+    {
+        loginDeadline = ctx.executor().schedule(this::loginOverdue, core.loginTimeoutNs, TimeUnit.NANOSECONDS);
+    }
+
+    @Override
+    void onInactive()
+    {
+        cancelLoginDeadline();
+    }
+
+    private void loginOverdue()
+    {
+        loginDeadline = null;
+        if (isActive && !isLoggedIn)
+        {
+            disconnect(ProviderDisconnectReason.LOGIN_TIMEOUT, "no login request within " +
+                TimeUnit.NANOSECONDS.toMillis(core.loginTimeoutNs) + " ms (mdhub.distributor.login.timeout)");
+        }
+    }
+
+    private void cancelLoginDeadline()
+    {
+        if (null != loginDeadline)
+        {
+            loginDeadline.cancel(false);
+            loginDeadline = null;
+        }
     }
 
     @Override
@@ -98,7 +134,9 @@ final class ProviderSession extends ProviderLink
             rejectLogin(streamId);
             return;
         }
-        final ByteBuf refresh = RipcFrameEncoder.newMessageBuffer(ctx.alloc(), LOGIN_CAPACITY);
+        // the refresh echoes the request's attributes (application name, position ...): room for all of them
+        final ByteBuf refresh =
+            RipcFrameEncoder.newMessageBuffer(ctx.alloc(), LOGIN_CAPACITY + message.readableBytes());
         final int result = loginEncoder.encodeAccept(
             core.writer.begin(refresh, refresh.writerIndex(), refresh.writableBytes()),
             loginDecoder.request(), false, true, loginAcceptText);
@@ -111,6 +149,7 @@ final class ProviderSession extends ProviderLink
         }
         refresh.writerIndex(refresh.writerIndex() + core.writer.encodedLength());
         write(refresh);
+        cancelLoginDeadline();
         loggedIn(loginDecoder.request().userName().toString());
     }
 

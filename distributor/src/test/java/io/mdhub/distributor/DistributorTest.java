@@ -11,6 +11,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.concurrent.TimeUnit;
 
 import org.agrona.ExpandableArrayBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -32,7 +33,11 @@ import com.refinitiv.eta.codec.StateCodes;
 import com.refinitiv.eta.codec.StatusMsg;
 import com.refinitiv.eta.codec.StreamStates;
 import com.refinitiv.eta.rdm.DomainTypes;
+import com.refinitiv.eta.rdm.Login;
 import com.refinitiv.eta.rdm.UpdateEventTypes;
+import com.refinitiv.eta.valueadd.domainrep.rdm.login.LoginMsgFactory;
+import com.refinitiv.eta.valueadd.domainrep.rdm.login.LoginMsgType;
+import com.refinitiv.eta.valueadd.domainrep.rdm.login.LoginRequest;
 
 import io.mdhub.common.cache.EtaFieldLists;
 import io.mdhub.common.test.EtaTransportExtension;
@@ -468,5 +473,63 @@ class DistributorTest
         nip.closeItem(-3, "done");
         assertEquals(events.get(1).itemHandle(), listener.awaitNext("dropped").itemHandle(), "TRI.N ends");
         MdTests.await("no item left", () -> 0 == distributor.mxBean().getItemCount());
+    }
+
+    @Test
+    void aConnectionThatNeverLogsInIsClosedAtTheLoginTimeoutAndItsSlotIsFreed()
+    {
+        distributor = Distributor.launch(new Distributor.Context()
+            .providerPort(0)
+            .componentName("distributor-test")
+            .maxProviders(2)
+            .loginTimeoutNs(TimeUnit.MILLISECONDS.toNanos(300))
+            .listener(listener));
+        final EtaNiProvider healthy = provider("healthy", NIP_SERVICE_ID, "NI_PUB");
+        healthy.refresh(-2, NIP_SERVICE_ID, "TRI.N", level1Image());
+        listener.await(2);
+
+        // handshakes (ETA pings it), never logs in: holds the second and last slot until the timeout
+        final EtaNiProvider silent = EtaNiProvider.connect(distributor.port());
+        providers.add(silent);
+        silent.awaitClosed();
+        MdTests.await("login-timeout disconnect", () -> 1 == counter("distributor-disconnects: reason=login-timeout"));
+
+        final EtaNiProvider late = provider("late", 2, "LATE_PUB");
+        late.refresh(-2, 2, "LATE.N", level1Image());
+        MdTests.await("the late provider's refresh", () -> listener.events.stream()
+            .anyMatch((e) -> "refresh".equals(e.type()) && "LATE.N".equals(e.name())));
+        assertEquals(0, counter("distributor-disconnects: reason=too-many-providers"));
+        assertStillPublishes(healthy); // logged in before its deadline: never timed out
+        assertEquals(1, counter("distributor-disconnects: reason=login-timeout"));
+    }
+
+    @Test
+    void aLoginWithKilobytesOfAttributesIsAcceptedAndTheProviderPublishes()
+    {
+        launch(100);
+        final EtaNiProvider provider = EtaNiProvider.connect(distributor.port());
+        providers.add(provider);
+        final LoginRequest request = (LoginRequest)LoginMsgFactory.createMsg();
+        request.rdmMsgType(LoginMsgType.REQUEST);
+        request.initDefaultRequest(1);
+        request.userName().data("attributes");
+        request.applyHasRole();
+        request.role(Login.RoleTypes.PROV);
+        request.applyHasAttrib();
+        request.attrib().applyHasApplicationName();
+        request.attrib().applicationName().data("a".repeat(2000));
+        request.attrib().applyHasPosition();
+        request.attrib().position().data("p".repeat(2000));
+        provider.send(request::encode);
+
+        final Msg msg = EtaNiProvider.decode(provider.awaitMessage());
+        assertEquals(MsgClasses.REFRESH, msg.msgClass());
+        assertEquals(DomainTypes.LOGIN, msg.domainType());
+        assertEquals(StreamStates.OPEN, ((RefreshMsg)msg).state().streamState());
+        provider.publishDirectory(NIP_SERVICE_ID, "NI_PUB");
+        provider.refresh(-2, NIP_SERVICE_ID, "TRI.N", level1Image());
+        listener.await(2);
+        assertStillPublishes(provider);
+        assertEquals(0, counter("distributor-disconnects: reason=undecodable-admin"));
     }
 }
