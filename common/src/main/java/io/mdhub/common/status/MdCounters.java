@@ -380,6 +380,18 @@ public final class MdCounters
     public static final int ORDER_ERRORS_TYPE_ID = 20_416;
 
     /**
+     * Order service: hellos whose response channel the media driver refused to open (the client stays unanswered
+     * until a hello of its succeeds).
+     */
+    public static final int ORDER_HELLOS_FAILED_TYPE_ID = 20_417;
+
+    /**
+     * Order service: client sessions closed because nobody had listened on their response channel for the client
+     * idle timeout.
+     */
+    public static final int ORDER_CLIENTS_EVICTED_TYPE_ID = 20_418;
+
+    /**
      * A {@link io.mdhub.common.concurrent.Doorbell}: 1 while its thread may block waiting for IPC messages, else 0
      * (a state, not a total). Its key lists the streams it wakes for and its socket's path.
      */
@@ -417,7 +429,7 @@ public final class MdCounters
                         typeId <= DISTRIBUTOR_ROUTE_CONNECT_FAILURES_TYPE_ID) ||
                     (typeId >= P2P_CONNECTIONS_ACTIVE_TYPE_ID && typeId <= P2P_MESSAGES_IGNORED_TYPE_ID) ||
                     (typeId >= BACKBONE_MALFORMED_TYPE_ID && typeId <= BACKBONE_MESSAGES_IN_TYPE_ID) ||
-                    (typeId >= ORDER_ACCEPTED_TYPE_ID && typeId <= ORDER_ERRORS_TYPE_ID);
+                    (typeId >= ORDER_ACCEPTED_TYPE_ID && typeId <= ORDER_CLIENTS_EVICTED_TYPE_ID);
         }
     }
 

@@ -17,10 +17,11 @@ import io.mdhub.common.codecs.order.RejectReason;
 
 /**
  * One order client as a server knows it: its id and the publication its answers go to (the channel and stream it
- * named in its hello). An answer the publication cannot take now (back-pressure: the client reads slower than the
- * burst) waits, in order, in a bounded off-heap backlog that {@link #flush()} retries every duty cycle; only past
- * the bound (a client that is gone or stopped reading) is an answer counted and dropped — the client then resends
- * the order and gets the original ack again, so nothing is lost by it. Owned by the order agent.
+ * named in its hello). An answer the publication cannot take now waits, in order, in a bounded off-heap backlog
+ * that {@link #flush()} retries every duty cycle: while the publication is still opening ({@link ClientSessions} adds
+ * it asynchronously, and {@link #open} hands it over), and under back-pressure (the client reads slower than the
+ * burst). Only past the bound (a client that is gone or stopped reading) is an answer counted and dropped — the client
+ * then resends the order and gets the original ack again, so nothing is lost by it. Owned by the order agent.
  */
 final class ClientSession implements AutoCloseable
 {
@@ -30,8 +31,11 @@ final class ClientSession implements AutoCloseable
     private static final Logger LOG = LoggerFactory.getLogger(ClientSession.class);
 
     final long clientId;
-    private final Publication publication;
-    private final DoorbellRinger ringer;
+    final long registrationId;
+    private final String channel;
+    private final int streamId;
+    private Publication publication;
+    private DoorbellRinger ringer;
     private final AtomicCounter dropped;
     private final UnsafeBuffer buffer;
     private final MessageHeaderEncoder header = new MessageHeaderEncoder();
@@ -42,25 +46,91 @@ final class ClientSession implements AutoCloseable
         true);
     private final org.agrona.ExpandableRingBuffer.MessageConsumer sender = this::sendFromBacklog;
     private final LogInterval dropLog = new LogInterval(LogInterval.ONE_SECOND_NS);
+    private long lastListenedToNs;
 
     /**
      * @param partitionCount the server's partitions: its partition map must fit the encoding buffer (9 bytes each, up
      *                       to the 1,024 allowed).
+     * @param nowNs          {@link System#nanoTime()}: the client listens now (it has just said hello).
      */
     ClientSession(
         final long clientId,
-        final Publication publication,
-        final DoorbellRinger ringer,
+        final String channel,
+        final int streamId,
+        final long registrationId,
         final AtomicCounter dropped,
-        final int partitionCount)
+        final int partitionCount,
+        final long nowNs)
     {
         this.buffer = new UnsafeBuffer(new byte[Math.max(MIN_BUFFER_BYTES, MessageHeaderEncoder.ENCODED_LENGTH +
             PartitionMapEncoder.BLOCK_LENGTH + PartitionMapEncoder.PartitionsEncoder.sbeHeaderSize() +
             partitionCount * PartitionMapEncoder.PartitionsEncoder.sbeBlockLength())]);
         this.clientId = clientId;
+        this.channel = channel;
+        this.streamId = streamId;
+        this.registrationId = registrationId;
+        this.dropped = dropped;
+        this.lastListenedToNs = nowNs;
+    }
+
+    /**
+     * The response publication is open: answers go out from now on, those that waited first.
+     *
+     * @param publication the publication the hello asked for.
+     * @param ringer      its doorbell ringer.
+     */
+    void open(final Publication publication, final DoorbellRinger ringer)
+    {
         this.publication = publication;
         this.ringer = ringer;
-        this.dropped = dropped;
+    }
+
+    /**
+     * @return the response channel the client's hello named.
+     */
+    String channel()
+    {
+        return channel;
+    }
+
+    /**
+     * @return the response stream the client's hello named.
+     */
+    int streamId()
+    {
+        return streamId;
+    }
+
+    /**
+     * @return whether the response publication is open.
+     */
+    boolean isOpen()
+    {
+        return null != publication;
+    }
+
+    /**
+     * @return whether the client's subscription is there to take answers (the publication is open and connected).
+     */
+    boolean isListenedTo()
+    {
+        return null != publication && publication.isConnected();
+    }
+
+    /**
+     * @param nowNs when the client was last seen listening.
+     */
+    void listenedToAt(final long nowNs)
+    {
+        lastListenedToNs = nowNs;
+    }
+
+    /**
+     * @return when the client was last seen listening ({@link System#nanoTime()}).
+     */
+    long lastListenedToNs()
+    {
+        return lastListenedToNs;
     }
 
     boolean ack(
@@ -116,7 +186,7 @@ final class ClientSession implements AutoCloseable
 
     private boolean offer(final int length)
     {
-        if (backlog.isEmpty())
+        if (backlog.isEmpty() && null != publication)
         {
             for (int i = 0; i < OFFER_ATTEMPTS; i++)
             {
@@ -135,7 +205,7 @@ final class ClientSession implements AutoCloseable
                 // the client reads slower than it is answered (or is gone): it will resend and be answered again
                 LOG.warn("order client {}: {} answer(s) dropped, its backlog is full ({} bytes; response " +
                     "publication connected: {}); counted in order-answers-dropped", clientId, droppedSinceLog,
-                    BACKLOG_BYTES, publication.isConnected());
+                    BACKLOG_BYTES, isListenedTo());
             }
             return false;
         }
@@ -147,7 +217,7 @@ final class ClientSession implements AutoCloseable
      */
     boolean answersOn(final String channel, final int streamId)
     {
-        return publication.streamId() == streamId && publication.channel().equals(channel);
+        return this.streamId == streamId && this.channel.equals(channel);
     }
 
     /**
@@ -157,7 +227,7 @@ final class ClientSession implements AutoCloseable
      */
     int flush()
     {
-        if (backlog.isEmpty())
+        if (backlog.isEmpty() || null == publication)
         {
             return 0;
         }

@@ -6,7 +6,6 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.agrona.CloseHelper;
 import org.agrona.DirectBuffer;
 import org.agrona.ExpandableDirectByteBuffer;
-import org.agrona.collections.Long2ObjectHashMap;
 import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.slf4j.Logger;
@@ -90,7 +89,7 @@ final class OrderAgent implements Agent, PeerListener
     private final OrderSink sink;
     private final OrderCounters counters;
     private final Partition[] partitions;
-    private final Long2ObjectHashMap<ClientSession> clients = new Long2ObjectHashMap<>();
+    private final ClientSessions clients;
     private final long startEpochMs = System.currentTimeMillis();
     private final MessageHeaderDecoder headerDecoder = new MessageHeaderDecoder();
     private final MessageHeaderEncoder headerEncoder = new MessageHeaderEncoder();
@@ -163,6 +162,7 @@ final class OrderAgent implements Agent, PeerListener
         this.region = new OrdersRegion(partitions.length, ctx.expectedOrders(),
             OrderServiceConfiguration.processName(serverId));
         this.index = OrderKeyIndex.forOrders(ctx.expectedOrders());
+        this.clients = new ClientSessions(aeron, serverId, partitions.length, ctx.clientIdleTimeoutNs(), counters);
         final Publication toPeer = aeron.addExclusivePublication(ctx.peerRemoteChannel(), ctx.peerRemoteStreamId());
         this.peer = new PeerLink(serverId, toPeer, DoorbellRinger.forPublication(aeron, toPeer),
             aeron.addSubscription(ctx.peerChannel(), ctx.peerStreamId()), this, counters.malformed);
@@ -238,17 +238,11 @@ final class OrderAgent implements Agent, PeerListener
             peer.heartbeat(startEpochMs, nowNs, isSteppingDown, partitions);
             work++;
         }
-        for (final ClientSession client : clients.values())
-        {
-            work += client.flush();
-        }
+        work += clients.poll(nowNs);
         if (isMapDue)
         {
             isMapDue = false;
-            for (final ClientSession client : clients.values())
-            {
-                client.partitionMap(serverId, partitions);
-            }
+            clients.partitionMaps(partitions);
         }
         return work;
     }
@@ -668,8 +662,8 @@ final class OrderAgent implements Agent, PeerListener
             {
                 case ClientHelloDecoder.TEMPLATE_ID:
                     helloDecoder.wrap(buffer, bodyOffset, headerDecoder.blockLength(), headerDecoder.version());
-                    onHello(helloDecoder.clientId(), helloDecoder.responseStreamId(),
-                        helloDecoder.responseChannel());
+                    clients.onHello(helloDecoder.clientId(), helloDecoder.responseStreamId(),
+                        helloDecoder.responseChannel(), partitions, System.nanoTime());
                     break;
                 case SubmitOrderDecoder.TEMPLATE_ID:
                     submitDecoder.wrap(buffer, bodyOffset, headerDecoder.blockLength(), headerDecoder.version());
@@ -699,31 +693,6 @@ final class OrderAgent implements Agent, PeerListener
             LOG.warn("order server {}: skipped {} malformed ingress message(s); the last: {} bytes, {} (Aeron " +
                 "session {})", serverId, skipped, length, what, header.sessionId());
         }
-    }
-
-    private void onHello(final long clientId, final int responseStreamId, final String responseChannel)
-    {
-        ClientSession client = clients.get(clientId);
-        if (null != client && !client.answersOn(responseChannel, responseStreamId))
-        {
-            // the client restarted elsewhere (another host, stream or channel) under its fixed id: its answers go
-            // where it listens now, or it would time out on every order
-            LOG.info("order server {}: client {} moved its answers to {} stream {}", serverId, clientId,
-                responseChannel, responseStreamId);
-            clients.remove(clientId);
-            client.close();
-            client = null;
-        }
-        if (null == client)
-        {
-            final Publication answers = aeron.addPublication(responseChannel, responseStreamId);
-            client = new ClientSession(clientId, answers, DoorbellRinger.forPublication(aeron, answers),
-                counters.answersDropped, partitions.length);
-            clients.put(clientId, client);
-            LOG.info("order server {}: client {} answers on {} stream {}", serverId, clientId, responseChannel,
-                responseStreamId);
-        }
-        client.partitionMap(serverId, partitions);
     }
 
     private void onSubmit(final DirectBuffer buffer, final int fragmentEnd)
@@ -1487,10 +1456,7 @@ final class OrderAgent implements Agent, PeerListener
     @Override
     public void onClose()
     {
-        for (final ClientSession client : clients.values())
-        {
-            CloseHelper.quietClose(client);
-        }
+        CloseHelper.quietClose(clients);
         // the ingress too: on a shared Aeron client a leaked subscription stays registered at its last position,
         // and the driver then holds every client's publication to this stream at that position plus one window
         CloseHelper.quietCloseAll(ingress, peer, region, index);

@@ -28,6 +28,8 @@ final class OrderCounters implements AutoCloseable
     final AtomicCounter answersForPeer;
     final AtomicCounter answerRequests;
     final AtomicCounter errors;
+    final AtomicCounter hellosFailed;
+    final AtomicCounter clientsEvicted;
 
     OrderCounters(final Aeron aeron, final int serverId)
     {
@@ -51,6 +53,8 @@ final class OrderCounters implements AutoCloseable
             suffix);
         answerRequests = aeron.addCounter(MdCounters.ORDER_ANSWER_REQUESTS_TYPE_ID, "order-answer-requests" + suffix);
         errors = aeron.addCounter(MdCounters.ORDER_ERRORS_TYPE_ID, "order-errors" + suffix);
+        hellosFailed = aeron.addCounter(MdCounters.ORDER_HELLOS_FAILED_TYPE_ID, "order-hellos-failed" + suffix);
+        clientsEvicted = aeron.addCounter(MdCounters.ORDER_CLIENTS_EVICTED_TYPE_ID, "order-clients-evicted" + suffix);
     }
 
     @Override
@@ -58,6 +62,6 @@ final class OrderCounters implements AutoCloseable
     {
         CloseHelper.quietCloseAll(ordersAccepted, ordersAcked, duplicates, rejected, replicated, gaps, failovers,
             answersDropped, malformed, heldAcks, forcedTakeovers, fenceLost, sinkErrors, unknownClient, answersForPeer,
-            answerRequests, errors);
+            answerRequests, errors, hellosFailed, clientsEvicted);
     }
 }

@@ -350,6 +350,7 @@ public final class OrderService implements AutoCloseable
             OrderServiceConfiguration.PEER_FENCE_ADDRESS_PROP_NAME);
         private long heartbeatIntervalNs = OrderServiceConfiguration.heartbeatIntervalNs();
         private long peerTimeoutNs = OrderServiceConfiguration.peerTimeoutNs();
+        private long clientIdleTimeoutNs = OrderServiceConfiguration.clientIdleTimeoutNs();
         private long startupPeerWaitNs = OrderServiceConfiguration.startupPeerWaitNs();
         private long fenceTimeoutNs = OrderServiceConfiguration.fenceTimeoutNs();
         private long fenceConnectTimeoutNs = OrderServiceConfiguration.fenceConnectTimeoutNs();
@@ -388,6 +389,7 @@ public final class OrderService implements AutoCloseable
             }
             requirePositive(OrderServiceConfiguration.HEARTBEAT_INTERVAL_PROP_NAME, heartbeatIntervalNs);
             requirePositive(OrderServiceConfiguration.FENCE_TIMEOUT_PROP_NAME, fenceTimeoutNs);
+            requirePositive(OrderServiceConfiguration.CLIENT_IDLE_TIMEOUT_PROP_NAME, clientIdleTimeoutNs);
             requirePositive(OrderServiceConfiguration.FENCE_CONNECT_TIMEOUT_PROP_NAME, fenceConnectTimeoutNs);
             if (peerTimeoutNs < 3 * heartbeatIntervalNs)
             {
@@ -650,6 +652,23 @@ public final class OrderService implements AutoCloseable
         long peerTimeoutNs()
         {
             return peerTimeoutNs;
+        }
+
+        /**
+         * @param clientIdleTimeoutNs how long a client's response publication may have no subscriber before its
+         *                            session is closed.
+         * @return this.
+         */
+        public Context clientIdleTimeoutNs(final long clientIdleTimeoutNs)
+        {
+            checkNotConcluded();
+            this.clientIdleTimeoutNs = clientIdleTimeoutNs;
+            return this;
+        }
+
+        long clientIdleTimeoutNs()
+        {
+            return clientIdleTimeoutNs;
         }
 
         /**

@@ -73,6 +73,14 @@ public final class OrderServiceConfiguration
     /** Default peer timeout. */
     public static final long PEER_TIMEOUT_DEFAULT_NS = TimeUnit.SECONDS.toNanos(1);
 
+    /**
+     * How long a client's response publication may have no subscriber (the client is gone) before the server closes
+     * its session; a client that comes back says hello again.
+     */
+    public static final String CLIENT_IDLE_TIMEOUT_PROP_NAME = "mdhub.order.client.idle.timeout";
+    /** Default client idle timeout. */
+    public static final long CLIENT_IDLE_TIMEOUT_DEFAULT_NS = TimeUnit.SECONDS.toNanos(60);
+
     /** How long a starting server waits for a peer that is not running before serving alone; negative: forever. */
     public static final String STARTUP_PEER_WAIT_PROP_NAME = "mdhub.order.startup.peer.wait";
     /** Default startup wait. */
@@ -218,6 +226,11 @@ public final class OrderServiceConfiguration
     static long peerTimeoutNs()
     {
         return SystemUtil.getDurationInNanos(PEER_TIMEOUT_PROP_NAME, PEER_TIMEOUT_DEFAULT_NS);
+    }
+
+    static long clientIdleTimeoutNs()
+    {
+        return SystemUtil.getDurationInNanos(CLIENT_IDLE_TIMEOUT_PROP_NAME, CLIENT_IDLE_TIMEOUT_DEFAULT_NS);
     }
 
     static long fenceTimeoutNs()

@@ -446,6 +446,77 @@ class OrderServiceTest
         pair.submitAndAwait(11, 30); // every one acknowledged on the new stream
     }
 
+    /**
+     * A hello naming a response channel the driver refuses (an MTU that is no multiple of 32) is counted on each
+     * server, costs the duty cycle no exception, and leaves the other clients served; the client is answered once it
+     * names a channel that opens.
+     */
+    @Test
+    void aHelloNamingAChannelTheDriverRefusesIsCountedAndServesTheOthers()
+    {
+        pair.start();
+        final TestOrderClient stranger = pair.newClient(81, 4081);
+        try
+        {
+            final String refused = "aeron:udp?endpoint=localhost:" + MdTests.unusedPort() + "|mtu=1000";
+            MdTests.await("the refused hellos counted on both servers", () ->
+            {
+                stranger.hello(0, refused, 4081);
+                stranger.hello(1, refused, 4081);
+                pair.client.poll();
+                return pair.servers[0].counters().hellosFailed.get() >= 2 &&
+                    pair.servers[1].counters().hellosFailed.get() >= 2;
+            });
+            pair.submitAndAwait(1, 20);
+            stranger.poll();
+            assertTrue(stranger.answers.isEmpty(), stranger.answers::toString);
+            assertEquals(0, pair.servers[0].counters().errors.get());
+            assertEquals(0, pair.servers[1].counters().errors.get());
+
+            MdTests.await("the stranger answered on a channel that opens", () ->
+            {
+                stranger.hello();
+                stranger.poll();
+                stranger.submit(1, 0, 0);
+                return stranger.acks.containsKey(1L);
+            });
+        }
+        finally
+        {
+            stranger.close();
+        }
+    }
+
+    /**
+     * A client that stops listening has its session closed on both servers after the idle timeout; back under the
+     * same id, it says hello and is answered again, and an order it had sent before is still known (a duplicate).
+     */
+    @Test
+    void aSessionNobodyListensToIsClosedAfterTheIdleTimeoutAndTheClientIsServedWhenBack()
+    {
+        pair.launch(0, (ctx) -> ctx.clientIdleTimeoutNs(300_000_000L));
+        pair.launch(1, (ctx) -> ctx.clientIdleTimeoutNs(300_000_000L));
+        pair.connectClient();
+        pair.awaitRoles("each server primary of half", pair::eachServerPrimaryOfHalf);
+        pair.submitAndAwait(1, 10);
+        assertEquals(0, pair.servers[0].counters().clientsEvicted.get());
+        pair.client.close();
+        MdTests.await("the session closed on both servers", () ->
+            1 == pair.servers[0].counters().clientsEvicted.get() &&
+            1 == pair.servers[1].counters().clientsEvicted.get());
+
+        pair.connectClient();
+        pair.awaitRoles("the maps after a new hello", pair::eachServerPrimaryOfHalf);
+        pair.submitAndAwait(11, 20);
+        MdTests.await("order 1 answered again as a duplicate", () ->
+        {
+            pair.client.submit(1, 1 % PARTITIONS, -1);
+            pair.client.poll();
+            final TestOrderClient.Answer answer = pair.client.acks.get(1L);
+            return null != answer && answer.duplicate();
+        });
+    }
+
     static final class FailingPreProcessor implements OrderPreProcessor
     {
         private final FixOrderPreProcessor fix = new FixOrderPreProcessor();

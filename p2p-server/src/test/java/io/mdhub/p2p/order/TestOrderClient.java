@@ -106,6 +106,16 @@ final class TestOrderClient implements AutoCloseable
     }
 
     /**
+     * Say hello to one server naming another response channel than the one this client listens on.
+     */
+    boolean hello(final int server, final String channel, final int streamId)
+    {
+        hello.wrapAndApplyHeader(buffer, 0, headerEncoder).clientId(clientId)
+            .responseStreamId(streamId).responseChannel(channel);
+        return servers[server].offer(buffer, 0, MessageHeaderEncoder.ENCODED_LENGTH + hello.encodedLength()) > 0;
+    }
+
+    /**
      * @return the server that claims the partition with the highest epoch (a dead server's last map is stale).
      */
     int primaryOf(final int partition)
