@@ -12,9 +12,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import io.aeron.Aeron;
+import io.aeron.FragmentAssembler;
 import io.aeron.Publication;
 import io.aeron.Subscription;
-import io.aeron.logbuffer.FragmentHandler;
 import io.aeron.logbuffer.Header;
 import io.mdhub.common.codecs.order.CatchUpCompleteDecoder;
 import io.mdhub.common.codecs.order.CatchUpRequestDecoder;
@@ -99,7 +99,8 @@ final class OrderAgent implements Agent, PeerListener
     private final OrderRecordDecoder recordDecoder = new OrderRecordDecoder();
     private final ExpandableDirectByteBuffer recordBuffer = new ExpandableDirectByteBuffer(1024);
     private final UnsafeBuffer view = new UnsafeBuffer(0, 0);
-    private final FragmentHandler ingressHandler = new io.aeron.FragmentAssembler(this::onIngress);
+    private final FragmentAssembler ingressHandler = new FragmentAssembler(this::onIngress);
+    private final IngressDepartures ingressDepartures;
     private final long[] gapFrom;
     private ServerState state = ServerState.STARTING;
     private long startedNs;
@@ -138,6 +139,7 @@ final class OrderAgent implements Agent, PeerListener
         final OrderService.Context ctx,
         final Aeron aeron,
         final Subscription ingress,
+        final IngressDepartures ingressDepartures,
         final PeerFence fence,
         final OrderQueue queue,
         final OrderCounters counters)
@@ -147,6 +149,7 @@ final class OrderAgent implements Agent, PeerListener
         this.peerId = 1 - serverId;
         this.aeron = aeron;
         this.ingress = ingress;
+        this.ingressDepartures = ingressDepartures;
         this.fence = fence;
         this.queue = queue;
         this.counters = counters;
@@ -227,6 +230,7 @@ final class OrderAgent implements Agent, PeerListener
         }
         work += peer.poll(FRAGMENT_LIMIT);
         work += ingress.poll(ingressHandler, FRAGMENT_LIMIT);
+        work += ingressDepartures.free(ingressHandler);
         work += sendBackupAcks();
         work += replicate();
         work += complete();

@@ -57,8 +57,9 @@ public final class OrderService implements AutoCloseable
                 ctx.fenceConnectTimeoutNs());
             queue = new OrderQueue(ctx.queueDirectory());
             doorbell = openDoorbell(ctx, aeron);
-            ingress = aeron.addSubscription(ctx.ingressChannel(), ctx.ingressStreamId());
-            agent = new OrderAgent(ctx, aeron, ingress, fence, queue, counters);
+            final IngressDepartures departures = new IngressDepartures();
+            ingress = aeron.addSubscription(ctx.ingressChannel(), ctx.ingressStreamId(), null, departures);
+            agent = new OrderAgent(ctx, aeron, ingress, departures, fence, queue, counters);
         }
         catch (final RuntimeException ex)
         {

@@ -1,0 +1,77 @@
+package io.mdhub.p2p.order;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.agrona.BitUtil;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.Test;
+
+import io.aeron.FragmentAssembler;
+import io.aeron.logbuffer.FrameDescriptor;
+import io.aeron.logbuffer.Header;
+import io.aeron.protocol.DataHeaderFlyweight;
+import io.mdhub.common.test.InterruptAfter;
+
+/**
+ * The ingress's reassembly buffers go with the publishers that leave: a session that left mid-message has its
+ * buffer freed, and a message the same session id sends later is assembled from scratch.
+ */
+@InterruptAfter(10)
+class IngressDeparturesTest
+{
+    private final List<String> delivered = new ArrayList<>();
+    private final FragmentAssembler assembler = new FragmentAssembler(
+        (buffer, offset, length, header) -> delivered.add(buffer.getStringWithoutLengthAscii(offset, length)));
+    private final IngressDepartures departures = new IngressDepartures();
+    private final Map<Integer, Integer> termOffsets = new HashMap<>();
+
+    @Test
+    void aDepartedSessionsBufferIsFreedOnceAndOthersAreKept()
+    {
+        fragment(7, FrameDescriptor.BEGIN_FRAG_FLAG, "half an order from 7 ");
+        fragment(8, FrameDescriptor.BEGIN_FRAG_FLAG, "half an order from 8 ");
+        departures.departed(7);
+        departures.departed(9); // left without ever fragmenting: nothing to free
+
+        assertEquals(1, departures.free(assembler));
+        assertEquals(0, departures.free(assembler), "each departure is freed once");
+        assertFalse(assembler.freeSessionBuffer(7), "7's buffer is gone");
+
+        fragment(8, FrameDescriptor.END_FRAG_FLAG, "and its end");
+        assertEquals(List.of("half an order from 8 and its end"), delivered, "8, still present, is assembled");
+        fragment(7, FrameDescriptor.END_FRAG_FLAG, "an end whose beginning left with 7");
+        assertEquals(1, delivered.size(), "a tail without its beginning is not delivered");
+        assertTrue(assembler.freeSessionBuffer(8));
+    }
+
+    @Test
+    void departuresPastTheCapacityAreDroppedNotBlocked()
+    {
+        for (int i = 0; i < IngressDepartures.CAPACITY + 10; i++)
+        {
+            departures.departed(i);
+        }
+        assertEquals(0, departures.free(assembler));
+    }
+
+    private void fragment(final int sessionId, final byte flags, final String text)
+    {
+        final UnsafeBuffer buffer = new UnsafeBuffer(new byte[DataHeaderFlyweight.HEADER_LENGTH + text.length()]);
+        final DataHeaderFlyweight frame = new DataHeaderFlyweight(buffer);
+        final int termOffset = termOffsets.getOrDefault(sessionId, 0); // each session's frames follow each other
+        termOffsets.put(sessionId, termOffset + BitUtil.align(buffer.capacity(), FrameDescriptor.FRAME_ALIGNMENT));
+        frame.sessionId(sessionId).termOffset(termOffset).flags(flags).frameLength(buffer.capacity());
+        buffer.putStringWithoutLengthAscii(DataHeaderFlyweight.HEADER_LENGTH, text);
+        final Header header = new Header(0, 16);
+        header.buffer(buffer);
+        header.offset(0);
+        assembler.onFragment(buffer, DataHeaderFlyweight.HEADER_LENGTH, text.length(), header);
+    }
+}
