@@ -228,11 +228,7 @@ public final class Distributor implements AutoCloseable
             requireRange(DistributorConfiguration.MAX_PROVIDERS_PROP_NAME, maxProviders, 1, 0xFFFF);
             requireRange(DistributorConfiguration.PROVIDER_MAX_OUTPUT_BYTES_PROP_NAME, providerMaxOutputBytes, 4096,
                 Integer.MAX_VALUE);
-            if (loginTimeoutNs <= 0)
-            {
-                throw new IllegalArgumentException(DistributorConfiguration.LOGIN_TIMEOUT_PROP_NAME +
-                    " must be positive: " + loginTimeoutNs + " ns");
-            }
+            requirePositive(DistributorConfiguration.LOGIN_TIMEOUT_PROP_NAME, loginTimeoutNs);
             if (null == componentName || componentName.isEmpty())
             {
                 throw new IllegalArgumentException(DistributorConfiguration.COMPONENT_NAME_PROP_NAME + " is empty");

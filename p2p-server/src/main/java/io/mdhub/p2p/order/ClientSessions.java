@@ -1,12 +1,10 @@
 package io.mdhub.p2p.order;
 
 import java.util.ArrayList;
-import java.util.List;
 
 import org.agrona.CloseHelper;
 import org.agrona.collections.ArrayListUtil;
 import org.agrona.collections.Long2ObjectHashMap;
-import org.agrona.collections.LongArrayList;
 import org.agrona.concurrent.status.AtomicCounter;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -20,9 +18,11 @@ import io.mdhub.common.concurrent.DoorbellRinger;
  * The order clients one server answers, by client id: their {@link ClientSession}s, whose response publications the
  * driver may still be opening, and the end of sessions nobody listens to any more. Owned by the order agent.
  * <p>
- * <b>A hello costs the duty cycle nothing.</b> Its response publication is added asynchronously and looked for on
- * later duty cycles: a blocking add would hold every partition of the server for as long as the driver takes to answer
- * (a host name to resolve, a driver that is slow or gone), and a client could repeat that with every hello. The
+ * <b>A hello never waits for the driver.</b> Its response publication is added asynchronously and looked for at most
+ * once a millisecond: a blocking add would hold every partition of the server for as long as the driver takes to
+ * answer (a host name to resolve, a driver that is slow or gone), and a client could repeat that with every hello.
+ * Looking costs the agent the Aeron client's lock (shared with whatever else uses that client) and, while the driver
+ * has not answered, one turn of the client's conductor work; once a millisecond, only while a session opens. The
  * session exists from the hello on, so orders that follow it are taken and their answers wait in its backlog until
  * the publication opens. A hello the driver refuses (a channel it cannot open) ends its session, with whatever waited
  * in it: counted in {@code order-hellos-failed} and logged at most once a second; that client alone is unanswered
@@ -38,6 +38,7 @@ final class ClientSessions implements AutoCloseable
 {
     private static final Logger LOG = LoggerFactory.getLogger(ClientSessions.class);
     private static final long EVICTION_CHECK_INTERVAL_NS = LogInterval.ONE_SECOND_NS;
+    private static final long OPEN_CHECK_INTERVAL_NS = 1_000_000L;
 
     private final Aeron aeron;
     private final int serverId;
@@ -48,10 +49,10 @@ final class ClientSessions implements AutoCloseable
     private final AtomicCounter evicted;
     private final Long2ObjectHashMap<ClientSession> sessions = new Long2ObjectHashMap<>();
     private final ArrayList<ClientSession> opening = new ArrayList<>();
-    private final LongArrayList abandoned = new LongArrayList();
-    private final List<ClientSession> idle = new ArrayList<>();
+    private final ArrayList<ClientSession> idle = new ArrayList<>();
     private final LogInterval failedHelloLog = new LogInterval(LogInterval.ONE_SECOND_NS);
-    private long nextEvictionCheckNs;
+    private long nextEvictionCheckNs = System.nanoTime() + EVICTION_CHECK_INTERVAL_NS;
+    private long nextOpenCheckNs;
 
     /**
      * @param idleTimeoutNs how long a session's response publication may have no subscriber before it is closed.
@@ -126,13 +127,10 @@ final class ClientSessions implements AutoCloseable
     int poll(final long nowNs)
     {
         int work = 0;
-        if (!opening.isEmpty())
+        if (!opening.isEmpty() && nowNs - nextOpenCheckNs >= 0)
         {
+            nextOpenCheckNs = nowNs + OPEN_CHECK_INTERVAL_NS;
             work += open(nowNs);
-        }
-        if (!abandoned.isEmpty())
-        {
-            work += closeAbandoned();
         }
         for (final ClientSession session : sessions.values())
         {
@@ -200,43 +198,13 @@ final class ClientSessions implements AutoCloseable
         }
     }
 
-    /**
-     * Publications added for sessions that ended before they opened: closed once the driver has answered.
-     */
-    private int closeAbandoned()
-    {
-        int work = 0;
-        for (int i = abandoned.size() - 1; i >= 0; i--)
-        {
-            final long registrationId = abandoned.getLong(i);
-            Publication publication = null;
-            boolean isAnswered = true;
-            try
-            {
-                publication = aeron.getPublication(registrationId);
-                isAnswered = null != publication;
-            }
-            catch (final AeronException ignore)
-            {
-                // refused: nothing to close
-            }
-            if (isAnswered)
-            {
-                abandoned.fastUnorderedRemove(i);
-                CloseHelper.quietClose(publication);
-                work++;
-            }
-        }
-        return work;
-    }
-
     private void end(final ClientSession session)
     {
         sessions.remove(session.clientId);
         if (!session.isOpen())
         {
             opening.remove(session);
-            abandoned.addLong(session.registrationId);
+            aeron.asyncRemovePublication(session.registrationId); // still opening: the driver's answer is dropped
         }
         session.close();
     }
@@ -255,8 +223,9 @@ final class ClientSessions implements AutoCloseable
             }
         }
         final int closed = idle.size();
-        for (final ClientSession session : idle)
+        for (int i = 0; i < closed; i++)
         {
+            final ClientSession session = idle.get(i);
             evicted.increment();
             LOG.info("order server {}: client {} closed: nobody has listened on its response channel for {} ms " +
                 "(mdhub.order.client.idle.timeout)", serverId, session.clientId,
@@ -272,10 +241,13 @@ final class ClientSessions implements AutoCloseable
     {
         for (final ClientSession session : sessions.values())
         {
+            if (!session.isOpen())
+            {
+                aeron.asyncRemovePublication(session.registrationId);
+            }
             CloseHelper.quietClose(session);
         }
         sessions.clear();
         opening.clear();
-        abandoned.clear(); // what the driver still adds is released with the Aeron client that asked for it
     }
 }

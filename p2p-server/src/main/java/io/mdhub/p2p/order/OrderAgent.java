@@ -230,7 +230,7 @@ final class OrderAgent implements Agent, PeerListener
         }
         work += peer.poll(FRAGMENT_LIMIT);
         work += ingress.poll(ingressHandler, FRAGMENT_LIMIT);
-        work += ingressDepartures.free(ingressHandler);
+        work += ingressDepartures.free(ingressHandler, ingress);
         work += sendBackupAcks();
         work += replicate();
         work += complete();
@@ -1162,7 +1162,9 @@ final class OrderAgent implements Agent, PeerListener
         final long sendTimestampNs)
     {
         final ClientSession client = clients.get(clientId);
-        if (null != client && client.ack(orderId, partition.id, epoch, sequence, false, true, sendTimestampNs))
+        // a session still opening could lose the answer (its channel may yet be refused here): the primary answers
+        if (null != client && client.isOpen() &&
+            client.ack(orderId, partition.id, epoch, sequence, false, true, sendTimestampNs))
         {
             counters.answersForPeer.increment();
             return;

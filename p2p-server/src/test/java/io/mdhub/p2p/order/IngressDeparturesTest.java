@@ -4,33 +4,69 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
 import org.agrona.BitUtil;
+import org.agrona.CloseHelper;
 import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
+import io.aeron.Aeron;
 import io.aeron.FragmentAssembler;
+import io.aeron.Publication;
+import io.aeron.Subscription;
 import io.aeron.logbuffer.FrameDescriptor;
 import io.aeron.logbuffer.Header;
 import io.aeron.protocol.DataHeaderFlyweight;
+import io.mdhub.backbone.BackboneNode;
 import io.mdhub.common.test.InterruptAfter;
+import io.mdhub.common.test.MdTests;
 
 /**
  * The ingress's reassembly buffers go with the publishers that leave: a session that left mid-message has its
- * buffer freed, and a message the same session id sends later is assembled from scratch.
+ * buffer freed, and a message the same session id sends later is assembled from scratch; a session whose image is
+ * back on the subscription keeps its buffer.
  */
-@InterruptAfter(10)
+@InterruptAfter(20)
 class IngressDeparturesTest
 {
+    private static final int STREAM_ID = 3001;
+
+    @TempDir
+    Path dir;
+
     private final List<String> delivered = new ArrayList<>();
     private final FragmentAssembler assembler = new FragmentAssembler(
         (buffer, offset, length, header) -> delivered.add(buffer.getStringWithoutLengthAscii(offset, length)));
     private final IngressDepartures departures = new IngressDepartures();
     private final Map<Integer, Integer> termOffsets = new HashMap<>();
+    private BackboneNode node;
+    private Aeron aeron;
+    private Subscription ingress;
+
+    @BeforeEach
+    void launch()
+    {
+        node = BackboneNode.launch(new BackboneNode.Context()
+            .aeronDirectoryName(dir.resolve("aeron").toString())
+            .ipcTermBufferLength(64 * 1024)
+            .dirDeleteOnShutdown(true));
+        aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(node.aeronDirectoryName()));
+        ingress = aeron.addSubscription("aeron:ipc", STREAM_ID);
+    }
+
+    @AfterEach
+    void close()
+    {
+        CloseHelper.quietCloseAll(ingress, aeron, node);
+    }
 
     @Test
     void aDepartedSessionsBufferIsFreedOnceAndOthersAreKept()
@@ -40,8 +76,8 @@ class IngressDeparturesTest
         departures.departed(7);
         departures.departed(9); // left without ever fragmenting: nothing to free
 
-        assertEquals(1, departures.free(assembler));
-        assertEquals(0, departures.free(assembler), "each departure is freed once");
+        assertEquals(1, departures.free(assembler, ingress));
+        assertEquals(0, departures.free(assembler, ingress), "each departure is freed once");
         assertFalse(assembler.freeSessionBuffer(7), "7's buffer is gone");
 
         fragment(8, FrameDescriptor.END_FRAG_FLAG, "and its end");
@@ -58,7 +94,21 @@ class IngressDeparturesTest
         {
             departures.departed(i);
         }
-        assertEquals(0, departures.free(assembler));
+        assertEquals(0, departures.free(assembler, ingress));
+    }
+
+    @Test
+    void aSessionWhoseImageIsBackKeepsItsBuffer()
+    {
+        try (Publication publication = aeron.addPublication("aeron:ipc", STREAM_ID))
+        {
+            MdTests.await("the publication's image", () -> null != ingress.imageBySessionId(publication.sessionId()));
+            fragment(publication.sessionId(), FrameDescriptor.BEGIN_FRAG_FLAG, "the first half ");
+            departures.departed(publication.sessionId()); // left and came back before the agent looked
+            assertEquals(0, departures.free(assembler, ingress));
+            fragment(publication.sessionId(), FrameDescriptor.END_FRAG_FLAG, "and the second");
+            assertEquals(List.of("the first half and the second"), delivered);
+        }
     }
 
     private void fragment(final int sessionId, final byte flags, final String text)
