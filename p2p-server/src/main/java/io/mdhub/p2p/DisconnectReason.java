@@ -28,7 +28,12 @@ public enum DisconnectReason
     /**
      * An operator dropped the connection over JMX.
      */
-    ADMIN_DROP(4, "admin-drop");
+    ADMIN_DROP(4, "admin-drop"),
+
+    /**
+     * No login request within {@code mdhub.p2p.login.timeout} of the handshake.
+     */
+    LOGIN_TIMEOUT(5, "login-timeout");
 
     private final int code;
     private final String label;

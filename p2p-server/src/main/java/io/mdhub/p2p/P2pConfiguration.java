@@ -93,6 +93,18 @@ public final class P2pConfiguration
     public static final long SLOW_CONSUMER_TIMEOUT_DEFAULT_NS = TimeUnit.SECONDS.toNanos(10);
 
     /**
+     * Longest time from a consumer's completed RIPC handshake to its login request; a connection still not logged in
+     * then is closed (reason {@code login-timeout}), so connections that handshake, ping and never log in do not hold
+     * a worker's resources for good. A duration: {@code 10s}, {@code 500ms}.
+     */
+    public static final String LOGIN_TIMEOUT_PROP_NAME = "mdhub.p2p.login.timeout";
+
+    /**
+     * Default login timeout: as long as the RIPC handshake may take.
+     */
+    public static final long LOGIN_TIMEOUT_DEFAULT_NS = TimeUnit.SECONDS.toNanos(10);
+
+    /**
      * Flush profile: {@code latency} (flush after every fanned-out message) or {@code throughput} (flush every
      * flush interval).
      */
@@ -207,6 +219,14 @@ public final class P2pConfiguration
     public static int maxOutputBytes()
     {
         return SystemUtil.getSizeAsInt(MAX_OUTPUT_BYTES_PROP_NAME, MAX_OUTPUT_BYTES_DEFAULT);
+    }
+
+    /**
+     * @return login timeout in nanoseconds.
+     */
+    public static long loginTimeoutNs()
+    {
+        return SystemUtil.getDurationInNanos(LOGIN_TIMEOUT_PROP_NAME, LOGIN_TIMEOUT_DEFAULT_NS);
     }
 
     /**

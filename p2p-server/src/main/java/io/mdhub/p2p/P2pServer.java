@@ -71,8 +71,8 @@ public final class P2pServer implements AutoCloseable
     {
         this.ctx = ctx;
         final WorkerSettings settings = new WorkerSettings(ctx.componentName(), ctx.maxItemsPerConsumer(),
-            ctx.maxItems(), ctx.maxOutputBytes(), ctx.slowConsumerTimeoutNs(), ctx.flushIntervalNs(), ctx.counters(),
-            ctx.dictionarySupplier());
+            ctx.maxItems(), ctx.maxOutputBytes(), ctx.slowConsumerTimeoutNs(), ctx.loginTimeoutNs(),
+            ctx.flushIntervalNs(), ctx.counters(), ctx.dictionarySupplier());
         final ItemSourceFactory sourceFactory = ctx.cacheEnabled() ? CachingItemSource.factory(
             ctx.itemSourceFactory(), ctx.counters().cacheRefreshes(), ctx.counters().cacheMisses()) :
             ctx.itemSourceFactory();
@@ -305,6 +305,7 @@ public final class P2pServer implements AutoCloseable
         private int maxOutputBytes = P2pConfiguration.maxOutputBytes();
         private int guaranteedOutputBytes = P2pConfiguration.guaranteedOutputBytes();
         private long slowConsumerTimeoutNs = P2pConfiguration.slowConsumerTimeoutNs();
+        private long loginTimeoutNs = P2pConfiguration.loginTimeoutNs();
         private FlushProfile flushProfile = P2pConfiguration.flushProfile();
         private List<ConsumerListener> extraListeners = P2pConfiguration.extraListeners();
         private long flushIntervalNs = P2pConfiguration.flushIntervalNs();
@@ -337,6 +338,7 @@ public final class P2pServer implements AutoCloseable
             requireRange(P2pConfiguration.MAX_OUTPUT_BYTES_PROP_NAME, maxOutputBytes, MIN_OUTPUT_BYTES,
                 Integer.MAX_VALUE);
             requirePositive(P2pConfiguration.SLOW_CONSUMER_TIMEOUT_PROP_NAME, slowConsumerTimeoutNs);
+            requirePositive(P2pConfiguration.LOGIN_TIMEOUT_PROP_NAME, loginTimeoutNs);
             requirePositive(P2pConfiguration.FLUSH_INTERVAL_PROP_NAME, flushIntervalNs);
             if (null == itemSourceFactory)
             {
@@ -583,6 +585,25 @@ public final class P2pServer implements AutoCloseable
         public long slowConsumerTimeoutNs()
         {
             return slowConsumerTimeoutNs;
+        }
+
+        /**
+         * @param loginTimeoutNs longest time from a consumer's handshake to its login request before it is closed.
+         * @return this.
+         */
+        public Context loginTimeoutNs(final long loginTimeoutNs)
+        {
+            checkNotConcluded();
+            this.loginTimeoutNs = loginTimeoutNs;
+            return this;
+        }
+
+        /**
+         * @return the login timeout in nanoseconds.
+         */
+        public long loginTimeoutNs()
+        {
+            return loginTimeoutNs;
         }
 
         /**

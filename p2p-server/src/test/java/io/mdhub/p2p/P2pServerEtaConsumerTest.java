@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
+import com.refinitiv.eta.codec.CloseMsg;
 import com.refinitiv.eta.codec.CodecFactory;
 import com.refinitiv.eta.codec.DataDictionary;
 import com.refinitiv.eta.codec.DataStates;
@@ -744,5 +745,33 @@ class P2pServerEtaConsumerTest
             }
         }
         throw new AssertionError("no service " + serviceId + " in " + services);
+    }
+
+    @Test
+    void connectionsWithoutALoginAreClosedAtTheLoginTimeoutWhileLoggedInConsumersAreServed()
+    {
+        launch(context().loginTimeoutNs(TimeUnit.MILLISECONDS.toNanos(300)));
+        final P2pCounters counters = server.context().counters();
+        final EtaConsumer healthy = consumer("healthy");
+
+        final EtaConsumer silent = EtaConsumer.connect(server.port()); // handshakes, answers pings, never logs in
+        closeables.add(silent);
+        silent.awaitClosed();
+        MdTests.await("the silent one counted", () -> 1 == counters.disconnects(DisconnectReason.LOGIN_TIMEOUT).get());
+
+        final EtaConsumer leaving = consumer("leaving");
+        final CloseMsg logoff = (CloseMsg)CodecFactory.createMsg();
+        logoff.msgClass(MsgClasses.CLOSE);
+        logoff.domainType(DomainTypes.LOGIN);
+        logoff.streamId(EtaConsumer.LOGIN_STREAM);
+        logoff.containerType(DataTypes.NO_DATA);
+        leaving.channel().write(logoff::encode); // logged off, connection kept: the login clock starts again
+        leaving.awaitClosed();
+        MdTests.await("the logged-off one counted", () ->
+            2 == counters.disconnects(DisconnectReason.LOGIN_TIMEOUT).get());
+
+        healthy.requestItem(5, SERVICE_ID, "TRI.N", true);
+        assertRefresh(awaitOn(healthy, 5), 5, StreamStates.OPEN, "TRI.N");
+        assertEquals(2, counters.disconnects(DisconnectReason.LOGIN_TIMEOUT).get(), "the logged-in one stays");
     }
 }

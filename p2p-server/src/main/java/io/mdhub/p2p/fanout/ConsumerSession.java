@@ -49,6 +49,7 @@ public final class ConsumerSession extends ChannelInboundHandlerAdapter
     boolean hasIgnoredMessage;
     private boolean isRejected;
     private long unwritableSinceNs;
+    private long loginClockNs;
 
     ConsumerSession(final FanOutWorker worker, final long connectionId, final boolean isLatencyProfile)
     {
@@ -62,6 +63,24 @@ public final class ConsumerSession extends ChannelInboundHandlerAdapter
     {
         this.ctx = ctx;
         worker.onSessionOpened(this);
+    }
+
+    /**
+     * The connection has no login from now on (handshake done, or the consumer logged off) and must send one within
+     * the login timeout.
+     */
+    void startLoginClock(final long nowNs)
+    {
+        loginClockNs = nowNs;
+    }
+
+    /**
+     * @return true if the handshake is done, no login is in force, and the timeout has passed since the handshake or
+     *         the logoff.
+     */
+    boolean isLoginOverdue(final long nowNs, final long loginTimeoutNs)
+    {
+        return null != ripcSession && !isLoggedIn && !isRejected && nowNs - loginClockNs >= loginTimeoutNs;
     }
 
     @Override
@@ -78,6 +97,7 @@ public final class ConsumerSession extends ChannelInboundHandlerAdapter
         if (evt instanceof RipcSession)
         {
             ripcSession = (RipcSession)evt;
+            startLoginClock(System.nanoTime());
         }
         ctx.fireUserEventTriggered(evt);
     }

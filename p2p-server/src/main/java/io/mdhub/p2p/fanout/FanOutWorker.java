@@ -124,8 +124,8 @@ public final class FanOutWorker implements ItemSourceListener
 
     private void startTimers()
     {
-        final long periodNs = Math.max(TimeUnit.MILLISECONDS.toNanos(1),
-            Math.min(MAX_HOUSEKEEPING_PERIOD_NS, settings.slowConsumerTimeoutNs() / 4));
+        final long periodNs = Math.max(TimeUnit.MILLISECONDS.toNanos(1), Math.min(MAX_HOUSEKEEPING_PERIOD_NS,
+            Math.min(settings.slowConsumerTimeoutNs(), settings.loginTimeoutNs()) / 4));
         housekeepingTimer = eventLoop.scheduleAtFixedRate(this::housekeeping, periodNs, periodNs, TimeUnit.NANOSECONDS);
     }
 
@@ -364,6 +364,12 @@ public final class FanOutWorker implements ItemSourceListener
                 session.disconnect(DisconnectReason.SLOW_CONSUMER, "pending output " +
                     session.pendingOutputBytes() + " bytes above the limit " + settings.maxOutputBytes());
             }
+            else if (session.isLoginOverdue(nowNs, settings.loginTimeoutNs()))
+            {
+                session.disconnect(DisconnectReason.LOGIN_TIMEOUT, "no login request within " +
+                    TimeUnit.NANOSECONDS.toMillis(settings.loginTimeoutNs()) + " ms of the handshake or logoff " +
+                    "(mdhub.p2p.login.timeout)");
+            }
         }
     }
 
@@ -540,6 +546,7 @@ public final class FanOutWorker implements ItemSourceListener
                 session.watches.clear();
                 session.directoryStreamId = 0;
                 session.isLoggedIn = false;
+                session.startLoginClock(System.nanoTime());
             }
             return;
         }

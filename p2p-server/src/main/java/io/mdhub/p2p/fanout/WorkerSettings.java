@@ -12,6 +12,7 @@ import io.mdhub.p2p.P2pCounters;
  * @param maxItems              distinct items open on all workers' sources together.
  * @param maxOutputBytes        pending output that disconnects a consumer.
  * @param slowConsumerTimeoutNs time a consumer may stay unwritable.
+ * @param loginTimeoutNs        time from a consumer's handshake to its login request.
  * @param flushIntervalNs       flush interval of throughput-profile connections.
  * @param counters              the server's counters.
  * @param fieldDictionary       loader of the dictionary served to consumers (one instance per worker: ETA's
@@ -23,6 +24,7 @@ public record WorkerSettings(
     int maxItems,
     int maxOutputBytes,
     long slowConsumerTimeoutNs,
+    long loginTimeoutNs,
     long flushIntervalNs,
     P2pCounters counters,
     java.util.function.Supplier<DataDictionary> fieldDictionary)
