@@ -473,13 +473,7 @@ class OrderServiceTest
             assertEquals(0, pair.servers[0].counters().errors.get());
             assertEquals(0, pair.servers[1].counters().errors.get());
 
-            MdTests.await("the stranger answered on a channel that opens", () ->
-            {
-                stranger.hello();
-                stranger.poll();
-                stranger.submit(1, 0, 0);
-                return stranger.acks.containsKey(1L);
-            });
+            awaitAckAfterHello(stranger, "the stranger answered on a channel that opens");
         }
         finally
         {
@@ -697,18 +691,26 @@ class OrderServiceTest
             stranger.poll();
             assertTrue(stranger.answers.isEmpty(), stranger.answers::toString);
             assertNull(TestOrderPair.reason(stranger, 1));
-            MdTests.await("acked after a hello", () ->
-            {
-                stranger.hello();
-                stranger.poll();
-                stranger.submit(1, 0, 0);
-                return stranger.acks.containsKey(1L);
-            });
+            awaitAckAfterHello(stranger, "acked after a hello");
         }
         finally
         {
             stranger.close();
         }
+    }
+
+    /**
+     * Say hello (on the client's own channel) and send order 1 to partition 0 until it is acknowledged.
+     */
+    private static void awaitAckAfterHello(final TestOrderClient client, final String what)
+    {
+        MdTests.await(what, () ->
+        {
+            client.hello();
+            client.poll();
+            client.submit(1, 0, 0);
+            return client.acks.containsKey(1L);
+        });
     }
 
     /**
