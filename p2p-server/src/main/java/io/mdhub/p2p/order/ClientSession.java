@@ -118,19 +118,20 @@ final class ClientSession implements AutoCloseable
     }
 
     /**
-     * @param nowNs when the client was last seen listening.
+     * Look whether the client still listens: a look that finds it listening restarts the clock.
+     *
+     * @param nowNs     {@link System#nanoTime()}.
+     * @param timeoutNs how long nobody may listen.
+     * @return true once nobody has listened on the response channel for the timeout.
      */
-    void listenedToAt(final long nowNs)
+    boolean isUnheardFor(final long nowNs, final long timeoutNs)
     {
-        lastListenedToNs = nowNs;
-    }
-
-    /**
-     * @return when the client was last seen listening ({@link System#nanoTime()}).
-     */
-    long lastListenedToNs()
-    {
-        return lastListenedToNs;
+        if (isListenedTo())
+        {
+            lastListenedToNs = nowNs;
+            return false;
+        }
+        return nowNs - lastListenedToNs >= timeoutNs;
     }
 
     boolean ack(

@@ -204,20 +204,27 @@ final class ClientSessions implements AutoCloseable
         if (!session.isOpen())
         {
             opening.remove(session);
-            aeron.asyncRemovePublication(session.registrationId); // still opening: the driver's answer is dropped
         }
-        session.close();
+        release(session);
+    }
+
+    /**
+     * Close a session, and remove the publication of one still opening (the driver's answer is then dropped).
+     */
+    private void release(final ClientSession session)
+    {
+        if (!session.isOpen())
+        {
+            aeron.asyncRemovePublication(session.registrationId);
+        }
+        CloseHelper.quietClose(session);
     }
 
     private int evictIdle(final long nowNs)
     {
         for (final ClientSession session : sessions.values())
         {
-            if (session.isListenedTo())
-            {
-                session.listenedToAt(nowNs);
-            }
-            else if (nowNs - session.lastListenedToNs() >= idleTimeoutNs)
+            if (session.isUnheardFor(nowNs, idleTimeoutNs))
             {
                 idle.add(session);
             }
@@ -228,8 +235,7 @@ final class ClientSessions implements AutoCloseable
             final ClientSession session = idle.get(i);
             evicted.increment();
             LOG.info("order server {}: client {} closed: nobody has listened on its response channel for {} ms " +
-                "(mdhub.order.client.idle.timeout)", serverId, session.clientId,
-                (nowNs - session.lastListenedToNs()) / 1_000_000);
+                "(mdhub.order.client.idle.timeout)", serverId, session.clientId, idleTimeoutNs / 1_000_000);
             end(session);
         }
         idle.clear();
@@ -241,11 +247,7 @@ final class ClientSessions implements AutoCloseable
     {
         for (final ClientSession session : sessions.values())
         {
-            if (!session.isOpen())
-            {
-                aeron.asyncRemovePublication(session.registrationId);
-            }
-            CloseHelper.quietClose(session);
+            release(session);
         }
         sessions.clear();
         opening.clear();

@@ -90,11 +90,15 @@ class IngressDeparturesTest
     @Test
     void departuresPastTheCapacityAreDroppedNotBlocked()
     {
+        final int late = IngressDepartures.CAPACITY + 5;
+        fragment(3, FrameDescriptor.BEGIN_FRAG_FLAG, "within the capacity ");
+        fragment(late, FrameDescriptor.BEGIN_FRAG_FLAG, "past the capacity ");
         for (int i = 0; i < IngressDepartures.CAPACITY + 10; i++)
         {
             departures.departed(i);
         }
-        assertEquals(0, departures.free(assembler, ingress));
+        assertEquals(1, departures.free(assembler, ingress), "only the departure the queue took");
+        assertTrue(assembler.freeSessionBuffer(late), "the dropped departure's buffer is kept");
     }
 
     @Test
