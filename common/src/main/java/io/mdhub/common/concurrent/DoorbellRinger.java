@@ -18,16 +18,21 @@ import io.aeron.Publication;
 import io.mdhub.common.status.MdCounters;
 
 /**
- * The publishing side of a {@link Doorbell}: after a message is published to an IPC stream, {@link #ring()} wakes
- * the thread that polls that stream if it said it sleeps. The doorbell is looked up in the driver's counters (at most
- * once a second while there is none: a subscriber that backs off instead simply has none) and checked on every ring,
- * so a sleeper that restarts is found again and a counter freed by the driver is never written. Not thread-safe: one
- * per publishing thread and stream.
+ * The publishing side of {@link Doorbell}s: after a message is published to an IPC stream, {@link #ring()} wakes
+ * every thread that polls that stream and said it sleeps. Every subscriber of an IPC stream reads every message (two
+ * order clients left on the default response stream both do), and the slowest one holds the publication back, so
+ * each sleeper must be woken, not only the newest. Doorbells are looked up in the driver's counters once a second
+ * (a subscriber that backs off instead simply has none) and checked on every ring, so a sleeper that starts or
+ * restarts is found and a counter freed by the driver is never written. Not thread-safe: one per publishing thread
+ * and stream.
  */
 public final class DoorbellRinger implements AutoCloseable
 {
     /** A ringer that does nothing: for streams that are not IPC. */
     public static final DoorbellRinger NONE = new DoorbellRinger();
+
+    /** How many sleepers of one stream a ringer wakes: more are left to their own timeouts (see {@link #missed()}). */
+    public static final int MAX_BELLS = 16;
 
     static final long LOOKUP_INTERVAL_NS = TimeUnit.SECONDS.toNanos(1);
 
@@ -35,18 +40,22 @@ public final class DoorbellRinger implements AutoCloseable
     private final AtomicBuffer values;
     private final int streamId;
     private final ByteBuffer bell = ByteBuffer.allocateDirect(1);
-    private int counterId = CountersReader.NULL_COUNTER_ID;
-    private long registrationId;
-    private int valueOffset;
-    private SocketChannel channel;
+    private final int[] counterIds;
+    private final long[] registrationIds;
+    private final SocketChannel[] channels;
+    private int bellCount;
     private long nextLookupNs;
     private long rings;
+    private int missed;
 
     private DoorbellRinger()
     {
         counters = null;
         values = null;
         streamId = 0;
+        counterIds = new int[0];
+        registrationIds = new long[0];
+        channels = new SocketChannel[0];
     }
 
     DoorbellRinger(final CountersReader counters, final int streamId)
@@ -54,6 +63,9 @@ public final class DoorbellRinger implements AutoCloseable
         this.counters = counters;
         this.values = counters.valuesBuffer();
         this.streamId = streamId;
+        this.counterIds = new int[MAX_BELLS];
+        this.registrationIds = new long[MAX_BELLS];
+        this.channels = new SocketChannel[MAX_BELLS];
         this.nextLookupNs = System.nanoTime();
     }
 
@@ -99,65 +111,108 @@ public final class DoorbellRinger implements AutoCloseable
     }
 
     /**
-     * Wake the stream's sleeper if it sleeps. Call after the message is published (offered or committed).
+     * Wake the stream's sleepers that sleep. Call after the message is published (offered or committed).
      */
     public void ring()
     {
-        if (null == counters || CountersReader.NULL_COUNTER_ID == counterId && !lookUp())
+        if (null == counters)
         {
             return;
         }
-        // the message's publication (a release store of the term tail) before the read of the sleeper's state:
+        if (System.nanoTime() - nextLookupNs >= 0)
+        {
+            lookUp();
+        }
+        if (0 == bellCount)
+        {
+            return;
+        }
+        // the message's publication (a release store of the term tail) before the read of the sleepers' state:
         // the store-load barrier of the eventcount (see Doorbell)
         VarHandle.fullFence();
-        if (counters.getCounterRegistrationId(counterId) != registrationId ||
-            counters.getCounterState(counterId) != CountersReader.RECORD_ALLOCATED)
+        for (int i = bellCount - 1; i >= 0; i--)
         {
-            disconnect(); // the sleeper closed or its process is gone; its counter may be someone else's next
-            return;
-        }
-        if (values.getLongVolatile(valueOffset) == Doorbell.ASLEEP &&
-            values.compareAndSetLong(valueOffset, Doorbell.ASLEEP, Doorbell.AWAKE))
-        {
-            try
+            final int counterId = counterIds[i];
+            if (counters.getCounterRegistrationId(counterId) != registrationIds[i] ||
+                counters.getCounterState(counterId) != CountersReader.RECORD_ALLOCATED)
             {
-                bell.clear();
-                channel.write(bell); // 0 written: bytes are pending anyway, the sleeper is being woken
-                rings++;
+                disconnect(i); // the sleeper closed or its process is gone; its counter may be someone else's next
+                continue;
             }
-            catch (final IOException ex)
+            final int valueOffset = CountersReader.counterOffset(counterId);
+            if (values.getLongVolatile(valueOffset) == Doorbell.ASLEEP &&
+                values.compareAndSetLong(valueOffset, Doorbell.ASLEEP, Doorbell.AWAKE))
             {
-                disconnect();
+                try
+                {
+                    bell.clear();
+                    channels[i].write(bell); // 0 written: bytes are pending anyway, the sleeper is being woken
+                    rings++;
+                }
+                catch (final IOException ex)
+                {
+                    disconnect(i);
+                }
             }
         }
     }
 
-    private boolean lookUp()
+    /**
+     * Connect to every allocated doorbell of the stream not connected yet.
+     */
+    private void lookUp()
     {
-        final long nowNs = System.nanoTime();
-        if (nowNs - nextLookupNs < 0)
+        nextLookupNs = System.nanoTime() + LOOKUP_INTERVAL_NS;
+        // by hand rather than CountersReader.forEach, which makes a label String per counter: no garbage while a
+        // stream has no doorbell and this runs once a second on an order path
+        int missedNow = 0;
+        final DirectBuffer metaData = counters.metaDataBuffer();
+        for (int id = 0, max = counters.maxCounterId(); id <= max; id++)
         {
-            return false;
+            final int recordState = counters.getCounterState(id);
+            if (CountersReader.RECORD_UNUSED == recordState)
+            {
+                break;
+            }
+            if (CountersReader.RECORD_ALLOCATED == recordState &&
+                MdCounters.DOORBELL_TYPE_ID == counters.getCounterTypeId(id) &&
+                !isConnectedTo(id, counters.getCounterRegistrationId(id)) &&
+                Doorbell.wakesFor(metaData, CountersReader.metaDataOffset(id) + CountersReader.KEY_OFFSET, streamId))
+            {
+                if (bellCount == MAX_BELLS)
+                {
+                    missedNow++;
+                    continue;
+                }
+                final SocketChannel connected = connect(
+                    Doorbell.pathOf(metaData, CountersReader.metaDataOffset(id) + CountersReader.KEY_OFFSET));
+                if (null != connected) // else tried again at the next look-up
+                {
+                    counterIds[bellCount] = id;
+                    registrationIds[bellCount] = counters.getCounterRegistrationId(id);
+                    channels[bellCount] = connected;
+                    bellCount++;
+                }
+            }
         }
-        nextLookupNs = nowNs + LOOKUP_INTERVAL_NS;
-        final int found = findNewest();
-        final String path = CountersReader.NULL_COUNTER_ID == found ? null : Doorbell.pathOf(
-            counters.metaDataBuffer(), CountersReader.metaDataOffset(found) + CountersReader.KEY_OFFSET);
-        final SocketChannel connected = connect(path);
-        if (null == connected)
+        missed = missedNow;
+    }
+
+    private boolean isConnectedTo(final int counterId, final long registrationId)
+    {
+        for (int i = 0; i < bellCount; i++)
         {
-            return false;
+            if (counterIds[i] == counterId && registrationIds[i] == registrationId)
+            {
+                return true;
+            }
         }
-        channel = connected;
-        counterId = found;
-        registrationId = counters.getCounterRegistrationId(found);
-        valueOffset = CountersReader.counterOffset(found);
-        return true;
+        return false;
     }
 
     /**
      * @return a channel connected to the doorbell's socket, or null if there is no path or it cannot be reached now
-     * (closed meanwhile, its backlog full, or not ours to reach): it is looked up again in a second.
+     * (closed meanwhile, its backlog full, or not ours to reach).
      */
     private static SocketChannel connect(final String path)
     {
@@ -185,52 +240,44 @@ public final class DoorbellRinger implements AutoCloseable
         return null;
     }
 
-    /**
-     * @return the newest allocated doorbell that wakes for the stream, or NULL_COUNTER_ID: an older one may belong to
-     * a process that is gone.
-     */
-    private int findNewest()
+    private void disconnect(final int index)
     {
-        // by hand rather than CountersReader.forEach, which makes a label String per counter: no garbage while a
-        // stream has no doorbell and this runs once a second on an order path
-        int found = CountersReader.NULL_COUNTER_ID;
-        final DirectBuffer metaData = counters.metaDataBuffer();
-        for (int id = 0, max = counters.maxCounterId(); id <= max; id++)
-        {
-            final int recordState = counters.getCounterState(id);
-            if (CountersReader.RECORD_UNUSED == recordState)
-            {
-                break;
-            }
-            if (CountersReader.RECORD_ALLOCATED == recordState &&
-                MdCounters.DOORBELL_TYPE_ID == counters.getCounterTypeId(id) &&
-                (CountersReader.NULL_COUNTER_ID == found ||
-                    counters.getCounterRegistrationId(id) > counters.getCounterRegistrationId(found)) &&
-                Doorbell.wakesFor(metaData, CountersReader.metaDataOffset(id) + CountersReader.KEY_OFFSET, streamId))
-            {
-                found = id;
-            }
-        }
-        return found;
-    }
-
-    private void disconnect()
-    {
-        CloseHelper.quietClose(channel);
-        channel = null;
-        counterId = CountersReader.NULL_COUNTER_ID;
+        CloseHelper.quietClose(channels[index]);
+        final int last = bellCount - 1;
+        counterIds[index] = counterIds[last];
+        registrationIds[index] = registrationIds[last];
+        channels[index] = channels[last];
+        channels[last] = null;
+        bellCount = last;
     }
 
     /**
-     * @return true while connected to a doorbell.
+     * @return true while connected to at least one doorbell.
      */
     public boolean isConnected()
     {
-        return CountersReader.NULL_COUNTER_ID != counterId;
+        return bellCount > 0;
     }
 
     /**
-     * @return bytes written: wake-ups of a sleeper.
+     * @return how many doorbells of the stream this ringer is connected to.
+     */
+    public int connected()
+    {
+        return bellCount;
+    }
+
+    /**
+     * @return doorbells of the stream found at the last look-up beyond {@link #MAX_BELLS}: their sleepers wake on
+     * their own timeouts.
+     */
+    public int missed()
+    {
+        return missed;
+    }
+
+    /**
+     * @return bytes written: wake-ups of sleepers.
      */
     public long rings()
     {
@@ -240,9 +287,9 @@ public final class DoorbellRinger implements AutoCloseable
     @Override
     public void close()
     {
-        if (null != counters)
+        while (bellCount > 0)
         {
-            disconnect();
+            disconnect(bellCount - 1);
         }
     }
 }

@@ -147,6 +147,63 @@ class DoorbellTest
     }
 
     @Test
+    void everySleeperOfAStreamIsWokenAndALaterOneIsFoundWhileTheFirstIsConnected() throws Exception
+    {
+        doorbell = Doorbell.open(aeron, "first", STREAM);
+        ringer = DoorbellRinger.forStream(aeron, "aeron:ipc", STREAM);
+        ringer.ring();
+        assertEquals(1, ringer.connected());
+
+        try (Doorbell second = Doorbell.open(aeron, "second", STREAM))
+        {
+            doorbell.asleep();
+            second.asleep();
+            ringer.ring();
+            assertEquals(Doorbell.AWAKE, stateOf(doorbell), "the one already known is woken");
+            assertEquals(Doorbell.ASLEEP, stateOf(second), "not looked up again within the second");
+
+            Thread.sleep(TimeUnit.NANOSECONDS.toMillis(DoorbellRinger.LOOKUP_INTERVAL_NS) + 100);
+            doorbell.asleep();
+            ringer.ring();
+            assertEquals(2, ringer.connected(), "the newer sleeper is found although the first is connected");
+            assertEquals(Doorbell.AWAKE, stateOf(doorbell));
+            assertEquals(Doorbell.AWAKE, stateOf(second), "both sleepers of the stream are woken by one ring");
+            assertEquals(3, ringer.rings());
+            assertTrue(second.await(5_000) > 0, "the second sleeper's connection or byte is waiting");
+        }
+        MdTests.await("the closed sleeper is let go, the other kept", () ->
+        {
+            ringer.ring();
+            return 1 == ringer.connected();
+        });
+        doorbell.asleep();
+        ringer.ring();
+        assertEquals(Doorbell.AWAKE, stateOf(doorbell), "the remaining sleeper is still woken");
+        assertEquals(0, ringer.missed());
+    }
+
+    @Test
+    void sleepersBeyondTheRingersCapacityAreCountedAsMissed()
+    {
+        final Doorbell[] sleepers = new Doorbell[DoorbellRinger.MAX_BELLS + 1];
+        try
+        {
+            for (int i = 0; i < sleepers.length; i++)
+            {
+                sleepers[i] = Doorbell.open(aeron, "sleeper-" + i, STREAM);
+            }
+            ringer = DoorbellRinger.forStream(aeron, "aeron:ipc", STREAM);
+            ringer.ring();
+            assertEquals(DoorbellRinger.MAX_BELLS, ringer.connected());
+            assertEquals(1, ringer.missed());
+        }
+        finally
+        {
+            CloseHelper.quietCloseAll(sleepers);
+        }
+    }
+
+    @Test
     void aSleeperThatDoesNotAcceptNeverStallsItsRingers()
     {
         doorbell = Doorbell.open(aeron, "test", STREAM);
