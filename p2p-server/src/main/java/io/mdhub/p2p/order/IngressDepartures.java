@@ -1,6 +1,6 @@
 package io.mdhub.p2p.order;
 
-import org.agrona.concurrent.ManyToOneConcurrentArrayQueue;
+import org.agrona.collections.IntArrayList;
 
 import io.aeron.FragmentAssembler;
 import io.aeron.Image;
@@ -19,10 +19,10 @@ import io.aeron.UnavailableImageHandler;
  */
 final class IngressDepartures implements UnavailableImageHandler
 {
-    /** Departures that may wait for the agent; more at once (a mass disconnect) keep their buffers. */
-    static final int CAPACITY = 4096;
-
-    private final ManyToOneConcurrentArrayQueue<Integer> departed = new ManyToOneConcurrentArrayQueue<>(CAPACITY);
+    private final Object lock = new Object();
+    private IntArrayList reported = new IntArrayList();
+    private IntArrayList freeing = new IntArrayList();
+    private volatile boolean hasReported;
 
     @Override
     public void onUnavailableImage(final Image image)
@@ -31,17 +31,22 @@ final class IngressDepartures implements UnavailableImageHandler
     }
 
     /**
-     * A publisher session left the ingress (boxed: once per departure, never per message).
+     * A publisher session left the ingress. Unbounded, so that no departure of a mass disconnect is dropped; the
+     * list grows only between two of the agent's duty cycles.
      *
      * @param sessionId its Aeron session id.
      */
     void departed(final int sessionId)
     {
-        departed.offer(sessionId);
+        synchronized (lock)
+        {
+            reported.addInt(sessionId);
+            hasReported = true;
+        }
     }
 
     /**
-     * Free the reassembly buffers of the sessions that left. Agent thread only.
+     * Free the reassembly buffers of the sessions that left. Agent thread only; a volatile read when none left.
      *
      * @param assembler the ingress's assembler.
      * @param ingress   the ingress subscription (is the session back?).
@@ -49,15 +54,28 @@ final class IngressDepartures implements UnavailableImageHandler
      */
     int free(final FragmentAssembler assembler, final Subscription ingress)
     {
-        int freed = 0;
-        Integer sessionId;
-        while (null != (sessionId = departed.poll()))
+        if (!hasReported)
         {
+            return 0;
+        }
+        final IntArrayList departed;
+        synchronized (lock) // swapped, so the conductor's next report never waits for the frees
+        {
+            departed = reported;
+            reported = freeing;
+            freeing = departed;
+            hasReported = false;
+        }
+        int freed = 0;
+        for (int i = 0, size = departed.size(); i < size; i++)
+        {
+            final int sessionId = departed.getInt(i);
             if (null == ingress.imageBySessionId(sessionId) && assembler.freeSessionBuffer(sessionId))
             {
                 freed++;
             }
         }
+        departed.clear();
         return freed;
     }
 }

@@ -88,17 +88,23 @@ class IngressDeparturesTest
     }
 
     @Test
-    void departuresPastTheCapacityAreDroppedNotBlocked()
+    void aMassDisconnectBetweenTwoDutyCyclesIsFreedWhole()
     {
-        final int late = IngressDepartures.CAPACITY + 5;
-        fragment(3, FrameDescriptor.BEGIN_FRAG_FLAG, "within the capacity ");
-        fragment(late, FrameDescriptor.BEGIN_FRAG_FLAG, "past the capacity ");
-        for (int i = 0; i < IngressDepartures.CAPACITY + 10; i++)
+        final int departing = 10_000;
+        for (int sessionId = 0; sessionId < departing; sessionId++)
         {
-            departures.departed(i);
+            fragment(sessionId, FrameDescriptor.BEGIN_FRAG_FLAG, "half an order ");
         }
-        assertEquals(1, departures.free(assembler, ingress), "only the departure the queue took");
-        assertTrue(assembler.freeSessionBuffer(late), "the dropped departure's buffer is kept");
+        for (int sessionId = 0; sessionId < departing; sessionId++)
+        {
+            departures.departed(sessionId);
+        }
+        assertEquals(departing, departures.free(assembler, ingress), "every departure, however many at once");
+        assertFalse(assembler.freeSessionBuffer(departing - 1));
+
+        fragment(departing, FrameDescriptor.BEGIN_FRAG_FLAG, "a later half ");
+        departures.departed(departing);
+        assertEquals(1, departures.free(assembler, ingress), "reported after the swap: freed on the next cycle");
     }
 
     @Test
