@@ -12,14 +12,16 @@ import picocli.CommandLine;
 
 /**
  * Main class of {@code mdhub-bench.jar}: {@code source ...} runs the market data source, {@code client ...} the
- * test client, {@code latency ...} and {@code throughput ...} the published market data tests;
+ * test client, {@code latency ...} and {@code throughput ...} the published market data tests, {@code orders ...}
+ * the published order test and {@code echo-order-server ...} the servers of its floor;
  * {@code jmh ...} hands the rest to JMH's own main; anything else goes to JMH whole, so
  * {@code java -jar mdhub-bench.jar -prof gc 'io.mdhub.*'} works as JMH users expect.
  */
 public final class BenchMain
 {
     private static final String USAGE =
-        "usage: mdhub-bench.jar (demo | source | client | latency | throughput [options] | [jmh] [JMH options])";
+        "usage: mdhub-bench.jar (demo | source | client | latency | throughput | orders | echo-order-server " +
+        "[options] | [jmh] [JMH options])";
 
     private BenchMain()
     {
@@ -53,6 +55,9 @@ public final class BenchMain
                 break;
             case "orders":
                 System.exit(new CommandLine(new io.mdhub.benchmarks.bench.OrdersBench()).execute(rest));
+                break;
+            case "echo-order-server":
+                System.exit(new CommandLine(new io.mdhub.benchmarks.orders.EchoOrderServer()).execute(rest));
                 break;
             case "jmh":
                 org.openjdk.jmh.Main.main(rest);

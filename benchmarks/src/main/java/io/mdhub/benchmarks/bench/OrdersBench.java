@@ -16,6 +16,7 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 
 import io.mdhub.backbone.BackboneConfiguration;
+import io.mdhub.benchmarks.orders.EchoOrderServer;
 import io.mdhub.orderprobe.analysis.LatencyStats;
 import io.mdhub.orderprobe.analysis.ProbeReport;
 import io.mdhub.orderprobe.analysis.ProbeRun;
@@ -33,7 +34,9 @@ import picocli.CommandLine.Option;
  * 1 ms, a fixed warm-up and measurement window per run, each run repeated. Servers run their pause recorders and
  * expose them over JMX on loopback; the probes read them at the end of every run. Output: every run directory, the
  * probe report over all of them ({@code report.html}, {@code report.txt}, {@code summary.csv}) and {@code report.md}
- * with the two-server rows beside the published ones.
+ * with the two-server rows beside the published ones. The {@code echo_two_server} configuration runs the same probes
+ * against a pair of {@link EchoOrderServer}s, which pass orders on and answer them and do nothing else: the floor
+ * this host puts under {@code two_server}, measured with the same processes, threads and wake-ups.
  */
 @Command(
     name = "mdhub bench orders",
@@ -45,6 +48,7 @@ import picocli.CommandLine.Option;
 public final class OrdersBench implements Callable<Integer>
 {
     private static final long MEAN_LIMIT_US = 1000;
+    private static final String ECHO_PAIR = "echo_two_server";
     /** The most {@code mdhub.order.expected.orders} takes. */
     private static final long MAX_EXPECTED_ORDERS = 20_000_000L;
     private static final int INGRESS_STREAM = 3001;
@@ -53,7 +57,8 @@ public final class OrdersBench implements Callable<Integer>
     private static final int RESPONSE_STREAM = 5000;
 
     @Option(names = "--configurations", split = ",", paramLabel = "NAME,...",
-        description = "one_server, two_server, four_server, six_server (default ${DEFAULT-VALUE}).")
+        description = "one_server, two_server, four_server, six_server, or echo_two_server: a pair that only " +
+            "forwards and answers orders, the floor under two_server on this host (default ${DEFAULT-VALUE}).")
     List<String> configurations = new ArrayList<>(List.of("one_server", "two_server", "four_server", "six_server"));
 
     @Option(names = "--rates", split = ",", paramLabel = "N,...",
@@ -211,9 +216,11 @@ public final class OrdersBench implements Callable<Integer>
                 return 4;
             case "six_server":
                 return 6;
+            case ECHO_PAIR:
+                return 2;
             default:
                 throw new CommandLine.ParameterException(spec.commandLine(), "unknown configuration: " +
-                    configuration + " (one_server, two_server, four_server, six_server)");
+                    configuration + " (one_server, two_server, four_server, six_server, " + ECHO_PAIR + ")");
         }
     }
 
@@ -255,18 +262,24 @@ public final class OrdersBench implements Callable<Integer>
             final String aeronDir = processes.memoryDir("aeron").toString();
             processes.start("backbone", BenchProcesses.BACKBONE_JAR, split(backboneJvmOpts), "--aeron-dir", aeronDir)
                 .awaitLine("mdhub-backbone ready", 60);
+            final boolean isEcho = ECHO_PAIR.equals(configuration);
             final List<BenchProcess> started = new ArrayList<>();
             for (int s = 0; s < servers; s++)
             {
-                started.add(startServer(processes, aeronDir, s, servers, ingress, peer, fence, jmx));
+                started.add(isEcho ? startEchoServer(processes, aeronDir, s) :
+                    startServer(processes, aeronDir, s, servers, ingress, peer, fence, jmx));
             }
             for (final BenchProcess server : started)
             {
-                server.awaitLine("mdhub-p2p ready", 120);
+                server.awaitLine(isEcho ? EchoOrderServer.READY : "mdhub-p2p ready", 120);
             }
-            for (int s = 1; s < servers; s += 2)
+            for (int s = 1; s < servers && !isEcho; s += 2)
             {
                 started.get(s).awaitLine("(handed over", 120); // each pair has settled who serves what
+            }
+            if (isEcho)
+            {
+                serverJmx.clear(); // no pause recorders to read: the probes trace their own pauses only
             }
             console.printf("bench orders: %s up (%d server(s), each sized for %s orders); probes: one per server, " +
                 "%d publishers each%n", configuration, servers, isSizedByUser() ? "the --server-jvm-opts' " :
@@ -351,6 +364,26 @@ public final class OrdersBench implements Callable<Integer>
         return processes.start("order-server-" + s, BenchProcesses.P2P_JAR, opts, "--aeron-dir", aeronDir);
     }
 
+    /**
+     * One server of the echo pair, on the same streams as {@link #startServer} gives an order server, IPC only.
+     */
+    private BenchProcess startEchoServer(final BenchProcesses processes, final String aeronDir, final int s)
+    {
+        if (!isIpc())
+        {
+            throw new CommandLine.ParameterException(spec.commandLine(), ECHO_PAIR + " runs over --transport ipc");
+        }
+        final int mate = 1 - s;
+        return processes.start("echo-order-server-" + s, BenchProcesses.BENCH_JAR, split(serverJvmOpts),
+            "echo-order-server",
+            "--server-id", Integer.toString(s),
+            "--partitions", "4",
+            "--aeron-dir", aeronDir,
+            "--ingress-stream-id", Integer.toString(ingressStream(s)),
+            "--peer-stream-id", Integer.toString(peerStream(s)),
+            "--peer-remote-stream-id", Integer.toString(peerStream(mate)));
+    }
+
     private List<ProbeRun> runProbes(
         final BenchProcesses processes,
         final Path dir,
@@ -370,8 +403,7 @@ public final class OrdersBench implements Callable<Integer>
             final String id = String.valueOf((char)('A' + p));
             final Path runDir = dir.resolve("runs").resolve(total + "-" + run).resolve(id);
             outs.put(id, runDir);
-            probes.put(id, processes.start("probe-" + id + "-" + total + "-" + run, BenchProcesses.ORDER_PROBE_JAR,
-                split(probeJvmOpts), "probe",
+            final List<String> args = new ArrayList<>(List.of("probe",
                 "--rate", Long.toString(Math.max(1, total / servers)),
                 "--total-rate", Long.toString(total),
                 "--warmup", Long.toString(warmupSeconds),
@@ -388,9 +420,14 @@ public final class OrdersBench implements Callable<Integer>
                 "--response-stream-id", Integer.toString(RESPONSE_STREAM + 1000 * p),
                 "--idle", probeIdle,
                 "--creation-timer-slack-ns", Long.toString(creationTimerSlackNs),
-                "--server-jmx", String.join(",", serverJmx),
                 "--spike-us", Long.toString(spikeUs),
                 "--out", runDir.toString()));
+            if (!serverJmx.isEmpty())
+            {
+                args.addAll(List.of("--server-jmx", String.join(",", serverJmx)));
+            }
+            probes.put(id, processes.start("probe-" + id + "-" + total + "-" + run, BenchProcesses.ORDER_PROBE_JAR,
+                split(probeJvmOpts), args.toArray(new String[0])));
         }
         final List<ProbeRun> made = new ArrayList<>();
         for (final Map.Entry<String, BenchProcess> probe : probes.entrySet())
