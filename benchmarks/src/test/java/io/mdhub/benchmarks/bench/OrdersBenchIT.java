@@ -18,9 +18,9 @@ import io.mdhub.p2p.order.OrderServiceConfiguration;
 
 /**
  * {@code bin/mdhub bench orders} end to end with tiny settings, as a user runs it: a backbone daemon, the servers and
- * one probe per server as separate JVMs, for one server without replication and for a replicated pair; the report
- * has a row per run in which every created order was acknowledged, and the shared driver took the order streams'
- * IPC term length by default.
+ * one probe per server as separate JVMs, for one server without replication, for a replicated pair and for the echo
+ * pair (the floor); the report has a row per run in which every created order was acknowledged, and the shared driver
+ * took the order streams' IPC term length by default.
  */
 @InterruptAfter(240)
 class OrdersBenchIT
@@ -28,18 +28,20 @@ class OrdersBenchIT
     private static final int RATE = 500;
     private static final int DURATION_SECONDS = 3;
     private static final Pattern ROW = Pattern.compile(
-        "\\| (one_server|two_server) " + RATE + "/s run 1 \\| (\\d+) \\| ([0-9.]+) \\| ([0-9.]+) \\|.*");
+        "\\| (one_server|two_server|echo_two_server) " + RATE +
+        "/s run 1 \\| (\\d+) \\| ([0-9.]+) \\| ([0-9.]+) \\|.*");
 
     @TempDir
     Path dir;
 
     @Test
-    void aShortSweepOfOneServerAndAPairWritesTheReport() throws Exception
+    void aShortSweepOfOneServerAPairAndTheEchoFloorWritesTheReport() throws Exception
     {
         final Path report = dir.resolve("report");
         final Path log = dir.resolve("bench.log");
         final List<String> args = List.of(
-            "bench", "orders", "--configurations", "one_server,two_server", "--rates", Integer.toString(RATE),
+            "bench", "orders", "--configurations", "one_server,two_server,echo_two_server",
+            "--rates", Integer.toString(RATE),
             "--warmup", "1", "--duration", Integer.toString(DURATION_SECONDS), "--repeat", "1", "--extend-step", "0",
             "--server-jvm-opts", "-Xms128m -Xmx256m", "--probe-jvm-opts", "-Xms64m -Xmx256m",
             "--out", report.toString());
@@ -48,8 +50,9 @@ class OrdersBenchIT
             final String output = SystemProcesses.awaitSuccess(processes.startScript(log, "bin/mdhub", args), log, 210);
 
             final List<String> rows = Files.readAllLines(report.resolve("report.md")).stream()
-                .filter((line) -> line.startsWith("| one_server") || line.startsWith("| two_server")).toList();
-            assertEquals(2, rows.size(), output);
+                .filter((line) -> line.startsWith("| one_server") || line.startsWith("| two_server") ||
+                    line.startsWith("| echo_two_server")).toList();
+            assertEquals(3, rows.size(), output);
             for (final String row : rows)
             {
                 final Matcher matcher = ROW.matcher(row);
@@ -63,6 +66,7 @@ class OrdersBenchIT
             // the published mean and p95 (gemcache_orders.csv, two_server at 500/s) beside the pair's row only
             assertTrue(rows.get(1).endsWith("| 283 | 319 |"), rows.get(1));
             assertTrue(rows.get(0).endsWith("|  |  |"), rows.get(0));
+            assertTrue(rows.get(2).startsWith("| echo_two_server") && rows.get(2).endsWith("|  |  |"), rows.get(2));
 
             final Path pairReport = report.resolve("report");
             final String html = Files.readString(pairReport.resolve("report.html"));
@@ -75,7 +79,7 @@ class OrdersBenchIT
                 }
                 assertTrue(Files.size(pairReport.resolve(run + "-create-to-end.hlog")) > 0, run);
             }
-            for (final String configuration : List.of("one_server", "two_server"))
+            for (final String configuration : List.of("one_server", "two_server", "echo_two_server"))
             {
                 assertTrue(Files.readString(report.resolve(configuration).resolve("backbone.log")).contains(
                     "mdhub.backbone.ipc.term.buffer.length=" + OrderServiceConfiguration.ORDERS_ONLY_IPC_TERM_LENGTH),
