@@ -15,6 +15,7 @@ import com.refinitiv.eta.codec.DataStates;
 import com.refinitiv.eta.codec.StreamStates;
 
 import io.mdhub.common.ripc.RipcFrameEncoder;
+import io.mdhub.common.ripc.RipcMessageSink;
 import io.mdhub.common.ripc.RipcSession;
 import io.mdhub.common.status.MdCounters;
 import io.netty.buffer.ByteBuf;
@@ -29,9 +30,10 @@ import io.netty.channel.ChannelOutboundBuffer;
  * RouteSession}). It is the application handler of the connection's RIPC pipeline, on the distributor's single event
  * loop, and holds what both kinds share: the provider's serviceId and streamId mappings onto distributor services and
  * cached items, the message counters, reading paused and resumed by the {@link ProviderReadGate}, item StatusMsgs,
- * and the end of the connection on bad input (one counter, one log line). It releases every message it receives.
+ * and the end of the connection on bad input (one counter, one log line). It takes messages lent by the RIPC decoder
+ * ({@link RipcMessageSink}) and keeps none of them.
  */
-abstract class ProviderLink extends ChannelInboundHandlerAdapter
+abstract class ProviderLink extends ChannelInboundHandlerAdapter implements RipcMessageSink
 {
     private static final Logger LOG = LoggerFactory.getLogger(ProviderLink.class);
     private static final int STATUS_CAPACITY = 512;
@@ -109,28 +111,41 @@ abstract class ProviderLink extends ChannelInboundHandlerAdapter
     {
     }
 
+    /**
+     * A message the decoder passed down the pipeline (it does not when this handler is the sink behind it).
+     */
     @Override
     public void channelRead(final ChannelHandlerContext ctx, final Object msg)
     {
         final ByteBuf message = (ByteBuf)msg;
         try
         {
-            if (isActive && !isClosing)
-            {
-                messagesIn.increment();
-                final int length = message.readableBytes();
-                final DirectBuffer buffer = wrap(message, length);
-                if (!core.msg.wrap(buffer, 0, length))
-                {
-                    disconnect(ProviderDisconnectReason.MALFORMED_RWF, core.msg.errorReason());
-                    return;
-                }
-                onMessage(message, buffer);
-            }
+            onRipcMessage(message);
         }
         finally
         {
             message.release();
+        }
+    }
+
+    /**
+     * A message lent by the RIPC decoder for this call (see {@link RipcMessageSink}): nothing on the update path
+     * keeps it.
+     */
+    @Override
+    public void onRipcMessage(final ByteBuf message)
+    {
+        if (isActive && !isClosing)
+        {
+            messagesIn.increment();
+            final int length = message.readableBytes();
+            final DirectBuffer buffer = wrap(message, length);
+            if (!core.msg.wrap(buffer, 0, length))
+            {
+                disconnect(ProviderDisconnectReason.MALFORMED_RWF, core.msg.errorReason());
+                return;
+            }
+            onMessage(message, buffer);
         }
     }
 

@@ -22,7 +22,10 @@ import static io.mdhub.common.ripc.RipcFrameDescriptor.PING_FRAME_LENGTH;
 import java.util.List;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandler;
+import io.netty.channel.ChannelPipeline;
 import io.netty.handler.codec.ByteToMessageDecoder;
 import org.agrona.collections.Int2ObjectHashMap;
 
@@ -36,7 +39,9 @@ import org.agrona.collections.Int2ObjectHashMap;
  * handler to touch it, as Netty's {@code SimpleChannelInboundHandler} does). The bytes are writable, so a consumer
  * may rewrite the streamId (RWF bytes 4..7) in place; it may wrap them in an Agrona {@code UnsafeBuffer} via
  * {@code memoryAddress() + readerIndex()} when {@code hasMemoryAddress()} (pooled direct buffers, the default), else
- * via {@code nioBuffer()}. The wrap is valid only until release.
+ * via {@code nioBuffer()}. The wrap is valid only until release. An application handler that implements
+ * {@link RipcMessageSink} (the first inbound handler behind the decoder) instead gets each message lent inside the
+ * decoder's call, the socket buffer itself bounded to the message: no slice, no reference counting, no pipeline hop.
  * <p>
  * Pings ({@code len == 3}) are counted and not passed on; the liveness handler in front of this decoder already saw
  * the bytes arrive. Any malformed frame disconnects the peer with a specific {@link RipcDisconnectReason}, after
@@ -72,6 +77,9 @@ public final class RipcFrameDecoder extends ByteToMessageDecoder
     private long reassemblyBytes;
     private long partialFrameStartNs = NO_PARTIAL_FRAME;
     private boolean isFailed;
+    private boolean isSinkResolved;
+    private RipcMessageSink sink;
+    private boolean hasLentSinceReadComplete;
     private long framesIn;
     private long messagesIn;
     private long pingsIn;
@@ -207,9 +215,72 @@ public final class RipcFrameDecoder extends ByteToMessageDecoder
             return decodeFragment(ctx, in, start, length, out);
         }
 
-        out.add(in.retainedSlice(start + HEADER_LENGTH, length - HEADER_LENGTH));
-        messagesIn++;
+        emit(ctx, in, start + HEADER_LENGTH, length - HEADER_LENGTH, out);
         return true;
+    }
+
+    /**
+     * Pass one message on: lent to the sink inside this call, or as a retained slice down the pipeline.
+     */
+    private void emit(
+        final ChannelHandlerContext ctx, final ByteBuf in, final int index, final int length, final List<Object> out)
+    {
+        messagesIn++;
+        final RipcMessageSink sink = sink(ctx);
+        if (null == sink)
+        {
+            out.add(in.retainedSlice(index, length));
+            return;
+        }
+        hasLentSinceReadComplete = true;
+        final int readerIndex = in.readerIndex();
+        final int writerIndex = in.writerIndex();
+        in.setIndex(index, index + length);
+        try
+        {
+            sink.onRipcMessage(in);
+        }
+        catch (final RuntimeException ex)
+        {
+            ctx.fireExceptionCaught(ex); // as the pipeline does for a handler's channelRead: this message only
+        }
+        finally
+        {
+            in.setIndex(readerIndex, writerIndex);
+        }
+    }
+
+    /**
+     * The application handler is in the pipeline before the handshake completes and the decoder is added, so the
+     * first message finds it for good.
+     */
+    private RipcMessageSink sink(final ChannelHandlerContext ctx)
+    {
+        if (!isSinkResolved)
+        {
+            isSinkResolved = true;
+            sink = findSink(ctx);
+        }
+        return sink;
+    }
+
+    private static RipcMessageSink findSink(final ChannelHandlerContext ctx)
+    {
+        final ChannelPipeline pipeline = ctx.pipeline();
+        boolean isBehind = false;
+        for (final String name : pipeline.names())
+        {
+            if (isBehind)
+            {
+                final ChannelHandler handler = pipeline.get(name);
+                if (handler instanceof ChannelInboundHandler)
+                {
+                    return handler instanceof RipcMessageSink ? (RipcMessageSink)handler : null;
+                }
+            }
+            isBehind |= name.equals(ctx.name());
+        }
+        return null;
     }
 
     private boolean decodePacked(
@@ -228,8 +299,7 @@ public final class RipcFrameDecoder extends ByteToMessageDecoder
         while (position < messagesEnd)
         {
             final int subLength = in.getUnsignedShort(position);
-            out.add(in.retainedSlice(position + PACKED_LENGTH_FIELD_LENGTH, subLength));
-            messagesIn++;
+            emit(ctx, in, position + PACKED_LENGTH_FIELD_LENGTH, subLength, out);
             position += PACKED_LENGTH_FIELD_LENGTH + subLength;
         }
         return true;
@@ -315,8 +385,7 @@ public final class RipcFrameDecoder extends ByteToMessageDecoder
         final int dataStart = start + FIRST_FRAGMENT_HEADER_LENGTH;
         if (dataLength == totalLength)
         {
-            out.add(in.retainedSlice(dataStart, dataLength));
-            messagesIn++;
+            emit(ctx, in, dataStart, dataLength, out);
             return true;
         }
 
@@ -380,10 +449,33 @@ public final class RipcFrameDecoder extends ByteToMessageDecoder
             reassemblyByFragId.remove(fragId);
             reassemblyBytes -= message.capacity();
             reassembly.message = null;
-            out.add(message);
-            messagesIn++;
+            deliverReassembled(ctx, message, out);
         }
         return true;
+    }
+
+    private void deliverReassembled(final ChannelHandlerContext ctx, final ByteBuf message, final List<Object> out)
+    {
+        messagesIn++;
+        final RipcMessageSink sink = sink(ctx);
+        if (null == sink)
+        {
+            out.add(message);
+            return;
+        }
+        hasLentSinceReadComplete = true;
+        try
+        {
+            sink.onRipcMessage(message);
+        }
+        catch (final RuntimeException ex)
+        {
+            ctx.fireExceptionCaught(ex);
+        }
+        finally
+        {
+            message.release();
+        }
     }
 
     /**
@@ -426,6 +518,16 @@ public final class RipcFrameDecoder extends ByteToMessageDecoder
     public void channelReadComplete(final ChannelHandlerContext ctx) throws Exception
     {
         flushCounters();
+        if (hasLentSinceReadComplete)
+        {
+            // ByteToMessageDecoder reads again when autoRead is off and it passed nothing down the pipeline (a
+            // decoder short of a whole message); messages lent to the sink are passed on all the same, and that
+            // read would defeat a reader that paused reading, as the distributor does under backbone back-pressure
+            hasLentSinceReadComplete = false;
+            discardSomeReadBytes();
+            ctx.fireChannelReadComplete();
+            return;
+        }
         super.channelReadComplete(ctx);
     }
 

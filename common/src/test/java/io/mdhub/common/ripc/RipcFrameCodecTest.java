@@ -19,14 +19,20 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Consumer;
 
 import io.mdhub.common.test.InterruptAfter;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.ChannelOutboundHandlerAdapter;
 import io.netty.channel.embedded.EmbeddedChannel;
+import io.netty.util.ReferenceCountUtil;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -112,6 +118,161 @@ class RipcFrameCodecTest
         assertEquals(8, settings.counters().framesIn().get());
         assertFalse(channel.finishAndReleaseAll());
         assertTrue(allocator.allReleased());
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {0, 1, 7, 4096})
+    void lendsEveryFrameKindToASinkInOrderWithNoSliceAndNothingDownThePipeline(final int chunkSize)
+    {
+        final List<byte[]> expected = new ArrayList<>();
+        final byte[] stream = concat(allFrameKinds(expected));
+        final RecordingSink sink = new RecordingSink();
+        final EmbeddedChannel channel = decoderChannel();
+        channel.pipeline().addLast(new ChannelOutboundHandlerAdapter(), sink); // an encoder-like handler between
+
+        final int step = 0 == chunkSize ? stream.length : chunkSize;
+        for (int i = 0; i < stream.length; i += step)
+        {
+            channel.writeInbound(Unpooled.wrappedBuffer(stream, i, Math.min(step, stream.length - i)));
+        }
+
+        assertEquals(expected.size(), sink.messages.size());
+        for (int i = 0; i < expected.size(); i++)
+        {
+            assertArrayEquals(expected.get(i), sink.messages.get(i), "message " + i);
+        }
+        assertEquals(0, sink.channelReads, "nothing passed down the pipeline as well");
+        assertNull(channel.readInbound());
+        assertEquals(expected.size(), settings.counters().messagesIn().get());
+        assertFalse(channel.finishAndReleaseAll());
+        assertTrue(allocator.allReleased(), "the reassembled message is released after the sink's call");
+    }
+
+    @Test
+    void aSinkThatThrowsLosesThatMessageOnlyAndTheFrameStillAdvances()
+    {
+        final RecordingSink sink = new RecordingSink();
+        sink.throwOnCall = 2;
+        final EmbeddedChannel channel = decoderChannel();
+        channel.pipeline().addLast(sink);
+        final byte[] a = message(10, 1);
+        final byte[] b = message(11, 2);
+        final byte[] c = message(12, 3);
+
+        channel.writeInbound(Unpooled.wrappedBuffer(concat(List.of(packedFrame(a, b), normalFrame(c)))));
+
+        assertEquals(3, sink.calls);
+        assertEquals(2, sink.messages.size());
+        assertArrayEquals(a, sink.messages.get(0));
+        assertArrayEquals(c, sink.messages.get(1), "the frame after the failed message is decoded once");
+        assertEquals(1, sink.exceptions, "the failure reaches the sink's exceptionCaught, as a channelRead's would");
+        assertTrue(channel.isOpen());
+        assertFalse(channel.finishAndReleaseAll());
+    }
+
+    @Test
+    void aSinkMayRewriteTheLentBytesInPlaceAndSeesOnlyItsMessage()
+    {
+        final EmbeddedChannel channel = decoderChannel();
+        final byte[] refresh = hex("00 0e 02 06 00 00 00 05 40 00 09 00 00 02 00 00");
+        final int[] seen = new int[2];
+        channel.pipeline().addLast(new SinkHandler((message) ->
+        {
+            message.setInt(message.readerIndex() + 4, 77);
+            seen[0] = message.getInt(message.readerIndex() + 4);
+            seen[1] = message.readableBytes();
+        }));
+
+        channel.writeInbound(Unpooled.wrappedBuffer(normalFrame(refresh)));
+
+        assertEquals(77, seen[0]);
+        assertEquals(refresh.length, seen[1], "bounded to the message, not the rest of the read");
+        assertFalse(channel.finishAndReleaseAll());
+    }
+
+    @Test
+    void lentMessagesDoNotMakeAPausedReaderReadAgainButAPartialFrameStillAsksForMore()
+    {
+        final int[] reads = new int[1];
+        final EmbeddedChannel channel = new EmbeddedChannel();
+        channel.config().setAllocator(allocator);
+        channel.pipeline().addLast(new ChannelOutboundHandlerAdapter()
+        {
+            @Override
+            public void read(final ChannelHandlerContext ctx)
+            {
+                reads[0]++;
+                ctx.read();
+            }
+        });
+        channel.pipeline().addLast(new RipcFrameDecoder(RipcTests.session(MAX_USER_MSG_SIZE), settings));
+        final RecordingSink sink = new RecordingSink();
+        channel.pipeline().addLast(sink);
+        channel.config().setAutoRead(false); // as the distributor's read gate pauses a provider
+        reads[0] = 0;
+
+        final byte[] frame = normalFrame(message(40, 1));
+        channel.writeInbound(Unpooled.wrappedBuffer(frame));
+        assertEquals(1, sink.messages.size());
+        assertEquals(0, reads[0], "a whole message was handed on: the pause holds");
+
+        channel.writeInbound(Unpooled.wrappedBuffer(frame, 0, 5));
+        assertEquals(1, reads[0], "short of a whole message the decoder asks for the rest");
+        assertFalse(channel.finishAndReleaseAll());
+    }
+
+    /**
+     * A sink that records copies of what it was lent (and can be told to throw on one call).
+     */
+    private static final class RecordingSink extends ChannelInboundHandlerAdapter implements RipcMessageSink
+    {
+        final List<byte[]> messages = new ArrayList<>();
+        int calls;
+        int throwOnCall = -1;
+        int channelReads;
+        int exceptions;
+
+        @Override
+        public void onRipcMessage(final ByteBuf message)
+        {
+            if (++calls == throwOnCall)
+            {
+                throw new IllegalStateException("the sink fails on call " + calls);
+            }
+            messages.add(ByteBufUtil.getBytes(message));
+        }
+
+        @Override
+        public void channelRead(final ChannelHandlerContext ctx, final Object msg)
+        {
+            channelReads++;
+            ReferenceCountUtil.release(msg);
+        }
+
+        @Override
+        public void exceptionCaught(final ChannelHandlerContext ctx, final Throwable cause)
+        {
+            exceptions++;
+        }
+    }
+
+    /**
+     * A sink that runs a consumer on each message.
+     */
+    private static final class SinkHandler extends ChannelInboundHandlerAdapter implements RipcMessageSink
+    {
+        private final Consumer<ByteBuf> consumer;
+
+        SinkHandler(final Consumer<ByteBuf> consumer)
+        {
+            this.consumer = consumer;
+        }
+
+        @Override
+        public void onRipcMessage(final ByteBuf message)
+        {
+            consumer.accept(message);
+        }
     }
 
     @Test
