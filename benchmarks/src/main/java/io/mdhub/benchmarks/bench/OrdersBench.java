@@ -49,6 +49,7 @@ public final class OrdersBench implements Callable<Integer>
 {
     private static final long MEAN_LIMIT_US = 1000;
     private static final String ECHO_PAIR = "echo_two_server";
+    private static final int PARTITIONS = 4;
     /** The most {@code mdhub.order.expected.orders} takes. */
     private static final long MAX_EXPECTED_ORDERS = 20_000_000L;
     private static final int INGRESS_STREAM = 3001;
@@ -147,6 +148,10 @@ public final class OrdersBench implements Callable<Integer>
             throw new CommandLine.ParameterException(spec.commandLine(), "--transport is ipc or udp: " + transport);
         }
         final int[] servers = configurations.stream().mapToInt(this::serversOf).toArray();
+        if (configurations.contains(ECHO_PAIR) && !isIpc())
+        {
+            throw new CommandLine.ParameterException(spec.commandLine(), ECHO_PAIR + " runs over --transport ipc");
+        }
         Files.createDirectories(dir);
         final List<ProbeRun> runs = new ArrayList<>();
         int failures = 0;
@@ -339,7 +344,7 @@ public final class OrdersBench implements Callable<Integer>
             "-Dmdhub.order.enabled=true",
             "-Dmdhub.p2p.market.data.enabled=false",
             "-Dmdhub.order.server.id=" + id,
-            "-Dmdhub.order.partitions=4",
+            "-Dmdhub.order.partitions=" + PARTITIONS,
             "-Dmdhub.order.ingress.channel=" + ingressChannel(ingress, s),
             "-Dmdhub.order.ingress.stream.id=" + ingressStream(s),
             "-Dmdhub.order.peer.channel=" + peerChannel(peer, s),
@@ -369,15 +374,11 @@ public final class OrdersBench implements Callable<Integer>
      */
     private BenchProcess startEchoServer(final BenchProcesses processes, final String aeronDir, final int s)
     {
-        if (!isIpc())
-        {
-            throw new CommandLine.ParameterException(spec.commandLine(), ECHO_PAIR + " runs over --transport ipc");
-        }
         final int mate = 1 - s;
         return processes.start("echo-order-server-" + s, BenchProcesses.BENCH_JAR, split(serverJvmOpts),
             "echo-order-server",
             "--server-id", Integer.toString(s),
-            "--partitions", "4",
+            "--partitions", Integer.toString(PARTITIONS),
             "--aeron-dir", aeronDir,
             "--ingress-stream-id", Integer.toString(ingressStream(s)),
             "--peer-stream-id", Integer.toString(peerStream(s)),

@@ -29,17 +29,21 @@ import io.mdhub.common.concurrent.Doorbell;
 import io.mdhub.common.concurrent.DoorbellIdleStrategy;
 import io.mdhub.common.concurrent.DoorbellRinger;
 import io.mdhub.common.concurrent.IdleStrategies;
+import io.mdhub.common.config.ConfigValues;
+import io.mdhub.p2p.order.OrderServiceConfiguration;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
  * The floor of the order path on this host: one server of a pair that does nothing with an order but pass it on.
  * It speaks the order protocol to unchanged order clients (PartitionMap on hello, OrderAck), and keeps the order
- * service's topology and wake-ups: a primary takes a SubmitOrder from its ingress and forwards it with its FIX bytes
- * to its mate's peer stream; the mate, as backup, answers the client with an OrderAck on the client's response
- * stream, one agent thread each waiting with the same idle strategy (the doorbell by default). No parsing, no region,
- * no queue, no replication acknowledgement back to the primary, no failover: what an order then costs is what the
- * machine charges for its hand-offs between the probe and the two processes. {@code bin/mdhub bench orders
+ * service's topology: a primary takes a SubmitOrder from its ingress and forwards it with its FIX bytes on an
+ * exclusive publication to its mate's peer stream; the mate, as backup, answers the client with an OrderAck on the
+ * client's response stream, one agent thread each waiting with the order agent's idle strategy
+ * ({@code mdhub.order.idle.strategy}, the doorbell by default). No parsing, no region, no queue, no heartbeats, no
+ * replication acknowledgement back to the primary (one peer message, and at low rates one wake-up of the primary,
+ * fewer per order than the real pair), no failover: what an order then costs is what the machine charges for its
+ * hand-offs between the probe and the two processes. {@code bin/mdhub bench orders
  * --configurations echo_two_server} measures it beside {@code two_server} with the same probes.
  */
 @Command(
@@ -92,9 +96,10 @@ public final class EchoOrderServer implements Callable<Integer>
     @Option(names = "--peer-remote-stream-id", required = true)
     int peerRemoteStreamId;
 
-    @Option(names = "--idle", description = "The agent's idle strategy (default ${DEFAULT-VALUE}, as the order " +
-        "agent's).")
-    String idle = DoorbellIdleStrategy.ALIAS;
+    @Option(names = "--idle", description = "The agent's idle strategy (default ${DEFAULT-VALUE}: the order " +
+        "agent's, mdhub.order.idle.strategy, so that the floor waits as the pair it is compared with does).")
+    String idle = ConfigValues.getString(
+        OrderServiceConfiguration.IDLE_STRATEGY_PROP_NAME, OrderServiceConfiguration.IDLE_STRATEGY_DEFAULT);
 
     @Override
     public Integer call()
@@ -104,10 +109,10 @@ public final class EchoOrderServer implements Callable<Integer>
         try (Aeron aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(aeronDir));
             Subscription ingress = aeron.addSubscription(ingressChannel, ingressStreamId);
             Subscription peer = aeron.addSubscription(peerChannel, peerStreamId);
-            Publication toMate = aeron.addPublication(peerRemoteChannel, peerRemoteStreamId);
+            Publication toMate = aeron.addExclusivePublication(peerRemoteChannel, peerRemoteStreamId); // as PeerLink
             Doorbell doorbell = DoorbellIdleStrategy.attachIfIpc(idleStrategy,
-                Doorbell.isIpc(ingressChannel) && Doorbell.isIpc(peerChannel), aeron, "echo-order-server-" +
-                serverId, ingressStreamId, peerStreamId))
+                Doorbell.isIpc(ingressChannel) && Doorbell.isIpc(peerChannel), aeron, roleName(), ingressStreamId,
+                peerStreamId))
         {
             final EchoAgent agent = new EchoAgent(aeron, ingress, peer, toMate);
             final AgentRunner runner = new AgentRunner(idleStrategy, Throwable::printStackTrace, null, agent);
@@ -276,8 +281,13 @@ public final class EchoOrderServer implements Callable<Integer>
         @Override
         public String roleName()
         {
-            return "echo-order-server-" + serverId;
+            return EchoOrderServer.this.roleName();
         }
+    }
+
+    private String roleName()
+    {
+        return "echo-order-server-" + serverId;
     }
 
     private static final class Client

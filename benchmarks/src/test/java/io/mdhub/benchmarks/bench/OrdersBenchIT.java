@@ -31,6 +31,9 @@ class OrdersBenchIT
         "\\| (one_server|two_server|echo_two_server) " + RATE +
         "/s run 1 \\| (\\d+) \\| ([0-9.]+) \\| ([0-9.]+) \\|.*");
 
+    private static final Pattern ECHO_COUNTS =
+        Pattern.compile("(\\d+) orders forwarded, (\\d+) answered, (\\d+) dropped");
+
     @TempDir
     Path dir;
 
@@ -79,6 +82,20 @@ class OrdersBenchIT
                 }
                 assertTrue(Files.size(pairReport.resolve(run + "-create-to-end.hlog")) > 0, run);
             }
+            // the floor kept its topology: every order a primary forwarded was answered by its mate, none dropped
+            long forwarded = 0;
+            long answered = 0;
+            for (int server = 0; server < 2; server++)
+            {
+                final Matcher counts = ECHO_COUNTS.matcher(Files.readString(
+                    report.resolve("echo_two_server").resolve("echo-order-server-" + server + ".log")));
+                assertTrue(counts.find(), "echo server " + server + " printed its counts");
+                forwarded += Long.parseLong(counts.group(1));
+                answered += Long.parseLong(counts.group(2));
+                assertEquals(0, Long.parseLong(counts.group(3)), "echo server " + server + " dropped nothing");
+            }
+            assertTrue(forwarded >= RATE * DURATION_SECONDS, forwarded + " forwarded");
+            assertEquals(forwarded, answered);
             for (final String configuration : List.of("one_server", "two_server", "echo_two_server"))
             {
                 assertTrue(Files.readString(report.resolve(configuration).resolve("backbone.log")).contains(

@@ -36,6 +36,12 @@ public final class DoorbellRinger implements AutoCloseable
 
     static final long LOOKUP_INTERVAL_NS = TimeUnit.SECONDS.toNanos(1);
 
+    /**
+     * How long a doorbell that refused a connection is left alone: a dead process's counter stays allocated until the
+     * driver times its client out (about 10 s), and each try makes a channel and an exception.
+     */
+    static final long FAILED_RETRY_NS = TimeUnit.SECONDS.toNanos(10);
+
     private final CountersReader counters;
     private final AtomicBuffer values;
     private final int streamId;
@@ -43,6 +49,9 @@ public final class DoorbellRinger implements AutoCloseable
     private final int[] counterIds;
     private final long[] registrationIds;
     private final SocketChannel[] channels;
+    private final int[] failedCounterIds;
+    private final long[] failedRegistrationIds;
+    private final long[] failedUntilNs;
     private int bellCount;
     private long nextLookupNs;
     private long rings;
@@ -56,6 +65,9 @@ public final class DoorbellRinger implements AutoCloseable
         counterIds = new int[0];
         registrationIds = new long[0];
         channels = new SocketChannel[0];
+        failedCounterIds = new int[0];
+        failedRegistrationIds = new long[0];
+        failedUntilNs = new long[0];
     }
 
     DoorbellRinger(final CountersReader counters, final int streamId)
@@ -66,6 +78,9 @@ public final class DoorbellRinger implements AutoCloseable
         this.counterIds = new int[MAX_BELLS];
         this.registrationIds = new long[MAX_BELLS];
         this.channels = new SocketChannel[MAX_BELLS];
+        this.failedCounterIds = new int[MAX_BELLS];
+        this.failedRegistrationIds = new long[MAX_BELLS];
+        this.failedUntilNs = new long[MAX_BELLS];
         this.nextLookupNs = System.nanoTime();
     }
 
@@ -130,15 +145,15 @@ public final class DoorbellRinger implements AutoCloseable
         // the message's publication (a release store of the term tail) before the read of the sleepers' state:
         // the store-load barrier of the eventcount (see Doorbell)
         VarHandle.fullFence();
+        // backwards, so that a disconnect's swap moves an entry already rung into the slot
         for (int i = bellCount - 1; i >= 0; i--)
         {
-            final int counterId = counterIds[i];
-            if (counters.getCounterRegistrationId(counterId) != registrationIds[i] ||
-                counters.getCounterState(counterId) != CountersReader.RECORD_ALLOCATED)
+            if (isStale(i))
             {
                 disconnect(i); // the sleeper closed or its process is gone; its counter may be someone else's next
                 continue;
             }
+            final int counterId = counterIds[i];
             final int valueOffset = CountersReader.counterOffset(counterId);
             if (values.getLongVolatile(valueOffset) == Doorbell.ASLEEP &&
                 values.compareAndSetLong(valueOffset, Doorbell.ASLEEP, Doorbell.AWAKE))
@@ -160,9 +175,24 @@ public final class DoorbellRinger implements AutoCloseable
     /**
      * Connect to every allocated doorbell of the stream not connected yet.
      */
+    private boolean isStale(final int index)
+    {
+        final int counterId = counterIds[index];
+        return counters.getCounterRegistrationId(counterId) != registrationIds[index] ||
+            counters.getCounterState(counterId) != CountersReader.RECORD_ALLOCATED;
+    }
+
     private void lookUp()
     {
-        nextLookupNs = System.nanoTime() + LOOKUP_INTERVAL_NS;
+        final long nowNs = System.nanoTime();
+        nextLookupNs = nowNs + LOOKUP_INTERVAL_NS;
+        for (int i = bellCount - 1; i >= 0; i--)
+        {
+            if (isStale(i))
+            {
+                disconnect(i); // before the scan, so that a gone sleeper does not hold a place a new one needs
+            }
+        }
         // by hand rather than CountersReader.forEach, which makes a label String per counter: no garbage while a
         // stream has no doorbell and this runs once a second on an order path
         int missedNow = 0;
@@ -177,6 +207,7 @@ public final class DoorbellRinger implements AutoCloseable
             if (CountersReader.RECORD_ALLOCATED == recordState &&
                 MdCounters.DOORBELL_TYPE_ID == counters.getCounterTypeId(id) &&
                 !isConnectedTo(id, counters.getCounterRegistrationId(id)) &&
+                !hasFailedLately(id, counters.getCounterRegistrationId(id), nowNs) &&
                 Doorbell.wakesFor(metaData, CountersReader.metaDataOffset(id) + CountersReader.KEY_OFFSET, streamId))
             {
                 if (bellCount == MAX_BELLS)
@@ -186,7 +217,11 @@ public final class DoorbellRinger implements AutoCloseable
                 }
                 final SocketChannel connected = connect(
                     Doorbell.pathOf(metaData, CountersReader.metaDataOffset(id) + CountersReader.KEY_OFFSET));
-                if (null != connected) // else tried again at the next look-up
+                if (null == connected)
+                {
+                    failed(id, counters.getCounterRegistrationId(id), nowNs);
+                }
+                else
                 {
                     counterIds[bellCount] = id;
                     registrationIds[bellCount] = counters.getCounterRegistrationId(id);
@@ -196,6 +231,37 @@ public final class DoorbellRinger implements AutoCloseable
             }
         }
         missed = missedNow;
+    }
+
+    private boolean hasFailedLately(final int counterId, final long registrationId, final long nowNs)
+    {
+        for (int i = 0; i < failedCounterIds.length; i++)
+        {
+            if (failedCounterIds[i] == counterId && failedRegistrationIds[i] == registrationId &&
+                failedUntilNs[i] - nowNs > 0)
+            {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Remember a refused connection in the slot whose wait ends first (an expired one if any).
+     */
+    private void failed(final int counterId, final long registrationId, final long nowNs)
+    {
+        int slot = 0;
+        for (int i = 1; i < failedUntilNs.length; i++)
+        {
+            if (failedUntilNs[i] - failedUntilNs[slot] < 0)
+            {
+                slot = i;
+            }
+        }
+        failedCounterIds[slot] = counterId;
+        failedRegistrationIds[slot] = registrationId;
+        failedUntilNs[slot] = nowNs + FAILED_RETRY_NS;
     }
 
     private boolean isConnectedTo(final int counterId, final long registrationId)

@@ -183,6 +183,25 @@ class DoorbellTest
     }
 
     @Test
+    void aDoorbellThatRefusedIsNotTriedAgainForTenSeconds() throws Exception
+    {
+        doorbell = Doorbell.open(aeron, "unreachable", STREAM);
+        final Path socket = doorbell.socketPath();
+        Files.delete(socket); // what a gone or foreign sleeper looks like to a ringer: its counter, no listener
+        ringer = DoorbellRinger.forStream(aeron, "aeron:ipc", STREAM);
+        ringer.ring();
+        assertFalse(ringer.isConnected());
+
+        try (ServerSocketChannel listener = ServerSocketChannel.open(StandardProtocolFamily.UNIX))
+        {
+            listener.bind(UnixDomainSocketAddress.of(socket)); // reachable again
+            Thread.sleep(TimeUnit.NANOSECONDS.toMillis(DoorbellRinger.LOOKUP_INTERVAL_NS) + 100);
+            ringer.ring();
+            assertFalse(ringer.isConnected(), "a refusal is remembered: no channel and exception every second");
+        }
+    }
+
+    @Test
     void sleepersBeyondTheRingersCapacityAreCountedAsMissed()
     {
         final Doorbell[] sleepers = new Doorbell[DoorbellRinger.MAX_BELLS + 1];

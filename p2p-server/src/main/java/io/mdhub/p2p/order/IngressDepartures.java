@@ -67,15 +67,21 @@ final class IngressDepartures implements UnavailableImageHandler
             hasReported = false;
         }
         int freed = 0;
-        for (int i = 0, size = departed.size(); i < size; i++)
+        try
         {
-            final int sessionId = departed.getInt(i);
-            if (null == ingress.imageBySessionId(sessionId) && assembler.freeSessionBuffer(sessionId))
+            for (int i = 0, size = departed.size(); i < size; i++)
             {
-                freed++;
+                final int sessionId = departed.getInt(i);
+                if (null == ingress.imageBySessionId(sessionId) && assembler.freeSessionBuffer(sessionId))
+                {
+                    freed++;
+                }
             }
         }
-        departed.clear();
+        finally
+        {
+            departed.clear(); // the list is the next swap's empty one
+        }
         return freed;
     }
 }
