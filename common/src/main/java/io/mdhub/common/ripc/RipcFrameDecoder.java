@@ -238,15 +238,27 @@ public final class RipcFrameDecoder extends ByteToMessageDecoder
         in.setIndex(index, index + length);
         try
         {
-            sink.onRipcMessage(in);
-        }
-        catch (final RuntimeException ex)
-        {
-            ctx.fireExceptionCaught(ex); // as the pipeline does for a handler's channelRead: this message only
+            lend(ctx, sink, in);
         }
         finally
         {
             in.setIndex(readerIndex, writerIndex);
+        }
+    }
+
+    /**
+     * A sink's exception goes to exceptionCaught, as the pipeline does for a handler's channelRead: it costs this
+     * message only.
+     */
+    private static void lend(final ChannelHandlerContext ctx, final RipcMessageSink sink, final ByteBuf message)
+    {
+        try
+        {
+            sink.onRipcMessage(message);
+        }
+        catch (final RuntimeException ex)
+        {
+            ctx.fireExceptionCaught(ex);
         }
     }
 
@@ -466,11 +478,7 @@ public final class RipcFrameDecoder extends ByteToMessageDecoder
         hasLentSinceReadComplete = true;
         try
         {
-            sink.onRipcMessage(message);
-        }
-        catch (final RuntimeException ex)
-        {
-            ctx.fireExceptionCaught(ex);
+            lend(ctx, sink, message);
         }
         finally
         {
