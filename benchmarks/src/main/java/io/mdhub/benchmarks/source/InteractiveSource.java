@@ -5,6 +5,7 @@ import java.util.concurrent.TimeUnit;
 import org.agrona.CloseHelper;
 
 import io.mdhub.common.config.BaseContext;
+import io.mdhub.common.ripc.RipcConfiguration;
 import io.mdhub.common.ripc.RipcServer;
 
 /**
@@ -42,6 +43,7 @@ public final class InteractiveSource implements AutoCloseable
             .port(ctx.port())
             .componentName(ctx.componentName())
             .eventLoopThreads(ctx.eventLoopThreads())
+            .packOutbound(ctx.packOutbound())
             .channelHook((ch) -> ch.pipeline().addLast("sink-session", new SinkSession(ctx, stats))));
     }
 
@@ -154,6 +156,7 @@ public final class InteractiveSource implements AutoCloseable
         private int timestampEvery = 10;
         private int maxBurst = UpdatePacer.MAX_BURST_DEFAULT;
         private int eventLoopThreads = 1;
+        private boolean packOutbound = RipcConfiguration.packOutbound();
         private long tickNs = TimeUnit.MILLISECONDS.toNanos(1);
         private long maxPendingBytes = 64L << 20;
         private long slowConsumerTimeoutMs = 10_000;
@@ -345,6 +348,26 @@ public final class InteractiveSource implements AutoCloseable
         public int eventLoopThreads()
         {
             return eventLoopThreads;
+        }
+
+        /**
+         * @param packOutbound pack the messages written between two flushes into RIPC packed frames (default
+         *                     {@code mdhub.ripc.pack.outbound}, on); off, every update leaves in a frame of its own.
+         * @return this.
+         */
+        public Context packOutbound(final boolean packOutbound)
+        {
+            checkNotConcluded();
+            this.packOutbound = packOutbound;
+            return this;
+        }
+
+        /**
+         * @return whether outbound messages are packed.
+         */
+        public boolean packOutbound()
+        {
+            return packOutbound;
         }
 
         /**

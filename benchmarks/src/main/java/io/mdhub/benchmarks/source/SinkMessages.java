@@ -1,8 +1,10 @@
 package io.mdhub.benchmarks.source;
 
+import java.nio.ByteBuffer;
 import java.util.List;
 
 import org.agrona.DirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
 
 import com.refinitiv.eta.codec.Buffer;
 import com.refinitiv.eta.codec.CodecFactory;
@@ -33,6 +35,7 @@ import io.mdhub.common.rwf.eta.LoginResponseEncoder;
 import io.mdhub.common.rwf.eta.MarketPriceEncoder;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.Unpooled;
 
 /**
  * Everything an interactive source sends, encoded with reused ETA objects: login accept and refusal, the source
@@ -40,8 +43,8 @@ import io.netty.buffer.ByteBufAllocator;
  * layout (per-item MDH_UPDSEQ, MDH_ORGTIM in selected updates) and status messages of any domain. One instance per
  * connection (the directory encoder briefly changes the service it encodes), used on that connection's event loop.
  * <p>
- * Updates are encoded into plain pooled buffers, which the RIPC encoder copies into its packed frame (or a frame of
- * their own): no wrapper object per update. Admin messages and refreshes use headroom buffers (framed in place).
+ * Updates are encoded into one reused buffer, which the session packs straight into the RIPC encoder's frame: no
+ * buffer, wrapper or pipeline trip per update. Admin messages and refreshes use headroom buffers (framed in place).
  */
 final class SinkMessages
 {
@@ -58,6 +61,9 @@ final class SinkMessages
     private static final int MAX_TEXT_LENGTH = 256;
 
     private final EtaMsgWriter writer = new EtaMsgWriter();
+    private final UnsafeBuffer update = new UnsafeBuffer(ByteBuffer.allocateDirect(UPDATE_CAPACITY));
+    /** The same memory as {@link #update}, to copy from into a message buffer. */
+    private final ByteBuf updateBytes = Unpooled.wrappedBuffer(update.byteBuffer());
     private final LoginResponseEncoder login;
     private final DirectoryEncoder directory = new DirectoryEncoder(1);
     private final MarketPriceEncoder marketPrice = new MarketPriceEncoder();
@@ -178,30 +184,44 @@ final class SinkMessages
     }
 
     /**
-     * An update of an open item, with its counter already counted up; every n-th update of the connection (by
-     * {@code sequence}) carries System.nanoTime() for latency, as the non-interactive source does.
+     * Encode an update of an open item, its counter already counted up, into {@link #lastUpdate()} from offset 0;
+     * every n-th update of the connection (by {@code sequence}) carries System.nanoTime() for latency, as the
+     * non-interactive source does.
      *
      * @param sequence the connection's update number, from 1.
+     * @return the update's length.
      */
-    ByteBuf update(
-        final ByteBufAllocator alloc, final int streamId, final long basePrice, final long updateCount,
-        final long sequence)
+    int encodeUpdate(final int streamId, final long basePrice, final long updateCount, final long sequence)
     {
-        final ByteBuf out = alloc.directBuffer(UPDATE_CAPACITY);
-        encodeUpdate(out, streamId, basePrice, updateCount, sequence);
-        return out;
+        final FieldListWriter fields = marketPrice.beginUpdate(
+            writer.begin(update, 0, update.capacity()), streamId, UpdateEventTypes.QUOTE);
+        Level1Layout.update(fields, basePrice, updateCount, 0 == sequence % timestampEvery ? System.nanoTime() : 0);
+        final int result = marketPrice.complete();
+        if (CodecReturnCodes.SUCCESS != result)
+        {
+            throw new IllegalStateException("encoding failed: " + CodecReturnCodes.toString(result));
+        }
+        return writer.encodedLength();
     }
 
     /**
-     * Encode an update of the stream into {@code out} at its writerIndex (moved past the message).
+     * @return the buffer {@link #encodeUpdate} encodes into, reused by the next update.
      */
-    void encodeUpdate(
-        final ByteBuf out, final int streamId, final long basePrice, final long updateCount, final long sequence)
+    DirectBuffer lastUpdate()
     {
-        final FieldListWriter fields = marketPrice.beginUpdate(begin(out), streamId, UpdateEventTypes.QUOTE);
-        Level1Layout.update(fields, basePrice, updateCount,
-            0 == sequence % timestampEvery ? System.nanoTime() : 0);
-        finish(out, marketPrice.complete());
+        return update;
+    }
+
+    /**
+     * The last update encoded, in a message buffer of its own: for a connection whose RIPC encoder does not pack.
+     *
+     * @param length the update's length, as {@link #encodeUpdate} returned it.
+     */
+    ByteBuf copyOfLastUpdate(final ByteBufAllocator alloc, final int length)
+    {
+        final ByteBuf out = RipcFrameEncoder.newMessageBuffer(alloc, length);
+        out.writeBytes(updateBytes, 0, length);
+        return out;
     }
 
     /**

@@ -21,6 +21,7 @@ import com.refinitiv.eta.codec.StreamStates;
 import com.refinitiv.eta.rdm.DomainTypes;
 
 import io.mdhub.common.dictionary.DictionaryLoader;
+import io.mdhub.common.ripc.RipcFrameEncoder;
 import io.mdhub.common.ripc.RipcSession;
 import io.mdhub.common.rwf.RwfMsgDescriptor;
 import io.mdhub.common.rwf.RwfMsgFlags;
@@ -77,6 +78,7 @@ final class SinkSession extends ChannelInboundHandlerAdapter
     private UpdatePacer pacer;
     private ScheduledFuture<?> ticker;
     private ChannelHandlerContext ctx;
+    private RipcFrameEncoder encoder;
     private RipcSession ripcSession;
     private boolean isActive;
     private boolean isLoggedIn;
@@ -228,8 +230,10 @@ final class SinkSession extends ChannelInboundHandlerAdapter
         while (sent < due && channel.isWritable())
         {
             final int slot = updatable.nextSlot();
-            ctx.write(messages.update(ctx.alloc(), updatable.streamId(slot), updatable.basePrice(slot),
-                updatable.nextUpdateCount(slot), ++updateSequence), ctx.voidPromise());
+            final int streamId = updatable.streamId(slot);
+            final int length = messages.encodeUpdate(streamId, updatable.basePrice(slot),
+                updatable.nextUpdateCount(slot), ++updateSequence);
+            packOrWrite(ctx, streamId, length);
             sent++;
         }
         if (sent > 0)
@@ -242,6 +246,23 @@ final class SinkSession extends ChannelInboundHandlerAdapter
         if (sent < due)
         {
             stats.writeBackoffs.incrementAndGet();
+        }
+    }
+
+    /**
+     * The update just encoded goes straight into the RIPC encoder's packed frame (the streamId "patched" in is the
+     * one encoded), or, on a connection that does not pack, out in a message buffer of its own.
+     */
+    private void packOrWrite(final ChannelHandlerContext ctx, final int streamId, final int length)
+    {
+        if (null == encoder)
+        {
+            encoder = ctx.pipeline().get(RipcFrameEncoder.class);
+        }
+        if (null == encoder ||
+            !encoder.writePackedCopy(messages.lastUpdate(), 0, length, RwfMsgDescriptor.STREAM_ID_OFFSET, streamId))
+        {
+            ctx.write(messages.copyOfLastUpdate(ctx.alloc(), length), ctx.voidPromise());
         }
     }
 

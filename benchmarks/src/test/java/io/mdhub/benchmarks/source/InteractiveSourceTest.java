@@ -11,6 +11,8 @@ import java.util.List;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 import com.refinitiv.eta.codec.CodecFactory;
@@ -66,13 +68,19 @@ class InteractiveSourceTest
 
     private void launch(final long rate)
     {
+        launch(rate, true);
+    }
+
+    private void launch(final long rate, final boolean packOutbound)
+    {
         source = InteractiveSource.launch(new InteractiveSource.Context()
             .port(0)
             .componentName("sink-test")
             .serviceName(SERVICE)
             .serviceId(SERVICE_ID)
             .rate(rate)
-            .timestampEvery(5));
+            .timestampEvery(5)
+            .packOutbound(packOutbound));
     }
 
     private EtaConsumer consumer(final String user)
@@ -179,6 +187,40 @@ class InteractiveSourceTest
         assertEquals(1, stats.logins(), stats::toString);
         assertEquals(0, stats.rejected() + stats.malformed(), stats::toString);
         assertTrue(stats.updatesSent() >= 60, stats::toString);
+    }
+
+    /**
+     * Updates are packed straight into the RIPC encoder's frame; a connection that does not pack gets each in a frame
+     * of its own, the same bytes.
+     */
+    @ParameterizedTest(name = "packed {0}")
+    @ValueSource(booleans = {true, false})
+    void updatesArriveInOrderPackedOrNot(final boolean packOutbound)
+    {
+        launch(4000, packOutbound);
+        final EtaConsumer consumer = consumer("updates");
+        final String[] names = {"P1.N", "P2.N"};
+        for (int i = 0; i < names.length; i++)
+        {
+            consumer.requestItem(60 + i, SERVICE_ID, names[i]);
+            assertRefresh(consumer.awaitMessage(60 + i), 60 + i, StreamStates.OPEN, names[i]);
+        }
+        int timestamped = 0;
+        for (int round = 1; round <= 200; round++)
+        {
+            for (int i = 0; i < names.length; i++)
+            {
+                final EtaMessage update = consumer.awaitMessage(60 + i);
+                assertEquals(MsgClasses.UPDATE, update.msgClass(), update::toString);
+                assertEquals(round, update.uint(FieldIds.MDH_UPDSEQ), update::toString);
+                assertTrue(update.has(FieldIds.BID) && update.has(FieldIds.ACVOL_1), update::toString);
+                timestamped += update.has(FieldIds.MDH_ORGTIM) ? 1 : 0;
+            }
+        }
+        // every 5th update of the connection: P1's first few went out before P2 opened, so about 80 of these 400
+        final int timestampedUpdates = timestamped;
+        assertTrue(timestampedUpdates >= 60 && timestampedUpdates <= 100, () -> timestampedUpdates + " timestamped");
+        assertEquals(0, source.stats().malformed(), () -> source.stats().toString());
     }
 
     @Test
