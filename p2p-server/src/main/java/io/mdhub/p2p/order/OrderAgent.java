@@ -7,6 +7,7 @@ import org.agrona.CloseHelper;
 import org.agrona.DirectBuffer;
 import org.agrona.ExpandableDirectByteBuffer;
 import org.agrona.concurrent.Agent;
+import org.agrona.concurrent.AgentTerminationException;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -587,6 +588,14 @@ final class OrderAgent implements Agent, PeerListener
         catch (final RuntimeException ex)
         {
             recordDecoder.wrapAndApplyHeader(view, 0, headerDecoder);
+            if (Thread.currentThread().isInterrupted())
+            {
+                // the runner interrupts only an agent that does not stop when closed: a post-processor hung in this
+                // order. Completed as a failure, it and every order after it would be reported done to the peer,
+                // which would then never post-process them; not completed, the peer does on taking over
+                throw new AgentTerminationException("closed while post-processing order " +
+                    recordDecoder.orderId() + " of partition " + partition);
+            }
             processorFailed("post-processor", partition, recordDecoder.orderId(), ex);
         }
     }
