@@ -173,7 +173,7 @@ public final class DoorbellRinger implements AutoCloseable
     }
 
     /**
-     * Connect to every allocated doorbell of the stream not connected yet.
+     * @return true when the doorbell at the index is gone: freed by the driver, or its counter someone else's now.
      */
     private boolean isStale(final int index)
     {
@@ -182,6 +182,9 @@ public final class DoorbellRinger implements AutoCloseable
             counters.getCounterState(counterId) != CountersReader.RECORD_ALLOCATED;
     }
 
+    /**
+     * Drop the gone doorbells, then connect to every allocated doorbell of the stream not connected yet.
+     */
     private void lookUp()
     {
         final long nowNs = System.nanoTime();
