@@ -31,7 +31,6 @@ import io.mdhub.common.rwf.eta.EtaMsgWriter;
 import io.mdhub.common.rwf.eta.FieldListWriter;
 import io.mdhub.common.rwf.eta.MarketPriceEncoder;
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
@@ -45,7 +44,7 @@ import io.netty.channel.ChannelInboundHandlerAdapter;
  * due for the next tick; a backlog beyond one burst is dropped and counted as skipped.
  * <p>
  * An update is encoded into one reused buffer and packed by the RIPC encoder straight into its frame
- * ({@link RipcFrameEncoder#writePackedCopy}), so the update path allocates nothing: at a million updates a second a
+ * ({@link RipcFrameEncoder#writeCopy}), so the update path allocates nothing: at a million updates a second a
  * buffer and a wrapper per update made the source collect every few seconds, and each pause came back as a
  * catch-up burst the test could mistake for the distributor pushing back.
  */
@@ -67,8 +66,6 @@ final class NiProviderSession extends ChannelInboundHandlerAdapter
     private final RwfMsgFlyweight header = new RwfMsgFlyweight();
     private final UnsafeBuffer view = new UnsafeBuffer(0, 0);
     private final UnsafeBuffer update = new UnsafeBuffer(ByteBuffer.allocateDirect(MESSAGE_CAPACITY / 4));
-    /** The same memory as {@link #update}, for copying into a message buffer when an update cannot be packed. */
-    private final ByteBuf updateBytes = Unpooled.wrappedBuffer(update.byteBuffer());
     private final Buffer text = CodecFactory.createBuffer();
     private RipcFrameEncoder encoder;
     private UpdatePacer pacer;
@@ -279,17 +276,11 @@ final class NiProviderSession extends ChannelInboundHandlerAdapter
         final int length = writer.encodedLength();
         if (null == encoder)
         {
-            encoder = ctx.pipeline().get(RipcFrameEncoder.class);
+            encoder = ctx.pipeline().get(RipcFrameEncoder.class); // in the pipeline once the session is active
         }
-        // the streamId "patched" in is the one encoded: the message goes out as it is
-        if (null == encoder ||
-            !encoder.writePackedCopy(update, 0, length, RwfMsgDescriptor.STREAM_ID_OFFSET, streamId(item)))
-        {
-            // not packable (mdhub.ripc.pack.outbound=false, or too long): a message buffer of its own, as any other
-            final ByteBuf buf = RipcFrameEncoder.newMessageBuffer(ctx.alloc(), length);
-            buf.writeBytes(updateBytes, 0, length);
-            write(ctx, buf);
-        }
+        // packed, or a frame of its own when the connection does not pack; the streamId "patched" in is the one
+        // encoded: the message goes out as it is
+        encoder.writeCopy(update, 0, length, RwfMsgDescriptor.STREAM_ID_OFFSET, streamId(item));
     }
 
     private ByteBuf finish(final ByteBuf buf, final int result)

@@ -35,7 +35,6 @@ import io.mdhub.common.rwf.eta.LoginResponseEncoder;
 import io.mdhub.common.rwf.eta.MarketPriceEncoder;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
-import io.netty.buffer.Unpooled;
 
 /**
  * Everything an interactive source sends, encoded with reused ETA objects: login accept and refusal, the source
@@ -43,8 +42,9 @@ import io.netty.buffer.Unpooled;
  * layout (per-item MDH_UPDSEQ, MDH_ORGTIM in selected updates) and status messages of any domain. One instance per
  * connection (the directory encoder briefly changes the service it encodes), used on that connection's event loop.
  * <p>
- * Updates are encoded into one reused buffer, which the session packs straight into the RIPC encoder's frame: no
- * buffer, wrapper or pipeline trip per update. Admin messages and refreshes use headroom buffers (framed in place).
+ * Updates are encoded into one reused buffer, which the session hands to the RIPC encoder to pack straight into its
+ * frame ({@code RipcFrameEncoder.writeCopy}): no buffer, wrapper or pipeline trip per update. Admin messages and
+ * refreshes use headroom buffers (framed in place).
  */
 final class SinkMessages
 {
@@ -62,8 +62,6 @@ final class SinkMessages
 
     private final EtaMsgWriter writer = new EtaMsgWriter();
     private final UnsafeBuffer update = new UnsafeBuffer(ByteBuffer.allocateDirect(UPDATE_CAPACITY));
-    /** The same memory as {@link #update}, to copy from into a message buffer. */
-    private final ByteBuf updateBytes = Unpooled.wrappedBuffer(update.byteBuffer());
     private final LoginResponseEncoder login;
     private final DirectoryEncoder directory = new DirectoryEncoder(1);
     private final MarketPriceEncoder marketPrice = new MarketPriceEncoder();
@@ -210,18 +208,6 @@ final class SinkMessages
     DirectBuffer lastUpdate()
     {
         return update;
-    }
-
-    /**
-     * The last update encoded, in a message buffer of its own: for a connection whose RIPC encoder does not pack.
-     *
-     * @param length the update's length, as {@link #encodeUpdate} returned it.
-     */
-    ByteBuf copyOfLastUpdate(final ByteBufAllocator alloc, final int length)
-    {
-        final ByteBuf out = RipcFrameEncoder.newMessageBuffer(alloc, length);
-        out.writeBytes(updateBytes, 0, length);
-        return out;
     }
 
     /**

@@ -250,20 +250,16 @@ final class SinkSession extends ChannelInboundHandlerAdapter
     }
 
     /**
-     * The update just encoded goes straight into the RIPC encoder's packed frame (the streamId "patched" in is the
-     * one encoded), or, on a connection that does not pack, out in a message buffer of its own.
+     * The update just encoded goes straight into the RIPC encoder's packed frame, or in a frame of its own on a
+     * connection that does not pack (the streamId "patched" in is the one encoded).
      */
     private void packOrWrite(final ChannelHandlerContext ctx, final int streamId, final int length)
     {
         if (null == encoder)
         {
-            encoder = ctx.pipeline().get(RipcFrameEncoder.class);
+            encoder = ctx.pipeline().get(RipcFrameEncoder.class); // in the pipeline once the session is active
         }
-        if (null == encoder ||
-            !encoder.writePackedCopy(messages.lastUpdate(), 0, length, RwfMsgDescriptor.STREAM_ID_OFFSET, streamId))
-        {
-            ctx.write(messages.copyOfLastUpdate(ctx.alloc(), length), ctx.voidPromise());
-        }
+        encoder.writeCopy(messages.lastUpdate(), 0, length, RwfMsgDescriptor.STREAM_ID_OFFSET, streamId);
     }
 
     // ---------------------------------------------------------------- inbound

@@ -171,6 +171,36 @@ public final class RipcFrameEncoder extends ChannelOutboundHandlerAdapter
         return true;
     }
 
+    /**
+     * Write a copy of an RWF message with an int patched in: packed as {@link #writePackedCopy} does, or, when it
+     * cannot be packed (packing off, or too long for a pack), copied into a message buffer of its own and framed like
+     * any other write. For a producer that encodes each message into one reused buffer: it never holds a buffer of
+     * the channel's. Channel's event loop only, once this encoder is in the pipeline; the caller flushes as usual.
+     *
+     * @param source      the message.
+     * @param offset      where it starts.
+     * @param length      its length.
+     * @param patchOffset offset within the message of the int to write.
+     * @param patchValue  the int.
+     */
+    public void writeCopy(
+        final DirectBuffer source, final int offset, final int length, final int patchOffset, final int patchValue)
+    {
+        if (writePackedCopy(source, offset, length, patchOffset, patchValue))
+        {
+            return;
+        }
+        if (null == ctx)
+        {
+            throw new IllegalStateException("the encoder is not in a pipeline");
+        }
+        final ByteBuf copy = newMessageBuffer(ctx.alloc(), length);
+        final int start = copy.writerIndex();
+        source.getBytes(offset, copy.nioBuffer(start, length), length);
+        copy.setInt(start + patchOffset, patchValue);
+        write(ctx, copy.writerIndex(start + length), ctx.voidPromise());
+    }
+
     @Override
     public void write(final ChannelHandlerContext ctx, final Object msg, final ChannelPromise promise)
     {

@@ -634,6 +634,42 @@ class RipcFrameCodecTest
         assertFalse(channel.finishAndReleaseAll());
     }
 
+    /**
+     * writeCopy packs when it can; without packing each copy leaves as a normal frame of its own, patched the same
+     * way, and the source is not touched.
+     */
+    @ParameterizedTest(name = "packing {0}")
+    @ValueSource(booleans = {true, false})
+    void copiesArePackedOrFramedAloneWithTheIntPatchedIn(final boolean pack)
+    {
+        final EmbeddedChannel channel = encoderChannel(pack, MAX_USER_MSG_SIZE);
+        final RipcFrameEncoder encoder = channel.pipeline().get(RipcFrameEncoder.class);
+        final byte[] a = message(50, 1);
+        final byte[] b = message(60, 2);
+        encoder.writeCopy(new UnsafeBuffer(a), 0, a.length, 4, 11);
+        encoder.writeCopy(new UnsafeBuffer(b), 0, b.length, 4, -12);
+        channel.flush();
+
+        final byte[] patchedA = a.clone();
+        java.nio.ByteBuffer.wrap(patchedA).putInt(4, 11);
+        final byte[] patchedB = b.clone();
+        java.nio.ByteBuffer.wrap(patchedB).putInt(4, -12);
+        final List<byte[]> frames = readFrames(channel);
+        if (pack)
+        {
+            assertEquals(1, frames.size());
+            assertArrayEquals(packedFrame(patchedA, patchedB), frames.get(0));
+        }
+        else
+        {
+            assertEquals(2, frames.size());
+            assertArrayEquals(normalFrame(patchedA), frames.get(0));
+            assertArrayEquals(normalFrame(patchedB), frames.get(1));
+        }
+        assertArrayEquals(message(50, 1), a, "the source is not touched");
+        assertFalse(channel.finishAndReleaseAll());
+    }
+
     @Test
     void packedCopiesAreRefusedWithoutPacking()
     {
