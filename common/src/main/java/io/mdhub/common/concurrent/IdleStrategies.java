@@ -10,6 +10,8 @@ import org.agrona.concurrent.SleepingIdleStrategy;
 import org.agrona.concurrent.SleepingMillisIdleStrategy;
 import org.agrona.concurrent.YieldingIdleStrategy;
 
+import io.mdhub.common.net.SocketIdleStrategy;
+
 /**
  * Builds Agrona {@link IdleStrategy}s from configuration text, in the manner of Aeron's
  * {@code Configuration.agentIdleStrategy}. Accepted forms (aliases are case-insensitive, numbers may contain
@@ -27,6 +29,9 @@ import org.agrona.concurrent.YieldingIdleStrategy;
  * <tr><td>{@code doorbell[:maxSpins,maxYields,maxWaitMs]}</td><td>{@link DoorbellIdleStrategy}: blocks until a
  * publisher to the thread's IPC streams rings (order agents and order clients open the doorbell; elsewhere it backs
  * off up to the longest wait), default 10,5,1</td><td>no</td></tr>
+ * <tr><td>{@code socket[:maxSpins,maxWaitMs]}</td><td>{@link SocketIdleStrategy}: blocks in the kernel on the
+ * thread's sockets until one is ready or its timer is due (owners with a {@link io.mdhub.common.net.SocketPoller}
+ * attach it; elsewhere it parks for the longest wait), default 0,100</td><td>no</td></tr>
  * <tr><td>a class name</td><td>its public no-argument constructor</td><td>see {@link #isBusySpinning}</td></tr>
  * </table>
  * {@code yield} counts as busy-spinning: on an otherwise idle core {@code Thread.yield()} returns at once, so the
@@ -49,6 +54,8 @@ public final class IdleStrategies
     public static final String BACKOFF = "backoff";
     /** Alias of {@link DoorbellIdleStrategy}, optional parameters {@code :maxSpins,maxYields,maxWaitMs}. */
     public static final String DOORBELL = DoorbellIdleStrategy.ALIAS;
+    /** Alias of {@link SocketIdleStrategy}, optional parameters {@code :maxSpins,maxWaitMs}. */
+    public static final String SOCKET = SocketIdleStrategy.ALIAS;
 
     private IdleStrategies()
     {
@@ -92,6 +99,8 @@ public final class IdleStrategies
                 return backoff(text, params);
             case DOORBELL:
                 return doorbell(text, params);
+            case SOCKET:
+                return socket(text, params);
             default:
                 if (colon >= 0)
                 {
@@ -112,6 +121,7 @@ public final class IdleStrategies
     {
         return !(strategy instanceof BackoffIdleStrategy ||
             strategy instanceof DoorbellIdleStrategy ||
+            strategy instanceof SocketIdleStrategy ||
             strategy instanceof SleepingIdleStrategy ||
             strategy instanceof SleepingMillisIdleStrategy);
     }
@@ -146,6 +156,19 @@ public final class IdleStrategies
             throw new IllegalArgumentException("doorbell takes 3 parameters maxSpins,maxYields,maxWaitMs: " + text);
         }
         return new DoorbellIdleStrategy(params[0], params[1], params[2]); // its own check names the bad values
+    }
+
+    private static IdleStrategy socket(final String text, final long[] params)
+    {
+        if (0 == params.length)
+        {
+            return new SocketIdleStrategy();
+        }
+        if (2 != params.length)
+        {
+            throw new IllegalArgumentException("socket takes 2 parameters maxSpins,maxWaitMs: " + text);
+        }
+        return new SocketIdleStrategy(params[0], params[1]); // its own check names the bad values
     }
 
     private static IdleStrategy instantiate(final String className)

@@ -11,6 +11,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
+import io.mdhub.common.net.SocketIdleStrategy;
 import io.mdhub.common.test.InterruptAfter;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -33,6 +34,7 @@ class IdleStrategiesTest
         assertInstanceOf(SleepingMillisIdleStrategy.class, IdleStrategies.parse("sleep-ms"));
         assertInstanceOf(BackoffIdleStrategy.class, IdleStrategies.parse("backoff"));
         assertInstanceOf(DoorbellIdleStrategy.class, IdleStrategies.parse("doorbell"));
+        assertInstanceOf(SocketIdleStrategy.class, IdleStrategies.parse("socket"));
     }
 
     @Test
@@ -48,6 +50,8 @@ class IdleStrategiesTest
         final String doorbell = IdleStrategies.parse("doorbell:3,0,2").toString();
         assertTrue(doorbell.contains("maxSpins=3, maxYields=0, maxWaitMs=2"), doorbell);
         assertTrue(IdleStrategies.parse("doorbell").toString().contains("maxSpins=10, maxYields=5, maxWaitMs=1"));
+        assertTrue(IdleStrategies.parse("socket").toString().contains("maxSpins=0, maxWaitMs=100"));
+        assertTrue(IdleStrategies.parse("socket:5,7").toString().contains("maxSpins=5, maxWaitMs=7"));
     }
 
     @Test
@@ -66,7 +70,8 @@ class IdleStrategiesTest
     @ParameterizedTest
     @ValueSource(strings = { "", " ", "bogus", "noop:1", "sleep-ns:0", "sleep-ms:-1", "sleep-ns:1,2", "sleep-ns:x",
         "backoff:1,2", "backoff:1,2,3000,100", "backoff:1,2,0,100", "java.lang.String", "nosuch.Strategy",
-        "bogus:1", "doorbell:1,2", "doorbell:1,0,0", "doorbell:-1,0,1" })
+        "bogus:1", "doorbell:1,2", "doorbell:1,0,0", "doorbell:-1,0,1",
+        "socket:1", "socket:0,0", "socket:-1,5" })
     void rejectsMalformedSpecifications(final String spec)
     {
         assertThrows(IllegalArgumentException.class, () -> IdleStrategies.parse(spec));
@@ -82,6 +87,7 @@ class IdleStrategiesTest
         assertFalse(IdleStrategies.isBusySpinning(IdleStrategies.parse("sleep-ns")));
         assertFalse(IdleStrategies.isBusySpinning(IdleStrategies.parse("sleep-ms")));
         assertFalse(IdleStrategies.isBusySpinning(IdleStrategies.parse("doorbell")));
+        assertFalse(IdleStrategies.isBusySpinning(IdleStrategies.parse("socket")));
         final IdleStrategy custom = new IdleStrategy()
         {
             public void idle(final int workCount)

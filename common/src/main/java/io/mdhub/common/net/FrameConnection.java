@@ -1,0 +1,387 @@
+package io.mdhub.common.net;
+
+import java.io.IOException;
+import java.net.ConnectException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.SocketChannel;
+
+import org.agrona.BitUtil;
+import org.agrona.CloseHelper;
+import org.agrona.DirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+
+/**
+ * One non-blocking TCP connection carrying length-prefixed messages ({@link FrameDescriptor}), owned by the thread
+ * of its {@link SocketPoller}.
+ * <p>
+ * <b>Reading</b> drains the socket: every read the kernel has ready, up to a byte budget per poll so that one busy
+ * peer cannot starve the others (the selector reports it again at once), each complete message handed to the
+ * handler straight from the receive buffer. A partial frame waits for the rest; a frame longer than the receive
+ * buffer grows it, up to the largest message allowed.
+ * <p>
+ * <b>Sending</b> copies a message into the send buffer; nothing is written until {@link #flush()} (the poller
+ * flushes every connection with something to send once per duty cycle), so a batch of answers costs one
+ * {@code write}. What the socket does not take stays and is written when it becomes writable. The send buffer grows
+ * up to the connection's send limit: past it {@link #offer} says no, and the owner decides what back-pressure means
+ * (retry later, drop and count, or close a peer that stopped reading).
+ */
+public final class FrameConnection
+{
+    private static final int READ_BUDGET_BUFFERS = 4;
+
+    private final SocketPoller poller;
+    private final SocketChannel channel;
+    private final ConnectionHandler handler;
+    private final String remote;
+    private final int maxMessageLength;
+    private final UnsafeBuffer receiveView = new UnsafeBuffer(0, 0);
+    private final UnsafeBuffer sendView = new UnsafeBuffer(0, 0);
+    private SelectionKey key;
+    private ByteBuffer receive;
+    private ByteBuffer send;
+    private int sendLimitBytes;
+    private boolean isOpen;
+    private boolean isClosed;
+    private boolean isFlushQueued;
+    private boolean wasRefused;
+    private int interestOps;
+    private Object attachment;
+
+    FrameConnection(
+        final SocketPoller poller,
+        final SocketChannel channel,
+        final ConnectionHandler handler,
+        final String remote,
+        final int receiveBufferBytes,
+        final int sendBufferBytes,
+        final int sendLimitBytes,
+        final int maxMessageLength)
+    {
+        this.poller = poller;
+        this.channel = channel;
+        this.handler = handler;
+        this.remote = remote;
+        this.maxMessageLength = maxMessageLength;
+        this.sendLimitBytes = Math.max(sendLimitBytes, FrameDescriptor.frameLength(maxMessageLength));
+        this.receive = ByteBuffer.allocateDirect(receiveBufferBytes).order(ByteOrder.LITTLE_ENDIAN);
+        this.send = ByteBuffer.allocateDirect(Math.min(sendBufferBytes, this.sendLimitBytes))
+            .order(ByteOrder.LITTLE_ENDIAN);
+        receiveView.wrap(receive);
+        sendView.wrap(send);
+    }
+
+    void register(final SelectionKey key, final boolean isConnected)
+    {
+        this.key = key;
+        this.interestOps = key.interestOps();
+        this.isOpen = isConnected;
+    }
+
+    /**
+     * @return the peer's address as text, for logs.
+     */
+    public String remoteAddress()
+    {
+        return remote;
+    }
+
+    /**
+     * @return true once connected (accepted, or an outbound connect completed) and until closed.
+     */
+    public boolean isOpen()
+    {
+        return isOpen && !isClosed;
+    }
+
+    /**
+     * @return true once closed, for whatever reason.
+     */
+    public boolean isClosed()
+    {
+        return isClosed;
+    }
+
+    /**
+     * @return true if an outbound connect was refused: the host answered and nothing listened on the port.
+     */
+    public boolean wasRefused()
+    {
+        return wasRefused;
+    }
+
+    /**
+     * @return the owner's object for this connection, or null.
+     */
+    public Object attachment()
+    {
+        return attachment;
+    }
+
+    /**
+     * @param attachment the owner's object for this connection (a session).
+     */
+    public void attach(final Object attachment)
+    {
+        this.attachment = attachment;
+    }
+
+    /**
+     * @return bytes offered and not yet taken by the socket.
+     */
+    public int pendingBytes()
+    {
+        return send.position();
+    }
+
+    /**
+     * @return the most bytes that may wait to be sent.
+     */
+    public int sendLimitBytes()
+    {
+        return sendLimitBytes;
+    }
+
+    /**
+     * @param bytes the most bytes that may wait to be sent (at least one largest frame).
+     */
+    public void sendLimitBytes(final int bytes)
+    {
+        sendLimitBytes = Math.max(bytes, FrameDescriptor.frameLength(maxMessageLength));
+    }
+
+    /**
+     * Queue one message; it goes out with the next flush.
+     *
+     * @param buffer holds the message.
+     * @param offset where it starts.
+     * @param length its bytes.
+     * @return false if closed, or if the bytes waiting would pass the send limit (nothing was queued).
+     * @throws IllegalArgumentException if the message is shorter than a header or longer than allowed.
+     */
+    public boolean offer(final DirectBuffer buffer, final int offset, final int length)
+    {
+        if (length < FrameDescriptor.MIN_MESSAGE_LENGTH || length > maxMessageLength)
+        {
+            throw new IllegalArgumentException("message of " + length + " bytes, allowed " +
+                FrameDescriptor.MIN_MESSAGE_LENGTH + ".." + maxMessageLength);
+        }
+        if (isClosed)
+        {
+            return false;
+        }
+        final int frameLength = FrameDescriptor.frameLength(length);
+        if (send.remaining() < frameLength && !growSend(send.position() + frameLength))
+        {
+            return false;
+        }
+        final int position = send.position();
+        sendView.putInt(position + FrameDescriptor.LENGTH_OFFSET, length, ByteOrder.LITTLE_ENDIAN);
+        sendView.putBytes(position + FrameDescriptor.HEADER_LENGTH, buffer, offset, length);
+        send.position(position + frameLength);
+        if (!isFlushQueued)
+        {
+            isFlushQueued = true;
+            poller.queueFlush(this);
+        }
+        return true;
+    }
+
+    /**
+     * Write what waits, as much as the socket takes now; the rest goes when it becomes writable.
+     *
+     * @return bytes written.
+     */
+    public int flush()
+    {
+        isFlushQueued = false;
+        if (isClosed || !isOpen || 0 == send.position())
+        {
+            return 0;
+        }
+        final int written;
+        try
+        {
+            send.flip();
+            written = channel.write(send);
+            send.compact();
+        }
+        catch (final IOException ex)
+        {
+            close("write failed: " + ex.getMessage());
+            return 0;
+        }
+        interest(send.position() > 0 ? SelectionKey.OP_READ | SelectionKey.OP_WRITE : SelectionKey.OP_READ);
+        return written;
+    }
+
+    /**
+     * Close the connection now (what waits to be sent is dropped) and tell the handler, once.
+     *
+     * @param reason why, for the handler and logs.
+     */
+    public void close(final String reason)
+    {
+        if (isClosed)
+        {
+            return;
+        }
+        isClosed = true;
+        if (null != key)
+        {
+            key.cancel();
+        }
+        CloseHelper.quietClose(channel);
+        poller.onClosed(this);
+        handler.onClose(this, reason);
+    }
+
+    /**
+     * Drain the socket and hand every complete message to the handler.
+     *
+     * @return messages handled.
+     */
+    int read()
+    {
+        int messages = 0;
+        int budget = READ_BUDGET_BUFFERS * receive.capacity();
+        while (!isClosed && budget > 0)
+        {
+            final int read;
+            try
+            {
+                read = channel.read(receive);
+            }
+            catch (final IOException ex)
+            {
+                close("read failed: " + ex.getMessage());
+                return messages;
+            }
+            if (read < 0)
+            {
+                messages += dispatch(); // what came whole before the end is still delivered
+                close("closed by peer");
+                return messages;
+            }
+            messages += dispatch();
+            if (0 == read)
+            {
+                break;
+            }
+            budget -= read;
+        }
+        return messages;
+    }
+
+    /**
+     * The outbound connect can complete.
+     *
+     * @return 1 if it did (the connection is open), 0 if still under way or failed.
+     */
+    int finishConnect()
+    {
+        try
+        {
+            if (!channel.finishConnect())
+            {
+                return 0;
+            }
+        }
+        catch (final IOException ex)
+        {
+            wasRefused = ex instanceof ConnectException;
+            close("connect failed: " + ex.getMessage());
+            return 0;
+        }
+        isOpen = true;
+        interest(SelectionKey.OP_READ);
+        handler.onOpen(this);
+        if (send.position() > 0 && !isClosed)
+        {
+            flush(); // what was offered while it connected
+        }
+        return 1;
+    }
+
+    private int dispatch()
+    {
+        final int limit = receive.position();
+        int position = 0;
+        int messages = 0;
+        while (!isClosed && limit - position >= FrameDescriptor.HEADER_LENGTH)
+        {
+            final int length = receiveView.getInt(position + FrameDescriptor.LENGTH_OFFSET, ByteOrder.LITTLE_ENDIAN);
+            if (length < FrameDescriptor.MIN_MESSAGE_LENGTH || length > maxMessageLength)
+            {
+                close("malformed frame: message length " + length + ", allowed " +
+                    FrameDescriptor.MIN_MESSAGE_LENGTH + ".." + maxMessageLength);
+                return messages;
+            }
+            if (limit - position - FrameDescriptor.HEADER_LENGTH < length)
+            {
+                break;
+            }
+            handler.onMessage(this, receiveView, position + FrameDescriptor.HEADER_LENGTH, length);
+            messages++;
+            position += FrameDescriptor.frameLength(length);
+        }
+        if (isClosed)
+        {
+            return messages;
+        }
+        if (position > 0)
+        {
+            receive.limit(limit).position(position);
+            receive.compact();
+        }
+        if (receive.remaining() == 0)
+        {
+            growReceive();
+        }
+        return messages;
+    }
+
+    private void growReceive()
+    {
+        // full and no whole frame in it: the frame at its start is longer than the buffer (checked against the
+        // largest message when its length was read)
+        final ByteBuffer larger = ByteBuffer.allocateDirect(
+            BitUtil.findNextPositivePowerOfTwo(FrameDescriptor.frameLength(maxMessageLength)))
+            .order(ByteOrder.LITTLE_ENDIAN);
+        receive.flip();
+        larger.put(receive);
+        receive = larger;
+        receiveView.wrap(receive);
+    }
+
+    private boolean growSend(final int needed)
+    {
+        if (needed > sendLimitBytes)
+        {
+            return false;
+        }
+        final int capacity = (int)Math.min(sendLimitBytes, BitUtil.findNextPositivePowerOfTwo((long)needed));
+        final ByteBuffer larger = ByteBuffer.allocateDirect(capacity).order(ByteOrder.LITTLE_ENDIAN);
+        send.flip();
+        larger.put(send);
+        send = larger;
+        sendView.wrap(send);
+        return true;
+    }
+
+    private void interest(final int ops)
+    {
+        if (ops != interestOps && null != key && key.isValid())
+        {
+            key.interestOps(ops);
+            interestOps = ops;
+        }
+    }
+
+    @Override
+    public String toString()
+    {
+        return "FrameConnection{" + remote + (isClosed ? ", closed" : isOpen ? "" : ", connecting") + "}";
+    }
+}
