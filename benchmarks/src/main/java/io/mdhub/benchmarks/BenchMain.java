@@ -14,8 +14,8 @@ import picocli.CommandLine;
  * Main class of {@code mdhub-bench.jar}: {@code source ...} runs the market data source, {@code client ...} the
  * test client, {@code latency ...} and {@code throughput ...} the published market data tests, {@code orders ...}
  * the published order test, {@code echo-order-server ...} the servers of its floor, {@code tcp-floor-server ...}
- * the servers of the transport floor, and {@code probe ...} the order probe with every target of this jar (as
- * {@code mdhub-order-probe.jar probe});
+ * and {@code hazelcast-member ...} the servers of its references, and {@code probe ...} the order probe with every
+ * target of this jar (as {@code mdhub-order-probe.jar probe});
  * {@code jmh ...} hands the rest to JMH's own main; anything else goes to JMH whole, so
  * {@code java -jar mdhub-bench.jar -prof gc 'io.mdhub.*'} works as JMH users expect.
  */
@@ -23,7 +23,7 @@ public final class BenchMain
 {
     private static final String USAGE =
         "usage: mdhub-bench.jar (demo | source | client | latency | throughput | orders | echo-order-server " +
-        "| tcp-floor-server | probe [options] | [jmh] [JMH options])";
+        "| tcp-floor-server | hazelcast-member | probe [options] | [jmh] [JMH options])";
 
     private BenchMain()
     {
@@ -63,6 +63,9 @@ public final class BenchMain
                 break;
             case "tcp-floor-server":
                 System.exit(new CommandLine(new io.mdhub.benchmarks.orders.TcpFloorServer()).execute(rest));
+                break;
+            case "hazelcast-member":
+                System.exit(new CommandLine(new io.mdhub.benchmarks.orders.HazelcastMember()).execute(rest));
                 break;
             case "probe":
                 System.exit(io.mdhub.orderprobe.OrderProbeMain.run(args));
