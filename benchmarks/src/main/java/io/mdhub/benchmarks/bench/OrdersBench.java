@@ -581,7 +581,8 @@ public final class OrdersBench implements Callable<Integer>
         }
         if (null != window && !made.isEmpty())
         {
-            final RunCpu cpu = window.account(ordersCreated(made, window.startEpochNs(), window.endEpochNs()));
+            final long[] counts = ordersInWindow(made, window.startEpochNs(), window.endEpochNs());
+            final RunCpu cpu = window.account(counts[0], counts[1]);
             cpu.writeCsv(runsDir.resolve("cpu.csv"), label);
             cpuByRun.put(label, cpu);
         }
@@ -632,17 +633,27 @@ public final class OrdersBench implements Callable<Integer>
         return window;
     }
 
-    private static long ordersCreated(final List<ProbeRun> runs, final long fromEpochNs, final long toEpochNs)
+    /**
+     * @return {orders created in the window, of these the ones answered in it}.
+     */
+    private static long[] ordersInWindow(final List<ProbeRun> runs, final long fromEpochNs, final long toEpochNs)
     {
-        long orders = 0;
+        long created = 0;
+        long answered = 0;
         for (final ProbeRun run : runs)
         {
-            for (final long created : run.createEpochNs())
+            final long[] create = run.createEpochNs();
+            final long[] end = run.endEpochNs();
+            for (int i = 0; i < create.length; i++)
             {
-                orders += created >= fromEpochNs && created < toEpochNs ? 1 : 0;
+                if (create[i] >= fromEpochNs && create[i] < toEpochNs)
+                {
+                    created++;
+                    answered += end[i] < toEpochNs ? 1 : 0;
+                }
             }
         }
-        return orders;
+        return new long[] {created, answered};
     }
 
     private static void sleepUntilEpochNs(final long epochNs)
@@ -718,7 +729,10 @@ public final class OrdersBench implements Callable<Integer>
         final StringBuilder md = new StringBuilder("# bench orders\n\nMachine: ").append(LatencyBench.machine())
             .append("\n\ncreate-to-end, µs. Published two_server rows from `shared/reference/gemcache_orders.csv`. ")
             .append("CPU, context switches and threads of every process of the run over its measured window ")
-            .append("(servers, probes, the backbone daemon where there is one), per order created in it.\n\n")
+            .append("(servers, probes, the backbone daemon where there is one), per order created in it; ")
+            .append("\"").append(RunCpu.BEHIND_MARK.strip()).append("\": the configuration fell behind the rate, ")
+            .append("fewer than ").append(RunCpu.KEPT_UP_PERCENT).append(" % of those orders were answered in the ")
+            .append("window, and the figures are not its cost per order.\n\n")
             .append("| run | orders | mean | median | p90 | p95 | p99 | max | spikes (unexplained) | ")
             .append(RunCpu.MARKDOWN_HEADER).append(" | published mean | published p95 |\n")
             .append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|\n");
@@ -742,15 +756,16 @@ public final class OrdersBench implements Callable<Integer>
      */
     private void writeCpuCsv(final Path dir) throws IOException
     {
-        final StringBuilder csv = new StringBuilder("run,orders,cpu_us_per_order,servers_cpu_us_per_order," +
-            "probes_cpu_us_per_order,backbone_cpu_us_per_order,cores,switches_per_order,threads\n");
+        final StringBuilder csv = new StringBuilder("run,orders,answered,behind,cpu_us_per_order," +
+            "servers_cpu_us_per_order,probes_cpu_us_per_order,backbone_cpu_us_per_order,cores,switches_per_order," +
+            "threads\n");
         for (final Map.Entry<String, RunCpu> run : cpuByRun.entrySet())
         {
             final RunCpu cpu = run.getValue();
-            csv.append(String.format(Locale.ROOT, "%s,%d,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%s%n", run.getKey(),
-                cpu.orders(), cpu.cpuUsPerOrder(), cpu.cpuUsPerOrder(RunCpu.Role.SERVER),
-                cpu.cpuUsPerOrder(RunCpu.Role.PROBE), cpu.cpuUsPerOrder(RunCpu.Role.BACKBONE), cpu.cores(),
-                cpu.switchesPerOrder(), cpu.threads()));
+            csv.append(String.format(Locale.ROOT, "%s,%d,%d,%b,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%s%n", run.getKey(),
+                cpu.orders(), cpu.answered(), cpu.isBehind(), cpu.cpuUsPerOrder(),
+                cpu.cpuUsPerOrder(RunCpu.Role.SERVER), cpu.cpuUsPerOrder(RunCpu.Role.PROBE),
+                cpu.cpuUsPerOrder(RunCpu.Role.BACKBONE), cpu.cores(), cpu.switchesPerOrder(), cpu.threads()));
         }
         Files.writeString(dir.resolve("cpu.csv"), csv, StandardCharsets.UTF_8);
     }

@@ -15,16 +15,26 @@ import java.util.Locale;
  * sampled with {@link ProcessCpu} as the window starts and again just before it ends, divided by the orders created
  * between the two samples. CPU per order is the cost that latency alone hides: two configurations with the same
  * latency at a rate may need very different shares of the host to get it.
+ * <p>
+ * The figures mean what they say only where the configuration kept up with the rate, so that about as many orders
+ * were served in the window as were created in it. Where it did not, the CPU of the window went to fewer orders (a
+ * backlog, partly from the warm-up, whose orders the probes do not keep); such a run is marked
+ * {@link #isBehind() behind}: fewer than {@value #KEPT_UP_PERCENT} % of the orders created in the window were also
+ * answered in it.
  */
 final class RunCpu
 {
     /** CSV header of {@link #writeCsv}. */
     static final String CSV_HEADER = "run,process,role,pid,cpu_ns,cpu_from_ticks,tick_cpu_ns,voluntary_switches," +
-        "involuntary_switches,threads_start,threads_end,threads_ended,window_ns,orders,cpu_us_per_order," +
+        "involuntary_switches,threads_start,threads_end,threads_ended,window_ns,orders,answered,cpu_us_per_order," +
         "switches_per_order";
+    /** A run kept up when at least this share of the orders created in the window was answered in it. */
+    static final int KEPT_UP_PERCENT = 95;
     /** The report's column titles for {@link #markdownCells()}. */
     static final String MARKDOWN_HEADER = "CPU µs/order | servers µs | probes µs | backbone µs | cores | " +
         "ctx sw/order | threads";
+    /** After the CPU per order of a run that fell {@link #isBehind() behind} the rate. */
+    static final String BEHIND_MARK = " (behind)";
     /** Cells of a run with no accounting. */
     static final String MARKDOWN_EMPTY = " |  |  |  |  |  | ";
     private static final double NS_PER_US = 1000.0;
@@ -129,10 +139,11 @@ final class RunCpu
         }
 
         /**
-         * @param orders orders created between the two samples.
+         * @param orders   orders created between the two samples.
+         * @param answered of these, those answered before the second sample.
          * @return the run's accounting (processes not running at either sample left out).
          */
-        RunCpu account(final long orders)
+        RunCpu account(final long orders, final long answered)
         {
             final List<Entry> entries = new ArrayList<>();
             for (int i = 0; i < processes.size(); i++)
@@ -142,7 +153,7 @@ final class RunCpu
                     entries.add(new Entry(processes.get(i), ProcessCpu.between(starts.get(i), ends.get(i))));
                 }
             }
-            return new RunCpu(entries, endEpochNs - startEpochNs, orders);
+            return new RunCpu(entries, endEpochNs - startEpochNs, orders, answered);
         }
 
         private static long sampleAll(final List<Watched> processes, final List<ProcessCpu.Sample> samples)
@@ -159,17 +170,20 @@ final class RunCpu
     private final List<Entry> entries;
     private final long windowNs;
     private final long orders;
+    private final long answered;
 
     /**
      * @param entries  every process and what it cost.
      * @param windowNs time between the samples.
      * @param orders   orders created between them.
+     * @param answered of these, those answered before the second sample.
      */
-    RunCpu(final List<Entry> entries, final long windowNs, final long orders)
+    RunCpu(final List<Entry> entries, final long windowNs, final long orders, final long answered)
     {
         this.entries = List.copyOf(entries);
         this.windowNs = windowNs;
         this.orders = orders;
+        this.answered = answered;
     }
 
     /**
@@ -186,6 +200,23 @@ final class RunCpu
     long orders()
     {
         return orders;
+    }
+
+    /**
+     * @return of the orders created in the window, those answered in it.
+     */
+    long answered()
+    {
+        return answered;
+    }
+
+    /**
+     * @return whether the configuration fell behind the rate in the window: fewer than {@value #KEPT_UP_PERCENT} %
+     * of the orders created in it were answered in it, and the figures per order are not its cost per order.
+     */
+    boolean isBehind()
+    {
+        return answered * 100 < orders * KEPT_UP_PERCENT;
     }
 
     /**
@@ -261,17 +292,20 @@ final class RunCpu
     String describe()
     {
         return String.format(Locale.ROOT, "cpu %.1f us/order (servers %s, probes %s, backbone %s) on %.2f cores, " +
-            "%.1f ctx switches/order, threads: %s", cpuUsPerOrder(), format(cpuUsPerOrder(Role.SERVER)),
+            "%.1f ctx switches/order, threads: %s%s", cpuUsPerOrder(), format(cpuUsPerOrder(Role.SERVER)),
             format(cpuUsPerOrder(Role.PROBE)), format(cpuUsPerOrder(Role.BACKBONE)), cores(), switchesPerOrder(),
-            threads());
+            threads(), isBehind() ? String.format(Locale.ROOT, " [BEHIND the rate: %d of the %d orders created in " +
+            "the window answered in it; not a cost per order]", answered, orders) : "");
     }
 
     /**
-     * @return the report's cells, in the order of {@link #MARKDOWN_HEADER}, without the outer bars.
+     * @return the report's cells, in the order of {@link #MARKDOWN_HEADER}, without the outer bars; a run that fell
+     * behind has its CPU per order marked {@value #BEHIND_MARK}.
      */
     String markdownCells()
     {
-        return String.format(Locale.ROOT, "%.1f | %s | %s | %s | %.2f | %.1f | %s", cpuUsPerOrder(),
+        return String.format(Locale.ROOT, "%.1f%s | %s | %s | %s | %.2f | %.1f | %s", cpuUsPerOrder(),
+            isBehind() ? BEHIND_MARK : "",
             format(cpuUsPerOrder(Role.SERVER)), format(cpuUsPerOrder(Role.PROBE)),
             format(cpuUsPerOrder(Role.BACKBONE)), cores(), switchesPerOrder(), threads());
     }
@@ -314,9 +348,9 @@ final class RunCpu
     private String row(
         final String label, final String name, final String role, final String pid, final ProcessCpu.Usage usage)
     {
-        return String.format(Locale.ROOT, "%s,%s,%s,%s,%d,%b,%d,%d,%d,%d,%d,%d,%d,%d,%.3f,%.3f%n", label, name, role,
-            pid, usage.cpuNs(), usage.fromTicks(), usage.statCpuNs(), usage.voluntary(), usage.involuntary(),
-            usage.threadsAtStart(), usage.threadsAtEnd(), usage.threadsEnded(), windowNs, orders,
+        return String.format(Locale.ROOT, "%s,%s,%s,%s,%d,%b,%d,%d,%d,%d,%d,%d,%d,%d,%d,%.3f,%.3f%n", label, name,
+            role, pid, usage.cpuNs(), usage.fromTicks(), usage.statCpuNs(), usage.voluntary(), usage.involuntary(),
+            usage.threadsAtStart(), usage.threadsAtEnd(), usage.threadsEnded(), windowNs, orders, answered,
             perOrder(usage.cpuNs()) / NS_PER_US, perOrder(usage.switches()));
     }
 
