@@ -31,9 +31,10 @@ class OrdersBenchReferencesIT
     private static final int WARMUP_SECONDS = 1;
     private static final int DURATION_SECONDS = 3;
     private static final int ORDERS_SENT = RATE * (WARMUP_SECONDS + DURATION_SECONDS);
-    private static final Pattern ROW = Pattern.compile("\\| (tcp_floor|hazelcast) " + RATE + "/s run 1 \\| (\\d+) " +
-        "\\| ([0-9.]+) \\| ([0-9.]+) \\|( [^|]* \\|){5} ([0-9.]+) \\| ([0-9.]+) \\| ([0-9.]+) \\| - \\| ([0-9.]+) " +
-        "\\| ([0-9.]+) \\| (servers \\S+, \\S+ · probes \\S+, \\S+) \\|  \\|  \\|");
+    private static final Pattern ROW = Pattern.compile("\\| (tcp_floor|hazelcast) " + RATE + "/s run 1 " +
+        "\\| (\\d+) \\| ([0-9.]+) \\| ([0-9.]+) \\|( [^|]* \\|){5} " +
+        "([0-9.]+)(?: \\(behind\\))? \\| ([0-9.]+) \\| ([0-9.]+) \\| - \\| ([0-9.]+) \\| ([0-9.]+) " +
+        "\\| (servers \\S+, \\S+ · probes \\S+, \\S+) \\|  \\|  \\|");
     private static final Pattern FLOOR_COUNTS =
         Pattern.compile("(\\d+) connections, (\\d+) orders forwarded, (\\d+) answered, (\\d+) answers dropped");
 
@@ -62,6 +63,8 @@ class OrdersBenchReferencesIT
             {
                 final Matcher matcher = ROW.matcher(row);
                 assertTrue(matcher.matches(), row);
+                // every order of the measured window made it (on a loaded host one may fall behind the rate, and
+                // its CPU is marked so, but it still answers every order)
                 assertEquals(RATE * DURATION_SECONDS, Long.parseLong(matcher.group(2)), row);
                 final double cpu = Double.parseDouble(matcher.group(6));
                 final double servers = Double.parseDouble(matcher.group(7));
