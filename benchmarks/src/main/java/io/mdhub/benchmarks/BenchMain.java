@@ -13,7 +13,9 @@ import picocli.CommandLine;
 /**
  * Main class of {@code mdhub-bench.jar}: {@code source ...} runs the market data source, {@code client ...} the
  * test client, {@code latency ...} and {@code throughput ...} the published market data tests, {@code orders ...}
- * the published order test and {@code echo-order-server ...} the servers of its floor;
+ * the published order test, {@code echo-order-server ...} the servers of its floor, {@code tcp-floor-server ...}
+ * and {@code hazelcast-member ...} the servers of its references, and {@code probe ...} the order probe with every
+ * target of this jar (as {@code mdhub-order-probe.jar probe});
  * {@code jmh ...} hands the rest to JMH's own main; anything else goes to JMH whole, so
  * {@code java -jar mdhub-bench.jar -prof gc 'io.mdhub.*'} works as JMH users expect.
  */
@@ -21,7 +23,7 @@ public final class BenchMain
 {
     private static final String USAGE =
         "usage: mdhub-bench.jar (demo | source | client | latency | throughput | orders | echo-order-server " +
-        "[options] | [jmh] [JMH options])";
+        "| tcp-floor-server | hazelcast-member | probe [options] | [jmh] [JMH options])";
 
     private BenchMain()
     {
@@ -58,6 +60,15 @@ public final class BenchMain
                 break;
             case "echo-order-server":
                 System.exit(new CommandLine(new io.mdhub.benchmarks.orders.EchoOrderServer()).execute(rest));
+                break;
+            case "tcp-floor-server":
+                System.exit(new CommandLine(new io.mdhub.benchmarks.orders.TcpFloorServer()).execute(rest));
+                break;
+            case "hazelcast-member":
+                System.exit(new CommandLine(new io.mdhub.benchmarks.orders.HazelcastMember()).execute(rest));
+                break;
+            case "probe":
+                System.exit(io.mdhub.orderprobe.OrderProbeMain.run(args));
                 break;
             case "jmh":
                 org.openjdk.jmh.Main.main(rest);

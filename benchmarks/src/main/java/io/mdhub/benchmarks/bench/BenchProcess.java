@@ -14,6 +14,8 @@ import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Predicate;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 /**
@@ -45,6 +47,7 @@ final class BenchProcess implements AutoCloseable
      * @param log     where its output goes.
      * @param jar     the fat jar.
      * @param jvmOpts JVM options (Chronicle analytics are always off).
+     * @param env     environment variables to set besides the bench's own.
      * @param args    the command's arguments.
      * @return the started process.
      */
@@ -54,6 +57,7 @@ final class BenchProcess implements AutoCloseable
         final List<String> launcher,
         final Path jar,
         final List<String> jvmOpts,
+        final Map<String, String> env,
         final List<String> args)
     {
         final List<String> command = new ArrayList<>(launcher);
@@ -65,8 +69,10 @@ final class BenchProcess implements AutoCloseable
         command.addAll(args);
         try
         {
-            final Process process = new ProcessBuilder(command).redirectErrorStream(true)
-                .redirectOutput(log.toFile()).start();
+            final ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
+                .redirectOutput(log.toFile());
+            builder.environment().putAll(env);
+            final Process process = builder.start();
             return new BenchProcess(name, log, process);
         }
         catch (final IOException ex)
@@ -106,6 +112,33 @@ final class BenchProcess implements AutoCloseable
                     (process.isAlive() ? " in " + timeoutSeconds + " s" : " (it exited)") + ":\n" + tail());
             }
             LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(50));
+        }
+    }
+
+    /**
+     * Wait until its output matches a pattern.
+     *
+     * @param pattern        what to find.
+     * @param timeoutSeconds how long to wait.
+     * @return the first match, its groups readable.
+     * @throws IllegalStateException when it exits first or the time is up (with the end of its output).
+     */
+    Matcher awaitMatch(final Pattern pattern, final long timeoutSeconds)
+    {
+        final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(timeoutSeconds);
+        while (true)
+        {
+            final Matcher matcher = pattern.matcher(output());
+            if (matcher.find())
+            {
+                return matcher;
+            }
+            if (!process.isAlive() || System.nanoTime() > deadlineNs)
+            {
+                throw new IllegalStateException(name + " did not print " + pattern +
+                    (process.isAlive() ? " in " + timeoutSeconds + " s" : " (it exited)") + ":\n" + tail());
+            }
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(10));
         }
     }
 

@@ -87,8 +87,28 @@ final class BenchProcesses implements AutoCloseable
      * @param args      its arguments.
      * @return the process.
      */
+    BenchProcess start(final String name, final String jar, final List<String> extraOpts, final String... args)
+    {
+        return start(name, jar, extraOpts, Map.of(), args);
+    }
+
+    /**
+     * Start a process with JVM options and environment variables of its own besides everyone's, logging into
+     * {@code <dir>/<name>.log}.
+     *
+     * @param name      the process's name.
+     * @param jar       its jar, relative to the checkout.
+     * @param extraOpts its own JVM options, after everyone's.
+     * @param env       environment variables to set for it.
+     * @param args      its arguments.
+     * @return the process.
+     */
     synchronized BenchProcess start(
-        final String name, final String jar, final List<String> extraOpts, final String... args)
+        final String name,
+        final String jar,
+        final List<String> extraOpts,
+        final Map<String, String> env,
+        final String... args)
     {
         // the launcher's options first, as bin/mdhub puts them before JAVA_OPTS: the bench's may turn them off again
         final List<String> opts = new ArrayList<>(LauncherJvmOptions.NO_PERIODIC_SAFEPOINTS);
@@ -97,7 +117,7 @@ final class BenchProcesses implements AutoCloseable
         final String cpus = cpusByName.get(name);
         final List<String> launcher = null == cpus ? List.of() : List.of(TASKSET.toString(), "-c", cpus);
         final BenchProcess process =
-            BenchProcess.start(name, dir.resolve(name + ".log"), launcher, root.resolve(jar), opts, List.of(args));
+            BenchProcess.start(name, dir.resolve(name + ".log"), launcher, root.resolve(jar), opts, env, List.of(args));
         started.add(process);
         return process;
     }

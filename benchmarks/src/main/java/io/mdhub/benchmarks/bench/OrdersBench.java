@@ -14,14 +14,24 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.IntFunction;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import io.mdhub.backbone.BackboneConfiguration;
 import io.mdhub.benchmarks.orders.EchoOrderServer;
+import io.mdhub.benchmarks.orders.HazelcastMember;
+import io.mdhub.benchmarks.orders.HazelcastTarget;
+import io.mdhub.benchmarks.orders.TcpFloorServer;
+import io.mdhub.benchmarks.orders.TcpFloorTarget;
 import io.mdhub.orderprobe.analysis.LatencyStats;
 import io.mdhub.orderprobe.analysis.ProbeReport;
 import io.mdhub.orderprobe.analysis.ProbeRun;
 import io.mdhub.orderprobe.analysis.RunGroup;
 import io.mdhub.orderprobe.probe.OrderProbe;
+import io.mdhub.orderprobe.probe.ProbeMain;
 import io.mdhub.p2p.order.OrderServiceConfiguration;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -37,6 +47,18 @@ import picocli.CommandLine.Option;
  * with the two-server rows beside the published ones. The {@code echo_two_server} configuration runs the same probes
  * against a pair of {@link EchoOrderServer}s, which pass orders on and answer them and do nothing else: the floor
  * this host puts under {@code two_server}, measured with the same processes, threads and wake-ups.
+ * <p>
+ * Two references measured in the same run put the pair's figures in proportion, with the same probes (two, as
+ * for {@code two_server}) submitting through other {@link io.mdhub.orderprobe.probe.OrderTarget}s, started from the
+ * bench jar: {@code tcp_floor}, the transport floor of this host — client to primary to backup and back over plain
+ * blocking sockets, nothing stored ({@link TcpFloorServer}); and {@code hazelcast}, what a user might pick instead —
+ * two embedded Hazelcast members holding the orders in a map with one synchronous backup, each probe a Hazelcast
+ * client ({@link HazelcastMember}, {@link HazelcastTarget}).
+ * <p>
+ * Every run also accounts for the CPU of every process of the configuration ({@link RunCpu}): sampled as its
+ * measured window starts and just before it ends, divided by the orders created in between; printed with the run,
+ * in {@code report.md}, in {@code cpu.csv} beside each run's probe directories and in {@code cpu.csv} under
+ * {@code --out} for all runs.
  */
 @Command(
     name = "mdhub bench orders",
@@ -49,6 +71,25 @@ public final class OrdersBench implements Callable<Integer>
 {
     private static final long MEAN_LIMIT_US = 1000;
     private static final String ECHO_PAIR = "echo_two_server";
+    private static final String TCP_FLOOR = "tcp_floor";
+    private static final String HAZELCAST = "hazelcast";
+    /** The references run two servers and two probes, as two_server. */
+    private static final int REFERENCE_SERVERS = 2;
+    private static final String LOOPBACK = "127.0.0.1";
+    private static final long SERVER_READY_SECONDS = 120;
+    /** How long a probe may take to print its window: its publishers' readiness (30 s) and the JVM's start. */
+    private static final long WINDOW_WAIT_SECONDS = 120;
+    /** The second CPU sample is taken this long before the window ends, at most, while every process still runs. */
+    private static final long SAMPLE_BEFORE_END_NS = TimeUnit.MILLISECONDS.toNanos(200);
+    private static final Pattern WINDOW = Pattern.compile(Pattern.quote(ProbeMain.MEASURING) + "(\\d+) to (\\d+)");
+    /** Hazelcast's phone-home off, as it reads it from the environment; its configuration turns it off too. */
+    private static final Map<String, String> HAZELCAST_ENV = Map.of("HZ_PHONE_HOME_ENABLED", "false");
+    /** The same as a system property, for the members and the probes' clients. */
+    private static final String HAZELCAST_NO_PHONE_HOME = "-Dhazelcast.phone.home.enabled=false";
+    /** Besides the jar's module flags: what a Hazelcast member reads its process and OS metrics through. */
+    private static final List<String> HAZELCAST_MEMBER_OPENS = List.of(
+        "--add-opens=java.management/sun.management=ALL-UNNAMED",
+        "--add-opens=jdk.management/com.sun.management.internal=ALL-UNNAMED");
     private static final int PARTITIONS = 4;
     /** The most {@code mdhub.order.expected.orders} takes. */
     private static final long MAX_EXPECTED_ORDERS = 20_000_000L;
@@ -58,8 +99,11 @@ public final class OrdersBench implements Callable<Integer>
     private static final int RESPONSE_STREAM = 5000;
 
     @Option(names = "--configurations", split = ",", paramLabel = "NAME,...",
-        description = "one_server, two_server, four_server, six_server, or echo_two_server: a pair that only " +
-            "forwards and answers orders, the floor under two_server on this host (default ${DEFAULT-VALUE}).")
+        description = "one_server, two_server, four_server, six_server; echo_two_server: a pair that only " +
+            "forwards and answers orders, the floor under two_server on this host; tcp_floor: client to primary " +
+            "to backup and back over plain blocking sockets, nothing stored, the transport floor of this host; " +
+            "hazelcast: two Hazelcast members, the orders in a map with a synchronous backup " +
+            "(default ${DEFAULT-VALUE}).")
     List<String> configurations = new ArrayList<>(List.of("one_server", "two_server", "four_server", "six_server"));
 
     @Option(names = "--rates", split = ",", paramLabel = "N,...",
@@ -135,6 +179,9 @@ public final class OrdersBench implements Callable<Integer>
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
+    /** Each run's CPU accounting, by run label. */
+    private final Map<String, RunCpu> cpuByRun = new LinkedHashMap<>();
+
     @Override
     public Integer call() throws Exception
     {
@@ -164,6 +211,7 @@ public final class OrdersBench implements Callable<Integer>
         final List<RunGroup> groups = RunGroup.group(runs, spikeUs * 1000);
         console.print(ProbeReport.write(groups, reportDir));
         writeMarkdown(dir, groups);
+        writeCpuCsv(dir);
         console.printf("bench orders: %d run(s), report %s and %s%n", groups.size(), reportDir.resolve("report.html"),
             dir.resolve("report.md"));
         console.flush();
@@ -223,9 +271,13 @@ public final class OrdersBench implements Callable<Integer>
                 return 6;
             case ECHO_PAIR:
                 return 2;
+            case TCP_FLOOR:
+            case HAZELCAST:
+                return REFERENCE_SERVERS;
             default:
                 throw new CommandLine.ParameterException(spec.commandLine(), "unknown configuration: " +
-                    configuration + " (one_server, two_server, four_server, six_server, " + ECHO_PAIR + ")");
+                    configuration + " (one_server, two_server, four_server, six_server, " + ECHO_PAIR + ", " +
+                    TCP_FLOOR + ", " + HAZELCAST + ")");
         }
     }
 
@@ -238,6 +290,54 @@ public final class OrdersBench implements Callable<Integer>
         final PrintWriter console) throws Exception
     {
         Files.createDirectories(dir);
+        int failures = 0;
+        try (BenchProcesses processes = new BenchProcesses(root, dir, List.of()))
+        {
+            final Deployment deployment = TCP_FLOOR.equals(configuration) ? deployTcpFloor(processes) :
+                HAZELCAST.equals(configuration) ? deployHazelcast(processes) :
+                deployOrderServers(processes, configuration, servers);
+            console.printf("bench orders: %s up (%s); probes: %d, %d publishers each%n", configuration,
+                deployment.description, deployment.probes, publishers);
+            console.flush();
+            final List<Long> sweep = new ArrayList<>(rates);
+            for (int i = 0; i < sweep.size(); i++)
+            {
+                final long total = sweep.get(i);
+                double meanUs = 0;
+                for (int run = 1; run <= repeat; run++)
+                {
+                    final String label = configuration + " " + total + "/s run " + run;
+                    final List<ProbeRun> made = runProbes(processes, deployment, dir, label, total, run, console);
+                    failures += made.size() == deployment.probes ? 0 : 1;
+                    runs.addAll(made);
+                    if (!made.isEmpty())
+                    {
+                        final LatencyStats stats = RunGroup.group(made, spikeUs * 1000).get(0).createToEnd();
+                        meanUs = Math.max(meanUs, stats.meanUs());
+                        final RunCpu cpu = cpuByRun.get(label);
+                        console.printf(Locale.ROOT, "bench orders: %s %6d/s run %d: create-to-end mean %8.1f us " +
+                            "median %8.1f us p95 %9.1f us max %10.1f us (%d orders); %s%n", configuration, total, run,
+                            stats.meanUs(), stats.medianUs(), stats.p95Us(), stats.maxUs(), stats.count(),
+                            null == cpu ? "cpu not accounted" : cpu.describe());
+                        console.flush();
+                    }
+                    deployment.betweenRuns.run();
+                }
+                if (i == sweep.size() - 1 && extendStep > 0 && meanUs <= MEAN_LIMIT_US && total + extendStep <= maxRate)
+                {
+                    sweep.add(total + extendStep); // onward until the mean passes 1 ms, as published
+                }
+            }
+        }
+        return failures;
+    }
+
+    /**
+     * The MDHub configurations and the echo pair: the backbone daemon, then the servers, over Aeron.
+     */
+    private Deployment deployOrderServers(final BenchProcesses processes, final String configuration, final int servers)
+        throws IOException
+    {
         final int slots = Math.max(2, servers);
         final int[] ingress = new int[slots];
         final int[] peer = new int[slots];
@@ -258,68 +358,110 @@ public final class OrdersBench implements Callable<Integer>
                 .append(ingressStream(s));
             if (s < servers)
             {
-                serverJmx.add("127.0.0.1:" + jmx[s]);
+                serverJmx.add(LOOPBACK + ":" + jmx[s]);
             }
         }
-        int failures = 0;
-        try (BenchProcesses processes = new BenchProcesses(root, dir, List.of()))
+        final String aeronDir = processes.memoryDir("aeron").toString();
+        final Deployment deployment = new Deployment(servers, BenchProcesses.ORDER_PROBE_JAR);
+        deployment.backbone = processes.start("backbone", BenchProcesses.BACKBONE_JAR, split(backboneJvmOpts),
+            "--aeron-dir", aeronDir);
+        deployment.backbone.awaitLine("mdhub-backbone ready", 60);
+        final boolean isEcho = ECHO_PAIR.equals(configuration);
+        for (int s = 0; s < servers; s++)
         {
-            final String aeronDir = processes.memoryDir("aeron").toString();
-            processes.start("backbone", BenchProcesses.BACKBONE_JAR, split(backboneJvmOpts), "--aeron-dir", aeronDir)
-                .awaitLine("mdhub-backbone ready", 60);
-            final boolean isEcho = ECHO_PAIR.equals(configuration);
-            final List<BenchProcess> started = new ArrayList<>();
-            for (int s = 0; s < servers; s++)
-            {
-                started.add(isEcho ? startEchoServer(processes, aeronDir, s) :
-                    startServer(processes, aeronDir, s, servers, ingress, peer, fence, jmx));
-            }
-            for (final BenchProcess server : started)
-            {
-                server.awaitLine(isEcho ? EchoOrderServer.READY : "mdhub-p2p ready", 120);
-            }
-            for (int s = 1; s < servers && !isEcho; s += 2)
-            {
-                started.get(s).awaitLine("(handed over", 120); // each pair has settled who serves what
-            }
-            if (isEcho)
-            {
-                serverJmx.clear(); // no pause recorders to read: the probes trace their own pauses only
-            }
-            console.printf("bench orders: %s up (%d server(s), each sized for %s orders); probes: one per server, " +
-                "%d publishers each%n", configuration, servers, isSizedByUser() ? "the --server-jvm-opts' " :
-                String.format(Locale.ROOT, "%,d",
-                sweepOrdersPerServer(servers)),
-                publishers);
-            console.flush();
-            final List<Long> sweep = new ArrayList<>(rates);
-            for (int i = 0; i < sweep.size(); i++)
-            {
-                final long total = sweep.get(i);
-                double meanUs = 0;
-                for (int run = 1; run <= repeat; run++)
-                {
-                    final List<ProbeRun> made = runProbes(processes, dir, configuration, servers, total, run,
-                        aeronDir, clientServers.toString(), serverJmx);
-                    failures += made.size() == servers ? 0 : 1;
-                    runs.addAll(made);
-                    if (!made.isEmpty())
-                    {
-                        final LatencyStats stats = RunGroup.group(made, spikeUs * 1000).get(0).createToEnd();
-                        meanUs = Math.max(meanUs, stats.meanUs());
-                        console.printf(Locale.ROOT, "bench orders: %s %6d/s run %d: create-to-end mean %8.1f us " +
-                            "median %8.1f us p95 %9.1f us max %10.1f us (%d orders)%n", configuration, total, run,
-                            stats.meanUs(), stats.medianUs(), stats.p95Us(), stats.maxUs(), stats.count());
-                        console.flush();
-                    }
-                }
-                if (i == sweep.size() - 1 && extendStep > 0 && meanUs <= MEAN_LIMIT_US && total + extendStep <= maxRate)
-                {
-                    sweep.add(total + extendStep); // onward until the mean passes 1 ms, as published
-                }
-            }
+            deployment.servers.add(isEcho ? startEchoServer(processes, aeronDir, s) :
+                startServer(processes, aeronDir, s, servers, ingress, peer, fence, jmx));
         }
-        return failures;
+        for (final BenchProcess server : deployment.servers)
+        {
+            server.awaitLine(isEcho ? EchoOrderServer.READY : "mdhub-p2p ready", SERVER_READY_SECONDS);
+        }
+        for (int s = 1; s < servers && !isEcho; s += 2)
+        {
+            deployment.servers.get(s).awaitLine("(handed over", SERVER_READY_SECONDS); // each pair has settled
+        }
+        final List<String> jmxOfServers = isEcho ? List.of() : serverJmx; // the echo pair records no pauses
+        deployment.targetArgs = (p) ->
+        {
+            final List<String> args = new ArrayList<>(List.of(
+                "--aeron-dir", aeronDir,
+                "--servers", clientServers.toString(),
+                "--response-channel", isIpc() ? "aeron:ipc" : "aeron:udp?endpoint=localhost:" + freePort(),
+                "--response-stream-id", Integer.toString(RESPONSE_STREAM + 1000 * p)));
+            if (!jmxOfServers.isEmpty())
+            {
+                args.addAll(List.of("--server-jmx", String.join(",", jmxOfServers)));
+            }
+            return args;
+        };
+        deployment.description = String.format(Locale.ROOT, "%d server(s), each sized for %s orders", servers,
+            isSizedByUser() ? "the --server-jvm-opts' " : String.format(Locale.ROOT, "%,d",
+            sweepOrdersPerServer(servers)));
+        return deployment;
+    }
+
+    /**
+     * The TCP floor: its backup, then its primary, the probes' {@code tcp-floor} target to the primary.
+     */
+    private Deployment deployTcpFloor(final BenchProcesses processes) throws IOException
+    {
+        final int backupPort = BenchProcesses.freePort();
+        final int primaryPort = BenchProcesses.freePort();
+        final Deployment deployment = new Deployment(REFERENCE_SERVERS, BenchProcesses.BENCH_JAR);
+        final BenchProcess backup = processes.start("tcp-floor-backup", BenchProcesses.BENCH_JAR,
+            split(serverJvmOpts), "tcp-floor-server", "--role", "backup", "--host", LOOPBACK,
+            "--port", Integer.toString(backupPort));
+        backup.awaitLine(TcpFloorServer.READY, SERVER_READY_SECONDS);
+        final BenchProcess primary = processes.start("tcp-floor-primary", BenchProcesses.BENCH_JAR,
+            split(serverJvmOpts), "tcp-floor-server", "--role", "primary", "--host", LOOPBACK,
+            "--port", Integer.toString(primaryPort), "--backup", LOOPBACK + ":" + backupPort);
+        primary.awaitLine(TcpFloorServer.READY, SERVER_READY_SECONDS);
+        deployment.servers.addAll(List.of(primary, backup));
+        deployment.targetArgs = (p) -> List.of("--target", TcpFloorTarget.NAME,
+            "--target-option", TcpFloorTarget.PRIMARY + "=" + LOOPBACK + ":" + primaryPort);
+        deployment.description = "primary and backup, blocking sockets, every publisher its own connection";
+        return deployment;
+    }
+
+    /**
+     * The Hazelcast pair: two members, the probes' {@code hazelcast} target (a client per probe) to both; the map is
+     * emptied between runs, so a long sweep fits the members' heaps.
+     */
+    private Deployment deployHazelcast(final BenchProcesses processes) throws IOException
+    {
+        final int[] ports = {BenchProcesses.freePort(), BenchProcesses.freePort()};
+        final String clusterName = HazelcastMember.CLUSTER_NAME_DEFAULT + "-" + ProcessHandle.current().pid();
+        final Deployment deployment = new Deployment(REFERENCE_SERVERS, BenchProcesses.BENCH_JAR);
+        final List<String> opts = new ArrayList<>(split(serverJvmOpts));
+        opts.add(HAZELCAST_NO_PHONE_HOME);
+        opts.addAll(HAZELCAST_MEMBER_OPENS);
+        for (int m = 0; m < ports.length; m++)
+        {
+            deployment.servers.add(processes.start("hazelcast-member-" + m, BenchProcesses.BENCH_JAR, opts,
+                HAZELCAST_ENV, "hazelcast-member", "--port", Integer.toString(ports[m]),
+                "--members", ports[0] + "," + ports[1], "--cluster-name", clusterName));
+        }
+        for (final BenchProcess member : deployment.servers)
+        {
+            member.awaitLine(HazelcastMember.READY, SERVER_READY_SECONDS);
+        }
+        deployment.probeJvmOpts.add(HAZELCAST_NO_PHONE_HOME);
+        deployment.probeEnv.putAll(HAZELCAST_ENV);
+        deployment.targetArgs = (p) -> List.of("--target", HazelcastTarget.NAME,
+            "--target-option", HazelcastTarget.MEMBERS + "=" + LOOPBACK + ":" + ports[0] + "," + LOOPBACK + ":" +
+            ports[1],
+            "--target-option", HazelcastTarget.CLUSTER + "=" + clusterName);
+        final BenchProcess first = deployment.servers.get(0);
+        final int[] clears = {0};
+        deployment.betweenRuns = () ->
+        {
+            clears[0]++;
+            first.send("clear " + clears[0]);
+            first.awaitLine(HazelcastMember.CLEARED + " " + clears[0] + ":", SERVER_READY_SECONDS);
+        };
+        deployment.description = "2 members, map '" + HazelcastMember.MAP + "' with 1 synchronous backup, a client " +
+            "per probe";
+        return deployment;
     }
 
     private BenchProcess startServer(
@@ -387,25 +529,24 @@ public final class OrdersBench implements Callable<Integer>
 
     private List<ProbeRun> runProbes(
         final BenchProcesses processes,
+        final Deployment deployment,
         final Path dir,
-        final String configuration,
-        final int servers,
+        final String label,
         final long total,
         final int run,
-        final String aeronDir,
-        final String clientServers,
-        final List<String> serverJmx) throws Exception
+        final PrintWriter console) throws Exception
     {
-        final String label = configuration + " " + total + "/s run " + run;
         final Map<String, BenchProcess> probes = new LinkedHashMap<>();
         final Map<String, Path> outs = new LinkedHashMap<>();
-        for (int p = 0; p < servers; p++)
+        final Path runsDir = dir.resolve("runs").resolve(total + "-" + run);
+        final String configuration = label.substring(0, label.indexOf(' '));
+        for (int p = 0; p < deployment.probes; p++)
         {
             final String id = String.valueOf((char)('A' + p));
-            final Path runDir = dir.resolve("runs").resolve(total + "-" + run).resolve(id);
+            final Path runDir = runsDir.resolve(id);
             outs.put(id, runDir);
             final List<String> args = new ArrayList<>(List.of("probe",
-                "--rate", Long.toString(Math.max(1, total / servers)),
+                "--rate", Long.toString(Math.max(1, total / deployment.probes)),
                 "--total-rate", Long.toString(total),
                 "--warmup", Long.toString(warmupSeconds),
                 "--duration", Long.toString(durationSeconds),
@@ -414,22 +555,17 @@ public final class OrdersBench implements Callable<Integer>
                 "--configuration", configuration,
                 "--label", label,
                 "--client-id-base", Long.toString(1_000_000L * (run * 100L + p + 1) + total),
-                "--aeron-dir", aeronDir,
-                "--servers", clientServers,
-                "--response-channel", isIpc() ? "aeron:ipc" : "aeron:udp?endpoint=localhost:" +
-                    BenchProcesses.freePort(),
-                "--response-stream-id", Integer.toString(RESPONSE_STREAM + 1000 * p),
                 "--idle", probeIdle,
                 "--creation-timer-slack-ns", Long.toString(creationTimerSlackNs),
                 "--spike-us", Long.toString(spikeUs),
                 "--out", runDir.toString()));
-            if (!serverJmx.isEmpty())
-            {
-                args.addAll(List.of("--server-jmx", String.join(",", serverJmx)));
-            }
-            probes.put(id, processes.start("probe-" + id + "-" + total + "-" + run, BenchProcesses.ORDER_PROBE_JAR,
-                split(probeJvmOpts), args.toArray(new String[0])));
+            args.addAll(deployment.targetArgs.apply(p));
+            final List<String> opts = new ArrayList<>(split(probeJvmOpts));
+            opts.addAll(deployment.probeJvmOpts);
+            probes.put(id, processes.start("probe-" + id + "-" + total + "-" + run, deployment.probeJar, opts,
+                deployment.probeEnv, args.toArray(new String[0])));
         }
+        final RunCpu.Window window = sampleWindow(deployment, probes, console);
         final List<ProbeRun> made = new ArrayList<>();
         for (final Map.Entry<String, BenchProcess> probe : probes.entrySet())
         {
@@ -443,7 +579,108 @@ public final class OrdersBench implements Callable<Integer>
                 made.add(ProbeRun.load(runDir));
             }
         }
+        if (null != window && !made.isEmpty())
+        {
+            final long[] counts = ordersInWindow(made, window.startEpochNs(), window.endEpochNs());
+            final RunCpu cpu = window.account(counts[0], counts[1]);
+            cpu.writeCsv(runsDir.resolve("cpu.csv"), label);
+            cpuByRun.put(label, cpu);
+        }
         return made;
+    }
+
+    /**
+     * Wait for every probe's measured window, then sample every process of the run as the window starts (the last
+     * probe's start) and again just before it ends (the first probe's end).
+     *
+     * @return the sampled window, or null when a probe never said its window (it failed: its run is reported so).
+     */
+    private RunCpu.Window sampleWindow(
+        final Deployment deployment, final Map<String, BenchProcess> probes, final PrintWriter console)
+    {
+        long startEpochNs = Long.MIN_VALUE;
+        long endEpochNs = Long.MAX_VALUE;
+        final List<RunCpu.Watched> watched = new ArrayList<>();
+        if (null != deployment.backbone)
+        {
+            watched.add(new RunCpu.Watched(RunCpu.Role.BACKBONE, deployment.backbone.name(),
+                deployment.backbone.pid()));
+        }
+        for (final BenchProcess server : deployment.servers)
+        {
+            watched.add(new RunCpu.Watched(RunCpu.Role.SERVER, server.name(), server.pid()));
+        }
+        for (final BenchProcess probe : probes.values())
+        {
+            try
+            {
+                final Matcher window = probe.awaitMatch(WINDOW, WINDOW_WAIT_SECONDS);
+                startEpochNs = Math.max(startEpochNs, Long.parseLong(window.group(1)));
+                endEpochNs = Math.min(endEpochNs, Long.parseLong(window.group(2)));
+            }
+            catch (final IllegalStateException ex)
+            {
+                console.printf("bench orders: no CPU accounting for this run: %s%n", ex.getMessage());
+                console.flush();
+                return null;
+            }
+            watched.add(new RunCpu.Watched(RunCpu.Role.PROBE, probe.name(), probe.pid()));
+        }
+        sleepUntilEpochNs(startEpochNs);
+        final RunCpu.Window window = RunCpu.Window.start(watched);
+        sleepUntilEpochNs(endEpochNs - Math.min(SAMPLE_BEFORE_END_NS, (endEpochNs - startEpochNs) / 10));
+        window.end();
+        return window;
+    }
+
+    /**
+     * @return {orders created in the window, of these the ones answered in it}.
+     */
+    private static long[] ordersInWindow(final List<ProbeRun> runs, final long fromEpochNs, final long toEpochNs)
+    {
+        long created = 0;
+        long answered = 0;
+        for (final ProbeRun run : runs)
+        {
+            final long[] create = run.createEpochNs();
+            final long[] end = run.endEpochNs();
+            for (int i = 0; i < create.length; i++)
+            {
+                if (create[i] >= fromEpochNs && create[i] < toEpochNs)
+                {
+                    created++;
+                    answered += end[i] < toEpochNs ? 1 : 0;
+                }
+            }
+        }
+        return new long[] {created, answered};
+    }
+
+    private static void sleepUntilEpochNs(final long epochNs)
+    {
+        long waitNs;
+        while ((waitNs = epochNs - epochNowNs()) > 0)
+        {
+            LockSupport.parkNanos(waitNs);
+        }
+    }
+
+    private static long epochNowNs()
+    {
+        final java.time.Instant now = java.time.Instant.now();
+        return now.getEpochSecond() * 1_000_000_000L + now.getNano();
+    }
+
+    private static int freePort()
+    {
+        try
+        {
+            return BenchProcesses.freePort();
+        }
+        catch (final IOException ex)
+        {
+            throw new java.io.UncheckedIOException(ex);
+        }
     }
 
     private boolean isIpc()
@@ -477,7 +714,7 @@ public final class OrdersBench implements Callable<Integer>
         return opts.isBlank() ? List.of() : Arrays.asList(opts.trim().split("\\s+"));
     }
 
-    private static void writeMarkdown(final Path dir, final List<RunGroup> groups) throws IOException
+    private void writeMarkdown(final Path dir, final List<RunGroup> groups) throws IOException
     {
         final Map<Long, double[]> published = new LinkedHashMap<>();
         published.put(200L, new double[] {285, 245, 331, 389});
@@ -490,19 +727,69 @@ public final class OrdersBench implements Callable<Integer>
         published.put(10000L, new double[] {2799, 325, 9786, 15485});
         published.put(12000L, new double[] {4435, 390, 15190, 19706});
         final StringBuilder md = new StringBuilder("# bench orders\n\nMachine: ").append(LatencyBench.machine())
-            .append("\n\ncreate-to-end, µs. Published two_server rows from `shared/reference/gemcache_orders.csv`.\n\n")
-            .append("| run | orders | mean | median | p90 | p95 | p99 | max | spikes (unexplained) | " +
-                "published mean | published p95 |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+            .append("\n\ncreate-to-end, µs. Published two_server rows from `shared/reference/gemcache_orders.csv`. ")
+            .append("CPU, context switches and threads of every process of the run over its measured window ")
+            .append("(servers, probes, the backbone daemon where there is one), per order created in it; ")
+            .append("\"").append(RunCpu.BEHIND_MARK.strip()).append("\": the configuration fell behind the rate, ")
+            .append("fewer than ").append(RunCpu.KEPT_UP_PERCENT).append(" % of those orders were answered in the ")
+            .append("window, and the figures are not its cost per order.\n\n")
+            .append("| run | orders | mean | median | p90 | p95 | p99 | max | spikes (unexplained) | ")
+            .append(RunCpu.MARKDOWN_HEADER).append(" | published mean | published p95 |\n")
+            .append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|\n");
         for (final RunGroup group : groups)
         {
             final LatencyStats s = group.createToEnd();
             final double[] ref = "two_server".equals(group.configuration()) ? published.get(group.totalRate()) : null;
             final long unexplained = group.episodes().stream().filter((e) -> e.isUnexplained()).count();
+            final RunCpu cpu = cpuByRun.get(group.label());
             md.append(String.format(Locale.ROOT, "| %s | %d | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f | %d (%d) | %s " +
-                "| %s |%n", group.label(), s.count(), s.meanUs(), s.medianUs(), s.p90Us(), s.p95Us(), s.p99Us(),
-                s.maxUs(), group.episodes().size(), unexplained, null == ref ? "" : String.format("%.0f", ref[0]),
-                null == ref ? "" : String.format("%.0f", ref[3])));
+                "| %s | %s |%n", group.label(), s.count(), s.meanUs(), s.medianUs(), s.p90Us(), s.p95Us(), s.p99Us(),
+                s.maxUs(), group.episodes().size(), unexplained,
+                null == cpu ? RunCpu.MARKDOWN_EMPTY : cpu.markdownCells(),
+                null == ref ? "" : String.format("%.0f", ref[0]), null == ref ? "" : String.format("%.0f", ref[3])));
         }
         Files.writeString(dir.resolve("report.md"), md, StandardCharsets.UTF_8);
+    }
+
+    /**
+     * Every run's accounting for all its processes, a line per run: {@code cpu.csv} under the report directory.
+     */
+    private void writeCpuCsv(final Path dir) throws IOException
+    {
+        final StringBuilder csv = new StringBuilder("run,orders,answered,behind,cpu_us_per_order," +
+            "servers_cpu_us_per_order,probes_cpu_us_per_order,backbone_cpu_us_per_order,cores,switches_per_order," +
+            "threads\n");
+        for (final Map.Entry<String, RunCpu> run : cpuByRun.entrySet())
+        {
+            final RunCpu cpu = run.getValue();
+            csv.append(String.format(Locale.ROOT, "%s,%d,%d,%b,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%s%n", run.getKey(),
+                cpu.orders(), cpu.answered(), cpu.isBehind(), cpu.cpuUsPerOrder(),
+                cpu.cpuUsPerOrder(RunCpu.Role.SERVER), cpu.cpuUsPerOrder(RunCpu.Role.PROBE),
+                cpu.cpuUsPerOrder(RunCpu.Role.BACKBONE), cpu.cores(), cpu.switchesPerOrder(), cpu.threads()));
+        }
+        Files.writeString(dir.resolve("cpu.csv"), csv, StandardCharsets.UTF_8);
+    }
+
+    /**
+     * What one configuration runs: its server processes (and the backbone daemon, for MDHub's), and how its probes
+     * are started and told where to submit.
+     */
+    private static final class Deployment
+    {
+        final int probes;
+        final String probeJar;
+        final List<BenchProcess> servers = new ArrayList<>();
+        final List<String> probeJvmOpts = new ArrayList<>();
+        final Map<String, String> probeEnv = new LinkedHashMap<>();
+        BenchProcess backbone;
+        IntFunction<List<String>> targetArgs;
+        Runnable betweenRuns = () -> {};
+        String description;
+
+        Deployment(final int probes, final String probeJar)
+        {
+            this.probes = probes;
+            this.probeJar = probeJar;
+        }
     }
 }

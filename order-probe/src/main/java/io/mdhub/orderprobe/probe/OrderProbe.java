@@ -28,10 +28,11 @@ import io.mdhub.orderprobe.OrderGenerator;
 import io.mdhub.orderprobe.analysis.ProbeRun;
 
 /**
- * One probe run: N publishing threads, each with its own {@link OrderClient} (its own client id), submit the orders a
- * {@link ProbeSchedule} releases at a steady rate, synchronously, and keep each order's three timestamps; the probe
- * JVM's pauses stream from JFR meanwhile; at the end the servers' pauses are read over JMX and everything is written
- * as a {@link ProbeRun} directory. Orders of the warm-up are submitted but not kept.
+ * One probe run: N publishing threads, each with its own session of an {@link OrderTarget} (by default its own
+ * {@link OrderClient}, with its own client id), submit the orders a {@link ProbeSchedule} releases at a steady rate,
+ * synchronously, and keep each order's three timestamps; the probe JVM's pauses stream from JFR meanwhile; at the end
+ * the servers' pauses are read over JMX and everything is written as a {@link ProbeRun} directory. Orders of the
+ * warm-up are submitted but not kept.
  */
 public final class OrderProbe
 {
@@ -53,6 +54,7 @@ public final class OrderProbe
     private final Settings settings;
     private final NanoClock clock = SystemNanoClock.INSTANCE;
     private volatile boolean isRunOver;
+    private String targetName = OrderClientTarget.NAME;
 
     /**
      * @param settings what to run.
@@ -64,7 +66,7 @@ public final class OrderProbe
     }
 
     /**
-     * Run to the end (or until {@code stop}), then write the run directory.
+     * Run to the end (or until {@code stop}), then write the run directory. The target is closed when the run ends.
      *
      * @param stop polled about every 10 ms; true ends creation early.
      * @return the run as written.
@@ -79,7 +81,11 @@ public final class OrderProbe
         final boolean[] failed = new boolean[(int)total];
         final List<String> problems = java.util.Collections.synchronizedList(new ArrayList<>());
         final List<PauseEvent> injected = java.util.Collections.synchronizedList(new ArrayList<>());
-        try (PauseRecorder pauses = PauseRecorder.streaming("probe-" + settings.probeId))
+        final OrderTarget target = null != settings.target ? settings.target :
+            new OrderClientTarget(settings.client, settings.responseStreamStride);
+        targetName = target.name();
+        try (PauseRecorder pauses = PauseRecorder.streaming("probe-" + settings.probeId);
+            OrderTarget ownedTarget = target)
         {
             final Publisher[] publishers = new Publisher[settings.publishers];
             final CountDownLatch ready = new CountDownLatch(settings.publishers);
@@ -90,18 +96,15 @@ public final class OrderProbe
             {
                 for (int p = 0; p < publishers.length; p++)
                 {
-                    final OrderClient.Context ctx = settings.client.clone()
-                        .clientId(settings.clientIdBase + p)
-                        .responseStreamId(settings.client.responseStreamId() + p * settings.responseStreamStride);
-                    publishers[p] = new Publisher(p, ctx, ready, started, schedule, sendNs, endNs, failed);
+                    publishers[p] = new Publisher(p, target, ready, started, schedule, sendNs, endNs, failed);
                     threads[p] = new Thread(publishers[p], "probe-" + settings.probeId + "-publisher-" + p);
                     threads[p].setDaemon(true);
                     threads[p].start();
                 }
                 if (!ready.await(settings.readyTimeoutSeconds, TimeUnit.SECONDS))
                 {
-                    throw new IllegalStateException("the order servers' partition maps did not reach every " +
-                        "publisher within " + settings.readyTimeoutSeconds + " s (are the servers up?)");
+                    throw new IllegalStateException("the " + target.name() + " target did not get every publisher " +
+                        "ready within " + settings.readyTimeoutSeconds + " s (are the servers up?)");
                 }
                 for (final Publisher publisher : publishers)
                 {
@@ -115,6 +118,10 @@ public final class OrderProbe
                 final long anchorEpochNs = epochNowNs();
                 final long startNs = anchorNano + 10_000_000L;
                 schedule[0] = new ProbeSchedule(startNs, settings.rate, total);
+                final long measureFrom = (long)Math.ceil(settings.rate * (double)settings.warmupSeconds);
+                final long measureStartEpochNs = anchorEpochNs + schedule[0].dueNs(measureFrom) - anchorNano;
+                settings.windowListener.onWindow(
+                    measureStartEpochNs, measureStartEpochNs + settings.durationSeconds * NS_PER_S);
                 started.countDown();
                 final Thread creation = new Thread(() -> schedule[0].runCreation(clock, settings.creationTimerSlackNs),
                     "probe-" + settings.probeId + "-creation");
@@ -140,7 +147,6 @@ public final class OrderProbe
                     isRunOver = true;
                     injector.join(TimeUnit.SECONDS.toMillis(settings.readyTimeoutSeconds));
                 }
-                final long measureFrom = (long)Math.ceil(settings.rate * (double)settings.warmupSeconds);
                 return write(schedule[0], measureFrom, sendNs, endNs, failed, anchorNano, anchorEpochNs, pauses,
                     injected, problems);
             }
@@ -287,6 +293,7 @@ public final class OrderProbe
         properties.setProperty(ProbeRun.PROBE_ID, settings.probeId);
         properties.setProperty(ProbeRun.RUN_LABEL, settings.label());
         properties.setProperty(ProbeRun.CONFIGURATION, settings.configuration);
+        properties.setProperty("target", targetName);
         properties.setProperty(ProbeRun.RATE, Long.toString(settings.rate));
         properties.setProperty(ProbeRun.TOTAL_RATE, Long.toString(settings.totalRate()));
         properties.setProperty(ProbeRun.MEASURE_START_EPOCH_NS,
@@ -317,13 +324,13 @@ public final class OrderProbe
     }
 
     /**
-     * One publishing thread: connects its client, waits until the schedule starts, then claims and submits orders
+     * One publishing thread: connects its session, waits until the schedule starts, then claims and submits orders
      * synchronously until the schedule is done.
      */
     private final class Publisher implements Runnable
     {
         final int index;
-        private final OrderClient.Context context;
+        private final OrderTarget target;
         private final CountDownLatch ready;
         private final CountDownLatch started;
         private final ProbeSchedule[] schedule;
@@ -335,7 +342,7 @@ public final class OrderProbe
 
         Publisher(
             final int index,
-            final OrderClient.Context context,
+            final OrderTarget target,
             final CountDownLatch ready,
             final CountDownLatch started,
             final ProbeSchedule[] schedule,
@@ -344,7 +351,7 @@ public final class OrderProbe
             final boolean[] failed)
         {
             this.index = index;
-            this.context = context;
+            this.target = target;
             this.ready = ready;
             this.started = started;
             this.schedule = schedule;
@@ -356,10 +363,10 @@ public final class OrderProbe
         @Override
         public void run()
         {
-            OrderClient client = null;
+            OrderTarget.Session client = null;
             try
             {
-                client = OrderClient.connect(context);
+                client = target.connect(index, settings.clientIdBase + index);
                 final IdleStrategy idle = isHandOff(settings.idleStrategy) ? null :
                     IdleStrategies.parse(settings.idleStrategy);
                 final IdleStrategy startIdle = null == idle ? IdleStrategies.parse(IdleStrategies.BACKOFF) : idle;
@@ -371,7 +378,7 @@ public final class OrderProbe
                 ready.countDown();
                 while (!started.await(1, TimeUnit.MILLISECONDS))
                 {
-                    client.poll(); // keep the client's conductor and maps alive while the others get ready
+                    client.poll(); // keep an order client's conductor and maps alive while the others get ready
                 }
                 final ProbeSchedule schedule = this.schedule[0];
                 if (null == schedule || !client.isReady())
@@ -395,7 +402,7 @@ public final class OrderProbe
             }
         }
 
-        private void publish(final OrderClient client, final ProbeSchedule schedule, final IdleStrategy idle)
+        private void publish(final OrderTarget.Session client, final ProbeSchedule schedule, final IdleStrategy idle)
         {
             final OrderGenerator generator = settings.generator;
             final UnsafeBuffer fix = new UnsafeBuffer(new byte[generator.maxLength()]);
@@ -427,7 +434,7 @@ public final class OrderProbe
                 {
                     client.submit(orderId, fix, 0, length);
                 }
-                catch (final OrderRejectedException | OrderTimeoutException ex)
+                catch (final OrderRejectedException | OrderTimeoutException | OrderFailedException ex)
                 {
                     failed[(int)index] = true;
                 }
@@ -435,6 +442,20 @@ public final class OrderProbe
                 sendNs[(int)index] = send;
             }
         }
+    }
+
+    /**
+     * Told the measured window of a run once it is set, so that whoever watches the processes under test (the bench's
+     * CPU accounting) can sample them at its start and end.
+     */
+    @FunctionalInterface
+    public interface WindowListener
+    {
+        /**
+         * @param startEpochNs when the first measured order is due, ns since the epoch.
+         * @param endEpochNs   when the measured window ends (no measured order is due from then on).
+         */
+        void onWindow(long startEpochNs, long endEpochNs);
     }
 
     /**
@@ -458,6 +479,8 @@ public final class OrderProbe
         long creationTimerSlackNs = DEFAULT_CREATION_TIMER_SLACK_NS;
         OrderGenerator generator = new FixNewOrderSingles(FixNewOrderSingles.DEFAULT_LENGTH);
         OrderClient.Context client = new OrderClient.Context();
+        OrderTarget target;
+        WindowListener windowListener = (startEpochNs, endEpochNs) -> {};
         List<String> serverJmx = List.of();
         List<StopInjection> stops = List.of();
         Path out = Path.of("probe-run");
@@ -609,12 +632,35 @@ public final class OrderProbe
 
         /**
          * @param client the client settings each publisher's client is cloned from (servers, response channel;
-         *               publisher p answers on its response stream id + p × 16).
+         *               publisher p answers on its response stream id + p × 16), when no other {@link #target} is
+         *               set.
          * @return this.
          */
         public Settings client(final OrderClient.Context client)
         {
             this.client = client;
+            return this;
+        }
+
+        /**
+         * @param target what the publishers submit to instead of the order service through {@link #client}; the run
+         *               closes it when it ends. Null (the default) for the order client.
+         * @return this.
+         */
+        public Settings target(final OrderTarget target)
+        {
+            this.target = target;
+            return this;
+        }
+
+        /**
+         * @param windowListener told when the measured window starts and ends, as soon as the publishers are ready
+         *                       and the schedule is set, before the first order is due.
+         * @return this.
+         */
+        public Settings windowListener(final WindowListener windowListener)
+        {
+            this.windowListener = windowListener;
             return this;
         }
 

@@ -3,7 +3,9 @@ package io.mdhub.orderprobe.probe;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 
@@ -20,7 +22,9 @@ import picocli.CommandLine.Option;
 /**
  * {@code bin/mdhub probe}: one order probe run against running order servers — a creation thread at a steady rate,
  * publishing threads submitting synchronously, the pauses of the probe and (over JMX) of the servers — then the run
- * directory and its report.
+ * directory and its report. {@code --target NAME} points the same probe at another {@link OrderTarget} found on the
+ * class path (the bench's references). Once the publishers are ready it prints the measured window
+ * ({@link #MEASURING}), for whoever samples the processes under test over it.
  */
 @Command(
     name = "mdhub probe",
@@ -33,6 +37,9 @@ import picocli.CommandLine.Option;
         "runs again, merging the probes of each run.%nClient settings are mdhub.order.client.* keys.")
 public final class ProbeMain implements Callable<Integer>
 {
+    /** Printed with the measured window's start and end in ns since the epoch: "probe A: measuring from ns X to Y". */
+    public static final String MEASURING = "measuring from ns ";
+
     @Option(names = "--rate", required = true, paramLabel = "N", description = "This probe's orders per second.")
     long rate;
 
@@ -93,6 +100,16 @@ public final class ProbeMain implements Callable<Integer>
     @Option(names = "--out", paramLabel = "DIR", description = "Run directory (default ${DEFAULT-VALUE}).")
     Path out = Path.of("probe-run");
 
+    @Option(names = "--target", paramLabel = "NAME",
+        description = "What the publishers submit to: " + OrderClientTarget.NAME + " (the order servers through the " +
+            "order client, each publisher its own; the default) or a target found by name on the class path " +
+            "(mdhub-bench.jar has tcp-floor and hazelcast).")
+    String target = OrderClientTarget.NAME;
+
+    @Option(names = "--target-option", paramLabel = "KEY=VALUE",
+        description = "An option of a --target other than " + OrderClientTarget.NAME + "; repeatable.")
+    Map<String, String> targetOptions = new LinkedHashMap<>();
+
     @CommandLine.Mixin
     OrderClientOptions clientOptions = new OrderClientOptions();
 
@@ -118,13 +135,25 @@ public final class ProbeMain implements Callable<Integer>
             .serverJmx(serverJmx)
             .stops(injectStops.stream().map(StopInjection::parse).toList())
             .client(new OrderClient.Context())
+            .windowListener((startEpochNs, endEpochNs) -> printWindow(output, startEpochNs, endEpochNs))
             .out(out);
+        if (!OrderClientTarget.NAME.equals(target))
+        {
+            try
+            {
+                settings.target(OrderTargets.create(target, targetOptions));
+            }
+            catch (final IllegalArgumentException ex)
+            {
+                throw new CommandLine.ParameterException(spec.commandLine(), ex.getMessage(), ex);
+            }
+        }
         if (null != clientIdBase)
         {
             settings.clientIdBase(clientIdBase);
         }
-        output.printf("probe %s: %d orders/s for %d s after %d s of warm-up, %d publishers, writing %s%n", probeId,
-            rate, durationSeconds, warmupSeconds, publishers, out);
+        output.printf("probe %s: %d orders/s for %d s after %d s of warm-up, %d publishers to %s, writing %s%n",
+            probeId, rate, durationSeconds, warmupSeconds, publishers, target, out);
         output.flush();
         final ProbeRun run;
         try (StopSignal stop = StopSignal.install("mdhub-probe"))
@@ -135,5 +164,11 @@ public final class ProbeMain implements Callable<Integer>
         output.printf("probe %s: report in %s%n", probeId, out.resolve("report"));
         output.flush();
         return 0 == Long.parseLong(run.property(ProbeRun.FAILED)) ? 0 : 1;
+    }
+
+    private void printWindow(final PrintWriter output, final long startEpochNs, final long endEpochNs)
+    {
+        output.printf(Locale.ROOT, "probe %s: %s%d to %d%n", probeId, MEASURING, startEpochNs, endEpochNs);
+        output.flush();
     }
 }

@@ -1,0 +1,87 @@
+package io.mdhub.orderprobe.probe;
+
+import org.agrona.CloseHelper;
+import org.agrona.DirectBuffer;
+
+import io.mdhub.common.order.client.OrderClient;
+
+/**
+ * The probe's default target: the MDHub order service, each publisher with an {@link OrderClient} of its own (its
+ * own client id and response stream), connected on the publisher's thread, submitting synchronously with
+ * {@link OrderClient#submit(long, DirectBuffer, int, int)} and polled while it waits. Rejected and timed-out orders
+ * reach the probe as the client throws them.
+ */
+public final class OrderClientTarget implements OrderTarget
+{
+    /** The name of the default target. */
+    public static final String NAME = "order-client";
+
+    private final OrderClient.Context client;
+    private final int responseStreamStride;
+
+    /**
+     * @param client               the settings each publisher's client is cloned from (servers, response channel,
+     *                             Aeron directory); not concluded.
+     * @param responseStreamStride publisher p answers on the client's response stream id + p × this.
+     */
+    public OrderClientTarget(final OrderClient.Context client, final int responseStreamStride)
+    {
+        this.client = client;
+        this.responseStreamStride = responseStreamStride;
+    }
+
+    @Override
+    public String name()
+    {
+        return NAME;
+    }
+
+    @Override
+    public Session connect(final int publisher, final long clientId)
+    {
+        final OrderClient.Context ctx = client.clone()
+            .clientId(clientId)
+            .responseStreamId(client.responseStreamId() + publisher * responseStreamStride);
+        return new ClientSession(OrderClient.connect(ctx));
+    }
+
+    @Override
+    public void close()
+    {
+        // every client belongs to its session
+    }
+
+    private static final class ClientSession implements Session
+    {
+        private final OrderClient client;
+
+        ClientSession(final OrderClient client)
+        {
+            this.client = client;
+        }
+
+        @Override
+        public boolean isReady()
+        {
+            return client.isReady();
+        }
+
+        @Override
+        public int poll()
+        {
+            return client.poll();
+        }
+
+        @Override
+        public void submit(final long orderId, final DirectBuffer fix, final int offset, final int length)
+        {
+            client.submit(orderId, fix, offset, length);
+        }
+
+        @Override
+        public void close()
+        {
+            CloseHelper.quietClose(client);
+        }
+    }
+}
