@@ -13,8 +13,8 @@ import picocli.CommandLine;
 /**
  * Main class of {@code mdhub-bench.jar}: {@code source ...} runs the market data source, {@code client ...} the
  * test client, {@code latency ...} and {@code throughput ...} the published market data tests, {@code orders ...}
- * the published order test, {@code echo-order-server ...} the servers of its floor, {@code tcp-floor-server ...}
- * and {@code hazelcast-member ...} the servers of its references, and {@code probe ...} the order probe with every
+ * the published order test, {@code tcp-floor-server ...} and {@code hazelcast-member ...} the servers of its
+ * references, and {@code probe ...} the order probe with every
  * target of this jar (as {@code mdhub-order-probe.jar probe});
  * {@code jmh ...} hands the rest to JMH's own main; anything else goes to JMH whole, so
  * {@code java -jar mdhub-bench.jar -prof gc 'io.mdhub.*'} works as JMH users expect.
@@ -22,8 +22,8 @@ import picocli.CommandLine;
 public final class BenchMain
 {
     private static final String USAGE =
-        "usage: mdhub-bench.jar (demo | source | client | latency | throughput | orders | echo-order-server " +
-        "| tcp-floor-server | hazelcast-member | probe [options] | [jmh] [JMH options])";
+        "usage: mdhub-bench.jar (demo | source | client | latency | throughput | orders | tcp-floor-server " +
+        "| hazelcast-member | probe [options] | [jmh] [JMH options])";
 
     private BenchMain()
     {
@@ -57,9 +57,6 @@ public final class BenchMain
                 break;
             case "orders":
                 System.exit(new CommandLine(new io.mdhub.benchmarks.bench.OrdersBench()).execute(rest));
-                break;
-            case "echo-order-server":
-                System.exit(new CommandLine(new io.mdhub.benchmarks.orders.EchoOrderServer()).execute(rest));
                 break;
             case "tcp-floor-server":
                 System.exit(new CommandLine(new io.mdhub.benchmarks.orders.TcpFloorServer()).execute(rest));

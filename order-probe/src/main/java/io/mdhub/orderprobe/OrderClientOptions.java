@@ -10,31 +10,17 @@ import io.mdhub.common.order.client.OrderClientConfiguration;
 import picocli.CommandLine.Option;
 
 /**
- * The order-client options the order tools share (a picocli mixin): where the servers are, where they answer, which
- * media driver, and the usual {@code --config} files and {@code -D} overrides. The shortcuts are
+ * The order-client options the order tools share (a picocli mixin): where the servers are, and the usual {@code
+ * --config} files and {@code -D} overrides. The shortcuts are
  * {@code mdhub.order.client.*} keys; they win over files, JVM properties and {@code -D}.
  */
 public final class OrderClientOptions
 {
-    @Option(names = "--servers", paramLabel = "CHANNEL@STREAM,...",
+    @Option(names = "--servers", paramLabel = "HOST:PORT,...",
         description = "Order servers, two per pair in server-id order; same as -D " +
             OrderClientConfiguration.SERVERS_PROP_NAME + "=... (default " + OrderClientConfiguration.SERVERS_DEFAULT +
             ").")
     String servers;
-
-    @Option(names = "--response-channel", paramLabel = "CHANNEL",
-        description = "Channel the servers answer on; same as -D " +
-            OrderClientConfiguration.RESPONSE_CHANNEL_PROP_NAME + "=CHANNEL.")
-    String responseChannel;
-
-    @Option(names = "--response-stream-id", paramLabel = "ID",
-        description = "Response stream id of the first pair (pair i answers on ID + i; a probe's publisher p adds " +
-            "p x 16); same as -D " + OrderClientConfiguration.RESPONSE_STREAM_ID_PROP_NAME + "=ID.")
-    Integer responseStreamId;
-
-    @Option(names = "--aeron-dir", paramLabel = "DIR",
-        description = "Media driver directory; same as -D " + OrderClientConfiguration.AERON_DIR_PROP_NAME + "=DIR.")
-    String aeronDir;
 
     @Option(names = "--config", paramLabel = "FILE",
         description = "Properties file; repeatable, later files do not replace keys set by earlier ones.")
@@ -53,9 +39,6 @@ public final class OrderClientOptions
     {
         final Map<String, String> all = new LinkedHashMap<>(overrides);
         put(all, OrderClientConfiguration.SERVERS_PROP_NAME, servers);
-        put(all, OrderClientConfiguration.RESPONSE_CHANNEL_PROP_NAME, responseChannel);
-        put(all, OrderClientConfiguration.RESPONSE_STREAM_ID_PROP_NAME, responseStreamId);
-        put(all, OrderClientConfiguration.AERON_DIR_PROP_NAME, aeronDir);
         for (final Map.Entry<String, Object> shortcut : moreShortcuts.entrySet())
         {
             put(all, shortcut.getKey(), shortcut.getValue());

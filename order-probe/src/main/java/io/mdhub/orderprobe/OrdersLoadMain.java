@@ -139,8 +139,8 @@ public final class OrdersLoadMain implements Callable<Integer>
     {
         if (!t.wasReady)
         {
-            output.println("orders-load: the servers' partition maps did not arrive (are the servers up, and the " +
-                "response channel reachable from them?)");
+            output.println("orders-load: the servers' partition maps did not arrive (are the servers up and " +
+                "reachable at the addresses given?)");
             return;
         }
         output.printf("orders-load: created %d of %d, sent %d, acked %d (duplicate %d, unreplicated %d), " +

@@ -21,16 +21,13 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import io.aeron.Aeron;
-import io.aeron.driver.MediaDriver;
 import io.mdhub.common.order.client.OrderClient;
 import io.mdhub.common.test.InterruptAfter;
 import io.mdhub.common.test.order.FakeOrderPair;
-import io.mdhub.common.test.order.OrderTests;
 import picocli.CommandLine;
 
 /**
- * The load tool against a fake server pair on an embedded media driver.
+ * The load tool against a fake server pair over loopback TCP.
  */
 @InterruptAfter(60)
 class OrdersLoadTest
@@ -38,22 +35,18 @@ class OrdersLoadTest
     @TempDir
     Path dir;
 
-    private MediaDriver driver;
-    private Aeron aeron;
     private FakeOrderPair pair;
 
     @BeforeEach
     void launch()
     {
-        driver = OrderTests.launchDriver(dir, 1024 * 1024);
-        aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(driver.aeronDirectoryName()));
-        pair = new FakeOrderPair(aeron, "aeron:ipc", 3001, 3011, 4);
+        pair = new FakeOrderPair(4);
     }
 
     @AfterEach
     void close()
     {
-        CloseHelper.closeAll(pair, aeron, driver);
+        CloseHelper.closeAll(pair);
         System.getProperties().stringPropertyNames().stream()
             .filter((key) -> key.startsWith("mdhub.order.client."))
             .forEach(System::clearProperty);
@@ -66,9 +59,7 @@ class OrdersLoadTest
         final StringWriter output = new StringWriter();
         final int status = new CommandLine(new OrdersLoadMain()).setOut(new PrintWriter(output)).execute(
             "--rate", "500", "--duration", "2",
-            "--servers", "aeron:ipc@3001,aeron:ipc@3011",
-            "--response-channel", "aeron:ipc", "--response-stream-id", "3100",
-            "--client-id", "42", "--aeron-dir", driver.aeronDirectoryName(), "--out", csv.toString());
+            "--servers", pair.servers(), "--client-id", "42", "--out", csv.toString());
 
         assertEquals(0, status, output.toString());
         assertTrue(output.toString().contains("orders-load: complete"), output.toString());
@@ -145,10 +136,7 @@ class OrdersLoadTest
     {
         return new OrderClient.Context()
             .clientId(clientId)
-            .servers("aeron:ipc@3001,aeron:ipc@3011")
-            .responseChannel("aeron:ipc")
-            .responseStreamId(3100)
-            .aeronDirectoryName(driver.aeronDirectoryName());
+            .servers(pair.servers());
     }
 
     private static void checkCsv(final List<String> lines, final long clientId, final int orders)

@@ -67,7 +67,7 @@ public final class P2pMain implements Callable<Integer>
                 OrderService.launch(new OrderService.Context().aeron(backbone.aeron())) : null)
         {
             final String orderInfo = null == orders ? "" : " orders=server-" + orders.context().serverId() +
-                " ingress=" + orders.context().ingressChannel();
+                " address=" + orders.address();
             if (!P2pConfiguration.marketDataEnabled())
             {
                 out.println(READY_LINE_PREFIX + ": marketData=off aeronDir=" + backbone.aeronDirectoryName() +

@@ -20,8 +20,6 @@ import java.util.function.IntFunction;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-import io.mdhub.backbone.BackboneConfiguration;
-import io.mdhub.benchmarks.orders.EchoOrderServer;
 import io.mdhub.benchmarks.orders.HazelcastMember;
 import io.mdhub.benchmarks.orders.HazelcastTarget;
 import io.mdhub.benchmarks.orders.TcpFloorServer;
@@ -44,9 +42,7 @@ import picocli.CommandLine.Option;
  * 1 ms, a fixed warm-up and measurement window per run, each run repeated. Servers run their pause recorders and
  * expose them over JMX on loopback; the probes read them at the end of every run. Output: every run directory, the
  * probe report over all of them ({@code report.html}, {@code report.txt}, {@code summary.csv}) and {@code report.md}
- * with the two-server rows beside the published ones. The {@code echo_two_server} configuration runs the same probes
- * against a pair of {@link EchoOrderServer}s, which pass orders on and answer them and do nothing else: the floor
- * this host puts under {@code two_server}, measured with the same processes, threads and wake-ups.
+ * with the two-server rows beside the published ones.
  * <p>
  * Two references measured in the same run put the pair's figures in proportion, with the same probes (two, as
  * for {@code two_server}) submitting through other {@link io.mdhub.orderprobe.probe.OrderTarget}s, started from the
@@ -70,7 +66,6 @@ import picocli.CommandLine.Option;
 public final class OrdersBench implements Callable<Integer>
 {
     private static final long MEAN_LIMIT_US = 1000;
-    private static final String ECHO_PAIR = "echo_two_server";
     private static final String TCP_FLOOR = "tcp_floor";
     private static final String HAZELCAST = "hazelcast";
     /** The references run two servers and two probes, as two_server. */
@@ -93,14 +88,9 @@ public final class OrdersBench implements Callable<Integer>
     private static final int PARTITIONS = 4;
     /** The most {@code mdhub.order.expected.orders} takes. */
     private static final long MAX_EXPECTED_ORDERS = 20_000_000L;
-    private static final int INGRESS_STREAM = 3001;
-    private static final int PEER_STREAM = 3002;
-    /** Probe p's publishers answer on streams from this + 1000 p (a publisher adds 16, a pair 1). */
-    private static final int RESPONSE_STREAM = 5000;
 
     @Option(names = "--configurations", split = ",", paramLabel = "NAME,...",
-        description = "one_server, two_server, four_server, six_server; echo_two_server: a pair that only " +
-            "forwards and answers orders, the floor under two_server on this host; tcp_floor: client to primary " +
+        description = "one_server, two_server, four_server, six_server; tcp_floor: client to primary " +
             "to backup and back over plain blocking sockets, nothing stored, the transport floor of this host; " +
             "hazelcast: two Hazelcast members, the orders in a map with a synchronous backup " +
             "(default ${DEFAULT-VALUE}).")
@@ -133,12 +123,6 @@ public final class OrdersBench implements Callable<Integer>
         "(default ${DEFAULT-VALUE}).")
     int publishers = 4;
 
-    @Option(names = "--transport", paramLabel = "ipc|udp",
-        description = "Aeron channels between the processes: ipc (shared memory through the host's driver, the " +
-            "choice on one host) or udp (loopback, as between hosts; the driver's threads then carry every message) " +
-            "(default ${DEFAULT-VALUE}).")
-    String transport = "ipc";
-
     @Option(names = "--probe-idle", paramLabel = "STRATEGY",
         description = "How a probe publisher waits for an order to send: handoff (parked until the creation " +
             "thread hands it one) or an idle strategy to poll with (default ${DEFAULT-VALUE}).")
@@ -162,16 +146,10 @@ public final class OrdersBench implements Callable<Integer>
         description = "JVM options of the probes (default ${DEFAULT-VALUE}).")
     String probeJvmOpts = "-Xms512m -Xmx512m -XX:+UseParallelGC";
 
-    /**
-     * The processes share a driver that carries only order streams: its IPC terms as
-     * {@link OrderServiceConfiguration#ORDERS_ONLY_IPC_TERM_LENGTH} says (in two A/B pairs at two_server 6,000/s,
-     * 0.15 vCPU less in all and the median create-to-end from 551-576 to 384-385 us against 16 MiB terms).
-     */
     @Option(names = "--backbone-jvm-opts", paramLabel = "OPTS",
-        description = "JVM options of the backbone daemon, the media driver the processes share " +
-        "(default ${DEFAULT-VALUE}: 1 MiB IPC terms, touched whole within seconds at order rates).")
-    String backboneJvmOpts = "-D" + BackboneConfiguration.IPC_TERM_BUFFER_LENGTH_PROP_NAME + "=" +
-        OrderServiceConfiguration.ORDERS_ONLY_IPC_TERM_LENGTH;
+        description = "JVM options of the backbone daemon, the media driver whose counters the order servers " +
+        "share (default none).")
+    String backboneJvmOpts = "";
 
     @Option(names = "--out", paramLabel = "DIR", description = "Report directory (default target/bench-orders-<time>).")
     Path out;
@@ -189,16 +167,8 @@ public final class OrdersBench implements Callable<Integer>
         final Path root = LatencyBench.checkoutRoot();
         final Path dir = null != out ? out : root.resolve("target").resolve("bench-orders-" +
             LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
-        // every name and the transport checked before the first run, not after hours of earlier configurations
-        if (!"ipc".equals(transport) && !"udp".equals(transport))
-        {
-            throw new CommandLine.ParameterException(spec.commandLine(), "--transport is ipc or udp: " + transport);
-        }
+        // every name checked before the first run, not after hours of earlier configurations
         final int[] servers = configurations.stream().mapToInt(this::serversOf).toArray();
-        if (configurations.contains(ECHO_PAIR) && !isIpc())
-        {
-            throw new CommandLine.ParameterException(spec.commandLine(), ECHO_PAIR + " runs over --transport ipc");
-        }
         Files.createDirectories(dir);
         final List<ProbeRun> runs = new ArrayList<>();
         int failures = 0;
@@ -269,14 +239,12 @@ public final class OrdersBench implements Callable<Integer>
                 return 4;
             case "six_server":
                 return 6;
-            case ECHO_PAIR:
-                return 2;
             case TCP_FLOOR:
             case HAZELCAST:
                 return REFERENCE_SERVERS;
             default:
                 throw new CommandLine.ParameterException(spec.commandLine(), "unknown configuration: " +
-                    configuration + " (one_server, two_server, four_server, six_server, " + ECHO_PAIR + ", " +
+                    configuration + " (one_server, two_server, four_server, six_server, " +
                     TCP_FLOOR + ", " + HAZELCAST + ")");
         }
     }
@@ -333,7 +301,8 @@ public final class OrdersBench implements Callable<Integer>
     }
 
     /**
-     * The MDHub configurations and the echo pair: the backbone daemon, then the servers, over Aeron.
+     * The MDHub configurations: the backbone daemon (the servers keep their counters in its driver), then the
+     * servers; clients and peers connect over loopback TCP.
      */
     private Deployment deployOrderServers(final BenchProcesses processes, final String configuration, final int servers)
         throws IOException
@@ -354,8 +323,7 @@ public final class OrdersBench implements Callable<Integer>
         final List<String> serverJmx = new ArrayList<>();
         for (int s = 0; s < slots; s++)
         {
-            clientServers.append(0 == s ? "" : ",").append(ingressChannel(ingress, s)).append('@')
-                .append(ingressStream(s));
+            clientServers.append(0 == s ? "" : ",").append(LOOPBACK).append(':').append(ingress[s]);
             if (s < servers)
             {
                 serverJmx.add(LOOPBACK + ":" + jmx[s]);
@@ -366,34 +334,20 @@ public final class OrdersBench implements Callable<Integer>
         deployment.backbone = processes.start("backbone", BenchProcesses.BACKBONE_JAR, split(backboneJvmOpts),
             "--aeron-dir", aeronDir);
         deployment.backbone.awaitLine("mdhub-backbone ready", 60);
-        final boolean isEcho = ECHO_PAIR.equals(configuration);
         for (int s = 0; s < servers; s++)
         {
-            deployment.servers.add(isEcho ? startEchoServer(processes, aeronDir, s) :
-                startServer(processes, aeronDir, s, servers, ingress, peer, fence, jmx));
+            deployment.servers.add(startServer(processes, aeronDir, s, servers, ingress, peer, fence, jmx));
         }
         for (final BenchProcess server : deployment.servers)
         {
-            server.awaitLine(isEcho ? EchoOrderServer.READY : "mdhub-p2p ready", SERVER_READY_SECONDS);
+            server.awaitLine("mdhub-p2p ready", SERVER_READY_SECONDS);
         }
-        for (int s = 1; s < servers && !isEcho; s += 2)
+        for (int s = 1; s < servers; s += 2)
         {
             deployment.servers.get(s).awaitLine("(handed over", SERVER_READY_SECONDS); // each pair has settled
         }
-        final List<String> jmxOfServers = isEcho ? List.of() : serverJmx; // the echo pair records no pauses
-        deployment.targetArgs = (p) ->
-        {
-            final List<String> args = new ArrayList<>(List.of(
-                "--aeron-dir", aeronDir,
-                "--servers", clientServers.toString(),
-                "--response-channel", isIpc() ? "aeron:ipc" : "aeron:udp?endpoint=localhost:" + freePort(),
-                "--response-stream-id", Integer.toString(RESPONSE_STREAM + 1000 * p)));
-            if (!jmxOfServers.isEmpty())
-            {
-                args.addAll(List.of("--server-jmx", String.join(",", jmxOfServers)));
-            }
-            return args;
-        };
+        deployment.targetArgs = (p) -> List.of("--servers", clientServers.toString(),
+            "--server-jmx", String.join(",", serverJmx));
         deployment.description = String.format(Locale.ROOT, "%d server(s), each sized for %s orders", servers,
             isSizedByUser() ? "the --server-jvm-opts' " : String.format(Locale.ROOT, "%,d",
             sweepOrdersPerServer(servers)));
@@ -487,12 +441,9 @@ public final class OrdersBench implements Callable<Integer>
             "-Dmdhub.p2p.market.data.enabled=false",
             "-Dmdhub.order.server.id=" + id,
             "-Dmdhub.order.partitions=" + PARTITIONS,
-            "-Dmdhub.order.ingress.channel=" + ingressChannel(ingress, s),
-            "-Dmdhub.order.ingress.stream.id=" + ingressStream(s),
-            "-Dmdhub.order.peer.channel=" + peerChannel(peer, s),
-            "-Dmdhub.order.peer.stream.id=" + peerStream(s),
-            "-Dmdhub.order.peer.remote.channel=" + peerChannel(peer, mate),
-            "-Dmdhub.order.peer.remote.stream.id=" + peerStream(mate),
+            "-Dmdhub.order.address=" + LOOPBACK + ":" + ingress[s],
+            "-Dmdhub.order.peer.address=" + LOOPBACK + ":" + peer[s],
+            "-Dmdhub.order.peer.remote.address=" + LOOPBACK + ":" + peer[mate],
             "-Dmdhub.order.fence.address=localhost:" + fence[s],
             "-Dmdhub.order.peer.fence.address=localhost:" + fence[mate],
             "-Dmdhub.order.queue.dir=" + processes.memoryDir("queue-" + s),
@@ -509,22 +460,6 @@ public final class OrdersBench implements Callable<Integer>
             opts.addAll(List.of("-Dmdhub.order.startup.peer.wait=0ms", "-Dmdhub.order.startup.force.alone=true"));
         }
         return processes.start("order-server-" + s, BenchProcesses.P2P_JAR, opts, "--aeron-dir", aeronDir);
-    }
-
-    /**
-     * One server of the echo pair, on the same streams as {@link #startServer} gives an order server, IPC only.
-     */
-    private BenchProcess startEchoServer(final BenchProcesses processes, final String aeronDir, final int s)
-    {
-        final int mate = 1 - s;
-        return processes.start("echo-order-server-" + s, BenchProcesses.BENCH_JAR, split(serverJvmOpts),
-            "echo-order-server",
-            "--server-id", Integer.toString(s),
-            "--partitions", Integer.toString(PARTITIONS),
-            "--aeron-dir", aeronDir,
-            "--ingress-stream-id", Integer.toString(ingressStream(s)),
-            "--peer-stream-id", Integer.toString(peerStream(s)),
-            "--peer-remote-stream-id", Integer.toString(peerStream(mate)));
     }
 
     private List<ProbeRun> runProbes(
@@ -681,32 +616,6 @@ public final class OrdersBench implements Callable<Integer>
         {
             throw new java.io.UncheckedIOException(ex);
         }
-    }
-
-    private boolean isIpc()
-    {
-        return "ipc".equals(transport);
-    }
-
-    private String ingressChannel(final int[] ports, final int s)
-    {
-        return isIpc() ? "aeron:ipc" : "aeron:udp?endpoint=localhost:" + ports[s];
-    }
-
-    private String peerChannel(final int[] ports, final int s)
-    {
-        return isIpc() ? "aeron:ipc" : "aeron:udp?endpoint=localhost:" + ports[s];
-    }
-
-    /** On IPC every server needs streams of its own; over UDP its port tells them apart. */
-    private int ingressStream(final int s)
-    {
-        return isIpc() ? INGRESS_STREAM + 10 * s : INGRESS_STREAM;
-    }
-
-    private int peerStream(final int s)
-    {
-        return isIpc() ? PEER_STREAM + 10 * s : PEER_STREAM;
     }
 
     private static List<String> split(final String opts)

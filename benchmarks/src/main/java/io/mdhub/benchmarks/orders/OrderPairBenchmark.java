@@ -22,12 +22,12 @@ import io.mdhub.orderprobe.FixNewOrderSingles;
 import io.mdhub.orderprobe.demo.InProcessOrderPair;
 
 /**
- * One order through an active/active pair in this JVM (embedded driver, IPC), synchronously: FIX pre-processing,
+ * One order through an active/active pair in this JVM (loopback TCP), synchronously: FIX pre-processing,
  * sequence, Orders region, replication to the backup (its region, index and queue), the primary's Chronicle queue,
  * the ack, draining. With {@code -prof gc}, {@code gc.alloc.rate.norm} counts what every thread of the JVM allocated
- * per order — the client's, both servers' order threads, the driver's — which must stay at 0 B/op for the order
- * service to be GC-free in steady state. {@code idleStrategy} is how the servers' order threads and the submitting
- * thread wait: {@code backoff} (parks) or {@code doorbell} (woken by the publisher, see {@code Doorbell}).
+ * per order — the client's and both servers' order threads — which must stay at 0 B/op for the order service to be
+ * GC-free in steady state. {@code idleStrategy} is how the servers' order threads and the submitting thread wait:
+ * {@code backoff} (parks) or {@code socket} (blocks in the kernel until its bytes arrive).
  */
 @Fork(value = 1, jvmArgsAppend = {"-Xms512m", "-Xmx512m", "-XX:+UseParallelGC", "-Dchronicle.analytics.disable=true",
     "--add-opens=java.base/java.lang=ALL-UNNAMED", "--add-opens=java.base/java.lang.reflect=ALL-UNNAMED",
@@ -42,8 +42,8 @@ public class OrderPairBenchmark extends AbstractMdBenchmark
     /**
      * The order threads' and the client's idle strategy.
      */
-    @Param({"backoff", "doorbell"})
-    public String idleStrategy = "doorbell"; // JMH sets it; BenchmarkSmokeTest calls setUp without JMH
+    @Param({"backoff", "socket"})
+    public String idleStrategy = "socket"; // JMH sets it; BenchmarkSmokeTest calls setUp without JMH
 
     private Path dir;
     private InProcessOrderPair pair;
@@ -63,11 +63,8 @@ public class OrderPairBenchmark extends AbstractMdBenchmark
         dir = Files.createTempDirectory("mdhub-order-bench");
         pair = new InProcessOrderPair(dir, false, idleStrategy);
         client = OrderClient.connect(new OrderClient.Context()
-            .aeron(pair.aeron())
             .clientId(System.nanoTime())
             .servers(pair.servers())
-            .responseChannel("aeron:ipc")
-            .responseStreamId(3100)
             .idleStrategy(idleStrategy)
             .maxOrderLength(orders.maxLength()));
         final long deadline = System.nanoTime() + 30_000_000_000L;

@@ -26,9 +26,6 @@ import io.mdhub.common.net.SocketIdleStrategy;
  * <tr><td>{@code sleep-ms[:periodMs]}</td><td>{@link SleepingMillisIdleStrategy}, default 1 ms</td><td>no</td></tr>
  * <tr><td>{@code backoff[:maxSpins,maxYields,minParkNs,maxParkNs]}</td><td>{@link BackoffIdleStrategy}, default
  * 10,5,1000,1000000</td><td>no</td></tr>
- * <tr><td>{@code doorbell[:maxSpins,maxYields,maxWaitMs]}</td><td>{@link DoorbellIdleStrategy}: blocks until a
- * publisher to the thread's IPC streams rings (order agents and order clients open the doorbell; elsewhere it backs
- * off up to the longest wait), default 10,5,1</td><td>no</td></tr>
  * <tr><td>{@code socket[:maxSpins,maxWaitMs]}</td><td>{@link SocketIdleStrategy}: blocks in the kernel on the
  * thread's sockets until one is ready or its timer is due (owners with a {@link io.mdhub.common.net.SocketPoller}
  * attach it; elsewhere it parks for the longest wait), default 0,100</td><td>no</td></tr>
@@ -52,8 +49,6 @@ public final class IdleStrategies
     public static final String SLEEP_MS = "sleep-ms";
     /** Alias of {@link BackoffIdleStrategy}, optional parameters {@code :maxSpins,maxYields,minParkNs,maxParkNs}. */
     public static final String BACKOFF = "backoff";
-    /** Alias of {@link DoorbellIdleStrategy}, optional parameters {@code :maxSpins,maxYields,maxWaitMs}. */
-    public static final String DOORBELL = DoorbellIdleStrategy.ALIAS;
     /** Alias of {@link SocketIdleStrategy}, optional parameters {@code :maxSpins,maxWaitMs}. */
     public static final String SOCKET = SocketIdleStrategy.ALIAS;
 
@@ -97,8 +92,6 @@ public final class IdleStrategies
                     positive(text, oneParam(text, params, SleepingMillisIdleStrategy.DEFAULT_SLEEP_PERIOD_MS)));
             case BACKOFF:
                 return backoff(text, params);
-            case DOORBELL:
-                return doorbell(text, params);
             case SOCKET:
                 return socket(text, params);
             default:
@@ -120,7 +113,6 @@ public final class IdleStrategies
     public static boolean isBusySpinning(final IdleStrategy strategy)
     {
         return !(strategy instanceof BackoffIdleStrategy ||
-            strategy instanceof DoorbellIdleStrategy ||
             strategy instanceof SocketIdleStrategy ||
             strategy instanceof SleepingIdleStrategy ||
             strategy instanceof SleepingMillisIdleStrategy);
@@ -143,19 +135,6 @@ public final class IdleStrategies
                 "backoff needs maxSpins >= 0, maxYields >= 0, 1 <= minParkNs <= maxParkNs: " + text);
         }
         return new BackoffIdleStrategy(params[0], params[1], params[2], params[3]);
-    }
-
-    private static IdleStrategy doorbell(final String text, final long[] params)
-    {
-        if (0 == params.length)
-        {
-            return new DoorbellIdleStrategy();
-        }
-        if (3 != params.length)
-        {
-            throw new IllegalArgumentException("doorbell takes 3 parameters maxSpins,maxYields,maxWaitMs: " + text);
-        }
-        return new DoorbellIdleStrategy(params[0], params[1], params[2]); // its own check names the bad values
     }
 
     private static IdleStrategy socket(final String text, final long[] params)
@@ -185,7 +164,7 @@ public final class IdleStrategies
         catch (final ClassNotFoundException ex)
         {
             throw new IllegalArgumentException(
-                "unknown idle strategy (not an alias of noop|spin|yield|sleep-ns|sleep-ms|backoff|doorbell, " +
+                "unknown idle strategy (not an alias of noop|spin|yield|sleep-ns|sleep-ms|backoff|socket, " +
                 "nor a class): " + className, ex);
         }
         catch (final ReflectiveOperationException ex)

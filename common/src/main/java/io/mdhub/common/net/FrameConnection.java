@@ -46,6 +46,7 @@ public final class FrameConnection
     private boolean isClosed;
     private boolean isFlushQueued;
     private boolean wasRefused;
+    private boolean isReadPaused;
     private int interestOps;
     private Object attachment;
 
@@ -152,6 +153,21 @@ public final class FrameConnection
     }
 
     /**
+     * Stop or resume reading: while paused nothing is read, the kernel's buffers fill and TCP flow control holds the
+     * peer's sends back (back-pressure to the peer, Artio's way).
+     *
+     * @param isPaused true to stop reading.
+     */
+    public void readPaused(final boolean isPaused)
+    {
+        isReadPaused = isPaused;
+        if (isOpen && !isClosed)
+        {
+            interest(send.position() > 0 ? SelectionKey.OP_WRITE : 0);
+        }
+    }
+
+    /**
      * Queue one message; it goes out with the next flush.
      *
      * @param buffer holds the message.
@@ -212,7 +228,7 @@ public final class FrameConnection
             close("write failed: " + ex.getMessage());
             return 0;
         }
-        interest(send.position() > 0 ? SelectionKey.OP_READ | SelectionKey.OP_WRITE : SelectionKey.OP_READ);
+        interest(send.position() > 0 ? SelectionKey.OP_WRITE : 0);
         return written;
     }
 
@@ -295,7 +311,7 @@ public final class FrameConnection
             return 0;
         }
         isOpen = true;
-        interest(SelectionKey.OP_READ);
+        interest(0);
         handler.onOpen(this);
         if (send.position() > 0 && !isClosed)
         {
@@ -370,8 +386,12 @@ public final class FrameConnection
         return true;
     }
 
-    private void interest(final int ops)
+    /**
+     * @param writeOps {@link SelectionKey#OP_WRITE} while bytes wait, else 0; reading is added unless paused.
+     */
+    private void interest(final int writeOps)
     {
+        final int ops = writeOps | (isReadPaused ? 0 : SelectionKey.OP_READ);
         if (ops != interestOps && null != key && key.isValid())
         {
             key.interestOps(ops);

@@ -326,11 +326,6 @@ public final class MdCounters
     public static final int ORDER_FAILOVERS_TYPE_ID = 20_406;
 
     /**
-     * Order service: answers to clients that could not be sent (the client resends and gets the original ack).
-     */
-    public static final int ORDER_ANSWERS_DROPPED_TYPE_ID = 20_407;
-
-    /**
      * Order service: malformed or foreign messages skipped on the ingress or peer streams.
      */
     public static final int ORDER_MALFORMED_TYPE_ID = 20_408;
@@ -380,22 +375,10 @@ public final class MdCounters
     public static final int ORDER_ERRORS_TYPE_ID = 20_416;
 
     /**
-     * Order service: hellos whose response channel the media driver refused to open (the client stays unanswered
-     * until a hello of its succeeds).
-     */
-    public static final int ORDER_HELLOS_FAILED_TYPE_ID = 20_417;
-
-    /**
-     * Order service: client sessions closed because nobody had listened on their response channel for the client
-     * idle timeout.
+     * Order service: clients disconnected because they stopped reading (their answers passed the connection's send
+     * limit).
      */
     public static final int ORDER_CLIENTS_EVICTED_TYPE_ID = 20_418;
-
-    /**
-     * A {@link io.mdhub.common.concurrent.Doorbell}: 1 while its thread may block waiting for IPC messages, else 0
-     * (a state, not a total). Its key lists the streams it wakes for and its socket's path.
-     */
-    public static final int DOORBELL_TYPE_ID = 20_500;
 
     private MdCounters()
     {

@@ -33,7 +33,6 @@ class IdleStrategiesTest
         assertInstanceOf(SleepingIdleStrategy.class, IdleStrategies.parse("sleep-ns"));
         assertInstanceOf(SleepingMillisIdleStrategy.class, IdleStrategies.parse("sleep-ms"));
         assertInstanceOf(BackoffIdleStrategy.class, IdleStrategies.parse("backoff"));
-        assertInstanceOf(DoorbellIdleStrategy.class, IdleStrategies.parse("doorbell"));
         assertInstanceOf(SocketIdleStrategy.class, IdleStrategies.parse("socket"));
     }
 
@@ -47,9 +46,6 @@ class IdleStrategiesTest
         assertTrue(backoff.contains("maxYields=2"), backoff);
         assertTrue(backoff.contains("minParkPeriodNs=3000"), backoff);
         assertTrue(backoff.contains("maxParkPeriodNs=4000"), backoff);
-        final String doorbell = IdleStrategies.parse("doorbell:3,0,2").toString();
-        assertTrue(doorbell.contains("maxSpins=3, maxYields=0, maxWaitMs=2"), doorbell);
-        assertTrue(IdleStrategies.parse("doorbell").toString().contains("maxSpins=10, maxYields=5, maxWaitMs=1"));
         assertTrue(IdleStrategies.parse("socket").toString().contains("maxSpins=0, maxWaitMs=100"));
         assertTrue(IdleStrategies.parse("socket:5,7").toString().contains("maxSpins=5, maxWaitMs=7"));
     }
@@ -70,7 +66,7 @@ class IdleStrategiesTest
     @ParameterizedTest
     @ValueSource(strings = { "", " ", "bogus", "noop:1", "sleep-ns:0", "sleep-ms:-1", "sleep-ns:1,2", "sleep-ns:x",
         "backoff:1,2", "backoff:1,2,3000,100", "backoff:1,2,0,100", "java.lang.String", "nosuch.Strategy",
-        "bogus:1", "doorbell:1,2", "doorbell:1,0,0", "doorbell:-1,0,1",
+        "bogus:1", "doorbell",
         "socket:1", "socket:0,0", "socket:-1,5" })
     void rejectsMalformedSpecifications(final String spec)
     {
@@ -86,7 +82,6 @@ class IdleStrategiesTest
         assertFalse(IdleStrategies.isBusySpinning(IdleStrategies.parse("backoff")));
         assertFalse(IdleStrategies.isBusySpinning(IdleStrategies.parse("sleep-ns")));
         assertFalse(IdleStrategies.isBusySpinning(IdleStrategies.parse("sleep-ms")));
-        assertFalse(IdleStrategies.isBusySpinning(IdleStrategies.parse("doorbell")));
         assertFalse(IdleStrategies.isBusySpinning(IdleStrategies.parse("socket")));
         final IdleStrategy custom = new IdleStrategy()
         {

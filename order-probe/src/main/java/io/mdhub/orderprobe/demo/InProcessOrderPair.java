@@ -10,20 +10,15 @@ import org.agrona.CloseHelper;
 import io.aeron.Aeron;
 import io.mdhub.backbone.BackboneNode;
 import io.mdhub.p2p.order.OrderService;
-import io.mdhub.p2p.order.OrderServiceConfiguration;
 import io.mdhub.p2p.order.OrderSinks;
 
 /**
- * An active/active order pair in this JVM on embedded defaults — an embedded media driver, two order servers on IPC
- * streams (ingress {@value #INGRESS_STREAM} and {@value #INGRESS_STREAM} + 10), 4 partitions, real TCP fences,
- * Chronicle queues under a working directory, a no-op sink — for the orders demo, the JMH order benchmark and tests.
+ * An active/active order pair in this JVM on embedded defaults — an embedded media driver (for the servers'
+ * counters), two order servers on free loopback ports, 4 partitions, real TCP fences, Chronicle queues under a
+ * working directory, a no-op sink — for the orders demo, the JMH order benchmark and tests.
  */
 public final class InProcessOrderPair implements AutoCloseable
 {
-    /** Ingress stream of server 0; server 1's is this + 10. */
-    public static final int INGRESS_STREAM = 3001;
-    private static final int PEER_STREAM = 3002;
-
     private final BackboneNode node;
     private final Aeron aeron;
     private final OrderService[] servers = new OrderService[2];
@@ -55,10 +50,10 @@ public final class InProcessOrderPair implements AutoCloseable
         {
             node = BackboneNode.launch(new BackboneNode.Context()
                 .aeronDirectoryName(work.resolve("aeron").toString())
-                .ipcTermBufferLength(OrderServiceConfiguration.ORDERS_ONLY_IPC_TERM_LENGTH)
                 .dirDeleteOnShutdown(true));
             aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(node.aeronDirectoryName()));
             final int[] fences = {freePort(), freePort()};
+            final int[] peers = {freePort(), freePort()};
             for (int id = 0; id < 2; id++)
             {
                 final OrderService.Context ctx = new OrderService.Context();
@@ -70,9 +65,9 @@ public final class InProcessOrderPair implements AutoCloseable
                     .serverId(id)
                     .partitions(4)
                     .sink(new OrderSinks.NoOpSink())
-                    .ingressChannel("aeron:ipc").ingressStreamId(INGRESS_STREAM + 10 * id)
-                    .peerChannel("aeron:ipc").peerStreamId(PEER_STREAM + 10 * id)
-                    .peerRemoteChannel("aeron:ipc").peerRemoteStreamId(PEER_STREAM + 10 * (1 - id))
+                    .address("localhost:0")
+                    .peerAddress("localhost:" + peers[id])
+                    .peerRemoteAddress("localhost:" + peers[1 - id])
                     .fence("localhost:" + fences[id], "localhost:" + fences[1 - id])
                     .queueDir(work.resolve("queue-" + id).toString())
                     .registerMBean(registerMBean)
@@ -89,27 +84,11 @@ public final class InProcessOrderPair implements AutoCloseable
     }
 
     /**
-     * @return the driver's directory, for clients.
-     */
-    public String aeronDirectoryName()
-    {
-        return node.aeronDirectoryName();
-    }
-
-    /**
-     * @return the pair's Aeron client (clients in this JVM may share it).
-     */
-    public Aeron aeron()
-    {
-        return aeron;
-    }
-
-    /**
-     * @return the client setting naming both servers ({@code aeron:ipc@3001,aeron:ipc@3011}).
+     * @return the client setting naming both servers ({@code localhost:port,localhost:port}).
      */
     public String servers()
     {
-        return "aeron:ipc@" + INGRESS_STREAM + ",aeron:ipc@" + (INGRESS_STREAM + 10);
+        return "localhost:" + servers[0].address().getPort() + ",localhost:" + servers[1].address().getPort();
     }
 
     @Override
@@ -126,7 +105,7 @@ public final class InProcessOrderPair implements AutoCloseable
         }
         catch (final IOException ex)
         {
-            throw new UncheckedIOException("no free port for an order server's fence", ex);
+            throw new UncheckedIOException("no free port for an order server's fence or peer link", ex);
         }
     }
 }

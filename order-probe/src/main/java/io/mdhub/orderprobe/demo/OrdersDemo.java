@@ -26,7 +26,6 @@ import io.mdhub.orderprobe.probe.OrderProbe;
  */
 public final class OrdersDemo
 {
-    private static final int RESPONSE_STREAM = 3100;
 
     private OrdersDemo()
     {
@@ -76,11 +75,7 @@ public final class OrdersDemo
                     .durationSeconds(durationSeconds)
                     .publishers(4)
                     .firstOrderId(firstOrderId)
-                    .client(new OrderClient.Context()
-                        .aeronDirectoryName(pair.aeronDirectoryName())
-                        .servers(pair.servers())
-                        .responseChannel("aeron:ipc")
-                        .responseStreamId(RESPONSE_STREAM))
+                    .client(new OrderClient.Context().servers(pair.servers()))
                     .out(reportDir.resolve("runs").resolve("rate-" + rate)))
                     .run(stop);
                 firstOrderId += rate * (warmupSeconds + durationSeconds) + 1;

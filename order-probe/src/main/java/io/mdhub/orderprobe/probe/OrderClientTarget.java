@@ -7,7 +7,7 @@ import io.mdhub.common.order.client.OrderClient;
 
 /**
  * The probe's default target: the MDHub order service, each publisher with an {@link OrderClient} of its own (its
- * own client id and response stream), connected on the publisher's thread, submitting synchronously with
+ * own client id and connections), connected on the publisher's thread, submitting synchronously with
  * {@link OrderClient#submit(long, DirectBuffer, int, int)} and polled while it waits. Rejected and timed-out orders
  * reach the probe as the client throws them.
  */
@@ -17,17 +17,13 @@ public final class OrderClientTarget implements OrderTarget
     public static final String NAME = "order-client";
 
     private final OrderClient.Context client;
-    private final int responseStreamStride;
 
     /**
-     * @param client               the settings each publisher's client is cloned from (servers, response channel,
-     *                             Aeron directory); not concluded.
-     * @param responseStreamStride publisher p answers on the client's response stream id + p × this.
+     * @param client the settings each publisher's client is cloned from (servers, timeouts); not concluded.
      */
-    public OrderClientTarget(final OrderClient.Context client, final int responseStreamStride)
+    public OrderClientTarget(final OrderClient.Context client)
     {
         this.client = client;
-        this.responseStreamStride = responseStreamStride;
     }
 
     @Override
@@ -39,10 +35,7 @@ public final class OrderClientTarget implements OrderTarget
     @Override
     public Session connect(final int publisher, final long clientId)
     {
-        final OrderClient.Context ctx = client.clone()
-            .clientId(clientId)
-            .responseStreamId(client.responseStreamId() + publisher * responseStreamStride);
-        return new ClientSession(OrderClient.connect(ctx));
+        return new ClientSession(OrderClient.connect(client.clone().clientId(clientId)));
     }
 
     @Override

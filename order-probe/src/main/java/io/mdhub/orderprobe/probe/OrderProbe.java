@@ -82,7 +82,7 @@ public final class OrderProbe
         final List<String> problems = java.util.Collections.synchronizedList(new ArrayList<>());
         final List<PauseEvent> injected = java.util.Collections.synchronizedList(new ArrayList<>());
         final OrderTarget target = null != settings.target ? settings.target :
-            new OrderClientTarget(settings.client, settings.responseStreamStride);
+            new OrderClientTarget(settings.client);
         targetName = target.name();
         try (PauseRecorder pauses = PauseRecorder.streaming("probe-" + settings.probeId);
             OrderTarget ownedTarget = target)
@@ -471,7 +471,6 @@ public final class OrderProbe
         long warmupSeconds = 30;
         long durationSeconds = 60;
         int publishers = 4;
-        int responseStreamStride = 16;
         long clientIdBase = System.currentTimeMillis() * 1000;
         long firstOrderId = 1;
         long readyTimeoutSeconds = 30;

@@ -70,11 +70,7 @@ class OrderProbeTest
             .durationSeconds(2)
             .publishers(2)
             .clientIdBase(9_000)
-            .client(new OrderClient.Context()
-                .aeronDirectoryName(pair.aeronDirectoryName())
-                .servers(pair.servers())
-                .responseChannel("aeron:ipc")
-                .responseStreamId(4100))
+            .client(new OrderClient.Context().servers(pair.servers()))
             .out(out))
             .run(() -> false);
 

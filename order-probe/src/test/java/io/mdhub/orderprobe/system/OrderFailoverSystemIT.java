@@ -21,8 +21,9 @@ import io.mdhub.common.test.SystemProcesses;
 
 /**
  * The order pair as users run it: a backbone daemon (the host's media driver), two order servers
- * ({@code mdhub-p2p.jar} with the order service on and market data off), and {@code orders-load} at a steady rate,
- * each a separate process. Five runs, alternating the victim: SIGKILL one server at a random moment of the load,
+ * ({@code mdhub-p2p.jar} with the order service on and market data off), and {@code orders-load} at 5,000 orders/s,
+ * each a separate process. Five runs, alternating the victim (each server is the primary of half the partitions):
+ * SIGKILL one server at a random moment of the load,
  * the load finishes on the survivor, {@code verify-orders} finds every acknowledged order exactly once on the
  * survivor with contiguous sequences, then the killed server restarts, catches up and takes its partitions back.
  * At the end both servers stop and restart from their queue files, and every order acknowledged in any run is
@@ -33,7 +34,8 @@ import io.mdhub.common.test.SystemProcesses;
 class OrderFailoverSystemIT
 {
     private static final int RUNS = 5;
-    private static final int RATE = 500;
+    /** Orders per second of every load: the published procedure's middle rate. */
+    private static final int RATE = 5_000;
     private static final int LOAD_SECONDS = 6;
     /** System property that fixes the seed of the kill times, to replay a failed run. */
     private static final String SEED_PROP_NAME = "mdhub.test.order.failover.seed";
@@ -127,9 +129,9 @@ class OrderFailoverSystemIT
             "-Dmdhub.p2p.market.data.enabled=false",
             "-Dmdhub.order.server.id=" + id,
             "-Dmdhub.order.partitions=4",
-            "-Dmdhub.order.ingress.channel=aeron:udp?endpoint=localhost:" + ingressPorts[id],
-            "-Dmdhub.order.peer.channel=aeron:udp?endpoint=localhost:" + peerPorts[id],
-            "-Dmdhub.order.peer.remote.channel=aeron:udp?endpoint=localhost:" + peerPorts[peer],
+            "-Dmdhub.order.address=localhost:" + ingressPorts[id],
+            "-Dmdhub.order.peer.address=localhost:" + peerPorts[id],
+            "-Dmdhub.order.peer.remote.address=localhost:" + peerPorts[peer],
             "-Dmdhub.order.fence.address=localhost:" + fencePorts[id],
             "-Dmdhub.order.peer.fence.address=localhost:" + fencePorts[peer],
             "-Dmdhub.order.queue.dir=" + dir.resolve("queue-" + id)),
@@ -144,10 +146,7 @@ class OrderFailoverSystemIT
     {
         return start(log, "order-probe/target/mdhub-order-probe.jar", List.of(), "orders-load",
             "--rate", Integer.toString(RATE), "--duration", Integer.toString(LOAD_SECONDS),
-            "--aeron-dir", aeronDir,
-            "--servers", "aeron:udp?endpoint=localhost:" + ingressPorts[0] + "@3001,aeron:udp?endpoint=localhost:" +
-            ingressPorts[1] + "@3001",
-            "--response-channel", "aeron:udp?endpoint=localhost:" + MdTests.unusedPort(),
+            "--servers", "localhost:" + ingressPorts[0] + ",localhost:" + ingressPorts[1],
             "--client-id", Long.toString(responsePort),
             "--first-order-id", Long.toString(firstOrderId),
             "--out", acked.toString());

@@ -104,10 +104,8 @@ class OrderProbeSystemIT
         final Path out = dir.resolve("probe-" + name);
         final Path log = dir.resolve("probe-" + name + ".log");
         final List<String> args = new ArrayList<>(List.of("probe", "--rate", "400", "--warmup", "2", "--duration",
-            "5", "--publishers", "4", "--probe-id", "A", "--label", name, "--aeron-dir", aeronDir,
-            "--servers", "aeron:udp?endpoint=localhost:" + ingressPorts[0] + "@3001,aeron:udp?endpoint=localhost:" +
-            ingressPorts[1] + "@3001",
-            "--response-channel", "aeron:udp?endpoint=localhost:" + MdTests.unusedPort(),
+            "5", "--publishers", "4", "--probe-id", "A", "--label", name,
+            "--servers", "localhost:" + ingressPorts[0] + ",localhost:" + ingressPorts[1],
             "--server-jmx", "127.0.0.1:" + jmxPorts[0] + ",127.0.0.1:" + jmxPorts[1],
             "--spike-us", Long.toString(SPIKE_NS / 1000), "--out", out.toString()));
         args.addAll(extra);
@@ -127,9 +125,9 @@ class OrderProbeSystemIT
             "-Dmdhub.p2p.market.data.enabled=false",
             "-Dmdhub.order.server.id=" + id,
             "-Dmdhub.order.partitions=4",
-            "-Dmdhub.order.ingress.channel=aeron:udp?endpoint=localhost:" + ingressPorts[id],
-            "-Dmdhub.order.peer.channel=aeron:udp?endpoint=localhost:" + peerPorts[id],
-            "-Dmdhub.order.peer.remote.channel=aeron:udp?endpoint=localhost:" + peerPorts[peer],
+            "-Dmdhub.order.address=localhost:" + ingressPorts[id],
+            "-Dmdhub.order.peer.address=localhost:" + peerPorts[id],
+            "-Dmdhub.order.peer.remote.address=localhost:" + peerPorts[peer],
             "-Dmdhub.order.fence.address=localhost:" + fencePorts[id],
             "-Dmdhub.order.peer.fence.address=localhost:" + fencePorts[peer],
             "-Dmdhub.order.queue.dir=" + dir.resolve("queue-" + id),

@@ -12,11 +12,6 @@ import org.agrona.concurrent.UnsafeBuffer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import io.aeron.Aeron;
-import io.aeron.FragmentAssembler;
-import io.aeron.Publication;
-import io.aeron.Subscription;
-import io.aeron.logbuffer.Header;
 import io.mdhub.common.codecs.order.CatchUpCompleteDecoder;
 import io.mdhub.common.codecs.order.CatchUpRequestDecoder;
 import io.mdhub.common.codecs.order.ClientHelloDecoder;
@@ -28,7 +23,9 @@ import io.mdhub.common.codecs.order.PartitionRole;
 import io.mdhub.common.codecs.order.PeerHeartbeatDecoder;
 import io.mdhub.common.codecs.order.RejectReason;
 import io.mdhub.common.codecs.order.SubmitOrderDecoder;
-import io.mdhub.common.concurrent.DoorbellRinger;
+import io.mdhub.common.net.ConnectionHandler;
+import io.mdhub.common.net.FrameConnection;
+import io.mdhub.common.net.SocketPoller;
 
 /**
  * The order service of one server of an active/active pair, as one agent (one thread, no locks): it takes client
@@ -49,18 +46,18 @@ import io.mdhub.common.concurrent.DoorbellRinger;
 final class OrderAgent implements Agent, PeerListener
 {
     private static final Logger LOG = LoggerFactory.getLogger(OrderAgent.class);
-    private static final int FRAGMENT_LIMIT = 64;
     private static final int REPLICATION_BUDGET = 256;
     private static final int COMPLETION_BUDGET = 1024;
     private static final int DRAIN_BUDGET = 1024;
     private static final long CATCH_UP_RETRY_NS = 1_000_000_000L;
     private static final long GAP_REQUEST_INTERVAL_NS = 100_000_000L;
     /**
-     * How often the fence's sockets are served. Each poll costs three system calls (select, two reads), which on
-     * every duty cycle were most of the agent's CPU at load; the fence's own timescales are its keep-alive and
-     * timeouts (hundreds of milliseconds), so a millisecond delays no verdict that matters.
+     * How often the fence's sockets are served, and so the longest the agent sleeps with nothing to read. Each poll
+     * costs three system calls (select, two reads); the fence's own timescales are its keep-alive and timeouts
+     * (hundreds of milliseconds), so ten milliseconds delay no verdict that matters, and an idle server wakes a
+     * hundred times a second, not a thousand.
      */
-    private static final long FENCE_POLL_INTERVAL_NS = 1_000_000L;
+    private static final long FENCE_POLL_INTERVAL_NS = 10_000_000L;
 
     /**
      * Where this server stands in the pair.
@@ -78,8 +75,8 @@ final class OrderAgent implements Agent, PeerListener
     private final OrderService.Context ctx;
     private final int serverId;
     private final int peerId;
-    private final Aeron aeron;
-    private final Subscription ingress;
+    private final SocketPoller poller;
+    private final SocketPoller.Listener ingress;
     private final PeerLink peer;
     private final PeerFence fence;
     private final OrderQueue queue;
@@ -100,8 +97,6 @@ final class OrderAgent implements Agent, PeerListener
     private final OrderRecordDecoder recordDecoder = new OrderRecordDecoder();
     private final ExpandableDirectByteBuffer recordBuffer = new ExpandableDirectByteBuffer(1024);
     private final UnsafeBuffer view = new UnsafeBuffer(0, 0);
-    private final FragmentAssembler ingressHandler = new FragmentAssembler(this::onIngress);
-    private final IngressDepartures ingressDepartures;
     private final long[] gapFrom;
     private ServerState state = ServerState.STARTING;
     private long startedNs;
@@ -138,9 +133,7 @@ final class OrderAgent implements Agent, PeerListener
 
     OrderAgent(
         final OrderService.Context ctx,
-        final Aeron aeron,
-        final Subscription ingress,
-        final IngressDepartures ingressDepartures,
+        final SocketPoller poller,
         final PeerFence fence,
         final OrderQueue queue,
         final OrderCounters counters)
@@ -148,9 +141,7 @@ final class OrderAgent implements Agent, PeerListener
         this.ctx = ctx;
         this.serverId = ctx.serverId();
         this.peerId = 1 - serverId;
-        this.aeron = aeron;
-        this.ingress = ingress;
-        this.ingressDepartures = ingressDepartures;
+        this.poller = poller;
         this.fence = fence;
         this.queue = queue;
         this.counters = counters;
@@ -166,10 +157,10 @@ final class OrderAgent implements Agent, PeerListener
         this.region = new OrdersRegion(partitions.length, ctx.expectedOrders(),
             OrderServiceConfiguration.processName(serverId));
         this.index = OrderKeyIndex.forOrders(ctx.expectedOrders());
-        this.clients = new ClientSessions(aeron, serverId, partitions.length, ctx.clientIdleTimeoutNs(), counters);
-        final Publication toPeer = aeron.addExclusivePublication(ctx.peerRemoteChannel(), ctx.peerRemoteStreamId());
-        this.peer = new PeerLink(serverId, toPeer, DoorbellRinger.forPublication(aeron, toPeer),
-            aeron.addSubscription(ctx.peerChannel(), ctx.peerStreamId()), this, counters.malformed);
+        this.clients = new ClientSessions(serverId, partitions.length, counters);
+        this.peer = new PeerLink(serverId, poller, ctx.peerAddress(), ctx.peerRemoteAddress(),
+            ctx.peerSendLimitBytes(), this, counters.malformed);
+        this.ingress = poller.listen(ctx.address(), new Ingress());
     }
 
     @Override
@@ -229,9 +220,8 @@ final class OrderAgent implements Agent, PeerListener
             nextFencePollNs = nowNs + FENCE_POLL_INTERVAL_NS;
             work += fence.poll(nowNs);
         }
-        work += peer.poll(FRAGMENT_LIMIT);
-        work += ingress.poll(ingressHandler, FRAGMENT_LIMIT);
-        work += ingressDepartures.free(ingressHandler, ingress);
+        work += peer.poll(nowNs);
+        work += poller.poll();
         work += sendBackupAcks();
         work += replicate();
         work += complete();
@@ -243,12 +233,14 @@ final class OrderAgent implements Agent, PeerListener
             peer.heartbeat(startEpochMs, nowNs, isSteppingDown, partitions);
             work++;
         }
-        work += clients.poll(nowNs);
+        work += clients.closeStopped();
         if (isMapDue)
         {
             isMapDue = false;
             clients.partitionMaps(partitions);
         }
+        poller.flush(); // every answer and replication message of the cycle: one write per connection
+        poller.deadlineNs(Math.min(Math.min(nextFencePollNs, nextHeartbeatNs), peer.deadlineNs()));
         return work;
     }
 
@@ -655,17 +647,42 @@ final class OrderAgent implements Agent, PeerListener
 
     // ---------------------------------------------------------------- ingress
 
-    private void onIngress(final DirectBuffer buffer, final int offset, final int length, final Header header)
+    /**
+     * Client connections: their messages, and their end.
+     */
+    private final class Ingress implements ConnectionHandler
+    {
+        @Override
+        public void onOpen(final FrameConnection connection)
+        {
+        }
+
+        @Override
+        public void onMessage(
+            final FrameConnection connection, final DirectBuffer buffer, final int offset, final int length)
+        {
+            onIngress(connection, buffer, offset, length);
+        }
+
+        @Override
+        public void onClose(final FrameConnection connection, final String reason)
+        {
+            clients.onClose(connection, reason);
+        }
+    }
+
+    private void onIngress(
+        final FrameConnection connection, final DirectBuffer buffer, final int offset, final int length)
     {
         if (length < MessageHeaderDecoder.ENCODED_LENGTH)
         {
-            malformed("shorter than a message header", length, header);
+            malformed("shorter than a message header", length, connection);
             return;
         }
         headerDecoder.wrap(buffer, offset);
         if (headerDecoder.schemaId() != MessageHeaderDecoder.SCHEMA_ID)
         {
-            malformed("not the order protocol (schema id)", length, header);
+            malformed("not the order protocol (schema id)", length, connection);
             return;
         }
         final int bodyOffset = offset + MessageHeaderDecoder.ENCODED_LENGTH;
@@ -675,21 +692,20 @@ final class OrderAgent implements Agent, PeerListener
             {
                 case ClientHelloDecoder.TEMPLATE_ID:
                     helloDecoder.wrap(buffer, bodyOffset, headerDecoder.blockLength(), headerDecoder.version());
-                    clients.onHello(helloDecoder.clientId(), helloDecoder.responseStreamId(),
-                        helloDecoder.responseChannel(), partitions, System.nanoTime());
+                    clients.onHello(helloDecoder.clientId(), connection, partitions);
                     break;
                 case SubmitOrderDecoder.TEMPLATE_ID:
                     submitDecoder.wrap(buffer, bodyOffset, headerDecoder.blockLength(), headerDecoder.version());
                     onSubmit(buffer, offset + length);
                     break;
                 default:
-                    malformed("unknown template id", length, header);
+                    malformed("unknown template id", length, connection);
                     break;
             }
         }
         catch (final IndexOutOfBoundsException | IllegalArgumentException ex)
         {
-            malformed("a field runs past the message, or a bad channel", length, header);
+            malformed("a field runs past the message", length, connection);
         }
     }
 
@@ -697,14 +713,14 @@ final class OrderAgent implements Agent, PeerListener
      * Count a message that cannot be read at all (no client to answer: the sender is unknown) and log it, at most
      * once a second with how many came meanwhile.
      */
-    private void malformed(final String what, final int length, final Header header)
+    private void malformed(final String what, final int length, final FrameConnection connection)
     {
         counters.malformed.increment();
         final long skipped = malformedLog.onEvent(System.nanoTime());
         if (skipped > 0)
         {
-            LOG.warn("order server {}: skipped {} malformed ingress message(s); the last: {} bytes, {} (Aeron " +
-                "session {})", serverId, skipped, length, what, header.sessionId());
+            LOG.warn("order server {}: skipped {} malformed ingress message(s); the last: {} bytes, {} (from {})",
+                serverId, skipped, length, what, connection.remoteAddress());
         }
     }
 
@@ -1418,6 +1434,7 @@ final class OrderAgent implements Agent, PeerListener
     void stepDown(final boolean isSteppingDown)
     {
         this.isSteppingDown = isSteppingDown;
+        poller.wakeup();
     }
 
     boolean isSteppingDown()
@@ -1428,6 +1445,15 @@ final class OrderAgent implements Agent, PeerListener
     void severPeerLink(final boolean isSevered)
     {
         peer.severed(isSevered);
+        poller.wakeup();
+    }
+
+    /**
+     * @return where clients connect (any thread: fixed once the agent is made).
+     */
+    java.net.InetSocketAddress address()
+    {
+        return ingress.boundAddress();
     }
 
     PeerLink peerLink()
@@ -1446,6 +1472,7 @@ final class OrderAgent implements Agent, PeerListener
     {
         final long before = takeOversDone.get();
         takeOverRequest.set(null == reason || reason.isBlank() ? "no reason given" : reason);
+        poller.wakeup();
         final long deadlineNs = System.nanoTime() + timeoutNs;
         while (takeOversDone.get() == before)
         {
@@ -1471,9 +1498,6 @@ final class OrderAgent implements Agent, PeerListener
     @Override
     public void onClose()
     {
-        CloseHelper.quietClose(clients);
-        // the ingress too: on a shared Aeron client a leaked subscription stays registered at its last position,
-        // and the driver then holds every client's publication to this stream at that position plus one window
-        CloseHelper.quietCloseAll(ingress, peer, region, index);
+        CloseHelper.quietCloseAll(ingress, peer, poller, region, index);
     }
 }

@@ -18,7 +18,6 @@ final class OrderCounters implements AutoCloseable
     final AtomicCounter replicated;
     final AtomicCounter gaps;
     final AtomicCounter failovers;
-    final AtomicCounter answersDropped;
     final AtomicCounter malformed;
     final AtomicCounter heldAcks;
     final AtomicCounter forcedTakeovers;
@@ -28,7 +27,6 @@ final class OrderCounters implements AutoCloseable
     final AtomicCounter answersForPeer;
     final AtomicCounter answerRequests;
     final AtomicCounter errors;
-    final AtomicCounter hellosFailed;
     final AtomicCounter clientsEvicted;
 
     OrderCounters(final Aeron aeron, final int serverId)
@@ -41,7 +39,6 @@ final class OrderCounters implements AutoCloseable
         replicated = aeron.addCounter(MdCounters.ORDER_REPLICATED_TYPE_ID, "order-replicated-in" + suffix);
         gaps = aeron.addCounter(MdCounters.ORDER_GAPS_TYPE_ID, "order-sequence-gaps" + suffix);
         failovers = aeron.addCounter(MdCounters.ORDER_FAILOVERS_TYPE_ID, "order-failovers" + suffix);
-        answersDropped = aeron.addCounter(MdCounters.ORDER_ANSWERS_DROPPED_TYPE_ID, "order-answers-dropped" + suffix);
         malformed = aeron.addCounter(MdCounters.ORDER_MALFORMED_TYPE_ID, "order-malformed" + suffix);
         heldAcks = aeron.addCounter(MdCounters.ORDER_HELD_TYPE_ID, "order-acks-held" + suffix);
         forcedTakeovers = aeron.addCounter(MdCounters.ORDER_FORCED_TAKEOVERS_TYPE_ID, "order-forced-takeovers" +
@@ -53,7 +50,6 @@ final class OrderCounters implements AutoCloseable
             suffix);
         answerRequests = aeron.addCounter(MdCounters.ORDER_ANSWER_REQUESTS_TYPE_ID, "order-answer-requests" + suffix);
         errors = aeron.addCounter(MdCounters.ORDER_ERRORS_TYPE_ID, "order-errors" + suffix);
-        hellosFailed = aeron.addCounter(MdCounters.ORDER_HELLOS_FAILED_TYPE_ID, "order-hellos-failed" + suffix);
         clientsEvicted = aeron.addCounter(MdCounters.ORDER_CLIENTS_EVICTED_TYPE_ID, "order-clients-evicted" + suffix);
     }
 
@@ -61,7 +57,7 @@ final class OrderCounters implements AutoCloseable
     public void close()
     {
         CloseHelper.quietCloseAll(ordersAccepted, ordersAcked, duplicates, rejected, replicated, gaps, failovers,
-            answersDropped, malformed, heldAcks, forcedTakeovers, fenceLost, sinkErrors, unknownClient, answersForPeer,
-            answerRequests, errors, hellosFailed, clientsEvicted);
+            malformed, heldAcks, forcedTakeovers, fenceLost, sinkErrors, unknownClient, answersForPeer,
+            answerRequests, errors, clientsEvicted);
     }
 }

@@ -13,16 +13,16 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import io.aeron.Aeron;
-import io.aeron.Subscription;
-import io.mdhub.common.concurrent.Doorbell;
-import io.mdhub.common.concurrent.DoorbellIdleStrategy;
 import io.mdhub.common.concurrent.IdleStrategies;
 import io.mdhub.common.config.BaseContext;
 import io.mdhub.common.metrics.MBeans;
+import io.mdhub.common.net.SocketIdleStrategy;
+import io.mdhub.common.net.SocketPoller;
 
 /**
- * The order service of one server of an active/active pair: an {@link OrderAgent} on its own thread, its Aeron
- * streams (client ingress, peer replication), its fence, its write-behind queue and counters.
+ * The order service of one server of an active/active pair: an {@link OrderAgent} on its own thread, its sockets
+ * (client connections and the peer link, on one {@link SocketPoller} that the agent's idle strategy blocks on), its
+ * fence, its write-behind queue and counters (in the Aeron client's counters, where AeronStat and JMX read them).
  * <pre>{@code
  * try (OrderService service = OrderService.launch(new OrderService.Context().serverId(0).aeron(aeron)))
  * { ... }
@@ -37,7 +37,6 @@ public final class OrderService implements AutoCloseable
     private final PeerFence fence;
     private final OrderQueue queue;
     private final OrderAgent agent;
-    private final Doorbell doorbell;
     private final AgentRunner runner;
     private final LogInterval agentErrorLog = new LogInterval(LogInterval.ONE_SECOND_NS); // the agent's thread only
     private final ObjectName objectName;
@@ -49,27 +48,27 @@ public final class OrderService implements AutoCloseable
         counters = new OrderCounters(aeron, ctx.serverId());
         PeerFence fence = null;
         OrderQueue queue = null;
-        Doorbell doorbell = null;
-        Subscription ingress = null;
+        SocketPoller poller = null;
         try
         {
             fence = new PeerFence(ctx.fenceAddress(), ctx.peerFenceAddress(), ctx.fenceTimeoutNs(),
                 ctx.fenceConnectTimeoutNs());
             queue = new OrderQueue(ctx.queueDirectory());
-            doorbell = openDoorbell(ctx, aeron);
-            final IngressDepartures departures = new IngressDepartures();
-            ingress = aeron.addSubscription(ctx.ingressChannel(), ctx.ingressStreamId(), null, departures);
-            agent = new OrderAgent(ctx, aeron, ingress, departures, fence, queue, counters);
+            poller = new SocketPoller(OrderServiceConfiguration.MAX_MESSAGE_BYTES,
+                OrderServiceConfiguration.CLIENT_SEND_LIMIT_BYTES);
+            agent = new OrderAgent(ctx, poller, fence, queue, counters);
         }
         catch (final RuntimeException ex)
         {
-            // a subscription left on a shared client would hold back every client's publication to the stream
-            CloseHelper.quietCloseAll(ingress, doorbell, queue, fence, counters);
+            CloseHelper.quietCloseAll(poller, queue, fence, counters);
             throw ex;
         }
         this.fence = fence;
         this.queue = queue;
-        this.doorbell = doorbell;
+        if (ctx.idleStrategy() instanceof SocketIdleStrategy)
+        {
+            ((SocketIdleStrategy)ctx.idleStrategy()).attach(poller);
+        }
         runner = new AgentRunner(ctx.idleStrategy(), this::onAgentError, counters.errors, agent);
         AgentRunner.startOnThread(runner);
         objectName = ctx.registerMBean() ?
@@ -87,23 +86,6 @@ public final class OrderService implements AutoCloseable
             LOG.error("order server {}: the order agent's duty cycle failed (logged at most once a second, counted " +
                 "in order-errors)", ctx.serverId(), error);
         }
-    }
-
-    /**
-     * The agent's doorbell if its idle strategy blocks on one and both streams it polls are IPC: clients and the peer
-     * ring it after they publish. Over UDP the strategy backs off instead (the driver delivers a message after its
-     * publisher would have rung).
-     */
-    private static Doorbell openDoorbell(final Context ctx, final Aeron aeron)
-    {
-        final boolean streamsAreIpc = Doorbell.isIpc(ctx.ingressChannel()) && Doorbell.isIpc(ctx.peerChannel());
-        if (ctx.idleStrategy() instanceof DoorbellIdleStrategy && !streamsAreIpc)
-        {
-            LOG.info("order server {}: {} backs off (no doorbell: the ingress or peer channel is not IPC)",
-                ctx.serverId(), ctx.idleStrategy());
-        }
-        return DoorbellIdleStrategy.attachIfIpc(ctx.idleStrategy(), streamsAreIpc, aeron,
-            OrderServiceConfiguration.processName(ctx.serverId()), ctx.ingressStreamId(), ctx.peerStreamId());
     }
 
     /**
@@ -228,6 +210,14 @@ public final class OrderService implements AutoCloseable
     }
 
     /**
+     * @return where this server takes order clients (the port bound, also when 0 was configured).
+     */
+    public InetSocketAddress address()
+    {
+        return agent.address();
+    }
+
+    /**
      * @return the port the fence listens on.
      */
     public int fencePort()
@@ -239,7 +229,7 @@ public final class OrderService implements AutoCloseable
     public void close()
     {
         MBeans.unregister(objectName);
-        CloseHelper.quietCloseAll(runner, doorbell, queue, fence, counters, ctx);
+        CloseHelper.quietCloseAll(runner, queue, fence, counters, ctx);
     }
 
     private final class Control implements OrderServiceMXBean
@@ -336,22 +326,17 @@ public final class OrderService implements AutoCloseable
     {
         private int serverId = OrderServiceConfiguration.serverId();
         private int partitions = OrderServiceConfiguration.partitions();
-        private String ingressChannel = OrderServiceConfiguration.string(
-            OrderServiceConfiguration.INGRESS_CHANNEL_PROP_NAME);
-        private int ingressStreamId = OrderServiceConfiguration.ingressStreamId();
-        private String peerChannel = OrderServiceConfiguration.string(
-            OrderServiceConfiguration.PEER_CHANNEL_PROP_NAME);
-        private String peerRemoteChannel = OrderServiceConfiguration.string(
-            OrderServiceConfiguration.PEER_REMOTE_CHANNEL_PROP_NAME);
-        private int peerStreamId = OrderServiceConfiguration.peerStreamId();
-        private int peerRemoteStreamId = OrderServiceConfiguration.peerRemoteStreamId();
+        private String address = OrderServiceConfiguration.string(OrderServiceConfiguration.ADDRESS_PROP_NAME);
+        private String peerAddress = OrderServiceConfiguration.string(
+            OrderServiceConfiguration.PEER_ADDRESS_PROP_NAME);
+        private String peerRemoteAddress = OrderServiceConfiguration.string(
+            OrderServiceConfiguration.PEER_REMOTE_ADDRESS_PROP_NAME);
         private String fenceAddress = OrderServiceConfiguration.string(
             OrderServiceConfiguration.FENCE_ADDRESS_PROP_NAME);
         private String peerFenceAddress = OrderServiceConfiguration.string(
             OrderServiceConfiguration.PEER_FENCE_ADDRESS_PROP_NAME);
         private long heartbeatIntervalNs = OrderServiceConfiguration.heartbeatIntervalNs();
         private long peerTimeoutNs = OrderServiceConfiguration.peerTimeoutNs();
-        private long clientIdleTimeoutNs = OrderServiceConfiguration.clientIdleTimeoutNs();
         private long startupPeerWaitNs = OrderServiceConfiguration.startupPeerWaitNs();
         private long fenceTimeoutNs = OrderServiceConfiguration.fenceTimeoutNs();
         private long fenceConnectTimeoutNs = OrderServiceConfiguration.fenceConnectTimeoutNs();
@@ -390,7 +375,6 @@ public final class OrderService implements AutoCloseable
             }
             requirePositive(OrderServiceConfiguration.HEARTBEAT_INTERVAL_PROP_NAME, heartbeatIntervalNs);
             requirePositive(OrderServiceConfiguration.FENCE_TIMEOUT_PROP_NAME, fenceTimeoutNs);
-            requirePositive(OrderServiceConfiguration.CLIENT_IDLE_TIMEOUT_PROP_NAME, clientIdleTimeoutNs);
             requirePositive(OrderServiceConfiguration.FENCE_CONNECT_TIMEOUT_PROP_NAME, fenceConnectTimeoutNs);
             if (peerTimeoutNs < 3 * heartbeatIntervalNs)
             {
@@ -398,9 +382,12 @@ public final class OrderService implements AutoCloseable
                     " must be at least three heartbeat intervals");
             }
             final int peerId = 1 - serverId;
-            ingressChannel = orDefault(ingressChannel, "aeron:udp?endpoint=localhost:" + (40501 + 10 * serverId));
-            peerChannel = orDefault(peerChannel, "aeron:udp?endpoint=localhost:" + (40502 + 10 * serverId));
-            peerRemoteChannel = orDefault(peerRemoteChannel, "aeron:udp?endpoint=localhost:" + (40502 + 10 * peerId));
+            address = orDefault(address, "localhost:" + (40501 + 10 * serverId));
+            peerAddress = orDefault(peerAddress, "localhost:" + (40502 + 10 * serverId));
+            peerRemoteAddress = orDefault(peerRemoteAddress, "localhost:" + (40502 + 10 * peerId));
+            toAddress(address); // malformed addresses fail here, not in the agent
+            toAddress(peerAddress);
+            toAddress(peerRemoteAddress);
             fenceAddress = orDefault(fenceAddress, "localhost:" + (40503 + 10 * serverId));
             peerFenceAddress = orDefault(peerFenceAddress, "localhost:" + (40503 + 10 * peerId));
             queueDirectory = Paths.get(orDefault(queueDir, "mdhub-orders-" + serverId));
@@ -447,7 +434,7 @@ public final class OrderService implements AutoCloseable
             }
         }
 
-        static InetSocketAddress address(final String hostPort)
+        static InetSocketAddress toAddress(final String hostPort)
         {
             final int colon = hostPort.lastIndexOf(':');
             if (colon <= 0)
@@ -496,117 +483,69 @@ public final class OrderService implements AutoCloseable
         }
 
         /**
-         * @param ingressChannel channel clients send to.
+         * @param address host:port this server takes order clients on (port 0: any free one, see
+         *                {@link OrderService#address()}).
          * @return this.
          */
-        public Context ingressChannel(final String ingressChannel)
+        public Context address(final String address)
         {
             checkNotConcluded();
-            this.ingressChannel = ingressChannel;
+            this.address = address;
             return this;
         }
 
         /**
-         * @return the ingress channel.
+         * @return where this server takes order clients.
          */
-        public String ingressChannel()
+        public InetSocketAddress address()
         {
-            return ingressChannel;
+            return toAddress(address);
         }
 
         /**
-         * @param ingressStreamId ingress stream id.
+         * @param peerAddress host:port this server takes its peer's connection on.
          * @return this.
          */
-        public Context ingressStreamId(final int ingressStreamId)
+        public Context peerAddress(final String peerAddress)
         {
             checkNotConcluded();
-            this.ingressStreamId = ingressStreamId;
+            this.peerAddress = peerAddress;
             return this;
         }
 
         /**
-         * @return the ingress stream id.
+         * @return where this server takes its peer's connection.
          */
-        public int ingressStreamId()
+        public InetSocketAddress peerAddress()
         {
-            return ingressStreamId;
+            return toAddress(peerAddress);
         }
 
         /**
-         * @param peerChannel channel this server's peer stream is received on.
+         * @param peerRemoteAddress host:port of the peer's peer address (where this server connects and sends).
          * @return this.
          */
-        public Context peerChannel(final String peerChannel)
+        public Context peerRemoteAddress(final String peerRemoteAddress)
         {
             checkNotConcluded();
-            this.peerChannel = peerChannel;
+            this.peerRemoteAddress = peerRemoteAddress;
             return this;
         }
 
         /**
-         * @return this server's peer channel.
+         * @return the peer's peer address.
          */
-        public String peerChannel()
+        public InetSocketAddress peerRemoteAddress()
         {
-            return peerChannel;
+            return toAddress(peerRemoteAddress);
         }
 
         /**
-         * @param peerRemoteChannel the peer's peer channel (where this server sends).
-         * @return this.
+         * @return how many bytes of replication may wait to be written to the peer.
          */
-        public Context peerRemoteChannel(final String peerRemoteChannel)
+        int peerSendLimitBytes()
         {
-            checkNotConcluded();
-            this.peerRemoteChannel = peerRemoteChannel;
-            return this;
-        }
-
-        /**
-         * @return the peer's peer channel.
-         */
-        public String peerRemoteChannel()
-        {
-            return peerRemoteChannel;
-        }
-
-        /**
-         * @param peerStreamId peer stream id.
-         * @return this.
-         */
-        public Context peerStreamId(final int peerStreamId)
-        {
-            checkNotConcluded();
-            this.peerStreamId = peerStreamId;
-            return this;
-        }
-
-        /**
-         * @return the peer stream id.
-         */
-        public int peerStreamId()
-        {
-            return peerStreamId;
-        }
-
-        /**
-         * @param peerRemoteStreamId stream id of the peer's peer stream (0: the same as this server's).
-         * @return this.
-         */
-        public Context peerRemoteStreamId(final int peerRemoteStreamId)
-        {
-            checkNotConcluded();
-            this.peerRemoteStreamId = peerRemoteStreamId;
-            return this;
-        }
-
-        /**
-         * @return the peer's peer stream id.
-         */
-        public int peerRemoteStreamId()
-        {
-            return 0 == peerRemoteStreamId ? peerStreamId : peerRemoteStreamId;
+            return OrderServiceConfiguration.PEER_SEND_LIMIT_BYTES;
         }
 
         /**
@@ -624,12 +563,12 @@ public final class OrderService implements AutoCloseable
 
         InetSocketAddress fenceAddress()
         {
-            return address(fenceAddress);
+            return toAddress(fenceAddress);
         }
 
         InetSocketAddress peerFenceAddress()
         {
-            return address(peerFenceAddress);
+            return toAddress(peerFenceAddress);
         }
 
         /**
@@ -653,23 +592,6 @@ public final class OrderService implements AutoCloseable
         long peerTimeoutNs()
         {
             return peerTimeoutNs;
-        }
-
-        /**
-         * @param clientIdleTimeoutNs how long a client's response publication may have no subscriber before its
-         *                            session is closed.
-         * @return this.
-         */
-        public Context clientIdleTimeoutNs(final long clientIdleTimeoutNs)
-        {
-            checkNotConcluded();
-            this.clientIdleTimeoutNs = clientIdleTimeoutNs;
-            return this;
-        }
-
-        long clientIdleTimeoutNs()
-        {
-            return clientIdleTimeoutNs;
         }
 
         /**

@@ -29,24 +29,23 @@ public final class OrderServiceConfiguration
     /** Default partitions. */
     public static final int PARTITIONS_DEFAULT = 4;
 
-    /** Channel clients send orders to (this server's ingress). */
-    public static final String INGRESS_CHANNEL_PROP_NAME = "mdhub.order.ingress.channel";
-    /** Stream id of the ingress. */
-    public static final String INGRESS_STREAM_ID_PROP_NAME = "mdhub.order.ingress.stream.id";
-    /** Default ingress stream id. */
-    public static final int INGRESS_STREAM_ID_DEFAULT = 3001;
+    /** host:port this server takes order clients on (TCP). */
+    public static final String ADDRESS_PROP_NAME = "mdhub.order.address";
 
-    /** Channel this server receives its peer's replication and heartbeats on. */
-    public static final String PEER_CHANNEL_PROP_NAME = "mdhub.order.peer.channel";
-    /** Channel of the peer's peer stream (where this server sends). */
-    public static final String PEER_REMOTE_CHANNEL_PROP_NAME = "mdhub.order.peer.remote.channel";
-    /** Stream id of the peer streams. */
-    public static final String PEER_STREAM_ID_PROP_NAME = "mdhub.order.peer.stream.id";
-    /** Default peer stream id. */
-    public static final int PEER_STREAM_ID_DEFAULT = 3002;
+    /** host:port this server takes its peer's replication and heartbeats on (TCP). */
+    public static final String PEER_ADDRESS_PROP_NAME = "mdhub.order.peer.address";
+    /** host:port of the peer's peer address, where this server sends. */
+    public static final String PEER_REMOTE_ADDRESS_PROP_NAME = "mdhub.order.peer.remote.address";
 
-    /** Stream id of the peer's peer stream, when it differs (IPC pairs on one driver); 0 = the same. */
-    public static final String PEER_REMOTE_STREAM_ID_PROP_NAME = "mdhub.order.peer.remote.stream.id";
+    /**
+     * The most answers, in bytes, that may wait to be written to one client; a client past it has stopped reading
+     * and is disconnected.
+     */
+    public static final int CLIENT_SEND_LIMIT_BYTES = 4 * 1024 * 1024;
+    /** The most replication, in bytes, that may wait to be written to the peer; past it the replicator waits. */
+    public static final int PEER_SEND_LIMIT_BYTES = 16 * 1024 * 1024;
+    /** The longest message on an order connection: a catch-up record or a heartbeat of 1,024 partitions fits. */
+    public static final int MAX_MESSAGE_BYTES = 128 * 1024;
 
     /** host:port this server's fence listens on. */
     public static final String FENCE_ADDRESS_PROP_NAME = "mdhub.order.fence.address";
@@ -72,14 +71,6 @@ public final class OrderServiceConfiguration
     public static final String PEER_TIMEOUT_PROP_NAME = "mdhub.order.peer.timeout";
     /** Default peer timeout. */
     public static final long PEER_TIMEOUT_DEFAULT_NS = TimeUnit.SECONDS.toNanos(1);
-
-    /**
-     * How long a client's response publication may have no subscriber (the client is gone) before the server closes
-     * its session; a client that comes back says hello again.
-     */
-    public static final String CLIENT_IDLE_TIMEOUT_PROP_NAME = "mdhub.order.client.idle.timeout";
-    /** Default client idle timeout. */
-    public static final long CLIENT_IDLE_TIMEOUT_DEFAULT_NS = TimeUnit.SECONDS.toNanos(60);
 
     /** How long a starting server waits for a peer that is not running before serving alone; negative: forever. */
     public static final String STARTUP_PEER_WAIT_PROP_NAME = "mdhub.order.startup.peer.wait";
@@ -144,20 +135,11 @@ public final class OrderServiceConfiguration
 
     /** Idle strategy of the order agent's thread. */
     public static final String IDLE_STRATEGY_PROP_NAME = "mdhub.order.idle.strategy";
-    /** Default idle strategy: woken by clients and the peer over IPC; elsewhere the same as {@code backoff}. */
-    public static final String IDLE_STRATEGY_DEFAULT = "doorbell";
+    /** Default idle strategy: blocks until a client or the peer sends, or the agent's next timer is due. */
+    public static final String IDLE_STRATEGY_DEFAULT = "socket";
 
     /** Aeron directory of the media driver to use (when no Aeron client is supplied). */
     public static final String AERON_DIR_PROP_NAME = "mdhub.order.aeron.dir";
-
-    /**
-     * IPC term length for a media driver that carries only order streams (the order bench's and the demo pair's),
-     * not the backbone's 16 MiB: a first write to each page of a term faults, and at order rates (0.3-1.5 MB/s a
-     * stream) a 16 MiB term is written for the first time through a whole run, a fault every few orders on the
-     * agents and clients. 1 MiB terms are all touched within the first seconds. On a shared driver the same goes in
-     * the published channels as {@code term-length=1m} (docs/operations.md).
-     */
-    public static final int ORDERS_ONLY_IPC_TERM_LENGTH = 1024 * 1024;
 
     private OrderServiceConfiguration()
     {
@@ -203,21 +185,6 @@ public final class OrderServiceConfiguration
         return ConfigValues.getString(name, "");
     }
 
-    static int ingressStreamId()
-    {
-        return ConfigValues.getInt(INGRESS_STREAM_ID_PROP_NAME, INGRESS_STREAM_ID_DEFAULT);
-    }
-
-    static int peerStreamId()
-    {
-        return ConfigValues.getInt(PEER_STREAM_ID_PROP_NAME, PEER_STREAM_ID_DEFAULT);
-    }
-
-    static int peerRemoteStreamId()
-    {
-        return ConfigValues.getInt(PEER_REMOTE_STREAM_ID_PROP_NAME, 0);
-    }
-
     static long heartbeatIntervalNs()
     {
         return SystemUtil.getDurationInNanos(HEARTBEAT_INTERVAL_PROP_NAME, HEARTBEAT_INTERVAL_DEFAULT_NS);
@@ -226,11 +193,6 @@ public final class OrderServiceConfiguration
     static long peerTimeoutNs()
     {
         return SystemUtil.getDurationInNanos(PEER_TIMEOUT_PROP_NAME, PEER_TIMEOUT_DEFAULT_NS);
-    }
-
-    static long clientIdleTimeoutNs()
-    {
-        return SystemUtil.getDurationInNanos(CLIENT_IDLE_TIMEOUT_PROP_NAME, CLIENT_IDLE_TIMEOUT_DEFAULT_NS);
     }
 
     static long fenceTimeoutNs()

@@ -1,17 +1,15 @@
 package io.mdhub.p2p.order;
 
+import java.net.InetSocketAddress;
 import java.nio.ByteOrder;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import org.agrona.CloseHelper;
 import org.agrona.DirectBuffer;
 import org.agrona.ExpandableDirectByteBuffer;
 import org.agrona.concurrent.status.AtomicCounter;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
-import io.aeron.Publication;
-import io.aeron.Subscription;
-import io.aeron.logbuffer.FragmentHandler;
-import io.aeron.logbuffer.Header;
 import io.mdhub.common.codecs.order.AnswerRequestDecoder;
 import io.mdhub.common.codecs.order.AnswerRequestEncoder;
 import io.mdhub.common.codecs.order.BooleanType;
@@ -27,23 +25,38 @@ import io.mdhub.common.codecs.order.ReplicateAckDecoder;
 import io.mdhub.common.codecs.order.ReplicateAckEncoder;
 import io.mdhub.common.codecs.order.ReplicateOrderDecoder;
 import io.mdhub.common.codecs.order.ReplicateOrderEncoder;
-import io.mdhub.common.concurrent.DoorbellRinger;
+import io.mdhub.common.net.ConnectionHandler;
+import io.mdhub.common.net.FrameConnection;
+import io.mdhub.common.net.SocketPoller;
 
 /**
- * The replication link between the two servers of a pair: a publication to the peer's peer stream and a
- * subscription on this server's, both SBE. Sends are single attempts that report back-pressure to the caller (the
- * replicator keeps its position and tries again next cycle, so nothing is skipped); malformed or foreign messages
- * are counted and skipped. {@link #severed(boolean)} drops everything both ways while the fence stays up — the
- * replication link lost between two live servers, for split-brain drills.
+ * The replication link between the two servers of a pair, over TCP on the order agent's {@link SocketPoller}: each
+ * server connects to its peer's peer address and sends everything on that connection, and takes what the peer sends
+ * on the connection the peer opened to it (the Aeron shape, a publication to the peer and a subscription here, kept
+ * because it needs no agreement on who connects). Both are SBE. Sends are queued on the connection and written with
+ * the duty cycle's flush; one that the connection cannot take (closed, connecting, or its send limit reached) is
+ * reported to the caller, which keeps its position and tries again next cycle, so nothing is skipped. A lost
+ * connection is made again {@value #RECONNECT_INTERVAL_MS} ms later, for as long as it takes. Malformed or foreign
+ * messages are counted and skipped. {@link #severed(boolean)} drops everything both ways while the fence stays up —
+ * the replication link lost between two live servers, for split-brain drills.
  */
-final class PeerLink implements FragmentHandler, AutoCloseable
+final class PeerLink implements AutoCloseable
 {
+    static final long RECONNECT_INTERVAL_MS = 50;
+    private static final Logger LOG = LoggerFactory.getLogger(PeerLink.class);
+
     private final int serverId;
-    private final Publication publication;
-    private final DoorbellRinger ringer;
-    private final Subscription subscription;
+    private final SocketPoller poller;
+    private final InetSocketAddress remoteAddress;
+    private final int sendLimitBytes;
     private final PeerListener listener;
     private final AtomicCounter malformed;
+    private final SocketPoller.Listener acceptor;
+    private final ConnectionHandler inbound = new Inbound();
+    private final ConnectionHandler outboundHandler = new Outbound();
+    private FrameConnection outbound;
+    private long nextConnectNs;
+    private String lastOutboundLoss;
     private final ExpandableDirectByteBuffer buffer = new ExpandableDirectByteBuffer(8192);
     private final MessageHeaderEncoder headerEncoder = new MessageHeaderEncoder();
     private final MessageHeaderDecoder headerDecoder = new MessageHeaderDecoder();
@@ -59,25 +72,58 @@ final class PeerLink implements FragmentHandler, AutoCloseable
     private final CatchUpCompleteDecoder catchUpCompleteDecoder = new CatchUpCompleteDecoder();
     private final AnswerRequestEncoder answerRequestEncoder = new AnswerRequestEncoder();
     private final AnswerRequestDecoder answerRequestDecoder = new AnswerRequestDecoder();
-    private final FragmentHandler assembler = new io.aeron.FragmentAssembler(this);
     private volatile boolean isSevered;
     private final AtomicInteger dropTemplateId = new AtomicInteger(-1);
     private final AtomicInteger dropCount = new AtomicInteger();
 
+    /**
+     * @param listenAddress this server's peer address, where the peer connects.
+     * @param remoteAddress the peer's peer address.
+     * @param sendLimitBytes how much replication may wait to be written before sends are refused.
+     */
     PeerLink(
         final int serverId,
-        final Publication publication,
-        final DoorbellRinger ringer,
-        final Subscription subscription,
+        final SocketPoller poller,
+        final InetSocketAddress listenAddress,
+        final InetSocketAddress remoteAddress,
+        final int sendLimitBytes,
         final PeerListener listener,
         final AtomicCounter malformed)
     {
         this.serverId = serverId;
-        this.publication = publication;
-        this.ringer = ringer;
-        this.subscription = subscription;
+        this.poller = poller;
+        this.remoteAddress = remoteAddress;
+        this.sendLimitBytes = sendLimitBytes;
         this.listener = listener;
         this.malformed = malformed;
+        this.acceptor = poller.listen(listenAddress, inbound);
+    }
+
+    /**
+     * Connect to the peer when there is no connection, at most every {@value #RECONNECT_INTERVAL_MS} ms.
+     *
+     * @param nowNs {@link System#nanoTime()}.
+     * @return 1 if a connect was started.
+     */
+    int poll(final long nowNs)
+    {
+        if (null != outbound && !outbound.isClosed() || nowNs - nextConnectNs < 0)
+        {
+            return 0;
+        }
+        nextConnectNs = nowNs + RECONNECT_INTERVAL_MS * 1_000_000L;
+        outbound = poller.connect(remoteAddress, outboundHandler);
+        outbound.sendLimitBytes(sendLimitBytes);
+        return 1;
+    }
+
+    /**
+     * @return when the next connect is due while there is no connection, else {@link Long#MAX_VALUE}: the agent
+     * sleeps no longer than that.
+     */
+    long deadlineNs()
+    {
+        return null != outbound && !outbound.isClosed() ? Long.MAX_VALUE : nextConnectNs;
     }
 
     void severed(final boolean isSevered)
@@ -105,12 +151,7 @@ final class PeerLink implements FragmentHandler, AutoCloseable
 
     boolean isConnected()
     {
-        return !isSevered && publication.isConnected();
-    }
-
-    int poll(final int fragmentLimit)
-    {
-        return subscription.poll(assembler, fragmentLimit);
+        return !isSevered && null != outbound && outbound.isOpen();
     }
 
     boolean heartbeat(
@@ -221,12 +262,11 @@ final class PeerLink implements FragmentHandler, AutoCloseable
         {
             return true; // fault injection: lost on the wire
         }
-        final long position = publication.offer(buffer, 0, MessageHeaderEncoder.ENCODED_LENGTH + bodyLength);
-        return ringer.ringIfPublished(position) > 0;
+        return null != outbound && outbound.isOpen() &&
+            outbound.offer(buffer, 0, MessageHeaderEncoder.ENCODED_LENGTH + bodyLength);
     }
 
-    @Override
-    public void onFragment(final DirectBuffer buffer, final int offset, final int length, final Header header)
+    private void onMessage(final DirectBuffer buffer, final int offset, final int length)
     {
         if (isSevered)
         {
@@ -295,6 +335,66 @@ final class PeerLink implements FragmentHandler, AutoCloseable
     @Override
     public void close()
     {
-        CloseHelper.quietCloseAll(ringer, publication, subscription);
+        acceptor.close();
+        if (null != outbound)
+        {
+            outbound.close("closed locally");
+        }
+    }
+
+    /**
+     * What the peer sends, on the connections it opened to this server.
+     */
+    private final class Inbound implements ConnectionHandler
+    {
+        @Override
+        public void onOpen(final FrameConnection connection)
+        {
+            LOG.info("order server {}: peer connected from {}", serverId, connection.remoteAddress());
+        }
+
+        @Override
+        public void onMessage(
+            final FrameConnection connection, final DirectBuffer buffer, final int offset, final int length)
+        {
+            PeerLink.this.onMessage(buffer, offset, length);
+        }
+
+        @Override
+        public void onClose(final FrameConnection connection, final String reason)
+        {
+            LOG.info("order server {}: peer connection from {} ended: {}", serverId, connection.remoteAddress(),
+                reason);
+        }
+    }
+
+    /**
+     * This server's connection to the peer, which carries everything it sends.
+     */
+    private final class Outbound implements ConnectionHandler
+    {
+        @Override
+        public void onOpen(final FrameConnection connection)
+        {
+            lastOutboundLoss = null;
+            LOG.info("order server {}: connected to the peer at {}", serverId, connection.remoteAddress());
+        }
+
+        @Override
+        public void onMessage(
+            final FrameConnection connection, final DirectBuffer buffer, final int offset, final int length)
+        {
+            malformed.increment(); // the peer sends on its own connection, never back on this one
+        }
+
+        @Override
+        public void onClose(final FrameConnection connection, final String reason)
+        {
+            if (!reason.equals(lastOutboundLoss))
+            {
+                lastOutboundLoss = reason; // a peer that is down refuses every 50 ms: said once
+                LOG.info("order server {}: connection to the peer at {} ended: {}", serverId, remoteAddress, reason);
+            }
+        }
     }
 }

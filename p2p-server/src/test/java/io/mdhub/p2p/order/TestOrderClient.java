@@ -1,5 +1,6 @@
 package io.mdhub.p2p.order;
 
+import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -10,10 +11,6 @@ import org.agrona.DirectBuffer;
 import org.agrona.ExpandableArrayBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
-import io.aeron.Aeron;
-import io.aeron.Publication;
-import io.aeron.Subscription;
-import io.aeron.logbuffer.Header;
 import io.mdhub.common.codecs.order.BooleanType;
 import io.mdhub.common.codecs.order.ClientHelloEncoder;
 import io.mdhub.common.codecs.order.MessageHeaderDecoder;
@@ -25,13 +22,17 @@ import io.mdhub.common.codecs.order.PartitionRole;
 import io.mdhub.common.codecs.order.RejectReason;
 import io.mdhub.common.codecs.order.Side;
 import io.mdhub.common.codecs.order.SubmitOrderEncoder;
+import io.mdhub.common.net.ConnectionHandler;
+import io.mdhub.common.net.FrameConnection;
+import io.mdhub.common.net.SocketPoller;
 import io.mdhub.common.order.fix.FixOrderEncoder;
 
 /**
- * A bare order client for tests, on the raw protocol: says hello to both servers, routes each order to the
- * partition's primary by the latest PartitionMaps, records every answer. Single-threaded: the test polls it.
+ * A bare order client for tests, on the raw protocol: a connection to each server (made again whenever it is found
+ * closed), says hello to both, routes each order to the partition's primary by the latest PartitionMaps, records
+ * every answer. Everything it sends is written at once. Single-threaded: the test polls it.
  */
-final class TestOrderClient implements AutoCloseable
+final class TestOrderClient implements AutoCloseable, ConnectionHandler
 {
     /**
      * One answer.
@@ -42,10 +43,9 @@ final class TestOrderClient implements AutoCloseable
     }
 
     private final long clientId;
-    private final Publication[] servers;
-    private final Subscription responses;
-    private final String responseChannel;
-    private final int responseStreamId;
+    private final SocketPoller poller = new SocketPoller(256 * 1024, 16 * 1024 * 1024);
+    private final InetSocketAddress[] addresses;
+    private final FrameConnection[] servers;
     private final int partitions;
     private final PartitionRole[][] roles;
     private final int[][] epochs;
@@ -58,33 +58,46 @@ final class TestOrderClient implements AutoCloseable
     private final SubmitOrderEncoder submit = new SubmitOrderEncoder();
     private final OrderAckDecoder ack = new OrderAckDecoder();
     private final OrderRejectDecoder reject = new OrderRejectDecoder();
-    private final io.aeron.FragmentAssembler assembler = new io.aeron.FragmentAssembler(this::onFragment);
     private final PartitionMapDecoder map = new PartitionMapDecoder();
     final List<Answer> answers = new ArrayList<>();
     final Map<Long, Answer> acks = new HashMap<>();
 
-    TestOrderClient(
-        final Aeron aeron,
-        final long clientId,
-        final String[] ingressChannels,
-        final int[] ingressStreamIds,
-        final String responseChannel,
-        final int responseStreamId,
-        final int partitions)
+    TestOrderClient(final long clientId, final InetSocketAddress[] addresses, final int partitions)
     {
         this.clientId = clientId;
         this.partitions = partitions;
-        this.responseChannel = responseChannel;
-        this.responseStreamId = responseStreamId;
-        this.responses = aeron.addSubscription(responseChannel, responseStreamId);
-        this.servers = new Publication[ingressChannels.length];
-        this.roles = new PartitionRole[ingressChannels.length][partitions];
-        this.epochs = new int[ingressChannels.length][partitions];
+        this.addresses = addresses;
+        this.servers = new FrameConnection[addresses.length];
+        this.roles = new PartitionRole[addresses.length][partitions];
+        this.epochs = new int[addresses.length][partitions];
         for (int i = 0; i < servers.length; i++)
         {
-            servers[i] = aeron.addPublication(ingressChannels[i], ingressStreamIds[i]);
             java.util.Arrays.fill(roles[i], PartitionRole.NONE);
         }
+    }
+
+    /**
+     * @return the server's connection, made again if it was lost (messages offered while it connects go once open).
+     */
+    FrameConnection connection(final int server)
+    {
+        if (null == servers[server] || servers[server].isClosed())
+        {
+            servers[server] = poller.connect(addresses[server], this);
+            final long deadlineNs = System.nanoTime() + 5_000_000_000L;
+            while (!servers[server].isOpen() && !servers[server].isClosed() && System.nanoTime() < deadlineNs)
+            {
+                poller.poll(); // a test expects what it sends next to be on its way: wait for the connect
+            }
+        }
+        return servers[server];
+    }
+
+    private boolean send(final int server, final DirectBuffer bytes, final int length)
+    {
+        final boolean isQueued = connection(server).offer(bytes, 0, length);
+        poller.flush();
+        return isQueued;
     }
 
     void hello()
@@ -100,19 +113,8 @@ final class TestOrderClient implements AutoCloseable
      */
     boolean hello(final int server)
     {
-        hello.wrapAndApplyHeader(buffer, 0, headerEncoder).clientId(clientId)
-            .responseStreamId(responseStreamId).responseChannel(responseChannel);
-        return servers[server].offer(buffer, 0, MessageHeaderEncoder.ENCODED_LENGTH + hello.encodedLength()) > 0;
-    }
-
-    /**
-     * Say hello to one server naming another response channel than the one this client listens on.
-     */
-    boolean hello(final int server, final String channel, final int streamId)
-    {
-        hello.wrapAndApplyHeader(buffer, 0, headerEncoder).clientId(clientId)
-            .responseStreamId(streamId).responseChannel(channel);
-        return servers[server].offer(buffer, 0, MessageHeaderEncoder.ENCODED_LENGTH + hello.encodedLength()) > 0;
+        hello.wrapAndApplyHeader(buffer, 0, headerEncoder).clientId(clientId).responseStreamId(0).responseChannel("");
+        return send(server, buffer, MessageHeaderEncoder.ENCODED_LENGTH + hello.encodedLength());
     }
 
     /**
@@ -157,15 +159,15 @@ final class TestOrderClient implements AutoCloseable
         }
         submit.wrapAndApplyHeader(buffer, 0, headerEncoder).clientId(clientId).orderId(orderId)
             .partition(partition).sendTimestampNs(System.nanoTime()).putFix(bytes, 0, length);
-        return servers[target].offer(buffer, 0, MessageHeaderEncoder.ENCODED_LENGTH + submit.encodedLength()) > 0;
+        return send(target, buffer, MessageHeaderEncoder.ENCODED_LENGTH + submit.encodedLength());
     }
 
     /**
-     * Offer raw bytes to a server's ingress (garbage, a truncated message...).
+     * Send raw bytes to a server as one message (garbage, a truncated message...).
      */
     boolean offerRaw(final int server, final DirectBuffer bytes, final int length)
     {
-        return servers[server].offer(bytes, 0, length) > 0;
+        return send(server, bytes, length);
     }
 
     /**
@@ -177,15 +179,36 @@ final class TestOrderClient implements AutoCloseable
             .ordType((byte)'2').price(12345, -2).encode(fix, 0);
         submit.wrapAndApplyHeader(buffer, 0, headerEncoder).clientId(clientId).orderId(orderId)
             .partition(partition).sendTimestampNs(System.nanoTime()).putFix(fix, 0, length);
-        return servers[server].offer(buffer, 0, MessageHeaderEncoder.ENCODED_LENGTH + submit.encodedLength() - cut) > 0;
+        return send(server, buffer, MessageHeaderEncoder.ENCODED_LENGTH + submit.encodedLength() - cut);
     }
 
     int poll()
     {
-        return responses.poll(assembler, 100); // a partition map of many partitions is longer than a frame
+        final int work = poller.poll();
+        poller.flush();
+        return work;
     }
 
-    private void onFragment(final DirectBuffer buffer, final int offset, final int length, final Header header)
+    @Override
+    public void onOpen(final FrameConnection connection)
+    {
+    }
+
+    @Override
+    public void onClose(final FrameConnection connection, final String reason)
+    {
+        for (int i = 0; i < servers.length; i++)
+        {
+            if (servers[i] == connection)
+            {
+                java.util.Arrays.fill(roles[i], PartitionRole.NONE); // its maps are void until it sends new ones
+            }
+        }
+    }
+
+    @Override
+    public void onMessage(
+        final FrameConnection connection, final DirectBuffer buffer, final int offset, final int length)
     {
         headerDecoder.wrap(buffer, offset);
         final int body = offset + MessageHeaderDecoder.ENCODED_LENGTH;
@@ -223,10 +246,6 @@ final class TestOrderClient implements AutoCloseable
     @Override
     public void close()
     {
-        CloseHelper.quietClose(responses);
-        for (final Publication server : servers)
-        {
-            CloseHelper.quietClose(server);
-        }
+        CloseHelper.quietClose(poller);
     }
 }

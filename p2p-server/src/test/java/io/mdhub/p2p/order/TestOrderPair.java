@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.nio.file.Files;
+import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.List;
@@ -24,9 +25,9 @@ import io.mdhub.common.codecs.order.RejectReason;
 import io.mdhub.common.test.MdTests;
 
 /**
- * An order pair in one JVM for tests: an embedded driver, two order services on IPC streams with real TCP fences
- * and queues under a temporary directory, a {@link TestOrderClient}, and per-server records of what each server's
- * sink was given. Single-threaded: the test drives the client.
+ * An order pair in one JVM for tests: an embedded driver (for the services' counters), two order services on
+ * loopback TCP with real fences and queues under a temporary directory, a {@link TestOrderClient}, and per-server
+ * records of what each server's sink was given. Single-threaded: the test drives the client.
  */
 final class TestOrderPair implements AutoCloseable
 {
@@ -38,6 +39,8 @@ final class TestOrderPair implements AutoCloseable
     final Aeron aeron;
     final OrderService[] servers = new OrderService[2];
     final int[] fencePorts = {MdTests.unusedPort(), MdTests.unusedPort()};
+    final int[] orderPorts = {MdTests.unusedPort(), MdTests.unusedPort()};
+    final int[] peerPorts = {MdTests.unusedPort(), MdTests.unusedPort()};
     /** Per server id: "partition/sequence" → times its sink was given it (across restarts of that server). */
     @SuppressWarnings("unchecked")
     final Map<String, Integer>[] deliveries = new Map[] {new ConcurrentHashMap<>(), new ConcurrentHashMap<>()};
@@ -77,9 +80,9 @@ final class TestOrderPair implements AutoCloseable
             .sink(sink)
             .serverId(id)
             .partitions(PARTITIONS)
-            .ingressChannel("aeron:ipc").ingressStreamId(3001 + 10 * id)
-            .peerChannel("aeron:ipc").peerStreamId(3002 + 10 * id)
-            .peerRemoteChannel("aeron:ipc").peerRemoteStreamId(3002 + 10 * (1 - id))
+            .address("localhost:" + orderPorts[id])
+            .peerAddress("localhost:" + peerPorts[id])
+            .peerRemoteAddress("localhost:" + peerPorts[1 - id])
             .fence("localhost:" + fencePorts[id], "localhost:" + fencePorts[1 - id])
             .timing(50_000_000L, 500_000_000L)
             .fenceTiming(500_000_000L, 300_000_000L)
@@ -114,18 +117,27 @@ final class TestOrderPair implements AutoCloseable
 
     void connectClient()
     {
-        client = newClient(CLIENT_ID, 4077);
+        client = newClient(CLIENT_ID);
     }
 
-    TestOrderClient newClient(final long clientId, final int responseStreamId)
+    TestOrderClient newClient(final long clientId)
     {
-        return newClient(clientId, responseStreamId, PARTITIONS);
+        return newClient(clientId, PARTITIONS);
     }
 
-    TestOrderClient newClient(final long clientId, final int responseStreamId, final int partitions)
+    TestOrderClient newClient(final long clientId, final int partitions)
     {
-        return new TestOrderClient(aeron, clientId, new String[] {"aeron:ipc", "aeron:ipc"},
-            new int[] {3001, 3011}, "aeron:ipc", responseStreamId, partitions);
+        return new TestOrderClient(clientId, new InetSocketAddress[] {
+            new InetSocketAddress("localhost", orderPorts[0]), new InetSocketAddress("localhost", orderPorts[1])},
+            partitions);
+    }
+
+    /**
+     * @return the servers as an order client lists them.
+     */
+    String clientServers()
+    {
+        return "localhost:" + orderPorts[0] + ",localhost:" + orderPorts[1];
     }
 
     void awaitRoles(final String what, final BooleanSupplier condition)

@@ -1,6 +1,5 @@
 package io.mdhub.common.order.client;
 
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -9,7 +8,6 @@ import org.agrona.AsciiSequenceView;
 import org.agrona.CloseHelper;
 import org.agrona.DirectBuffer;
 import org.agrona.LangUtil;
-import org.agrona.concurrent.AgentInvoker;
 import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.NanoClock;
 import org.agrona.concurrent.SystemEpochNanoClock;
@@ -17,49 +15,46 @@ import org.agrona.concurrent.SystemNanoClock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import io.aeron.Aeron;
-import io.aeron.ExclusivePublication;
-import io.aeron.Image;
-import io.aeron.Publication;
-import io.aeron.Subscription;
-import io.mdhub.common.codecs.order.AsciiEncodingEncoder;
 import io.mdhub.common.codecs.order.PartitionRole;
 import io.mdhub.common.codecs.order.RejectReason;
-import io.mdhub.common.concurrent.Doorbell;
-import io.mdhub.common.concurrent.DoorbellIdleStrategy;
-import io.mdhub.common.concurrent.DoorbellRinger;
 import io.mdhub.common.concurrent.IdleConfiguration;
 import io.mdhub.common.concurrent.IdleStrategies;
 import io.mdhub.common.concurrent.SpinBudget;
 import io.mdhub.common.config.BaseContext;
+import io.mdhub.common.net.ConnectionHandler;
+import io.mdhub.common.net.FrameConnection;
+import io.mdhub.common.net.SocketIdleStrategy;
+import io.mdhub.common.net.SocketPoller;
 
 /**
- * Client of the MDHub order service: submits FIX orders to active/active server pairs over Aeron and keeps every
+ * Client of the MDHub order service: submits FIX orders to active/active server pairs over TCP and keeps every
  * order until it is acknowledged or finally rejected.
  * <p>
- * <b>Protocol.</b> The client says {@code ClientHello} to every server (again each {@code helloInterval} until that
- * server's {@code PartitionMap} arrives, and whenever its ingress publication reconnects), and sends each
- * {@code SubmitOrder} to the server that is PRIMARY for the order's partition. Answers from both servers of a pair
- * arrive on one subscription (pair i answers on response stream id + i). The partition of an order is
+ * <b>Protocol.</b> The client keeps a connection to every server (made again 50 ms after it is lost, for as long as
+ * it takes), says {@code ClientHello} on it (again each {@code helloInterval} until that server's {@code
+ * PartitionMap} arrives, and on every new connection), and sends each {@code SubmitOrder} to the server that is
+ * PRIMARY for the order's partition. A server answers on the connection the client said hello on; either server of a
+ * pair may answer an order (the backup answers for the primary). The partition of an order is
  * {@link #partitionOf(long, int)} of its order id over all partitions, unless the caller names one; partitions are
  * numbered across pairs (pair i's follow pair i-1's), so with one pair they are the servers' own numbers.
  * <p>
  * <b>Failover.</b> Every unacknowledged order keeps an off-heap copy of its FIX bytes and is sent again to its
  * partition's primary when: a PartitionMap changes that primary or its epoch; the server it was sent to is lost (its
- * ingress publication disconnects, or its response image closes); it is rejected NOT_PRIMARY, UNAVAILABLE or
+ * connection ends); it is rejected NOT_PRIMARY, UNAVAILABLE or
  * UNKNOWN_CLIENT (then after the pair's next PartitionMap, which a hello to the rejecting server asks for at once,
  * or after the ack timeout); or no answer came within the ack timeout (then both servers are also asked for a fresh
  * map). Servers are idempotent by (client id, order id): a resend of a stored order returns its original ack flagged
  * duplicate, so an order is reported exactly once whatever was resent. An order with no primary waits; it is never
  * dropped. MALFORMED_FIX, INVALID_ORDER, UNKNOWN_PARTITION and OVERSIZE are final.
  * <p>
- * <b>Back-pressure.</b> A back-pressured ingress is retried a bounded number of times; the order then stays queued
- * and is tried again on the next {@link #poll()}. The in-flight window is bounded: {@link #submitAsync} returns false
- * when it is full.
+ * <b>Back-pressure.</b> Orders are queued on the server's connection and written once per {@link #poll()}; a
+ * connection whose send limit is reached (the server reads slower than the client sends) takes no more, and the
+ * order stays queued and is tried again on the next poll. The in-flight window is bounded: {@link #submitAsync}
+ * returns false when it is full.
  * <p>
- * <b>Threads.</b> Not thread safe: one thread submits and polls (callbacks run on it, inside {@link #poll()}). With
- * an Aeron client of its own in invoker mode (the default), {@link #poll()} also runs the Aeron conductor, so the
- * client starts no thread. Steady state allocates nothing.
+ * <b>Threads.</b> Not thread safe: one thread submits and polls (callbacks run on it, inside {@link #poll()}); the
+ * client starts no thread. A synchronous {@link #submit} waiting for its answer blocks in the kernel on the client's
+ * sockets (the {@code socket} idle strategy) until the answer arrives. Steady state allocates nothing.
  */
 public final class OrderClient implements AutoCloseable
 {
@@ -71,7 +66,11 @@ public final class OrderClient implements AutoCloseable
     public static final int ANY_PARTITION = -1;
 
     private static final int SERVERS_PER_PAIR = 2;
-    private static final long LINK_CHECK_INTERVAL_NS = 1_000_000L;
+    /** Links are looked at when a connection opens or ends, and this often to reconnect and repeat hellos. */
+    private static final long LINK_CHECK_INTERVAL_NS = 50_000_000L;
+    private static final long RECONNECT_INTERVAL_NS = 50_000_000L;
+    /** The longest answer: a partition map of 1,024 partitions or a reject with a long text fits. */
+    private static final int MAX_ANSWER_BYTES = 64 * 1024;
     private static final long MIN_TIMEOUT_CHECK_INTERVAL_NS = 1_000_000L;
     private static final String LOCAL_PARTITION_TEXT = "partition outside the servers' partitions (client check)";
 
@@ -79,12 +78,10 @@ public final class OrderClient implements AutoCloseable
     private final long clientId;
     private final NanoClock clock;
     private final IdleStrategy idleStrategy;
-    private final AgentInvoker conductorInvoker;
+    private final SocketPoller poller;
     private final PairState[] pairs;
     private final ServerLink[] servers;
     private final InFlightOrders orders;
-    private final byte[] responseChannel;
-    private final int fragmentLimit;
     private final long ackTimeoutNs;
     private final long submitTimeoutNs;
     private final long helloIntervalNs;
@@ -93,7 +90,6 @@ public final class OrderClient implements AutoCloseable
     private final SyncOutcome syncOutcome = new SyncOutcome();
     private final Egress egress = new Egress();
 
-    private Doorbell doorbell; // set while the streams open, so that a failed start closes it with them
     private int totalPartitions = -1;
     private long nextLinkCheckNs;
     private long nextTimeoutCheckNs;
@@ -123,14 +119,11 @@ public final class OrderClient implements AutoCloseable
         this.clientId = ctx.clientId();
         this.clock = ctx.nanoClock();
         this.idleStrategy = ctx.concludedIdleStrategy();
-        this.fragmentLimit = ctx.fragmentLimit();
         this.ackTimeoutNs = ctx.ackTimeoutMs() * 1_000_000L;
         this.submitTimeoutNs = ctx.submitTimeoutMs() * 1_000_000L;
         this.helloIntervalNs = ctx.helloIntervalMs() * 1_000_000L;
         this.timeoutCheckIntervalNs = Math.max(MIN_TIMEOUT_CHECK_INTERVAL_NS, ackTimeoutNs / 8);
-        this.responseChannel = ctx.responseChannel().getBytes(StandardCharsets.US_ASCII);
-        final Aeron aeron = ctx.aeron();
-        this.conductorInvoker = ctx.ownsAeron() ? aeron.conductorAgentInvoker() : null;
+        this.poller = new SocketPoller(MAX_ANSWER_BYTES, ctx.sendLimitBytes());
 
         final List<OrderServerAddress> addresses = ctx.servers();
         final int pairCount = addresses.size() / SERVERS_PER_PAIR;
@@ -139,26 +132,20 @@ public final class OrderClient implements AutoCloseable
         InFlightOrders store = null;
         try
         {
-            final int[] responseStreamIds = new int[pairCount];
             for (int i = 0; i < pairCount; i++)
             {
-                final int streamId = ctx.responseStreamId() + i;
-                responseStreamIds[i] = streamId;
-                pairs[i] = new PairState(i, streamId, aeron.addSubscription(ctx.responseChannel(), streamId),
-                    new OrderEgressAdapter(i, egress));
+                pairs[i] = new PairState(i, new OrderEgressAdapter(i, egress));
             }
             for (int i = 0; i < servers.length; i++)
             {
-                final OrderServerAddress address = addresses.get(i);
-                final ExclusivePublication ingress =
-                    aeron.addExclusivePublication(address.channel(), address.streamId());
-                servers[i] = new ServerLink(i, i / SERVERS_PER_PAIR, i % SERVERS_PER_PAIR, address,
-                    new OrderIngressPublisher(ingress, DoorbellRinger.forPublication(aeron, ingress),
-                    ctx.maxSendAttempts(), ctx.maxOrderLength()));
+                servers[i] = new ServerLink(i, i / SERVERS_PER_PAIR, i % SERVERS_PER_PAIR, addresses.get(i),
+                    new OrderIngressPublisher(ctx.maxOrderLength()));
+                connect(servers[i], clock.nanoTime());
             }
-            // a synchronous submit blocks until a server's answer rings; over UDP the strategy backs off
-            doorbell = DoorbellIdleStrategy.attachIfIpc(idleStrategy, Doorbell.isIpc(ctx.responseChannel()), aeron,
-                "order-client-" + clientId, responseStreamIds);
+            if (idleStrategy instanceof SocketIdleStrategy)
+            {
+                ((SocketIdleStrategy)idleStrategy).attach(poller); // a synchronous submit sleeps until answered
+            }
             store = new InFlightOrders(ctx.window(), ctx.maxOrderLength());
         }
         catch (final RuntimeException ex)
@@ -170,12 +157,11 @@ public final class OrderClient implements AutoCloseable
         final long now = clock.nanoTime();
         this.nextLinkCheckNs = now;
         this.nextTimeoutCheckNs = now + timeoutCheckIntervalNs;
-        LOG.info("order client {}: {} pair(s) {}, responses on {} stream {}+, window {}", clientId, pairCount,
-            addresses, ctx.responseChannel(), ctx.responseStreamId(), ctx.window());
+        LOG.info("order client {}: {} pair(s) {}, window {}", clientId, pairCount, addresses, ctx.window());
     }
 
     /**
-     * Conclude the context (connecting an Aeron client if none is supplied) and open the streams to every server.
+     * Conclude the context and start connecting to every server.
      * Nothing is sent until {@link #poll()} or a submit runs.
      *
      * @param ctx settings, not concluded before; owned by the client from now on (closed with it).
@@ -373,10 +359,10 @@ public final class OrderClient implements AutoCloseable
     }
 
     /**
-     * One duty cycle: run the Aeron conductor (own client in invoker mode), read the answers of every pair (calling
-     * the listeners), check server links and timeouts on their deadlines, say hello where due, send queued orders.
+     * One duty cycle: read what the servers answered (calling the listeners), check server links and timeouts on
+     * their deadlines, say hello where due, send queued orders, write what was queued.
      *
-     * @return work done (fragments read, messages sent, ...), for an idle strategy.
+     * @return work done (messages read, messages sent, ...), for an idle strategy.
      * @throws IllegalStateException if called from inside a callback.
      */
     public int poll()
@@ -389,11 +375,7 @@ public final class OrderClient implements AutoCloseable
         isPolling = true;
         try
         {
-            int work = null == conductorInvoker ? 0 : conductorInvoker.invoke();
-            for (final PairState pair : pairs)
-            {
-                work += pair.adapter.poll(pair.subscription, fragmentLimit);
-            }
+            int work = poller.poll();
             final long nowNs = clock.nanoTime();
             if (nowNs - nextLinkCheckNs >= 0)
             {
@@ -407,6 +389,8 @@ public final class OrderClient implements AutoCloseable
             }
             work += sendHellos(nowNs);
             work += sendQueued(nowNs);
+            poller.flush(); // every order and hello of this poll: one write per server
+            poller.deadlineNs(Math.min(nextLinkCheckNs, nextTimeoutCheckNs));
             return work;
         }
         finally
@@ -685,8 +669,8 @@ public final class OrderClient implements AutoCloseable
     }
 
     /**
-     * Close the streams, free the off-heap order copies and close the context (and its Aeron client if it owns
-     * one). Orders still in flight are forgotten.
+     * Close the connections, free the off-heap order copies and close the context. Orders still in flight are
+     * forgotten.
      */
     @Override
     public void close()
@@ -702,23 +686,7 @@ public final class OrderClient implements AutoCloseable
 
     private void closeStreams()
     {
-        final List<AutoCloseable> closeables = new ArrayList<>();
-        for (final ServerLink link : servers)
-        {
-            if (null != link)
-            {
-                closeables.add(link.publisher);
-            }
-        }
-        for (final PairState pair : pairs)
-        {
-            if (null != pair)
-            {
-                closeables.add(pair.subscription);
-            }
-        }
-        closeables.add(doorbell);
-        CloseHelper.closeAll(closeables);
+        CloseHelper.quietClose(poller);
     }
 
     private void checkOpen()
@@ -806,7 +774,7 @@ public final class OrderClient implements AutoCloseable
             sends++;
             return 1;
         }
-        if (Publication.BACK_PRESSURED == result || Publication.ADMIN_ACTION == result)
+        if (OrderIngressPublisher.BACK_PRESSURED == result)
         {
             link.isBackPressured = true;
             orders.enqueue(slot);
@@ -873,7 +841,7 @@ public final class OrderClient implements AutoCloseable
             if (link.connected && (link.isHelloDue || (!link.isMapReceived && nowNs - link.nextHelloNs >= 0)))
             {
                 final PairState pair = pairs[link.pair];
-                if (link.publisher.sendHello(clientId, pair.responseStreamId, responseChannel) > 0)
+                if (OrderIngressPublisher.SENT == link.publisher.sendHello(clientId))
                 {
                     link.isHelloDue = false;
                     link.nextHelloNs = nowNs + helloIntervalNs;
@@ -890,6 +858,10 @@ public final class OrderClient implements AutoCloseable
         int work = 0;
         for (final ServerLink link : servers)
         {
+            if (link.connection.isClosed() && nowNs - link.nextConnectNs >= 0)
+            {
+                work += connect(link, nowNs);
+            }
             final boolean isConnected = link.publisher.isConnected();
             if (isConnected != link.connected)
             {
@@ -903,27 +875,28 @@ public final class OrderClient implements AutoCloseable
                 }
                 else
                 {
-                    serverLost(link, nowNs, "its ingress disconnected");
-                }
-            }
-            if (link.isSessionKnown)
-            {
-                final Image image = pairs[link.pair].subscription.imageBySessionId(link.sessionId);
-                if (null == image || image.isClosed() || image.isEndOfStream())
-                {
-                    work++;
-                    serverLost(link, nowNs, "its response stream closed");
+                    serverLost(link, nowNs, "its connection ended: " + link.closeReason);
                 }
             }
         }
         return work;
     }
 
+    /**
+     * Start a connection to a server; the next link check after it opens says hello.
+     */
+    private int connect(final ServerLink link, final long nowNs)
+    {
+        link.nextConnectNs = nowNs + RECONNECT_INTERVAL_NS;
+        link.connection = poller.connect(link.address.socketAddress(), link);
+        link.publisher.connection(link.connection);
+        return 1;
+    }
+
     private void serverLost(final ServerLink link, final long nowNs, final String why)
     {
         if (!link.isLost)
         {
-            // One death closes both the ingress and the response image, in either order: one loss, logged once.
             LOG.warn("order client {}: lost server {} ({}): {}", clientId, link.index, link.address, why);
             serverLosses++;
             link.isLost = true;
@@ -1318,15 +1291,18 @@ public final class OrderClient implements AutoCloseable
     }
 
     /**
-     * One server: its ingress publication and what the client knows of it.
+     * One server: its connection and what the client knows of it.
      */
-    private static final class ServerLink
+    private final class ServerLink implements ConnectionHandler
     {
         private final int index;
         private final int pair;
         private final int serverId;
         private final OrderServerAddress address;
         private final OrderIngressPublisher publisher;
+        private FrameConnection connection;
+        private String closeReason;
+        private long nextConnectNs;
         private boolean connected;
         private boolean isMapReceived;
         private boolean isHelloDue;
@@ -1349,6 +1325,26 @@ public final class OrderClient implements AutoCloseable
             this.address = address;
             this.publisher = publisher;
         }
+
+        @Override
+        public void onOpen(final FrameConnection connection)
+        {
+            nextLinkCheckNs = clock.nanoTime(); // say hello now
+        }
+
+        @Override
+        public void onMessage(
+            final FrameConnection connection, final DirectBuffer buffer, final int offset, final int length)
+        {
+            pairs[pair].adapter.onMessage(index, buffer, offset, length);
+        }
+
+        @Override
+        public void onClose(final FrameConnection connection, final String reason)
+        {
+            closeReason = reason;
+            nextLinkCheckNs = clock.nanoTime(); // the loss is handled by the next poll's link check
+        }
     }
 
     /**
@@ -1357,8 +1353,6 @@ public final class OrderClient implements AutoCloseable
     private static final class PairState
     {
         private final int index;
-        private final int responseStreamId;
-        private final Subscription subscription;
         private final OrderEgressAdapter adapter;
         private final byte[][] roles = new byte[SERVERS_PER_PAIR][];
         private final int[][] epochs = new int[SERVERS_PER_PAIR][];
@@ -1367,15 +1361,9 @@ public final class OrderClient implements AutoCloseable
         private int[] primary;
         private int[] primaryEpoch;
 
-        PairState(
-            final int index,
-            final int responseStreamId,
-            final Subscription subscription,
-            final OrderEgressAdapter adapter)
+        PairState(final int index, final OrderEgressAdapter adapter)
         {
             this.index = index;
-            this.responseStreamId = responseStreamId;
-            this.subscription = subscription;
             this.adapter = adapter;
         }
 
@@ -1433,8 +1421,7 @@ public final class OrderClient implements AutoCloseable
 
     /**
      * Settings of an {@link OrderClient}; defaults from {@link OrderClientConfiguration}. Conclude validates them,
-     * takes a client id if none is set, checks the idle strategy against the spin budget and connects an Aeron client
-     * (owned, closed with the context) unless one is supplied.
+     * takes a client id if none is set and checks the idle strategy against the spin budget.
      */
     public static final class Context extends BaseContext<Context>
     {
@@ -1443,22 +1430,15 @@ public final class OrderClient implements AutoCloseable
 
         private long clientId = OrderClientConfiguration.clientId();
         private List<OrderServerAddress> servers = OrderServerAddress.parseList(OrderClientConfiguration.servers());
-        private String responseChannel = OrderClientConfiguration.responseChannel();
-        private int responseStreamId = OrderClientConfiguration.responseStreamId();
-        private String aeronDirectoryName = OrderClientConfiguration.aeronDirectoryName();
-        private boolean conductorInvoker = OrderClientConfiguration.conductorInvoker();
         private int window = OrderClientConfiguration.window();
         private int maxOrderLength = OrderClientConfiguration.maxOrderLength();
         private long ackTimeoutMs = OrderClientConfiguration.ackTimeoutMs();
         private long submitTimeoutMs = OrderClientConfiguration.submitTimeoutMs();
         private long helloIntervalMs = OrderClientConfiguration.helloIntervalMs();
-        private int maxSendAttempts = OrderClientConfiguration.maxSendAttempts();
-        private int fragmentLimit = OrderClientConfiguration.fragmentLimit();
+        private int sendLimitBytes = OrderClientConfiguration.sendLimitBytes();
         private String idleStrategy = OrderClientConfiguration.idleStrategy();
         private int spinCores = IdleConfiguration.spinCores();
         private NanoClock nanoClock;
-        private Aeron aeron;
-        private boolean ownsAeron;
         private boolean isClientIdAssigned;
         private IdleStrategy concludedIdleStrategy;
 
@@ -1470,27 +1450,14 @@ public final class OrderClient implements AutoCloseable
                 throw new IllegalArgumentException(OrderClientConfiguration.SERVERS_PROP_NAME +
                     " must list the servers of one or more pairs (2 per pair): " + servers);
             }
-            for (final OrderServerAddress server : servers)
-            {
-                requireRange(OrderClientConfiguration.SERVERS_PROP_NAME + " stream id of " + server,
-                    server.streamId(), 1, Integer.MAX_VALUE);
-            }
             servers = List.copyOf(servers);
-            if (null == responseChannel || responseChannel.isBlank() ||
-                responseChannel.length() > AsciiEncodingEncoder.lengthMaxValue())
-            {
-                throw new IllegalArgumentException(OrderClientConfiguration.RESPONSE_CHANNEL_PROP_NAME +
-                    " must be 1 to " + AsciiEncodingEncoder.lengthMaxValue() + " characters: " + responseChannel);
-            }
-            requireRange(OrderClientConfiguration.RESPONSE_STREAM_ID_PROP_NAME, responseStreamId, 1,
-                Integer.MAX_VALUE - servers.size() / SERVERS_PER_PAIR + 1);
             requireRange(OrderClientConfiguration.WINDOW_PROP_NAME, window, 1, MAX_WINDOW);
             requireRange(OrderClientConfiguration.MAX_ORDER_LENGTH_PROP_NAME, maxOrderLength, 1, MAX_ORDER_LENGTH);
             requirePositive(OrderClientConfiguration.ACK_TIMEOUT_MS_PROP_NAME, ackTimeoutMs);
             requirePositive(OrderClientConfiguration.SUBMIT_TIMEOUT_MS_PROP_NAME, submitTimeoutMs);
             requirePositive(OrderClientConfiguration.HELLO_INTERVAL_MS_PROP_NAME, helloIntervalMs);
-            requirePositive(OrderClientConfiguration.MAX_SEND_ATTEMPTS_PROP_NAME, maxSendAttempts);
-            requirePositive(OrderClientConfiguration.FRAGMENT_LIMIT_PROP_NAME, fragmentLimit);
+            requireRange(OrderClientConfiguration.SEND_LIMIT_BYTES_PROP_NAME, sendLimitBytes, 64 * 1024,
+                Integer.MAX_VALUE);
             if (Long.MIN_VALUE == clientId)
             {
                 throw new IllegalArgumentException(OrderClientConfiguration.CLIENT_ID_PROP_NAME +
@@ -1517,47 +1484,24 @@ public final class OrderClient implements AutoCloseable
             {
                 nanoClock = SystemNanoClock.INSTANCE;
             }
-            if (null == aeron)
-            {
-                if (null == aeronDirectoryName || aeronDirectoryName.isBlank())
-                {
-                    throw new IllegalArgumentException(OrderClientConfiguration.AERON_DIR_PROP_NAME +
-                        " is empty and no Aeron client is supplied");
-                }
-                aeron = Aeron.connect(new Aeron.Context()
-                    .aeronDirectoryName(aeronDirectoryName)
-                    .useConductorAgentInvoker(conductorInvoker));
-                ownsAeron = true;
-            }
         }
 
         /**
-         * Close the Aeron client if this context connected it.
+         * Nothing to release: the client owns its sockets.
          */
         @Override
         public void close()
         {
-            if (ownsAeron)
-            {
-                ownsAeron = false;
-                CloseHelper.quietClose(aeron);
-                aeron = null;
-            }
         }
 
         /**
-         * @return a copy with the same settings that owns no Aeron client (and takes its own client id if this one
-         * was assigned at conclude).
+         * @return a copy with the same settings, not concluded (it takes its own client id if this one was assigned
+         * at conclude).
          */
         @Override
         public Context clone()
         {
             final Context copy = super.clone();
-            if (ownsAeron)
-            {
-                copy.aeron = null;
-            }
-            copy.ownsAeron = false;
             copy.concludedIdleStrategy = null;
             if (isClientIdAssigned)
             {
@@ -1565,14 +1509,6 @@ public final class OrderClient implements AutoCloseable
                 copy.isClientIdAssigned = false;
             }
             return copy;
-        }
-
-        /**
-         * @return true when conclude connected the Aeron client (it is closed with this context).
-         */
-        public boolean ownsAeron()
-        {
-            return ownsAeron;
         }
 
         /**
@@ -1603,7 +1539,26 @@ public final class OrderClient implements AutoCloseable
         }
 
         /**
-         * @param servers the servers' ingress streams; entries 2i and 2i+1 are pair i, in server-id order.
+         * @param sendLimitBytes the most bytes of orders that may wait to be written to one server.
+         * @return this.
+         */
+        public Context sendLimitBytes(final int sendLimitBytes)
+        {
+            checkNotConcluded();
+            this.sendLimitBytes = sendLimitBytes;
+            return this;
+        }
+
+        /**
+         * @return the most bytes of orders that may wait to be written to one server.
+         */
+        public int sendLimitBytes()
+        {
+            return sendLimitBytes;
+        }
+
+        /**
+         * @param servers the servers' order addresses; entries 2i and 2i+1 are pair i, in server-id order.
          * @return this.
          */
         public Context servers(final List<OrderServerAddress> servers)
@@ -1614,7 +1569,7 @@ public final class OrderClient implements AutoCloseable
         }
 
         /**
-         * @param servers the servers as {@code channel@streamId,...} (see {@link OrderClientConfiguration}).
+         * @param servers the servers as {@code host:port,...} (see {@link OrderClientConfiguration}).
          * @return this.
          */
         public Context servers(final String servers)
@@ -1628,101 +1583,6 @@ public final class OrderClient implements AutoCloseable
         public List<OrderServerAddress> servers()
         {
             return servers;
-        }
-
-        /**
-         * @param responseChannel the channel the servers answer on.
-         * @return this.
-         */
-        public Context responseChannel(final String responseChannel)
-        {
-            checkNotConcluded();
-            this.responseChannel = responseChannel;
-            return this;
-        }
-
-        /**
-         * @return the channel the servers answer on.
-         */
-        public String responseChannel()
-        {
-            return responseChannel;
-        }
-
-        /**
-         * @param responseStreamId stream id pair 0 answers on (pair i on this + i).
-         * @return this.
-         */
-        public Context responseStreamId(final int responseStreamId)
-        {
-            checkNotConcluded();
-            this.responseStreamId = responseStreamId;
-            return this;
-        }
-
-        /**
-         * @return stream id pair 0 answers on.
-         */
-        public int responseStreamId()
-        {
-            return responseStreamId;
-        }
-
-        /**
-         * @param aeronDirectoryName media driver directory, used when no Aeron client is supplied.
-         * @return this.
-         */
-        public Context aeronDirectoryName(final String aeronDirectoryName)
-        {
-            checkNotConcluded();
-            this.aeronDirectoryName = aeronDirectoryName;
-            return this;
-        }
-
-        /**
-         * @return media driver directory.
-         */
-        public String aeronDirectoryName()
-        {
-            return aeronDirectoryName;
-        }
-
-        /**
-         * @param aeron a connected client supplied by the caller, who keeps owning it (and runs its conductor).
-         * @return this.
-         */
-        public Context aeron(final Aeron aeron)
-        {
-            checkNotConcluded();
-            this.aeron = aeron;
-            return this;
-        }
-
-        /**
-         * @return the Aeron client (after conclude, the one in use).
-         */
-        public Aeron aeron()
-        {
-            return aeron;
-        }
-
-        /**
-         * @param conductorInvoker whether an Aeron client connected by conclude runs its conductor inside poll().
-         * @return this.
-         */
-        public Context conductorInvoker(final boolean conductorInvoker)
-        {
-            checkNotConcluded();
-            this.conductorInvoker = conductorInvoker;
-            return this;
-        }
-
-        /**
-         * @return whether an owned Aeron client runs its conductor inside poll().
-         */
-        public boolean conductorInvoker()
-        {
-            return conductorInvoker;
         }
 
         /**
@@ -1821,44 +1681,6 @@ public final class OrderClient implements AutoCloseable
         }
 
         /**
-         * @param maxSendAttempts attempts per message while back-pressured.
-         * @return this.
-         */
-        public Context maxSendAttempts(final int maxSendAttempts)
-        {
-            checkNotConcluded();
-            this.maxSendAttempts = maxSendAttempts;
-            return this;
-        }
-
-        /**
-         * @return attempts per message while back-pressured.
-         */
-        public int maxSendAttempts()
-        {
-            return maxSendAttempts;
-        }
-
-        /**
-         * @param fragmentLimit answer fragments read per pair per poll.
-         * @return this.
-         */
-        public Context fragmentLimit(final int fragmentLimit)
-        {
-            checkNotConcluded();
-            this.fragmentLimit = fragmentLimit;
-            return this;
-        }
-
-        /**
-         * @return answer fragments read per pair per poll.
-         */
-        public int fragmentLimit()
-        {
-            return fragmentLimit;
-        }
-
-        /**
          * @param spec idle strategy of a synchronous submit (see {@link IdleStrategies}).
          * @return this.
          */
@@ -1926,18 +1748,12 @@ public final class OrderClient implements AutoCloseable
             final StringBuilder out = new StringBuilder(1024);
             line(out, OrderClientConfiguration.CLIENT_ID_PROP_NAME, clientId);
             line(out, OrderClientConfiguration.SERVERS_PROP_NAME, servers);
-            line(out, OrderClientConfiguration.RESPONSE_CHANNEL_PROP_NAME, responseChannel);
-            line(out, OrderClientConfiguration.RESPONSE_STREAM_ID_PROP_NAME, responseStreamId);
-            line(out, OrderClientConfiguration.AERON_DIR_PROP_NAME, null == aeron || ownsAeron ?
-                aeronDirectoryName : "(supplied client)");
-            line(out, OrderClientConfiguration.CONDUCTOR_INVOKER_PROP_NAME, conductorInvoker);
             line(out, OrderClientConfiguration.WINDOW_PROP_NAME, window);
             line(out, OrderClientConfiguration.MAX_ORDER_LENGTH_PROP_NAME, maxOrderLength);
             line(out, OrderClientConfiguration.ACK_TIMEOUT_MS_PROP_NAME, ackTimeoutMs);
             line(out, OrderClientConfiguration.SUBMIT_TIMEOUT_MS_PROP_NAME, submitTimeoutMs);
             line(out, OrderClientConfiguration.HELLO_INTERVAL_MS_PROP_NAME, helloIntervalMs);
-            line(out, OrderClientConfiguration.MAX_SEND_ATTEMPTS_PROP_NAME, maxSendAttempts);
-            line(out, OrderClientConfiguration.FRAGMENT_LIMIT_PROP_NAME, fragmentLimit);
+            line(out, OrderClientConfiguration.SEND_LIMIT_BYTES_PROP_NAME, sendLimitBytes);
             line(out, OrderClientConfiguration.IDLE_STRATEGY_PROP_NAME, idleStrategy);
             line(out, IdleConfiguration.SPIN_CORES_PROP_NAME, spinCores);
             return out.toString();

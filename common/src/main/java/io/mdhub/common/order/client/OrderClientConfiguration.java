@@ -1,6 +1,5 @@
 package io.mdhub.common.order.client;
 
-import io.aeron.CommonContext;
 import io.mdhub.common.concurrent.IdleStrategies;
 import io.mdhub.common.config.ConfigValues;
 
@@ -22,55 +21,15 @@ public final class OrderClientConfiguration
     public static final long CLIENT_ID_DEFAULT = 0;
 
     /**
-     * The order servers' ingress streams, {@code channel@streamId} separated by commas. Servers come in
-     * active/active pairs: entries 2i and 2i+1 are pair i, listed in server-id order (the server with id 0 first).
+     * The order servers' addresses, {@code host:port} separated by commas. Servers come in active/active pairs:
+     * entries 2i and 2i+1 are pair i, listed in server-id order (the server with id 0 first).
      */
     public static final String SERVERS_PROP_NAME = "mdhub.order.client.servers";
 
     /**
-     * Default for {@link #SERVERS_PROP_NAME}: one pair on this host's media driver, IPC streams 3001 and 3011.
+     * Default for {@link #SERVERS_PROP_NAME}: one pair on this host, on the order servers' default ports.
      */
-    public static final String SERVERS_DEFAULT = "aeron:ipc@3001,aeron:ipc@3011";
-
-    /**
-     * Channel the servers answer on (this client subscribes to it): IPC on one host, else a UDP endpoint of this
-     * host, e.g. {@code aeron:udp?endpoint=client-host:40601}.
-     */
-    public static final String RESPONSE_CHANNEL_PROP_NAME = "mdhub.order.client.response.channel";
-
-    /**
-     * Default for {@link #RESPONSE_CHANNEL_PROP_NAME}.
-     */
-    public static final String RESPONSE_CHANNEL_DEFAULT = "aeron:ipc";
-
-    /**
-     * Stream id the first pair answers on; pair i answers on this id + i. Clients sharing a channel should use
-     * different ids (answers carry the client id and are filtered, but each client would read the others').
-     */
-    public static final String RESPONSE_STREAM_ID_PROP_NAME = "mdhub.order.client.response.stream.id";
-
-    /**
-     * Default for {@link #RESPONSE_STREAM_ID_PROP_NAME}.
-     */
-    public static final int RESPONSE_STREAM_ID_DEFAULT = 3100;
-
-    /**
-     * Aeron directory of the media driver to connect to when no Aeron client is supplied (the client then owns its
-     * Aeron client and closes it).
-     */
-    public static final String AERON_DIR_PROP_NAME = "mdhub.order.client.aeron.dir";
-
-    /**
-     * Whether an Aeron client the order client connects itself runs its conductor on the caller's thread (inside
-     * {@code poll()}) instead of a thread of its own. Then {@code poll()} must run at least every few seconds, or
-     * the media driver times the client out.
-     */
-    public static final String CONDUCTOR_INVOKER_PROP_NAME = "mdhub.order.client.conductor.invoker";
-
-    /**
-     * Default for {@link #CONDUCTOR_INVOKER_PROP_NAME}: true, no hidden thread (STYLE.md §4).
-     */
-    public static final boolean CONDUCTOR_INVOKER_DEFAULT = true;
+    public static final String SERVERS_DEFAULT = "localhost:40501,localhost:40511";
 
     /**
      * Most orders in flight (submitted, not yet acknowledged or finally rejected). Each holds an off-heap copy of its
@@ -126,37 +85,27 @@ public final class OrderClientConfiguration
     public static final long HELLO_INTERVAL_MS_DEFAULT = 1000;
 
     /**
-     * Attempts per message while a server's ingress is back-pressured; then the order stays pending and is tried
-     * again on the next {@code poll()}.
-     */
-    public static final String MAX_SEND_ATTEMPTS_PROP_NAME = "mdhub.order.client.max.send.attempts";
-
-    /**
-     * Default for {@link #MAX_SEND_ATTEMPTS_PROP_NAME}.
-     */
-    public static final int MAX_SEND_ATTEMPTS_DEFAULT = 3;
-
-    /**
-     * Answer fragments read per pair per {@code poll()}.
-     */
-    public static final String FRAGMENT_LIMIT_PROP_NAME = "mdhub.order.client.fragment.limit";
-
-    /**
-     * Default for {@link #FRAGMENT_LIMIT_PROP_NAME}.
-     */
-    public static final int FRAGMENT_LIMIT_DEFAULT = 64;
-
-    /**
      * Idle strategy (see {@code IdleStrategies}) of a synchronous {@code submit} while it waits for its answer.
      * Counted against {@code mdhub.spin.cores}.
      */
     public static final String IDLE_STRATEGY_PROP_NAME = "mdhub.order.client.idle.strategy";
 
     /**
-     * Default for {@link #IDLE_STRATEGY_PROP_NAME}: woken by the servers' answers over IPC; elsewhere the same as
-     * {@code backoff}.
+     * Default for {@link #IDLE_STRATEGY_PROP_NAME}: blocks until a server's answer arrives or the client's next timer
+     * is due.
      */
-    public static final String IDLE_STRATEGY_DEFAULT = IdleStrategies.DOORBELL;
+    public static final String IDLE_STRATEGY_DEFAULT = IdleStrategies.SOCKET;
+
+    /**
+     * The most bytes of orders that may wait to be written to one server (the server reads slower than the client
+     * sends); past it orders wait in the client's window and go as the server reads.
+     */
+    public static final String SEND_LIMIT_BYTES_PROP_NAME = "mdhub.order.client.send.limit.bytes";
+
+    /**
+     * Default for {@link #SEND_LIMIT_BYTES_PROP_NAME}: 4 MiB.
+     */
+    public static final int SEND_LIMIT_BYTES_DEFAULT = 4 * 1024 * 1024;
 
     private OrderClientConfiguration()
     {
@@ -171,43 +120,11 @@ public final class OrderClientConfiguration
     }
 
     /**
-     * @return the servers as {@code channel@streamId,...}.
+     * @return the servers as {@code host:port,...}.
      */
     public static String servers()
     {
         return ConfigValues.getString(SERVERS_PROP_NAME, SERVERS_DEFAULT);
-    }
-
-    /**
-     * @return the response channel.
-     */
-    public static String responseChannel()
-    {
-        return ConfigValues.getString(RESPONSE_CHANNEL_PROP_NAME, RESPONSE_CHANNEL_DEFAULT);
-    }
-
-    /**
-     * @return the first pair's response stream id.
-     */
-    public static int responseStreamId()
-    {
-        return ConfigValues.getInt(RESPONSE_STREAM_ID_PROP_NAME, RESPONSE_STREAM_ID_DEFAULT);
-    }
-
-    /**
-     * @return the Aeron directory; Aeron's own default ({@code aeron.dir}, else /dev/shm/aeron-user on Linux).
-     */
-    public static String aeronDirectoryName()
-    {
-        return ConfigValues.getString(AERON_DIR_PROP_NAME, CommonContext.getAeronDirectoryName());
-    }
-
-    /**
-     * @return whether an owned Aeron client runs its conductor inside {@code poll()}.
-     */
-    public static boolean conductorInvoker()
-    {
-        return ConfigValues.getBoolean(CONDUCTOR_INVOKER_PROP_NAME, CONDUCTOR_INVOKER_DEFAULT);
     }
 
     /**
@@ -251,26 +168,18 @@ public final class OrderClientConfiguration
     }
 
     /**
-     * @return attempts per message while back-pressured.
-     */
-    public static int maxSendAttempts()
-    {
-        return ConfigValues.getInt(MAX_SEND_ATTEMPTS_PROP_NAME, MAX_SEND_ATTEMPTS_DEFAULT);
-    }
-
-    /**
-     * @return answer fragments read per pair per poll.
-     */
-    public static int fragmentLimit()
-    {
-        return ConfigValues.getInt(FRAGMENT_LIMIT_PROP_NAME, FRAGMENT_LIMIT_DEFAULT);
-    }
-
-    /**
      * @return the idle strategy of a synchronous submit.
      */
     public static String idleStrategy()
     {
         return ConfigValues.getString(IDLE_STRATEGY_PROP_NAME, IDLE_STRATEGY_DEFAULT);
+    }
+
+    /**
+     * @return the most bytes of orders waiting to be written to one server.
+     */
+    public static int sendLimitBytes()
+    {
+        return ConfigValues.getSizeAsInt(SEND_LIMIT_BYTES_PROP_NAME, SEND_LIMIT_BYTES_DEFAULT);
     }
 }

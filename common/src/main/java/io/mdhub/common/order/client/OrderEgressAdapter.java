@@ -5,10 +5,6 @@ import java.util.Arrays;
 
 import org.agrona.DirectBuffer;
 
-import io.aeron.FragmentAssembler;
-import io.aeron.Subscription;
-import io.aeron.logbuffer.FragmentHandler;
-import io.aeron.logbuffer.Header;
 import io.mdhub.common.codecs.order.BooleanType;
 import io.mdhub.common.codecs.order.GroupSizeEncodingDecoder;
 import io.mdhub.common.codecs.order.MessageHeaderDecoder;
@@ -18,12 +14,12 @@ import io.mdhub.common.codecs.order.PartitionMapDecoder;
 import io.mdhub.common.codecs.order.RejectReason;
 
 /**
- * Decodes one pair's response stream (PartitionMap, OrderAck, OrderReject) and calls an {@link OrderEgressListener}
- * with primitives. Every length is checked against the fragment; messages of another schema, an unknown template or
- * that overrun the fragment are reported as malformed and skipped. Fragmented messages (a long reject text, a map of
- * many partitions) are reassembled. Not thread safe: the client's thread.
+ * Decodes what one pair's servers answer (PartitionMap, OrderAck, OrderReject) and calls an {@link
+ * OrderEgressListener} with primitives, naming the server's link as the answer's session. Every length is checked
+ * against the message; messages of another schema, an unknown template or that overrun the message are reported as
+ * malformed and skipped. Not thread safe: the client's thread.
  */
-final class OrderEgressAdapter implements FragmentHandler
+final class OrderEgressAdapter
 {
     private static final RejectReason[] REASONS = new RejectReason[256];
 
@@ -38,7 +34,6 @@ final class OrderEgressAdapter implements FragmentHandler
 
     private final int pair;
     private final OrderEgressListener listener;
-    private final FragmentAssembler assembler = new FragmentAssembler(this);
     private final MessageHeaderDecoder header = new MessageHeaderDecoder();
     private final PartitionMapDecoder map = new PartitionMapDecoder();
     private final OrderAckDecoder ack = new OrderAckDecoder();
@@ -55,17 +50,11 @@ final class OrderEgressAdapter implements FragmentHandler
     }
 
     /**
-     * @param subscription  the pair's response stream.
-     * @param fragmentLimit most fragments to read.
-     * @return fragments read.
+     * One message from a server of the pair.
+     *
+     * @param sessionId which server's connection it came on (the client's index of the server).
      */
-    int poll(final Subscription subscription, final int fragmentLimit)
-    {
-        return subscription.poll(assembler, fragmentLimit);
-    }
-
-    @Override
-    public void onFragment(final DirectBuffer buffer, final int offset, final int length, final Header aeronHeader)
+    void onMessage(final int sessionId, final DirectBuffer buffer, final int offset, final int length)
     {
         if (length < MessageHeaderDecoder.ENCODED_LENGTH)
         {
@@ -83,7 +72,6 @@ final class OrderEgressAdapter implements FragmentHandler
             return;
         }
 
-        final int sessionId = aeronHeader.sessionId();
         switch (header.templateId())
         {
             case OrderAckDecoder.TEMPLATE_ID:

@@ -14,7 +14,7 @@ interface OrderEgressListener
      * A PartitionMap starts.
      *
      * @param pair           the pair whose response stream it came on.
-     * @param sessionId      the Aeron session of the server's response publication.
+     * @param sessionId      the client's index of the server whose connection it came on.
      * @param serverId       the server's id in its pair.
      * @param partitionCount partitions the pair serves.
      * @return false to skip the map (its entries and end are then not delivered).
@@ -36,7 +36,7 @@ interface OrderEgressListener
      * The PartitionMap is complete.
      *
      * @param pair      the pair.
-     * @param sessionId the Aeron session of the server's response publication.
+     * @param sessionId the client's index of the server whose connection it came on.
      * @param serverId  the server's id in its pair.
      */
     void onPartitionMapEnd(int pair, int sessionId, int serverId);
@@ -45,7 +45,7 @@ interface OrderEgressListener
      * An OrderAck.
      *
      * @param pair            the pair.
-     * @param sessionId       the Aeron session of the answering server.
+     * @param sessionId       the client's index of the answering server.
      * @param clientId        the client the ack is for.
      * @param orderId         the order.
      * @param partition       the pair's partition.
@@ -71,7 +71,7 @@ interface OrderEgressListener
      * An OrderReject.
      *
      * @param pair            the pair.
-     * @param sessionId       the Aeron session of the answering server.
+     * @param sessionId       the client's index of the answering server.
      * @param clientId        the client the reject is for.
      * @param orderId         the order.
      * @param partition       the pair's partition.

@@ -1,108 +1,124 @@
 package io.mdhub.common.order.client;
 
+import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 
 /**
- * Where one order server takes orders: the Aeron channel and stream id of its ingress subscription. Written
- * {@code channel@streamId} in configuration, e.g. {@code aeron:udp?endpoint=server-a:40501@3001}.
+ * Where one order server takes order clients: a TCP {@code host:port}, e.g. {@code server-a:40501} or
+ * {@code [::1]:40501}.
  */
 public final class OrderServerAddress
 {
-    private final String channel;
-    private final int streamId;
+    private final String host;
+    private final int port;
 
     /**
-     * @param channel  the server's ingress channel.
-     * @param streamId the server's ingress stream id.
+     * @param host the server's host name or address.
+     * @param port its order port.
      */
-    public OrderServerAddress(final String channel, final int streamId)
+    public OrderServerAddress(final String host, final int port)
     {
-        if (null == channel || channel.isBlank())
+        if (null == host || host.isBlank())
         {
-            throw new IllegalArgumentException("order server channel is empty");
+            throw new IllegalArgumentException("order server host is empty");
         }
-        this.channel = channel.trim();
-        this.streamId = streamId;
+        if (port < 1 || port > 65535)
+        {
+            throw new IllegalArgumentException("order server port must be 1 to 65535: " + port);
+        }
+        this.host = host.trim();
+        this.port = port;
     }
 
     /**
-     * Read one {@code channel@streamId}; the stream id follows the last {@code @}.
+     * Read one {@code host:port}; the port follows the last {@code :}, and an IPv6 host is written in brackets.
      *
      * @param text the address.
      * @return the address.
-     * @throws IllegalArgumentException if the text has no {@code @streamId} or the stream id is not a number.
+     * @throws IllegalArgumentException if the text has no {@code :port} or the port is not a number.
      */
     public static OrderServerAddress parse(final String text)
     {
         final String trimmed = null == text ? "" : text.trim();
-        final int at = trimmed.lastIndexOf('@');
-        if (at <= 0 || at == trimmed.length() - 1)
+        final int colon = trimmed.lastIndexOf(':');
+        if (colon <= 0 || colon == trimmed.length() - 1)
         {
-            throw new IllegalArgumentException("order server must be channel@streamId: '" + text + "'");
+            throw new IllegalArgumentException("order server must be host:port: '" + text + "'");
         }
-        final int streamId;
+        final int port;
         try
         {
-            streamId = Integer.parseInt(trimmed.substring(at + 1).trim());
+            port = Integer.parseInt(trimmed.substring(colon + 1).trim());
         }
         catch (final NumberFormatException ex)
         {
-            throw new IllegalArgumentException("order server stream id is not a number: '" + text + "'", ex);
+            throw new IllegalArgumentException("order server port is not a number: '" + text + "'", ex);
         }
-        return new OrderServerAddress(trimmed.substring(0, at), streamId);
+        String host = trimmed.substring(0, colon).trim();
+        if (host.startsWith("[") && host.endsWith("]"))
+        {
+            host = host.substring(1, host.length() - 1);
+        }
+        return new OrderServerAddress(host, port);
     }
 
     /**
-     * Read a comma-separated list of {@code channel@streamId} (a channel that itself contains a comma must be given
-     * through {@link OrderClient.Context#servers(List)} instead).
+     * Read a comma-separated list of {@code host:port}.
      *
-     * @param text the list.
-     * @return the addresses in order; empty for empty text.
+     * @param text the list; empty gives an empty list.
+     * @return the addresses in order.
      */
     public static List<OrderServerAddress> parseList(final String text)
     {
-        final List<OrderServerAddress> servers = new ArrayList<>();
+        final List<OrderServerAddress> addresses = new ArrayList<>();
         if (null == text || text.isBlank())
         {
-            return servers;
+            return addresses;
         }
         for (final String part : text.split(","))
         {
-            servers.add(parse(part));
+            addresses.add(parse(part));
         }
-        return servers;
+        return addresses;
     }
 
     /**
-     * @return the ingress channel.
+     * @return the host.
      */
-    public String channel()
+    public String host()
     {
-        return channel;
+        return host;
     }
 
     /**
-     * @return the ingress stream id.
+     * @return the port.
      */
-    public int streamId()
+    public int port()
     {
-        return streamId;
+        return port;
     }
 
     /**
-     * @return {@code channel@streamId}.
+     * @return an unresolved socket address (resolved when connecting).
+     */
+    public InetSocketAddress socketAddress()
+    {
+        return new InetSocketAddress(host, port);
+    }
+
+    /**
+     * @return {@code host:port}.
      */
     @Override
     public String toString()
     {
-        return channel + "@" + streamId;
+        return (host.indexOf(':') >= 0 ? "[" + host + "]" : host) + ":" + port;
     }
 
     /**
-     * @param other another object.
-     * @return true for the same channel and stream id.
+     * @return true for the same host and port.
      */
     @Override
     public boolean equals(final Object other)
@@ -116,15 +132,15 @@ public final class OrderServerAddress
             return false;
         }
         final OrderServerAddress that = (OrderServerAddress)other;
-        return streamId == that.streamId && channel.equals(that.channel);
+        return port == that.port && host.equals(that.host);
     }
 
     /**
-     * @return a hash of channel and stream id.
+     * @return a hash of host and port.
      */
     @Override
     public int hashCode()
     {
-        return Objects.hash(channel, streamId);
+        return Objects.hash(host, port);
     }
 }

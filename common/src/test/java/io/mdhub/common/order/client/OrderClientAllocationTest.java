@@ -4,17 +4,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.lang.management.ManagementFactory;
-import java.nio.file.Path;
 
 import org.agrona.CloseHelper;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
-import io.aeron.Aeron;
-import io.aeron.driver.MediaDriver;
 import io.mdhub.common.codecs.order.RejectReason;
 import io.mdhub.common.test.InterruptAfter;
 import io.mdhub.common.test.MdTests;
@@ -30,11 +26,6 @@ class OrderClientAllocationTest
 {
     private static final int ORDERS_PER_WINDOW = 5_000;
 
-    @TempDir
-    Path dir;
-
-    private MediaDriver driver;
-    private Aeron aeron;
     private FakeOrderPair pair;
     private OrderClient client;
     private final UnsafeBuffer order = OrderTests.order(1);
@@ -44,15 +35,10 @@ class OrderClientAllocationTest
     @BeforeEach
     void launch()
     {
-        driver = OrderTests.launchDriver(dir, 1024 * 1024);
-        aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(driver.aeronDirectoryName()));
-        pair = new FakeOrderPair(aeron, "aeron:ipc", 3001, 3011, 4);
+        pair = new FakeOrderPair(4);
         client = OrderClient.connect(new OrderClient.Context()
             .clientId(21)
-            .servers("aeron:ipc@3001,aeron:ipc@3011")
-            .responseChannel("aeron:ipc")
-            .responseStreamId(3100)
-            .aeronDirectoryName(driver.aeronDirectoryName())
+            .servers(pair.servers())
             .window(64)
             .ackTimeoutMs(30_000));
         MdTests.await("client ready", () ->
@@ -65,7 +51,7 @@ class OrderClientAllocationTest
     @AfterEach
     void close()
     {
-        CloseHelper.closeAll(client, pair, aeron, driver);
+        CloseHelper.closeAll(client, pair);
     }
 
     @Test

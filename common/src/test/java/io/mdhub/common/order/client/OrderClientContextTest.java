@@ -20,23 +20,24 @@ class OrderClientContextTest
     void serversComeInPairs()
     {
         final IllegalArgumentException odd = assertThrows(IllegalArgumentException.class,
-            () -> new OrderClient.Context().servers("aeron:ipc@3001").conclude());
+            () -> new OrderClient.Context().servers("localhost:40501").conclude());
         assertTrue(odd.getMessage().contains(OrderClientConfiguration.SERVERS_PROP_NAME), odd.getMessage());
         assertThrows(IllegalArgumentException.class, () -> new OrderClient.Context().servers("").conclude());
         assertThrows(IllegalArgumentException.class,
-            () -> new OrderClient.Context().servers("aeron:ipc@3001,aeron:ipc@0").conclude());
+            () -> new OrderClient.Context().servers("localhost:40501,localhost:0").conclude());
     }
 
     @Test
-    void addressesAreChannelAtStreamId()
+    void addressesAreHostAndPort()
     {
-        assertEquals(List.of(new OrderServerAddress("aeron:udp?endpoint=a:40501", 3001),
-            new OrderServerAddress("aeron:ipc", 3011)),
-            OrderServerAddress.parseList(" aeron:udp?endpoint=a:40501@3001 , aeron:ipc@3011"));
-        assertThrows(IllegalArgumentException.class, () -> OrderServerAddress.parse("aeron:ipc"));
-        assertThrows(IllegalArgumentException.class, () -> OrderServerAddress.parse("aeron:ipc@"));
-        assertThrows(IllegalArgumentException.class, () -> OrderServerAddress.parse("aeron:ipc@x1"));
-        assertThrows(IllegalArgumentException.class, () -> OrderServerAddress.parse("@3001"));
+        assertEquals(List.of(new OrderServerAddress("server-a", 40501), new OrderServerAddress("::1", 40511)),
+            OrderServerAddress.parseList(" server-a:40501 , [::1]:40511"));
+        assertEquals("[::1]:40511", new OrderServerAddress("::1", 40511).toString());
+        assertThrows(IllegalArgumentException.class, () -> OrderServerAddress.parse("server-a"));
+        assertThrows(IllegalArgumentException.class, () -> OrderServerAddress.parse("server-a:"));
+        assertThrows(IllegalArgumentException.class, () -> OrderServerAddress.parse("server-a:x1"));
+        assertThrows(IllegalArgumentException.class, () -> OrderServerAddress.parse(":3001"));
+        assertThrows(IllegalArgumentException.class, () -> OrderServerAddress.parse("server-a:70000"));
     }
 
     @Test
@@ -47,14 +48,11 @@ class OrderClientContextTest
         assertRejected(valid().ackTimeoutMs(0), OrderClientConfiguration.ACK_TIMEOUT_MS_PROP_NAME);
         assertRejected(valid().submitTimeoutMs(0), OrderClientConfiguration.SUBMIT_TIMEOUT_MS_PROP_NAME);
         assertRejected(valid().helloIntervalMs(0), OrderClientConfiguration.HELLO_INTERVAL_MS_PROP_NAME);
-        assertRejected(valid().maxSendAttempts(0), OrderClientConfiguration.MAX_SEND_ATTEMPTS_PROP_NAME);
-        assertRejected(valid().fragmentLimit(0), OrderClientConfiguration.FRAGMENT_LIMIT_PROP_NAME);
-        assertRejected(valid().responseStreamId(0), OrderClientConfiguration.RESPONSE_STREAM_ID_PROP_NAME);
-        assertRejected(valid().responseChannel(" "), OrderClientConfiguration.RESPONSE_CHANNEL_PROP_NAME);
+        assertRejected(valid().sendLimitBytes(1024), OrderClientConfiguration.SEND_LIMIT_BYTES_PROP_NAME);
         assertRejected(valid().clientId(Long.MIN_VALUE), OrderClientConfiguration.CLIENT_ID_PROP_NAME);
         assertRejected(valid().idleStrategy("frobnicate"), OrderClientConfiguration.IDLE_STRATEGY_PROP_NAME);
-        // everything valid: the last check is the missing Aeron client / directory
-        assertRejected(valid(), OrderClientConfiguration.AERON_DIR_PROP_NAME);
+        assertRejected(valid().servers("localhost:1"), OrderClientConfiguration.SERVERS_PROP_NAME);
+        valid().conclude(); // everything valid
     }
 
     @Test
@@ -88,6 +86,6 @@ class OrderClientContextTest
 
     private static OrderClient.Context valid()
     {
-        return new OrderClient.Context().servers("aeron:ipc@3001,aeron:ipc@3011").aeronDirectoryName("");
+        return new OrderClient.Context().servers("localhost:40501,localhost:40511");
     }
 }

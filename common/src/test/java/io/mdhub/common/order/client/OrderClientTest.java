@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -21,10 +20,7 @@ import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
-import io.aeron.Aeron;
-import io.aeron.driver.MediaDriver;
 import io.mdhub.common.codecs.order.RejectReason;
 import io.mdhub.common.test.InterruptAfter;
 import io.mdhub.common.test.MdTests;
@@ -33,36 +29,28 @@ import io.mdhub.common.test.order.FakeOrderServer;
 import io.mdhub.common.test.order.OrderTests;
 
 /**
- * The order client against a fake server pair on an embedded media driver (SHARED threading, IPC streams).
+ * The order client against a fake server pair over loopback TCP.
  */
 @InterruptAfter(30)
 class OrderClientTest
 {
-    private static final String CHANNEL = "aeron:ipc";
     private static final int PARTITIONS = 4;
     private static final int LENGTH = OrderTests.ORDER_LENGTH;
 
-    @TempDir
-    Path dir;
-
-    private MediaDriver driver;
-    private Aeron aeron;
     private FakeOrderPair pair;
     private final List<AutoCloseable> closeables = new ArrayList<>();
 
     @BeforeEach
     void launch()
     {
-        driver = OrderTests.launchDriver(dir, 64 * 1024);
-        aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(driver.aeronDirectoryName()));
-        pair = new FakeOrderPair(aeron, CHANNEL, 3001, 3011, PARTITIONS);
+        pair = new FakeOrderPair(PARTITIONS);
     }
 
     @AfterEach
     void close()
     {
         CloseHelper.closeAll(closeables);
-        CloseHelper.closeAll(pair, aeron, driver);
+        CloseHelper.closeAll(pair);
     }
 
     @Test
@@ -94,17 +82,17 @@ class OrderClientTest
     }
 
     @Test
-    void anOrderLongerThanAFrameIsOfferedWholeAndAcked()
+    void anOrderLongerThanTheReceiveBufferIsSentWholeAndAcked()
     {
-        final int length = 3 * driver.context().ipcMtuLength(); // past one frame: offered in fragments, not claimed
+        final int length = 60_000; // several TCP segments, and longer than a server's first receive buffer
         final OrderClient client = connect(context(9).maxOrderLength(length));
         final UnsafeBuffer longOrder = new UnsafeBuffer(new byte[length]);
         longOrder.putBytes(0, OrderTests.order(1), 0, LENGTH);
         final int partition = OrderClient.partitionOf(1, PARTITIONS);
 
         assertEquals(1, client.submit(1, longOrder, 0, length));
-        assertTrue(pair.server(partition % 2).received().contains(1L), "reassembled by the primary");
-        assertEquals(2, client.submit(2, partition, OrderTests.order(2), 0, LENGTH), "a claimed order after it");
+        assertTrue(pair.server(partition % 2).received().contains(1L), "read whole by the primary");
+        assertEquals(2, client.submit(2, partition, OrderTests.order(2), 0, LENGTH), "a short order after it");
     }
 
     @Test
@@ -262,11 +250,13 @@ class OrderClientTest
     void backPressureKeepsOrdersQueuedUntilTheServerReadsAgain()
     {
         pair.call(() -> pair.setPrimaryForAll(0));
-        final OrderClient client = connect(context(12).window(1000).ackTimeoutMs(20_000));
+        // more than the kernel's socket buffers and the client's send limit take: about 19 MiB
+        final int orders = 50_000;
+        final OrderClient client = connect(context(12).window(orders).maxOrderLength(LENGTH)
+            .sendLimitBytes(64 * 1024).ackTimeoutMs(20_000));
         pair.call(() -> pair.server(0).paused(true));
 
         final RecordingOrderListener listener = new RecordingOrderListener();
-        final int orders = 600; // about 230 KiB: several times the 64 KiB IPC term
         for (long orderId = 1; orderId <= orders; orderId++)
         {
             assertTrue(client.submitAsync(orderId, OrderTests.order(orderId), 0, LENGTH, listener));
@@ -348,10 +338,9 @@ class OrderClientTest
     @Test
     void ordersSpreadOverTwoPairs()
     {
-        final FakeOrderPair second = new FakeOrderPair(aeron, CHANNEL, 3021, 3031, PARTITIONS);
+        final FakeOrderPair second = new FakeOrderPair(PARTITIONS);
         closeables.add(second);
-        final OrderClient client = connect(context(17)
-            .servers("aeron:ipc@3001,aeron:ipc@3011,aeron:ipc@3021,aeron:ipc@3031"));
+        final OrderClient client = connect(context(17).servers(pair.servers() + "," + second.servers()));
         assertEquals(2, client.pairCount());
         assertEquals(2 * PARTITIONS, client.partitionCount());
 
@@ -381,10 +370,7 @@ class OrderClientTest
     {
         return new OrderClient.Context()
             .clientId(clientId)
-            .servers("aeron:ipc@3001,aeron:ipc@3011")
-            .responseChannel(CHANNEL)
-            .responseStreamId(3100)
-            .aeronDirectoryName(driver.aeronDirectoryName())
+            .servers(pair.servers())
             .ackTimeoutMs(1_000)
             .submitTimeoutMs(10_000)
             .helloIntervalMs(200);

@@ -9,10 +9,10 @@ import org.agrona.CloseHelper;
 import org.agrona.LangUtil;
 import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.AgentRunner;
-import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.ManyToOneConcurrentArrayQueue;
 
-import io.aeron.Aeron;
+import io.mdhub.common.net.SocketIdleStrategy;
+import io.mdhub.common.net.SocketPoller;
 import io.mdhub.common.test.MdTests;
 
 /**
@@ -30,23 +30,15 @@ public final class FakeOrderPair implements AutoCloseable
     private final Map<String, long[]> store = new HashMap<>();
     private final FakeOrderServer[] servers = new FakeOrderServer[2];
     private final ManyToOneConcurrentArrayQueue<Runnable> commands = new ManyToOneConcurrentArrayQueue<>(64);
+    private final SocketPoller poller = new SocketPoller(64 * 1024, 4 * 1024 * 1024);
     private final AgentRunner runner;
 
     /**
      * Start both servers and the pair's thread.
      *
-     * @param aeron          client for the fake servers.
-     * @param ingressChannel both servers' ingress channel.
-     * @param streamId0      server 0's ingress stream.
-     * @param streamId1      server 1's ingress stream.
      * @param partitionCount partitions of the pair.
      */
-    public FakeOrderPair(
-        final Aeron aeron,
-        final String ingressChannel,
-        final int streamId0,
-        final int streamId1,
-        final int partitionCount)
+    public FakeOrderPair(final int partitionCount)
     {
         this.partitionCount = partitionCount;
         this.primaryOf = new int[partitionCount];
@@ -57,11 +49,20 @@ public final class FakeOrderPair implements AutoCloseable
             primaryOf[p] = p % 2;
             epochOf[p] = 1;
         }
-        servers[0] = new FakeOrderServer(this, aeron, 0, ingressChannel, streamId0);
-        servers[1] = new FakeOrderServer(this, aeron, 1, ingressChannel, streamId1);
-        runner = new AgentRunner(new BackoffIdleStrategy(10, 20, 1_000, 100_000), Throwable::printStackTrace, null,
-            new PairAgent());
+        servers[0] = new FakeOrderServer(this, poller, 0);
+        servers[1] = new FakeOrderServer(this, poller, 1);
+        final SocketIdleStrategy idle = new SocketIdleStrategy(0, 1);
+        idle.attach(poller);
+        runner = new AgentRunner(idle, Throwable::printStackTrace, null, new PairAgent());
         AgentRunner.startOnThread(runner);
+    }
+
+    /**
+     * @return both servers' addresses as an order client lists them, {@code host:port,host:port}.
+     */
+    public String servers()
+    {
+        return servers[0].address() + "," + servers[1].address();
     }
 
     /**
@@ -109,6 +110,7 @@ public final class FakeOrderPair implements AutoCloseable
             }
         };
         MdTests.await("fake pair takes a command", () -> commands.offer(command));
+        poller.wakeup();
         MdTests.await("fake pair runs the command", () -> null != result.get());
         final Outcome outcome = (Outcome)result.get();
         if (null != outcome.failure)
@@ -186,7 +188,7 @@ public final class FakeOrderPair implements AutoCloseable
     @Override
     public void close()
     {
-        CloseHelper.closeAll(runner, servers[0], servers[1]);
+        CloseHelper.closeAll(runner, servers[0], servers[1], poller);
     }
 
     int primaryOf(final int partition)
@@ -240,8 +242,10 @@ public final class FakeOrderPair implements AutoCloseable
         public int doWork()
         {
             int work = commands.drain(Runnable::run);
+            work += poller.poll();
             work += servers[0].doWork();
             work += servers[1].doWork();
+            poller.flush();
             return work;
         }
 

@@ -1,5 +1,7 @@
 package io.mdhub.common.test.order;
 
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -15,12 +17,6 @@ import org.agrona.DirectBuffer;
 import org.agrona.ExpandableArrayBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
-import io.aeron.Aeron;
-import io.aeron.ExclusivePublication;
-import io.aeron.FragmentAssembler;
-import io.aeron.Publication;
-import io.aeron.Subscription;
-import io.aeron.logbuffer.Header;
 import io.mdhub.common.codecs.order.BooleanType;
 import io.mdhub.common.codecs.order.ClientHelloDecoder;
 import io.mdhub.common.codecs.order.MessageHeaderDecoder;
@@ -31,51 +27,55 @@ import io.mdhub.common.codecs.order.PartitionMapEncoder;
 import io.mdhub.common.codecs.order.PartitionRole;
 import io.mdhub.common.codecs.order.RejectReason;
 import io.mdhub.common.codecs.order.SubmitOrderDecoder;
+import io.mdhub.common.net.ConnectionHandler;
+import io.mdhub.common.net.FrameConnection;
+import io.mdhub.common.net.SocketPoller;
 
 /**
  * One server of a {@link FakeOrderPair}: speaks the client side of the order protocol (hello → PartitionMap, submit →
  * ack or reject) with knobs to misbehave. Everything runs on the pair's agent thread; tests change the knobs through
  * {@link FakeOrderPair#call(Runnable)}. What it received is readable from any thread.
  */
-public final class FakeOrderServer implements AutoCloseable
+public final class FakeOrderServer implements AutoCloseable, ConnectionHandler
 {
     private final FakeOrderPair pair;
-    private final Aeron aeron;
+    private final SocketPoller poller;
     private final int serverId;
-    private final String ingressChannel;
-    private final int ingressStreamId;
-    private final FragmentAssembler assembler = new FragmentAssembler(this::onFragment);
+    private InetSocketAddress address;
     private final MessageHeaderDecoder header = new MessageHeaderDecoder();
     private final ClientHelloDecoder hello = new ClientHelloDecoder();
     private final SubmitOrderDecoder submit = new SubmitOrderDecoder();
     private final MessageHeaderEncoder headerEncoder = new MessageHeaderEncoder();
     private final ExpandableArrayBuffer scratch = new ExpandableArrayBuffer(4096);
     private final Map<Long, ClientEndpoint> clients = new LinkedHashMap<>();
+    private final List<FrameConnection> connections = new ArrayList<>();
     private final Queue<RejectReason> forcedRejects = new ArrayDeque<>();
     private final Set<Integer> notPrimaryDespiteMap = new HashSet<>();
     private final List<Long> received = new ArrayList<>();
     private final AtomicInteger hellos = new AtomicInteger();
     private final AtomicInteger receivedCount = new AtomicInteger();
-    private Subscription ingress;
+    private SocketPoller.Listener ingress;
     private String forcedRejectText = "";
     private int dropNext;
     private int silentNext;
     private boolean isPaused;
     private boolean isAlive;
 
-    FakeOrderServer(
-        final FakeOrderPair pair,
-        final Aeron aeron,
-        final int serverId,
-        final String ingressChannel,
-        final int ingressStreamId)
+    FakeOrderServer(final FakeOrderPair pair, final SocketPoller poller, final int serverId)
     {
         this.pair = pair;
-        this.aeron = aeron;
+        this.poller = poller;
         this.serverId = serverId;
-        this.ingressChannel = ingressChannel;
-        this.ingressStreamId = ingressStreamId;
+        this.address = new InetSocketAddress(InetAddress.getLoopbackAddress(), 0);
         start();
+    }
+
+    /**
+     * @return where the server takes clients, {@code host:port} (the same port after a restart).
+     */
+    public String address()
+    {
+        return address.getHostString() + ":" + address.getPort();
     }
 
     /**
@@ -157,17 +157,21 @@ public final class FakeOrderServer implements AutoCloseable
     }
 
     /**
-     * Agent thread: stop or resume reading the ingress (a slow server: the client's publication back-pressures).
+     * Agent thread: stop or resume reading every client connection (a slow server: the client's connection fills).
      *
      * @param paused true to stop reading.
      */
     public void paused(final boolean paused)
     {
         isPaused = paused;
+        for (final FrameConnection connection : connections)
+        {
+            connection.readPaused(paused);
+        }
     }
 
     /**
-     * Agent thread: forget every client's registration but keep answering on its response stream: its orders get
+     * Agent thread: forget every client's registration but keep answering on its connection: its orders get
      * UNKNOWN_CLIENT until it says hello again.
      */
     public void forgetClients()
@@ -179,22 +183,23 @@ public final class FakeOrderServer implements AutoCloseable
     }
 
     /**
-     * Agent thread: the process dies: ingress and every response publication close, clients are forgotten.
+     * Agent thread: the process dies: its listener and every connection close, clients are forgotten.
      */
     public void kill()
     {
         isAlive = false;
-        for (final ClientEndpoint client : clients.values())
+        for (final FrameConnection connection : new ArrayList<>(connections))
         {
-            CloseHelper.quietClose(client.publication);
+            connection.close("killed");
         }
+        connections.clear();
         clients.clear();
         CloseHelper.quietClose(ingress);
         ingress = null;
     }
 
     /**
-     * Agent thread: a new process: a fresh ingress, no clients known.
+     * Agent thread: a new process on the same port: no clients known.
      */
     public void restart()
     {
@@ -230,10 +235,6 @@ public final class FakeOrderServer implements AutoCloseable
     int doWork()
     {
         int work = 0;
-        if (null != ingress && !isPaused)
-        {
-            work += ingress.poll(assembler, 16);
-        }
         for (final ClientEndpoint client : clients.values())
         {
             work += client.flush();
@@ -248,11 +249,28 @@ public final class FakeOrderServer implements AutoCloseable
 
     private void start()
     {
-        ingress = aeron.addSubscription(ingressChannel, ingressStreamId);
+        ingress = poller.listen(address, this);
+        address = ingress.boundAddress();
         isAlive = true;
     }
 
-    private void onFragment(final DirectBuffer buffer, final int offset, final int length, final Header aeronHeader)
+    @Override
+    public void onOpen(final FrameConnection connection)
+    {
+        connections.add(connection);
+        connection.readPaused(isPaused);
+    }
+
+    @Override
+    public void onClose(final FrameConnection connection, final String reason)
+    {
+        connections.remove(connection);
+        clients.values().removeIf((client) -> client.connection == connection);
+    }
+
+    @Override
+    public void onMessage(
+        final FrameConnection connection, final DirectBuffer buffer, final int offset, final int length)
     {
         header.wrap(buffer, offset);
         if (MessageHeaderDecoder.SCHEMA_ID != header.schemaId())
@@ -264,7 +282,7 @@ public final class FakeOrderServer implements AutoCloseable
         {
             case ClientHelloDecoder.TEMPLATE_ID:
                 hello.wrap(buffer, body, header.blockLength(), header.version());
-                onHello(hello.clientId(), hello.responseStreamId(), hello.responseChannel());
+                onHello(hello.clientId(), connection);
                 break;
             case SubmitOrderDecoder.TEMPLATE_ID:
                 submit.wrap(buffer, body, header.blockLength(), header.version());
@@ -275,13 +293,13 @@ public final class FakeOrderServer implements AutoCloseable
         }
     }
 
-    private void onHello(final long clientId, final int responseStreamId, final String responseChannel)
+    private void onHello(final long clientId, final FrameConnection connection)
     {
         hellos.incrementAndGet();
         ClientEndpoint client = clients.get(clientId);
-        if (null == client)
+        if (null == client || client.connection != connection)
         {
-            client = new ClientEndpoint(aeron.addExclusivePublication(responseChannel, responseStreamId));
+            client = new ClientEndpoint(connection);
             clients.put(clientId, client);
         }
         client.isKnown = true;
@@ -298,7 +316,7 @@ public final class FakeOrderServer implements AutoCloseable
         final ClientEndpoint client = clients.get(clientId);
         if (null == client)
         {
-            return; // no response stream known: nothing to answer on
+            return; // no hello: the client is not known
         }
         if (!client.isKnown)
         {
@@ -410,19 +428,18 @@ public final class FakeOrderServer implements AutoCloseable
     }
 
     /**
-     * A known client: its response publication and the answers not yet published (not connected yet, or
-     * back-pressured).
+     * A known client: its connection and the answers the connection did not take yet (its send limit reached).
      */
     static final class ClientEndpoint
     {
-        private final ExclusivePublication publication;
+        private final FrameConnection connection;
         private final Queue<byte[]> pending = new ArrayDeque<>();
         private final UnsafeBuffer view = new UnsafeBuffer(new byte[0]);
         private boolean isKnown = true;
 
-        ClientEndpoint(final ExclusivePublication publication)
+        ClientEndpoint(final FrameConnection connection)
         {
-            this.publication = publication;
+            this.connection = connection;
         }
 
         void queue(final byte[] message)
@@ -438,10 +455,9 @@ public final class FakeOrderServer implements AutoCloseable
             {
                 final byte[] message = pending.peek();
                 view.wrap(message);
-                final long result = publication.offer(view, 0, message.length);
-                if (result < 0)
+                if (!connection.offer(view, 0, message.length))
                 {
-                    if (Publication.CLOSED == result)
+                    if (connection.isClosed())
                     {
                         pending.clear();
                     }
