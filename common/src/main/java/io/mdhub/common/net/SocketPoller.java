@@ -21,7 +21,8 @@ import org.agrona.CloseHelper;
  * handing each message to its handler, without blocking;</li>
  * <li>{@link #flush()} (at the end of the duty cycle) writes what the cycle queued, one write per connection;</li>
  * <li>{@link #await(long)} (the agent's idle, see {@link SocketIdleStrategy}) blocks in the kernel until a socket is
- * ready, another thread calls {@link #wakeup()}, or the timeout passes.</li>
+ * ready, another thread calls {@link #wakeup()}, or the timeout passes, and reads what is ready then; the next
+ * {@link #poll()} hands that work to the duty cycle without a system call of its own.</li>
  * </ul>
  * Nothing spins or polls on a timer: a thread with nothing to read sleeps until the bytes arrive, and wakes once for
  * all that came meanwhile. Not thread-safe except {@link #wakeup()}. Selection uses the action form of
@@ -46,6 +47,7 @@ public final class SocketPoller implements AutoCloseable
     private int workDone;
     private long deadlineNs = Long.MAX_VALUE;
     private boolean isSelecting;
+    private boolean hasAwaitedWork;
     private boolean isDeregistrationDue;
     private boolean isClosed;
 
@@ -218,6 +220,11 @@ public final class SocketPoller implements AutoCloseable
      */
     public int poll()
     {
+        if (hasAwaitedWork)
+        {
+            hasAwaitedWork = false; // await just selected and read: nothing new can be there yet worth a syscall
+            return workDone;
+        }
         workDone = 0;
         isSelecting = true;
         try
@@ -268,11 +275,12 @@ public final class SocketPoller implements AutoCloseable
     }
 
     /**
-     * Block until a socket is ready, {@link #wakeup()} is called, the owner's deadline comes or the timeout passes.
-     * Nothing is read here: the next {@link #poll()} does that.
+     * Block until a socket is ready, {@link #wakeup()} is called, the owner's deadline comes or the timeout passes,
+     * then accept, connect and read what is ready, as {@link #poll()} would; the next {@link #poll()} returns that
+     * work without selecting again (one {@code epoll_wait} per wake-up, not two).
      *
      * @param timeoutMs the longest wait, at least 1.
-     * @return how many sockets were ready.
+     * @return work done: connections accepted or opened, messages handled, flushes made.
      */
     public int await(final long timeoutMs)
     {
@@ -286,14 +294,26 @@ public final class SocketPoller implements AutoCloseable
             }
             waitMs = Math.min(waitMs, Math.max(1, (untilDeadlineNs + 999_999) / 1_000_000));
         }
+        workDone = 0;
+        isSelecting = true;
         try
         {
-            return selector.select(ignore, waitMs);
+            selector.select(onReady, waitMs);
         }
         catch (final IOException ex)
         {
             throw new UncheckedIOException("selector failed", ex);
         }
+        finally
+        {
+            isSelecting = false;
+        }
+        if (isDeregistrationDue)
+        {
+            deregisterClosed();
+        }
+        hasAwaitedWork = workDone > 0;
+        return workDone;
     }
 
     /**

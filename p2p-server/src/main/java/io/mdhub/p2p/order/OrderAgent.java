@@ -52,6 +52,12 @@ final class OrderAgent implements Agent, PeerListener
     private static final long CATCH_UP_RETRY_NS = 1_000_000_000L;
     private static final long GAP_REQUEST_INTERVAL_NS = 100_000_000L;
     /**
+     * How long a backup may hold its ack of orders it answered itself: the primary needs it only to complete them
+     * (post-process, drain), not to answer anyone, so it rides along with the next message to the primary or goes
+     * after this long. An ack sent at once woke the primary once more per order at low rates.
+     */
+    private static final long LAZY_ACK_NS = 1_000_000L;
+    /**
      * How often the fence's sockets are served, and so the longest the agent sleeps with nothing to read. Each poll
      * costs three system calls (select, two reads); the fence's own timescales are its keep-alive and timeouts
      * (hundreds of milliseconds), so ten milliseconds delay no verdict that matters, and an idle server wakes a
@@ -110,6 +116,7 @@ final class OrderAgent implements Agent, PeerListener
     private boolean isCatchUpComplete;
     private long catchUpRequestedNs;
     private long lastGapRequestNs;
+    private long lazyAckDueNs = Long.MAX_VALUE;
     private boolean isMapDue;
     private boolean wereAcksHeld;
     private boolean isPeerDead;
@@ -222,8 +229,8 @@ final class OrderAgent implements Agent, PeerListener
         }
         work += peer.poll(nowNs);
         work += poller.poll();
-        work += sendBackupAcks();
         work += replicate();
+        work += sendBackupAcks(nowNs);
         work += complete();
         work += drain();
         work += decide(nowNs);
@@ -240,7 +247,8 @@ final class OrderAgent implements Agent, PeerListener
             clients.partitionMaps(partitions);
         }
         poller.flush(); // every answer and replication message of the cycle: one write per connection
-        poller.deadlineNs(Math.min(Math.min(nextFencePollNs, nextHeartbeatNs), peer.deadlineNs()));
+        poller.deadlineNs(Math.min(Math.min(nextFencePollNs, nextHeartbeatNs), Math.min(peer.deadlineNs(),
+            lazyAckDueNs)));
         return work;
     }
 
@@ -1129,7 +1137,8 @@ final class OrderAgent implements Agent, PeerListener
         final long sequence = recordDecoder.sequence();
         if (sequence <= partition.last)
         {
-            partition.isAckDue = true; // already stored: say so again
+            partition.isAckDue = true; // already stored: say so again, at once
+            partition.isAckUrgent = true;
             if (answer && !catchUp)
             {
                 // a resend: the first copy may not have asked for an answer (a state transfer's did not)
@@ -1165,12 +1174,15 @@ final class OrderAgent implements Agent, PeerListener
         partition.last = sequence;
         partition.acked = sequence;
         partition.epoch = Math.max(partition.epoch, epoch);
-        partition.isAckDue = true;
         counters.replicated.increment();
-        if (answer && !catchUp)
-        {
+        final boolean isAnsweredHere = answer && !catchUp &&
             answerForPeer(partition, clientId, orderId, epoch, sequence, sendTimestampNs);
+        if (!partition.isAckDue)
+        {
+            partition.isAckDue = true;
+            partition.ackDueByNs = System.nanoTime() + LAZY_ACK_NS;
         }
+        partition.isAckUrgent |= !isAnsweredHere; // the primary answers this one once it hears the ack
     }
 
     /**
@@ -1178,7 +1190,7 @@ final class OrderAgent implements Agent, PeerListener
      * server's ack. A client this server cannot answer (no hello here yet, or its answers back up) is left to the
      * primary, asked to answer it instead; should that request be lost too, the client's ack timeout resends it.
      */
-    private void answerForPeer(
+    private boolean answerForPeer(
         final Partition partition,
         final long clientId,
         final long orderId,
@@ -1187,32 +1199,46 @@ final class OrderAgent implements Agent, PeerListener
         final long sendTimestampNs)
     {
         final ClientSession client = clients.get(clientId);
-        // a session still opening could lose the answer (its channel may yet be refused here): the primary answers
         if (null != client && client.isOpen() &&
             client.ack(orderId, partition.id, epoch, sequence, false, true, sendTimestampNs))
         {
             counters.answersForPeer.increment();
-            return;
+            return true;
         }
         counters.answerRequests.increment();
         peer.answerRequest(partition.id, sequence);
+        return false;
     }
 
-    private int sendBackupAcks()
+    /**
+     * Ack what the backup stored: at once where the primary waits on the ack to answer a client, else with the next
+     * message to the primary or {@link #LAZY_ACK_NS} after the first order owed (see there).
+     */
+    private int sendBackupAcks(final long nowNs)
     {
         int work = 0;
+        long nextDueNs = Long.MAX_VALUE;
+        final boolean isRidingAlong = peer.hasPendingOutput();
         for (final Partition partition : partitions)
         {
             if (partition.isAckDue && !partition.isPrimary())
             {
+                if (!partition.isAckUrgent && !isRidingAlong && nowNs - partition.ackDueByNs < 0)
+                {
+                    nextDueNs = Math.min(nextDueNs, partition.ackDueByNs);
+                    continue;
+                }
                 if (!peer.ack(partition.id, partition.epoch, partition.last))
                 {
+                    nextDueNs = nowNs; // the link took nothing: try again next cycle
                     break;
                 }
                 partition.isAckDue = false;
+                partition.isAckUrgent = false;
                 work++;
             }
         }
+        lazyAckDueNs = nextDueNs;
         return work;
     }
 

@@ -27,6 +27,10 @@ final class Partition
     long written;
     /** Backup: an ack is owed to the primary. */
     boolean isAckDue;
+    /** Backup: the owed ack goes now (the primary answers the client on it, or asked again), not lazily. */
+    boolean isAckUrgent;
+    /** Backup: when an owed lazy ack goes at the latest ({@link System#nanoTime()}). */
+    long ackDueByNs;
     /** Primary: handing the partition to the peer; new orders are refused until it is done. */
     boolean isHandingOver;
     long gaps;
@@ -142,6 +146,7 @@ final class Partition
         written = drained;
         peerAcked = UNKNOWN;
         isAckDue = false;
+        isAckUrgent = false;
         isHandingOver = false;
     }
 }

@@ -149,6 +149,14 @@ final class PeerLink implements AutoCloseable
         dropTemplateId.set(templateId);
     }
 
+    /**
+     * @return true if something is queued for the peer and not yet written (a message added now shares its write).
+     */
+    boolean hasPendingOutput()
+    {
+        return null != outbound && outbound.pendingBytes() > 0;
+    }
+
     boolean isConnected()
     {
         return !isSevered && null != outbound && outbound.isOpen();

@@ -255,7 +255,7 @@ public final class OrderClient implements AutoCloseable
                 throw new OrderTimeoutException(orderId, "order " + orderId + ": the in-flight window (" +
                     orders.capacity + ") stayed full for " + ctx.submitTimeoutMs() + " ms");
             }
-            idleStrategy.idle(poll());
+            idle(poll());
         }
         idleStrategy.reset();
         while (!syncOutcome.isDone)
@@ -267,13 +267,30 @@ public final class OrderClient implements AutoCloseable
                 throw new OrderTimeoutException(orderId, "order " + orderId + ": no answer within " +
                     ctx.submitTimeoutMs() + " ms (" + state + ")");
             }
-            idleStrategy.idle(poll());
+            idle(poll());
         }
         if (null != syncOutcome.reason)
         {
             throw new OrderRejectedException(orderId, syncOutcome.partition, syncOutcome.reason, syncOutcome.text);
         }
         return syncOutcome.sequence;
+    }
+
+    /**
+     * Wait for the sockets (the {@code socket} strategy reads what arrives and calls the listeners there, so it
+     * counts as polling: a callback may not poll or submit synchronously from inside it).
+     */
+    private void idle(final int work)
+    {
+        isPolling = true;
+        try
+        {
+            idleStrategy.idle(work);
+        }
+        finally
+        {
+            isPolling = false;
+        }
     }
 
     /**
