@@ -24,6 +24,8 @@ public final class ProbeReport
     /** Columns of {@code summary.csv}: the reference's, then ours. */
     public static final String CSV_HEADER = "configuration,metric,total_orders_per_s,mean_us,median_us,p90_us,p95_us," +
         "p99_us,p999_us,min_us,max_us,stddev_us,orders,probes,creation_stalls,failed,spike_episodes,unexplained";
+    /** The chart of every configuration of a report side by side (written when there are several). */
+    public static final String CONFIGURATIONS_CHART = "configurations.svg";
     private static final long TIME_SERIES_WINDOW_NS = 3_000_000_000L;
     private static final int LISTED_EPISODES = 15;
     private static final int MAX_TEXT_BUCKETS = 500;
@@ -69,6 +71,18 @@ public final class ProbeReport
             }
             writeHlog(group, out.resolve(slug + "-create-to-end.hlog"));
             htmlSection(group, slug, chartNote, html);
+        }
+        try
+        {
+            if (ReportCharts.configurations(groups, out.resolve(CONFIGURATIONS_CHART)))
+            {
+                html.append("<h2>Configurations</h2>\n<p><img src=\"").append(CONFIGURATIONS_CHART)
+                    .append("\" alt=\"configurations\"></p>\n");
+            }
+        }
+        catch (final IOException | RuntimeException | LinkageError | InternalError ex)
+        {
+            text.append("configurations chart not drawn: ").append(ex).append('\n');
         }
         html.append("</body></html>\n");
         Files.writeString(out.resolve("report.txt"), text, StandardCharsets.UTF_8);

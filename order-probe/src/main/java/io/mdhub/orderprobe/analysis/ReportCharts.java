@@ -21,7 +21,7 @@ import io.mdhub.common.pause.PauseEvent;
  * The report's two charts per run, drawn with XChart and saved as SVG: the create-to-end histogram in 10 µs buckets
  * (the published histograms; wider when a long tail would need more than a thousand), and the first seconds of the
  * measurement as a time series of create-to-end against creation time with every process's pauses as shaded bands
- * (the published Figures 3-2 to 3-5).
+ * (the published Figures 3-2 to 3-5). A report of several configurations also gets one chart of them side by side.
  */
 final class ReportCharts
 {
@@ -122,6 +122,50 @@ final class ReportCharts
         final XYSeries orders = chart.addSeries("orders", x, y);
         orders.setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Scatter);
         save(chart, file);
+    }
+
+    /**
+     * Mean and p95 create-to-end against the total rate, a line per configuration and statistic, on a log scale:
+     * the order pair beside the references measured in the same run. The last run of a rate counts.
+     *
+     * @return true if drawn (there were runs of more than one configuration).
+     */
+    static boolean configurations(final List<RunGroup> groups, final Path file) throws IOException
+    {
+        final java.util.Map<String, java.util.TreeMap<Long, LatencyStats>> byConfiguration =
+            new java.util.LinkedHashMap<>();
+        for (final RunGroup group : groups)
+        {
+            byConfiguration.computeIfAbsent(group.configuration(), (name) -> new java.util.TreeMap<>())
+                .put(group.totalRate(), group.createToEnd());
+        }
+        if (byConfiguration.size() < 2)
+        {
+            return false;
+        }
+        final XYChart chart = new XYChartBuilder().width(WIDTH).height(HEIGHT)
+            .title("create-to-end by configuration: mean (solid) and p95 (dashed)")
+            .xAxisTitle("orders/s, all probes").yAxisTitle("µs (log scale)").build();
+        chart.getStyler().setYAxisLogarithmic(true).setMarkerSize(6);
+        for (final java.util.Map.Entry<String, java.util.TreeMap<Long, LatencyStats>> entry :
+            byConfiguration.entrySet())
+        {
+            final List<Double> rates = new ArrayList<>();
+            final List<Double> means = new ArrayList<>();
+            final List<Double> p95s = new ArrayList<>();
+            for (final java.util.Map.Entry<Long, LatencyStats> run : entry.getValue().entrySet())
+            {
+                rates.add(run.getKey().doubleValue());
+                means.add(Math.max(1.0, run.getValue().meanUs()));
+                p95s.add(Math.max(1.0, run.getValue().p95Us()));
+            }
+            final XYSeries mean = chart.addSeries(entry.getKey() + " mean", rates, means);
+            final XYSeries p95 = chart.addSeries(entry.getKey() + " p95", rates, p95s);
+            p95.setLineStyle(org.knowm.xchart.style.lines.SeriesLines.DASH_DASH);
+            p95.setLineColor(null == mean.getLineColor() ? java.awt.Color.GRAY : mean.getLineColor());
+        }
+        save(chart, file);
+        return true;
     }
 
     private static void save(final XYChart chart, final Path file) throws IOException

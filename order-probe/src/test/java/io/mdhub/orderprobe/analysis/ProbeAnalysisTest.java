@@ -2,6 +2,7 @@ package io.mdhub.orderprobe.analysis;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
@@ -157,6 +158,38 @@ class ProbeAnalysisTest
             total += ((org.HdrHistogram.Histogram)h).getTotalCount();
         }
         assertEquals(2L * runs.get(0).orders(), total, "every order in the interval log");
+        assertFalse(Files.exists(out.resolve(ProbeReport.CONFIGURATIONS_CHART)), "one configuration: no comparison");
+    }
+
+    @Test
+    void aReportOfSeveralConfigurationsDrawsThemSideBySide() throws Exception
+    {
+        final List<RunGroup> groups = RunGroup.group(List.of(
+            syntheticRun("A", "two_server 2000/s run 1", "two_server"),
+            syntheticRun("A", "two_server 4000/s run 1", "two_server"),
+            syntheticRun("A", "tcp_floor 2000/s run 1", "tcp_floor"),
+            syntheticRun("A", "tcp_floor 4000/s run 1", "tcp_floor")), MS);
+        final Path out = dir.resolve("report");
+        ProbeReport.write(groups, out);
+        final String svg = Files.readString(out.resolve(ProbeReport.CONFIGURATIONS_CHART));
+        assertTrue(svg.contains("<svg"), "an SVG");
+        assertTrue(Files.readString(out.resolve("report.html")).contains(ProbeReport.CONFIGURATIONS_CHART));
+    }
+
+    private static ProbeRun syntheticRun(final String probe, final String label, final String configuration)
+    {
+        return syntheticRun(probe, label, 0, null, 0, List.of(), configuration);
+    }
+
+    private static ProbeRun syntheticRun(
+        final String probe,
+        final String label,
+        final long offsetNs,
+        final PauseEvent stop,
+        final long loneAtNs,
+        final List<PauseEvent> pauses)
+    {
+        return syntheticRun(probe, label, offsetNs, stop, loneAtNs, pauses, "two_server");
     }
 
     /**
@@ -169,7 +202,8 @@ class ProbeAnalysisTest
         final long offsetNs,
         final PauseEvent stop,
         final long loneAtNs,
-        final List<PauseEvent> pauses)
+        final List<PauseEvent> pauses,
+        final String configuration)
     {
         final int count = 10_000;
         final long[] create = new long[count];
@@ -195,7 +229,7 @@ class ProbeAnalysisTest
         final Properties properties = new Properties();
         properties.setProperty(ProbeRun.PROBE_ID, probe);
         properties.setProperty(ProbeRun.RUN_LABEL, label);
-        properties.setProperty(ProbeRun.CONFIGURATION, "two_server");
+        properties.setProperty(ProbeRun.CONFIGURATION, configuration);
         properties.setProperty(ProbeRun.TOTAL_RATE, label.replaceAll(".* (\\d+)/s.*", "$1"));
         properties.setProperty(ProbeRun.MEASURE_START_EPOCH_NS, Long.toString(T0));
         return new ProbeRun(properties, create, send, end, pauses);
