@@ -3,10 +3,14 @@ package io.mdhub.p2p.order;
 import java.util.ArrayList;
 
 import org.agrona.collections.Long2ObjectHashMap;
+import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.status.AtomicCounter;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import io.mdhub.common.codecs.order.MessageHeaderEncoder;
+import io.mdhub.common.codecs.order.OrderRejectEncoder;
+import io.mdhub.common.codecs.order.RejectReason;
 import io.mdhub.common.net.FrameConnection;
 
 /**
@@ -33,6 +37,9 @@ final class ClientSessions
     private final Long2ObjectHashMap<ClientSession> sessions = new Long2ObjectHashMap<>();
     private final ArrayList<ClientSession> stopped = new ArrayList<>();
     private final LogInterval evictionLog = new LogInterval(LogInterval.ONE_SECOND_NS);
+    private final UnsafeBuffer strangerBuffer = new UnsafeBuffer(new byte[256]);
+    private final MessageHeaderEncoder strangerHeader = new MessageHeaderEncoder();
+    private final OrderRejectEncoder strangerReject = new OrderRejectEncoder();
 
     ClientSessions(final int serverId, final int partitionCount, final OrderCounters counters)
     {
@@ -80,6 +87,28 @@ final class ClientSessions
             connection.attach(session);
         }
         session.partitionMap(serverId, partitions);
+    }
+
+    /**
+     * Refuse an order from a client that has not said hello, on the connection it came on: UNKNOWN_CLIENT is
+     * retryable, so the client says hello and sends it again. A connection that cannot take even that is left to the
+     * client's ack timeout.
+     */
+    void rejectUnknown(
+        final FrameConnection connection,
+        final long clientId,
+        final long orderId,
+        final int partition,
+        final long sendTimestampNs)
+    {
+        strangerReject.wrapAndApplyHeader(strangerBuffer, 0, strangerHeader)
+            .clientId(clientId)
+            .orderId(orderId)
+            .partition(partition)
+            .reason(RejectReason.UNKNOWN_CLIENT)
+            .sendTimestampNs(sendTimestampNs)
+            .text("hello first");
+        connection.offer(strangerBuffer, 0, MessageHeaderEncoder.ENCODED_LENGTH + strangerReject.encodedLength());
     }
 
     /**

@@ -704,7 +704,7 @@ final class OrderAgent implements Agent, PeerListener
                     break;
                 case SubmitOrderDecoder.TEMPLATE_ID:
                     submitDecoder.wrap(buffer, bodyOffset, headerDecoder.blockLength(), headerDecoder.version());
-                    onSubmit(buffer, offset + length);
+                    onSubmit(connection, buffer, offset + length);
                     break;
                 default:
                     malformed("unknown template id", length, connection);
@@ -732,7 +732,7 @@ final class OrderAgent implements Agent, PeerListener
         }
     }
 
-    private void onSubmit(final DirectBuffer buffer, final int fragmentEnd)
+    private void onSubmit(final FrameConnection connection, final DirectBuffer buffer, final int fragmentEnd)
     {
         final long clientId = submitDecoder.clientId();
         final long orderId = submitDecoder.orderId();
@@ -743,12 +743,12 @@ final class OrderAgent implements Agent, PeerListener
         final ClientSession client = clients.get(clientId);
         if (null == client)
         {
-            // no hello, so no response channel: nothing can be answered (not even UNKNOWN_CLIENT); the client's ack
-            // timeout makes it say hello and send the order again
+            // no hello: not taken, and refused on the connection it came on; the client says hello and sends it again
             counters.unknownClient.increment();
+            clients.rejectUnknown(connection, clientId, orderId, id, sendNs);
             if (unknownClientLog.onEvent(System.nanoTime()) > 0)
             {
-                LOG.warn("order server {}: order {} from client {} that has not said hello: dropped unanswered",
+                LOG.warn("order server {}: order {} from client {} that has not said hello: refused UNKNOWN_CLIENT",
                     serverId, orderId, clientId);
             }
             return;

@@ -2,7 +2,6 @@ package io.mdhub.p2p.order;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
@@ -678,23 +677,25 @@ class OrderServiceTest
     }
 
     /**
-     * An order from a client that never said hello is not taken (it has no session: nobody it could be answered as):
-     * it is dropped and counted; after a hello the same order is acknowledged.
+     * An order from a client that never said hello is not taken: it is counted and refused UNKNOWN_CLIENT on the
+     * connection it came on; after a hello the same order is acknowledged.
      */
     @Test
-    void orderFromAClientWithoutHelloIsCountedAndAnsweredOnlyAfterAHello()
+    void orderFromAClientWithoutHelloIsRefusedUnknownClientAndAckedAfterAHello()
     {
         pair.start();
         final TestOrderClient stranger = pair.newClient(79);
         try
         {
             stranger.submit(1, 0, 0);
-            MdTests.await("the order reaches server 0",
-                () -> 1 == pair.servers[0].counters().unknownClient.get());
-            pair.pollFor(300_000_000L);
-            stranger.poll();
-            assertTrue(stranger.answers.isEmpty(), stranger.answers::toString);
-            assertNull(TestOrderPair.reason(stranger, 1));
+            MdTests.await("the order refused", () ->
+            {
+                stranger.poll();
+                return null != TestOrderPair.reason(stranger, 1);
+            });
+            assertEquals(RejectReason.UNKNOWN_CLIENT, TestOrderPair.reason(stranger, 1));
+            assertEquals(1, pair.servers[0].counters().unknownClient.get());
+            assertTrue(stranger.acks.isEmpty(), "nothing stored for it");
             awaitAckAfterHello(stranger, "acked after a hello");
         }
         finally
