@@ -14,6 +14,7 @@ import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.map.IMap;
 import io.mdhub.orderprobe.probe.OrderFailedException;
 import io.mdhub.orderprobe.probe.OrderTarget;
+import io.mdhub.orderprobe.probe.OrderTargets;
 
 /**
  * The order probe's {@code hazelcast} target: orders into the {@value HazelcastMember#MAP} map of a Hazelcast
@@ -154,15 +155,9 @@ public final class HazelcastTarget implements OrderTarget
         @Override
         public OrderTarget create(final Map<String, String> options)
         {
-            final String members = options.get(MEMBERS);
-            if (null == members)
-            {
-                throw new IllegalArgumentException("the " + NAME + " target needs --target-option " + MEMBERS +
-                    "=HOST:PORT,...");
-            }
-            final String timeout = options.get(TIMEOUT_MS);
+            final String members = OrderTargets.required(options, NAME, MEMBERS, "HOST:PORT,...");
             return new HazelcastTarget(options.getOrDefault(CLUSTER, HazelcastMember.CLUSTER_NAME_DEFAULT),
-                List.of(members.split(",")), null == timeout ? TIMEOUT_MS_DEFAULT : Integer.parseInt(timeout));
+                List.of(members.split(",")), OrderTargets.intOption(options, TIMEOUT_MS, TIMEOUT_MS_DEFAULT));
         }
     }
 }

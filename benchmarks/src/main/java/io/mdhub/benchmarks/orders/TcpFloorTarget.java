@@ -13,6 +13,7 @@ import org.agrona.DirectBuffer;
 
 import io.mdhub.orderprobe.probe.OrderFailedException;
 import io.mdhub.orderprobe.probe.OrderTarget;
+import io.mdhub.orderprobe.probe.OrderTargets;
 
 /**
  * The order probe's {@code tcp-floor} target: each publisher its own blocking socket to the floor's primary
@@ -154,15 +155,9 @@ public final class TcpFloorTarget implements OrderTarget
         @Override
         public OrderTarget create(final Map<String, String> options)
         {
-            final String primary = options.get(PRIMARY);
-            if (null == primary)
-            {
-                throw new IllegalArgumentException("the " + NAME + " target needs --target-option " + PRIMARY +
-                    "=HOST:PORT");
-            }
-            final String timeout = options.get(TIMEOUT_MS);
-            return new TcpFloorTarget(TcpFloorServer.parse(primary),
-                null == timeout ? TIMEOUT_MS_DEFAULT : Integer.parseInt(timeout));
+            return new TcpFloorTarget(
+                TcpFloorServer.parse(OrderTargets.required(options, NAME, PRIMARY, "HOST:PORT")),
+                OrderTargets.intOption(options, TIMEOUT_MS, TIMEOUT_MS_DEFAULT));
         }
     }
 }

@@ -293,7 +293,9 @@ class SocketPollerTest
         });
         Thread.sleep(50);
         server.wakeup();
-        assertTrue(woken.get(10, TimeUnit.SECONDS) < TimeUnit.SECONDS.toNanos(9));
+        final long waitedNs = woken.get(10, TimeUnit.SECONDS);
+        assertTrue(waitedNs < TimeUnit.SECONDS.toNanos(9), "woken, not timed out");
+        assertTrue(waitedNs >= TimeUnit.MILLISECONDS.toNanos(20), "blocked until the wake-up: " + waitedNs + " ns");
     }
 
     private void pollBoth()

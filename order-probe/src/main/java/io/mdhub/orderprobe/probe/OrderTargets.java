@@ -36,4 +36,43 @@ public final class OrderTargets
         throw new IllegalArgumentException("no order target named '" + name + "' on the class path (there are: " +
             OrderClientTarget.NAME + (names.isEmpty() ? "" : ", " + String.join(", ", names)) + ")");
     }
+
+    /**
+     * @param options the target's options.
+     * @param target  the target's name, for the message.
+     * @param key     the option.
+     * @param form    what its value looks like, for the message ({@code HOST:PORT}).
+     * @return its value.
+     * @throws IllegalArgumentException when it is not given.
+     */
+    public static String required(
+        final Map<String, String> options, final String target, final String key, final String form)
+    {
+        final String value = options.get(key);
+        if (null == value)
+        {
+            throw new IllegalArgumentException("the " + target + " target needs --target-option " + key + "=" + form);
+        }
+        return value;
+    }
+
+    /**
+     * @param options      the target's options.
+     * @param key          the option.
+     * @param defaultValue its value when not given.
+     * @return its value.
+     * @throws IllegalArgumentException when it is not a whole number.
+     */
+    public static int intOption(final Map<String, String> options, final String key, final int defaultValue)
+    {
+        final String value = options.get(key);
+        try
+        {
+            return null == value ? defaultValue : Integer.parseInt(value.trim());
+        }
+        catch (final NumberFormatException ex)
+        {
+            throw new IllegalArgumentException("--target-option " + key + " is not a whole number: " + value, ex);
+        }
+    }
 }
