@@ -71,19 +71,36 @@ public final class MdTests
         }
     }
 
+    /** Ports handed out lie below Linux's ephemeral range (32768 up), which outgoing connections take from. */
+    private static final int FIRST_PORT = 20_000;
+    private static final int PORTS = 12_000;
+    private static final java.util.concurrent.atomic.AtomicInteger NEXT_PORT = new java.util.concurrent.atomic
+        .AtomicInteger((int)(ProcessHandle.current().pid() * 7919 % PORTS));
+
     /**
+     * A port for a test's listener that was free a moment ago. Ports come from below the kernel's ephemeral range:
+     * a port from that range (as {@code new ServerSocket(0)} gives) can be taken, between the check and the
+     * listener's bind, by any outgoing connection of the test itself — the order path's clients and peers connect
+     * from ephemeral ports.
+     *
      * @return a TCP port on 127.0.0.1 that was free a moment ago.
      */
     public static int unusedPort()
     {
-        try (ServerSocket socket = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress()))
+        for (int attempt = 0; attempt < PORTS; attempt++)
         {
-            socket.setReuseAddress(true);
-            return socket.getLocalPort();
+            final int port = FIRST_PORT + Math.floorMod(NEXT_PORT.getAndIncrement(), PORTS);
+            try (ServerSocket socket = new ServerSocket())
+            {
+                socket.setReuseAddress(true);
+                socket.bind(new java.net.InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), port), 1);
+                return port;
+            }
+            catch (final IOException ex)
+            {
+                // taken: try the next
+            }
         }
-        catch (final IOException ex)
-        {
-            throw new IllegalStateException("no free port", ex);
-        }
+        throw new IllegalStateException("no free port in " + FIRST_PORT + ".." + (FIRST_PORT + PORTS - 1));
     }
 }
