@@ -20,8 +20,8 @@ import picocli.CommandLine.Command;
 /**
  * {@code bin/mdhub p2p} ({@code mdhub-p2p.jar}): a Point-to-Point server fed by the backbone. By default it joins the
  * host's backbone daemon through its Aeron directory; {@code --embedded-driver} runs a media driver in this process
- * instead. Prints its configuration and a ready line, exports its counters over JMX, and closes cleanly on
- * SIGINT/SIGTERM.
+ * instead. An order server without market data ({@code mdhub.p2p.market.data.enabled=false}) joins no backbone.
+ * Prints its configuration and a ready line, exports its counters over JMX, and closes cleanly on SIGINT/SIGTERM.
  */
 @Command(
     name = "mdhub p2p",
@@ -51,31 +51,10 @@ public final class P2pMain implements Callable<Integer>
         System.exit(new CommandLine(new P2pMain()).execute(args));
     }
 
-    @Override
-    public Integer call()
+    private void serveMarketData(final PrintWriter out, final ShutdownSignalBarrier barrier, final String orderInfo)
     {
-        final PrintWriter out = spec.commandLine().getOut();
-        options.loadConfiguration(P2pConfiguration.PORT_PROP_NAME);
-
-        final ShutdownSignalBarrier barrier = new ShutdownSignalBarrier();
-        // the pause timeline an order probe reads over JMX at the end of a run, named as the probe reports it
-        try (PauseRecorder pauses = PauseRecorder.startForServer(OrderServiceConfiguration.isEnabled() ?
-            OrderServiceConfiguration.processName() :
-            P2pConfiguration.componentName());
-            BackboneAttachment backbone = BackboneAttachment.attach(options.isEmbeddedDriver());
-            OrderService orders = OrderServiceConfiguration.isEnabled() ?
-                OrderService.launch(new OrderService.Context().aeron(backbone.aeron())) : null)
+        try (BackboneAttachment backbone = BackboneAttachment.attach(options.isEmbeddedDriver()))
         {
-            final String orderInfo = null == orders ? "" : " orders=server-" + orders.context().serverId() +
-                " address=" + orders.address();
-            if (!P2pConfiguration.marketDataEnabled())
-            {
-                out.println(READY_LINE_PREFIX + ": marketData=off aeronDir=" + backbone.aeronDirectoryName() +
-                    orderInfo + " pid=" + ProcessHandle.current().pid());
-                out.flush();
-                barrier.await();
-                return 0;
-            }
             final P2pServer.Context ctx = new P2pServer.Context().itemSourceFactory(
                 new BackboneItemSourceFactory(backbone.aeron(), new BackboneItemSourceFactory.Settings()));
             try (P2pServer server = P2pServer.launch(ctx);
@@ -94,6 +73,37 @@ public final class P2pMain implements Callable<Integer>
                 out.flush();
                 barrier.await();
             }
+        }
+    }
+
+    @Override
+    public Integer call()
+    {
+        final PrintWriter out = spec.commandLine().getOut();
+        options.loadConfiguration(P2pConfiguration.PORT_PROP_NAME);
+
+        final ShutdownSignalBarrier barrier = new ShutdownSignalBarrier();
+        // the pause timeline an order probe reads over JMX at the end of a run, named as the probe reports it
+        try (PauseRecorder pauses = PauseRecorder.startForServer(OrderServiceConfiguration.isEnabled() ?
+            OrderServiceConfiguration.processName() :
+            P2pConfiguration.componentName());
+            OrderService orders = OrderServiceConfiguration.isEnabled() ?
+                OrderService.launch(new OrderService.Context()) : null;
+            CountersExport orderCounters = null == orders ? null : CountersExport.start(
+                orders.countersReader(), OrderServiceConfiguration.processName(), MdCounters::isMonotonic))
+        {
+            final String orderInfo = null == orders ? "" : " orders=server-" + orders.context().serverId() +
+                " address=" + orders.address();
+            if (!P2pConfiguration.marketDataEnabled())
+            {
+                // the order service speaks TCP only: without market data this process needs no media driver
+                out.println(READY_LINE_PREFIX + ": marketData=off" + orderInfo + " pid=" +
+                    ProcessHandle.current().pid());
+                out.flush();
+                barrier.await();
+                return 0;
+            }
+            serveMarketData(out, barrier, orderInfo);
             return 0;
         }
         finally

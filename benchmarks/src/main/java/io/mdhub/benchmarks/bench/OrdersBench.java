@@ -146,11 +146,6 @@ public final class OrdersBench implements Callable<Integer>
         description = "JVM options of the probes (default ${DEFAULT-VALUE}).")
     String probeJvmOpts = "-Xms512m -Xmx512m -XX:+UseParallelGC";
 
-    @Option(names = "--backbone-jvm-opts", paramLabel = "OPTS",
-        description = "JVM options of the backbone daemon, the media driver whose counters the order servers " +
-        "share (default none).")
-    String backboneJvmOpts = "";
-
     @Option(names = "--out", paramLabel = "DIR", description = "Report directory (default target/bench-orders-<time>).")
     Path out;
 
@@ -301,8 +296,7 @@ public final class OrdersBench implements Callable<Integer>
     }
 
     /**
-     * The MDHub configurations: the backbone daemon (the servers keep their counters in its driver), then the
-     * servers; clients and peers connect over loopback TCP.
+     * The MDHub configurations: the order servers (no backbone: clients, peers and fences speak TCP).
      */
     private Deployment deployOrderServers(final BenchProcesses processes, final String configuration, final int servers)
         throws IOException
@@ -329,14 +323,10 @@ public final class OrdersBench implements Callable<Integer>
                 serverJmx.add(LOOPBACK + ":" + jmx[s]);
             }
         }
-        final String aeronDir = processes.memoryDir("aeron").toString();
         final Deployment deployment = new Deployment(servers, BenchProcesses.ORDER_PROBE_JAR);
-        deployment.backbone = processes.start("backbone", BenchProcesses.BACKBONE_JAR, split(backboneJvmOpts),
-            "--aeron-dir", aeronDir);
-        deployment.backbone.awaitLine("mdhub-backbone ready", 60);
         for (int s = 0; s < servers; s++)
         {
-            deployment.servers.add(startServer(processes, aeronDir, s, servers, ingress, peer, fence, jmx));
+            deployment.servers.add(startServer(processes, s, servers, ingress, peer, fence, jmx));
         }
         for (final BenchProcess server : deployment.servers)
         {
@@ -420,7 +410,6 @@ public final class OrdersBench implements Callable<Integer>
 
     private BenchProcess startServer(
         final BenchProcesses processes,
-        final String aeronDir,
         final int s,
         final int servers,
         final int[] ingress,
@@ -459,7 +448,7 @@ public final class OrdersBench implements Callable<Integer>
             // no replication: the server never has a peer and serves every partition alone from the start
             opts.addAll(List.of("-Dmdhub.order.startup.peer.wait=0ms", "-Dmdhub.order.startup.force.alone=true"));
         }
-        return processes.start("order-server-" + s, BenchProcesses.P2P_JAR, opts, "--aeron-dir", aeronDir);
+        return processes.start("order-server-" + s, BenchProcesses.P2P_JAR, opts);
     }
 
     private List<ProbeRun> runProbes(
@@ -536,11 +525,6 @@ public final class OrdersBench implements Callable<Integer>
         long startEpochNs = Long.MIN_VALUE;
         long endEpochNs = Long.MAX_VALUE;
         final List<RunCpu.Watched> watched = new ArrayList<>();
-        if (null != deployment.backbone)
-        {
-            watched.add(new RunCpu.Watched(RunCpu.Role.BACKBONE, deployment.backbone.name(),
-                deployment.backbone.pid()));
-        }
         for (final BenchProcess server : deployment.servers)
         {
             watched.add(new RunCpu.Watched(RunCpu.Role.SERVER, server.name(), server.pid()));
@@ -638,7 +622,7 @@ public final class OrdersBench implements Callable<Integer>
         final StringBuilder md = new StringBuilder("# bench orders\n\nMachine: ").append(LatencyBench.machine())
             .append("\n\ncreate-to-end, µs. Published two_server rows from `shared/reference/gemcache_orders.csv`. ")
             .append("CPU, context switches and threads of every process of the run over its measured window ")
-            .append("(servers, probes, the backbone daemon where there is one), per order created in it; ")
+            .append("(servers and probes), per order created in it; ")
             .append("\"").append(RunCpu.BEHIND_MARK.strip()).append("\": the configuration fell behind the rate, ")
             .append("fewer than ").append(RunCpu.KEPT_UP_PERCENT).append(" % of those orders were answered in the ")
             .append("window, and the figures are not its cost per order.\n\n")
@@ -666,21 +650,21 @@ public final class OrdersBench implements Callable<Integer>
     private void writeCpuCsv(final Path dir) throws IOException
     {
         final StringBuilder csv = new StringBuilder("run,orders,answered,behind,cpu_us_per_order," +
-            "servers_cpu_us_per_order,probes_cpu_us_per_order,backbone_cpu_us_per_order,cores,switches_per_order," +
+            "servers_cpu_us_per_order,probes_cpu_us_per_order,cores,switches_per_order," +
             "threads\n");
         for (final Map.Entry<String, RunCpu> run : cpuByRun.entrySet())
         {
             final RunCpu cpu = run.getValue();
-            csv.append(String.format(Locale.ROOT, "%s,%d,%d,%b,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%s%n", run.getKey(),
+            csv.append(String.format(Locale.ROOT, "%s,%d,%d,%b,%.3f,%.3f,%.3f,%.3f,%.3f,%s%n", run.getKey(),
                 cpu.orders(), cpu.answered(), cpu.isBehind(), cpu.cpuUsPerOrder(),
-                cpu.cpuUsPerOrder(RunCpu.Role.SERVER), cpu.cpuUsPerOrder(RunCpu.Role.PROBE),
-                cpu.cpuUsPerOrder(RunCpu.Role.BACKBONE), cpu.cores(), cpu.switchesPerOrder(), cpu.threads()));
+                cpu.cpuUsPerOrder(RunCpu.Role.SERVER), cpu.cpuUsPerOrder(RunCpu.Role.PROBE), cpu.cores(),
+                cpu.switchesPerOrder(), cpu.threads()));
         }
         Files.writeString(dir.resolve("cpu.csv"), csv, StandardCharsets.UTF_8);
     }
 
     /**
-     * What one configuration runs: its server processes (and the backbone daemon, for MDHub's), and how its probes
+     * What one configuration runs: its server processes, and how its probes
      * are started and told where to submit.
      */
     private static final class Deployment
@@ -690,7 +674,6 @@ public final class OrdersBench implements Callable<Integer>
         final List<BenchProcess> servers = new ArrayList<>();
         final List<String> probeJvmOpts = new ArrayList<>();
         final Map<String, String> probeEnv = new LinkedHashMap<>();
-        BenchProcess backbone;
         IntFunction<List<String>> targetArgs;
         Runnable betweenRuns = () -> {};
         String description;

@@ -11,10 +11,9 @@ import java.util.Locale;
 
 /**
  * What every process of one {@code bench orders} run cost over its measured window, per order: CPU time, context
- * switches and threads of the servers, the probes and the backbone daemon (where the configuration has one),
- * sampled with {@link ProcessCpu} as the window starts and again just before it ends, divided by the orders created
- * between the two samples. CPU per order is the cost that latency alone hides: two configurations with the same
- * latency at a rate may need very different shares of the host to get it.
+ * switches and threads of the servers and the probes, sampled with {@link ProcessCpu} as the window starts and again
+ * just before it ends, divided by the orders created between the two samples. CPU per order is the cost that latency
+ * alone hides: two configurations with the same latency at a rate may need very different shares of the host to get it.
  * <p>
  * The figures mean what they say only where the configuration kept up with the rate, so that about as many orders
  * were served in the window as were created in it. Where it did not, the CPU of the window went to fewer orders (a
@@ -31,12 +30,11 @@ final class RunCpu
     /** A run kept up when at least this share of the orders created in the window was answered in it. */
     static final int KEPT_UP_PERCENT = 95;
     /** The report's column titles for {@link #markdownCells()}. */
-    static final String MARKDOWN_HEADER = "CPU µs/order | servers µs | probes µs | backbone µs | cores | " +
-        "ctx sw/order | threads";
+    static final String MARKDOWN_HEADER = "CPU µs/order | servers µs | probes µs | cores | ctx sw/order | threads";
     /** After the CPU per order of a run that fell {@link #isBehind() behind} the rate. */
     static final String BEHIND_MARK = " (behind)";
     /** Cells of a run with no accounting. */
-    static final String MARKDOWN_EMPTY = " |  |  |  |  |  | ";
+    static final String MARKDOWN_EMPTY = " |  |  |  |  | ";
     private static final double NS_PER_US = 1000.0;
 
     /**
@@ -47,9 +45,7 @@ final class RunCpu
         /** An order server, or a server of a reference. */
         SERVER("servers"),
         /** An order probe. */
-        PROBE("probes"),
-        /** The backbone daemon, the media driver the MDHub processes share. */
-        BACKBONE("backbone");
+        PROBE("probes");
 
         private final String plural;
 
@@ -291,9 +287,9 @@ final class RunCpu
      */
     String describe()
     {
-        return String.format(Locale.ROOT, "cpu %.1f us/order (servers %s, probes %s, backbone %s) on %.2f cores, " +
+        return String.format(Locale.ROOT, "cpu %.1f us/order (servers %s, probes %s) on %.2f cores, " +
             "%.1f ctx switches/order, threads: %s%s", cpuUsPerOrder(), format(cpuUsPerOrder(Role.SERVER)),
-            format(cpuUsPerOrder(Role.PROBE)), format(cpuUsPerOrder(Role.BACKBONE)), cores(), switchesPerOrder(),
+            format(cpuUsPerOrder(Role.PROBE)), cores(), switchesPerOrder(),
             threads(), isBehind() ? String.format(Locale.ROOT, " [BEHIND the rate: %d of the %d orders created in " +
             "the window answered in it; not a cost per order]", answered, orders) : "");
     }
@@ -304,10 +300,9 @@ final class RunCpu
      */
     String markdownCells()
     {
-        return String.format(Locale.ROOT, "%.1f%s | %s | %s | %s | %.2f | %.1f | %s", cpuUsPerOrder(),
-            isBehind() ? BEHIND_MARK : "",
-            format(cpuUsPerOrder(Role.SERVER)), format(cpuUsPerOrder(Role.PROBE)),
-            format(cpuUsPerOrder(Role.BACKBONE)), cores(), switchesPerOrder(), threads());
+        return String.format(Locale.ROOT, "%.1f%s | %s | %s | %.2f | %.1f | %s", cpuUsPerOrder(),
+            isBehind() ? BEHIND_MARK : "", format(cpuUsPerOrder(Role.SERVER)), format(cpuUsPerOrder(Role.PROBE)),
+            cores(), switchesPerOrder(), threads());
     }
 
     /**

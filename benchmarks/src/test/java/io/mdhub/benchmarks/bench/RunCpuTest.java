@@ -34,11 +34,10 @@ class RunCpuTest
         assertEquals(300.0, cpu.cpuUsPerOrder(), 1e-9, "6 s of CPU over 20,000 orders");
         assertEquals(200.0, cpu.cpuUsPerOrder(RunCpu.Role.SERVER), 1e-9);
         assertEquals(100.0, cpu.cpuUsPerOrder(RunCpu.Role.PROBE), 1e-9);
-        assertTrue(Double.isNaN(cpu.cpuUsPerOrder(RunCpu.Role.BACKBONE)), "no backbone in this run");
         assertEquals(0.6, cpu.cores(), 1e-9, "6 s of CPU in 10 s");
         assertEquals(0.5, cpu.switchesPerOrder(), 1e-9);
         assertEquals("servers 40, 38→39 · probes 30", cpu.threads());
-        assertEquals("300.0 | 200.0 | 100.0 | - | 0.60 | 0.5 | servers 40, 38→39 · probes 30", cpu.markdownCells());
+        assertEquals("300.0 | 200.0 | 100.0 | 0.60 | 0.5 | servers 40, 38→39 · probes 30", cpu.markdownCells());
         assertEquals(RunCpu.MARKDOWN_HEADER.split("\\|").length, cpu.markdownCells().split("\\|").length);
         assertFalse(cpu.isBehind(), "it served what was created");
 

@@ -7,26 +7,22 @@ import java.nio.file.Path;
 
 import org.agrona.CloseHelper;
 
-import io.aeron.Aeron;
-import io.mdhub.backbone.BackboneNode;
 import io.mdhub.p2p.order.OrderService;
 import io.mdhub.p2p.order.OrderSinks;
 
 /**
- * An active/active order pair in this JVM on embedded defaults — an embedded media driver (for the servers'
- * counters), two order servers on free loopback ports, 4 partitions, real TCP fences, Chronicle queues under a
- * working directory, a no-op sink — for the orders demo, the JMH order benchmark and tests.
+ * An active/active order pair in this JVM on embedded defaults — two order servers on free loopback ports,
+ * 4 partitions, real TCP fences, Chronicle queues under a working directory, a no-op sink — for the orders demo, the
+ * JMH order benchmark and tests.
  */
 public final class InProcessOrderPair implements AutoCloseable
 {
-    private final BackboneNode node;
-    private final Aeron aeron;
     private final OrderService[] servers = new OrderService[2];
 
     /**
-     * Start the driver and both servers.
+     * Start both servers.
      *
-     * @param work          where the driver's directory and the queues go.
+     * @param work          where the queues go.
      * @param registerMBean register the servers' MXBeans (two pairs in one JVM would clash).
      */
     public InProcessOrderPair(final Path work, final boolean registerMBean)
@@ -35,23 +31,17 @@ public final class InProcessOrderPair implements AutoCloseable
     }
 
     /**
-     * Start the driver and both servers, their order threads waiting with the given idle strategy.
+     * Start both servers, their order threads waiting with the given idle strategy.
      *
-     * @param work                where the driver's directory and the queues go.
+     * @param work                where the queues go.
      * @param registerMBean       register the servers' MXBeans (two pairs in one JVM would clash).
      * @param orderIdleStrategy   idle strategy of both servers' order threads (see {@code IdleStrategies}), or null
      *                            for {@code mdhub.order.idle.strategy}.
      */
     public InProcessOrderPair(final Path work, final boolean registerMBean, final String orderIdleStrategy)
     {
-        BackboneNode node = null;
-        Aeron aeron = null;
         try
         {
-            node = BackboneNode.launch(new BackboneNode.Context()
-                .aeronDirectoryName(work.resolve("aeron").toString())
-                .dirDeleteOnShutdown(true));
-            aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(node.aeronDirectoryName()));
             final int[] fences = {freePort(), freePort()};
             final int[] peers = {freePort(), freePort()};
             for (int id = 0; id < 2; id++)
@@ -70,17 +60,14 @@ public final class InProcessOrderPair implements AutoCloseable
                     .peerRemoteAddress("localhost:" + peers[1 - id])
                     .fence("localhost:" + fences[id], "localhost:" + fences[1 - id])
                     .queueDir(work.resolve("queue-" + id).toString())
-                    .registerMBean(registerMBean)
-                    .aeron(aeron));
+                    .registerMBean(registerMBean));
             }
         }
         catch (final RuntimeException ex)
         {
-            CloseHelper.quietCloseAll(servers[0], servers[1], aeron, node);
+            CloseHelper.quietCloseAll(servers[0], servers[1]);
             throw ex;
         }
-        this.node = node;
-        this.aeron = aeron;
     }
 
     /**
@@ -94,7 +81,7 @@ public final class InProcessOrderPair implements AutoCloseable
     @Override
     public void close()
     {
-        CloseHelper.quietCloseAll(servers[0], servers[1], aeron, node);
+        CloseHelper.quietCloseAll(servers[0], servers[1]);
     }
 
     private static int freePort()

@@ -20,11 +20,10 @@ import io.mdhub.common.test.MdTests;
 import io.mdhub.common.test.SystemProcesses;
 
 /**
- * The order pair as users run it: a backbone daemon (the host's media driver), two order servers
- * ({@code mdhub-p2p.jar} with the order service on and market data off), and {@code orders-load} at 5,000 orders/s,
- * each a separate process. Five runs, alternating the victim (each server is the primary of half the partitions):
- * SIGKILL one server at a random moment of the load,
- * the load finishes on the survivor, {@code verify-orders} finds every acknowledged order exactly once on the
+ * The order pair as users run it: two order servers ({@code mdhub-p2p.jar} with the order service on and market
+ * data off) and {@code orders-load} at 5,000 orders/s, each a separate process. Five runs, alternating the victim
+ * (each server is the primary of half the partitions): SIGKILL one server at a random moment of the load, the load
+ * finishes on the survivor, {@code verify-orders} finds every acknowledged order exactly once on the
  * survivor with contiguous sequences, then the killed server restarts, catches up and takes its partitions back.
  * At the end both servers stop and restart from their queue files, and every order acknowledged in any run is
  * still in both queues. The kill times come from a seed taken from {@code System.nanoTime()}, printed at the start
@@ -60,11 +59,7 @@ class OrderFailoverSystemIT
     @Test
     void killingEitherServerAtRandomMomentsLosesAndDuplicatesNothing() throws Exception
     {
-        final String aeronDir = dir.resolve("aeron").toString();
-        final Path backboneLog = dir.resolve("backbone.log");
-        start(backboneLog, "backbone/target/mdhub-backbone.jar", List.of(), "--aeron-dir", aeronDir);
-        awaitLine(backboneLog, "mdhub-backbone ready");
-        final Path[] logs = {startServer(0, aeronDir), startServer(1, aeronDir)};
+        final Path[] logs = {startServer(0), startServer(1)};
         awaitLine(logs[1], "partition 1 (handed over");
 
         final long seed = Long.getLong(SEED_PROP_NAME, System.nanoTime());
@@ -79,7 +74,7 @@ class OrderFailoverSystemIT
             final Path acked = dir.resolve("acked-" + run + ".csv");
             ackFiles.add(acked);
             final Path loadLog = dir.resolve("load-" + run + ".log");
-            final Process load = startLoad(loadLog, aeronDir, acked, run * 1_000_000L, 40600 + run);
+            final Process load = startLoad(loadLog, acked, run * 1_000_000L, 40600 + run);
             Thread.sleep(1000 + random.nextInt(LOAD_SECONDS * 1000 - 2000));
             servers[victim].destroyForcibly(); // SIGKILL
             servers[victim].waitFor();
@@ -91,7 +86,7 @@ class OrderFailoverSystemIT
 
             verify("run " + run + " after killing server " + victim, ackFiles, true);
 
-            logs[victim] = startServer(victim, aeronDir);
+            logs[victim] = startServer(victim);
             awaitLine(logs[victim], "caught up; backup of every partition");
             awaitLine(logs[victim], "(handed over");
         }
@@ -103,13 +98,13 @@ class OrderFailoverSystemIT
             assertTrue(servers[id].waitFor(20, TimeUnit.SECONDS), "server " + id + " stops on SIGTERM");
         }
         verify("both stopped", ackFiles, false);
-        logs[0] = startServer(0, aeronDir);
-        logs[1] = startServer(1, aeronDir);
+        logs[0] = startServer(0);
+        logs[1] = startServer(1);
         awaitLine(logs[1], "(handed over");
         final Path acked = dir.resolve("acked-final.csv");
         ackFiles.add(acked);
         final Path loadLog = dir.resolve("load-final.log");
-        final Process load = startLoad(loadLog, aeronDir, acked, 99_000_000L, 40699);
+        final Process load = startLoad(loadLog, acked, 99_000_000L, 40699);
         MdTests.await(() -> "the last load to finish:\n" + tail(loadLog), () -> !load.isAlive());
         assertEquals(0, load.exitValue(), read(loadLog));
         for (int id = 0; id < 2; id++)
@@ -120,7 +115,7 @@ class OrderFailoverSystemIT
         verify("after restarting both from their queues", ackFiles, false);
     }
 
-    private Path startServer(final int id, final String aeronDir) throws IOException
+    private Path startServer(final int id) throws IOException
     {
         final Path log = dir.resolve("server-" + id + "-" + (++serverStarts) + ".log");
         final int peer = 1 - id;
@@ -134,14 +129,13 @@ class OrderFailoverSystemIT
             "-Dmdhub.order.peer.remote.address=localhost:" + peerPorts[peer],
             "-Dmdhub.order.fence.address=localhost:" + fencePorts[id],
             "-Dmdhub.order.peer.fence.address=localhost:" + fencePorts[peer],
-            "-Dmdhub.order.queue.dir=" + dir.resolve("queue-" + id)),
-            "--aeron-dir", aeronDir);
+            "-Dmdhub.order.queue.dir=" + dir.resolve("queue-" + id)));
         awaitLine(log, "mdhub-p2p ready");
         return log;
     }
 
     private Process startLoad(
-        final Path log, final String aeronDir, final Path acked, final long firstOrderId, final int responsePort)
+        final Path log, final Path acked, final long firstOrderId, final int responsePort)
         throws IOException
     {
         return start(log, "order-probe/target/mdhub-order-probe.jar", List.of(), "orders-load",

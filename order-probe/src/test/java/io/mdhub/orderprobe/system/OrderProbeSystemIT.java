@@ -23,7 +23,7 @@ import io.mdhub.orderprobe.analysis.RunGroup;
 import io.mdhub.orderprobe.analysis.SpikeEpisode;
 
 /**
- * The probe as users run it, every piece its own process: a backbone daemon, two order servers with their pause
+ * The probe as users run it, every piece its own process: two order servers with their pause
  * recorders on JMX, and {@code bin/mdhub probe}. A clean run: nothing is attributed to a pause. A run during which
  * order server 1 is stopped with SIGSTOP for 50 ms: the analyser puts the spike that stop made on it.
  */
@@ -52,14 +52,10 @@ class OrderProbeSystemIT
     @Test
     void aStoppedServerExplainsItsSpikeAndACleanRunHasNothingAttributed() throws Exception
     {
-        final String aeronDir = dir.resolve("aeron").toString();
-        final Path backboneLog = dir.resolve("backbone.log");
-        processes.start(backboneLog, "backbone/target/mdhub-backbone.jar", List.of(), "--aeron-dir", aeronDir);
-        SystemProcesses.awaitLine(backboneLog, "mdhub-backbone ready");
-        final Path[] logs = {startServer(0, aeronDir), startServer(1, aeronDir)};
+        final Path[] logs = {startServer(0), startServer(1)};
         SystemProcesses.awaitLine(logs[1], "partition 1 (handed over");
 
-        final ProbeRun clean = probe("clean", aeronDir, List.of());
+        final ProbeRun clean = probe("clean", List.of());
         assertEquals("0", clean.property(ProbeRun.FAILED));
         assertEquals("", clean.property("problem.0"), "both servers' pauses were read over JMX");
         final RunGroup cleanGroup = RunGroup.group(List.of(clean), SPIKE_NS).get(0);
@@ -70,7 +66,7 @@ class OrderProbeSystemIT
                 () -> "nothing paused, yet attributed: " + episode.describeCause());
         }
 
-        final ProbeRun stopped = probe("stopped", aeronDir,
+        final ProbeRun stopped = probe("stopped",
             List.of("--inject-stop", "order-server-1:" + servers[1].pid() + ":2:50"));
         assertEquals("", stopped.property("problem.0"));
         final PauseEvent stop = stopped.pauses().stream().filter((p) -> "SIGSTOP".equals(p.cause())).findFirst()
@@ -99,7 +95,7 @@ class OrderProbeSystemIT
             spike.maxLatencyNs() / 1_000_000.0 + " ms, attributed to " + spike.describeCause());
     }
 
-    private ProbeRun probe(final String name, final String aeronDir, final List<String> extra) throws Exception
+    private ProbeRun probe(final String name, final List<String> extra) throws Exception
     {
         final Path out = dir.resolve("probe-" + name);
         final Path log = dir.resolve("probe-" + name + ".log");
@@ -116,7 +112,7 @@ class OrderProbeSystemIT
         return ProbeRun.load(out);
     }
 
-    private Path startServer(final int id, final String aeronDir) throws IOException
+    private Path startServer(final int id) throws IOException
     {
         final Path log = dir.resolve("server-" + id + ".log");
         final int peer = 1 - id;
@@ -136,8 +132,7 @@ class OrderProbeSystemIT
             "-Dcom.sun.management.jmxremote.host=127.0.0.1",
             "-Djava.rmi.server.hostname=127.0.0.1",
             "-Dcom.sun.management.jmxremote.authenticate=false",
-            "-Dcom.sun.management.jmxremote.ssl=false"),
-            "--aeron-dir", aeronDir);
+            "-Dcom.sun.management.jmxremote.ssl=false"));
         SystemProcesses.awaitLine(log, "mdhub-p2p ready");
         return log;
     }

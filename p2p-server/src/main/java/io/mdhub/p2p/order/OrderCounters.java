@@ -2,12 +2,12 @@ package io.mdhub.p2p.order;
 
 import org.agrona.CloseHelper;
 import org.agrona.concurrent.status.AtomicCounter;
+import org.agrona.concurrent.status.CountersManager;
 
-import io.aeron.Aeron;
 import io.mdhub.common.status.MdCounters;
 
 /**
- * The order service's counters, in the Aeron client's counters file (AeronStat and the JMX bridge see them).
+ * The order service's counters, in the service's own {@link CountersManager} (the JMX bridge exports them).
  */
 final class OrderCounters implements AutoCloseable
 {
@@ -29,28 +29,30 @@ final class OrderCounters implements AutoCloseable
     final AtomicCounter errors;
     final AtomicCounter clientsEvicted;
 
-    OrderCounters(final Aeron aeron, final int serverId)
+    OrderCounters(final CountersManager counters, final int serverId)
     {
         final String suffix = ": server=" + serverId;
-        ordersAccepted = aeron.addCounter(MdCounters.ORDER_ACCEPTED_TYPE_ID, "order-accepted" + suffix);
-        ordersAcked = aeron.addCounter(MdCounters.ORDER_ACKED_TYPE_ID, "order-acked" + suffix);
-        duplicates = aeron.addCounter(MdCounters.ORDER_DUPLICATES_TYPE_ID, "order-duplicates" + suffix);
-        rejected = aeron.addCounter(MdCounters.ORDER_REJECTED_TYPE_ID, "order-rejected" + suffix);
-        replicated = aeron.addCounter(MdCounters.ORDER_REPLICATED_TYPE_ID, "order-replicated-in" + suffix);
-        gaps = aeron.addCounter(MdCounters.ORDER_GAPS_TYPE_ID, "order-sequence-gaps" + suffix);
-        failovers = aeron.addCounter(MdCounters.ORDER_FAILOVERS_TYPE_ID, "order-failovers" + suffix);
-        malformed = aeron.addCounter(MdCounters.ORDER_MALFORMED_TYPE_ID, "order-malformed" + suffix);
-        heldAcks = aeron.addCounter(MdCounters.ORDER_HELD_TYPE_ID, "order-acks-held" + suffix);
-        forcedTakeovers = aeron.addCounter(MdCounters.ORDER_FORCED_TAKEOVERS_TYPE_ID, "order-forced-takeovers" +
-            suffix);
-        fenceLost = aeron.addCounter(MdCounters.ORDER_FENCE_LOST_TYPE_ID, "order-fence-connections-lost" + suffix);
-        sinkErrors = aeron.addCounter(MdCounters.ORDER_SINK_ERRORS_TYPE_ID, "order-sink-errors" + suffix);
-        unknownClient = aeron.addCounter(MdCounters.ORDER_UNKNOWN_CLIENT_TYPE_ID, "order-unknown-client" + suffix);
-        answersForPeer = aeron.addCounter(MdCounters.ORDER_ANSWERS_FOR_PEER_TYPE_ID, "order-answers-for-peer" +
-            suffix);
-        answerRequests = aeron.addCounter(MdCounters.ORDER_ANSWER_REQUESTS_TYPE_ID, "order-answer-requests" + suffix);
-        errors = aeron.addCounter(MdCounters.ORDER_ERRORS_TYPE_ID, "order-errors" + suffix);
-        clientsEvicted = aeron.addCounter(MdCounters.ORDER_CLIENTS_EVICTED_TYPE_ID, "order-clients-evicted" + suffix);
+        ordersAccepted = counters.newCounter("order-accepted" + suffix, MdCounters.ORDER_ACCEPTED_TYPE_ID);
+        ordersAcked = counters.newCounter("order-acked" + suffix, MdCounters.ORDER_ACKED_TYPE_ID);
+        duplicates = counters.newCounter("order-duplicates" + suffix, MdCounters.ORDER_DUPLICATES_TYPE_ID);
+        rejected = counters.newCounter("order-rejected" + suffix, MdCounters.ORDER_REJECTED_TYPE_ID);
+        replicated = counters.newCounter("order-replicated-in" + suffix, MdCounters.ORDER_REPLICATED_TYPE_ID);
+        gaps = counters.newCounter("order-sequence-gaps" + suffix, MdCounters.ORDER_GAPS_TYPE_ID);
+        failovers = counters.newCounter("order-failovers" + suffix, MdCounters.ORDER_FAILOVERS_TYPE_ID);
+        malformed = counters.newCounter("order-malformed" + suffix, MdCounters.ORDER_MALFORMED_TYPE_ID);
+        heldAcks = counters.newCounter("order-acks-held" + suffix, MdCounters.ORDER_HELD_TYPE_ID);
+        forcedTakeovers = counters.newCounter(
+            "order-forced-takeovers" + suffix, MdCounters.ORDER_FORCED_TAKEOVERS_TYPE_ID);
+        fenceLost = counters.newCounter("order-fence-connections-lost" + suffix, MdCounters.ORDER_FENCE_LOST_TYPE_ID);
+        sinkErrors = counters.newCounter("order-sink-errors" + suffix, MdCounters.ORDER_SINK_ERRORS_TYPE_ID);
+        unknownClient = counters.newCounter("order-unknown-client" + suffix, MdCounters.ORDER_UNKNOWN_CLIENT_TYPE_ID);
+        answersForPeer = counters.newCounter(
+            "order-answers-for-peer" + suffix, MdCounters.ORDER_ANSWERS_FOR_PEER_TYPE_ID);
+        answerRequests = counters.newCounter(
+            "order-answer-requests" + suffix, MdCounters.ORDER_ANSWER_REQUESTS_TYPE_ID);
+        errors = counters.newCounter("order-errors" + suffix, MdCounters.ORDER_ERRORS_TYPE_ID);
+        clientsEvicted = counters.newCounter(
+            "order-clients-evicted" + suffix, MdCounters.ORDER_CLIENTS_EVICTED_TYPE_ID);
     }
 
     @Override

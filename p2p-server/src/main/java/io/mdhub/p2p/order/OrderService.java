@@ -1,6 +1,7 @@
 package io.mdhub.p2p.order;
 
 import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 
@@ -9,10 +10,12 @@ import javax.management.ObjectName;
 import org.agrona.CloseHelper;
 import org.agrona.concurrent.AgentRunner;
 import org.agrona.concurrent.IdleStrategy;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.agrona.concurrent.status.CountersManager;
+import org.agrona.concurrent.status.CountersReader;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import io.aeron.Aeron;
 import io.mdhub.common.concurrent.IdleStrategies;
 import io.mdhub.common.config.BaseContext;
 import io.mdhub.common.metrics.MBeans;
@@ -22,9 +25,10 @@ import io.mdhub.common.net.SocketPoller;
 /**
  * The order service of one server of an active/active pair: an {@link OrderAgent} on its own thread, its sockets
  * (client connections and the peer link, on one {@link SocketPoller} that the agent's idle strategy blocks on), its
- * fence, its write-behind queue and counters (in the Aeron client's counters, where AeronStat and JMX read them).
+ * fence, its write-behind queue and its counters (an in-memory {@link CountersManager} unless one is supplied; the
+ * process exports them over JMX). It needs no media driver: clients, peer and fence all speak TCP.
  * <pre>{@code
- * try (OrderService service = OrderService.launch(new OrderService.Context().serverId(0).aeron(aeron)))
+ * try (OrderService service = OrderService.launch(new OrderService.Context().serverId(0)))
  * { ... }
  * }</pre>
  */
@@ -44,8 +48,7 @@ public final class OrderService implements AutoCloseable
     private OrderService(final Context ctx)
     {
         this.ctx = ctx;
-        final Aeron aeron = ctx.aeron();
-        counters = new OrderCounters(aeron, ctx.serverId());
+        counters = new OrderCounters(ctx.countersManager(), ctx.serverId());
         PeerFence fence = null;
         OrderQueue queue = null;
         SocketPoller poller = null;
@@ -191,6 +194,14 @@ public final class OrderService implements AutoCloseable
     }
 
     /**
+     * @return every counter of this service, for an exporter or a tool.
+     */
+    public CountersReader countersReader()
+    {
+        return ctx.countersManager();
+    }
+
+    /**
      * @return the counters (for tests).
      */
     OrderCounters counters()
@@ -324,6 +335,9 @@ public final class OrderService implements AutoCloseable
      */
     public static final class Context extends BaseContext<Context>
     {
+        /** Room in the in-memory counters: the service makes 17. */
+        private static final int COUNTERS_CAPACITY = 32;
+
         private int serverId = OrderServiceConfiguration.serverId();
         private int partitions = OrderServiceConfiguration.partitions();
         private String address = OrderServiceConfiguration.string(OrderServiceConfiguration.ADDRESS_PROP_NAME);
@@ -352,10 +366,8 @@ public final class OrderService implements AutoCloseable
         private boolean rebalance = OrderServiceConfiguration.rebalance();
         private boolean backupAnswers = OrderServiceConfiguration.backupAnswers();
         private String idleStrategySpec = OrderServiceConfiguration.idleStrategy();
-        private String aeronDir = OrderServiceConfiguration.string(OrderServiceConfiguration.AERON_DIR_PROP_NAME);
         private boolean registerMBean = true;
-        private Aeron aeron;
-        private boolean ownsAeron;
+        private CountersManager countersManager;
         private OrderPreProcessor preProcessor;
         private OrderPostProcessor postProcessor;
         private OrderSink sink;
@@ -405,15 +417,11 @@ public final class OrderService implements AutoCloseable
             {
                 sink = OrderSinks.create(sinkSpec, sinkFsync);
             }
-            if (null == aeron)
+            if (null == countersManager)
             {
-                final Aeron.Context aeronContext = new Aeron.Context();
-                if (!aeronDir.isEmpty())
-                {
-                    aeronContext.aeronDirectoryName(aeronDir);
-                }
-                aeron = Aeron.connect(aeronContext);
-                ownsAeron = true;
+                countersManager = new CountersManager(
+                    new UnsafeBuffer(ByteBuffer.allocateDirect(COUNTERS_CAPACITY * CountersManager.METADATA_LENGTH)),
+                    new UnsafeBuffer(ByteBuffer.allocateDirect(COUNTERS_CAPACITY * CountersManager.COUNTER_LENGTH)));
             }
         }
 
@@ -802,22 +810,22 @@ public final class OrderService implements AutoCloseable
         }
 
         /**
-         * @param aeron a connected client (owned by the caller).
+         * @param countersManager where the service's counters go (default: an in-memory one of its own).
          * @return this.
          */
-        public Context aeron(final Aeron aeron)
+        public Context countersManager(final CountersManager countersManager)
         {
             checkNotConcluded();
-            this.aeron = aeron;
+            this.countersManager = countersManager;
             return this;
         }
 
         /**
-         * @return the Aeron client.
+         * @return where the service's counters are.
          */
-        public Aeron aeron()
+        public CountersManager countersManager()
         {
-            return aeron;
+            return countersManager;
         }
 
         /**
@@ -840,10 +848,6 @@ public final class OrderService implements AutoCloseable
         public void close()
         {
             CloseHelper.quietClose(sink);
-            if (ownsAeron)
-            {
-                CloseHelper.quietClose(aeron);
-            }
         }
     }
 }

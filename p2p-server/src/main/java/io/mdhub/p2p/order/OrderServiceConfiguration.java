@@ -138,9 +138,6 @@ public final class OrderServiceConfiguration
     /** Default idle strategy: blocks until a client or the peer sends, or the agent's next timer is due. */
     public static final String IDLE_STRATEGY_DEFAULT = "socket";
 
-    /** Aeron directory of the media driver to use (when no Aeron client is supplied). */
-    public static final String AERON_DIR_PROP_NAME = "mdhub.order.aeron.dir";
-
     private OrderServiceConfiguration()
     {
     }

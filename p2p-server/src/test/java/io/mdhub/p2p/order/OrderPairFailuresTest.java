@@ -39,7 +39,7 @@ class OrderPairFailuresTest
     private FakeFenceHost hostOfServer1;
 
     @BeforeEach
-    void launchDriver()
+    void createPair()
     {
         pair = new TestOrderPair(dir);
     }

@@ -37,7 +37,7 @@ class OrderPairTest
     private TestOrderPair pair;
 
     @BeforeEach
-    void launchDriver()
+    void createPair()
     {
         pair = new TestOrderPair(dir);
     }

@@ -51,7 +51,7 @@ class OrderServiceTest
     private TestOrderPair pair;
 
     @BeforeEach
-    void launchDriver()
+    void createPair()
     {
         pair = new TestOrderPair(dir);
     }

@@ -18,16 +18,14 @@ import java.util.function.Consumer;
 
 import org.agrona.CloseHelper;
 
-import io.aeron.Aeron;
-import io.mdhub.backbone.BackboneNode;
 import io.mdhub.common.codecs.order.PartitionRole;
 import io.mdhub.common.codecs.order.RejectReason;
 import io.mdhub.common.test.MdTests;
 
 /**
- * An order pair in one JVM for tests: an embedded driver (for the services' counters), two order services on
- * loopback TCP with real fences and queues under a temporary directory, a {@link TestOrderClient}, and per-server
- * records of what each server's sink was given. Single-threaded: the test drives the client.
+ * An order pair in one JVM for tests: two order services on loopback TCP with real fences and queues under a
+ * temporary directory, a {@link TestOrderClient}, and per-server records of what each server's sink was given.
+ * Single-threaded: the test drives the client.
  */
 final class TestOrderPair implements AutoCloseable
 {
@@ -35,8 +33,6 @@ final class TestOrderPair implements AutoCloseable
     static final long CLIENT_ID = 77;
 
     final Path dir;
-    final BackboneNode node;
-    final Aeron aeron;
     final OrderService[] servers = new OrderService[2];
     final int[] fencePorts = {MdTests.unusedPort(), MdTests.unusedPort()};
     final int[] orderPorts = {MdTests.unusedPort(), MdTests.unusedPort()};
@@ -49,11 +45,6 @@ final class TestOrderPair implements AutoCloseable
     TestOrderPair(final Path dir)
     {
         this.dir = dir;
-        node = BackboneNode.launch(new BackboneNode.Context()
-            .aeronDirectoryName(dir.resolve("aeron").toString())
-            .ipcTermBufferLength(1024 * 1024)
-            .dirDeleteOnShutdown(true));
-        aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(node.aeronDirectoryName()));
     }
 
     OrderService launch(final int id)
@@ -88,8 +79,7 @@ final class TestOrderPair implements AutoCloseable
             .fenceTiming(500_000_000L, 300_000_000L)
             .startupPeerWaitNs(2_000_000_000L)
             .queueDir(dir.resolve("queue-" + id).toString())
-            .registerMBean(false)
-            .aeron(aeron);
+            .registerMBean(false);
         customize.accept(ctx);
         servers[id] = OrderService.launch(ctx);
         return servers[id];
@@ -318,6 +308,6 @@ final class TestOrderPair implements AutoCloseable
     @Override
     public void close()
     {
-        CloseHelper.quietCloseAll(client, servers[0], servers[1], aeron, node);
+        CloseHelper.quietCloseAll(client, servers[0], servers[1]);
     }
 }

@@ -1,16 +1,12 @@
 package io.mdhub.common.test.order;
 
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.util.Arrays;
 
 import org.agrona.concurrent.UnsafeBuffer;
 
-import io.aeron.driver.MediaDriver;
-import io.aeron.driver.ThreadingMode;
-
 /**
- * Helpers for order client tests: an embedded media driver and order bytes.
+ * Helpers for order client tests: order bytes.
  */
 public final class OrderTests
 {
@@ -19,25 +15,6 @@ public final class OrderTests
 
     private OrderTests()
     {
-    }
-
-    /**
-     * An embedded media driver, one SHARED thread that backs off, in a directory of its own (deleted on close).
-     *
-     * @param dir             where the Aeron directory goes.
-     * @param ipcTermLength   IPC term length (64 KiB makes back-pressure easy to reach).
-     * @return the driver.
-     */
-    public static MediaDriver launchDriver(final Path dir, final int ipcTermLength)
-    {
-        return MediaDriver.launch(new MediaDriver.Context()
-            .aeronDirectoryName(dir.resolve("aeron").toString())
-            .threadingMode(ThreadingMode.SHARED)
-            .ipcTermBufferLength(ipcTermLength)
-            .publicationTermBufferLength(64 * 1024)
-            .termBufferSparseFile(true)
-            .dirDeleteOnStart(true)
-            .dirDeleteOnShutdown(true));
     }
 
     /**
