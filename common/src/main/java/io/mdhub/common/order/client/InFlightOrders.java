@@ -12,8 +12,8 @@ import org.agrona.concurrent.UnsafeBuffer;
 /**
  * The client's unacknowledged orders: a fixed number of slots (the in-flight window), each with an off-heap copy of
  * its FIX bytes, found by order id through a primitive map, plus a FIFO of slots to be sent. Nothing allocates after
- * construction. The per-slot fields are arrays indexed by slot, read and written by {@link OrderClient} directly.
- * Not thread safe.
+ * construction. The per-slot fields are arrays indexed by slot, read and written directly by the client's classes
+ * ({@link OrderClient}, {@link OrderRouting}, {@link OrderClientEgress}). Not thread safe.
  * <pre>
  *   slot state:  FREE --allocate--> QUEUED --sent--> SENT --ack / final reject--> FREE
  *                                     ^  |  no route   |  map change, server lost, ack timeout

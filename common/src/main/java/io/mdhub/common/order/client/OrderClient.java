@@ -1,10 +1,8 @@
 package io.mdhub.common.order.client;
 
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 
-import org.agrona.AsciiSequenceView;
 import org.agrona.CloseHelper;
 import org.agrona.DirectBuffer;
 import org.agrona.LangUtil;
@@ -15,14 +13,11 @@ import org.agrona.concurrent.SystemNanoClock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import io.mdhub.common.codecs.order.PartitionRole;
 import io.mdhub.common.codecs.order.RejectReason;
 import io.mdhub.common.concurrent.IdleConfiguration;
 import io.mdhub.common.concurrent.IdleStrategies;
 import io.mdhub.common.concurrent.SpinBudget;
 import io.mdhub.common.config.BaseContext;
-import io.mdhub.common.net.ConnectionHandler;
-import io.mdhub.common.net.FrameConnection;
 import io.mdhub.common.net.SocketIdleStrategy;
 import io.mdhub.common.net.SocketPoller;
 
@@ -55,6 +50,10 @@ import io.mdhub.common.net.SocketPoller;
  * <b>Threads.</b> Not thread safe: one thread submits and polls (callbacks run on it, inside {@link #poll()}); the
  * client starts no thread. A synchronous {@link #submit} waiting for its answer blocks in the kernel on the client's
  * sockets (the {@code socket} idle strategy) until the answer arrives. Steady state allocates nothing.
+ * <p>
+ * <b>Parts.</b> This class is the facade and the duty cycle (submit, send, ack timeouts). {@link OrderRouting} keeps
+ * the partition maps and each order's route, {@link ServerLinks} the connections, {@link OrderClientEgress} applies
+ * the servers' answers, {@link InFlightOrders} holds the orders and {@link OrderClientCounters} what was counted.
  */
 public final class OrderClient implements AutoCloseable
 {
@@ -65,10 +64,7 @@ public final class OrderClient implements AutoCloseable
     /** Partition argument meaning "by the hash of the order id". */
     public static final int ANY_PARTITION = -1;
 
-    private static final int SERVERS_PER_PAIR = 2;
-    /** Links are looked at when a connection opens or ends, and this often to reconnect and repeat hellos. */
-    private static final long LINK_CHECK_INTERVAL_NS = 50_000_000L;
-    private static final long RECONNECT_INTERVAL_NS = 50_000_000L;
+    private static final int SERVERS_PER_PAIR = OrderRouting.SERVERS_PER_PAIR;
     /** The longest answer: a partition map of 1,024 partitions or a reject with a long text fits. */
     private static final int MAX_ANSWER_BYTES = 64 * 1024;
     private static final long MIN_TIMEOUT_CHECK_INTERVAL_NS = 1_000_000L;
@@ -79,39 +75,20 @@ public final class OrderClient implements AutoCloseable
     private final NanoClock clock;
     private final IdleStrategy idleStrategy;
     private final SocketPoller poller;
-    private final PairState[] pairs;
-    private final ServerLink[] servers;
     private final InFlightOrders orders;
+    private final OrderRouting routing;
+    private final ServerLinks links;
+    private final OrderClientCounters counters = new OrderClientCounters();
     private final long ackTimeoutNs;
     private final long submitTimeoutNs;
-    private final long helloIntervalNs;
     private final long timeoutCheckIntervalNs;
-    private final AsciiSequenceView textView = new AsciiSequenceView();
     private final SyncOutcome syncOutcome = new SyncOutcome();
-    private final Egress egress = new Egress();
 
-    private int totalPartitions = -1;
-    private long nextLinkCheckNs;
     private long nextTimeoutCheckNs;
     private long lastSendTimestampNs;
     private boolean isPolling;
     private boolean isSending;
     private boolean isClosed;
-
-    private long submitted;
-    private long sends;
-    private long resends;
-    private long acks;
-    private long duplicateAcks;
-    private long finalRejects;
-    private long retryableRejects;
-    private long ackTimeouts;
-    private long serverLosses;
-    private long hellosSent;
-    private long mapsReceived;
-    private long staleAnswers;
-    private long foreignAnswers;
-    private long malformedMessages;
 
     private OrderClient(final Context ctx)
     {
@@ -121,42 +98,32 @@ public final class OrderClient implements AutoCloseable
         this.idleStrategy = ctx.concludedIdleStrategy();
         this.ackTimeoutNs = ctx.ackTimeoutMs() * 1_000_000L;
         this.submitTimeoutNs = ctx.submitTimeoutMs() * 1_000_000L;
-        this.helloIntervalNs = ctx.helloIntervalMs() * 1_000_000L;
         this.timeoutCheckIntervalNs = Math.max(MIN_TIMEOUT_CHECK_INTERVAL_NS, ackTimeoutNs / 8);
         this.poller = new SocketPoller(MAX_ANSWER_BYTES, ctx.sendLimitBytes());
 
         final List<OrderServerAddress> addresses = ctx.servers();
         final int pairCount = addresses.size() / SERVERS_PER_PAIR;
-        this.pairs = new PairState[pairCount];
-        this.servers = new ServerLink[addresses.size()];
         InFlightOrders store = null;
         try
         {
-            for (int i = 0; i < pairCount; i++)
-            {
-                pairs[i] = new PairState(i, new OrderEgressAdapter(i, egress));
-            }
-            for (int i = 0; i < servers.length; i++)
-            {
-                servers[i] = new ServerLink(i, i / SERVERS_PER_PAIR, i % SERVERS_PER_PAIR, addresses.get(i),
-                    new OrderIngressPublisher(ctx.maxOrderLength()));
-                connect(servers[i], clock.nanoTime());
-            }
+            store = new InFlightOrders(ctx.window(), ctx.maxOrderLength());
+            this.orders = store;
+            this.routing = new OrderRouting(pairCount, orders, ackTimeoutNs);
+            this.links = new ServerLinks(clientId, addresses, ctx.maxOrderLength(),
+                ctx.helloIntervalMs() * 1_000_000L, clock, poller, routing, counters);
+            links.connect(new OrderClientEgress(clientId, clock, orders, routing, links, counters));
             if (idleStrategy instanceof SocketIdleStrategy)
             {
                 ((SocketIdleStrategy)idleStrategy).attach(poller); // a synchronous submit sleeps until answered
             }
-            store = new InFlightOrders(ctx.window(), ctx.maxOrderLength());
         }
         catch (final RuntimeException ex)
         {
             closeStreams();
+            CloseHelper.quietClose(store);
             throw ex;
         }
-        this.orders = store;
-        final long now = clock.nanoTime();
-        this.nextLinkCheckNs = now;
-        this.nextTimeoutCheckNs = now + timeoutCheckIntervalNs;
+        this.nextTimeoutCheckNs = clock.nanoTime() + timeoutCheckIntervalNs;
         LOG.info("order client {}: {} pair(s) {}, window {}", clientId, pairCount, addresses, ctx.window());
     }
 
@@ -191,7 +158,7 @@ public final class OrderClient implements AutoCloseable
      */
     public static int partitionOf(final long orderId, final int partitionCount)
     {
-        return (int)Long.remainderUnsigned(mix(orderId), partitionCount);
+        return OrderRouting.partitionOf(orderId, partitionCount);
     }
 
     /**
@@ -202,12 +169,8 @@ public final class OrderClient implements AutoCloseable
      */
     public static long mix(final long value)
     {
-        long z = value;
-        z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
-        z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
-        return z ^ (z >>> 31);
+        return OrderRouting.mix(value);
     }
-
     /**
      * Submit an order and wait for its answer, polling meanwhile; the partition is chosen by the order id's hash.
      *
@@ -258,7 +221,7 @@ public final class OrderClient implements AutoCloseable
             idle(poll());
         }
         idleStrategy.reset();
-        while (!syncOutcome.isDone)
+        while (!syncOutcome.isDone())
         {
             if (clock.nanoTime() - deadlineNs >= 0)
             {
@@ -269,11 +232,12 @@ public final class OrderClient implements AutoCloseable
             }
             idle(poll());
         }
-        if (null != syncOutcome.reason)
+        if (null != syncOutcome.reason())
         {
-            throw new OrderRejectedException(orderId, syncOutcome.partition, syncOutcome.reason, syncOutcome.text);
+            throw new OrderRejectedException(
+                orderId, syncOutcome.partition(), syncOutcome.reason(), syncOutcome.text());
         }
-        return syncOutcome.sequence;
+        return syncOutcome.sequence();
     }
 
     /**
@@ -351,9 +315,10 @@ public final class OrderClient implements AutoCloseable
         {
             throw new IllegalArgumentException("order " + orderId + " is already in flight");
         }
+        final int totalPartitions = routing.totalPartitions();
         if (partition >= 0 && totalPartitions >= 0 && partition >= totalPartitions)
         {
-            finalRejects++;
+            counters.finalRejects++;
             listener.onReject(orderId, partition, RejectReason.UNKNOWN_PARTITION, clock.nanoTime(),
                 LOCAL_PARTITION_TEXT);
             return true;
@@ -367,7 +332,7 @@ public final class OrderClient implements AutoCloseable
         orders.requestedPartitions[slot] = partition;
         orders.listeners[slot] = listener;
         orders.enqueue(slot);
-        submitted++;
+        counters.submitted++;
         if (!isSending)
         {
             sendQueued(clock.nanoTime());
@@ -394,20 +359,16 @@ public final class OrderClient implements AutoCloseable
         {
             int work = poller.poll();
             final long nowNs = clock.nanoTime();
-            if (nowNs - nextLinkCheckNs >= 0)
-            {
-                nextLinkCheckNs = nowNs + LINK_CHECK_INTERVAL_NS;
-                work += checkLinks(nowNs);
-            }
+            work += links.check(nowNs);
             if (nowNs - nextTimeoutCheckNs >= 0)
             {
                 nextTimeoutCheckNs = nowNs + timeoutCheckIntervalNs;
                 work += checkTimeouts(nowNs);
             }
-            work += sendHellos(nowNs);
+            work += links.sendHellos(nowNs);
             work += sendQueued(nowNs);
             poller.flush(); // every order and hello of this poll: one write per server
-            poller.deadlineNs(Math.min(nextLinkCheckNs, nextTimeoutCheckNs));
+            poller.deadlineNs(Math.min(links.nextCheckNs(), nextTimeoutCheckNs));
             return work;
         }
         finally
@@ -416,21 +377,22 @@ public final class OrderClient implements AutoCloseable
         }
     }
 
+
     /**
      * @return true when the partition count of every pair is known and every partition has a reachable primary.
      */
     public boolean isReady()
     {
-        if (totalPartitions < 0)
+        if (routing.totalPartitions() < 0)
         {
             return false;
         }
-        for (final PairState pair : pairs)
+        for (int pair = 0; pair < routing.pairCount(); pair++)
         {
-            for (int p = 0; p < pair.partitionCount; p++)
+            for (int p = 0; p < routing.partitionCount(pair); p++)
             {
-                final int primary = pair.primary[p];
-                if (primary < 0 || !servers[pair.index * SERVERS_PER_PAIR + primary].connected)
+                final int server = routing.primaryServer(pair, p);
+                if (server < 0 || !links.isConnected(server))
                 {
                     return false;
                 }
@@ -469,7 +431,7 @@ public final class OrderClient implements AutoCloseable
      */
     public int partitionCount()
     {
-        return totalPartitions;
+        return routing.totalPartitions();
     }
 
     /**
@@ -477,7 +439,7 @@ public final class OrderClient implements AutoCloseable
      */
     public int pairCount()
     {
-        return pairs.length;
+        return routing.pairCount();
     }
 
     /**
@@ -486,16 +448,7 @@ public final class OrderClient implements AutoCloseable
      */
     public int primaryOf(final int partition)
     {
-        for (final PairState pair : pairs)
-        {
-            if (pair.partitionOffset >= 0 && partition >= pair.partitionOffset &&
-                partition < pair.partitionOffset + pair.partitionCount)
-            {
-                final int primary = pair.primary[partition - pair.partitionOffset];
-                return primary < 0 ? -1 : pair.index * SERVERS_PER_PAIR + primary;
-            }
-        }
-        return -1;
+        return routing.primaryOf(partition);
     }
 
     /**
@@ -519,7 +472,7 @@ public final class OrderClient implements AutoCloseable
      */
     public int lastAckPartition()
     {
-        return syncOutcome.partition;
+        return syncOutcome.partition();
     }
 
     /**
@@ -527,7 +480,7 @@ public final class OrderClient implements AutoCloseable
      */
     public int lastAckEpoch()
     {
-        return syncOutcome.epoch;
+        return syncOutcome.epoch();
     }
 
     /**
@@ -535,7 +488,7 @@ public final class OrderClient implements AutoCloseable
      */
     public boolean lastAckDuplicate()
     {
-        return syncOutcome.duplicate;
+        return syncOutcome.duplicate();
     }
 
     /**
@@ -543,7 +496,7 @@ public final class OrderClient implements AutoCloseable
      */
     public long submittedCount()
     {
-        return submitted;
+        return counters.submittedCount();
     }
 
     /**
@@ -551,7 +504,7 @@ public final class OrderClient implements AutoCloseable
      */
     public long sendCount()
     {
-        return sends;
+        return counters.sendCount();
     }
 
     /**
@@ -559,7 +512,7 @@ public final class OrderClient implements AutoCloseable
      */
     public long resendCount()
     {
-        return resends;
+        return counters.resendCount();
     }
 
     /**
@@ -567,7 +520,7 @@ public final class OrderClient implements AutoCloseable
      */
     public long ackCount()
     {
-        return acks;
+        return counters.ackCount();
     }
 
     /**
@@ -575,7 +528,7 @@ public final class OrderClient implements AutoCloseable
      */
     public long duplicateAckCount()
     {
-        return duplicateAcks;
+        return counters.duplicateAckCount();
     }
 
     /**
@@ -583,7 +536,7 @@ public final class OrderClient implements AutoCloseable
      */
     public long rejectCount()
     {
-        return finalRejects;
+        return counters.rejectCount();
     }
 
     /**
@@ -591,7 +544,7 @@ public final class OrderClient implements AutoCloseable
      */
     public long retryableRejectCount()
     {
-        return retryableRejects;
+        return counters.retryableRejectCount();
     }
 
     /**
@@ -599,7 +552,7 @@ public final class OrderClient implements AutoCloseable
      */
     public long ackTimeoutCount()
     {
-        return ackTimeouts;
+        return counters.ackTimeoutCount();
     }
 
     /**
@@ -607,12 +560,7 @@ public final class OrderClient implements AutoCloseable
      */
     public int connectedServerCount()
     {
-        int connected = 0;
-        for (final ServerLink link : servers)
-        {
-            connected += link.connected ? 1 : 0;
-        }
-        return connected;
+        return links.connectedCount();
     }
 
     /**
@@ -621,7 +569,7 @@ public final class OrderClient implements AutoCloseable
      */
     public long serverLossCount()
     {
-        return serverLosses;
+        return counters.serverLossCount();
     }
 
     /**
@@ -629,7 +577,7 @@ public final class OrderClient implements AutoCloseable
      */
     public long helloCount()
     {
-        return hellosSent;
+        return counters.helloCount();
     }
 
     /**
@@ -637,7 +585,7 @@ public final class OrderClient implements AutoCloseable
      */
     public long mapCount()
     {
-        return mapsReceived;
+        return counters.mapCount();
     }
 
     /**
@@ -645,7 +593,7 @@ public final class OrderClient implements AutoCloseable
      */
     public long staleAnswerCount()
     {
-        return staleAnswers;
+        return counters.staleAnswerCount();
     }
 
     /**
@@ -653,7 +601,7 @@ public final class OrderClient implements AutoCloseable
      */
     public long foreignAnswerCount()
     {
-        return foreignAnswers;
+        return counters.foreignAnswerCount();
     }
 
     /**
@@ -661,7 +609,7 @@ public final class OrderClient implements AutoCloseable
      */
     public long malformedCount()
     {
-        return malformedMessages;
+        return counters.malformedCount();
     }
 
     /**
@@ -669,12 +617,7 @@ public final class OrderClient implements AutoCloseable
      */
     public long backPressureCount()
     {
-        long total = 0;
-        for (final ServerLink link : servers)
-        {
-            total += link.publisher.backPressureEvents();
-        }
-        return total;
+        return links.backPressureEvents();
     }
 
     /**
@@ -723,10 +666,7 @@ public final class OrderClient implements AutoCloseable
         isSending = true;
         try
         {
-            for (final ServerLink link : servers)
-            {
-                link.isBackPressured = false;
-            }
+            links.clearBackPressure();
             int work = 0;
             for (int i = orders.queueSize(); i > 0; i--)
             {
@@ -754,51 +694,44 @@ public final class OrderClient implements AutoCloseable
         {
             return 0;
         }
-        final PairState pair = pairs[orders.pairs[slot]];
+        final int pair = orders.pairs[slot];
         final int partition = orders.partitions[slot];
-        final int primary = pair.primary[partition];
-        if (primary < 0)
+        final int server = routing.primaryServer(pair, partition);
+        if (server < 0 || !links.isConnected(server))
         {
-            waitForRoute(slot, nowNs);
+            routing.waitForRoute(slot, nowNs);
             return 0;
         }
-        final ServerLink link = servers[pair.index * SERVERS_PER_PAIR + primary];
-        if (!link.connected)
-        {
-            waitForRoute(slot, nowNs);
-            return 0;
-        }
-        if (link.isBackPressured)
+        if (links.isBackPressured(server))
         {
             orders.enqueue(slot);
             return 0;
         }
 
         final long stamp = Math.max(clock.nanoTime(), lastSendTimestampNs + 1);
-        final long result = link.publisher.sendOrder(clientId, orders.orderIds[slot], partition, stamp,
+        final long result = links.sendOrder(server, orders.orderIds[slot], partition, stamp,
             orders.fixStore, orders.fixOffset(slot), orders.lengths[slot]);
         if (result > 0)
         {
             lastSendTimestampNs = stamp;
             orders.states[slot] = InFlightOrders.SENT;
-            orders.sentServers[slot] = link.index;
-            orders.sentEpochs[slot] = pair.primaryEpoch[partition];
+            orders.sentServers[slot] = server;
+            orders.sentEpochs[slot] = routing.primaryEpoch(pair, partition);
             orders.sendTimestampsNs[slot] = stamp;
             if (orders.sends[slot]++ > 0)
             {
-                resends++;
+                counters.resends++;
             }
-            sends++;
+            counters.sends++;
             return 1;
         }
         if (OrderIngressPublisher.BACK_PRESSURED == result)
         {
-            link.isBackPressured = true;
             orders.enqueue(slot);
         }
         else
         {
-            waitForRoute(slot, nowNs); // NOT_CONNECTED: the link check will notice the server is gone
+            routing.waitForRoute(slot, nowNs); // NOT_CONNECTED: the link check will notice the server is gone
         }
         return 0;
     }
@@ -814,123 +747,21 @@ public final class OrderClient implements AutoCloseable
         {
             return true;
         }
-        if (totalPartitions < 0)
+        final long nowNs = clock.nanoTime();
+        switch (routing.resolve(slot, nowNs))
         {
-            waitForRoute(slot, clock.nanoTime());
-            return false;
-        }
-        final int requested = orders.requestedPartitions[slot];
-        final int global = requested < 0 ? partitionOf(orders.orderIds[slot], totalPartitions) : requested;
-        if (global >= totalPartitions)
-        {
-            final long orderId = orders.orderIds[slot];
-            final OrderListener listener = orders.listeners[slot];
-            orders.free(slot);
-            finalRejects++;
-            listener.onReject(orderId, global, RejectReason.UNKNOWN_PARTITION, clock.nanoTime(),
-                LOCAL_PARTITION_TEXT);
-            return false;
-        }
-        for (final PairState pair : pairs)
-        {
-            if (global < pair.partitionOffset + pair.partitionCount)
-            {
-                orders.pairs[slot] = pair.index;
-                orders.partitions[slot] = global - pair.partitionOffset;
-                orders.globalPartitions[slot] = global;
+            case OrderRouting.ROUTED:
                 return true;
-            }
-        }
-        throw new IllegalStateException("partition " + global + " not in any pair"); // offsets cover 0..total-1
-    }
-
-    private void waitForRoute(final int slot, final long nowNs)
-    {
-        orders.states[slot] = InFlightOrders.WAITING;
-        orders.retryAtNs[slot] = nowNs + ackTimeoutNs;
-    }
-
-    private int sendHellos(final long nowNs)
-    {
-        int work = 0;
-        for (final ServerLink link : servers)
-        {
-            if (link.connected && (link.isHelloDue || (!link.isMapReceived && nowNs - link.nextHelloNs >= 0)))
-            {
-                final PairState pair = pairs[link.pair];
-                if (OrderIngressPublisher.SENT == link.publisher.sendHello(clientId))
-                {
-                    link.isHelloDue = false;
-                    link.nextHelloNs = nowNs + helloIntervalNs;
-                    hellosSent++;
-                    work++;
-                }
-            }
-        }
-        return work;
-    }
-
-    private int checkLinks(final long nowNs)
-    {
-        int work = 0;
-        for (final ServerLink link : servers)
-        {
-            if (link.connection.isClosed() && nowNs - link.nextConnectNs >= 0)
-            {
-                work += connect(link, nowNs);
-            }
-            final boolean isConnected = link.publisher.isConnected();
-            if (isConnected != link.connected)
-            {
-                link.connected = isConnected;
-                work++;
-                if (isConnected)
-                {
-                    LOG.info("order client {}: server {} ({}) connected", clientId, link.index, link.address);
-                    link.isHelloDue = true;
-                    requeueWaiting(link.pair);
-                }
-                else
-                {
-                    serverLost(link, nowNs, "its connection ended: " + link.closeReason);
-                }
-            }
-        }
-        return work;
-    }
-
-    /**
-     * Start a connection to a server; the next link check after it opens says hello.
-     */
-    private int connect(final ServerLink link, final long nowNs)
-    {
-        link.nextConnectNs = nowNs + RECONNECT_INTERVAL_NS;
-        link.connection = poller.connect(link.address.socketAddress(), link);
-        link.publisher.connection(link.connection);
-        return 1;
-    }
-
-    private void serverLost(final ServerLink link, final long nowNs, final String why)
-    {
-        if (!link.isLost)
-        {
-            LOG.warn("order client {}: lost server {} ({}): {}", clientId, link.index, link.address, why);
-            serverLosses++;
-            link.isLost = true;
-        }
-        link.isMapReceived = false;
-        link.isSessionKnown = false;
-        link.nextHelloNs = nowNs;
-        final PairState pair = pairs[link.pair];
-        pair.clearRoles(link.serverId);
-        pair.recomputePrimaries(servers);
-        for (int slot = 0; slot < orders.capacity; slot++)
-        {
-            if (InFlightOrders.SENT == orders.states[slot] && link.index == orders.sentServers[slot])
-            {
-                orders.sentServers[slot] = -1; // any route will do now, even this server's once it is back
-                orders.enqueue(slot);
-            }
+            case OrderRouting.UNKNOWN_PARTITION:
+                final long orderId = orders.orderIds[slot];
+                final int partition = orders.requestedPartitions[slot];
+                final OrderListener listener = orders.listeners[slot];
+                orders.free(slot);
+                counters.finalRejects++;
+                listener.onReject(orderId, partition, RejectReason.UNKNOWN_PARTITION, nowNs, LOCAL_PARTITION_TEXT);
+                return false;
+            default:
+                return false;
         }
     }
 
@@ -943,12 +774,8 @@ public final class OrderClient implements AutoCloseable
             final byte state = states[slot];
             if (InFlightOrders.SENT == state && nowNs - orders.sendTimestampsNs[slot] >= ackTimeoutNs)
             {
-                ackTimeouts++;
-                final int pair = orders.pairs[slot];
-                for (int s = 0; s < SERVERS_PER_PAIR; s++)
-                {
-                    servers[pair * SERVERS_PER_PAIR + s].isHelloDue = true; // ask for fresh maps
-                }
+                counters.ackTimeouts++;
+                links.askForMaps(orders.pairs[slot]);
                 orders.enqueue(slot);
                 work++;
             }
@@ -961,93 +788,6 @@ public final class OrderClient implements AutoCloseable
         return work;
     }
 
-    private void requeueWaiting(final int pairIndex)
-    {
-        for (int slot = 0; slot < orders.capacity; slot++)
-        {
-            if (InFlightOrders.WAITING == orders.states[slot] &&
-                (pairIndex == orders.pairs[slot] || orders.pairs[slot] < 0))
-            {
-                orders.enqueue(slot);
-            }
-        }
-    }
-
-    private void onMapApplied(final PairState pair)
-    {
-        mapsReceived++;
-        pair.recomputePrimaries(servers);
-        for (int slot = 0; slot < orders.capacity; slot++)
-        {
-            final byte state = orders.states[slot];
-            final int orderPair = orders.pairs[slot];
-            if (orderPair < 0)
-            {
-                if (InFlightOrders.WAITING == state)
-                {
-                    orders.enqueue(slot); // the partition counts may be known now
-                }
-            }
-            else if (pair.index == orderPair && (InFlightOrders.WAITING == state || InFlightOrders.SENT == state))
-            {
-                final int partition = orders.partitions[slot];
-                final int primary = pair.primary[partition];
-                final boolean isRouteChanged = primary >= 0 &&
-                    (pair.index * SERVERS_PER_PAIR + primary != orders.sentServers[slot] ||
-                    pair.primaryEpoch[partition] != orders.sentEpochs[slot]);
-                // SENT: the primary changed, send it there (a stored order comes back duplicate); without a primary
-                // it stays SENT (an answer may still come). WAITING: a route appeared, or differs from the one that
-                // refused it (the same route waits for the retry time).
-                if (isRouteChanged)
-                {
-                    orders.enqueue(slot);
-                }
-            }
-        }
-    }
-
-    private void updateTotalPartitions()
-    {
-        int total = 0;
-        for (final PairState pair : pairs)
-        {
-            if (pair.partitionCount < 0)
-            {
-                return;
-            }
-            total += pair.partitionCount;
-        }
-        int offset = 0;
-        for (final PairState pair : pairs)
-        {
-            pair.partitionOffset = offset;
-            offset += pair.partitionCount;
-        }
-        totalPartitions = total;
-    }
-
-    /**
-     * @return the server of the pair whose response publication has this session, or null if none or both have it
-     * (two servers in one process sharing one publication cannot be told apart).
-     */
-    private ServerLink linkOfSession(final int pairIndex, final int sessionId)
-    {
-        ServerLink found = null;
-        for (int s = 0; s < SERVERS_PER_PAIR; s++)
-        {
-            final ServerLink link = servers[pairIndex * SERVERS_PER_PAIR + s];
-            if (link.isSessionKnown && sessionId == link.sessionId)
-            {
-                if (null != found)
-                {
-                    return null;
-                }
-                found = link;
-            }
-        }
-        return found;
-    }
-
     private String describe(final int slot)
     {
         if (slot < 0)
@@ -1055,9 +795,17 @@ public final class OrderClient implements AutoCloseable
             return "not in flight";
         }
         final int pair = orders.pairs[slot];
-        final String where = pair < 0 ? "partition not yet known" : "pair " + pair + " partition " +
-            orders.partitions[slot] + ", primary " + (pairs[pair].primary[orders.partitions[slot]] < 0 ? "unknown" :
-            "server " + (pair * SERVERS_PER_PAIR + pairs[pair].primary[orders.partitions[slot]]));
+        final String where;
+        if (pair < 0)
+        {
+            where = "partition not yet known";
+        }
+        else
+        {
+            final int server = routing.primaryServer(pair, orders.partitions[slot]);
+            where = "pair " + pair + " partition " + orders.partitions[slot] + ", primary " +
+                (server < 0 ? "unknown" : "server " + server);
+        }
         final String state;
         switch (orders.states[slot])
         {
@@ -1071,369 +819,6 @@ public final class OrderClient implements AutoCloseable
                 state = "waiting for a route";
         }
         return state + ", " + orders.sends[slot] + " send(s), " + where;
-    }
-
-    /**
-     * Decoded answers of every pair, applied to the client's state. Runs inside {@link #poll()}.
-     */
-    private final class Egress implements OrderEgressListener
-    {
-        @Override
-        public boolean onPartitionMapBegin(
-            final int pairIndex, final int sessionId, final int serverId, final int partitionCount)
-        {
-            if (serverId < 0 || serverId >= SERVERS_PER_PAIR || partitionCount < 1 || partitionCount > MAX_PARTITIONS)
-            {
-                malformedMessages++;
-                return false;
-            }
-            final PairState pair = pairs[pairIndex];
-            if (pair.partitionCount < 0)
-            {
-                pair.init(partitionCount);
-                updateTotalPartitions();
-            }
-            else if (pair.partitionCount != partitionCount)
-            {
-                malformedMessages++;
-                LOG.error("order client {}: pair {} server {} announces {} partitions, {} before: map ignored " +
-                    "(restart the client to take a new partition count)", clientId, pairIndex, serverId,
-                    partitionCount, pair.partitionCount);
-                return false;
-            }
-            pair.clearRoles(serverId);
-            return true;
-        }
-
-        @Override
-        public void onPartitionMapEntry(
-            final int pairIndex, final int serverId, final int partition, final short role, final int epoch)
-        {
-            final PairState pair = pairs[pairIndex];
-            if (partition >= 0 && partition < pair.partitionCount)
-            {
-                pair.roles[serverId][partition] = (byte)role;
-                pair.epochs[serverId][partition] = epoch;
-            }
-        }
-
-        @Override
-        public void onPartitionMapEnd(final int pairIndex, final int sessionId, final int serverId)
-        {
-            final ServerLink link = servers[pairIndex * SERVERS_PER_PAIR + serverId];
-            link.isMapReceived = true;
-            link.isSessionKnown = true;
-            link.isLost = false;
-            link.sessionId = sessionId;
-            onMapApplied(pairs[pairIndex]);
-        }
-
-        @Override
-        public void onOrderAck(
-            final int pairIndex,
-            final int sessionId,
-            final long ackClientId,
-            final long orderId,
-            final int partition,
-            final int epoch,
-            final long sequence,
-            final boolean duplicate,
-            final boolean replicated,
-            final long sendTimestampNs)
-        {
-            if (clientId != ackClientId)
-            {
-                foreignAnswers++;
-                return;
-            }
-            final int slot = orders.slotOf(orderId);
-            if (slot < 0 || pairIndex != orders.pairs[slot])
-            {
-                staleAnswers++;
-                return;
-            }
-            final OrderListener listener = orders.listeners[slot];
-            final int global = pairs[pairIndex].partitionOffset + partition;
-            orders.free(slot);
-            acks++;
-            if (duplicate)
-            {
-                duplicateAcks++;
-            }
-            listener.onAck(orderId, global, epoch, sequence, duplicate, replicated, sendTimestampNs);
-        }
-
-        @Override
-        public void onOrderReject(
-            final int pairIndex,
-            final int sessionId,
-            final long rejectClientId,
-            final long orderId,
-            final int partition,
-            final RejectReason reason,
-            final long sendTimestampNs,
-            final DirectBuffer buffer,
-            final int textOffset,
-            final int textLength)
-        {
-            if (clientId != rejectClientId)
-            {
-                foreignAnswers++;
-                return;
-            }
-            final int slot = orders.slotOf(orderId);
-            if (slot < 0 || pairIndex != orders.pairs[slot])
-            {
-                staleAnswers++;
-                return;
-            }
-            switch (reason)
-            {
-                case NOT_PRIMARY:
-                case UNAVAILABLE:
-                case UNKNOWN_CLIENT:
-                    onRetryableReject(slot, pairIndex, sessionId, reason, sendTimestampNs);
-                    return;
-                default:
-                    final OrderListener listener = orders.listeners[slot];
-                    final int global = orders.globalPartitions[slot];
-                    orders.free(slot);
-                    finalRejects++;
-                    textView.wrap(buffer, textOffset, textLength);
-                    listener.onReject(orderId, global, reason, sendTimestampNs, textView);
-            }
-        }
-
-        @Override
-        public void onMalformed(final int pairIndex)
-        {
-            malformedMessages++;
-        }
-
-        private void onRetryableReject(
-            final int slot,
-            final int pairIndex,
-            final int sessionId,
-            final RejectReason reason,
-            final long sendTimestampNs)
-        {
-            if (InFlightOrders.SENT != orders.states[slot] || sendTimestampNs != orders.sendTimestampsNs[slot])
-            {
-                staleAnswers++; // answers an earlier send; the order was routed again since
-                return;
-            }
-            retryableRejects++;
-            if (RejectReason.UNKNOWN_CLIENT == reason)
-            {
-                orders.sentServers[slot] = -1; // after the hello, the same route is good again
-            }
-            final ServerLink rejecting = linkOfSession(pairIndex, sessionId);
-            if (null != rejecting)
-            {
-                rejecting.isHelloDue = true; // its answer is a fresh PartitionMap
-            }
-            else
-            {
-                for (int s = 0; s < SERVERS_PER_PAIR; s++)
-                {
-                    servers[pairIndex * SERVERS_PER_PAIR + s].isHelloDue = true;
-                }
-            }
-            waitForRoute(slot, clock.nanoTime()); // the pair's next map (or the retry time) queues it again
-        }
-    }
-
-    /**
-     * The outcome of the synchronous submit in progress.
-     */
-    private static final class SyncOutcome implements OrderListener
-    {
-        private long orderId;
-        private boolean isDone;
-        private long sequence;
-        private int partition;
-        private int epoch;
-        private boolean duplicate;
-        private RejectReason reason;
-        private String text;
-
-        void reset(final long orderId)
-        {
-            this.orderId = orderId;
-            isDone = false;
-            sequence = 0;
-            partition = -1;
-            epoch = 0;
-            duplicate = false;
-            reason = null;
-            text = null;
-        }
-
-        @Override
-        public void onAck(
-            final long orderId,
-            final int partition,
-            final int epoch,
-            final long sequence,
-            final boolean duplicate,
-            final boolean replicated,
-            final long sendTimestampNs)
-        {
-            if (orderId == this.orderId)
-            {
-                this.isDone = true;
-                this.sequence = sequence;
-                this.partition = partition;
-                this.epoch = epoch;
-                this.duplicate = duplicate;
-            }
-        }
-
-        @Override
-        public void onReject(
-            final long orderId,
-            final int partition,
-            final RejectReason reason,
-            final long sendTimestampNs,
-            final CharSequence text)
-        {
-            if (orderId == this.orderId)
-            {
-                this.isDone = true;
-                this.partition = partition;
-                this.reason = reason;
-                this.text = text.toString();
-            }
-        }
-    }
-
-    /**
-     * One server: its connection and what the client knows of it.
-     */
-    private final class ServerLink implements ConnectionHandler
-    {
-        private final int index;
-        private final int pair;
-        private final int serverId;
-        private final OrderServerAddress address;
-        private final OrderIngressPublisher publisher;
-        private FrameConnection connection;
-        private String closeReason;
-        private long nextConnectNs;
-        private boolean connected;
-        private boolean isMapReceived;
-        private boolean isHelloDue;
-        private boolean isSessionKnown;
-        private boolean isBackPressured;
-        private boolean isLost;
-        private int sessionId;
-        private long nextHelloNs;
-
-        ServerLink(
-            final int index,
-            final int pair,
-            final int serverId,
-            final OrderServerAddress address,
-            final OrderIngressPublisher publisher)
-        {
-            this.index = index;
-            this.pair = pair;
-            this.serverId = serverId;
-            this.address = address;
-            this.publisher = publisher;
-        }
-
-        @Override
-        public void onOpen(final FrameConnection connection)
-        {
-            nextLinkCheckNs = clock.nanoTime(); // say hello now
-        }
-
-        @Override
-        public void onMessage(
-            final FrameConnection connection, final DirectBuffer buffer, final int offset, final int length)
-        {
-            pairs[pair].adapter.onMessage(index, buffer, offset, length);
-        }
-
-        @Override
-        public void onClose(final FrameConnection connection, final String reason)
-        {
-            closeReason = reason;
-            nextLinkCheckNs = clock.nanoTime(); // the loss is handled by the next poll's link check
-        }
-    }
-
-    /**
-     * One pair: its response subscription and the roles its servers announced.
-     */
-    private static final class PairState
-    {
-        private final int index;
-        private final OrderEgressAdapter adapter;
-        private final byte[][] roles = new byte[SERVERS_PER_PAIR][];
-        private final int[][] epochs = new int[SERVERS_PER_PAIR][];
-        private int partitionCount = -1;
-        private int partitionOffset = -1;
-        private int[] primary;
-        private int[] primaryEpoch;
-
-        PairState(final int index, final OrderEgressAdapter adapter)
-        {
-            this.index = index;
-            this.adapter = adapter;
-        }
-
-        void init(final int count)
-        {
-            partitionCount = count;
-            for (int s = 0; s < SERVERS_PER_PAIR; s++)
-            {
-                roles[s] = new byte[count];
-                epochs[s] = new int[count];
-            }
-            primary = new int[count];
-            Arrays.fill(primary, -1);
-            primaryEpoch = new int[count];
-        }
-
-        void clearRoles(final int serverId)
-        {
-            if (partitionCount > 0)
-            {
-                Arrays.fill(roles[serverId], (byte)PartitionRole.NONE.value());
-                Arrays.fill(epochs[serverId], 0);
-            }
-        }
-
-        /**
-         * A partition's primary is the server whose latest map names it PRIMARY; if both do (one of them has not
-         * announced its demotion yet), the higher epoch wins.
-         */
-        void recomputePrimaries(final ServerLink[] servers)
-        {
-            if (partitionCount < 0)
-            {
-                return;
-            }
-            final byte primaryRole = (byte)PartitionRole.PRIMARY.value();
-            for (int p = 0; p < partitionCount; p++)
-            {
-                int best = -1;
-                int bestEpoch = 0;
-                for (int s = 0; s < SERVERS_PER_PAIR; s++)
-                {
-                    if (servers[index * SERVERS_PER_PAIR + s].isMapReceived && primaryRole == roles[s][p] &&
-                        (best < 0 || epochs[s][p] > bestEpoch))
-                    {
-                        best = s;
-                        bestEpoch = epochs[s][p];
-                    }
-                }
-                primary[p] = best;
-                primaryEpoch[p] = bestEpoch;
-            }
-        }
     }
 
     /**
