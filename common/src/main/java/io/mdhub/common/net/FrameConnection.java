@@ -264,6 +264,7 @@ public final class FrameConnection
         int budget = READ_BUDGET_BUFFERS * receive.capacity();
         while (!isClosed && budget > 0)
         {
+            final int space = receive.remaining();
             final int read;
             try
             {
@@ -281,8 +282,10 @@ public final class FrameConnection
                 return messages;
             }
             messages += dispatch();
-            if (0 == read)
+            if (read < space || 0 == read)
             {
+                // the socket had less than the room offered: it is drained, and asking again would cost a read
+                // that finds nothing (epoll reports what arrives meanwhile)
                 break;
             }
             budget -= read;

@@ -12,6 +12,8 @@ import org.agrona.concurrent.IdleStrategy;
  * every spin is CPU taken from the thread that has the work).
  * <p>
  * The owner {@link #attach}es its poller before the first idle; until then the strategy parks for the longest wait.
+ * An owner whose deadline covers all its pending work ({@link SocketPoller#blockAfterWork}) is blocked after a duty
+ * cycle that did work as well (unless spins are configured): the wait is also the look for more input.
  */
 public final class SocketIdleStrategy implements IdleStrategy
 {
@@ -72,6 +74,10 @@ public final class SocketIdleStrategy implements IdleStrategy
         if (workCount > 0)
         {
             reset();
+            if (0 == maxSpins && null != poller && poller.isBlockingAfterWork())
+            {
+                poller.await(maxWaitMs); // its owner's deadline is now if more work is pending
+            }
             return;
         }
         idle();

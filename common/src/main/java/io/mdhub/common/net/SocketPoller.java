@@ -47,7 +47,8 @@ public final class SocketPoller implements AutoCloseable
     private int workDone;
     private long deadlineNs = Long.MAX_VALUE;
     private boolean isSelecting;
-    private boolean hasAwaitedWork;
+    private boolean hasJustSelected;
+    private boolean isBlockingAfterWork;
     private boolean isDeregistrationDue;
     private boolean isClosed;
 
@@ -220,9 +221,9 @@ public final class SocketPoller implements AutoCloseable
      */
     public int poll()
     {
-        if (hasAwaitedWork)
+        if (hasJustSelected)
         {
-            hasAwaitedWork = false; // await just selected and read: nothing new can be there yet worth a syscall
+            hasJustSelected = false; // await just selected and read: nothing new can be there yet worth a syscall
             return workDone;
         }
         workDone = 0;
@@ -275,6 +276,27 @@ public final class SocketPoller implements AutoCloseable
     }
 
     /**
+     * The owner's promise that its {@link #deadlineNs deadline} covers all the work it has that no socket will
+     * announce — now, when it stopped at a budget with more to do — so that its idle strategy may block after a duty
+     * cycle that did work too: then one {@code epoll_wait} per wake-up is both the look for more input and the wait
+     * for it, where a non-blocking look first would cost a second system call per wake-up.
+     *
+     * @param isBlockingAfterWork whether the owner keeps that promise.
+     */
+    public void blockAfterWork(final boolean isBlockingAfterWork)
+    {
+        this.isBlockingAfterWork = isBlockingAfterWork;
+    }
+
+    /**
+     * @return whether the owner's deadline covers all its pending work (see {@link #blockAfterWork}).
+     */
+    public boolean isBlockingAfterWork()
+    {
+        return isBlockingAfterWork;
+    }
+
+    /**
      * Block until a socket is ready, {@link #wakeup()} is called, the owner's deadline comes or the timeout passes,
      * then accept, connect and read what is ready, as {@link #poll()} would; the next {@link #poll()} returns that
      * work without selecting again (one {@code epoll_wait} per wake-up, not two).
@@ -312,7 +334,7 @@ public final class SocketPoller implements AutoCloseable
         {
             deregisterClosed();
         }
-        hasAwaitedWork = workDone > 0;
+        hasJustSelected = true;
         return workDone;
     }
 

@@ -51,6 +51,8 @@ final class OrderAgent implements Agent, PeerListener
     private static final int DRAIN_BUDGET = 1024;
     private static final long CATCH_UP_RETRY_NS = 1_000_000_000L;
     private static final long GAP_REQUEST_INTERVAL_NS = 100_000_000L;
+    /** How soon a sink that refused or failed a write is tried again. */
+    private static final long SINK_RETRY_NS = 1_000_000L;
     /**
      * How long a backup may hold its ack of orders it answered itself: the primary needs it only to complete them
      * (post-process, drain), not to answer anyone, so it rides along with the next message to the primary or goes
@@ -118,6 +120,8 @@ final class OrderAgent implements Agent, PeerListener
     private long lastGapRequestNs;
     private long lazyAckDueNs = Long.MAX_VALUE;
     private boolean isMapDue;
+    private boolean isMoreWorkPending;
+    private long drainDueNs = Long.MAX_VALUE;
     private boolean wereAcksHeld;
     private boolean isPeerDead;
     private volatile boolean isSteppingDown;
@@ -168,6 +172,7 @@ final class OrderAgent implements Agent, PeerListener
         this.peer = new PeerLink(serverId, poller, ctx.peerAddress(), ctx.peerRemoteAddress(),
             ctx.peerSendLimitBytes(), this, counters.malformed);
         this.ingress = poller.listen(ctx.address(), new Ingress());
+        poller.blockAfterWork(true); // every duty cycle sets the deadline to its next timer, or now with work left
     }
 
     @Override
@@ -229,11 +234,14 @@ final class OrderAgent implements Agent, PeerListener
         }
         work += peer.poll(nowNs);
         work += poller.poll();
+        isMoreWorkPending = false;
         work += replicate();
         work += sendBackupAcks(nowNs);
         work += complete();
-        work += drain();
-        work += decide(nowNs);
+        work += drain(nowNs);
+        final int decided = decide(nowNs);
+        isMoreWorkPending |= decided > 0; // a role changed: what it makes due runs in the next cycle
+        work += decided;
         if (nowNs >= nextHeartbeatNs && ServerState.STARTING != state || nowNs >= nextHeartbeatNs && isRebuilt())
         {
             nextHeartbeatNs = nowNs + ctx.heartbeatIntervalNs();
@@ -247,8 +255,9 @@ final class OrderAgent implements Agent, PeerListener
             clients.partitionMaps(partitions);
         }
         poller.flush(); // every answer and replication message of the cycle: one write per connection
-        poller.deadlineNs(Math.min(Math.min(nextFencePollNs, nextHeartbeatNs), Math.min(peer.deadlineNs(),
-            lazyAckDueNs)));
+        // the next wait ends at the first timer, or at once when a budget stopped this cycle short (see blockAfterWork)
+        poller.deadlineNs(isMoreWorkPending ? nowNs : Math.min(Math.min(nextFencePollNs, nextHeartbeatNs),
+            Math.min(Math.min(peer.deadlineNs(), lazyAckDueNs), drainDueNs)));
         return work;
     }
 
@@ -918,6 +927,7 @@ final class OrderAgent implements Agent, PeerListener
                 partition.sent = sequence;
                 sent++;
             }
+            isMoreWorkPending |= partition.sent < partition.last && sent >= REPLICATION_BUDGET;
         }
         if (isPeerCatchingUp && isEverythingSent())
         {
@@ -985,6 +995,7 @@ final class OrderAgent implements Agent, PeerListener
                 completeOne(partition, partition.acked + 1, isSynchronous);
                 work++;
             }
+            isMoreWorkPending |= partition.acked < limit;
         }
         if (isHeld && !wereAcksHeld)
         {
@@ -1230,7 +1241,7 @@ final class OrderAgent implements Agent, PeerListener
                 }
                 if (!peer.ack(partition.id, partition.epoch, partition.last))
                 {
-                    nextDueNs = nowNs; // the link took nothing: try again next cycle
+                    nextDueNs = nowNs + LAZY_ACK_NS; // the link is full: its draining wakes this thread sooner
                     break;
                 }
                 partition.isAckDue = false;
@@ -1373,9 +1384,10 @@ final class OrderAgent implements Agent, PeerListener
      * it durable, and only then advance (and persist) the drained positions that the heartbeats replicate. A failed
      * write or flush leaves the positions where they were and writes the batch again later (at least once).
      */
-    private int drain()
+    private int drain(final long nowNs)
     {
         int work = 0;
+        drainDueNs = Long.MAX_VALUE;
         try
         {
             for (final Partition partition : partitions)
@@ -1395,6 +1407,11 @@ final class OrderAgent implements Agent, PeerListener
                     }
                     partition.written = sequence;
                     work++;
+                }
+                if (partition.written < partition.acked)
+                {
+                    // a budget reached: on with the next cycle; a sink that took no more for now: a little later
+                    drainDueNs = Math.min(drainDueNs, work >= DRAIN_BUDGET ? nowNs : nowNs + SINK_RETRY_NS);
                 }
             }
             if (isUndrainedWritten() && sink.flush())
@@ -1416,6 +1433,7 @@ final class OrderAgent implements Agent, PeerListener
         catch (final RuntimeException ex)
         {
             counters.sinkErrors.increment();
+            drainDueNs = nowNs + SINK_RETRY_NS;
             for (final Partition partition : partitions)
             {
                 partition.written = partition.drained; // written again from the durable position
