@@ -42,7 +42,12 @@ public final class OrderProbe
      * The publishers' default way to wait for an order: parked until the creation thread hands one over.
      */
     public static final String HANDOFF = "handoff";
-    private static final long HANDOFF_MAX_PARK_NS = 1_000_000L;
+    /**
+     * A handed-off publisher's longest park: the creation thread wakes it for an order, so this only bounds how long
+     * its client goes unpolled (for a partition map) and how late it sees the end; shorter parks woke every idle
+     * publisher a thousand times a second on a host with two cores to share.
+     */
+    private static final long HANDOFF_MAX_PARK_NS = 10_000_000L;
     /** The injector's longest park while it waits for a stop's time: it notices the end of the run this soon. */
     private static final long INJECTOR_PARK_NS = 10_000_000L;
     /**
@@ -407,12 +412,15 @@ public final class OrderProbe
             final OrderGenerator generator = settings.generator;
             final UnsafeBuffer fix = new UnsafeBuffer(new byte[generator.maxLength()]);
             final ProbeSchedule.Waiter waiter = new ProbeSchedule.Waiter(Thread.currentThread());
+            boolean hasJustSubmitted = false;
             while (!schedule.isDone() && !isStopping)
             {
                 final long index = schedule.claim();
                 if (index < 0)
                 {
-                    final int work = client.poll();
+                    // a submit has just polled the client: its sockets are looked at again after a wait, not before
+                    final int work = hasJustSubmitted ? 0 : client.poll();
+                    hasJustSubmitted = false;
                     if (null == idle)
                     {
                         schedule.awaitRelease(waiter, HANDOFF_MAX_PARK_NS);
@@ -440,6 +448,7 @@ public final class OrderProbe
                 }
                 endNs[(int)index] = clock.nanoTime();
                 sendNs[(int)index] = send;
+                hasJustSubmitted = true;
             }
         }
     }

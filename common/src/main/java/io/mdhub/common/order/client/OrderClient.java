@@ -115,6 +115,8 @@ public final class OrderClient implements AutoCloseable
             if (idleStrategy instanceof SocketIdleStrategy)
             {
                 ((SocketIdleStrategy)idleStrategy).attach(poller); // a synchronous submit sleeps until answered
+                // every poll sets the deadline to the client's next timer; all else it waits for comes by socket
+                poller.blockAfterWork(true);
             }
         }
         catch (final RuntimeException ex)
@@ -221,6 +223,8 @@ public final class OrderClient implements AutoCloseable
             idle(poll());
         }
         idleStrategy.reset();
+        poller.flush(); // the order goes now, and the first wait is also the first look for its answer
+        int work = 1;
         while (!syncOutcome.isDone())
         {
             if (clock.nanoTime() - deadlineNs >= 0)
@@ -230,7 +234,8 @@ public final class OrderClient implements AutoCloseable
                 throw new OrderTimeoutException(orderId, "order " + orderId + ": no answer within " +
                     ctx.submitTimeoutMs() + " ms (" + state + ")");
             }
-            idle(poll());
+            idle(work);
+            work = syncOutcome.isDone() ? 0 : poll();
         }
         if (null != syncOutcome.reason())
         {
