@@ -38,7 +38,7 @@ import org.agrona.CloseHelper;
  * A firewall that answers the fence port with a reset (REJECT with tcp-reset) makes a live peer look DOWN: fence
  * ports must be reachable or silently dropped, never rejected.
  */
-final class PeerFence implements AutoCloseable
+final class PeerFence implements AutoCloseable, RoleArbiter.Fence
 {
     /**
      * What the fence knows of the peer process.
@@ -395,7 +395,8 @@ final class PeerFence implements AutoCloseable
     /**
      * @return the peer process's state as far as the fence can tell.
      */
-    State state()
+    @Override
+    public State state()
     {
         return state;
     }
@@ -403,7 +404,8 @@ final class PeerFence implements AutoCloseable
     /**
      * @return why the fence is in its state (for logs and JMX).
      */
-    String reason()
+    @Override
+    public String reason()
     {
         return reason;
     }
@@ -412,7 +414,8 @@ final class PeerFence implements AutoCloseable
      * @return true if the last connect got no answer or failed other than by a refusal (the peer's host or the
      * network is not answering): UNKNOWN, and more than a reconnect in progress.
      */
-    boolean isUnreachable()
+    @Override
+    public boolean isUnreachable()
     {
         return isUnreachable;
     }
@@ -420,7 +423,8 @@ final class PeerFence implements AutoCloseable
     /**
      * @return established connections lost so far (closed, reset or silent).
      */
-    long connectionsLost()
+    @Override
+    public long connectionsLost()
     {
         return connectionsLost;
     }

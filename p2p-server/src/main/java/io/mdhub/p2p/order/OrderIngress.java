@@ -1,0 +1,274 @@
+package io.mdhub.p2p.order;
+
+import org.agrona.DirectBuffer;
+import org.agrona.ExpandableDirectByteBuffer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import io.mdhub.common.codecs.order.ClientHelloDecoder;
+import io.mdhub.common.codecs.order.MessageHeaderDecoder;
+import io.mdhub.common.codecs.order.MessageHeaderEncoder;
+import io.mdhub.common.codecs.order.OrderRecordEncoder;
+import io.mdhub.common.codecs.order.RejectReason;
+import io.mdhub.common.codecs.order.SubmitOrderDecoder;
+import io.mdhub.common.net.ConnectionHandler;
+import io.mdhub.common.net.FrameConnection;
+
+/**
+ * Client connections: their hellos, and their orders checked, pre-processed and stored (Orders region, identity
+ * index, write-behind queue) on the partitions this server is primary of, for {@link PrimaryReplication} to send to
+ * the backup; duplicates answered with their original ack; and the connections' end.
+ */
+final class OrderIngress implements ConnectionHandler
+{
+    private static final Logger LOG = LoggerFactory.getLogger(OrderIngress.class);
+
+    private final int serverId;
+    private final int maxOrderBytes;
+    private final Partition[] partitions;
+    private final OrdersRegion region;
+    private final OrderKeyIndex index;
+    private final OrderQueue queue;
+    private final ClientSessions clients;
+    private final OrderPreProcessor preProcessor;
+    private final RoleArbiter roles;
+    private final ProcessorFailures processorFailures;
+    private final OrderCounters counters;
+    private final MessageHeaderDecoder headerDecoder = new MessageHeaderDecoder();
+    private final MessageHeaderEncoder headerEncoder = new MessageHeaderEncoder();
+    private final ClientHelloDecoder helloDecoder = new ClientHelloDecoder();
+    private final SubmitOrderDecoder submitDecoder = new SubmitOrderDecoder();
+    private final OrderRecordEncoder recordEncoder = new OrderRecordEncoder();
+    private final ExpandableDirectByteBuffer recordBuffer = new ExpandableDirectByteBuffer(1024);
+    private final LogInterval malformedLog = new LogInterval(LogInterval.ONE_SECOND_NS);
+    private final LogInterval unknownClientLog = new LogInterval(LogInterval.ONE_SECOND_NS);
+
+    OrderIngress(
+        final OrderService.Context ctx,
+        final Partition[] partitions,
+        final OrdersRegion region,
+        final OrderKeyIndex index,
+        final OrderQueue queue,
+        final ClientSessions clients,
+        final RoleArbiter roles,
+        final ProcessorFailures processorFailures,
+        final OrderCounters counters)
+    {
+        this.serverId = ctx.serverId();
+        this.maxOrderBytes = ctx.maxOrderBytes();
+        this.preProcessor = ctx.preProcessor();
+        this.partitions = partitions;
+        this.region = region;
+        this.index = index;
+        this.queue = queue;
+        this.clients = clients;
+        this.roles = roles;
+        this.processorFailures = processorFailures;
+        this.counters = counters;
+    }
+
+    @Override
+    public void onOpen(final FrameConnection connection)
+    {
+    }
+
+    @Override
+    public void onMessage(
+        final FrameConnection connection, final DirectBuffer buffer, final int offset, final int length)
+    {
+        if (length < MessageHeaderDecoder.ENCODED_LENGTH)
+        {
+            malformed("shorter than a message header", length, connection);
+            return;
+        }
+        headerDecoder.wrap(buffer, offset);
+        if (headerDecoder.schemaId() != MessageHeaderDecoder.SCHEMA_ID)
+        {
+            malformed("not the order protocol (schema id)", length, connection);
+            return;
+        }
+        final int bodyOffset = offset + MessageHeaderDecoder.ENCODED_LENGTH;
+        try
+        {
+            switch (headerDecoder.templateId())
+            {
+                case ClientHelloDecoder.TEMPLATE_ID:
+                    helloDecoder.wrap(buffer, bodyOffset, headerDecoder.blockLength(), headerDecoder.version());
+                    clients.onHello(helloDecoder.clientId(), connection, partitions);
+                    break;
+                case SubmitOrderDecoder.TEMPLATE_ID:
+                    submitDecoder.wrap(buffer, bodyOffset, headerDecoder.blockLength(), headerDecoder.version());
+                    onSubmit(connection, buffer, offset + length);
+                    break;
+                default:
+                    malformed("unknown template id", length, connection);
+                    break;
+            }
+        }
+        catch (final IndexOutOfBoundsException | IllegalArgumentException ex)
+        {
+            malformed("a field runs past the message", length, connection);
+        }
+    }
+
+    @Override
+    public void onClose(final FrameConnection connection, final String reason)
+    {
+        clients.onClose(connection, reason);
+    }
+
+    /**
+     * Count a message that cannot be read at all (no client to answer: the sender is unknown) and log it, at most
+     * once a second with how many came meanwhile.
+     */
+    private void malformed(final String what, final int length, final FrameConnection connection)
+    {
+        counters.malformed.increment();
+        final long skipped = malformedLog.onEvent(System.nanoTime());
+        if (skipped > 0)
+        {
+            LOG.warn("order server {}: skipped {} malformed ingress message(s); the last: {} bytes, {} (from {})",
+                serverId, skipped, length, what, connection.remoteAddress());
+        }
+    }
+
+    private void onSubmit(final FrameConnection connection, final DirectBuffer buffer, final int fragmentEnd)
+    {
+        final long clientId = submitDecoder.clientId();
+        final long orderId = submitDecoder.orderId();
+        final int id = submitDecoder.partition();
+        final long sendNs = submitDecoder.sendTimestampNs();
+        final int fixLength = submitDecoder.fixLength();
+        final int fixOffset = submitDecoder.limit() + SubmitOrderDecoder.fixHeaderLength();
+        final ClientSession client = clients.get(clientId);
+        if (null == client)
+        {
+            // no hello: not taken, and refused on the connection it came on; the client says hello and sends it again
+            counters.unknownClient.increment();
+            clients.rejectUnknown(connection, clientId, orderId, id, sendNs);
+            if (unknownClientLog.onEvent(System.nanoTime()) > 0)
+            {
+                LOG.warn("order server {}: order {} from client {} that has not said hello: refused UNKNOWN_CLIENT",
+                    serverId, orderId, clientId);
+            }
+            return;
+        }
+        if (fixOffset + fixLength > fragmentEnd)
+        {
+            reject(client, orderId, id, RejectReason.MALFORMED_FIX, sendNs, "truncated message");
+            return;
+        }
+        if (id < 0 || id >= partitions.length)
+        {
+            reject(client, orderId, id, RejectReason.UNKNOWN_PARTITION, sendNs, "unknown partition");
+            return;
+        }
+        final Partition partition = partitions[id];
+        final long known = index.sequence(clientId, orderId);
+        if (OrderKeyIndex.MISSING != known)
+        {
+            // completed, or stored on the backup too (it said so): the original ack again, now
+            if (known <= partition.acked || known <= partition.backupAcked || index.lastPartition() != id)
+            {
+                counters.duplicates.increment();
+                client.ack(orderId, index.lastPartition(), index.lastEpoch(), known, true,
+                    roles.isSynchronous(partition), sendNs);
+            }
+            else if (partition.isAnsweredByBackup(known))
+            {
+                partition.resent(known, true); // the backup answers the first copy only: this one on completion
+            }
+            return; // still on its way to the backup: its ack follows
+        }
+        if (!partition.isPrimary() || partition.isHandingOver)
+        {
+            reject(client, orderId, id, RejectReason.NOT_PRIMARY, sendNs, "not primary here");
+            roles.mapDue();
+            return;
+        }
+        if (fixLength > maxOrderBytes)
+        {
+            reject(client, orderId, id, RejectReason.OVERSIZE, sendNs, "order larger than the maximum");
+            return;
+        }
+        if (index.isFull())
+        {
+            // the pair holds every order in memory; at this size it takes no more until it is restarted empty
+            reject(client, orderId, id, RejectReason.UNAVAILABLE, sendNs, "order store full");
+            return;
+        }
+        final long sequence = partition.last + 1;
+        recordEncoder.wrapAndApplyHeader(recordBuffer, 0, headerEncoder)
+            .partition(id)
+            .epoch(partition.epoch)
+            .sequence(sequence)
+            .clientId(clientId)
+            .orderId(orderId)
+            .storedTimeMs(System.currentTimeMillis());
+        if (!preProcess(client, orderId, id, sendNs, buffer, fixOffset, fixLength))
+        {
+            return;
+        }
+        final int recordLength = MessageHeaderEncoder.ENCODED_LENGTH + recordEncoder.encodedLength();
+        if (!region.put(id, sequence, recordBuffer, 0, recordLength))
+        {
+            reject(client, orderId, id, RejectReason.OVERSIZE, sendNs, "record does not fit");
+            return;
+        }
+        index.put(clientId, orderId, id, partition.epoch, sequence);
+        // queued as stored, before it is replicated: an order the backup answers is then in both queues, whatever
+        // moment the primary stops at (completing it later would leave a window where only the backup's has it)
+        queue.append(recordBuffer, 0, recordLength);
+        partition.last = sequence;
+        partition.sendTimestampNs[Partition.slot(sequence)] = sendNs;
+        counters.ordersAccepted.increment();
+    }
+
+    /**
+     * Run the configured pre-processor over the order being stored ({@link #recordEncoder}).
+     *
+     * @return true to store it; false when it was refused (answered already).
+     */
+    private boolean preProcess(
+        final ClientSession client,
+        final long orderId,
+        final int partition,
+        final long sendNs,
+        final DirectBuffer buffer,
+        final int fixOffset,
+        final int fixLength)
+    {
+        final RejectReason refused;
+        try
+        {
+            refused = preProcessor.preProcess(buffer, fixOffset, fixLength, recordEncoder);
+        }
+        catch (final RuntimeException ex)
+        {
+            // the configured pre-processor's failure is this order's, not the pair's: refused for good, so the
+            // client does not send it again into the same failure
+            processorFailures.processorFailed("pre-processor", partition, orderId, ex);
+            reject(client, orderId, partition, RejectReason.INVALID_ORDER, sendNs,
+                "the pre-processor failed on this order");
+            return false;
+        }
+        if (null != refused)
+        {
+            reject(client, orderId, partition, refused, sendNs, preProcessor.lastRejectText());
+            return false;
+        }
+        return true;
+    }
+
+    private void reject(
+        final ClientSession client,
+        final long orderId,
+        final int partition,
+        final RejectReason reason,
+        final long sendNs,
+        final String text)
+    {
+        counters.rejected.increment();
+        client.reject(orderId, partition, reason, sendNs, text);
+    }
+}
