@@ -30,6 +30,12 @@ import org.agrona.CloseHelper;
  */
 public final class SocketPoller implements AutoCloseable
 {
+    /**
+     * How soon an owner dials again after a connection it made ends or fails: soon enough that a restarted peer is
+     * back within a heartbeat, rarely enough that a dead one costs a refused connect twenty times a second.
+     */
+    public static final long RECONNECT_INTERVAL_NS = 50_000_000L;
+
     /** Bytes of a new connection's receive buffer. */
     public static final int RECEIVE_BUFFER_DEFAULT = 64 * 1024;
     /** Bytes of a new connection's send buffer (it grows up to its limit). */

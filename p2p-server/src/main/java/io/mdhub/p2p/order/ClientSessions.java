@@ -177,12 +177,4 @@ final class ClientSessions
             session.partitionMap(serverId, partitions);
         }
     }
-
-    /**
-     * @return clients with a session.
-     */
-    int size()
-    {
-        return sessions.size();
-    }
 }

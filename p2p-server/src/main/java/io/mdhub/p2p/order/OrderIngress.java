@@ -107,7 +107,7 @@ final class OrderIngress implements ConnectionHandler
         }
         catch (final IndexOutOfBoundsException | IllegalArgumentException ex)
         {
-            malformed("a field runs past the message", length, connection);
+            malformed("a field runs past the message or holds no valid value", length, connection);
         }
     }
 

@@ -33,16 +33,15 @@ import io.mdhub.common.net.SocketPoller;
  * The replication link between the two servers of a pair, over TCP on the order agent's {@link SocketPoller}: each
  * server connects to its peer's peer address and sends everything on that connection, and takes what the peer sends
  * on the connection the peer opened to it (the Aeron shape, a publication to the peer and a subscription here, kept
- * because it needs no agreement on who connects). Both are SBE. Sends are queued on the connection and written with
- * the duty cycle's flush; one that the connection cannot take (closed, connecting, or its send limit reached) is
- * reported to the caller, which keeps its position and tries again next cycle, so nothing is skipped. A lost
- * connection is made again {@value #RECONNECT_INTERVAL_MS} ms later, for as long as it takes. Malformed or foreign
- * messages are counted and skipped. {@link #severed(boolean)} drops everything both ways while the fence stays up —
- * the replication link lost between two live servers, for split-brain drills.
+ * because it needs no agreement on who connects). Both are SBE. Sends are queued on the connection and written with the
+ * duty cycle's flush; one that the connection cannot take (closed, connecting, or its send limit reached) is reported
+ * to the caller, which keeps its position and tries again next cycle, so nothing is skipped. A lost connection is made
+ * again {@link SocketPoller#RECONNECT_INTERVAL_NS} later, for as long as it takes. Malformed or foreign messages are
+ * counted and skipped. {@link #severed(boolean)} drops everything both ways while the fence stays up — the replication
+ * link lost between two live servers, for split-brain drills.
  */
 final class PeerLink implements AutoCloseable
 {
-    static final long RECONNECT_INTERVAL_MS = 50;
     private static final Logger LOG = LoggerFactory.getLogger(PeerLink.class);
 
     private final int serverId;
@@ -100,7 +99,7 @@ final class PeerLink implements AutoCloseable
     }
 
     /**
-     * Connect to the peer when there is no connection, at most every {@value #RECONNECT_INTERVAL_MS} ms.
+     * Connect to the peer when there is no connection, at most every {@link SocketPoller#RECONNECT_INTERVAL_NS}.
      *
      * @param nowNs {@link System#nanoTime()}.
      * @return 1 if a connect was started.
@@ -111,7 +110,7 @@ final class PeerLink implements AutoCloseable
         {
             return 0;
         }
-        nextConnectNs = nowNs + RECONNECT_INTERVAL_MS * 1_000_000L;
+        nextConnectNs = nowNs + SocketPoller.RECONNECT_INTERVAL_NS;
         outbound = poller.connect(remoteAddress, outboundHandler);
         outbound.sendLimitBytes(sendLimitBytes);
         return 1;

@@ -23,7 +23,6 @@ final class ServerLinks
 
     /** Links are looked at when a connection opens or ends, and this often to reconnect and repeat hellos. */
     private static final long CHECK_INTERVAL_NS = 50_000_000L;
-    private static final long RECONNECT_INTERVAL_NS = 50_000_000L;
 
     private final long clientId;
     private final long helloIntervalNs;
@@ -303,7 +302,7 @@ final class ServerLinks
 
     private int connect(final ServerLink link, final long nowNs)
     {
-        link.nextConnectNs = nowNs + RECONNECT_INTERVAL_NS;
+        link.nextConnectNs = nowNs + SocketPoller.RECONNECT_INTERVAL_NS;
         link.connection = poller.connect(link.address.socketAddress(), link);
         link.publisher.connection(link.connection);
         return 1;
