@@ -140,7 +140,9 @@ public final class OrdersBench implements Callable<Integer>
     @Option(names = "--server-jvm-opts", paramLabel = "OPTS",
         description = "JVM options of the order servers (default ${DEFAULT-VALUE}); unless they set " +
         "mdhub.order.expected.orders, the servers are sized for the orders of the whole sweep.")
-    String serverJvmOpts = "-Xms1g -Xmx1g -XX:+UseParallelGC -XX:+AlwaysPreTouch";
+    // not pre-touched: an order server allocates nothing per order, and a host that reclaims cold memory (DAMON)
+    // spent whole milliseconds of a CPU at a time on a pre-touched heap nobody used (operations.md)
+    String serverJvmOpts = "-Xms256m -Xmx1g -XX:+UseParallelGC";
 
     @Option(names = "--probe-jvm-opts", paramLabel = "OPTS",
         description = "JVM options of the probes (default ${DEFAULT-VALUE}).")
