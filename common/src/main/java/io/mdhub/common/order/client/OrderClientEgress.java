@@ -98,15 +98,9 @@ final class OrderClientEgress implements OrderEgressListener
         final boolean replicated,
         final long sendTimestampNs)
     {
-        if (clientId != ackClientId)
+        final int slot = slotAnswered(pairIndex, ackClientId, orderId);
+        if (slot < 0)
         {
-            counters.foreignAnswers++;
-            return;
-        }
-        final int slot = orders.slotOf(orderId);
-        if (slot < 0 || pairIndex != orders.pairs[slot])
-        {
-            counters.staleAnswers++;
             return;
         }
         final OrderListener listener = orders.listeners[slot];
@@ -133,15 +127,9 @@ final class OrderClientEgress implements OrderEgressListener
         final int textOffset,
         final int textLength)
     {
-        if (clientId != rejectClientId)
+        final int slot = slotAnswered(pairIndex, rejectClientId, orderId);
+        if (slot < 0)
         {
-            counters.foreignAnswers++;
-            return;
-        }
-        final int slot = orders.slotOf(orderId);
-        if (slot < 0 || pairIndex != orders.pairs[slot])
-        {
-            counters.staleAnswers++;
             return;
         }
         switch (reason)
@@ -186,5 +174,25 @@ final class OrderClientEgress implements OrderEgressListener
         }
         links.askForMap(pairIndex, sessionId); // the rejecting server's answer to a hello is a fresh PartitionMap
         routing.waitForRoute(slot, clock.nanoTime()); // the pair's next map (or the retry time) queues it again
+    }
+
+    /**
+     * The in-flight slot an answer is for, or -1 (counted) for another client's answer or one for an order not in
+     * flight on the pair that answered (answered already: a late duplicate).
+     */
+    private int slotAnswered(final int pairIndex, final long answerClientId, final long orderId)
+    {
+        if (clientId != answerClientId)
+        {
+            counters.foreignAnswers++;
+            return -1;
+        }
+        final int slot = orders.slotOf(orderId);
+        if (slot < 0 || pairIndex != orders.pairs[slot])
+        {
+            counters.staleAnswers++;
+            return -1;
+        }
+        return slot;
     }
 }
