@@ -5,8 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
@@ -68,9 +73,19 @@ class ProcessCpuTest
     void aThreadThatStartedAndEndedBetweenTheSamplesIsStillCounted() throws Exception
     {
         final ProcessCpu.Sample start = ProcessCpu.sample(PID);
-        final Thread worker = new Thread(ProcessCpuTest::burn, "cpu-test-short-lived");
+        final Path[] task = new Path[1];
+        final Thread worker = new Thread(() ->
+        {
+            task[0] = ownTask();
+            burn();
+        }, "cpu-test-short-lived");
         worker.start();
         worker.join();
+        // a joined Java thread's kernel task may linger a moment, still listed with its time: sample once it is gone
+        while (Files.exists(task[0]) && !Thread.currentThread().isInterrupted())
+        {
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
+        }
         final ProcessCpu.Usage usage = ProcessCpu.between(start, ProcessCpu.sample(PID));
         assertTrue(usage.fromTicks(), () -> "its time is only in the process's ticks now: " + usage);
         assertTrue(usage.cpuNs() >= BURN_NS - 2 * ProcessCpu.nsPerTick(), () -> "and counted: " + usage);
@@ -89,6 +104,18 @@ class ProcessCpuTest
         final Process gone = new ProcessBuilder("true").start();
         gone.waitFor();
         assertNull(ProcessCpu.sample(gone.pid()));
+    }
+
+    private static Path ownTask()
+    {
+        try
+        {
+            return Paths.get("/proc").resolve(Files.readSymbolicLink(Paths.get("/proc/thread-self")));
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException(ex);
+        }
     }
 
     private static void burn()
