@@ -501,7 +501,7 @@ public final class OrderClient implements AutoCloseable
      */
     public long submittedCount()
     {
-        return counters.submittedCount();
+        return counters.submitted;
     }
 
     /**
@@ -509,7 +509,7 @@ public final class OrderClient implements AutoCloseable
      */
     public long sendCount()
     {
-        return counters.sendCount();
+        return counters.sends;
     }
 
     /**
@@ -517,7 +517,7 @@ public final class OrderClient implements AutoCloseable
      */
     public long resendCount()
     {
-        return counters.resendCount();
+        return counters.resends;
     }
 
     /**
@@ -525,7 +525,7 @@ public final class OrderClient implements AutoCloseable
      */
     public long ackCount()
     {
-        return counters.ackCount();
+        return counters.acks;
     }
 
     /**
@@ -533,7 +533,7 @@ public final class OrderClient implements AutoCloseable
      */
     public long duplicateAckCount()
     {
-        return counters.duplicateAckCount();
+        return counters.duplicateAcks;
     }
 
     /**
@@ -541,7 +541,7 @@ public final class OrderClient implements AutoCloseable
      */
     public long rejectCount()
     {
-        return counters.rejectCount();
+        return counters.finalRejects;
     }
 
     /**
@@ -549,7 +549,7 @@ public final class OrderClient implements AutoCloseable
      */
     public long retryableRejectCount()
     {
-        return counters.retryableRejectCount();
+        return counters.retryableRejects;
     }
 
     /**
@@ -557,7 +557,7 @@ public final class OrderClient implements AutoCloseable
      */
     public long ackTimeoutCount()
     {
-        return counters.ackTimeoutCount();
+        return counters.ackTimeouts;
     }
 
     /**
@@ -574,7 +574,7 @@ public final class OrderClient implements AutoCloseable
      */
     public long serverLossCount()
     {
-        return counters.serverLossCount();
+        return counters.serverLosses;
     }
 
     /**
@@ -582,7 +582,7 @@ public final class OrderClient implements AutoCloseable
      */
     public long helloCount()
     {
-        return counters.helloCount();
+        return counters.hellosSent;
     }
 
     /**
@@ -590,7 +590,7 @@ public final class OrderClient implements AutoCloseable
      */
     public long mapCount()
     {
-        return counters.mapCount();
+        return counters.mapsReceived;
     }
 
     /**
@@ -598,15 +598,15 @@ public final class OrderClient implements AutoCloseable
      */
     public long staleAnswerCount()
     {
-        return counters.staleAnswerCount();
+        return counters.staleAnswers;
     }
 
     /**
-     * @return answers for other clients on the same response stream (ignored).
+     * @return answers carrying another client's id (ignored).
      */
     public long foreignAnswerCount()
     {
-        return counters.foreignAnswerCount();
+        return counters.foreignAnswers;
     }
 
     /**
@@ -614,7 +614,7 @@ public final class OrderClient implements AutoCloseable
      */
     public long malformedCount()
     {
-        return counters.malformedCount();
+        return counters.malformedMessages;
     }
 
     /**

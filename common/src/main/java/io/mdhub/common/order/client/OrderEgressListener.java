@@ -5,15 +5,15 @@ import org.agrona.DirectBuffer;
 import io.mdhub.common.codecs.order.RejectReason;
 
 /**
- * What {@link OrderEgressAdapter} decodes from one pair's response stream, as primitives. A PartitionMap arrives as
- * begin, one entry per partition, end.
+ * What {@link OrderEgressAdapter} decodes from the connections to one pair's servers, as primitives. A PartitionMap
+ * arrives as begin, one entry per partition, end.
  */
 interface OrderEgressListener
 {
     /**
      * A PartitionMap starts.
      *
-     * @param pair           the pair whose response stream it came on.
+     * @param pair           the pair whose server sent it.
      * @param sessionId      the client's index of the server whose connection it came on.
      * @param serverId       the server's id in its pair.
      * @param partitionCount partitions the pair serves.
