@@ -140,8 +140,8 @@ public final class OrdersBench implements Callable<Integer>
     @Option(names = "--server-jvm-opts", paramLabel = "OPTS",
         description = "JVM options of the order servers (default ${DEFAULT-VALUE}); unless they set " +
         "mdhub.order.expected.orders, the servers are sized for the orders of the whole sweep.")
-    // not pre-touched: an order server allocates nothing per order, and a host that reclaims cold memory (DAMON)
-    // spent whole milliseconds of a CPU at a time on a pre-touched heap nobody used (operations.md)
+    // not pre-touched: an order server allocates nothing per order, so a pre-touched heap stays cold, and a host
+    // that reclaims cold memory (DAMON) spends whole milliseconds of a CPU at a time on it (operations.md)
     String serverJvmOpts = "-Xms256m -Xmx1g -XX:+UseParallelGC";
 
     @Option(names = "--probe-jvm-opts", paramLabel = "OPTS",

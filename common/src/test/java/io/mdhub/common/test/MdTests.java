@@ -1,8 +1,11 @@
 package io.mdhub.common.test;
 
 import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
@@ -74,8 +77,8 @@ public final class MdTests
     /** Ports handed out lie below Linux's ephemeral range (32768 up), which outgoing connections take from. */
     private static final int FIRST_PORT = 20_000;
     private static final int PORTS = 12_000;
-    private static final java.util.concurrent.atomic.AtomicInteger NEXT_PORT = new java.util.concurrent.atomic
-        .AtomicInteger((int)(ProcessHandle.current().pid() * 7919 % PORTS));
+    private static final AtomicInteger NEXT_PORT =
+        new AtomicInteger((int)(ProcessHandle.current().pid() * 7919 % PORTS));
 
     /**
      * A port for a test's listener that was free a moment ago. Ports come from below the kernel's ephemeral range:
@@ -93,7 +96,7 @@ public final class MdTests
             try (ServerSocket socket = new ServerSocket())
             {
                 socket.setReuseAddress(true);
-                socket.bind(new java.net.InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), port), 1);
+                socket.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 1);
                 return port;
             }
             catch (final IOException ex)

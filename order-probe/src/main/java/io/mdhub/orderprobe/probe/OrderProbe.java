@@ -44,8 +44,8 @@ public final class OrderProbe
     public static final String HANDOFF = "handoff";
     /**
      * A handed-off publisher's longest park: the creation thread wakes it for an order, so this only bounds how long
-     * its client goes unpolled (for a partition map) and how late it sees the end; shorter parks woke every idle
-     * publisher a thousand times a second on a host with two cores to share.
+     * its client goes unpolled (for a partition map) and how late it sees the end. Every idle publisher wakes this
+     * often for nothing, on a host whose two cores the servers need.
      */
     private static final long HANDOFF_MAX_PARK_NS = 10_000_000L;
     /** The injector's longest park while it waits for a stop's time: it notices the end of the run this soon. */

@@ -118,7 +118,7 @@ class OrderProbeSystemIT
         final int peer = 1 - id;
         servers[id] = processes.start(log, "p2p-server/target/mdhub-p2p.jar", List.of(
             // a young generation the start-up garbage and the JMX reads cannot fill in the test: the clean run's
-            // premise is that nothing pauses, and a default-sized one collected in it now and then
+            // premise is that nothing pauses, and a default-sized one can collect during it
             "-Xmx768m", "-Xms768m", "-Xmn384m",
             "-Dmdhub.order.enabled=true",
             "-Dmdhub.p2p.market.data.enabled=false",
