@@ -28,8 +28,8 @@ import io.mdhub.common.test.MdTests;
 /**
  * Length-prefixed messages over real loopback sockets: order and integrity across partial reads and writes, a
  * message longer than the receive buffer, bad frames and peers that stop reading cost that connection only, refused
- * connects are told apart, and a thread blocked in {@link SocketPoller#await} wakes for data, a wake-up or its
- * deadline.
+ * connects are told apart, a thread blocked in {@link SocketPoller#await} wakes for data, a wake-up or its
+ * deadline, and the idle strategy blocks after work only for an owner that promised its deadline covers its work.
  */
 @InterruptAfter(30)
 class SocketPollerTest
@@ -296,6 +296,36 @@ class SocketPollerTest
         final long waitedNs = woken.get(10, TimeUnit.SECONDS);
         assertTrue(waitedNs < TimeUnit.SECONDS.toNanos(9), "woken, not timed out");
         assertTrue(waitedNs >= TimeUnit.MILLISECONDS.toNanos(20), "blocked until the wake-up: " + waitedNs + " ns");
+    }
+
+    @Test
+    void afterWorkTheIdleStrategyBlocksOnlyForAnOwnerWhoseDeadlineCoversItsWork() throws Exception
+    {
+        final InetSocketAddress address = server.listen(ANY_LOOPBACK, serverSide).boundAddress();
+        final Socket raw = rawConnect(address);
+        MdTests.await("accepted", () ->
+        {
+            server.poll();
+            return 1 == serverSide.opened.size();
+        });
+        final SocketIdleStrategy idle = new SocketIdleStrategy(0, 20_000);
+        idle.attach(server);
+
+        final CompletableFuture<Void> notPromised = CompletableFuture.runAsync(() -> idle.idle(1));
+        notPromised.get(10, TimeUnit.SECONDS); // a block would last the 20 s longest wait
+
+        server.blockAfterWork(true);
+        server.deadlineNs(System.nanoTime()); // work left: the wait ends at once
+        CompletableFuture.runAsync(() -> idle.idle(1)).get(5, TimeUnit.SECONDS);
+
+        server.deadlineNs(Long.MAX_VALUE);
+        final CompletableFuture<Void> promised = CompletableFuture.runAsync(() -> idle.idle(1));
+        Thread.sleep(100);
+        assertFalse(promised.isDone(), "blocked after a cycle that did work, nothing pending");
+        raw.getOutputStream().write(frame(new byte[8]));
+        promised.get(10, TimeUnit.SECONDS);
+        assertEquals(1, serverSide.messages.size(), "the wait read what woke it");
+        assertEquals(1, server.poll(), "and the next poll reports it without selecting again");
     }
 
     private void pollBoth()
