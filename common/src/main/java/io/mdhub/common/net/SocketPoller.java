@@ -4,6 +4,8 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.net.StandardSocketOptions;
+import java.nio.channels.ClosedChannelException;
+import java.nio.channels.SelectableChannel;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.nio.channels.ServerSocketChannel;
@@ -24,6 +26,10 @@ import org.agrona.CloseHelper;
  * ready, another thread calls {@link #wakeup()}, or the timeout passes, and reads what is ready then; the next
  * {@link #poll()} hands that work to the duty cycle without a system call of its own.</li>
  * </ul>
+ * A channel the owner reads and writes itself (not framed) can be {@link #watch watched}: its readiness is told to
+ * the owner during {@link #poll()} or {@link #await(long)}, so that it costs no system call of its own until it has
+ * something to do.
+ * <p>
  * Nothing spins or polls on a timer: a thread with nothing to read sleeps until the bytes arrive, and wakes once for
  * all that came meanwhile. Not thread-safe except {@link #wakeup()}. Selection uses the action form of
  * {@code select}, so the selector's key set — and its garbage — is never used.
@@ -57,6 +63,22 @@ public final class SocketPoller implements AutoCloseable
     private boolean isBlockingAfterWork;
     private boolean isDeregistrationDue;
     private boolean isClosed;
+
+    /**
+     * Told when a {@link #watch watched} channel is ready; it does the channel's I/O itself.
+     */
+    @FunctionalInterface
+    public interface ReadyHandler
+    {
+        /**
+         * The channel of the key is ready for some of its interest set. Runs on the poller's thread, inside
+         * {@link #poll()} or {@link #await(long)}.
+         *
+         * @param key the watched channel's key ({@link SelectionKey#readyOps()} says for what).
+         * @return work done.
+         */
+        int onReady(SelectionKey key);
+    }
 
     /**
      * A bound listening socket; its accepted connections go to its handler.
@@ -217,6 +239,30 @@ public final class SocketPoller implements AutoCloseable
                 FrameDescriptor.MIN_MESSAGE_LENGTH + FrameDescriptor.HEADER_LENGTH, 0, maxMessageLength);
             failed.close("connect failed: " + ex.getMessage());
             return failed;
+        }
+    }
+
+    /**
+     * Watch a non-blocking channel the owner serves itself: the handler hears when it is ready for any of the given
+     * operations. Change the interest with {@link SelectionKey#interestOps(int)} (a connect that completed must stop
+     * asking for {@link SelectionKey#OP_CONNECT}, or every poll finds it ready again); closing the channel ends the
+     * watch.
+     *
+     * @param channel a channel in non-blocking mode.
+     * @param ops     the operations to be told of.
+     * @param handler told on this poller's thread.
+     * @return the channel's key.
+     * @throws UncheckedIOException if the channel is closed.
+     */
+    public SelectionKey watch(final SelectableChannel channel, final int ops, final ReadyHandler handler)
+    {
+        try
+        {
+            return channel.register(selector, ops, handler);
+        }
+        catch (final ClosedChannelException ex)
+        {
+            throw new UncheckedIOException("cannot watch a closed channel", ex);
         }
     }
 
@@ -432,6 +478,11 @@ public final class SocketPoller implements AutoCloseable
     private void onReady(final SelectionKey key)
     {
         final Object attachment = key.attachment();
+        if (attachment instanceof ReadyHandler)
+        {
+            workDone += ((ReadyHandler)attachment).onReady(key);
+            return;
+        }
         if (attachment instanceof Listener)
         {
             workDone += ((Listener)attachment).accept();

@@ -40,14 +40,6 @@ import io.mdhub.common.net.SocketPoller;
 final class OrderAgent implements Agent, PeerListener, RoleArbiter.Actions
 {
     private static final Logger LOG = LoggerFactory.getLogger(OrderAgent.class);
-    /**
-     * How often the fence's sockets are served, and so the longest the agent sleeps with nothing to read. Each poll
-     * costs three system calls (select, two reads); the fence's own timescales are its keep-alive and timeouts
-     * (hundreds of milliseconds), so ten milliseconds delay no verdict that matters, and an idle server wakes a
-     * hundred times a second, not a thousand.
-     */
-    private static final long FENCE_POLL_INTERVAL_NS = 10_000_000L;
-
     private final int serverId;
     private final SocketPoller poller;
     private final SocketPoller.Listener ingressListener;
@@ -66,7 +58,6 @@ final class OrderAgent implements Agent, PeerListener, RoleArbiter.Actions
     private final long startEpochMs = System.currentTimeMillis();
     private final MessageHeaderDecoder headerDecoder = new MessageHeaderDecoder();
     private final OrderRecordDecoder recordDecoder = new OrderRecordDecoder();
-    private long nextFencePollNs;
 
     OrderAgent(
         final OrderService.Context ctx,
@@ -101,6 +92,7 @@ final class OrderAgent implements Agent, PeerListener, RoleArbiter.Actions
         this.ingressListener = poller.listen(ctx.address(), new OrderIngress(
             ctx, partitions, region, index, queue, clients, roles, processorFailures, counters));
         poller.blockAfterWork(true); // every duty cycle sets the deadline to its next timer, or now with work left
+        fence.watchOn(poller); // served when its sockets are ready or its timers due, not on a tick
     }
 
     @Override
@@ -155,9 +147,8 @@ final class OrderAgent implements Agent, PeerListener, RoleArbiter.Actions
     {
         final long nowNs = System.nanoTime();
         int work = 0;
-        if (nowNs - nextFencePollNs >= 0)
+        if (fence.isDue(nowNs))
         {
-            nextFencePollNs = nowNs + FENCE_POLL_INTERVAL_NS;
             work += fence.poll(nowNs);
         }
         work += peer.poll(nowNs);
@@ -182,7 +173,8 @@ final class OrderAgent implements Agent, PeerListener, RoleArbiter.Actions
         }
         poller.flush(); // every answer and replication message of the cycle: one write per connection
         // the next wait ends at the first timer, or at once when a budget stopped this cycle short (see blockAfterWork)
-        poller.deadlineNs(isMoreWorkPending ? nowNs : Math.min(Math.min(nextFencePollNs, roles.nextHeartbeatNs()),
+        poller.deadlineNs(isMoreWorkPending ? nowNs : Math.min(
+            Math.min(Math.min(fence.deadlineNs(nowNs), roles.nextHeartbeatNs()), roles.nextDecisionNs(nowNs)),
             Math.min(Math.min(peer.deadlineNs(), backup.lazyAckDueNs()), drain.drainDueNs())));
         return work;
     }

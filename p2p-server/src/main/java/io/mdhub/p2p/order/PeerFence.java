@@ -6,7 +6,6 @@ import java.net.InetSocketAddress;
 import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
 import java.nio.channels.SelectionKey;
-import java.nio.channels.Selector;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.nio.channels.UnresolvedAddressException;
@@ -14,11 +13,14 @@ import java.util.ArrayList;
 
 import org.agrona.CloseHelper;
 
+import io.mdhub.common.net.SocketPoller;
+
 /**
  * Tells a dead peer from a silent one, which heartbeats alone cannot. Each server listens on a TCP port and keeps a
  * connection open to its peer's; both ends of every fence connection send a keep-alive byte every
- * {@code timeout / 4} and read whatever arrives. Non-blocking, polled from the order agent's duty cycle once a
- * millisecond.
+ * {@code timeout / 4} and read whatever arrives. Non-blocking, served from the order agent's duty cycle: its
+ * channels are {@link #watchOn watched} on the agent's poller, so the fence runs when one of them is ready or one
+ * of its timers (a keep-alive, a silence timeout, a connect timeout, a retry) is due, and costs nothing between.
  * <p>
  * What counts as what (the order agent takes over only on {@link State#DOWN}):
  * <ul>
@@ -72,11 +74,9 @@ final class PeerFence implements AutoCloseable, RoleArbiter.Fence
     }
 
     private final ServerSocketChannel listener;
-    /**
-     * Tells when a connection waits to be accepted: a non-blocking accept that finds nobody still allocates, and the
-     * fence is polled every millisecond of the order agent's life.
-     */
-    private final Selector acceptSelector;
+    private final SocketPoller.ReadyHandler onReady = this::onReady;
+    private SocketPoller poller;
+    private boolean isReady;
     private final InetSocketAddress peerAddress;
     private final long timeoutNs;
     private final long keepAliveIntervalNs;
@@ -85,6 +85,7 @@ final class PeerFence implements AutoCloseable, RoleArbiter.Fence
     private final ByteBuffer scratch = ByteBuffer.allocateDirect(64);
     private final ByteBuffer keepAlive = ByteBuffer.allocateDirect(1);
     private SocketChannel outbound;
+    private SelectionKey outboundKey;
     private boolean isConnecting;
     private long connectStartedNs;
     private long outboundHeardNs;
@@ -119,8 +120,6 @@ final class PeerFence implements AutoCloseable, RoleArbiter.Fence
             listener.setOption(StandardSocketOptions.SO_REUSEADDR, true);
             listener.bind(bindAddress);
             listener.configureBlocking(false);
-            acceptSelector = Selector.open();
-            listener.register(acceptSelector, SelectionKey.OP_ACCEPT);
         }
         catch (final IOException ex)
         {
@@ -137,6 +136,73 @@ final class PeerFence implements AutoCloseable, RoleArbiter.Fence
     }
 
     /**
+     * Watch the fence's channels on the owner's poller from now on: {@link #isDue} then says when to {@link #poll}.
+     * Without it, the owner polls on a timer of its own.
+     *
+     * @param poller the owner's poller, served on the thread that polls the fence.
+     */
+    void watchOn(final SocketPoller poller)
+    {
+        this.poller = poller;
+        poller.watch(listener, SelectionKey.OP_ACCEPT, onReady);
+        if (null != outbound)
+        {
+            outboundKey = watch(outbound, isConnecting ? SelectionKey.OP_CONNECT : SelectionKey.OP_READ);
+        }
+        for (final Accepted connection : accepted)
+        {
+            watch(connection.channel, SelectionKey.OP_READ);
+        }
+    }
+
+    private int onReady(final SelectionKey key)
+    {
+        isReady = true;
+        return 0; // the work is the poll this makes due
+    }
+
+    /**
+     * @param nowNs the duty cycle's clock.
+     * @return true when a watched channel is ready or a timer of the fence is due: time to {@link #poll}.
+     */
+    boolean isDue(final long nowNs)
+    {
+        return isReady || nowNs - deadlineNs() >= 0;
+    }
+
+    /**
+     * @param nowNs the duty cycle's clock.
+     * @return when the fence must next be polled without a channel being ready; {@code nowNs} when one is.
+     */
+    long deadlineNs(final long nowNs)
+    {
+        return isReady ? nowNs : deadlineNs();
+    }
+
+    private long deadlineNs()
+    {
+        long deadlineNs;
+        if (null == outbound)
+        {
+            deadlineNs = nextAttemptNs;
+        }
+        else if (isConnecting)
+        {
+            deadlineNs = connectStartedNs + connectTimeoutNs + 1;
+        }
+        else
+        {
+            deadlineNs = Math.min(outboundNextKeepAliveNs, outboundHeardNs + timeoutNs + 1);
+        }
+        for (int i = 0, size = accepted.size(); i < size; i++)
+        {
+            final Accepted connection = accepted.get(i);
+            deadlineNs = Math.min(deadlineNs, Math.min(connection.nextKeepAliveNs, connection.heardNs + timeoutNs + 1));
+        }
+        return deadlineNs;
+    }
+
+    /**
      * Accept and serve the peer's connections; connect, keep alive and watch this server's own.
      *
      * @param nowNs the duty cycle's clock.
@@ -144,6 +210,7 @@ final class PeerFence implements AutoCloseable, RoleArbiter.Fence
      */
     int poll(final long nowNs)
     {
+        isReady = false;
         int work = acceptAndServe(nowNs);
         if (null == outbound)
         {
@@ -168,21 +235,12 @@ final class PeerFence implements AutoCloseable, RoleArbiter.Fence
         int work = 0;
         try
         {
-            SocketChannel channel;
-            if (0 == acceptSelector.selectNow())
-            {
-                channel = null;
-            }
-            else
-            {
-                acceptSelector.selectedKeys().clear();
-                channel = listener.accept();
-            }
-            for (; null != channel; channel = listener.accept())
+            for (SocketChannel channel = listener.accept(); null != channel; channel = listener.accept())
             {
                 channel.configureBlocking(false);
                 channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
                 accepted.add(new Accepted(channel, nowNs));
+                watch(channel, SelectionKey.OP_READ);
                 work++;
             }
         }
@@ -245,6 +303,11 @@ final class PeerFence implements AutoCloseable, RoleArbiter.Fence
         return total;
     }
 
+    private SelectionKey watch(final SocketChannel channel, final int ops)
+    {
+        return null == poller ? null : poller.watch(channel, ops, onReady);
+    }
+
     private void sendKeepAlive(final SocketChannel channel) throws IOException
     {
         keepAlive.clear();
@@ -260,6 +323,7 @@ final class PeerFence implements AutoCloseable, RoleArbiter.Fence
             outbound.setOption(StandardSocketOptions.TCP_NODELAY, true);
             connectStartedNs = nowNs;
             isConnecting = !outbound.connect(peerAddress);
+            outboundKey = watch(outbound, isConnecting ? SelectionKey.OP_CONNECT : SelectionKey.OP_READ);
             if (!isConnecting)
             {
                 connected(nowNs);
@@ -279,6 +343,10 @@ final class PeerFence implements AutoCloseable, RoleArbiter.Fence
             if (outbound.finishConnect())
             {
                 connected(nowNs);
+                if (null != outboundKey)
+                {
+                    outboundKey.interestOps(SelectionKey.OP_READ); // a connectable key is ready on every poll
+                }
                 return 1;
             }
         }
@@ -388,6 +456,7 @@ final class PeerFence implements AutoCloseable, RoleArbiter.Fence
     {
         CloseHelper.quietClose(outbound);
         outbound = null;
+        outboundKey = null;
         isConnecting = false;
         nextAttemptNs = nowNs + RETRY_INTERVAL_NS;
     }
@@ -446,6 +515,5 @@ final class PeerFence implements AutoCloseable, RoleArbiter.Fence
             CloseHelper.quietClose(connection.channel);
         }
         CloseHelper.quietClose(listener);
-        CloseHelper.quietClose(acceptSelector);
     }
 }

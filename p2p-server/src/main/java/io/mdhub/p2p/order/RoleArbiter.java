@@ -168,6 +168,35 @@ final class RoleArbiter
     }
 
     /**
+     * @param nowNs the duty cycle's clock.
+     * @return the next moment a {@link #decide} may decide something with no message or fence change to prompt it
+     * (the peer's silence reaching the timeout, the start-up wait ending, a catch-up request to repeat), after
+     * {@code nowNs}; {@link Long#MAX_VALUE} for none.
+     */
+    long nextDecisionNs(final long nowNs)
+    {
+        long nextNs = Long.MAX_VALUE;
+        if (isPeerHeard)
+        {
+            nextNs = after(nowNs, peerHeardNs + peerTimeoutNs, nextNs);
+        }
+        if (ServerState.STARTING == state && isRebuilt() && startupPeerWaitNs >= 0)
+        {
+            nextNs = after(nowNs, startedNs + startupPeerWaitNs, nextNs);
+        }
+        if (ServerState.CATCHING_UP == state && !isCatchUpComplete)
+        {
+            nextNs = after(nowNs, catchUpRequestedNs + CATCH_UP_RETRY_NS + 1, nextNs);
+        }
+        return nextNs;
+    }
+
+    private static long after(final long nowNs, final long candidateNs, final long earliestNs)
+    {
+        return candidateNs - nowNs > 0 ? Math.min(candidateNs, earliestNs) : earliestNs;
+    }
+
+    /**
      * @return true once if the clients are owed the partition map (a role changed, or a client used a stale one).
      */
     boolean takeMapDue()

@@ -3,12 +3,14 @@ package io.mdhub.p2p.order;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.AfterEach;
@@ -21,10 +23,10 @@ import io.mdhub.common.test.InterruptAfter;
 import io.mdhub.common.test.MdTests;
 
 /**
- * An active/active pair in one JVM (embedded driver, IPC streams, real TCP fences): partitions shared between the
- * servers, synchronous replication, idempotent resends, a server killed and restarted, the replication link cut
- * while both live, both restarted from their queues, draining resumed where it stopped, and bad orders refused to
- * their client only.
+ * An active/active pair in one JVM (loopback TCP, real fences): partitions shared between the servers, synchronous
+ * replication, idempotent resends, a server killed and restarted, the replication link cut while both live, both
+ * restarted from their queues, draining resumed where it stopped, bad orders refused to their client only, and an
+ * idle pair asleep between its timers.
  */
 @InterruptAfter(120)
 class OrderPairTest
@@ -93,6 +95,70 @@ class OrderPairTest
         }
         pair.assertEachOrderOnceWithContiguousSequences();
         pair.verifyQueues(false);
+    }
+
+    /**
+     * With no orders, an order thread wakes for its timers only — heartbeats, the fence's keep-alives, each sent
+     * and received — not on a tick of its own: with heartbeats every 200 ms and fence keep-alives every 500 ms,
+     * about 5 + 5 + 8 wake-ups a second (a thread that polled every 10 ms would wake 100 times).
+     */
+    @Test
+    void idlePairWakesOnlyForItsTimers() throws IOException, InterruptedException
+    {
+        assumeTrue(Files.isDirectory(Path.of("/proc/self/task")), "thread context switches are read from /proc");
+        for (int id = 0; id < 2; id++)
+        {
+            pair.launch(id, (ctx) -> ctx.timing(200_000_000L, 1_000_000_000L).fenceTiming(2_000_000_000L,
+                300_000_000L));
+        }
+        pair.connectClient();
+        pair.awaitRoles("each server primary of half", pair::eachServerPrimaryOfHalf);
+        pair.submitAndAwait(1, 20);
+        final Path[] threads = {threadStatus("order-server-0"), threadStatus("order-server-1")};
+        final long[] before = {contextSwitches(threads[0]), contextSwitches(threads[1])};
+        final long startNs = System.nanoTime();
+        Thread.sleep(2_000);
+        final double seconds = (System.nanoTime() - startNs) / 1e9;
+        for (int id = 0; id < 2; id++)
+        {
+            final double perSecond = (contextSwitches(threads[id]) - before[id]) / seconds;
+            final int server = id;
+            assertTrue(perSecond < 40, () -> "order-server-" + server + " woke " + perSecond + " times a second");
+        }
+    }
+
+    /**
+     * @return the status file of this process's thread of that name.
+     */
+    private static Path threadStatus(final String name) throws IOException
+    {
+        try (Stream<Path> tasks = Files.list(Path.of("/proc/self/task")))
+        {
+            for (final Path task : (Iterable<Path>)tasks::iterator)
+            {
+                if (name.equals(Files.readString(task.resolve("comm")).trim()))
+                {
+                    return task.resolve("status");
+                }
+            }
+        }
+        throw new IllegalStateException("no thread " + name);
+    }
+
+    /**
+     * @return the thread's voluntary and involuntary context switches so far.
+     */
+    private static long contextSwitches(final Path status) throws IOException
+    {
+        long switches = 0;
+        for (final String line : Files.readAllLines(status))
+        {
+            if (line.startsWith("voluntary_ctxt_switches:") || line.startsWith("nonvoluntary_ctxt_switches:"))
+            {
+                switches += Long.parseLong(line.substring(line.indexOf(':') + 1).trim());
+            }
+        }
+        return switches;
     }
 
     @Test

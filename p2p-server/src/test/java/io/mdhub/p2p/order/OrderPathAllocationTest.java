@@ -20,7 +20,7 @@ import io.mdhub.common.test.InterruptAfter;
 import io.mdhub.common.test.MdTests;
 
 /**
- * The order path allocates nothing in steady state (issue 6: no GC pause during a measured run): after a warm-up,
+ * The order path allocates nothing in steady state (no GC pause during a measured run): after a warm-up,
  * thousands of orders go through a replicated pair — pre-processing, sequence, Orders region, replication, the
  * backup's store and queue, the primary's queue, the ack, draining — and neither server's order thread nor the
  * client's submitting thread allocates on the Java heap for them (HotSpot's per-thread allocation counters).

@@ -16,6 +16,7 @@ import java.util.List;
 import org.agrona.CloseHelper;
 import org.junit.jupiter.api.Test;
 
+import io.mdhub.common.net.SocketPoller;
 import io.mdhub.common.test.InterruptAfter;
 import io.mdhub.common.test.MdTests;
 
@@ -128,6 +129,76 @@ class PeerFenceTest
             {
                 CloseHelper.quietClose(filler);
             }
+        }
+    }
+
+    /**
+     * Watched on its owner's poller, a fence runs when one of its sockets is ready or one of its timers is due: two
+     * fences come up, stay up past the timeout on keep-alives alone, and see each other go, with a poll count that
+     * keep-alives explain (a fence that asked to run on every wake-up of its owner would make the loop spin).
+     */
+    @Test
+    void watchedFenceRunsWhenASocketIsReadyOrATimerIsDue()
+    {
+        final int portA = MdTests.unusedPort();
+        final int portB = MdTests.unusedPort();
+        try (SocketPoller pollerA = new SocketPoller(1024, 1024 * 1024);
+            SocketPoller pollerB = new SocketPoller(1024, 1024 * 1024);
+            PeerFence a = fence(portA, portB);
+            PeerFence b = fence(portB, portA))
+        {
+            a.watchOn(pollerA);
+            b.watchOn(pollerB);
+            final long[] polls = new long[2];
+            MdTests.await("both up", () ->
+            {
+                serve(b, pollerB, polls, 1);
+                serve(a, pollerA, polls, 0);
+                return PeerFence.State.UP == a.state() && PeerFence.State.UP == b.state();
+            });
+            polls[0] = 0;
+            polls[1] = 0;
+            final long startNs = System.nanoTime();
+            final long untilNs = startNs + 4 * TIMEOUT_NS;
+            while (System.nanoTime() < untilNs)
+            {
+                serve(a, pollerA, polls, 0);
+                serve(b, pollerB, polls, 1);
+                assertEquals(PeerFence.State.UP, a.state(), a::reason);
+                assertEquals(PeerFence.State.UP, b.state(), b::reason);
+            }
+            assertEquals(0, a.connectionsLost());
+            assertEquals(0, b.connectionsLost());
+            // each fence keeps two connections and sends a byte on each every quarter of the timeout, and the peer
+            // does the same: at most 2 x (16 + 16) polls in four timeouts, fewer when two fall in one poll (a fence
+            // polled every 10 ms would be polled 120 times)
+            final long keepAliveEvents = 2 * 2 * (System.nanoTime() - startNs) / (TIMEOUT_NS / 4);
+            assertTrue(polls[0] > 0 && polls[0] <= keepAliveEvents + 8, () -> "fence a polled " + polls[0]);
+            assertTrue(polls[1] > 0 && polls[1] <= keepAliveEvents + 8, () -> "fence b polled " + polls[1]);
+
+            pollerB.close(); // b's process ends: its poller lets go of the sockets, which then close
+            b.close();
+            MdTests.await("a sees b down", () ->
+            {
+                serve(a, pollerA, polls, 0);
+                return PeerFence.State.DOWN == a.state();
+            });
+        }
+    }
+
+    /**
+     * One wake-up of the fence's owner: wait on its poller until a socket is ready or the fence's next timer (at
+     * most 20 ms, so that the other fence of the test is served too), and poll the fence if it is due.
+     */
+    private static void serve(final PeerFence fence, final SocketPoller poller, final long[] polls, final int index)
+    {
+        poller.deadlineNs(Math.min(fence.deadlineNs(System.nanoTime()), System.nanoTime() + 20_000_000L));
+        poller.await(20);
+        final long nowNs = System.nanoTime();
+        if (fence.isDue(nowNs))
+        {
+            fence.poll(nowNs);
+            polls[index]++;
         }
     }
 

@@ -187,6 +187,40 @@ class RoleArbiterTest
         assertEquals(0, arbiter.decide(nowNs + 1), "nothing more to take");
     }
 
+    /**
+     * The agent sleeps until the arbiter's next decision: the moment a silent peer's link is lost and, with the
+     * fence DOWN, its partitions are taken — never a moment already past, which would keep the agent awake.
+     */
+    @Test
+    void nextDecisionIsWhenThePeersSilenceReachesTheTimeout()
+    {
+        serveAsBackupOf(7, 3);
+        final long heardNs = nowNs;
+        assertEquals(heardNs + PEER_TIMEOUT_NS, arbiter.nextDecisionNs(nowNs));
+        fence.state = PeerFence.State.DOWN;
+        advance(PEER_TIMEOUT_NS - 1);
+        assertEquals(0, arbiter.decide(nowNs), "not silent long enough");
+        assertEquals(heardNs + PEER_TIMEOUT_NS, arbiter.nextDecisionNs(nowNs));
+        advance(1);
+        assertEquals(Long.MAX_VALUE, arbiter.nextDecisionNs(nowNs), "due now: decide runs in this cycle");
+        assertEquals(PARTITIONS, arbiter.decide(nowNs), "taken over at the moment it said");
+    }
+
+    @Test
+    void nextDecisionEndsTheStartUpWaitAndRepeatsAnUnansweredCatchUp()
+    {
+        start(0);
+        assertEquals(nowNs + STARTUP_PEER_WAIT_NS, arbiter.nextDecisionNs(nowNs), "alone: the wait's end");
+
+        start(1);
+        heartbeat(PEER_START_EPOCH_MS, PartitionRole.PRIMARY, 3, 7);
+        arbiter.decide(nowNs); // the peer serves: catch up from it
+        assertEquals(RoleArbiter.ServerState.CATCHING_UP, arbiter.state());
+        assertEquals(nowNs + PEER_TIMEOUT_NS, arbiter.nextDecisionNs(nowNs), "first: the peer's silence");
+        assertEquals(nowNs + CATCH_UP_RETRY_NS + 1, arbiter.nextDecisionNs(nowNs + PEER_TIMEOUT_NS),
+            "then: the catch-up asked again, no answer having come");
+    }
+
     @Test
     void holdsWhenTheFenceCannotTellAndTheLinkIsDown()
     {
