@@ -8,6 +8,14 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+
+import javax.management.JMException;
+import javax.management.MBeanServerConnection;
+import javax.management.ObjectName;
+import javax.management.remote.JMXConnector;
+import javax.management.remote.JMXConnectorFactory;
+import javax.management.remote.JMXServiceURL;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -23,9 +31,10 @@ import io.mdhub.orderprobe.analysis.RunGroup;
 import io.mdhub.orderprobe.analysis.SpikeEpisode;
 
 /**
- * The probe as users run it, every piece its own process: two order servers with their pause
- * recorders on JMX, and {@code bin/mdhub probe}. A clean run: nothing is attributed to a pause. A run during which
- * order server 1 is stopped with SIGSTOP for 50 ms: the analyser puts the spike that stop made on it.
+ * The probe as users run it, every piece its own process: two order servers with their pause recorders and order
+ * counters on JMX, and {@code bin/mdhub probe}. A clean run: nothing is attributed to a pause, and the servers'
+ * exported counters account for every order. A run during which order server 1 is stopped with SIGSTOP for 50 ms:
+ * the analyser puts the spike that stop made on it.
  */
 @InterruptAfter(300)
 class OrderProbeSystemIT
@@ -66,6 +75,17 @@ class OrderProbeSystemIT
                 () -> "nothing paused, yet attributed: " + episode.describeCause());
         }
 
+        // the order-only servers export their order counters over JMX like every server: together they acknowledged
+        // at least every order the clean run measured
+        long acked = 0;
+        for (int id = 0; id < 2; id++)
+        {
+            final long serverAcked = exportedCount(jmxPorts[id], "order-server-" + id, "order-acked");
+            assertTrue(serverAcked > 0, "server " + id + " is primary of half the partitions: it acknowledged some");
+            acked += serverAcked;
+        }
+        assertTrue(acked >= clean.orders(), acked + " acknowledged, " + clean.orders() + " measured");
+
         final ProbeRun stopped = probe("stopped",
             List.of("--inject-stop", "order-server-1:" + servers[1].pid() + ":2:50"));
         assertEquals("", stopped.property("problem.0"));
@@ -93,6 +113,32 @@ class OrderProbeSystemIT
             () -> "attributed to the stop of order-server-1: " + spike.describeCause());
         System.out.println("OrderProbeSystemIT: spike of " + spike.orders() + " orders, worst " +
             spike.maxLatencyNs() / 1_000_000.0 + " ms, attributed to " + spike.describeCause());
+    }
+
+    /**
+     * @return the running total a server exports over JMX for its counter of that label.
+     */
+    private static long exportedCount(final int jmxPort, final String source, final String label) throws IOException
+    {
+        final JMXServiceURL url = new JMXServiceURL("service:jmx:rmi:///jndi/rmi://127.0.0.1:" + jmxPort + "/jmxrmi");
+        try (JMXConnector connector = JMXConnectorFactory.connect(url))
+        {
+            final MBeanServerConnection server = connector.getMBeanServerConnection();
+            final Set<ObjectName> names = server.queryNames(new ObjectName("io.mdhub:type=meters,*"), null);
+            for (final ObjectName name : names)
+            {
+                final String key = String.valueOf(name.getKeyProperty("name"));
+                if (key.contains(".label." + label + "_") && key.contains(".source." + source + "."))
+                {
+                    return ((Number)server.getAttribute(name, "Count")).longValue();
+                }
+            }
+            throw new AssertionError("no exported counter " + label + " of " + source + " in " + names);
+        }
+        catch (final JMException ex)
+        {
+            throw new IllegalStateException(ex);
+        }
     }
 
     private ProbeRun probe(final String name, final List<String> extra) throws Exception
