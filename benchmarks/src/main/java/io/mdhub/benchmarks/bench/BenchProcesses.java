@@ -1,7 +1,6 @@
 package io.mdhub.benchmarks.bench;
 
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -13,6 +12,7 @@ import java.util.concurrent.TimeUnit;
 import org.agrona.IoUtil;
 
 import io.mdhub.common.config.LauncherJvmOptions;
+import io.mdhub.common.net.LocalPorts;
 
 /**
  * The processes of one benchmark topology: started from the checkout's fat jars with the same JVM options (after
@@ -294,14 +294,11 @@ final class BenchProcesses implements AutoCloseable
     }
 
     /**
-     * @return a TCP port nobody listens on now.
+     * @return a TCP port nobody listened on a moment ago, below the ephemeral range (see {@link LocalPorts}).
      */
-    static int freePort() throws IOException
+    static int freePort()
     {
-        try (ServerSocket socket = new ServerSocket(0))
-        {
-            return socket.getLocalPort();
-        }
+        return LocalPorts.unused();
     }
 
     @Override

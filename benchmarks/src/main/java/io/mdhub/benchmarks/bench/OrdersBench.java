@@ -592,18 +592,6 @@ public final class OrdersBench implements Callable<Integer>
         return now.getEpochSecond() * 1_000_000_000L + now.getNano();
     }
 
-    private static int freePort()
-    {
-        try
-        {
-            return BenchProcesses.freePort();
-        }
-        catch (final IOException ex)
-        {
-            throw new java.io.UncheckedIOException(ex);
-        }
-    }
-
     private static List<String> split(final String opts)
     {
         return opts.isBlank() ? List.of() : Arrays.asList(opts.trim().split("\\s+"));

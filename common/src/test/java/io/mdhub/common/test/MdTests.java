@@ -1,14 +1,11 @@
 package io.mdhub.common.test;
 
-import java.io.IOException;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
+
+import io.mdhub.common.net.LocalPorts;
 
 /**
  * Interrupt-aware waits for tests. None has its own timeout: the test's {@link InterruptAfter} deadline interrupts
@@ -74,36 +71,14 @@ public final class MdTests
         }
     }
 
-    /** Ports handed out lie below Linux's ephemeral range (32768 up), which outgoing connections take from. */
-    private static final int FIRST_PORT = 20_000;
-    private static final int PORTS = 12_000;
-    private static final AtomicInteger NEXT_PORT =
-        new AtomicInteger((int)(ProcessHandle.current().pid() * 7919 % PORTS));
-
     /**
-     * A port for a test's listener that was free a moment ago. Ports come from below the kernel's ephemeral range:
-     * a port from that range (as {@code new ServerSocket(0)} gives) can be taken, between the check and the
-     * listener's bind, by any outgoing connection of the test itself — the order path's clients and peers connect
-     * from ephemeral ports.
+     * A port for a test's listener that was free a moment ago, from below the kernel's ephemeral range (see
+     * {@link LocalPorts}): the order path's clients and peers connect from ephemeral ports.
      *
      * @return a TCP port on 127.0.0.1 that was free a moment ago.
      */
     public static int unusedPort()
     {
-        for (int attempt = 0; attempt < PORTS; attempt++)
-        {
-            final int port = FIRST_PORT + Math.floorMod(NEXT_PORT.getAndIncrement(), PORTS);
-            try (ServerSocket socket = new ServerSocket())
-            {
-                socket.setReuseAddress(true);
-                socket.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 1);
-                return port;
-            }
-            catch (final IOException ex)
-            {
-                // taken: try the next
-            }
-        }
-        throw new IllegalStateException("no free port in " + FIRST_PORT + ".." + (FIRST_PORT + PORTS - 1));
+        return LocalPorts.unused();
     }
 }

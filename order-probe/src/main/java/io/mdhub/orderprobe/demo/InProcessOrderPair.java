@@ -1,12 +1,10 @@
 package io.mdhub.orderprobe.demo;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.ServerSocket;
 import java.nio.file.Path;
 
 import org.agrona.CloseHelper;
 
+import io.mdhub.common.net.LocalPorts;
 import io.mdhub.p2p.order.OrderService;
 import io.mdhub.p2p.order.OrderSinks;
 
@@ -42,8 +40,8 @@ public final class InProcessOrderPair implements AutoCloseable
     {
         try
         {
-            final int[] fences = {freePort(), freePort()};
-            final int[] peers = {freePort(), freePort()};
+            final int[] fences = {LocalPorts.unused(), LocalPorts.unused()};
+            final int[] peers = {LocalPorts.unused(), LocalPorts.unused()};
             for (int id = 0; id < 2; id++)
             {
                 final OrderService.Context ctx = new OrderService.Context();
@@ -82,17 +80,5 @@ public final class InProcessOrderPair implements AutoCloseable
     public void close()
     {
         CloseHelper.quietCloseAll(servers[0], servers[1]);
-    }
-
-    private static int freePort()
-    {
-        try (ServerSocket socket = new ServerSocket(0))
-        {
-            return socket.getLocalPort();
-        }
-        catch (final IOException ex)
-        {
-            throw new UncheckedIOException("no free port for an order server's fence or peer link", ex);
-        }
     }
 }
