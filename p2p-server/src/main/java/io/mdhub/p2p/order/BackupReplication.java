@@ -28,9 +28,7 @@ final class BackupReplication
     private final int serverId;
     private final long startEpochMs;
     private final Partition[] partitions;
-    private final OrdersRegion region;
-    private final OrderKeyIndex index;
-    private final OrderQueue queue;
+    private final OrderStore store;
     private final ClientSessions clients;
     private final PeerLink peer;
     private final OrderCounters counters;
@@ -44,9 +42,7 @@ final class BackupReplication
         final int serverId,
         final long startEpochMs,
         final Partition[] partitions,
-        final OrdersRegion region,
-        final OrderKeyIndex index,
-        final OrderQueue queue,
+        final OrderStore store,
         final ClientSessions clients,
         final PeerLink peer,
         final OrderCounters counters)
@@ -54,9 +50,7 @@ final class BackupReplication
         this.serverId = serverId;
         this.startEpochMs = startEpochMs;
         this.partitions = partitions;
-        this.region = region;
-        this.index = index;
-        this.queue = queue;
+        this.store = store;
         this.clients = clients;
         this.peer = peer;
         this.counters = counters;
@@ -134,9 +128,14 @@ final class BackupReplication
         final long clientId = recordDecoder.clientId();
         final long orderId = recordDecoder.orderId();
         final int epoch = recordDecoder.epoch();
-        region.put(id, sequence, record, offset, length);
-        index.put(clientId, orderId, id, epoch, sequence);
-        queue.append(record, offset, length);
+        if (!store.store(id, sequence, epoch, clientId, orderId, record, offset, length))
+        {
+            // the next sequence, yet refused: larger than a region chunk here, so the servers' settings differ
+            counters.malformed.increment();
+            LOG.error("order server {}: partition {} sequence {} ({} bytes) does not fit this server's region",
+                serverId, id, sequence, length);
+            return;
+        }
         partition.last = sequence;
         partition.acked = sequence;
         partition.epoch = Math.max(partition.epoch, epoch);

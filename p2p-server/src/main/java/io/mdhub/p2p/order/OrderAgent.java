@@ -46,8 +46,7 @@ final class OrderAgent implements Agent, PeerListener, RoleArbiter.Actions
     private final PeerLink peer;
     private final PeerFence fence;
     private final OrderQueue queue;
-    private final OrdersRegion region;
-    private final OrderKeyIndex index;
+    private final OrderStore store;
     private final OrderCounters counters;
     private final Partition[] partitions;
     private final ClientSessions clients;
@@ -76,21 +75,21 @@ final class OrderAgent implements Agent, PeerListener, RoleArbiter.Actions
         {
             partitions[i] = new Partition(i, i % 2);
         }
-        this.region = new OrdersRegion(partitions.length, ctx.expectedOrders(),
-            OrderServiceConfiguration.processName(serverId));
-        this.index = OrderKeyIndex.forOrders(ctx.expectedOrders());
+        this.store = new OrderStore(
+            new OrdersRegion(partitions.length, ctx.expectedOrders(), OrderServiceConfiguration.processName(serverId)),
+            OrderKeyIndex.forOrders(ctx.expectedOrders()), queue);
         this.clients = new ClientSessions(serverId, partitions.length, counters);
         this.peer = new PeerLink(serverId, poller, ctx.peerAddress(), ctx.peerRemoteAddress(),
             ctx.peerSendLimitBytes(), this, counters.malformed);
         final ProcessorFailures processorFailures = new ProcessorFailures(serverId, counters);
         this.roles = new RoleArbiter(ctx, partitions, fence, this, counters);
         this.primary = new PrimaryReplication(
-            ctx, partitions, region, queue, clients, peer, fence, roles, processorFailures, counters);
+            ctx, partitions, store.region, queue, clients, peer, fence, roles, processorFailures, counters);
         this.backup = new BackupReplication(
-            serverId, startEpochMs, partitions, region, index, queue, clients, peer, counters);
-        this.drain = new OrderDrain(ctx, partitions, region, queue, counters);
+            serverId, startEpochMs, partitions, store, clients, peer, counters);
+        this.drain = new OrderDrain(ctx, partitions, store.region, queue, counters);
         this.ingressListener = poller.listen(ctx.address(), new OrderIngress(
-            ctx, partitions, region, index, queue, clients, roles, processorFailures, counters));
+            ctx, partitions, store, clients, roles, processorFailures, counters));
         poller.blockAfterWork(true); // every duty cycle sets the deadline to its next timer, or now with work left
         fence.watchOn(poller); // served when its sockets are ready or its timers due, not on a tick
     }
@@ -123,7 +122,8 @@ final class OrderAgent implements Agent, PeerListener, RoleArbiter.Actions
         }
         final Partition partition = partitions[id];
         final long sequence = recordDecoder.sequence();
-        if (!region.put(id, sequence, record, 0, length))
+        if (!store.restore(id, sequence, recordDecoder.epoch(), recordDecoder.clientId(), recordDecoder.orderId(),
+            record, 0, length))
         {
             partition.gaps++;
             counters.gaps.increment();
@@ -131,7 +131,6 @@ final class OrderAgent implements Agent, PeerListener, RoleArbiter.Actions
                 sequence, partition.last);
             return;
         }
-        index.put(recordDecoder.clientId(), recordDecoder.orderId(), id, recordDecoder.epoch(), sequence);
         partition.last = sequence;
         partition.epoch = Math.max(partition.epoch, recordDecoder.epoch());
     }
@@ -274,10 +273,7 @@ final class OrderAgent implements Agent, PeerListener, RoleArbiter.Actions
     @Override
     public Path discardStore()
     {
-        final Path aside = queue.discard();
-        region.clear();
-        index.clear();
-        return aside;
+        return store.discard();
     }
 
     @Override
@@ -394,6 +390,6 @@ final class OrderAgent implements Agent, PeerListener, RoleArbiter.Actions
     @Override
     public void onClose()
     {
-        CloseHelper.quietCloseAll(ingressListener, peer, poller, region, index);
+        CloseHelper.quietCloseAll(ingressListener, peer, poller, store);
     }
 }

@@ -26,9 +26,8 @@ final class OrderIngress implements ConnectionHandler
     private final int serverId;
     private final int maxOrderBytes;
     private final Partition[] partitions;
-    private final OrdersRegion region;
+    private final OrderStore store;
     private final OrderKeyIndex index;
-    private final OrderQueue queue;
     private final ClientSessions clients;
     private final OrderPreProcessor preProcessor;
     private final RoleArbiter roles;
@@ -46,9 +45,7 @@ final class OrderIngress implements ConnectionHandler
     OrderIngress(
         final OrderService.Context ctx,
         final Partition[] partitions,
-        final OrdersRegion region,
-        final OrderKeyIndex index,
-        final OrderQueue queue,
+        final OrderStore store,
         final ClientSessions clients,
         final RoleArbiter roles,
         final ProcessorFailures processorFailures,
@@ -58,9 +55,8 @@ final class OrderIngress implements ConnectionHandler
         this.maxOrderBytes = ctx.maxOrderBytes();
         this.preProcessor = ctx.preProcessor();
         this.partitions = partitions;
-        this.region = region;
-        this.index = index;
-        this.queue = queue;
+        this.store = store;
+        this.index = store.index;
         this.clients = clients;
         this.roles = roles;
         this.processorFailures = processorFailures;
@@ -210,15 +206,13 @@ final class OrderIngress implements ConnectionHandler
             return;
         }
         final int recordLength = MessageHeaderEncoder.ENCODED_LENGTH + recordEncoder.encodedLength();
-        if (!region.put(id, sequence, recordBuffer, 0, recordLength))
+        // queued as stored, before it is replicated: an order the backup answers is then in both queues, whatever
+        // moment the primary stops at (completing it later would leave a window where only the backup's has it)
+        if (!store.store(id, sequence, partition.epoch, clientId, orderId, recordBuffer, 0, recordLength))
         {
             reject(client, orderId, id, RejectReason.OVERSIZE, sendNs, "record does not fit");
             return;
         }
-        index.put(clientId, orderId, id, partition.epoch, sequence);
-        // queued as stored, before it is replicated: an order the backup answers is then in both queues, whatever
-        // moment the primary stops at (completing it later would leave a window where only the backup's has it)
-        queue.append(recordBuffer, 0, recordLength);
         partition.last = sequence;
         partition.sendTimestampNs[Partition.slot(sequence)] = sendNs;
         counters.ordersAccepted.increment();

@@ -192,4 +192,31 @@ class OrderStoreTest
             assertEquals(i, seen.get(i));
         }
     }
+
+    @Test
+    void anOrderIsStoredInRegionIndexAndQueueTogetherOrNowhere()
+    {
+        final UnsafeBuffer record = new UnsafeBuffer(new byte[64]);
+        try (OrderQueue queue = new OrderQueue(dir.resolve("store-queue"));
+            OrderStore store = new OrderStore(new OrdersRegion(2, 100, "test"), OrderKeyIndex.forOrders(100), queue))
+        {
+            record.putLong(0, 501);
+            assertTrue(store.store(1, 1, 3, 77, 501, record, 0, 40));
+            assertFalse(store.store(1, 3, 3, 77, 503, record, 0, 40), "not the next sequence: refused");
+            assertEquals(1, store.region.lastSequence(1));
+            assertEquals(1, store.index.sequence(77, 501));
+            assertEquals(OrderKeyIndex.MISSING, store.index.sequence(77, 503), "a refused order is in no index");
+            assertEquals(1, queue.replay((buffer, length) -> assertEquals(501, buffer.getLong(0))),
+                "nor in the queue");
+
+            assertTrue(store.restore(1, 2, 3, 77, 502, record, 0, 40), "replayed from the queue at start");
+            assertEquals(2, store.index.sequence(77, 502));
+            assertEquals(1, queue.replay((buffer, length) -> { }), "a restored order is not queued again");
+
+            store.discard();
+            assertEquals(0, store.region.lastSequence(1));
+            assertEquals(OrderKeyIndex.MISSING, store.index.sequence(77, 501));
+            assertEquals(0, queue.replay((buffer, length) -> { }));
+        }
+    }
 }
