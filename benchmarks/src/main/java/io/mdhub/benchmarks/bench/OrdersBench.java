@@ -119,6 +119,11 @@ public final class OrdersBench implements Callable<Integer>
     @Option(names = "--repeat", paramLabel = "N", description = "Runs per rate (default ${DEFAULT-VALUE}).")
     int repeat = 2;
 
+    @Option(names = "--interleave", description = "Take the configurations in turn at each rate and repeat, each " +
+        "started afresh for its one run, so that the runs compared are minutes apart, not a configuration's whole " +
+        "sweep; past the listed rates only those still within 1 ms go on.")
+    boolean interleave;
+
     @Option(names = "--publishers", paramLabel = "N", description = "Publishing threads per probe " +
         "(default ${DEFAULT-VALUE}).")
     int publishers = 4;
@@ -169,15 +174,25 @@ public final class OrdersBench implements Callable<Integer>
         Files.createDirectories(dir);
         final List<ProbeRun> runs = new ArrayList<>();
         int failures = 0;
-        for (int c = 0; c < servers.length; c++)
+        if (interleave)
         {
-            final String configuration = configurations.get(c);
-            failures += runConfiguration(configuration, servers[c], root, dir.resolve(configuration), runs, console);
+            failures += runInterleaved(servers, root, dir, runs, console);
+        }
+        else
+        {
+            for (int c = 0; c < servers.length; c++)
+            {
+                final String configuration = configurations.get(c);
+                failures += runConfiguration(configuration, servers[c], root, dir.resolve(configuration), runs,
+                    console);
+            }
         }
         final Path reportDir = dir.resolve("report");
         final List<RunGroup> groups = RunGroup.group(runs, spikeUs * 1000);
         console.print(ProbeReport.write(groups, reportDir));
-        writeMarkdown(dir, groups);
+        final String ratios = FloorRatios.of(groups, cpuByRun).describe();
+        console.print(ratios);
+        writeMarkdown(dir, groups, ratios);
         writeCpuCsv(dir);
         console.printf("bench orders: %d run(s), report %s and %s%n", groups.size(), reportDir.resolve("report.html"),
             dir.resolve("report.md"));
@@ -258,12 +273,7 @@ public final class OrdersBench implements Callable<Integer>
         int failures = 0;
         try (BenchProcesses processes = new BenchProcesses(root, dir, List.of()))
         {
-            final Deployment deployment = TCP_FLOOR.equals(configuration) ? deployTcpFloor(processes) :
-                HAZELCAST.equals(configuration) ? deployHazelcast(processes) :
-                deployOrderServers(processes, configuration, servers);
-            console.printf("bench orders: %s up (%s); probes: %d, %d publishers each%n", configuration,
-                deployment.description, deployment.probes, publishers);
-            console.flush();
+            final Deployment deployment = deploy(configuration, servers, processes, console);
             final List<Long> sweep = new ArrayList<>(rates);
             for (int i = 0; i < sweep.size(); i++)
             {
@@ -271,21 +281,10 @@ public final class OrdersBench implements Callable<Integer>
                 double meanUs = 0;
                 for (int run = 1; run <= repeat; run++)
                 {
-                    final String label = configuration + " " + total + "/s run " + run;
-                    final List<ProbeRun> made = runProbes(processes, deployment, dir, label, total, run, console);
-                    failures += made.size() == deployment.probes ? 0 : 1;
-                    runs.addAll(made);
-                    if (!made.isEmpty())
-                    {
-                        final LatencyStats stats = RunGroup.group(made, spikeUs * 1000).get(0).createToEnd();
-                        meanUs = Math.max(meanUs, stats.meanUs());
-                        final RunCpu cpu = cpuByRun.get(label);
-                        console.printf(Locale.ROOT, "bench orders: %s %6d/s run %d: create-to-end mean %8.1f us " +
-                            "median %8.1f us p95 %9.1f us max %10.1f us (%d orders); %s%n", configuration, total, run,
-                            stats.meanUs(), stats.medianUs(), stats.p95Us(), stats.maxUs(), stats.count(),
-                            null == cpu ? "cpu not accounted" : cpu.describe());
-                        console.flush();
-                    }
+                    final double[] runMeanUs = {0};
+                    failures +=
+                        runOnce(processes, deployment, configuration, dir, total, run, runs, runMeanUs, console);
+                    meanUs = Math.max(meanUs, runMeanUs[0]);
                     deployment.betweenRuns.run();
                 }
                 if (i == sweep.size() - 1 && extendStep > 0 && meanUs <= MEAN_LIMIT_US && total + extendStep <= maxRate)
@@ -295,6 +294,100 @@ public final class OrdersBench implements Callable<Integer>
             }
         }
         return failures;
+    }
+
+    /**
+     * Every rate and repeat runs each configuration in turn, each deployed afresh for that one run and stopped after
+     * it: a drift of the host over the sweep (another tenant, the memory reclaimer) then falls on every
+     * configuration of a repeat alike. Past the listed rates, only the configurations still within 1 ms go on.
+     */
+    private int runInterleaved(
+        final int[] servers, final Path root, final Path dir, final List<ProbeRun> runs, final PrintWriter console)
+        throws Exception
+    {
+        int failures = 0;
+        final List<Long> sweep = new ArrayList<>(rates);
+        final List<String> active = new ArrayList<>(configurations);
+        for (int i = 0; i < sweep.size() && !active.isEmpty(); i++)
+        {
+            final long total = sweep.get(i);
+            final Map<String, Double> meanUs = new LinkedHashMap<>();
+            for (int run = 1; run <= repeat; run++)
+            {
+                for (final String configuration : active)
+                {
+                    final Path configurationDir = dir.resolve(configuration);
+                    final Path logs =
+                        Files.createDirectories(configurationDir.resolve("processes-" + total + "-" + run));
+                    try (BenchProcesses processes = new BenchProcesses(root, logs, List.of()))
+                    {
+                        final Deployment deployment = deploy(
+                            configuration, servers[configurations.indexOf(configuration)], processes, console);
+                        final double[] runMeanUs = {0};
+                        failures += runOnce(processes, deployment, configuration, configurationDir, total, run, runs,
+                            runMeanUs, console);
+                        meanUs.merge(configuration, runMeanUs[0], Math::max);
+                        deployment.betweenRuns.run();
+                    }
+                }
+            }
+            if (i == sweep.size() - 1 && extendStep > 0 && total + extendStep <= maxRate)
+            {
+                active.removeIf((name) -> meanUs.getOrDefault(name, Double.MAX_VALUE) > MEAN_LIMIT_US);
+                if (!active.isEmpty())
+                {
+                    sweep.add(total + extendStep);
+                }
+            }
+        }
+        return failures;
+    }
+
+    private Deployment deploy(
+        final String configuration, final int servers, final BenchProcesses processes, final PrintWriter console)
+        throws IOException
+    {
+        final Deployment deployment = TCP_FLOOR.equals(configuration) ? deployTcpFloor(processes) :
+            HAZELCAST.equals(configuration) ? deployHazelcast(processes) :
+            deployOrderServers(processes, configuration, servers);
+        console.printf("bench orders: %s up (%s); probes: %d, %d publishers each%n", configuration,
+            deployment.description, deployment.probes, publishers);
+        console.flush();
+        return deployment;
+    }
+
+    /**
+     * One run of one configuration at one rate: its probes' runs join {@code runs}, its worst probe mean goes to
+     * {@code meanUs[0]}.
+     *
+     * @return 1 if a probe made no run, else 0.
+     */
+    private int runOnce(
+        final BenchProcesses processes,
+        final Deployment deployment,
+        final String configuration,
+        final Path dir,
+        final long total,
+        final int run,
+        final List<ProbeRun> runs,
+        final double[] meanUs,
+        final PrintWriter console) throws Exception
+    {
+        final String label = configuration + " " + total + "/s run " + run;
+        final List<ProbeRun> made = runProbes(processes, deployment, dir, label, total, run, console);
+        runs.addAll(made);
+        if (!made.isEmpty())
+        {
+            final LatencyStats stats = RunGroup.group(made, spikeUs * 1000).get(0).createToEnd();
+            meanUs[0] = stats.meanUs();
+            final RunCpu cpu = cpuByRun.get(label);
+            console.printf(Locale.ROOT, "bench orders: %s %6d/s run %d: create-to-end mean %8.1f us " +
+                "median %8.1f us p95 %9.1f us max %10.1f us (%d orders); %s%n", configuration, total, run,
+                stats.meanUs(), stats.medianUs(), stats.p95Us(), stats.maxUs(), stats.count(),
+                null == cpu ? "cpu not accounted" : cpu.describe());
+            console.flush();
+        }
+        return made.size() == deployment.probes ? 0 : 1;
     }
 
     /**
@@ -597,7 +690,7 @@ public final class OrdersBench implements Callable<Integer>
         return opts.isBlank() ? List.of() : Arrays.asList(opts.trim().split("\\s+"));
     }
 
-    private void writeMarkdown(final Path dir, final List<RunGroup> groups) throws IOException
+    private void writeMarkdown(final Path dir, final List<RunGroup> groups, final String ratios) throws IOException
     {
         final Map<Long, double[]> published = new LinkedHashMap<>();
         published.put(200L, new double[] {285, 245, 331, 389});
@@ -631,6 +724,7 @@ public final class OrdersBench implements Callable<Integer>
                 null == cpu ? RunCpu.MARKDOWN_EMPTY : cpu.markdownCells(),
                 null == ref ? "" : String.format("%.0f", ref[0]), null == ref ? "" : String.format("%.0f", ref[3])));
         }
+        md.append('\n').append(ratios);
         Files.writeString(dir.resolve("report.md"), md, StandardCharsets.UTF_8);
     }
 

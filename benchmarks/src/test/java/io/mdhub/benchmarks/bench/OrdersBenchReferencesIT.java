@@ -18,11 +18,11 @@ import io.mdhub.common.test.SystemProcesses;
 import io.mdhub.orderprobe.analysis.ProbeRun;
 
 /**
- * {@code bin/mdhub bench orders} with the two references, tiny settings, as a user runs it: the TCP floor (its
- * primary and backup as separate JVMs) and the Hazelcast pair (two members), each with two probes started from the
- * bench jar. Every order is answered — none failed, the floor's primary forwarded as many as it answered back, the
- * Hazelcast map held every order of the run — and every run has its CPU accounted: in report.md, in a CSV per run
- * and in one for all runs.
+ * {@code bin/mdhub bench orders --interleave} with the two references, tiny settings, as a user runs it: the TCP
+ * floor (its primary and backup as separate JVMs) and the Hazelcast pair (two members), each deployed for its run
+ * with two probes started from the bench jar. Every order is answered — none failed, the floor's primary forwarded
+ * as many as it answered back, the Hazelcast map held every order of the run — every run has its CPU accounted (in
+ * report.md, in a CSV per run and in one for all runs), and Hazelcast's ratios to the floor are reported.
  */
 @InterruptAfter(240)
 class OrdersBenchReferencesIT
@@ -49,16 +49,18 @@ class OrdersBenchReferencesIT
         final List<String> args = List.of(
             "bench", "orders", "--configurations", "tcp_floor,hazelcast",
             "--rates", Integer.toString(RATE), "--warmup", Integer.toString(WARMUP_SECONDS),
-            "--duration", Integer.toString(DURATION_SECONDS), "--repeat", "1", "--extend-step", "0",
+            "--duration", Integer.toString(DURATION_SECONDS), "--repeat", "1", "--extend-step", "0", "--interleave",
             "--server-jvm-opts", "-Xms128m -Xmx256m", "--probe-jvm-opts", "-Xms64m -Xmx256m",
             "--out", report.toString());
         try (SystemProcesses processes = new SystemProcesses(System.getProperty("mdhub.build.dir", "target")))
         {
             final String output = SystemProcesses.awaitSuccess(processes.startScript(log, "bin/mdhub", args), log, 210);
 
-            final List<String> rows = Files.readAllLines(report.resolve("report.md")).stream()
-                .filter((line) -> line.startsWith("| tcp_floor") || line.startsWith("| hazelcast")).toList();
+            final List<String> lines = Files.readAllLines(report.resolve("report.md"));
+            final List<String> rows = lines.stream().filter((line) -> line.contains("/s run 1 |")).toList();
             assertEquals(2, rows.size(), output);
+            assertTrue(lines.stream().anyMatch((line) -> line.startsWith("| hazelcast " + RATE + "/s | ")),
+                () -> "a row of ratios to the floor: " + lines);
             for (final String row : rows)
             {
                 final Matcher matcher = ROW.matcher(row);
@@ -89,18 +91,19 @@ class OrdersBenchReferencesIT
             }
             assertEquals(3, Files.readAllLines(report.resolve("cpu.csv")).size(), "a line per run");
 
-            final Matcher floor = FLOOR_COUNTS.matcher(
-                Files.readString(report.resolve("tcp_floor").resolve("tcp-floor-primary.log")));
+            final Path floorLogs = report.resolve("tcp_floor").resolve("processes-" + RATE + "-1");
+            final Matcher floor = FLOOR_COUNTS.matcher(Files.readString(floorLogs.resolve("tcp-floor-primary.log")));
             assertTrue(floor.find(), "the primary printed its counts");
             assertEquals(8, Long.parseLong(floor.group(1)), "every publisher of both probes its own connection");
             assertEquals(ORDERS_SENT, Long.parseLong(floor.group(2)), "every order of the run forwarded once");
             assertEquals(ORDERS_SENT, Long.parseLong(floor.group(3)), "and answered");
             assertEquals(0, Long.parseLong(floor.group(4)), "none dropped");
-            assertTrue(Files.readString(report.resolve("tcp_floor").resolve("tcp-floor-backup.log"))
+            assertTrue(Files.readString(floorLogs.resolve("tcp-floor-backup.log"))
                 .contains("tcp floor backup: " + ORDERS_SENT + " orders answered"));
 
             // the bench empties the map after each run: it held every order of the run, each once
-            assertTrue(Files.readString(report.resolve("hazelcast").resolve("hazelcast-member-0.log"))
+            assertTrue(Files.readString(
+                report.resolve("hazelcast").resolve("processes-" + RATE + "-1").resolve("hazelcast-member-0.log"))
                 .contains("orders cleared 1: " + ORDERS_SENT + " entries"), "every order in the map");
         }
     }
