@@ -75,8 +75,6 @@ final class PeerFence implements AutoCloseable, RoleArbiter.Fence
 
     private final ServerSocketChannel listener;
     private final SocketPoller.ReadyHandler onReady = this::onReady;
-    private SocketPoller poller;
-    private boolean isReady;
     private final InetSocketAddress peerAddress;
     private final long timeoutNs;
     private final long keepAliveIntervalNs;
@@ -84,6 +82,8 @@ final class PeerFence implements AutoCloseable, RoleArbiter.Fence
     private final ArrayList<Accepted> accepted = new ArrayList<>();
     private final ByteBuffer scratch = ByteBuffer.allocateDirect(64);
     private final ByteBuffer keepAlive = ByteBuffer.allocateDirect(1);
+    private SocketPoller poller;
+    private boolean isReady;
     private SocketChannel outbound;
     private SelectionKey outboundKey;
     private boolean isConnecting;
