@@ -14,12 +14,12 @@ import org.slf4j.LoggerFactory;
  * doubling at 60% load, so lookups stay one or two cache lines. Nothing is ever removed (orders are kept for the
  * life of the queue). Single-threaded.
  * <p>
- * <b>Growth without a pause.</b> Sized up front for {@code mdhub.order.expected.orders}; past that a doubling used
- * to allocate the new table (128 MiB at ~1.26 M orders: 32,768 page faults) and move every entry in one go, on the
- * order agent, a stall of a second or more. Now the doubled table is made ready by a {@link BlockPreparer} from three
- * quarters of the way to the threshold on, and after the switch the old table is drained into it a few slots per
- * {@link #put}; until it is empty, lookups that miss the new table look in the old one. A drain finishes long
- * before the next growth: {@link #MIGRATE_SLOTS_PER_PUT} old slots a put empty a table of capacity C within C/8
+ * <b>Growth without a pause.</b> Sized up front for {@code mdhub.order.expected.orders}; past that the table doubles.
+ * Allocating the doubled table (128 MiB at ~1.26 M orders: 32,768 page faults) and moving every entry in one go on
+ * the order agent would stall it for a second or more, so the doubled table is made ready by a {@link BlockPreparer}
+ * from three quarters of the way to the threshold on, and after the switch the old table is drained into it a few
+ * slots per {@link #put}; until it is empty, lookups that miss the new table look in the old one. A drain finishes
+ * long before the next growth: {@link #MIGRATE_SLOTS_PER_PUT} old slots a put empty a table of capacity C within C/8
  * puts, while the next threshold is 0.6 × C puts away. Tables under {@link #PREPARE_MIN_BYTES} are allocated inline.
  */
 final class OrderKeyIndex implements AutoCloseable

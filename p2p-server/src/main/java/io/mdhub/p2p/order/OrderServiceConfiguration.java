@@ -95,7 +95,8 @@ public final class OrderServiceConfiguration
 
     /**
      * Orders the in-memory store (identity index, sequence positions) is sized for when the server starts. Past it the
-     * index doubles on the order path (a pause that grows with the orders held, logged with its length).
+     * index doubles without a pause on the order path: the doubled table is prepared by a daemon thread and the old
+     * one drained into it a few slots per order (see {@link OrderKeyIndex}).
      */
     public static final String EXPECTED_ORDERS_PROP_NAME = "mdhub.order.expected.orders";
     /** Default expected orders: about 64 MiB of index and 8 MiB of positions. */
