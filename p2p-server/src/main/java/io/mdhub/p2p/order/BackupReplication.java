@@ -130,10 +130,11 @@ final class BackupReplication
         final int epoch = recordDecoder.epoch();
         if (!store.store(id, sequence, epoch, clientId, orderId, record, offset, length))
         {
-            // the next sequence, yet refused: larger than a region chunk here, so the servers' settings differ
+            // the next sequence, yet refused: larger than a region chunk here, or this index is full where the
+            // primary's was not, so the servers' settings differ
             counters.malformed.increment();
-            LOG.error("order server {}: partition {} sequence {} ({} bytes) does not fit this server's region",
-                serverId, id, sequence, length);
+            LOG.error("order server {}: partition {} sequence {} ({} bytes) cannot be stored here (region chunk or " +
+                "identity index too small)", serverId, id, sequence, length);
             return;
         }
         partition.last = sequence;

@@ -35,8 +35,8 @@ final class OrderStore implements AutoCloseable
     /**
      * Keep an order that arrived: region, index, queue.
      *
-     * @return true if stored; false if the region refused it (not the partition's next sequence, or larger than a
-     * chunk), and then it is nowhere.
+     * @return true if stored; false if the identity index is full or the region refused it (not the partition's
+     * next sequence, or larger than a chunk), and then it is nowhere.
      */
     boolean store(
         final int partition,
@@ -59,7 +59,7 @@ final class OrderStore implements AutoCloseable
     /**
      * Take back an order replayed from this server's own queue at start: region and index (it is in the queue).
      *
-     * @return true if restored; false if the region refused it (see {@link #store}).
+     * @return true if restored; false if the index is full or the region refused it (see {@link #store}).
      */
     boolean restore(
         final int partition,
@@ -71,9 +71,9 @@ final class OrderStore implements AutoCloseable
         final int offset,
         final int length)
     {
-        if (!region.put(partition, sequence, record, offset, length))
+        if (index.isFull() || !region.put(partition, sequence, record, offset, length))
         {
-            return false;
+            return false; // checked before the region takes it: the index throws when full
         }
         index.put(clientId, orderId, partition, epoch, sequence);
         return true;
