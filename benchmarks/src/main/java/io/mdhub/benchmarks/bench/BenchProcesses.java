@@ -12,7 +12,6 @@ import java.util.concurrent.TimeUnit;
 import org.agrona.IoUtil;
 
 import io.mdhub.common.config.LauncherJvmOptions;
-import io.mdhub.common.net.LocalPorts;
 
 /**
  * The processes of one benchmark topology: started from the checkout's fat jars with the same JVM options (after
@@ -291,14 +290,6 @@ final class BenchProcesses implements AutoCloseable
                 dir.resolve("memory");
         }
         return memoryRoot.resolve(name).toAbsolutePath(); // siblings a process makes (e.g. queue.discarded-*) too
-    }
-
-    /**
-     * @return a TCP port nobody listened on a moment ago, below the ephemeral range (see {@link LocalPorts}).
-     */
-    static int freePort()
-    {
-        return LocalPorts.unused();
     }
 
     @Override

@@ -20,6 +20,7 @@ import org.HdrHistogram.Histogram;
 import org.HdrHistogram.HistogramLogReader;
 
 import io.mdhub.common.config.LauncherJvmOptions;
+import io.mdhub.common.net.LocalPorts;
 import io.mdhub.common.ripc.RipcContext;
 import io.mdhub.distributor.Distributor;
 import io.mdhub.p2p.P2pServer;
@@ -264,8 +265,8 @@ public final class LatencyBench implements Callable<Integer>
         final List<String> jvm = jvmOpts.isBlank() ? List.of() : Arrays.asList(jvmOpts.trim().split("\\s+"));
         final String floor = LoopbackFloor.measure(FLOOR_ROUND_TRIPS, FLOOR_GAP_NS); // before any process runs
         console.println("bench latency: " + floor);
-        final int sourcePort = BenchProcesses.freePort();
-        final int consumerPort = BenchProcesses.freePort();
+        final int sourcePort = LocalPorts.unused();
+        final int consumerPort = LocalPorts.unused();
         final List<LatencyRow> rows = new ArrayList<>();
         String placement = null;
         try (BenchProcesses processes = new BenchProcesses(root, dir, jvm))
@@ -283,7 +284,7 @@ public final class LatencyBench implements Callable<Integer>
                 "--timestamp-every", Integer.toString(timestampEvery), "--tick-us", Long.toString(sourceTick.tickUs));
             source.awaitLine("interactive, listening", 60);
             final BenchProcess distributor = processes.start("distributor", BenchProcesses.DISTRIBUTOR_JAR,
-                "--aeron-dir", aeronDir, "--port", Integer.toString(BenchProcesses.freePort()),
+                "--aeron-dir", aeronDir, "--port", Integer.toString(LocalPorts.unused()),
                 "--route", "127.0.0.1:" + sourcePort, "--route-cache", "false");
             final BenchProcess p2p = processes.start("p2p", BenchProcesses.P2P_JAR, p2pArgs(aeronDir, consumerPort));
             distributor.awaitLine("mdhub-distributor ready", 60);

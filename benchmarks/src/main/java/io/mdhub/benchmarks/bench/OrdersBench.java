@@ -24,6 +24,7 @@ import io.mdhub.benchmarks.orders.HazelcastMember;
 import io.mdhub.benchmarks.orders.HazelcastTarget;
 import io.mdhub.benchmarks.orders.TcpFloorServer;
 import io.mdhub.benchmarks.orders.TcpFloorTarget;
+import io.mdhub.common.net.LocalPorts;
 import io.mdhub.orderprobe.analysis.LatencyStats;
 import io.mdhub.orderprobe.analysis.ProbeReport;
 import io.mdhub.orderprobe.analysis.ProbeRun;
@@ -403,10 +404,10 @@ public final class OrdersBench implements Callable<Integer>
         final int[] jmx = new int[slots];
         for (int s = 0; s < slots; s++)
         {
-            ingress[s] = BenchProcesses.freePort();
-            peer[s] = BenchProcesses.freePort();
-            fence[s] = BenchProcesses.freePort();
-            jmx[s] = BenchProcesses.freePort();
+            ingress[s] = LocalPorts.unused();
+            peer[s] = LocalPorts.unused();
+            fence[s] = LocalPorts.unused();
+            jmx[s] = LocalPorts.unused();
         }
         final StringBuilder clientServers = new StringBuilder();
         final List<String> serverJmx = new ArrayList<>();
@@ -444,8 +445,8 @@ public final class OrdersBench implements Callable<Integer>
      */
     private Deployment deployTcpFloor(final BenchProcesses processes) throws IOException
     {
-        final int backupPort = BenchProcesses.freePort();
-        final int primaryPort = BenchProcesses.freePort();
+        final int backupPort = LocalPorts.unused();
+        final int primaryPort = LocalPorts.unused();
         final Deployment deployment = new Deployment(REFERENCE_SERVERS, BenchProcesses.BENCH_JAR);
         final BenchProcess backup = processes.start("tcp-floor-backup", BenchProcesses.BENCH_JAR,
             split(serverJvmOpts), "tcp-floor-server", "--role", "backup", "--host", LOOPBACK,
@@ -468,7 +469,7 @@ public final class OrdersBench implements Callable<Integer>
      */
     private Deployment deployHazelcast(final BenchProcesses processes) throws IOException
     {
-        final int[] ports = {BenchProcesses.freePort(), BenchProcesses.freePort()};
+        final int[] ports = {LocalPorts.unused(), LocalPorts.unused()};
         final String clusterName = HazelcastMember.CLUSTER_NAME_DEFAULT + "-" + ProcessHandle.current().pid();
         final Deployment deployment = new Deployment(REFERENCE_SERVERS, BenchProcesses.BENCH_JAR);
         final List<String> opts = new ArrayList<>(split(serverJvmOpts));

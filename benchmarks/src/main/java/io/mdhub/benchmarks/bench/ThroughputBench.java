@@ -20,6 +20,7 @@ import org.agrona.concurrent.status.CountersReader;
 
 import io.mdhub.benchmarks.client.ClientStatsLine;
 import io.mdhub.benchmarks.source.UpdatePacer;
+import io.mdhub.common.net.LocalPorts;
 import io.mdhub.common.status.MdCounters;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -151,8 +152,8 @@ public final class ThroughputBench implements Callable<Integer>
         Files.createDirectories(dir);
         final boolean isDistributorTest = "distributor".equals(test);
         final int universe = "fanout".equals(test) ? fanoutItems : items;
-        final int sourcePort = BenchProcesses.freePort();
-        final int consumerPort = BenchProcesses.freePort();
+        final int sourcePort = LocalPorts.unused();
+        final int consumerPort = LocalPorts.unused();
         try (BenchProcesses processes = new BenchProcesses(root, dir, jvm))
         {
             final String aeronDir = processes.memoryDir("aeron").toString();
@@ -173,7 +174,7 @@ public final class ThroughputBench implements Callable<Integer>
                     "--tick-us", Long.toString(sourceTick.tickUs));
                 source.awaitLine("interactive, listening", 60);
                 distributor = processes.start("distributor", BenchProcesses.DISTRIBUTOR_JAR, "--aeron-dir", aeronDir,
-                    "--port", Integer.toString(BenchProcesses.freePort()), "--route", "127.0.0.1:" + sourcePort,
+                    "--port", Integer.toString(LocalPorts.unused()), "--route", "127.0.0.1:" + sourcePort,
                     "--route-cache", "false");
             }
             final BenchProcess p2p = processes.start("p2p", BenchProcesses.P2P_JAR, "--aeron-dir", aeronDir,
