@@ -204,9 +204,7 @@ public final class OrdersBench implements Callable<Integer>
     /**
      * Orders one server will hold by the end of the listed rates and one extension step: a server keeps every order
      * of its pair (as primary or backup) for as long as it lives, and the servers live through the sweep. Sized for
-     * them at start, the identity index never doubles inside a run; its preparation (a 64 MiB table for the 1.26 M
-     * orders the default holds) faults pages in on both servers of a pair at once, for over a second of a vCPU,
-     * and at 6,000/s on two vCPUs that was enough to start a queueing episode of over a second.
+     * them at start, no partition's table of sequence position blocks is copied to a larger one inside a run.
      *
      * @return the value for {@code mdhub.order.expected.orders}: 10 % over the sweep, at least the default, at
      * most the largest the index takes.

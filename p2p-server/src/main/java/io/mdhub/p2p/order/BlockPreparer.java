@@ -15,8 +15,8 @@ import org.agrona.concurrent.UnsafeBuffer;
  * <p>
  * The owner (one thread) {@link #request(int) requests} a block and later {@link #take() takes} it, getting null
  * while it is not ready; a taken block is the owner's, released with {@link #free(UnsafeBuffer)}. A new request or
- * {@link #cancel()} discards whatever was requested before. Requests and takes are rare (a chunk every few seconds,
- * a table growth), so they synchronise; the order path itself never touches the preparer.
+ * {@link #cancel()} discards whatever was requested before. Requests and takes are rare (a chunk every few
+ * seconds), so they synchronise; the order path itself never touches the preparer.
  */
 final class BlockPreparer implements AutoCloseable
 {

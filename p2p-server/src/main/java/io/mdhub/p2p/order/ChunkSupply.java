@@ -3,12 +3,12 @@ package io.mdhub.p2p.order;
 import org.agrona.concurrent.UnsafeBuffer;
 
 /**
- * Hands the Orders region its chunks without the order path paying for them: a {@link BlockPreparer} always has the
- * next chunk in the making (its page faults spread over a fraction of a second), and is asked for the one after as
- * soon as it is taken. Both servers of a pair store every order and so need their next chunk at the same moment; on
- * a small host two chunks faulted in at once took both CPUs from the order agents. When orders outrun the
- * preparation the owner allocates inline, and {@link #inlineAllocations()} says how often. Chunks are raw native
- * memory: {@link #free(UnsafeBuffer)} releases one.
+ * Hands the order store its chunks of memory without the order path paying for them: a {@link BlockPreparer}
+ * always has the next chunk in the making (its page faults spread over a fraction of a second), and is asked for the
+ * one after as soon as it is taken. Both servers of a pair store every order and so need their next chunk at the
+ * same moment; on a small host two chunks faulted in at once took both CPUs from the order agents. When orders
+ * outrun the preparation the owner allocates inline, and {@link #inlineAllocations()} says how often. Chunks are raw
+ * native memory: {@link #free(UnsafeBuffer)} releases one.
  */
 final class ChunkSupply implements AutoCloseable
 {
@@ -67,6 +67,14 @@ final class ChunkSupply implements AutoCloseable
     void free(final UnsafeBuffer chunk)
     {
         BlockPreparer.free(chunk);
+    }
+
+    /**
+     * @return bytes per chunk.
+     */
+    int chunkSize()
+    {
+        return chunkSize;
     }
 
     /**

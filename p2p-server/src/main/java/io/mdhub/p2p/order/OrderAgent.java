@@ -76,8 +76,7 @@ final class OrderAgent implements Agent, PeerListener, RoleArbiter.Actions
             partitions[i] = new Partition(i, i % 2);
         }
         this.store = new OrderStore(
-            new OrdersRegion(partitions.length, ctx.expectedOrders(), OrderServiceConfiguration.processName(serverId)),
-            OrderKeyIndex.forOrders(ctx.expectedOrders()), queue);
+            partitions.length, ctx.expectedOrders(), OrderServiceConfiguration.processName(serverId), queue);
         this.clients = new ClientSessions(serverId, partitions.length, counters);
         this.peer = new PeerLink(serverId, poller, ctx.peerAddress(), ctx.peerRemoteAddress(),
             ctx.peerSendLimitBytes(), this, counters.malformed);

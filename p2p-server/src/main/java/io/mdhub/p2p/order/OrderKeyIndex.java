@@ -1,96 +1,92 @@
 package io.mdhub.p2p.order;
 
-import java.util.concurrent.TimeUnit;
-
-import org.agrona.BitUtil;
-import org.agrona.concurrent.UnsafeBuffer;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
+import static org.agrona.UnsafeAccess.UNSAFE;
 
 /**
- * Off-heap hash index from an order's identity (client id, order id) to where it was stored (partition and
- * sequence): what makes a resend idempotent. Open addressing with linear probing over one native table of 32-byte
- * slots {@code [clientId][orderId][partition][epoch][sequence]}; a sequence of 0 marks an empty slot. Grows by
- * doubling at 60% load, so lookups stay one or two cache lines. Nothing is ever removed (orders are kept for the
- * life of the queue). Single-threaded.
+ * Off-heap index from an order's identity (client id, order id) to where it was stored (partition, epoch and
+ * sequence): what makes a resend idempotent. An insert-only B+-tree of 4 KiB nodes cut from the store's
+ * {@link StoreMemory}; nothing is removed (orders are kept for the life of the queue) until {@link #clear()}.
+ * Single-threaded (the order agent).
  * <p>
- * <b>Growth without a pause.</b> Sized up front for {@code mdhub.order.expected.orders}; past that the table doubles.
- * Allocating the doubled table (128 MiB at ~1.26 M orders: 32,768 page faults) and moving every entry in one go on
- * the order agent would stall it for a second or more, so the doubled table is made ready by a {@link BlockPreparer}
- * from three quarters of the way to the threshold on, and after the switch the old table is drained into it a few
- * slots per {@link #put}; until it is empty, lookups that miss the new table look in the old one. A drain finishes
- * long before the next growth: {@link #MIGRATE_SLOTS_PER_PUT} old slots a put empty a table of capacity C within C/8
- * puts, while the next threshold is 0.6 × C puts away. Tables under {@link #PREPARE_MIN_BYTES} are allocated inline.
+ * <b>Why a tree.</b> A client's order ids mostly rise, so in key order its new orders land at the end of one leaf:
+ * an order touches the few pages of the upper levels (hot for everyone) and that leaf, not a random page of a table
+ * sized for every order the server may ever hold. Cold memory touched at random is what a host under memory
+ * management (page ageing, reclaim scans) makes slow, and such a table holds all of it from the start. The tree's
+ * memory follows the orders actually held, nothing is ever rehashed or moved beyond half a node per level, and
+ * arrival order (replication lag, a partition-by-partition state transfer) costs leaf fill, never correctness.
+ * <p>
+ * <b>Splits.</b> A full node that takes a key at its end keeps its entries and starts a new right sibling with the
+ * key, so rising ids fill leaves completely; one that takes a key just past a client's last entry splits there when
+ * a quarter or more stays on each side (that client's later orders append to the left part); otherwise it splits in
+ * half. Every node but the last of a run of appends is at least a quarter full.
+ * <p>
+ * Layout: a 16-byte header {@code [count int][level int]} (level 0 = leaf), then entries. A leaf entry is
+ * {@code [clientId 8][orderId 8][partition 4][epoch 4][sequence 8]}, 127 a leaf. An inner entry is
+ * {@code [clientId 8][orderId 8][child address 8]}, 170 a node; its key is the least key of the child's subtree
+ * (entry 0's is not compared).
  */
-final class OrderKeyIndex implements AutoCloseable
+final class OrderKeyIndex
 {
     /** Returned by {@link #sequence(long, long)} for an unknown order. */
     static final long MISSING = 0;
-
-    private static final Logger LOG = LoggerFactory.getLogger(OrderKeyIndex.class);
-    private static final int SLOT_SIZE = 32;
-    private static final double LOAD_FACTOR = 0.6;
-    /** Largest table: its byte size (slots × 32) must stay an int. */
-    static final int MAX_CAPACITY = 1 << 25;
-    /** Most orders an index may be sized for up front: they fit the largest table at the load factor. */
+    /** Most orders a server may be sized for up front ({@code mdhub.order.expected.orders}). */
     static final long MAX_EXPECTED_ORDERS = 20_000_000L;
-    /** At the largest table, orders it still takes (probes lengthen, nothing breaks) before it refuses more. */
-    static final int MAX_ORDERS = (int)(MAX_CAPACITY * 0.9);
-    /** Old slots moved to the new table per put while a growth drains. */
-    static final int MIGRATE_SLOTS_PER_PUT = 8;
-    /** Smaller tables are allocated on the spot: their faults cost less than a thread. */
-    static final int PREPARE_MIN_BYTES = 1024 * 1024;
+    /** Orders an index takes before it refuses more: the store then answers "order store full". */
+    static final int MAX_ORDERS = 30_000_000;
+
+    private static final int NODE_SIZE = 4096;
+    private static final int HEADER = 16;
+    private static final int COUNT_OFFSET = 0;
+    private static final int LEVEL_OFFSET = 4;
     private static final int CLIENT_OFFSET = 0;
     private static final int ORDER_OFFSET = 8;
+    private static final int LEAF_ENTRY = 32;
     private static final int PARTITION_OFFSET = 16;
     private static final int EPOCH_OFFSET = 20;
     private static final int SEQUENCE_OFFSET = 24;
+    private static final int INNER_ENTRY = 24;
+    private static final int CHILD_OFFSET = 16;
+    static final int LEAF_CAPACITY = (NODE_SIZE - HEADER) / LEAF_ENTRY;
+    static final int INNER_CAPACITY = (NODE_SIZE - HEADER) / INNER_ENTRY;
+    /** Levels above the leaves: 30 M orders in quarter-full nodes need 4. */
+    private static final int MAX_INNER_LEVELS = 8;
 
-    private UnsafeBuffer slots;
-    private int capacity;
-    private int mask;
+    private final StoreMemory memory;
+    private final int maxOrders;
+    private long root;
+    private int innerLevels;
     private int size;
-    private int resizeThreshold;
-    private int prepareThreshold;
-    /** Made at the first table large enough to prepare; its thread then stays, parked between growths. */
-    private BlockPreparer tables;
-    private long inlineGrowths;
+    private int leaves;
 
-    private UnsafeBuffer draining;
-    private int drainingCapacity;
-    private int drained;
+    /** The last descent: the inner node and the child slot taken at each level (1 = just above the leaves). */
+    private final long[] pathNodes = new long[MAX_INNER_LEVELS + 1];
+    private final int[] pathSlots = new int[MAX_INNER_LEVELS + 1];
+    private long leaf;
+    private int leafPosition;
+    /** The key of the last descent, valid until the tree changes: a put after a missed lookup does not descend. */
+    private boolean isDescentValid;
+    private long descentClientId;
+    private long descentOrderId;
 
-    private UnsafeBuffer lastTable;
-    private int lastBase = -1;
-
-    OrderKeyIndex(final int initialCapacity)
-    {
-        use(BlockPreparer.allocateZeroed(BitUtil.findNextPositivePowerOfTwo(Math.max(16, initialCapacity)) *
-            SLOT_SIZE));
-    }
+    private int lastPartition;
+    private int lastEpoch;
 
     /**
-     * @param expectedOrders orders to hold before the first growth.
-     * @return an index sized for them.
+     * @param memory    where nodes come from.
+     * @param maxOrders orders taken before {@link #isFull()}.
      */
-    static OrderKeyIndex forOrders(final long expectedOrders)
+    OrderKeyIndex(final StoreMemory memory, final int maxOrders)
     {
-        return new OrderKeyIndex((int)Math.min(MAX_CAPACITY, (long)Math.ceil(expectedOrders / LOAD_FACTOR) + 1));
-    }
-
-    private void use(final UnsafeBuffer table)
-    {
-        slots = table;
-        capacity = table.capacity() / SLOT_SIZE;
-        mask = capacity - 1;
-        resizeThreshold = (int)(capacity * LOAD_FACTOR);
-        prepareThreshold = resizeThreshold - resizeThreshold / 4;
+        this.memory = memory;
+        this.maxOrders = maxOrders;
+        root = newNode(0);
     }
 
     /**
      * Remember where an order was stored; an order already known keeps its first entry.
      *
      * @return true if added, false if the order was already there.
+     * @throws IllegalStateException when {@link #isFull()}.
      */
     boolean put(final long clientId, final long orderId, final int partition, final int epoch, final long sequence)
     {
@@ -98,7 +94,11 @@ final class OrderKeyIndex implements AutoCloseable
         {
             throw new IllegalArgumentException("sequence must be positive: " + sequence);
         }
-        if (MISSING != sequence(clientId, orderId))
+        if (!isDescentValid || descentClientId != clientId || descentOrderId != orderId)
+        {
+            descend(clientId, orderId);
+        }
+        if (leafPosition < count(leaf) && isKeyAt(leafEntry(leaf, leafPosition), clientId, orderId))
         {
             return false;
         }
@@ -106,48 +106,10 @@ final class OrderKeyIndex implements AutoCloseable
         {
             throw new IllegalStateException("order identity index full: " + size + " orders");
         }
-        if (size >= resizeThreshold && capacity < MAX_CAPACITY)
-        {
-            grow();
-        }
-        insert(slots, mask, clientId, orderId, partition, epoch, sequence);
+        isDescentValid = false;
+        insertIntoLeaf(clientId, orderId, partition, epoch, sequence);
         size++;
-        if (null != draining)
-        {
-            drain(MIGRATE_SLOTS_PER_PUT);
-        }
-        // once per table, as the size passes the mark: no call into the (synchronised) preparer on every put
-        if (size == prepareThreshold && capacity < MAX_CAPACITY && capacity * 2 * SLOT_SIZE >= PREPARE_MIN_BYTES)
-        {
-            if (null == tables)
-            {
-                tables = new BlockPreparer("mdhub-order-index");
-            }
-            tables.request(capacity * 2 * SLOT_SIZE);
-        }
         return true;
-    }
-
-    private static void insert(
-        final UnsafeBuffer table,
-        final int mask,
-        final long clientId,
-        final long orderId,
-        final int partition,
-        final int epoch,
-        final long seq)
-    {
-        int slot = hash(clientId, orderId) & mask;
-        while (MISSING != table.getLong(slot * SLOT_SIZE + SEQUENCE_OFFSET))
-        {
-            slot = (slot + 1) & mask;
-        }
-        final int base = slot * SLOT_SIZE;
-        table.putLong(base + CLIENT_OFFSET, clientId);
-        table.putLong(base + ORDER_OFFSET, orderId);
-        table.putInt(base + PARTITION_OFFSET, partition);
-        table.putInt(base + EPOCH_OFFSET, epoch);
-        table.putLong(base + SEQUENCE_OFFSET, seq);
     }
 
     /**
@@ -157,58 +119,36 @@ final class OrderKeyIndex implements AutoCloseable
      */
     long sequence(final long clientId, final long orderId)
     {
-        lastBase = find(slots, mask, clientId, orderId);
-        lastTable = slots;
-        if (lastBase < 0 && null != draining)
+        descend(clientId, orderId);
+        if (leafPosition < count(leaf))
         {
-            lastBase = find(draining, drainingCapacity - 1, clientId, orderId);
-            lastTable = draining;
-        }
-        return lastBase < 0 ? MISSING : lastTable.getLong(lastBase + SEQUENCE_OFFSET);
-    }
-
-    /**
-     * @return the slot's byte offset in the table, or -1 if the order is not there.
-     */
-    private static int find(final UnsafeBuffer table, final int mask, final long clientId, final long orderId)
-    {
-        int slot = hash(clientId, orderId) & mask;
-        while (true)
-        {
-            final int base = slot * SLOT_SIZE;
-            if (MISSING == table.getLong(base + SEQUENCE_OFFSET))
+            final long entry = leafEntry(leaf, leafPosition);
+            if (isKeyAt(entry, clientId, orderId))
             {
-                return -1;
+                lastPartition = UNSAFE.getInt(entry + PARTITION_OFFSET);
+                lastEpoch = UNSAFE.getInt(entry + EPOCH_OFFSET);
+                return UNSAFE.getLong(entry + SEQUENCE_OFFSET);
             }
-            if (table.getLong(base + CLIENT_OFFSET) == clientId && table.getLong(base + ORDER_OFFSET) == orderId)
-            {
-                return base;
-            }
-            slot = (slot + 1) & mask;
         }
+        return MISSING;
     }
 
     int lastPartition()
     {
-        return lastTable.getInt(lastBase + PARTITION_OFFSET);
+        return lastPartition;
     }
 
     int lastEpoch()
     {
-        return lastTable.getInt(lastBase + EPOCH_OFFSET);
+        return lastEpoch;
     }
 
     /**
-     * @return true when it takes no more orders (the largest table, 90 % full): the caller refuses new orders.
+     * @return true when it takes no more orders: the caller refuses new orders.
      */
     boolean isFull()
     {
-        return size >= MAX_ORDERS;
-    }
-
-    int capacity()
-    {
-        return capacity;
+        return size >= maxOrders;
     }
 
     int size()
@@ -217,119 +157,279 @@ final class OrderKeyIndex implements AutoCloseable
     }
 
     /**
-     * @return true while the table before the last growth still holds entries not yet moved.
+     * @return levels of inner nodes above the leaves (0 while one leaf holds everything).
      */
-    boolean isDraining()
+    int innerLevels()
     {
-        return null != draining;
+        return innerLevels;
     }
 
     /**
-     * @return true when the doubled table is zeroed and waiting for the next growth.
+     * @return leaf nodes: with {@link #size()}, how full they are.
      */
-    boolean isNextTableReady()
+    int leaves()
     {
-        return null != tables && tables.isReady();
+        return leaves;
     }
 
     /**
-     * @return growths whose table was not prepared in time, so the agent allocated it itself.
-     */
-    long inlineGrowths()
-    {
-        return inlineGrowths;
-    }
-
-    /**
-     * Forget everything (a server that takes a full state transfer starts again).
+     * Forget everything (a server that takes a full state transfer starts again), once the memory has been cleared:
+     * the index starts again with one empty leaf.
      */
     void clear()
     {
-        stopDraining();
-        slots.setMemory(0, slots.capacity(), (byte)0);
+        leaves = 0;
+        root = newNode(0);
+        innerLevels = 0;
         size = 0;
-        lastBase = -1;
-        lastTable = null;
+        isDescentValid = false;
     }
 
-    private void grow()
+    private void descend(final long clientId, final long orderId)
     {
-        if (null != draining)
+        long node = root;
+        for (int level = innerLevels; level > 0; level--)
         {
-            drain(drainingCapacity); // cannot happen at the pace above; finish rather than keep two old tables
+            final int slot = childSlot(node, clientId, orderId);
+            pathNodes[level] = node;
+            pathSlots[level] = slot;
+            node = UNSAFE.getLong(innerEntry(node, slot) + CHILD_OFFSET);
         }
-        final long startNs = System.nanoTime();
-        final int newBytes = capacity * 2 * SLOT_SIZE;
-        UnsafeBuffer table = null == tables ? null : tables.take();
-        if (null == table)
-        {
-            if (null != tables)
-            {
-                tables.cancel(); // a preparation still under way: this growth cannot wait for it
-            }
-            table = BlockPreparer.allocateZeroed(newBytes);
-            if (newBytes >= PREPARE_MIN_BYTES)
-            {
-                inlineGrowths++;
-                // a pause on the order path that mdhub.order.expected.orders avoids: say so, with its length
-                LOG.warn("order identity index grew to {} slots for {} orders, its table allocated on the order " +
-                    "path in {} ms (size it with {})", capacity * 2, size,
-                    TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNs),
-                    OrderServiceConfiguration.EXPECTED_ORDERS_PROP_NAME);
-            }
-        }
-        draining = slots;
-        drainingCapacity = capacity;
-        drained = 0;
-        use(table);
+        leaf = node;
+        leafPosition = lowerBound(node, clientId, orderId);
+        descentClientId = clientId;
+        descentOrderId = orderId;
+        isDescentValid = true;
     }
 
-    private void drain(final int slotCount)
+    /** The first leaf entry whose key is not below the given one. */
+    private static int lowerBound(final long leaf, final long clientId, final long orderId)
     {
-        final int end = Math.min(drainingCapacity, drained + slotCount);
-        for (int base = drained * SLOT_SIZE, limit = end * SLOT_SIZE; base < limit; base += SLOT_SIZE)
+        int low = 0;
+        int high = count(leaf);
+        while (low < high)
         {
-            final long sequence = draining.getLong(base + SEQUENCE_OFFSET);
-            if (MISSING != sequence)
+            final int middle = (low + high) >>> 1;
+            if (compare(leafEntry(leaf, middle), clientId, orderId) < 0)
             {
-                insert(slots, mask, draining.getLong(base + CLIENT_OFFSET), draining.getLong(base + ORDER_OFFSET),
-                    draining.getInt(base + PARTITION_OFFSET), draining.getInt(base + EPOCH_OFFSET), sequence);
+                low = middle + 1;
+            }
+            else
+            {
+                high = middle;
             }
         }
-        drained = end;
-        if (drained == drainingCapacity)
-        {
-            LOG.info("order identity index: {} slots for {} orders, the old table drained", capacity, size);
-            stopDraining();
-        }
+        return low;
     }
 
-    private void stopDraining()
+    /** The last child whose least key is not above the given one (child 0 when none is). */
+    private static int childSlot(final long node, final long clientId, final long orderId)
     {
-        if (null != draining)
+        int low = 1;
+        int high = count(node);
+        while (low < high)
         {
-            BlockPreparer.free(draining);
-            draining = null;
+            final int middle = (low + high) >>> 1;
+            if (compare(innerEntry(node, middle), clientId, orderId) <= 0)
+            {
+                low = middle + 1;
+            }
+            else
+            {
+                high = middle;
+            }
         }
+        return low - 1;
     }
 
-    private static int hash(final long clientId, final long orderId)
+    private void insertIntoLeaf(
+        final long clientId, final long orderId, final int partition, final int epoch, final long sequence)
     {
-        long h = clientId * 0x9E3779B97F4A7C15L + orderId;
-        h ^= h >>> 33;
-        h *= 0xFF51AFD7ED558CCDL;
-        h ^= h >>> 33;
-        return (int)h;
+        final int count = count(leaf);
+        if (count < LEAF_CAPACITY)
+        {
+            writeLeafEntry(leaf, leafPosition, count, clientId, orderId, partition, epoch, sequence);
+            return;
+        }
+        final int split = splitPoint(leaf, count, leafPosition, clientId, LEAF_ENTRY);
+        final long right = newNode(0);
+        moveTail(leaf, right, split, count, LEAF_ENTRY);
+        if (isLeftOfSplit(leafPosition, split, count))
+        {
+            writeLeafEntry(leaf, leafPosition, split, clientId, orderId, partition, epoch, sequence);
+        }
+        else
+        {
+            writeLeafEntry(right, leafPosition - split, count - split, clientId, orderId, partition, epoch, sequence);
+        }
+        insertIntoParent(1, leaf, right);
     }
 
-    @Override
-    public void close()
+    /**
+     * Make room for a node's new right sibling in the node above it, splitting upwards as far as needed.
+     */
+    private void insertIntoParent(final int level, final long left, final long right)
     {
-        stopDraining();
-        if (null != tables)
+        final long firstOfRight = firstEntry(right);
+        final long clientId = UNSAFE.getLong(firstOfRight + CLIENT_OFFSET);
+        final long orderId = UNSAFE.getLong(firstOfRight + ORDER_OFFSET);
+        if (level > innerLevels)
         {
-            tables.close();
+            if (level > MAX_INNER_LEVELS)
+            {
+                throw new IllegalStateException("order identity index deeper than " + MAX_INNER_LEVELS + " levels");
+            }
+            final long newRoot = newNode(level);
+            final long firstOfLeft = firstEntry(left);
+            writeInnerEntry(newRoot, 0, 0, UNSAFE.getLong(firstOfLeft + CLIENT_OFFSET),
+                UNSAFE.getLong(firstOfLeft + ORDER_OFFSET), left);
+            writeInnerEntry(newRoot, 1, 1, clientId, orderId, right);
+            root = newRoot;
+            innerLevels = level;
+            return;
         }
-        BlockPreparer.free(slots);
+        final long parent = pathNodes[level];
+        final int position = pathSlots[level] + 1;
+        final int count = count(parent);
+        if (count < INNER_CAPACITY)
+        {
+            writeInnerEntry(parent, position, count, clientId, orderId, right);
+            return;
+        }
+        final int split = splitPoint(parent, count, position, clientId, INNER_ENTRY);
+        final long sibling = newNode(level);
+        moveTail(parent, sibling, split, count, INNER_ENTRY);
+        if (isLeftOfSplit(position, split, count))
+        {
+            writeInnerEntry(parent, position, split, clientId, orderId, right);
+        }
+        else
+        {
+            writeInnerEntry(sibling, position - split, count - split, clientId, orderId, right);
+        }
+        insertIntoParent(level + 1, parent, sibling);
+    }
+
+    /**
+     * Where a full node of {@code count} entries splits for a key going in at {@code position}: at its end for an
+     * append, just past the same client's last entry when a quarter or more stays on each side, else in half.
+     */
+    private static int splitPoint(
+        final long node, final int count, final int position, final long clientId, final int entrySize)
+    {
+        if (position == count)
+        {
+            return count;
+        }
+        final int quarter = count / 4;
+        if (position >= quarter && position <= count - quarter &&
+            UNSAFE.getLong(node + HEADER + (long)(position - 1) * entrySize + CLIENT_OFFSET) == clientId &&
+            UNSAFE.getLong(node + HEADER + (long)position * entrySize + CLIENT_OFFSET) != clientId)
+        {
+            return position;
+        }
+        return count / 2;
+    }
+
+    /** An append split leaves the left node full, so the key starts the right one; any other goes left if it can. */
+    private static boolean isLeftOfSplit(final int position, final int split, final int count)
+    {
+        return position < split || (position == split && split < count);
+    }
+
+    private static void moveTail(final long from, final long to, final int split, final int count, final int entrySize)
+    {
+        UNSAFE.copyMemory(from + HEADER + (long)split * entrySize, to + HEADER, (long)(count - split) * entrySize);
+        setCount(from, split);
+        setCount(to, count - split);
+    }
+
+    private static void writeLeafEntry(
+        final long node,
+        final int position,
+        final int count,
+        final long clientId,
+        final long orderId,
+        final int partition,
+        final int epoch,
+        final long sequence)
+    {
+        final long entry = openGap(node, position, count, LEAF_ENTRY);
+        UNSAFE.putLong(entry + CLIENT_OFFSET, clientId);
+        UNSAFE.putLong(entry + ORDER_OFFSET, orderId);
+        UNSAFE.putInt(entry + PARTITION_OFFSET, partition);
+        UNSAFE.putInt(entry + EPOCH_OFFSET, epoch);
+        UNSAFE.putLong(entry + SEQUENCE_OFFSET, sequence);
+    }
+
+    private static void writeInnerEntry(
+        final long node, final int position, final int count, final long clientId, final long orderId,
+        final long child)
+    {
+        final long entry = openGap(node, position, count, INNER_ENTRY);
+        UNSAFE.putLong(entry + CLIENT_OFFSET, clientId);
+        UNSAFE.putLong(entry + ORDER_OFFSET, orderId);
+        UNSAFE.putLong(entry + CHILD_OFFSET, child);
+    }
+
+    /** Shift the entries from {@code position} on one place right and count one more; returns the free entry. */
+    private static long openGap(final long node, final int position, final int count, final int entrySize)
+    {
+        final long entry = node + HEADER + (long)position * entrySize;
+        if (position < count)
+        {
+            UNSAFE.copyMemory(entry, entry + entrySize, (long)(count - position) * entrySize); // overlap-safe
+        }
+        setCount(node, count + 1);
+        return entry;
+    }
+
+    private long newNode(final int level)
+    {
+        final long node = memory.allocate(NODE_SIZE);
+        if (0 == level)
+        {
+            leaves++;
+        }
+        UNSAFE.putInt(node + COUNT_OFFSET, 0);
+        UNSAFE.putInt(node + LEVEL_OFFSET, level);
+        return node;
+    }
+
+    private static long firstEntry(final long node)
+    {
+        return node + HEADER;
+    }
+
+    private static long leafEntry(final long node, final int position)
+    {
+        return node + HEADER + (long)position * LEAF_ENTRY;
+    }
+
+    private static long innerEntry(final long node, final int position)
+    {
+        return node + HEADER + (long)position * INNER_ENTRY;
+    }
+
+    private static int count(final long node)
+    {
+        return UNSAFE.getInt(node + COUNT_OFFSET);
+    }
+
+    private static void setCount(final long node, final int count)
+    {
+        UNSAFE.putInt(node + COUNT_OFFSET, count);
+    }
+
+    private static boolean isKeyAt(final long entry, final long clientId, final long orderId)
+    {
+        return UNSAFE.getLong(entry + CLIENT_OFFSET) == clientId && UNSAFE.getLong(entry + ORDER_OFFSET) == orderId;
+    }
+
+    private static int compare(final long entry, final long clientId, final long orderId)
+    {
+        final long entryClientId = UNSAFE.getLong(entry + CLIENT_OFFSET);
+        return entryClientId != clientId ? Long.compare(entryClientId, clientId) :
+            Long.compare(UNSAFE.getLong(entry + ORDER_OFFSET), orderId);
     }
 }

@@ -94,12 +94,12 @@ public final class OrderServiceConfiguration
     public static final int MAX_ORDER_BYTES_DEFAULT = 4096;
 
     /**
-     * Orders the in-memory store (identity index, sequence positions) is sized for when the server starts. Past it the
-     * index doubles without a pause on the order path: the doubled table is prepared by a daemon thread and the old
-     * one drained into it a few slots per order (see {@link OrderKeyIndex}).
+     * Orders the per-partition sequence positions of the in-memory store are sized for when the server starts (8
+     * bytes an order); past it a partition's positions are copied to a larger buffer on the order path. The
+     * records and the identity index take memory as orders arrive, in chunks prepared off the order path.
      */
     public static final String EXPECTED_ORDERS_PROP_NAME = "mdhub.order.expected.orders";
-    /** Default expected orders: about 64 MiB of index and 8 MiB of positions. */
+    /** Default expected orders: 8 MiB of positions. */
     public static final long EXPECTED_ORDERS_DEFAULT = 1_000_000L;
 
     /** Class name of the pre-processing callback. */

@@ -12,23 +12,49 @@ import org.agrona.DirectBuffer;
  * region first: an order in the queue is always found by the index and the region, and one the region refuses is in
  * none of them.
  * <p>
- * The region and the index live in this process's memory and close with the store; the queue belongs to the service.
+ * The region and the index live in this process's memory, cut from one {@link StoreMemory} whose chunks one
+ * {@link ChunkSupply} thread prepares, and are freed with the store; the queue belongs to the service.
  */
 final class OrderStore implements AutoCloseable
 {
+    /** Bytes per chunk of native memory for records, positions and index nodes. */
+    static final int CHUNK_SIZE = 16 * 1024 * 1024;
+
     final OrdersRegion region;
     final OrderKeyIndex index;
     final OrderQueue queue;
+    private final ChunkSupply chunks;
+    private final StoreMemory memory;
 
     /**
-     * @param region the Orders region.
-     * @param index  the identity index.
-     * @param queue  the write-behind queue (not closed with the store).
+     * @param partitions     partitions.
+     * @param expectedOrders orders the region's position tables are sized for up front.
+     * @param name           names the thread that prepares chunks.
+     * @param queue          the write-behind queue (not closed with the store).
      */
-    OrderStore(final OrdersRegion region, final OrderKeyIndex index, final OrderQueue queue)
+    OrderStore(final int partitions, final long expectedOrders, final String name, final OrderQueue queue)
     {
-        this.region = region;
-        this.index = index;
+        this(new ChunkSupply(CHUNK_SIZE, name), partitions, expectedOrders, OrderKeyIndex.MAX_ORDERS, queue);
+    }
+
+    /**
+     * @param chunks         where region and index take memory from (closed with the store).
+     * @param partitions     partitions.
+     * @param expectedOrders orders the region's position tables are sized for up front.
+     * @param maxOrders      orders the index takes before the store refuses more.
+     * @param queue          the write-behind queue (not closed with the store).
+     */
+    OrderStore(
+        final ChunkSupply chunks,
+        final int partitions,
+        final long expectedOrders,
+        final int maxOrders,
+        final OrderQueue queue)
+    {
+        this.chunks = chunks;
+        this.memory = new StoreMemory(chunks);
+        this.region = new OrdersRegion(partitions, expectedOrders, memory);
+        this.index = new OrderKeyIndex(memory, maxOrders);
         this.queue = queue;
     }
 
@@ -73,7 +99,7 @@ final class OrderStore implements AutoCloseable
     {
         if (index.isFull() || !region.put(partition, sequence, record, offset, length))
         {
-            return false; // checked before the region takes it: the index throws when full
+            return false; // checked before the region takes it: the index refuses nothing else
         }
         index.put(clientId, orderId, partition, epoch, sequence);
         return true;
@@ -88,6 +114,7 @@ final class OrderStore implements AutoCloseable
     {
         final Path aside = queue.discard();
         region.clear();
+        memory.clear();
         index.clear();
         return aside;
     }
@@ -95,6 +122,6 @@ final class OrderStore implements AutoCloseable
     @Override
     public void close()
     {
-        CloseHelper.quietCloseAll(region, index);
+        CloseHelper.quietCloseAll(memory, chunks);
     }
 }

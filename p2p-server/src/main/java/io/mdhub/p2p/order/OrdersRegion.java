@@ -1,49 +1,39 @@
 package io.mdhub.p2p.order;
 
-import java.util.ArrayList;
+import static org.agrona.UnsafeAccess.UNSAFE;
+
+import java.util.Arrays;
 
 import org.agrona.DirectBuffer;
-import org.agrona.ExpandableDirectByteBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
 /**
  * The Orders region: every stored order record of every partition, off the Java heap, addressable by (partition,
- * sequence). Records are appended to 16 MiB native-memory chunks (a length prefix, then the encoded OrderRecord);
- * per partition a direct buffer of 8-byte positions indexed by sequence finds them, so sequences are contiguous by
+ * sequence). Each record (a length prefix, then the encoded OrderRecord) is cut from the store's
+ * {@link StoreMemory}; {@link SequencePositions} finds it by partition and sequence, so sequences are contiguous by
  * construction: a record is accepted only as its partition's next sequence. The garbage collector sees a handful of
  * objects however many orders there are. Single-threaded (the order agent).
  */
-final class OrdersRegion implements AutoCloseable
+final class OrdersRegion
 {
-    static final int CHUNK_SIZE = 16 * 1024 * 1024;
-
     private static final int LENGTH_PREFIX = 4;
-    private static final int MAX_INITIAL_POSITION_BYTES = 1 << 30;
 
-    private final ArrayList<UnsafeBuffer> chunks = new ArrayList<>();
-    private final ChunkSupply chunkSupply;
-    private final ExpandableDirectByteBuffer[] positions;
+    private final StoreMemory memory;
+    private final SequencePositions positions;
     private final long[] lastSequence;
+    private final UnsafeBuffer writer = new UnsafeBuffer(0, 0);
     private long bytesStored;
-    private int chunkPosition = CHUNK_SIZE;
 
     /**
      * @param partitions     partitions.
-     * @param expectedOrders orders it is sized for up front, so that sequence positions are not copied to a larger
-     *                       buffer on the order path until then.
-     * @param name           names the thread that prepares chunks.
+     * @param expectedOrders orders the positions' block tables are sized for (see {@link SequencePositions}).
+     * @param memory         where records and positions are cut from.
      */
-    OrdersRegion(final int partitions, final long expectedOrders, final String name)
+    OrdersRegion(final int partitions, final long expectedOrders, final StoreMemory memory)
     {
-        positions = new ExpandableDirectByteBuffer[partitions];
+        this.memory = memory;
+        positions = new SequencePositions(partitions, expectedOrders, memory);
         lastSequence = new long[partitions];
-        final long perPartition = (expectedOrders + partitions - 1) / partitions + 1;
-        final int positionBytes = (int)Math.min(MAX_INITIAL_POSITION_BYTES, Math.max(64 * 1024, perPartition * 8));
-        for (int i = 0; i < partitions; i++)
-        {
-            positions[i] = new ExpandableDirectByteBuffer(positionBytes);
-        }
-        chunkSupply = new ChunkSupply(CHUNK_SIZE, name);
     }
 
     /**
@@ -63,26 +53,15 @@ final class OrdersRegion implements AutoCloseable
      */
     boolean put(final int partition, final long sequence, final DirectBuffer record, final int offset, final int length)
     {
-        if (sequence != lastSequence[partition] + 1 || length + LENGTH_PREFIX > CHUNK_SIZE)
+        if (sequence != lastSequence[partition] + 1 || length > memory.maxAllocation() - LENGTH_PREFIX)
         {
             return false;
         }
-        if (chunkPosition + LENGTH_PREFIX + length > CHUNK_SIZE)
-        {
-            chunks.add(chunkSupply.take());
-            chunkPosition = 0;
-        }
-        final int chunkIndex = chunks.size() - 1;
-        final UnsafeBuffer chunk = chunks.get(chunkIndex);
-        chunk.putInt(chunkPosition, length);
-        chunk.putBytes(chunkPosition + LENGTH_PREFIX, record, offset, length);
-
-        final ExpandableDirectByteBuffer index = positions[partition];
-        final int indexOffset = (int)(sequence * Long.BYTES);
-        index.checkLimit(indexOffset + Long.BYTES);
-        index.putLong(indexOffset, ((long)chunkIndex << 32) | chunkPosition);
-
-        chunkPosition += LENGTH_PREFIX + length;
+        final long address = memory.allocate(LENGTH_PREFIX + length);
+        writer.wrap(address, LENGTH_PREFIX + length);
+        writer.putInt(0, length);
+        writer.putBytes(LENGTH_PREFIX, record, offset, length);
+        positions.put(partition, sequence, address);
         bytesStored += length;
         lastSequence[partition] = sequence;
         return true;
@@ -99,11 +78,9 @@ final class OrdersRegion implements AutoCloseable
         {
             return -1;
         }
-        final long position = positions[partition].getLong((int)(sequence * Long.BYTES));
-        final UnsafeBuffer chunk = chunks.get((int)(position >>> 32));
-        final int chunkOffset = (int)position;
-        final int length = chunk.getInt(chunkOffset);
-        view.wrap(chunk, chunkOffset + LENGTH_PREFIX, length);
+        final long address = positions.get(partition, sequence);
+        final int length = UNSAFE.getInt(address);
+        view.wrap(address + LENGTH_PREFIX, length);
         return length;
     }
 
@@ -124,29 +101,12 @@ final class OrdersRegion implements AutoCloseable
     }
 
     /**
-     * Forget every record (before a full state transfer); chunks are freed.
+     * Forget every record (before a full state transfer, the memory being cleared).
      */
     void clear()
     {
-        freeChunks();
-        java.util.Arrays.fill(lastSequence, 0);
+        positions.clear();
+        Arrays.fill(lastSequence, 0);
         bytesStored = 0;
-        chunkPosition = CHUNK_SIZE;
-    }
-
-    private void freeChunks()
-    {
-        for (final UnsafeBuffer chunk : chunks)
-        {
-            chunkSupply.free(chunk);
-        }
-        chunks.clear();
-    }
-
-    @Override
-    public void close()
-    {
-        chunkSupply.close();
-        freeChunks();
     }
 }

@@ -2,6 +2,7 @@ package io.mdhub.p2p.order;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
@@ -14,11 +15,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import io.mdhub.common.test.InterruptAfter;
-import io.mdhub.common.test.MdTests;
 
 /**
- * The order store's pieces: the identity index (idempotency), the Orders region (contiguous per partition, off
- * heap) and the Chronicle write-behind queue (survives a reopen, can be discarded for a state transfer).
+ * The order store's pieces (the identity index has a test of its own): the Orders region (contiguous per partition,
+ * off heap) and the Chronicle write-behind queue (survives a reopen, can be discarded for a state transfer).
  */
 @InterruptAfter(60)
 class OrderStoreTest
@@ -27,95 +27,40 @@ class OrderStoreTest
     Path dir;
 
     @Test
-    void indexFindsEveryOrderAcrossGrowthAndKeepsTheFirstEntry()
+    void memoryIsCutInOrderFromChunksAndClearedAtOnce()
     {
-        try (OrderKeyIndex index = new OrderKeyIndex(16))
+        try (ChunkSupply supply = new ChunkSupply(64 * 1024, "test", 16 * 1024, 0);
+            StoreMemory memory = new StoreMemory(supply))
         {
-            for (int i = 1; i <= 100_000; i++)
+            long end = memory.allocate(1) + 8;
+            int chunks = memory.chunks();
+            for (int i = 0; i < 3_000; i++)
             {
-                assertTrue(index.put(i % 7, i, i % 4, 1, i));
+                final int bytes = 1 + i % 100;
+                final long address = memory.allocate(bytes);
+                assertEquals(0, address & 7, "8-byte aligned");
+                if (chunks == memory.chunks())
+                {
+                    assertEquals(end, address, "right after the one before it");
+                }
+                chunks = memory.chunks();
+                end = address + ((bytes + 7) & ~7);
             }
-            assertEquals(100_000, index.size());
-            assertFalse(index.put(3, 3, 0, 2, 999), "a known order keeps its first sequence");
-            for (int i = 1; i <= 100_000; i++)
-            {
-                assertEquals(i, index.sequence(i % 7, i));
-                assertEquals(i % 4, index.lastPartition());
-            }
-            assertEquals(OrderKeyIndex.MISSING, index.sequence(99, 1));
-            index.clear();
-            assertEquals(OrderKeyIndex.MISSING, index.sequence(1, 1));
-        }
-    }
-
-    @Test
-    void indexSizedForExpectedOrdersHoldsThemWithoutGrowing()
-    {
-        try (OrderKeyIndex index = OrderKeyIndex.forOrders(10_000))
-        {
-            final int capacity = index.capacity();
-            assertTrue(capacity * 0.6 >= 10_000, "capacity " + capacity);
-            for (int i = 1; i <= 10_000; i++)
-            {
-                assertTrue(index.put(7, i, 0, 1, i));
-            }
-            assertEquals(capacity, index.capacity(), "no growth on the order path up to the expected orders");
-            assertTrue(index.put(7, 10_001 + capacity, 0, 1, 10_001 + capacity)); // past the threshold it grows
-            for (int i = 10_001; i <= capacity; i++)
-            {
-                index.put(8, i, 0, 1, i);
-            }
-            assertTrue(index.capacity() > capacity);
-            assertEquals(5_000, index.sequence(7, 5_000));
-        }
-    }
-
-    @Test
-    void indexGrowsIntoAPreparedTableAndDrainsTheOldOneAFewSlotsAPut()
-    {
-        try (OrderKeyIndex index = OrderKeyIndex.forOrders(30_000))
-        {
-            final int capacity = index.capacity();
-            final int threshold = (int)(capacity * 0.6);
-            int orderId = 0;
-            while (orderId < threshold - threshold / 4)
-            {
-                assertTrue(index.put(3, ++orderId, orderId % 4, 1, orderId));
-            }
-            MdTests.await("the doubled table is prepared off the order path", index::isNextTableReady);
-            while (index.capacity() == capacity)
-            {
-                assertTrue(index.put(3, ++orderId, orderId % 4, 1, orderId));
-            }
-            assertEquals(2 * capacity, index.capacity());
-            assertEquals(0, index.inlineGrowths(), "the prepared table was taken");
-            assertTrue(index.isDraining(), "the old table is drained a few slots a put, not at once");
-            for (int id = 1; id <= orderId; id++)
-            {
-                assertEquals(id, index.sequence(3, id), "found while the old table drains: " + id);
-                assertEquals(id % 4, index.lastPartition());
-            }
-            assertFalse(index.put(3, 1, 0, 2, 999_999), "an order put before the growth is known");
-            final int puts = capacity / OrderKeyIndex.MIGRATE_SLOTS_PER_PUT;
-            for (int i = 0; i < puts; i++)
-            {
-                assertTrue(index.put(4, ++orderId, orderId % 4, 1, orderId));
-            }
-            assertFalse(index.isDraining(), "drained within capacity / " + OrderKeyIndex.MIGRATE_SLOTS_PER_PUT);
-            assertEquals(orderId, index.size());
-            for (int id = 1; id <= orderId; id++)
-            {
-                assertEquals(id, index.sequence(id <= orderId - puts ? 3 : 4, id));
-                assertEquals(id % 4, index.lastPartition());
-            }
+            assertTrue(memory.chunks() > 1);
+            assertThrows(IllegalArgumentException.class, () -> memory.allocate(64 * 1024 + 1));
+            memory.allocate(64 * 1024); // a whole chunk
+            memory.clear();
+            assertEquals(1, memory.chunks(), "the first chunk is kept");
         }
     }
 
     @Test
     void regionAcceptsOnlyTheNextSequenceAndReturnsEveryRecord()
     {
-        try (OrdersRegion region = new OrdersRegion(2, 1000, "test"))
+        try (ChunkSupply supply = new ChunkSupply(OrderStore.CHUNK_SIZE, "test");
+            StoreMemory memory = new StoreMemory(supply))
         {
+            final OrdersRegion region = new OrdersRegion(2, 1000, memory);
             final UnsafeBuffer record = new UnsafeBuffer(new byte[400]);
             for (int i = 1; i <= 50_000; i++)
             {
@@ -124,7 +69,7 @@ class OrderStoreTest
             }
             assertFalse(region.put(0, region.lastSequence(0) + 2, record, 0, 10), "a gap is refused");
             assertFalse(region.put(0, region.lastSequence(0), record, 0, 10), "a duplicate is refused");
-            assertTrue(region.bytesStored() > OrdersRegion.CHUNK_SIZE, "records span chunks");
+            assertTrue(region.bytesStored() > OrderStore.CHUNK_SIZE && memory.chunks() > 1, "records span chunks");
             final UnsafeBuffer view = new UnsafeBuffer(0, 0);
             for (long sequence = 1; sequence <= region.lastSequence(1); sequence++)
             {
@@ -198,7 +143,7 @@ class OrderStoreTest
     {
         final UnsafeBuffer record = new UnsafeBuffer(new byte[64]);
         try (OrderQueue queue = new OrderQueue(dir.resolve("store-queue"));
-            OrderStore store = new OrderStore(new OrdersRegion(2, 100, "test"), OrderKeyIndex.forOrders(100), queue))
+            OrderStore store = new OrderStore(new ChunkSupply(256 * 1024, "test"), 2, 100, 3, queue))
         {
             record.putLong(0, 501);
             assertTrue(store.store(1, 1, 3, 77, 501, record, 0, 40));
@@ -212,6 +157,12 @@ class OrderStoreTest
             assertTrue(store.restore(1, 2, 3, 77, 502, record, 0, 40), "replayed from the queue at start");
             assertEquals(2, store.index.sequence(77, 502));
             assertEquals(1, queue.replay((buffer, length) -> { }), "a restored order is not queued again");
+
+            assertTrue(store.store(0, 1, 3, 77, 503, record, 0, 40));
+            assertTrue(store.index.isFull(), "sized for three orders");
+            assertFalse(store.store(0, 2, 3, 77, 504, record, 0, 40), "a full index: refused");
+            assertEquals(1, store.region.lastSequence(0), "and not in the region");
+            assertEquals(2, queue.replay((buffer, length) -> { }), "nor in the queue");
 
             store.discard();
             assertEquals(0, store.region.lastSequence(1));
