@@ -125,24 +125,22 @@ final class BackupReplication
             }
             return;
         }
-        final long clientId = recordDecoder.clientId();
-        final long orderId = recordDecoder.orderId();
-        final int epoch = recordDecoder.epoch();
-        if (!store.store(id, sequence, epoch, clientId, orderId, record, offset, length))
+        if (!store.store(record, offset, length))
         {
-            // the next sequence, yet refused: larger than a region chunk here, or this index is full where the
-            // primary's was not, so the servers' settings differ
+            // the next sequence, yet refused: truncated, larger than a region chunk here, or this index is full
+            // where the primary's was not
             counters.malformed.increment();
             LOG.error("order server {}: partition {} sequence {} ({} bytes) cannot be stored here (region chunk or " +
                 "identity index too small)", serverId, id, sequence, length);
             return;
         }
+        final int epoch = recordDecoder.epoch();
         partition.last = sequence;
         partition.acked = sequence;
         partition.epoch = Math.max(partition.epoch, epoch);
         counters.replicated.increment();
-        final boolean isAnsweredHere = answer && !catchUp &&
-            answerForPeer(partition, clientId, orderId, epoch, sequence, sendTimestampNs);
+        final boolean isAnsweredHere = answer && !catchUp && answerForPeer(
+            partition, recordDecoder.clientId(), recordDecoder.orderId(), epoch, sequence, sendTimestampNs);
         if (!partition.isAckDue)
         {
             partition.isAckDue = true;

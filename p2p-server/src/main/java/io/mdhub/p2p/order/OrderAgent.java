@@ -121,8 +121,7 @@ final class OrderAgent implements Agent, PeerListener, RoleArbiter.Actions
         }
         final Partition partition = partitions[id];
         final long sequence = recordDecoder.sequence();
-        if (!store.restore(id, sequence, recordDecoder.epoch(), recordDecoder.clientId(), recordDecoder.orderId(),
-            record, 0, length))
+        if (!store.restore(record, 0, length))
         {
             partition.gaps++;
             counters.gaps.increment();

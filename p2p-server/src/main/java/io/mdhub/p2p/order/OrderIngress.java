@@ -208,7 +208,7 @@ final class OrderIngress implements ConnectionHandler
         final int recordLength = MessageHeaderEncoder.ENCODED_LENGTH + recordEncoder.encodedLength();
         // queued as stored, before it is replicated: an order the backup answers is then in both queues, whatever
         // moment the primary stops at (completing it later would leave a window where only the backup's has it)
-        if (!store.store(id, sequence, partition.epoch, clientId, orderId, recordBuffer, 0, recordLength))
+        if (!store.store(recordBuffer, 0, recordLength))
         {
             reject(client, orderId, id, RejectReason.OVERSIZE, sendNs, "record does not fit");
             return;

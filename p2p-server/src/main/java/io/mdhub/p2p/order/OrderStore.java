@@ -5,6 +5,9 @@ import java.nio.file.Path;
 import org.agrona.CloseHelper;
 import org.agrona.DirectBuffer;
 
+import io.mdhub.common.codecs.order.MessageHeaderDecoder;
+import io.mdhub.common.codecs.order.OrderRecordDecoder;
+
 /**
  * The three places a server keeps every order it holds, as primary or as backup: the Orders region (the record, by
  * partition and sequence), the identity index (client and order id to partition, epoch and sequence, for resends) and
@@ -25,6 +28,8 @@ final class OrderStore implements AutoCloseable
     final OrderQueue queue;
     private final ChunkSupply chunks;
     private final StoreMemory memory;
+    private final MessageHeaderDecoder headerDecoder = new MessageHeaderDecoder();
+    private final OrderRecordDecoder recordDecoder = new OrderRecordDecoder();
 
     /**
      * @param partitions     partitions.
@@ -61,20 +66,15 @@ final class OrderStore implements AutoCloseable
     /**
      * Keep an order that arrived: region, index, queue.
      *
-     * @return true if stored; false if the identity index is full or the region refused it (not the partition's
-     * next sequence, or larger than a chunk), and then it is nowhere.
+     * @param record an encoded OrderRecord (message header first), whose partition is one of the region's.
+     * @param offset where it starts.
+     * @param length its length.
+     * @return true if stored; false if the record is shorter than an OrderRecord, the identity index is full or the
+     * region refused it (not the partition's next sequence, or larger than a chunk), and then it is nowhere.
      */
-    boolean store(
-        final int partition,
-        final long sequence,
-        final int epoch,
-        final long clientId,
-        final long orderId,
-        final DirectBuffer record,
-        final int offset,
-        final int length)
+    boolean store(final DirectBuffer record, final int offset, final int length)
     {
-        if (!restore(partition, sequence, epoch, clientId, orderId, record, offset, length))
+        if (!restore(record, offset, length))
         {
             return false;
         }
@@ -85,23 +85,22 @@ final class OrderStore implements AutoCloseable
     /**
      * Take back an order replayed from this server's own queue at start: region and index (it is in the queue).
      *
-     * @return true if restored; false if the index is full or the region refused it (see {@link #store}).
+     * @return true if restored; false as {@link #store} says.
      */
-    boolean restore(
-        final int partition,
-        final long sequence,
-        final int epoch,
-        final long clientId,
-        final long orderId,
-        final DirectBuffer record,
-        final int offset,
-        final int length)
+    boolean restore(final DirectBuffer record, final int offset, final int length)
     {
-        if (index.isFull() || !region.put(partition, sequence, record, offset, length))
+        if (length < MessageHeaderDecoder.ENCODED_LENGTH + OrderRecordDecoder.BLOCK_LENGTH || index.isFull())
         {
-            return false; // checked before the region takes it: the index refuses nothing else
+            return false; // the index refuses nothing else, so nothing is in the region that is not in the index
         }
-        index.put(clientId, orderId, partition, epoch, sequence);
+        recordDecoder.wrapAndApplyHeader(record, offset, headerDecoder);
+        final int partition = recordDecoder.partition();
+        final long sequence = recordDecoder.sequence();
+        if (!region.put(partition, sequence, record, offset, length))
+        {
+            return false;
+        }
+        index.put(recordDecoder.clientId(), recordDecoder.orderId(), partition, recordDecoder.epoch(), sequence);
         return true;
     }
 

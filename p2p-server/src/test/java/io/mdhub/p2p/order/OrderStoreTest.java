@@ -10,10 +10,16 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
+import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import io.mdhub.common.codecs.order.MessageHeaderDecoder;
+import io.mdhub.common.codecs.order.MessageHeaderEncoder;
+import io.mdhub.common.codecs.order.OrderRecordDecoder;
+import io.mdhub.common.codecs.order.OrderRecordEncoder;
+import io.mdhub.common.codecs.order.Side;
 import io.mdhub.common.test.InterruptAfter;
 
 /**
@@ -141,26 +147,30 @@ class OrderStoreTest
     @Test
     void anOrderIsStoredInRegionIndexAndQueueTogetherOrNowhere()
     {
-        final UnsafeBuffer record = new UnsafeBuffer(new byte[64]);
+        final UnsafeBuffer record = new UnsafeBuffer(new byte[256]);
         try (OrderQueue queue = new OrderQueue(dir.resolve("store-queue"));
             OrderStore store = new OrderStore(new ChunkSupply(256 * 1024, "test"), 2, 100, 3, queue))
         {
-            record.putLong(0, 501);
-            assertTrue(store.store(1, 1, 3, 77, 501, record, 0, 40));
-            assertFalse(store.store(1, 3, 3, 77, 503, record, 0, 40), "not the next sequence: refused");
+            assertTrue(store.store(record, 0, encode(record, 1, 1, 3, 77, 501)));
+            assertFalse(store.store(record, 0, encode(record, 1, 3, 3, 77, 503)), "not the next sequence: refused");
             assertEquals(1, store.region.lastSequence(1));
             assertEquals(1, store.index.sequence(77, 501));
+            assertEquals(3, store.index.lastEpoch());
             assertEquals(OrderKeyIndex.MISSING, store.index.sequence(77, 503), "a refused order is in no index");
-            assertEquals(1, queue.replay((buffer, length) -> assertEquals(501, buffer.getLong(0))),
-                "nor in the queue");
+            assertEquals(1, queue.replay((buffer, length) -> assertEquals(501, orderIdOf(buffer))), "nor in the queue");
 
-            assertTrue(store.restore(1, 2, 3, 77, 502, record, 0, 40), "replayed from the queue at start");
+            assertTrue(store.restore(record, 0, encode(record, 1, 2, 3, 77, 502)), "replayed from the queue at start");
             assertEquals(2, store.index.sequence(77, 502));
             assertEquals(1, queue.replay((buffer, length) -> { }), "a restored order is not queued again");
 
-            assertTrue(store.store(0, 1, 3, 77, 503, record, 0, 40));
+            encode(record, 0, 1, 3, 77, 504);
+            final int truncated = MessageHeaderEncoder.ENCODED_LENGTH + OrderRecordEncoder.BLOCK_LENGTH - 1;
+            assertFalse(store.store(record, 0, truncated), "shorter than an OrderRecord's fixed fields: refused");
+            assertEquals(0, store.region.lastSequence(0));
+
+            assertTrue(store.store(record, 0, encode(record, 0, 1, 3, 77, 503)));
             assertTrue(store.index.isFull(), "sized for three orders");
-            assertFalse(store.store(0, 2, 3, 77, 504, record, 0, 40), "a full index: refused");
+            assertFalse(store.store(record, 0, encode(record, 0, 2, 3, 77, 504)), "a full index: refused");
             assertEquals(1, store.region.lastSequence(0), "and not in the region");
             assertEquals(2, queue.replay((buffer, length) -> { }), "nor in the queue");
 
@@ -169,5 +179,26 @@ class OrderStoreTest
             assertEquals(OrderKeyIndex.MISSING, store.index.sequence(77, 501));
             assertEquals(0, queue.replay((buffer, length) -> { }));
         }
+    }
+
+    private static int encode(
+        final UnsafeBuffer buffer,
+        final int partition,
+        final long sequence,
+        final int epoch,
+        final long clientId,
+        final long orderId)
+    {
+        final OrderRecordEncoder encoder = new OrderRecordEncoder().wrapAndApplyHeader(
+            buffer, 0, new MessageHeaderEncoder())
+            .partition(partition).epoch(epoch).sequence(sequence).clientId(clientId).orderId(orderId).storedTimeMs(0)
+            .side(Side.BUY).quantity(1).priceMantissa(1).priceExponent((byte)0).ordType((byte)'2')
+            .timeInForce((byte)'0').symbol("VOD.L").clOrdId("C" + orderId).putFix(buffer, 0, 0);
+        return MessageHeaderEncoder.ENCODED_LENGTH + encoder.encodedLength();
+    }
+
+    private static long orderIdOf(final DirectBuffer buffer)
+    {
+        return new OrderRecordDecoder().wrapAndApplyHeader(buffer, 0, new MessageHeaderDecoder()).orderId();
     }
 }
