@@ -42,6 +42,38 @@ class FloorRatiosTest
     }
 
     @Test
+    void cpuPerOrderIsDividedByTheFloorsUnlessEitherRunFellBehind()
+    {
+        final List<ProbeRun> runs = new ArrayList<>();
+        runs.add(run("tcp_floor 2000/s run 1", 200_000));
+        runs.add(run("tcp_floor 2000/s run 2", 200_000));
+        runs.add(run("two_server 2000/s run 1", 200_000));
+        runs.add(run("two_server 2000/s run 2", 200_000));
+        final Map<String, RunCpu> cpu = Map.of(
+            "tcp_floor 2000/s run 1", cpu(200, false),
+            "tcp_floor 2000/s run 2", cpu(250, false),
+            "two_server 2000/s run 1", cpu(240, false), // 1.2 x its floor
+            "two_server 2000/s run 2", cpu(100, true)); // behind the rate: its CPU is no cost per order
+        final String table = FloorRatios.of(RunGroup.group(runs, 1_000_000), cpu).describe();
+
+        assertTrue(table.contains("| two_server 2000/s | 1.00, 1.00 → **1.00** | 1.00, 1.00 → **1.00** " +
+            "| 1.20, – → **1.20** |"), table);
+    }
+
+    /**
+     * A run's accounting of one process: {@code usPerOrder} of CPU for each of 10,000 orders created, all answered
+     * or (behind) half of them.
+     */
+    private static RunCpu cpu(final long usPerOrder, final boolean isBehind)
+    {
+        final long orders = 10_000;
+        final long cpuNs = usPerOrder * 1_000 * orders;
+        return new RunCpu(List.of(new RunCpu.Entry(new RunCpu.Watched(RunCpu.Role.SERVER, "server-0", 1),
+            new ProcessCpu.Usage(cpuNs, cpuNs, 1, 1, 20, 20, 0, false))), 10_000_000_000L, orders,
+            isBehind ? orders / 2 : orders);
+    }
+
+    @Test
     void medianOfAnEvenCountIsTheMeanOfTheMiddleTwoAndUnknownsAreLeftOut()
     {
         assertEquals(1.5, FloorRatios.median(List.of(2.0, 1.0, Double.NaN, 1.0, 2.0)), 1e-9);
