@@ -20,7 +20,8 @@ import static org.agrona.UnsafeAccess.UNSAFE;
  * a quarter or more stays on each side (that client's later orders append to the left part); otherwise it splits in
  * half. Every node but the last of a run of appends is at least a quarter full.
  * <p>
- * Layout: a 16-byte header {@code [count int][level int]} (level 0 = leaf), then entries. A leaf entry is
+ * Layout: a 16-byte header {@code [count int]} (the rest unused: entries stay 8-byte aligned), then entries; which
+ * level a node is on is known from the descent. A leaf entry is
  * {@code [clientId 8][orderId 8][partition 4][epoch 4][sequence 8]}, 127 a leaf. An inner entry is
  * {@code [clientId 8][orderId 8][child address 8]}, 170 a node; its key is the least key of the child's subtree
  * (entry 0's is not compared).
@@ -29,15 +30,12 @@ final class OrderKeyIndex
 {
     /** Returned by {@link #sequence(long, long)} for an unknown order. */
     static final long MISSING = 0;
-    /** Most orders a server may be sized for up front ({@code mdhub.order.expected.orders}). */
-    static final long MAX_EXPECTED_ORDERS = 20_000_000L;
     /** Orders an index takes before it refuses more: the store then answers "order store full". */
     static final int MAX_ORDERS = 30_000_000;
 
     private static final int NODE_SIZE = 4096;
     private static final int HEADER = 16;
     private static final int COUNT_OFFSET = 0;
-    private static final int LEVEL_OFFSET = 4;
     private static final int CLIENT_OFFSET = 0;
     private static final int ORDER_OFFSET = 8;
     private static final int LEAF_ENTRY = 32;
@@ -79,7 +77,7 @@ final class OrderKeyIndex
     {
         this.memory = memory;
         this.maxOrders = maxOrders;
-        root = newNode(0);
+        root = newLeaf();
     }
 
     /**
@@ -179,7 +177,7 @@ final class OrderKeyIndex
     void clear()
     {
         leaves = 0;
-        root = newNode(0);
+        root = newLeaf();
         innerLevels = 0;
         size = 0;
         isDescentValid = false;
@@ -252,7 +250,7 @@ final class OrderKeyIndex
             return;
         }
         final int split = splitPoint(leaf, count, leafPosition, clientId, LEAF_ENTRY);
-        final long right = newNode(0);
+        final long right = newLeaf();
         moveTail(leaf, right, split, count, LEAF_ENTRY);
         if (isLeftOfSplit(leafPosition, split, count))
         {
@@ -279,7 +277,7 @@ final class OrderKeyIndex
             {
                 throw new IllegalStateException("order identity index deeper than " + MAX_INNER_LEVELS + " levels");
             }
-            final long newRoot = newNode(level);
+            final long newRoot = newNode();
             final long firstOfLeft = firstEntry(left);
             writeInnerEntry(newRoot, 0, 0, UNSAFE.getLong(firstOfLeft + CLIENT_OFFSET),
                 UNSAFE.getLong(firstOfLeft + ORDER_OFFSET), left);
@@ -297,7 +295,7 @@ final class OrderKeyIndex
             return;
         }
         final int split = splitPoint(parent, count, position, clientId, INNER_ENTRY);
-        final long sibling = newNode(level);
+        final long sibling = newNode();
         moveTail(parent, sibling, split, count, INNER_ENTRY);
         if (isLeftOfSplit(position, split, count))
         {
@@ -384,15 +382,16 @@ final class OrderKeyIndex
         return entry;
     }
 
-    private long newNode(final int level)
+    private long newLeaf()
+    {
+        leaves++;
+        return newNode();
+    }
+
+    private long newNode()
     {
         final long node = memory.allocate(NODE_SIZE);
-        if (0 == level)
-        {
-            leaves++;
-        }
         UNSAFE.putInt(node + COUNT_OFFSET, 0);
-        UNSAFE.putInt(node + LEVEL_OFFSET, level);
         return node;
     }
 
