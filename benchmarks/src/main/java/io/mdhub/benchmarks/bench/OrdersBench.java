@@ -87,8 +87,6 @@ public final class OrdersBench implements Callable<Integer>
         "--add-opens=java.management/sun.management=ALL-UNNAMED",
         "--add-opens=jdk.management/com.sun.management.internal=ALL-UNNAMED");
     private static final int PARTITIONS = 4;
-    /** The most {@code mdhub.order.expected.orders} takes. */
-    private static final long MAX_EXPECTED_ORDERS = 20_000_000L;
 
     @Option(names = "--configurations", split = ",", paramLabel = "NAME,...",
         description = "one_server, two_server, four_server, six_server; tcp_floor: client to primary " +
@@ -207,7 +205,7 @@ public final class OrdersBench implements Callable<Integer>
      * them at start, no partition's table of sequence position blocks is copied to a larger one inside a run.
      *
      * @return the value for {@code mdhub.order.expected.orders}: 10 % over the sweep, at least the default, at
-     * most the largest the index takes.
+     * most the largest a server takes.
      */
     static long expectedOrdersPerServer(
         final List<Long> rates, final int servers, final long extendStep, final long secondsPerRun, final int repeat)
@@ -225,7 +223,8 @@ public final class OrdersBench implements Callable<Integer>
             total += highest + extendStep;
         }
         final long orders = (long)(1.1 * total / pairs * secondsPerRun * repeat);
-        return Math.min(MAX_EXPECTED_ORDERS, Math.max(OrderServiceConfiguration.EXPECTED_ORDERS_DEFAULT, orders));
+        return Math.min(OrderServiceConfiguration.EXPECTED_ORDERS_MAX,
+            Math.max(OrderServiceConfiguration.EXPECTED_ORDERS_DEFAULT, orders));
     }
 
     private long sweepOrdersPerServer(final int servers)
@@ -280,10 +279,10 @@ public final class OrdersBench implements Callable<Integer>
                 double meanUs = 0;
                 for (int run = 1; run <= repeat; run++)
                 {
-                    final double[] runMeanUs = {0};
-                    failures +=
-                        runOnce(processes, deployment, configuration, dir, total, run, runs, runMeanUs, console);
-                    meanUs = Math.max(meanUs, runMeanUs[0]);
+                    final RunOutcome outcome =
+                        runOnce(processes, deployment, configuration, dir, total, run, runs, console);
+                    failures += outcome.failures();
+                    meanUs = Math.max(meanUs, outcome.meanUs());
                     deployment.betweenRuns.run();
                 }
                 if (i == sweep.size() - 1 && extendStep > 0 && meanUs <= MEAN_LIMIT_US && total + extendStep <= maxRate)
@@ -322,10 +321,10 @@ public final class OrdersBench implements Callable<Integer>
                     {
                         final Deployment deployment = deploy(
                             configuration, servers[configurations.indexOf(configuration)], processes, console);
-                        final double[] runMeanUs = {0};
-                        failures += runOnce(processes, deployment, configuration, configurationDir, total, run, runs,
-                            runMeanUs, console);
-                        meanUs.merge(configuration, runMeanUs[0], Math::max);
+                        final RunOutcome outcome = runOnce(
+                            processes, deployment, configuration, configurationDir, total, run, runs, console);
+                        failures += outcome.failures();
+                        meanUs.merge(configuration, outcome.meanUs(), Math::max);
                         deployment.betweenRuns.run();
                     }
                 }
@@ -356,12 +355,19 @@ public final class OrdersBench implements Callable<Integer>
     }
 
     /**
-     * One run of one configuration at one rate: its probes' runs join {@code runs}, its worst probe mean goes to
-     * {@code meanUs[0]}.
+     * What one run of one configuration at one rate came to.
      *
-     * @return 1 if a probe made no run, else 0.
+     * @param failures 1 if a probe made no run, else 0.
+     * @param meanUs   the create-to-end mean of its probes' runs together (0 when none made one).
      */
-    private int runOnce(
+    private record RunOutcome(int failures, double meanUs)
+    {
+    }
+
+    /**
+     * One run of one configuration at one rate: its probes' runs join {@code runs}.
+     */
+    private RunOutcome runOnce(
         final BenchProcesses processes,
         final Deployment deployment,
         final String configuration,
@@ -369,16 +375,16 @@ public final class OrdersBench implements Callable<Integer>
         final long total,
         final int run,
         final List<ProbeRun> runs,
-        final double[] meanUs,
         final PrintWriter console) throws Exception
     {
         final String label = configuration + " " + total + "/s run " + run;
         final List<ProbeRun> made = runProbes(processes, deployment, dir, label, total, run, console);
         runs.addAll(made);
+        double meanUs = 0;
         if (!made.isEmpty())
         {
             final LatencyStats stats = RunGroup.group(made, spikeUs * 1000).get(0).createToEnd();
-            meanUs[0] = stats.meanUs();
+            meanUs = stats.meanUs();
             final RunCpu cpu = cpuByRun.get(label);
             console.printf(Locale.ROOT, "bench orders: %s %6d/s run %d: create-to-end mean %8.1f us " +
                 "median %8.1f us p95 %9.1f us max %10.1f us (%d orders); %s%n", configuration, total, run,
@@ -386,7 +392,7 @@ public final class OrdersBench implements Callable<Integer>
                 null == cpu ? "cpu not accounted" : cpu.describe());
             console.flush();
         }
-        return made.size() == deployment.probes ? 0 : 1;
+        return new RunOutcome(made.size() == deployment.probes ? 0 : 1, meanUs);
     }
 
     /**

@@ -380,10 +380,10 @@ public final class OrderService implements AutoCloseable
             requireRange(OrderServiceConfiguration.SERVER_ID_PROP_NAME, serverId, 0, 1);
             requireRange(OrderServiceConfiguration.PARTITIONS_PROP_NAME, partitions, 1, 1024);
             requireRange(OrderServiceConfiguration.MAX_ORDER_BYTES_PROP_NAME, maxOrderBytes, 64, 60_000);
-            if (expectedOrders < 1 || expectedOrders > OrderKeyIndex.MAX_EXPECTED_ORDERS)
+            if (expectedOrders < 1 || expectedOrders > OrderServiceConfiguration.EXPECTED_ORDERS_MAX)
             {
                 throw new IllegalArgumentException(OrderServiceConfiguration.EXPECTED_ORDERS_PROP_NAME +
-                    " must be 1 to " + OrderKeyIndex.MAX_EXPECTED_ORDERS + ": " + expectedOrders);
+                    " must be 1 to " + OrderServiceConfiguration.EXPECTED_ORDERS_MAX + ": " + expectedOrders);
             }
             requirePositive(OrderServiceConfiguration.HEARTBEAT_INTERVAL_PROP_NAME, heartbeatIntervalNs);
             requirePositive(OrderServiceConfiguration.FENCE_TIMEOUT_PROP_NAME, fenceTimeoutNs);

@@ -94,13 +94,15 @@ public final class OrderServiceConfiguration
     public static final int MAX_ORDER_BYTES_DEFAULT = 4096;
 
     /**
-     * Orders the per-partition sequence positions of the in-memory store are sized for when the server starts (8
-     * bytes an order); past it a partition's positions are copied to a larger buffer on the order path. The
-     * records and the identity index take memory as orders arrive, in chunks prepared off the order path.
+     * Orders the store's tables of sequence position blocks are sized for when the server starts (8 bytes per 512
+     * orders of a partition); past it a partition's table is copied to one twice its length on the order path.
+     * Records, positions and the identity index take memory as orders arrive, in chunks prepared off the order path.
      */
     public static final String EXPECTED_ORDERS_PROP_NAME = "mdhub.order.expected.orders";
-    /** Default expected orders: 8 MiB of positions. */
+    /** Default expected orders: about 16 KiB of block tables. */
     public static final long EXPECTED_ORDERS_DEFAULT = 1_000_000L;
+    /** The most expected orders a server may be sized for. */
+    public static final long EXPECTED_ORDERS_MAX = 20_000_000L;
 
     /** Class name of the pre-processing callback. */
     public static final String PRE_PROCESSOR_PROP_NAME = "mdhub.order.pre.processor";
