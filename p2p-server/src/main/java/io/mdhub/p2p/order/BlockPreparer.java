@@ -3,15 +3,14 @@ package io.mdhub.p2p.order;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
-import org.agrona.UnsafeAccess;
 import org.agrona.concurrent.UnsafeBuffer;
 
 /**
  * Makes blocks of native memory ready off the order path. One daemon thread, started with the preparer and parked
- * between requests, zeroes the requested block a slice at a time with a pause after each slice, so its page faults
- * are spread over time instead of taking a CPU in one burst. A page costs a fault when first written, tens of
- * microseconds on a virtual machine under load: a 16 MiB block is 4,096 of them, 45 ms of a CPU on an idle host of
- * two vCPUs and ~200 ms on a busy one.
+ * between requests, brings the requested block into memory a slice at a time ({@link NativeBlocks#prepare}) with a
+ * pause after each slice, so that page faults are spread over time instead of taking a CPU in one burst: in 4 KiB
+ * pages a 16 MiB block is 4,096 faults, tens of microseconds each on a virtual machine under load; in huge pages it
+ * is eight.
  * <p>
  * The owner (one thread) {@link #request(int) requests} a block and later {@link #take() takes} it, getting null
  * while it is not ready; a taken block is the owner's, released with {@link #free(UnsafeBuffer)}. A new request or
@@ -20,9 +19,9 @@ import org.agrona.concurrent.UnsafeBuffer;
  */
 final class BlockPreparer implements AutoCloseable
 {
-    /** Bytes written between pauses: 16 pages. */
-    static final int SLICE_BYTES = 64 * 1024;
-    /** The pause after each slice: a 16 MiB block takes 256 slices, ~0.3 s or more. */
+    /** Bytes brought in between pauses: one huge page (one fault) of a mapped block, else 16 pages. */
+    static final int SLICE_BYTES = NativeBlocks.isMapped() ? NativeBlocks.HUGE_PAGE : 64 * 1024;
+    /** The pause after each slice: a 16 MiB block takes 8 slices in huge pages, 256 (~0.3 s or more) in 4 KiB. */
     static final long SLICE_PAUSE_NS = TimeUnit.MILLISECONDS.toNanos(1);
 
     private final int sliceBytes;
@@ -65,16 +64,14 @@ final class BlockPreparer implements AutoCloseable
     }
 
     /**
-     * Allocate and zero a block on the calling thread, for when a prepared one is not ready.
+     * Allocate and prepare a block on the calling thread, for when a prepared one is not ready.
      *
      * @param bytes size of the block.
-     * @return the block, the caller's to {@link #free(UnsafeBuffer)}.
+     * @return the block, zeros throughout, the caller's to {@link #free(UnsafeBuffer)}.
      */
     static UnsafeBuffer allocateZeroed(final int bytes)
     {
-        final UnsafeBuffer block = allocate(bytes);
-        block.setMemory(0, bytes, (byte)0);
-        return block;
+        return NativeBlocks.allocatePrepared(bytes);
     }
 
     /**
@@ -84,7 +81,7 @@ final class BlockPreparer implements AutoCloseable
      */
     static void free(final UnsafeBuffer block)
     {
-        UnsafeAccess.UNSAFE.freeMemory(block.addressOffset());
+        NativeBlocks.free(block);
     }
 
     /**
@@ -112,7 +109,7 @@ final class BlockPreparer implements AutoCloseable
     }
 
     /**
-     * @return true when the requested block is zeroed and waiting to be taken.
+     * @return true when the requested block is prepared and waiting to be taken.
      */
     synchronized boolean isReady()
     {
@@ -144,11 +141,6 @@ final class BlockPreparer implements AutoCloseable
             free(ready);
             ready = null;
         }
-    }
-
-    private static UnsafeBuffer allocate(final int bytes)
-    {
-        return new UnsafeBuffer(UnsafeAccess.UNSAFE.allocateMemory(bytes), bytes);
     }
 
     private void run()
@@ -189,14 +181,15 @@ final class BlockPreparer implements AutoCloseable
     }
 
     /**
-     * @return the zeroed block, or null if its request was replaced or cancelled, or the preparer closed, meanwhile.
+     * @return the prepared block (zeros), or null if its request was replaced or cancelled, or the preparer closed,
+     * meanwhile.
      */
     private UnsafeBuffer prepare(final long id, final int bytes)
     {
-        final UnsafeBuffer block = allocate(bytes);
+        final UnsafeBuffer block = NativeBlocks.allocate(bytes);
         for (int offset = 0; offset < bytes; offset += sliceBytes)
         {
-            block.setMemory(offset, Math.min(sliceBytes, bytes - offset), (byte)0);
+            NativeBlocks.prepare(block, offset, Math.min(sliceBytes, bytes - offset));
             pause();
             if (!isRunning || id != requestId)
             {
