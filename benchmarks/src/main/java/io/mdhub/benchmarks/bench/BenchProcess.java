@@ -63,6 +63,8 @@ final class BenchProcess implements AutoCloseable
         final List<String> command = new ArrayList<>(launcher);
         command.add(ProcessHandle.current().info().command().orElse("java"));
         command.add("-Dchronicle.analytics.disable=true");
+        // a pause recorder's JFR repository in the run's directory, not in /tmp, where a killed process leaves it
+        command.add("-XX:FlightRecorderOptions:repository=" + log.toAbsolutePath().getParent().resolve("jfr"));
         command.addAll(jvmOpts);
         command.add("-jar");
         command.add(jar.toString());

@@ -13,8 +13,8 @@ import org.agrona.concurrent.UnsafeBuffer;
  * is eight.
  * <p>
  * The owner (one thread) {@link #request(int) requests} a block and later {@link #take() takes} it, getting null
- * while it is not ready; a taken block is the owner's, released with {@link #free(UnsafeBuffer)}. A new request or
- * {@link #cancel()} discards whatever was requested before. Requests and takes are rare (a chunk every few
+ * while it is not ready; a taken block is the owner's, released with {@link NativeBlocks#free(UnsafeBuffer)}. A new
+ * request or {@link #cancel()} discards whatever was requested before. Requests and takes are rare (a chunk every few
  * seconds), so they synchronise; the order path itself never touches the preparer.
  */
 final class BlockPreparer implements AutoCloseable
@@ -61,27 +61,6 @@ final class BlockPreparer implements AutoCloseable
         thread = new Thread(this::run, threadName);
         thread.setDaemon(true);
         thread.start();
-    }
-
-    /**
-     * Allocate and prepare a block on the calling thread, for when a prepared one is not ready.
-     *
-     * @param bytes size of the block.
-     * @return the block, zeros throughout, the caller's to {@link #free(UnsafeBuffer)}.
-     */
-    static UnsafeBuffer allocateZeroed(final int bytes)
-    {
-        return NativeBlocks.allocatePrepared(bytes);
-    }
-
-    /**
-     * Release a block from {@link #take()} or {@link #allocateZeroed(int)}.
-     *
-     * @param block the block.
-     */
-    static void free(final UnsafeBuffer block)
-    {
-        NativeBlocks.free(block);
     }
 
     /**
@@ -138,7 +117,7 @@ final class BlockPreparer implements AutoCloseable
         requestedBytes = 0;
         if (null != ready)
         {
-            free(ready);
+            NativeBlocks.free(ready);
             ready = null;
         }
     }
@@ -174,7 +153,7 @@ final class BlockPreparer implements AutoCloseable
                 }
                 else if (null != block)
                 {
-                    free(block); // the request was replaced or cancelled while its block was written
+                    NativeBlocks.free(block); // the request was replaced or cancelled while its block was written
                 }
             }
         }
@@ -193,7 +172,7 @@ final class BlockPreparer implements AutoCloseable
             pause();
             if (!isRunning || id != requestId)
             {
-                free(block);
+                NativeBlocks.free(block);
                 return null;
             }
         }

@@ -7,8 +7,8 @@ import org.agrona.concurrent.UnsafeBuffer;
  * always has the next chunk in the making (its page faults spread over a fraction of a second), and is asked for the
  * one after as soon as it is taken. Both servers of a pair store every order and so need their next chunk at the
  * same moment; on a small host two chunks faulted in at once took both CPUs from the order agents. When orders
- * outrun the preparation the owner allocates inline, and {@link #inlineAllocations()} says how often. Chunks are raw
- * native memory: {@link #free(UnsafeBuffer)} releases one.
+ * outrun the preparation the owner allocates inline, and {@link #inlineAllocations()} says how often. Chunks are
+ * {@link NativeBlocks}: {@link #free(UnsafeBuffer)} releases one.
  */
 final class ChunkSupply implements AutoCloseable
 {
@@ -53,7 +53,7 @@ final class ChunkSupply implements AutoCloseable
         if (null == chunk)
         {
             inlineAllocations++; // the spare in the making stays for the chunk after this one
-            return BlockPreparer.allocateZeroed(chunkSize);
+            return NativeBlocks.allocatePrepared(chunkSize);
         }
         preparer.request(chunkSize);
         return chunk;
@@ -66,7 +66,7 @@ final class ChunkSupply implements AutoCloseable
      */
     void free(final UnsafeBuffer chunk)
     {
-        BlockPreparer.free(chunk);
+        NativeBlocks.free(chunk);
     }
 
     /**

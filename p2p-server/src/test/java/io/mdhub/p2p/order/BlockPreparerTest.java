@@ -31,7 +31,7 @@ class BlockPreparerTest
             Thread.sleep(100); // two slices 20 ms apart would have been prepared again by now
             assertFalse(preparer.isReady(), "a take ends the request: nothing more is prepared");
             assertNull(preparer.take());
-            BlockPreparer.free(block);
+            NativeBlocks.free(block);
         }
     }
 
