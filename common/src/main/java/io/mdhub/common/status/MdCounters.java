@@ -380,6 +380,12 @@ public final class MdCounters
      */
     public static final int ORDER_CLIENTS_EVICTED_TYPE_ID = 20_418;
 
+    /**
+     * Order service: 16 MiB chunks of order store memory the order thread had to allocate and fault in itself because
+     * the preparing thread had no spare ready (each one a few to tens of milliseconds on the order path).
+     */
+    public static final int ORDER_STORE_INLINE_CHUNKS_TYPE_ID = 20_419;
+
     private MdCounters()
     {
     }
@@ -412,7 +418,7 @@ public final class MdCounters
                         typeId <= DISTRIBUTOR_ROUTE_CONNECT_FAILURES_TYPE_ID) ||
                     (typeId >= P2P_CONNECTIONS_ACTIVE_TYPE_ID && typeId <= P2P_MESSAGES_IGNORED_TYPE_ID) ||
                     (typeId >= BACKBONE_MALFORMED_TYPE_ID && typeId <= BACKBONE_MESSAGES_IN_TYPE_ID) ||
-                    (typeId >= ORDER_ACCEPTED_TYPE_ID && typeId <= ORDER_CLIENTS_EVICTED_TYPE_ID);
+                    (typeId >= ORDER_ACCEPTED_TYPE_ID && typeId <= ORDER_STORE_INLINE_CHUNKS_TYPE_ID);
         }
     }
 

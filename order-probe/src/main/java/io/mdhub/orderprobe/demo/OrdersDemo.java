@@ -19,10 +19,10 @@ import io.mdhub.orderprobe.analysis.RunGroup;
 import io.mdhub.orderprobe.probe.OrderProbe;
 
 /**
- * The order service and its probe in one JVM on embedded defaults: an embedded media driver (IPC), an active/active
- * pair of order servers (4 partitions, synchronous replication, Chronicle write-behind queues in a temporary
- * directory), and one probe with 4 publishing threads swept over a few rates. Prints the create-to-end table and
- * writes the probe's full report.
+ * The order service and its probe in one JVM on embedded defaults: an active/active pair of order servers on loopback
+ * TCP (4 partitions, synchronous replication, Chronicle write-behind queues in a temporary directory), and one probe
+ * with 4 publishing threads swept over a few rates. Prints the create-to-end table and writes the probe's full
+ * report.
  */
 public final class OrdersDemo
 {
@@ -55,9 +55,9 @@ public final class OrdersDemo
         final Path work = Files.createTempDirectory("mdhub-orders-demo");
         try (InProcessOrderPair pair = new InProcessOrderPair(work, true))
         {
-            out.printf("mdhub-demo --orders: order pair up (2 servers, 4 partitions, synchronous replication, IPC); " +
-                "probe A with 4 publishing threads, %d s warm-up + %d s measured per rate%n", warmupSeconds,
-                durationSeconds);
+            out.printf("mdhub-demo --orders: order pair up (2 servers, 4 partitions, synchronous replication, " +
+                "loopback TCP); probe A with 4 publishing threads, %d s warm-up + %d s measured per rate%n",
+                warmupSeconds, durationSeconds);
             out.flush();
             final List<ProbeRun> runs = new ArrayList<>();
             long firstOrderId = 1;

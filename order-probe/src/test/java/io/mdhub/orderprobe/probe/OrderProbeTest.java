@@ -23,7 +23,7 @@ import io.mdhub.orderprobe.analysis.RunGroup;
 import io.mdhub.orderprobe.demo.InProcessOrderPair;
 
 /**
- * The probe against a real active/active pair in one JVM (embedded driver, IPC): every released order of the
+ * The probe against a real active/active pair in one JVM (loopback TCP): every released order of the
  * measured window is submitted once, synchronously, by one of the publishing threads, and comes back with its three
  * timestamps in order; the run directory loads back and reports.
  */

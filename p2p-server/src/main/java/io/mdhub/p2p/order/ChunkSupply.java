@@ -1,19 +1,22 @@
 package io.mdhub.p2p.order;
 
 import org.agrona.concurrent.UnsafeBuffer;
+import org.agrona.concurrent.status.AtomicCounter;
 
 /**
  * Hands the order store its chunks of memory without the order path paying for them: a {@link BlockPreparer}
  * always has the next chunk in the making (its page faults spread over a fraction of a second), and is asked for the
  * one after as soon as it is taken. Both servers of a pair store every order and so need their next chunk at the
  * same moment; on a small host two chunks faulted in at once took both CPUs from the order agents. When orders
- * outrun the preparation the owner allocates inline, and {@link #inlineAllocations()} says how often. Chunks are
+ * outrun the preparation the owner allocates inline, and {@link #inlineAllocations()} (and the counter given, the
+ * service's {@code order-store-inline-chunks}) says how often. Chunks are
  * {@link NativeBlocks}: {@link #free(UnsafeBuffer)} releases one.
  */
 final class ChunkSupply implements AutoCloseable
 {
     private final int chunkSize;
     private final BlockPreparer preparer;
+    private final AtomicCounter inlineCounter;
     private long inlineAllocations;
 
     /**
@@ -24,7 +27,19 @@ final class ChunkSupply implements AutoCloseable
      */
     ChunkSupply(final int chunkSize, final String name)
     {
-        this(chunkSize, name, BlockPreparer.SLICE_BYTES, BlockPreparer.SLICE_PAUSE_NS);
+        this(chunkSize, name, BlockPreparer.SLICE_BYTES, BlockPreparer.SLICE_PAUSE_NS, null);
+    }
+
+    /**
+     * Start preparing the first spare, paced as {@link BlockPreparer} does by default.
+     *
+     * @param chunkSize     bytes per chunk.
+     * @param name          names the preparing thread.
+     * @param inlineCounter counts the chunks allocated inline besides {@link #inlineAllocations()} (not closed).
+     */
+    ChunkSupply(final int chunkSize, final String name, final AtomicCounter inlineCounter)
+    {
+        this(chunkSize, name, BlockPreparer.SLICE_BYTES, BlockPreparer.SLICE_PAUSE_NS, inlineCounter);
     }
 
     /**
@@ -37,7 +52,28 @@ final class ChunkSupply implements AutoCloseable
      */
     ChunkSupply(final int chunkSize, final String name, final int sliceBytes, final long slicePauseNs)
     {
+        this(chunkSize, name, sliceBytes, slicePauseNs, null);
+    }
+
+    /**
+     * Start preparing the first spare.
+     *
+     * @param chunkSize     bytes per chunk.
+     * @param name          names the preparing thread.
+     * @param sliceBytes    bytes brought in between pauses.
+     * @param slicePauseNs  the pause after each slice (0: none).
+     * @param inlineCounter counts the chunks allocated inline besides {@link #inlineAllocations()}, or null (not
+     *                      closed).
+     */
+    ChunkSupply(
+        final int chunkSize,
+        final String name,
+        final int sliceBytes,
+        final long slicePauseNs,
+        final AtomicCounter inlineCounter)
+    {
         this.chunkSize = chunkSize;
+        this.inlineCounter = inlineCounter;
         preparer = new BlockPreparer("mdhub-order-chunks-" + name, sliceBytes, slicePauseNs);
         preparer.request(chunkSize);
     }
@@ -53,6 +89,10 @@ final class ChunkSupply implements AutoCloseable
         if (null == chunk)
         {
             inlineAllocations++; // the spare in the making stays for the chunk after this one
+            if (null != inlineCounter)
+            {
+                inlineCounter.increment();
+            }
             return NativeBlocks.allocatePrepared(chunkSize);
         }
         preparer.request(chunkSize);

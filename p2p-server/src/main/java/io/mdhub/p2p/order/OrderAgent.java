@@ -75,8 +75,8 @@ final class OrderAgent implements Agent, PeerListener, RoleArbiter.Actions
         {
             partitions[i] = new Partition(i, i % 2);
         }
-        this.store = new OrderStore(
-            partitions.length, ctx.expectedOrders(), OrderServiceConfiguration.processName(serverId), queue);
+        this.store = new OrderStore(partitions.length, ctx.expectedOrders(),
+            OrderServiceConfiguration.processName(serverId), queue, counters.storeInlineChunks);
         this.clients = new ClientSessions(serverId, partitions.length, counters);
         this.peer = new PeerLink(serverId, poller, ctx.peerAddress(), ctx.peerRemoteAddress(),
             ctx.peerSendLimitBytes(), this, counters.malformed);

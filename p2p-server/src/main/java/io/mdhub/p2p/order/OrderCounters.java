@@ -28,6 +28,7 @@ final class OrderCounters implements AutoCloseable
     final AtomicCounter answerRequests;
     final AtomicCounter errors;
     final AtomicCounter clientsEvicted;
+    final AtomicCounter storeInlineChunks;
 
     OrderCounters(final CountersManager counters, final int serverId)
     {
@@ -53,6 +54,8 @@ final class OrderCounters implements AutoCloseable
         errors = counters.newCounter("order-errors" + suffix, MdCounters.ORDER_ERRORS_TYPE_ID);
         clientsEvicted = counters.newCounter(
             "order-clients-evicted" + suffix, MdCounters.ORDER_CLIENTS_EVICTED_TYPE_ID);
+        storeInlineChunks = counters.newCounter(
+            "order-store-inline-chunks" + suffix, MdCounters.ORDER_STORE_INLINE_CHUNKS_TYPE_ID);
     }
 
     @Override
@@ -60,6 +63,6 @@ final class OrderCounters implements AutoCloseable
     {
         CloseHelper.quietCloseAll(ordersAccepted, ordersAcked, duplicates, rejected, replicated, gaps, failovers,
             malformed, heldAcks, forcedTakeovers, fenceLost, sinkErrors, unknownClient, answersForPeer,
-            answerRequests, errors, clientsEvicted);
+            answerRequests, errors, clientsEvicted, storeInlineChunks);
     }
 }

@@ -27,7 +27,6 @@ final class OrderIngress implements ConnectionHandler
     private final int maxOrderBytes;
     private final Partition[] partitions;
     private final OrderStore store;
-    private final OrderKeyIndex index;
     private final ClientSessions clients;
     private final OrderPreProcessor preProcessor;
     private final RoleArbiter roles;
@@ -56,7 +55,6 @@ final class OrderIngress implements ConnectionHandler
         this.preProcessor = ctx.preProcessor();
         this.partitions = partitions;
         this.store = store;
-        this.index = store.index;
         this.clients = clients;
         this.roles = roles;
         this.processorFailures = processorFailures;
@@ -160,14 +158,14 @@ final class OrderIngress implements ConnectionHandler
             return;
         }
         final Partition partition = partitions[id];
-        final long known = index.sequence(clientId, orderId);
+        final long known = store.index.sequence(clientId, orderId);
         if (OrderKeyIndex.MISSING != known)
         {
             // completed, or stored on the backup too (it said so): the original ack again, now
-            if (known <= partition.acked || known <= partition.backupAcked || index.lastPartition() != id)
+            if (known <= partition.acked || known <= partition.backupAcked || store.index.lastPartition() != id)
             {
                 counters.duplicates.increment();
-                client.ack(orderId, index.lastPartition(), index.lastEpoch(), known, true,
+                client.ack(orderId, store.index.lastPartition(), store.index.lastEpoch(), known, true,
                     roles.isSynchronous(partition), sendNs);
             }
             else if (partition.isAnsweredByBackup(known))
@@ -187,7 +185,7 @@ final class OrderIngress implements ConnectionHandler
             reject(client, orderId, id, RejectReason.OVERSIZE, sendNs, "order larger than the maximum");
             return;
         }
-        if (index.isFull())
+        if (store.index.isFull())
         {
             // the pair holds every order in memory; at this size it takes no more until it is restarted empty
             reject(client, orderId, id, RejectReason.UNAVAILABLE, sendNs, "order store full");

@@ -4,6 +4,7 @@ import java.nio.file.Path;
 
 import org.agrona.CloseHelper;
 import org.agrona.DirectBuffer;
+import org.agrona.concurrent.status.AtomicCounter;
 
 import io.mdhub.common.codecs.order.MessageHeaderDecoder;
 import io.mdhub.common.codecs.order.OrderRecordDecoder;
@@ -36,10 +37,17 @@ final class OrderStore implements AutoCloseable
      * @param expectedOrders orders the region's position tables are sized for up front.
      * @param name           names the thread that prepares chunks.
      * @param queue          the write-behind queue (not closed with the store).
+     * @param inlineChunks   counts chunks the order thread had to allocate itself (not closed with the store).
      */
-    OrderStore(final int partitions, final long expectedOrders, final String name, final OrderQueue queue)
+    OrderStore(
+        final int partitions,
+        final long expectedOrders,
+        final String name,
+        final OrderQueue queue,
+        final AtomicCounter inlineChunks)
     {
-        this(new ChunkSupply(CHUNK_SIZE, name), partitions, expectedOrders, OrderKeyIndex.MAX_ORDERS, queue);
+        this(new ChunkSupply(CHUNK_SIZE, name, inlineChunks), partitions, expectedOrders, OrderKeyIndex.MAX_ORDERS,
+            queue);
     }
 
     /**

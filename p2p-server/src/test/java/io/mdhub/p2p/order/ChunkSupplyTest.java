@@ -10,6 +10,8 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
 import org.agrona.concurrent.UnsafeBuffer;
+import org.agrona.concurrent.status.AtomicCounter;
+import org.agrona.concurrent.status.CountersManager;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -68,11 +70,15 @@ class ChunkSupplyTest
     @Test
     void aTakeWhileTheSpareIsPreparedAllocatesAZeroedChunkInlineAndCountsIt()
     {
-        try (ChunkSupply supply = new ChunkSupply(SIZE, "test", SIZE / 16, TimeUnit.SECONDS.toNanos(1)))
+        final CountersManager counters = new CountersManager(
+            new UnsafeBuffer(new byte[16 * 1024]), new UnsafeBuffer(new byte[4 * 1024]));
+        final AtomicCounter counter = counters.newCounter("order-store-inline-chunks");
+        try (ChunkSupply supply = new ChunkSupply(SIZE, "test", SIZE / 16, TimeUnit.SECONDS.toNanos(1), counter))
         {
             assertFalse(supply.isSpareReady(), "16 slices a second apart are not ready yet");
             final UnsafeBuffer chunk = supply.take();
             assertEquals(1, supply.inlineAllocations());
+            assertEquals(1, counter.get(), "the service's counter counts it too");
             assertEquals(SIZE, chunk.capacity());
             for (int offset = 0; offset < SIZE; offset += 4096)
             {
