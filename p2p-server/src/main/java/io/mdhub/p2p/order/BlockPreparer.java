@@ -19,8 +19,8 @@ import org.agrona.concurrent.UnsafeBuffer;
  */
 final class BlockPreparer implements AutoCloseable
 {
-    /** Bytes brought in between pauses: one huge page (one fault) of a mapped block, else 16 pages. */
-    static final int SLICE_BYTES = NativeBlocks.isMapped() ? NativeBlocks.HUGE_PAGE : 64 * 1024;
+    /** Bytes brought in between pauses: one huge page (one fault) where blocks get them, else 16 pages. */
+    static final int SLICE_BYTES = NativeBlocks.isHugePaged() ? NativeBlocks.HUGE_PAGE : 64 * 1024;
     /** The pause after each slice: a 16 MiB block takes 8 slices in huge pages, 256 (~0.3 s or more) in 4 KiB. */
     static final long SLICE_PAUSE_NS = TimeUnit.MILLISECONDS.toNanos(1);
 

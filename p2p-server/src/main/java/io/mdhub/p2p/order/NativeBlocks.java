@@ -1,5 +1,9 @@
 package io.mdhub.p2p.order;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
 import org.agrona.UnsafeAccess;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.slf4j.Logger;
@@ -28,6 +32,7 @@ final class NativeBlocks
     private static final int MAP_PRIVATE_ANONYMOUS = 0x02 | 0x20;
     private static final Logger LOG = LoggerFactory.getLogger(NativeBlocks.class);
     private static final PosixAPI POSIX = mappingApi();
+    private static final boolean IS_THP_ON = isThpOn();
 
     private NativeBlocks()
     {
@@ -42,6 +47,15 @@ final class NativeBlocks
     }
 
     /**
+     * @return true when blocks are mapped and the kernel's transparent huge pages are not switched off, so a block is
+     * faulted in 2 MiB at a time (the kernel may still fall back to 4 KiB pages when it has no huge page free).
+     */
+    static boolean isHugePaged()
+    {
+        return null != POSIX && IS_THP_ON;
+    }
+
+    /**
      * Reserve a block. Its pages are not yet in memory: {@link #prepare} them, off the order path where it matters.
      *
      * @param bytes size of the block.
@@ -50,7 +64,7 @@ final class NativeBlocks
      */
     static UnsafeBuffer allocate(final int bytes)
     {
-        if (bytes <= 0)
+        if (bytes <= 0 || bytes > Integer.MAX_VALUE - HUGE_PAGE)
         {
             throw new IllegalArgumentException("block of " + bytes + " B");
         }
@@ -59,14 +73,10 @@ final class NativeBlocks
             return new UnsafeBuffer(UnsafeAccess.UNSAFE.allocateMemory(bytes), bytes);
         }
         final long span = (long)bytes + HUGE_PAGE;
-        final long mapped;
-        try
+        final long mapped = map(span);
+        if (!isMapping(mapped))
         {
-            mapped = POSIX.mmap(0, span, PROT_READ_WRITE, MAP_PRIVATE_ANONYMOUS, -1, 0);
-        }
-        catch (final RuntimeException ex)
-        {
-            throw new OutOfMemoryError("cannot map a block of " + bytes + " B: " + ex.getMessage());
+            throw new OutOfMemoryError("cannot map a block of " + bytes + " B: " + POSIX.lastErrorStr());
         }
         // trim the mapping to an aligned block: whole huge pages, and nothing mapped beyond what free() unmaps
         final long start = (mapped + HUGE_PAGE - 1) & -HUGE_PAGE;
@@ -84,8 +94,9 @@ final class NativeBlocks
     }
 
     /**
-     * Bring part of a block into memory as zeros: each page of a mapped block is written once (a huge page is
-     * faulted and zeroed by the kernel at its first write), a {@code malloc}ed one is zeroed.
+     * Bring part of a new block into memory as zeros: each page of a mapped block is written once (the kernel faults
+     * it in zeroed at that first write, a huge page at a time where it can), a {@code malloc}ed one is zeroed. For
+     * blocks not yet written to: a mapped block's pages that were are left as they are.
      *
      * @param block  from {@link #allocate(int)}.
      * @param offset first byte.
@@ -93,6 +104,10 @@ final class NativeBlocks
      */
     static void prepare(final UnsafeBuffer block, final int offset, final int length)
     {
+        if (length <= 0)
+        {
+            return;
+        }
         if (null == POSIX)
         {
             block.setMemory(offset, length, (byte)0);
@@ -140,15 +155,43 @@ final class NativeBlocks
         return ((long)bytes + PAGE - 1) & -PAGE;
     }
 
+    private static long map(final long bytes)
+    {
+        try
+        {
+            return POSIX.mmap(0, bytes, PROT_READ_WRITE, MAP_PRIVATE_ANONYMOUS, -1, 0);
+        }
+        catch (final RuntimeException ex)
+        {
+            return -1; // MAP_FAILED, with an errno the binding knows
+        }
+    }
+
+    /** Whether mmap's answer is a mapping: not MAP_FAILED, not null (a binding without mmap), page-aligned. */
+    private static boolean isMapping(final long address)
+    {
+        return 0 != address && -1 != address && 0 == (address & (PAGE - 1));
+    }
+
     /**
-     * @return the POSIX binding when it can map and unmap memory here, else null (blocks from malloc).
+     * @return the POSIX binding when it can map and unmap memory here, else null (blocks from malloc). Linux only:
+     * the flag values are Linux's.
      */
     private static PosixAPI mappingApi()
     {
+        if (!System.getProperty("os.name", "").startsWith("Linux"))
+        {
+            return null;
+        }
         try
         {
             final PosixAPI posix = PosixAPI.posix();
             final long probe = posix.mmap(0, PAGE, PROT_READ_WRITE, MAP_PRIVATE_ANONYMOUS, -1, 0);
+            if (!isMapping(probe))
+            {
+                LOG.info("order store memory from malloc in 4 KiB pages: mmap answered {}", probe);
+                return null;
+            }
             posix.munmap(probe, PAGE);
             return posix;
         }
@@ -157,5 +200,31 @@ final class NativeBlocks
             LOG.info("order store memory from malloc in 4 KiB pages: no memory mapping here ({})", ex.toString());
             return null;
         }
+    }
+
+    /**
+     * @return false when the kernel says transparent huge pages are {@code [never]} (also for 2 MiB pages on
+     * kernels with per-size settings); true otherwise, including when it does not say.
+     */
+    private static boolean isThpOn()
+    {
+        for (final String setting : new String[]{
+            "/sys/kernel/mm/transparent_hugepage/enabled",
+            "/sys/kernel/mm/transparent_hugepage/hugepages-2048kB/enabled"})
+        {
+            try
+            {
+                final Path file = Path.of(setting);
+                if (Files.isReadable(file) && Files.readString(file).contains("[never]"))
+                {
+                    return false;
+                }
+            }
+            catch (final IOException | RuntimeException ex)
+            {
+                // unreadable: assume the kernel's default (on)
+            }
+        }
+        return true;
     }
 }

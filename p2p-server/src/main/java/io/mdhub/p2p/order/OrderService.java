@@ -335,7 +335,7 @@ public final class OrderService implements AutoCloseable
      */
     public static final class Context extends BaseContext<Context>
     {
-        /** Room in the in-memory counters: the service makes 17. */
+        /** Room in the in-memory counters: the service makes 18. */
         private static final int COUNTERS_CAPACITY = 32;
 
         private int serverId = OrderServiceConfiguration.serverId();

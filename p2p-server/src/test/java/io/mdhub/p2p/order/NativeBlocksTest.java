@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 import org.agrona.concurrent.UnsafeBuffer;
@@ -18,6 +19,7 @@ import org.junit.jupiter.api.Timeout;
 class NativeBlocksTest
 {
     private static final int CHUNK = 16 * 1024 * 1024;
+    private static final Path SMAPS = Path.of("/proc/self/smaps");
 
     @Test
     void aPreparedBlockIsZerosAndHoldsWhatIsWrittenToItsLastByte()
@@ -76,18 +78,22 @@ class NativeBlocksTest
     }
 
     @Test
-    void mappedBlocksAreInHugePagesWhenTheKernelAllowsThem() throws IOException
+    void mappedBlocksAreAdvisedHugePagesAndGetThemWhenTheKernelHasThem() throws IOException
     {
         assumeTrue(NativeBlocks.isMapped(), "blocks come from malloc here");
-        final Path setting = Path.of("/sys/kernel/mm/transparent_hugepage/enabled");
-        assumeTrue(Files.isReadable(setting) && !Files.readString(setting).contains("[never]"), "THP off here");
-        final long before = anonHugeKiB();
+        assumeTrue(Files.isReadable(SMAPS), "no " + SMAPS + " here");
+        final long fallbacksBefore = vmstat("thp_fault_fallback");
         final UnsafeBuffer block = NativeBlocks.allocatePrepared(CHUNK);
         try
         {
-            final long gained = anonHugeKiB() - before;
-            // the kernel may fall back to 4 KiB pages when it has no free huge page; on a healthy host most are huge
-            assertTrue(gained >= CHUNK / 1024 / 2, "huge pages gained: " + gained + " KiB");
+            final List<String> mapping = mappingOf(block.addressOffset());
+            final String flags = field(mapping, "VmFlags:");
+            assertTrue(flags.contains(" hg"), "advised MADV_HUGEPAGE: " + flags);
+            assumeTrue(NativeBlocks.isHugePaged(), "transparent huge pages are off here");
+            assumeTrue(vmstat("thp_fault_fallback") == fallbacksBefore, "the kernel had no free huge page");
+            final long hugeKiB = Long.parseLong(field(mapping, "AnonHugePages:").replaceAll("[^0-9]", ""));
+            // at least the block: a neighbouring mapping advised alike may have merged into the same one
+            assertTrue(hugeKiB >= CHUNK / 1024, "the whole block in huge pages: " + hugeKiB + " KiB");
         }
         finally
         {
@@ -101,13 +107,52 @@ class NativeBlocksTest
         assertThrows(IllegalArgumentException.class, () -> NativeBlocks.allocate(0));
     }
 
-    private static long anonHugeKiB() throws IOException
+    /** The lines of the mapping in {@code /proc/self/smaps} that holds an address, from its range line on. */
+    private static List<String> mappingOf(final long address) throws IOException
     {
-        for (final String line : Files.readAllLines(Path.of("/proc/self/smaps_rollup")))
+        final List<String> lines = Files.readAllLines(SMAPS);
+        for (int i = 0; i < lines.size(); i++)
         {
-            if (line.startsWith("AnonHugePages:"))
+            final String line = lines.get(i);
+            final int dash = line.indexOf('-');
+            final int space = line.indexOf(' ');
+            if (dash > 0 && space > dash && line.substring(0, dash).matches("[0-9a-f]+"))
             {
-                return Long.parseLong(line.replaceAll("[^0-9]", ""));
+                final long start = Long.parseUnsignedLong(line.substring(0, dash), 16);
+                final long end = Long.parseUnsignedLong(line.substring(dash + 1, space), 16);
+                if (address >= start && address < end)
+                {
+                    int next = i + 1;
+                    while (next < lines.size() && !lines.get(next).matches("^[0-9a-f]+-[0-9a-f]+ .*"))
+                    {
+                        next++;
+                    }
+                    return lines.subList(i, next);
+                }
+            }
+        }
+        throw new AssertionError("no mapping holds " + Long.toHexString(address));
+    }
+
+    private static String field(final List<String> mapping, final String name)
+    {
+        for (final String line : mapping)
+        {
+            if (line.startsWith(name))
+            {
+                return line.substring(name.length());
+            }
+        }
+        throw new AssertionError("no " + name + " in " + mapping.get(0));
+    }
+
+    private static long vmstat(final String name) throws IOException
+    {
+        for (final String line : Files.readAllLines(Path.of("/proc/vmstat")))
+        {
+            if (line.startsWith(name + " "))
+            {
+                return Long.parseLong(line.substring(name.length() + 1).trim());
             }
         }
         return 0;
