@@ -17,10 +17,10 @@ import net.openhft.posix.PosixAPI;
  * anonymous private mapping aligned to {@value #HUGE_PAGE} bytes and advised {@code MADV_HUGEPAGE}, so with THP in
  * {@code always} or {@code madvise} mode each 2 MiB of it is one page fault instead of 512. On a virtual machine a
  * 4 KiB fault on memory the guest has not used lately costs tens of microseconds; a 16 MiB block faulted in 4 KiB
- * pages took ~70 ms of a CPU on this project's test hosts and ~2 ms in huge pages, and the store's pages then cost
+ * pages took ~70 ms of a CPU on this project's test hosts and 2-45 ms in huge pages, and the store's pages then cost
  * the order thread fewer TLB misses. With THP {@code never} the same mapping is simply faulted in 4 KiB pages.
  * <p>
- * Where no mapping can be made (no POSIX binding), blocks come from {@code malloc} and are zeroed by
+ * Where no mapping can be made (not Linux, no POSIX binding), blocks come from {@code malloc} and are zeroed by
  * {@link #prepare}: either way a block reads as zeros once prepared. Any thread; the blocks are the caller's.
  */
 final class NativeBlocks
