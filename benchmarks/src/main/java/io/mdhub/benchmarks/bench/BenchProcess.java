@@ -18,6 +18,8 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
+import io.mdhub.common.config.LauncherJvmOptions;
+
 /**
  * One MDHub component run as its own JVM for a benchmark ({@code java -jar <fat jar> ...}), its output in a log
  * file, its standard input open for commands (the source's {@code ur <rate>}); ended by PID, gently first.
@@ -63,8 +65,7 @@ final class BenchProcess implements AutoCloseable
         final List<String> command = new ArrayList<>(launcher);
         command.add(ProcessHandle.current().info().command().orElse("java"));
         command.add("-Dchronicle.analytics.disable=true");
-        // a pause recorder's JFR repository in the run's directory, not in /tmp, where a killed process leaves it
-        command.add("-XX:FlightRecorderOptions:repository=" + log.toAbsolutePath().getParent().resolve("jfr"));
+        command.add(LauncherJvmOptions.jfrRepository(log.toAbsolutePath().getParent().resolve("jfr")));
         command.addAll(jvmOpts);
         command.add("-jar");
         command.add(jar.toString());

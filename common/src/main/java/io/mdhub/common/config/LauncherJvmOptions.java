@@ -1,5 +1,6 @@
 package io.mdhub.common.config;
 
+import java.nio.file.Path;
 import java.util.List;
 
 /**
@@ -17,6 +18,19 @@ public final class LauncherJvmOptions
      */
     public static final List<String> NO_PERIODIC_SAFEPOINTS =
         List.of("-XX:+UnlockDiagnosticVMOptions", "-XX:GuaranteedSafepointInterval=0");
+
+    /**
+     * JFR's repository (where a pause recorder's recording lives) in a directory of the caller's, instead of a
+     * directory per process in {@code /tmp} that a killed process leaves behind. For processes a test or benchmark
+     * starts and may kill; {@code bin/mdhub} leaves JFR's default.
+     *
+     * @param directory where the repository goes (JFR makes a directory per process in it).
+     * @return the option.
+     */
+    public static String jfrRepository(final Path directory)
+    {
+        return "-XX:FlightRecorderOptions:repository=" + directory.toAbsolutePath();
+    }
 
     private LauncherJvmOptions()
     {

@@ -57,8 +57,7 @@ public final class SystemProcesses implements AutoCloseable
             "-Xmx384m", "-Dchronicle.analytics.disable=true", "-Djava.net.preferIPv4Stack=true"));
         // as bin/mdhub starts every JVM: a system test that expects a quiet process must not see a Cleanup safepoint
         command.addAll(LauncherJvmOptions.NO_PERIODIC_SAFEPOINTS);
-        // a pause recorder's JFR repository beside the log, not in /tmp, where a process this test kills leaves it
-        command.add("-XX:FlightRecorderOptions:repository=" + log.toAbsolutePath().getParent().resolve("jfr"));
+        command.add(LauncherJvmOptions.jfrRepository(log.toAbsolutePath().getParent().resolve("jfr")));
         command.addAll(jvmArgs);
         command.addAll(List.of("-jar", root.resolve(jar).toString()));
         command.addAll(List.of(args));

@@ -8,72 +8,46 @@ import org.agrona.concurrent.status.AtomicCounter;
  * always has the next chunk in the making (its page faults spread over a fraction of a second), and is asked for the
  * one after as soon as it is taken. Both servers of a pair store every order and so need their next chunk at the
  * same moment; on a small host two chunks faulted in at once took both CPUs from the order agents. When orders
- * outrun the preparation the owner allocates inline, and {@link #inlineAllocations()} (and the counter given, the
- * service's {@code order-store-inline-chunks}) says how often. Chunks are
+ * outrun the preparation the owner allocates inline, and the counter it is given (the service's
+ * {@code order-store-inline-chunks}) says how often. Chunks are
  * {@link NativeBlocks}: {@link #free(UnsafeBuffer)} releases one.
  */
 final class ChunkSupply implements AutoCloseable
 {
     private final int chunkSize;
     private final BlockPreparer preparer;
-    private final AtomicCounter inlineCounter;
-    private long inlineAllocations;
+    private final AtomicCounter inlineAllocations;
 
     /**
      * Start preparing the first spare, paced as {@link BlockPreparer} does by default.
      *
-     * @param chunkSize bytes per chunk.
-     * @param name      names the preparing thread.
+     * @param chunkSize         bytes per chunk.
+     * @param name              names the preparing thread.
+     * @param inlineAllocations counts the chunks the owner had to allocate itself (not closed with the supply).
      */
-    ChunkSupply(final int chunkSize, final String name)
+    ChunkSupply(final int chunkSize, final String name, final AtomicCounter inlineAllocations)
     {
-        this(chunkSize, name, BlockPreparer.SLICE_BYTES, BlockPreparer.SLICE_PAUSE_NS, null);
-    }
-
-    /**
-     * Start preparing the first spare, paced as {@link BlockPreparer} does by default.
-     *
-     * @param chunkSize     bytes per chunk.
-     * @param name          names the preparing thread.
-     * @param inlineCounter counts the chunks allocated inline besides {@link #inlineAllocations()} (not closed).
-     */
-    ChunkSupply(final int chunkSize, final String name, final AtomicCounter inlineCounter)
-    {
-        this(chunkSize, name, BlockPreparer.SLICE_BYTES, BlockPreparer.SLICE_PAUSE_NS, inlineCounter);
+        this(chunkSize, name, BlockPreparer.SLICE_BYTES, BlockPreparer.SLICE_PAUSE_NS, inlineAllocations);
     }
 
     /**
      * Start preparing the first spare.
      *
-     * @param chunkSize    bytes per chunk.
-     * @param name         names the preparing thread.
-     * @param sliceBytes   bytes written between pauses.
-     * @param slicePauseNs the pause after each slice (0: none).
-     */
-    ChunkSupply(final int chunkSize, final String name, final int sliceBytes, final long slicePauseNs)
-    {
-        this(chunkSize, name, sliceBytes, slicePauseNs, null);
-    }
-
-    /**
-     * Start preparing the first spare.
-     *
-     * @param chunkSize     bytes per chunk.
-     * @param name          names the preparing thread.
-     * @param sliceBytes    bytes brought in between pauses.
-     * @param slicePauseNs  the pause after each slice (0: none).
-     * @param inlineCounter counts the chunks allocated inline besides {@link #inlineAllocations()}, or null (not
-     *                      closed).
+     * @param chunkSize         bytes per chunk.
+     * @param name              names the preparing thread.
+     * @param sliceBytes        bytes brought in between pauses.
+     * @param slicePauseNs      the pause after each slice (0: none).
+     * @param inlineAllocations counts the chunks the owner had to allocate itself (not closed with the supply).
      */
     ChunkSupply(
         final int chunkSize,
         final String name,
         final int sliceBytes,
         final long slicePauseNs,
-        final AtomicCounter inlineCounter)
+        final AtomicCounter inlineAllocations)
     {
         this.chunkSize = chunkSize;
-        this.inlineCounter = inlineCounter;
+        this.inlineAllocations = inlineAllocations;
         preparer = new BlockPreparer("mdhub-order-chunks-" + name, sliceBytes, slicePauseNs);
         preparer.request(chunkSize);
     }
@@ -88,11 +62,7 @@ final class ChunkSupply implements AutoCloseable
         final UnsafeBuffer chunk = preparer.take();
         if (null == chunk)
         {
-            inlineAllocations++; // the spare in the making stays for the chunk after this one
-            if (null != inlineCounter)
-            {
-                inlineCounter.increment();
-            }
+            inlineAllocations.increment(); // the spare in the making stays for the chunk after this one
             return NativeBlocks.allocatePrepared(chunkSize);
         }
         preparer.request(chunkSize);
@@ -122,7 +92,7 @@ final class ChunkSupply implements AutoCloseable
      */
     long inlineAllocations()
     {
-        return inlineAllocations;
+        return inlineAllocations.get();
     }
 
     /**

@@ -73,7 +73,7 @@ final class NativeBlocks
             return new UnsafeBuffer(UnsafeAccess.UNSAFE.allocateMemory(bytes), bytes);
         }
         final long span = (long)bytes + HUGE_PAGE;
-        final long mapped = map(span);
+        final long mapped = map(POSIX, span);
         if (!isMapping(mapped))
         {
             throw new OutOfMemoryError("cannot map a block of " + bytes + " B: " + POSIX.lastErrorStr());
@@ -155,11 +155,14 @@ final class NativeBlocks
         return ((long)bytes + PAGE - 1) & -PAGE;
     }
 
-    private static long map(final long bytes)
+    /**
+     * @return the address of a new anonymous private mapping, or an answer {@link #isMapping} refuses.
+     */
+    private static long map(final PosixAPI posix, final long bytes)
     {
         try
         {
-            return POSIX.mmap(0, bytes, PROT_READ_WRITE, MAP_PRIVATE_ANONYMOUS, -1, 0);
+            return posix.mmap(0, bytes, PROT_READ_WRITE, MAP_PRIVATE_ANONYMOUS, -1, 0);
         }
         catch (final RuntimeException ex)
         {
@@ -186,7 +189,7 @@ final class NativeBlocks
         try
         {
             final PosixAPI posix = PosixAPI.posix();
-            final long probe = posix.mmap(0, PAGE, PROT_READ_WRITE, MAP_PRIVATE_ANONYMOUS, -1, 0);
+            final long probe = map(posix, PAGE);
             if (!isMapping(probe))
             {
                 LOG.info("order store memory from malloc in 4 KiB pages: mmap answered {}", probe);

@@ -11,7 +11,6 @@ import java.util.concurrent.TimeUnit;
 
 import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.status.AtomicCounter;
-import org.agrona.concurrent.status.CountersManager;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -25,7 +24,7 @@ class ChunkSupplyTest
     @Test
     void takesPreparedZeroedChunksAndPreparesTheNextInTheBackground()
     {
-        try (ChunkSupply supply = new ChunkSupply(SIZE, "test"))
+        try (ChunkSupply supply = new ChunkSupply(SIZE, "test", TestCounters.newCounter("inline-chunks")))
         {
             MdTests.await("the first spare is prepared", supply::isSpareReady);
             final UnsafeBuffer first = supply.take();
@@ -46,7 +45,7 @@ class ChunkSupplyTest
     @Test
     void closeFreesThePreparedSpare()
     {
-        final ChunkSupply supply = new ChunkSupply(SIZE, "test");
+        final ChunkSupply supply = new ChunkSupply(SIZE, "test", TestCounters.newCounter("inline-chunks"));
         MdTests.await("a spare is prepared", supply::isSpareReady);
         supply.close();
         assertFalse(supply.isSpareReady(), "close frees the spare");
@@ -57,7 +56,8 @@ class ChunkSupplyTest
     {
         final long pauseNs = TimeUnit.MILLISECONDS.toNanos(5);
         final long start = System.nanoTime();
-        try (ChunkSupply supply = new ChunkSupply(SIZE, "test", SIZE / 16, pauseNs))
+        try (ChunkSupply supply = new ChunkSupply(
+            SIZE, "test", SIZE / 16, pauseNs, TestCounters.newCounter("inline-chunks")))
         {
             MdTests.await("the first spare is prepared", supply::isSpareReady);
             final long tookNs = System.nanoTime() - start;
@@ -70,9 +70,7 @@ class ChunkSupplyTest
     @Test
     void aTakeWhileTheSpareIsPreparedAllocatesAZeroedChunkInlineAndCountsIt()
     {
-        final CountersManager counters = new CountersManager(
-            new UnsafeBuffer(new byte[16 * 1024]), new UnsafeBuffer(new byte[4 * 1024]));
-        final AtomicCounter counter = counters.newCounter("order-store-inline-chunks");
+        final AtomicCounter counter = TestCounters.newCounter("order-store-inline-chunks");
         try (ChunkSupply supply = new ChunkSupply(SIZE, "test", SIZE / 16, TimeUnit.SECONDS.toNanos(1), counter))
         {
             assertFalse(supply.isSpareReady(), "16 slices a second apart are not ready yet");
@@ -91,7 +89,7 @@ class ChunkSupplyTest
     @Test
     void oneThreadPreparesEveryChunk()
     {
-        try (ChunkSupply supply = new ChunkSupply(SIZE, "reuse", SIZE / 4, 0))
+        try (ChunkSupply supply = new ChunkSupply(SIZE, "reuse", SIZE / 4, 0, TestCounters.newCounter("inline-chunks")))
         {
             final Set<Long> preparers = new HashSet<>();
             for (int i = 0; i < 3; i++)

@@ -28,7 +28,8 @@ import io.mdhub.common.test.InterruptAfter;
 class OrderKeyIndexTest
 {
     /** Small chunks, prepared without pauses, so that the patterns cross many of them. */
-    private final ChunkSupply supply = new ChunkSupply(256 * 1024, "index-test", 64 * 1024, 0);
+    private final ChunkSupply supply = new ChunkSupply(
+        256 * 1024, "index-test", 64 * 1024, 0, TestCounters.newCounter("inline-chunks"));
     private final StoreMemory memory = new StoreMemory(supply);
     private final Map<Key, long[]> model = new HashMap<>();
 

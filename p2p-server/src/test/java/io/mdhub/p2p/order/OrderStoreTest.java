@@ -35,7 +35,8 @@ class OrderStoreTest
     @Test
     void memoryIsCutInOrderFromChunksAndClearedAtOnce()
     {
-        try (ChunkSupply supply = new ChunkSupply(64 * 1024, "test", 16 * 1024, 0);
+        try (ChunkSupply supply = new ChunkSupply(
+            64 * 1024, "test", 16 * 1024, 0, TestCounters.newCounter("inline-chunks"));
             StoreMemory memory = new StoreMemory(supply))
         {
             long end = memory.allocate(1) + 8;
@@ -63,7 +64,8 @@ class OrderStoreTest
     @Test
     void regionAcceptsOnlyTheNextSequenceAndReturnsEveryRecord()
     {
-        try (ChunkSupply supply = new ChunkSupply(OrderStore.CHUNK_SIZE, "test");
+        try (ChunkSupply supply = new ChunkSupply(
+            OrderStore.CHUNK_SIZE, "test", TestCounters.newCounter("inline-chunks"));
             StoreMemory memory = new StoreMemory(supply))
         {
             final OrdersRegion region = new OrdersRegion(2, 1000, memory);
@@ -149,7 +151,8 @@ class OrderStoreTest
     {
         final UnsafeBuffer record = new UnsafeBuffer(new byte[256]);
         try (OrderQueue queue = new OrderQueue(dir.resolve("store-queue"));
-            OrderStore store = new OrderStore(new ChunkSupply(256 * 1024, "test"), 2, 100, 3, queue))
+            OrderStore store = new OrderStore(new ChunkSupply(
+                256 * 1024, "test", TestCounters.newCounter("inline-chunks")), 2, 100, 3, queue))
         {
             assertTrue(store.store(record, 0, encode(record, 1, 1, 3, 77, 501)));
             assertFalse(store.store(record, 0, encode(record, 1, 3, 3, 77, 503)), "not the next sequence: refused");
