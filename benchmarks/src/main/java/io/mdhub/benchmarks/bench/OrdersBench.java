@@ -22,6 +22,7 @@ import java.util.regex.Pattern;
 
 import io.mdhub.benchmarks.orders.HazelcastMember;
 import io.mdhub.benchmarks.orders.HazelcastTarget;
+import io.mdhub.benchmarks.orders.ProbeOnlyTarget;
 import io.mdhub.benchmarks.orders.TcpFloorServer;
 import io.mdhub.benchmarks.orders.TcpFloorTarget;
 import io.mdhub.common.net.LocalPorts;
@@ -69,6 +70,7 @@ public final class OrdersBench implements Callable<Integer>
     private static final long MEAN_LIMIT_US = 1000;
     private static final String TCP_FLOOR = "tcp_floor";
     private static final String HAZELCAST = "hazelcast";
+    private static final String PROBE_ONLY = "probe_only";
     /** The references run two servers and two probes, as two_server. */
     private static final int REFERENCE_SERVERS = 2;
     private static final String LOOPBACK = "127.0.0.1";
@@ -91,7 +93,8 @@ public final class OrdersBench implements Callable<Integer>
     @Option(names = "--configurations", split = ",", paramLabel = "NAME,...",
         description = "one_server, two_server, four_server, six_server; tcp_floor: client to primary " +
             "to backup and back over plain blocking sockets, nothing stored, the transport floor of this host; " +
-            "hazelcast: two Hazelcast members, the orders in a map with a synchronous backup " +
+            "hazelcast: two Hazelcast members, the orders in a map with a synchronous backup; " +
+            "probe_only: the probes alone, every order acknowledged as it is submitted, no server " +
             "(default ${DEFAULT-VALUE}).")
     List<String> configurations = new ArrayList<>(List.of("one_server", "two_server", "four_server", "six_server"));
 
@@ -251,11 +254,12 @@ public final class OrdersBench implements Callable<Integer>
                 return 6;
             case TCP_FLOOR:
             case HAZELCAST:
+            case PROBE_ONLY:
                 return REFERENCE_SERVERS;
             default:
                 throw new CommandLine.ParameterException(spec.commandLine(), "unknown configuration: " +
                     configuration + " (one_server, two_server, four_server, six_server, " +
-                    TCP_FLOOR + ", " + HAZELCAST + ")");
+                    TCP_FLOOR + ", " + HAZELCAST + ", " + PROBE_ONLY + ")");
         }
     }
 
@@ -347,6 +351,7 @@ public final class OrdersBench implements Callable<Integer>
     {
         final Deployment deployment = TCP_FLOOR.equals(configuration) ? deployTcpFloor(processes) :
             HAZELCAST.equals(configuration) ? deployHazelcast(processes) :
+            PROBE_ONLY.equals(configuration) ? deployProbeOnly() :
             deployOrderServers(processes, configuration, servers);
         console.printf("bench orders: %s up (%s); probes: %d, %d publishers each%n", configuration,
             deployment.description, deployment.probes, publishers);
@@ -464,6 +469,17 @@ public final class OrdersBench implements Callable<Integer>
         deployment.targetArgs = (p) -> List.of("--target", TcpFloorTarget.NAME,
             "--target-option", TcpFloorTarget.PRIMARY + "=" + LOOPBACK + ":" + primaryPort);
         deployment.description = "primary and backup, blocking sockets, every publisher its own connection";
+        return deployment;
+    }
+
+    /**
+     * The probes alone, as many as the references run, each order acknowledged as submitted: the probe's own cost.
+     */
+    private static Deployment deployProbeOnly()
+    {
+        final Deployment deployment = new Deployment(REFERENCE_SERVERS, BenchProcesses.BENCH_JAR);
+        deployment.targetArgs = (p) -> List.of("--target", ProbeOnlyTarget.NAME);
+        deployment.description = "no server: every order acknowledged on its publisher's thread as it is submitted";
         return deployment;
     }
 

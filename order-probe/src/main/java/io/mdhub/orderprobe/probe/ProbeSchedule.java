@@ -24,9 +24,7 @@ final class ProbeSchedule
 {
     /** A wake-up later than this after an order's due time counts as a creation stall. */
     static final long STALL_THRESHOLD_NS = 1_000_000L;
-    private static final long SPIN_BELOW_NS = 50_000L;
     private static final int MAX_WAITERS = 1024;
-    private static final int AWAIT_SPINS = 100;
 
     /**
      * A publishing thread as it waits for an order: queued at most once at a time.
@@ -82,9 +80,11 @@ final class ProbeSchedule
 
     /**
      * The creation thread's loop: release orders as they fall due until all are released or {@link #stop()}. It
-     * parks until just before the next order is due and spins the rest; the park ends late by the thread's timer
-     * slack, so the thread first lowers its own (an order's creation time is its due time, and every µs the thread
-     * wakes after it is a µs of create-to-end).
+     * parks until the next order is due and releases every order due by the time it wakes. It does not spin towards
+     * the due time: on a host whose cores the system under test needs, a spin costs the servers the CPU it burns
+     * and the thread still waits for a CPU after its timer fires. The park ends late by the thread's timer slack, so
+     * the thread first lowers its own (an order's creation time is its due time, and every µs the thread wakes after
+     * it is a µs of create-to-end).
      *
      * @param clock        the clock.
      * @param timerSlackNs the creation thread's timer slack, or 0 to keep the one it inherited.
@@ -119,13 +119,9 @@ final class ProbeSchedule
                 released.set(next); // a volatile write: ordered before the waiters are read (see awaitRelease)
                 wakeWaiters(next - from);
             }
-            else if (due - now > SPIN_BELOW_NS)
-            {
-                LockSupport.parkNanos(due - now - SPIN_BELOW_NS / 2);
-            }
             else
             {
-                Thread.onSpinWait();
+                LockSupport.parkNanos(due - now);
             }
         }
     }
@@ -148,7 +144,7 @@ final class ProbeSchedule
     }
 
     /**
-     * Called by the waiter's own thread when {@link #claim()} found nothing: spin briefly, then park until the creation
+     * Called by the waiter's own thread when {@link #claim()} found nothing: park until the creation
      * thread releases an order and wakes this waiter, or {@code maxParkNs} pass (so the caller can keep its client
      * polled), or the schedule ends.
      *
@@ -157,13 +153,9 @@ final class ProbeSchedule
      */
     void awaitRelease(final Waiter waiter, final long maxParkNs)
     {
-        for (int i = 0; i < AWAIT_SPINS; i++)
+        if (hasUnclaimed() || isDone())
         {
-            if (hasUnclaimed() || isDone())
-            {
-                return;
-            }
-            Thread.onSpinWait();
+            return;
         }
         waiter.isParked = true; // before isQueued is read (see wakeWaiters)
         if (!waiter.isQueued)
