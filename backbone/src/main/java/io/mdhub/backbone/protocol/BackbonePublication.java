@@ -8,6 +8,7 @@ import org.agrona.concurrent.status.AtomicCounter;
 import io.aeron.Publication;
 import io.aeron.exceptions.AeronException;
 import io.aeron.logbuffer.BufferClaim;
+import io.mdhub.common.concurrent.DoorbellRinger;
 
 /**
  * One outbound backbone stream: the claim-encode-commit cycle shared by every publisher, with the back-pressure
@@ -22,6 +23,7 @@ public final class BackbonePublication
     private final Publication publication;
     private final int maxAttempts;
     private final AtomicCounter backPressureEvents;
+    private final DoorbellRinger ringer;
     private final BufferClaim claim = new BufferClaim();
     private final ExpandableArrayBuffer scratch = new ExpandableArrayBuffer(4096);
     private MutableDirectBuffer buffer;
@@ -37,6 +39,22 @@ public final class BackbonePublication
     public BackbonePublication(
         final Publication publication, final int maxAttempts, final AtomicCounter backPressureEvents)
     {
+        this(publication, maxAttempts, backPressureEvents, DoorbellRinger.NONE);
+    }
+
+    /**
+     * @param publication        the Aeron publication (exclusive: one publishing thread).
+     * @param maxAttempts        attempts per message before giving up on back-pressure, at least 1.
+     * @param backPressureEvents incremented on every back-pressured or admin-action attempt.
+     * @param ringer             told of every message published, to wake the stream's sleeping subscribers at
+     *                           {@link #ringIfPublished()}; {@link DoorbellRinger#NONE} for none.
+     */
+    public BackbonePublication(
+        final Publication publication,
+        final int maxAttempts,
+        final AtomicCounter backPressureEvents,
+        final DoorbellRinger ringer)
+    {
         if (maxAttempts < 1)
         {
             throw new IllegalArgumentException("maxAttempts must be at least 1: " + maxAttempts);
@@ -44,6 +62,7 @@ public final class BackbonePublication
         this.publication = publication;
         this.maxAttempts = maxAttempts;
         this.backPressureEvents = backPressureEvents;
+        this.ringer = ringer;
     }
 
     /**
@@ -112,19 +131,10 @@ public final class BackbonePublication
         {
             isClaimed = false;
             claim.commit();
+            ringer.published();
             return publication.position();
         }
-
-        long result = 0;
-        for (int attempt = 0; attempt < maxAttempts; attempt++)
-        {
-            result = publication.offer(scratch, 0, length);
-            if (result > 0 || !shouldRetry(result))
-            {
-                return result;
-            }
-        }
-        return result;
+        return offer(scratch, 0, length);
     }
 
     /**
@@ -153,12 +163,36 @@ public final class BackbonePublication
         for (int attempt = 0; attempt < maxAttempts; attempt++)
         {
             result = publication.offer(source, index, count);
-            if (result > 0 || !shouldRetry(result))
+            if (result > 0)
+            {
+                ringer.published();
+                return result;
+            }
+            if (!shouldRetry(result))
             {
                 return result;
             }
         }
         return result;
+    }
+
+    /**
+     * Wake the stream's subscribers that sleep if anything was published since the last call: at the end of a burst,
+     * so that a sleeper wakes once for all of it.
+     *
+     * @return true when it rang.
+     */
+    public boolean ringIfPublished()
+    {
+        return ringer.ringIfPublished();
+    }
+
+    /**
+     * @return the ringer of the stream's sleeping subscribers ({@link DoorbellRinger#NONE} for none).
+     */
+    public DoorbellRinger ringer()
+    {
+        return ringer;
     }
 
     /**

@@ -6,6 +6,7 @@ import java.util.concurrent.TimeUnit;
 import org.agrona.CloseHelper;
 
 import io.aeron.Aeron;
+import io.mdhub.backbone.BackboneAttachment;
 import io.mdhub.backbone.BackboneNode;
 import io.mdhub.benchmarks.client.TestClient;
 import io.mdhub.benchmarks.source.Source;
@@ -42,7 +43,7 @@ public final class Demo implements AutoCloseable
                 .aeronDirectoryName(settings.aeronDirectory)
                 .dirDeleteOnStart(true)
                 .dirDeleteOnShutdown(true));
-            aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(node.aeronDirectoryName()));
+            aeron = Aeron.connect(BackboneAttachment.clientContext(node.aeronDirectoryName()));
 
             final Distributor.Context distributorContext = new Distributor.Context()
                 .providerPort(0)

@@ -27,10 +27,19 @@ import io.netty.util.concurrent.ScheduledFuture;
  * and queues itself again at once. The loop always has a task pending, so Netty never sleeps in {@code epoll_wait}:
  * sockets and the Aeron subscription are both polled continuously, and neither a timer nor a wake-up stands between
  * a message and its handling. It costs the loop's thread a whole core.
+ * <p>
+ * <b>Waking on data</b> (a {@link Sleep}, such as a {@link Doorbell} the loop listens on): an idle cycle says the
+ * thread may block, runs the work once more (a message published meanwhile is found there, or its publisher saw the
+ * thread asleep and rang), and then schedules nothing: the loop blocks in {@code epoll_wait} until a socket, the
+ * ring, or a coarse periodic tick ({@code tickNs}, for the work's own timers) wakes it. A cycle that found work runs
+ * again at once until the burst is drained. While the sleep says it may not block (a publisher it cannot count on
+ * yet, a retry on the clock) the cycle backs off on timers as above.
  */
 public final class EventLoopDutyCycle implements Runnable
 {
     private static final Logger LOG = LoggerFactory.getLogger(EventLoopDutyCycle.class);
+    /** A waking cycle that may not block backs off from at least this (a ticking 0 would mean no backoff at all). */
+    private static final long MIN_WAKING_BACKOFF_NS = 1_000;
 
     /**
      * The work of one cycle.
@@ -45,11 +54,36 @@ public final class EventLoopDutyCycle implements Runnable
         int doWork(long nowNs);
     }
 
+    /**
+     * How a waking cycle sleeps: whether it may block with no timer now, and the flag its wakers read.
+     */
+    public interface Sleep
+    {
+        /**
+         * @return true when everything the work waits for will wake the loop (by socket or ring) or can wait for the
+         * tick; false makes an idle cycle back off on timers instead.
+         */
+        boolean mayBlock();
+
+        /**
+         * The thread may block from now on: a waker that makes work must wake it. The cycle then runs the work once
+         * more before it lets the loop block.
+         */
+        void asleep();
+
+        /**
+         * The thread runs: wakers need not wake it.
+         */
+        void awake();
+    }
+
     private final EventExecutor eventLoop;
     private final Work work;
     private final long minIdleNs;
     private final long maxIdleNs;
     private final IdleStrategy busyIdle;
+    private final Sleep sleep;
+    private final long tickNs;
     private long idleNs;
     private String lateName;
     private long lateThresholdNs;
@@ -86,6 +120,44 @@ public final class EventLoopDutyCycle implements Runnable
         final long maxIdleNs,
         final IdleStrategy busyIdle)
     {
+        this(eventLoop, work, minIdleNs, maxIdleNs, busyIdle, null, 0);
+    }
+
+    /**
+     * A cycle that wakes on data (see the class comment).
+     *
+     * @param eventLoop where the work runs.
+     * @param work      the work.
+     * @param minIdleNs first idle delay while the sleep may not block (timer backoff; at least 1 µs is used).
+     * @param maxIdleNs longest idle delay while the sleep may not block.
+     * @param sleep     how the cycle sleeps.
+     * @param tickNs    period of the tick that runs the cycle while the loop blocks, for the work's own timers.
+     */
+    public EventLoopDutyCycle(
+        final EventExecutor eventLoop,
+        final Work work,
+        final long minIdleNs,
+        final long maxIdleNs,
+        final Sleep sleep,
+        final long tickNs)
+    {
+        this(eventLoop, work, Math.max(minIdleNs, MIN_WAKING_BACKOFF_NS), Math.max(maxIdleNs, MIN_WAKING_BACKOFF_NS),
+            null, sleep, tickNs);
+        if (null == sleep || tickNs <= 0)
+        {
+            throw new IllegalArgumentException("a waking cycle needs a sleep and a positive tick: " + tickNs);
+        }
+    }
+
+    private EventLoopDutyCycle(
+        final EventExecutor eventLoop,
+        final Work work,
+        final long minIdleNs,
+        final long maxIdleNs,
+        final IdleStrategy busyIdle,
+        final Sleep sleep,
+        final long tickNs)
+    {
         if (null != busyIdle && !IdleStrategies.isBusySpinning(busyIdle))
         {
             throw new IllegalArgumentException("busy polling needs a strategy that never sleeps (a sleeping one " +
@@ -102,6 +174,8 @@ public final class EventLoopDutyCycle implements Runnable
         this.maxIdleNs = maxIdleNs;
         this.idleNs = minIdleNs;
         this.busyIdle = busyIdle;
+        this.sleep = sleep;
+        this.tickNs = tickNs;
     }
 
     /**
@@ -115,9 +189,10 @@ public final class EventLoopDutyCycle implements Runnable
      */
     public EventLoopDutyCycle warnWhenLate(final String name, final long thresholdNs)
     {
-        if (thresholdNs <= maxIdleNs)
+        final long periodNs = Math.max(maxIdleNs, tickNs);
+        if (thresholdNs <= periodNs)
         {
-            throw new IllegalArgumentException("a late threshold must exceed the idle period " + maxIdleNs + ": " +
+            throw new IllegalArgumentException("a late threshold must exceed the idle period " + periodNs + ": " +
                 thresholdNs);
         }
         this.lateName = name;
@@ -144,9 +219,14 @@ public final class EventLoopDutyCycle implements Runnable
         {
             ticker = eventLoop.scheduleWithFixedDelay(this, maxIdleNs, maxIdleNs, TimeUnit.NANOSECONDS);
         }
+        else if (null != sleep)
+        {
+            ticker = eventLoop.scheduleAtFixedRate(this, tickNs, tickNs, TimeUnit.NANOSECONDS);
+        }
         eventLoop.execute(this);
         return this;
     }
+
 
     /**
      * Stop after the cycle in progress, if any (from any thread).
@@ -163,9 +243,13 @@ public final class EventLoopDutyCycle implements Runnable
 
     private boolean isTicking()
     {
-        return null == busyIdle && 0 == minIdleNs;
+        return null == busyIdle && null == sleep && 0 == minIdleNs;
     }
 
+    /**
+     * One cycle, on the loop's thread: what the loop's tasks and timers run, and what a waker (a doorbell's ring)
+     * runs at once.
+     */
     @Override
     public void run()
     {
@@ -178,7 +262,11 @@ public final class EventLoopDutyCycle implements Runnable
         {
             checkLate(nowNs);
         }
-        final int workCount = work.doWork(nowNs);
+        if (null != sleep)
+        {
+            sleep.awake();
+        }
+        int workCount = work.doWork(nowNs);
         if (null != busyIdle)
         {
             busyIdle.idle(workCount);
@@ -188,6 +276,18 @@ public final class EventLoopDutyCycle implements Runnable
         {
             idleNs = minIdleNs;
             eventLoop.execute(this);
+        }
+        else if (null != sleep && sleep.mayBlock())
+        {
+            sleep.asleep();
+            workCount = work.doWork(nowNs); // whatever was published before the wakers could see the flag
+            if (workCount > 0)
+            {
+                sleep.awake();
+                idleNs = minIdleNs;
+                eventLoop.execute(this);
+            }
+            // else the loop blocks: a ring, a socket or the tick runs the next cycle
         }
         else if (!isTicking()) // ticking: the periodic timer runs the next cycle
         {

@@ -19,10 +19,13 @@ public final class IdleConfiguration
     public static final int SPIN_CORES_DEFAULT = 0;
 
     /**
-     * Idle strategy every agent uses unless its component's {@code *.idle.strategy} key says otherwise: it spins a
-     * little, yields a little, then parks for up to 1 ms, so an idle process costs almost no CPU.
+     * Idle strategy of the backbone daemon's media driver unless its keys say otherwise: no spins, no yields, parks
+     * from 1 µs doubling to 10 ms. Busy, it parks a few µs between duty cycles; idle, it wakes about a hundred
+     * times a second. On one host the driver carries no data (IPC): it only moves publication limits, which a busy
+     * stream keeps it awake for anyway. A UDP backbone's receiver waits up to the longest park after a quiet spell;
+     * see the operations guide for the settings that trade CPU for that.
      */
-    public static final String IDLE_STRATEGY_DEFAULT = IdleStrategies.BACKOFF;
+    public static final String IDLE_STRATEGY_DEFAULT = IdleStrategies.BACKOFF + ":0,0,1000,10000000";
 
     private IdleConfiguration()
     {

@@ -20,6 +20,12 @@ public final class LauncherJvmOptions
         List.of("-XX:+UnlockDiagnosticVMOptions", "-XX:GuaranteedSafepointInterval=0");
 
     /**
+     * The JVM's performance counters (what {@code jstat} reads) sampled once a second instead of every 50 ms: the
+     * sampling thread's 20 wake-ups a second were a fifth of an idle server's CPU.
+     */
+    public static final List<String> RARE_PERF_DATA_SAMPLING = List.of("-XX:PerfDataSamplingInterval=1000");
+
+    /**
      * JFR's repository (where a pause recorder's recording lives) in a directory of the caller's, instead of a
      * directory per process in {@code /tmp} that a killed process leaves behind. For processes a test or benchmark
      * starts and may kill; {@code bin/mdhub} leaves JFR's default.

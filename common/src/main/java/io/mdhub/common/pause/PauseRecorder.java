@@ -31,7 +31,8 @@ import jdk.jfr.consumer.RecordingStream;
  * Safepoints are the JVM's own stops. Stalls of the whole process that the JVM does not cause — the operating system
  * not running its threads — are measured beside them by a {@link HiccupMeter} and reported as pauses of cause
  * {@value HiccupMeter#CAUSE} ({@value #HICCUP_THRESHOLD_NS_PROP_NAME}, 1 ms by default, 0 to switch it off; it wakes
- * every {@value #HICCUP_PERIOD_NS_PROP_NAME}, 10 ms by default).
+ * every {@value #HICCUP_PERIOD_NS_PROP_NAME}, 10 ms by default). A server's recorder ({@link #startForServer}) runs no
+ * hiccup meter unless the threshold is set.
  */
 public final class PauseRecorder implements PauseRecorderMXBean, AutoCloseable
 {
@@ -47,6 +48,11 @@ public final class PauseRecorder implements PauseRecorderMXBean, AutoCloseable
     /** A {@link HiccupMeter} wake-up this much late is a hiccup of the process (ns; 0 = no hiccup meter). */
     public static final String HICCUP_THRESHOLD_NS_PROP_NAME = "mdhub.pause.hiccup.threshold.ns";
     private static final long DEFAULT_HICCUP_THRESHOLD_NS = 1_000_000L;
+    /**
+     * A server's default: no hiccup meter. Its 100 wake-ups a second are most of an idle server's CPU, and a stall of
+     * the whole host shows in a probe's own meter too.
+     */
+    private static final long SERVER_HICCUP_THRESHOLD_NS = 0;
 
     /** How long the {@link HiccupMeter} parks between wake-ups (ns): its resolution, and its cost. */
     public static final String HICCUP_PERIOD_NS_PROP_NAME = "mdhub.pause.hiccup.period.ns";
@@ -59,22 +65,23 @@ public final class PauseRecorder implements PauseRecorderMXBean, AutoCloseable
     private final HiccupMeter hiccups;
     private javax.management.ObjectName objectName;
 
-    private PauseRecorder(final String process, final Recording recording, final RecordingStream stream)
+    private PauseRecorder(
+        final String process, final Recording recording, final RecordingStream stream, final long hiccupThresholdNs)
     {
         this.process = process;
         this.recording = recording;
         this.stream = stream;
         this.streamed = null == stream ? null : new Safepoints(process);
-        this.hiccups = newHiccupMeter(process);
+        this.hiccups = newHiccupMeter(process, hiccupThresholdNs);
     }
 
     /**
      * @return the configured hiccup meter, or null when its threshold is 0 (then the period is not read at all).
      */
-    private static HiccupMeter newHiccupMeter(final String process)
+    private static HiccupMeter newHiccupMeter(final String process, final long defaultThresholdNs)
     {
         final long thresholdNs =
-            io.mdhub.common.config.ConfigValues.getLong(HICCUP_THRESHOLD_NS_PROP_NAME, DEFAULT_HICCUP_THRESHOLD_NS);
+            io.mdhub.common.config.ConfigValues.getLong(HICCUP_THRESHOLD_NS_PROP_NAME, defaultThresholdNs);
         if (thresholdNs < 0)
         {
             throw new IllegalArgumentException(HICCUP_THRESHOLD_NS_PROP_NAME + " must not be negative: " + thresholdNs);
@@ -100,6 +107,11 @@ public final class PauseRecorder implements PauseRecorderMXBean, AutoCloseable
      */
     public static PauseRecorder recording(final String process)
     {
+        return recording(process, DEFAULT_HICCUP_THRESHOLD_NS);
+    }
+
+    private static PauseRecorder recording(final String process, final long hiccupThresholdNs)
+    {
         final Recording recording = new Recording();
         for (final String event : EVENTS)
         {
@@ -111,7 +123,7 @@ public final class PauseRecorder implements PauseRecorderMXBean, AutoCloseable
         recording.setMaxSize(MAX_RECORDING_BYTES);
         recording.setName("mdhub-pauses");
         recording.start();
-        return new PauseRecorder(process, recording, null);
+        return new PauseRecorder(process, recording, null, hiccupThresholdNs);
     }
 
     /**
@@ -123,7 +135,7 @@ public final class PauseRecorder implements PauseRecorderMXBean, AutoCloseable
     public static PauseRecorder streaming(final String process)
     {
         final RecordingStream stream = new RecordingStream();
-        final PauseRecorder recorder = new PauseRecorder(process, null, stream);
+        final PauseRecorder recorder = new PauseRecorder(process, null, stream, DEFAULT_HICCUP_THRESHOLD_NS);
         for (final String event : EVENTS)
         {
             stream.enable(event).withoutThreshold();
@@ -155,7 +167,7 @@ public final class PauseRecorder implements PauseRecorderMXBean, AutoCloseable
         {
             return null;
         }
-        final PauseRecorder recorder = recording(process);
+        final PauseRecorder recorder = recording(process, SERVER_HICCUP_THRESHOLD_NS);
         recorder.objectName = io.mdhub.common.metrics.MBeans.register(process, recorder);
         return recorder;
     }

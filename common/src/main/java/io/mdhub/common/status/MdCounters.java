@@ -386,6 +386,12 @@ public final class MdCounters
      */
     public static final int ORDER_STORE_INLINE_CHUNKS_TYPE_ID = 20_419;
 
+    /**
+     * A thread's doorbell on the media driver (see {@code Doorbell}): its key names the IPC streams it polls and its
+     * socket; its value is 1 while the thread may block (a publisher must ring), 0 while it runs. A state, not a total.
+     */
+    public static final int DOORBELL_TYPE_ID = 20_500;
+
     private MdCounters()
     {
     }

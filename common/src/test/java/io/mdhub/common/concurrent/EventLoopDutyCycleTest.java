@@ -1,6 +1,7 @@
 package io.mdhub.common.concurrent;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
@@ -183,6 +184,137 @@ class EventLoopDutyCycleTest
         finally
         {
             loop.shutdownGracefully(0, 0, java.util.concurrent.TimeUnit.MILLISECONDS).sync();
+        }
+    }
+
+    @Test
+    void aWakingCycleThatMayBlockPollsOnceMoreThenLeavesTheLoopAloneUntilWoken() throws Exception
+    {
+        final DefaultEventLoop loop = new DefaultEventLoop();
+        try
+        {
+            final AtomicInteger cycles = new AtomicInteger();
+            final AtomicInteger pending = new AtomicInteger(5);
+            final FakeSleep sleep = new FakeSleep();
+            final long hourNs = java.util.concurrent.TimeUnit.HOURS.toNanos(1);
+            final EventLoopDutyCycle cycle = new EventLoopDutyCycle(loop, (now) ->
+            {
+                cycles.incrementAndGet();
+                return pending.getAndUpdate((p) -> Math.max(0, p - 1)) > 0 ? 1 : 0;
+            }, hourNs, hourNs, sleep, hourNs).start();
+
+            // five cycles with work, one that found nothing, and the poll after saying it sleeps
+            MdTests.await("the burst drained and the loop asleep", () -> sleep.isAsleep && 7 == cycles.get());
+            for (int i = 0; i < 10; i++)
+            {
+                loop.submit(() -> null).sync(); // the loop runs other tasks; no cycle is queued or due
+            }
+            assertEquals(7, cycles.get(), "nothing runs the cycle while the loop sleeps");
+            assertEquals(1, sleep.asleepCalls);
+
+            pending.set(1);
+            loop.execute(cycle); // a ring: the waker runs the cycle on the loop
+            MdTests.await("the woken cycle to drain and sleep again", () -> sleep.isAsleep && 10 == cycles.get());
+            assertEquals(2, sleep.asleepCalls);
+
+            sleep.mayBlock = false; // e.g. a publisher it cannot count on: back off on timers instead
+            loop.execute(cycle);
+            MdTests.await("one cycle", () -> 11 == cycles.get());
+            loop.submit(() -> null).sync();
+            assertEquals(2, sleep.asleepCalls, "it did not say it sleeps when it may not block");
+            assertFalse(sleep.isAsleep);
+            cycle.close();
+        }
+        finally
+        {
+            loop.shutdownGracefully(0, 0, java.util.concurrent.TimeUnit.MILLISECONDS).sync();
+        }
+    }
+
+    @Test
+    void aMessageThatArrivesAsTheCycleSaysItSleepsIsFoundByTheLastPoll() throws Exception
+    {
+        final DefaultEventLoop loop = new DefaultEventLoop();
+        try
+        {
+            final AtomicInteger found = new AtomicInteger();
+            final AtomicInteger inbox = new AtomicInteger();
+            final FakeSleep sleep = new FakeSleep()
+            {
+                @Override
+                public void asleep()
+                {
+                    if (0 == asleepCalls)
+                    {
+                        inbox.incrementAndGet(); // published between the idle poll and the flag: no ring will come
+                    }
+                    super.asleep();
+                }
+            };
+            final long hourNs = java.util.concurrent.TimeUnit.HOURS.toNanos(1);
+            final EventLoopDutyCycle cycle = new EventLoopDutyCycle(loop, (now) ->
+            {
+                final int n = inbox.getAndSet(0);
+                found.addAndGet(n);
+                return n;
+            }, hourNs, hourNs, sleep, hourNs);
+            cycle.start();
+            MdTests.await("the message found without a ring or a timer", () -> 1 == found.get());
+            MdTests.await("and the loop asleep after it", () -> sleep.isAsleep && 2 == sleep.asleepCalls);
+            cycle.close();
+        }
+        finally
+        {
+            loop.shutdownGracefully(0, 0, java.util.concurrent.TimeUnit.MILLISECONDS).sync();
+        }
+    }
+
+    @Test
+    void aWakingCycleNeedsASleepAndATick()
+    {
+        final DefaultEventLoop loop = new DefaultEventLoop();
+        try
+        {
+            assertThrows(IllegalArgumentException.class,
+                () -> new EventLoopDutyCycle(loop, (n) -> 0, 10, 10, (EventLoopDutyCycle.Sleep)null, 10));
+            assertThrows(IllegalArgumentException.class,
+                () -> new EventLoopDutyCycle(loop, (n) -> 0, 10, 10, new FakeSleep(), 0));
+            assertThrows(IllegalArgumentException.class, () -> new EventLoopDutyCycle(
+                loop, (n) -> 0, 10, 10, new FakeSleep(), 5_000_000L).warnWhenLate("test", 5_000_000L),
+                "late means later than the tick");
+        }
+        finally
+        {
+            loop.shutdownGracefully(0, 0, java.util.concurrent.TimeUnit.MILLISECONDS);
+        }
+    }
+
+    /**
+     * A sleep whose flag is a field; may block unless told otherwise.
+     */
+    private static class FakeSleep implements EventLoopDutyCycle.Sleep
+    {
+        volatile boolean mayBlock = true;
+        volatile boolean isAsleep;
+        volatile int asleepCalls;
+
+        @Override
+        public boolean mayBlock()
+        {
+            return mayBlock;
+        }
+
+        @Override
+        public void asleep()
+        {
+            isAsleep = true;
+            asleepCalls++;
+        }
+
+        @Override
+        public void awake()
+        {
+            isAsleep = false;
         }
     }
 

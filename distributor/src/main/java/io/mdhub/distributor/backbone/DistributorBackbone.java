@@ -10,11 +10,16 @@ import org.slf4j.LoggerFactory;
 import io.aeron.Aeron;
 import io.aeron.ExclusivePublication;
 import io.aeron.Subscription;
+import io.mdhub.backbone.BackboneAttachment;
 import io.mdhub.backbone.protocol.BackbonePublication;
 import io.mdhub.backbone.protocol.ControlAdapter;
 import io.mdhub.backbone.protocol.MarketDataPublisher;
+import io.mdhub.common.concurrent.Doorbell;
+import io.mdhub.common.concurrent.DoorbellRinger;
+import io.mdhub.common.concurrent.EventLoopDoorbell;
 import io.mdhub.common.concurrent.EventLoopDutyCycle;
 import io.mdhub.common.concurrent.IdleConfiguration;
+import io.mdhub.common.concurrent.ImageWaker;
 import io.mdhub.common.concurrent.IdleStrategies;
 import io.mdhub.common.concurrent.SpinBudget;
 import io.mdhub.common.config.BaseContext;
@@ -22,6 +27,7 @@ import io.mdhub.distributor.DistributorListener;
 import io.mdhub.distributor.ProviderReadControl;
 import io.mdhub.distributor.ServiceDirectory;
 import io.mdhub.distributor.SinkDrivenItems;
+import io.netty.channel.EventLoop;
 import io.netty.util.concurrent.EventExecutor;
 
 /**
@@ -40,9 +46,11 @@ import io.netty.util.concurrent.EventExecutor;
  * distributor, {@link #stop()}ped first at close and {@link #close()}d after the event loop has stopped (publication,
  * subscription and counters; the Aeron client belongs to the {@link Context}).
  */
-public final class DistributorBackbone implements AutoCloseable
+public final class DistributorBackbone implements AutoCloseable, EventLoopDutyCycle.Sleep
 {
     private static final Logger LOG = LoggerFactory.getLogger(DistributorBackbone.class);
+    /** Longest tick of a loop that waits for its doorbell. */
+    private static final long MAX_WAKE_TICK_NS = 100_000_000L;
 
     private final Context ctx;
     private final ExclusivePublication publication;
@@ -56,6 +64,9 @@ public final class DistributorBackbone implements AutoCloseable
     private final P2pServerTracker p2pServers;
     private final SinkDrivenItems sinkItems;
     private final EventLoopDutyCycle dutyCycle;
+    private final ImageWaker imageWaker = new ImageWaker();
+    private final DoorbellRinger ringer;
+    private final EventLoopDoorbell doorbell;
     private final int controlFragmentLimit;
     private final long expiryCheckIntervalNs;
     private long nextExpiryCheckNs;
@@ -90,7 +101,9 @@ public final class DistributorBackbone implements AutoCloseable
         {
             allocated = new BackboneCounters(countersManager, component);
             pub = ctx.aeron().addExclusivePublication(ctx.channel(), ctx.dataStreamId());
-            sub = ctx.aeron().addSubscription(ctx.controlChannel(), ctx.controlStreamId());
+            // a p2p-server's new control image wakes the loop (a loop asleep on its doorbell would not look at it)
+            sub = ctx.aeron().addSubscription(ctx.controlChannel(), ctx.controlStreamId(),
+                (image) -> imageWaker.run(), (image) -> imageWaker.run());
         }
         catch (final RuntimeException ex)
         {
@@ -101,9 +114,13 @@ public final class DistributorBackbone implements AutoCloseable
         this.subscription = sub;
         this.counters = allocated;
 
+        final boolean usesDoorbells = DistributorBackboneConfiguration.WAKE_DOORBELL.equals(ctx.wake());
+        // the p2p-servers' workers sleep until the data they wait for is published: one ring per burst of the loop
+        this.ringer = usesDoorbells ?
+            DoorbellRinger.forPublication(ctx.aeron(), publication).ringAfterBurstOn(eventLoop) : DoorbellRinger.NONE;
         final ServiceSequences sequences = new ServiceSequences();
         final MarketDataPublisher publisher = new MarketDataPublisher(
-            new BackbonePublication(publication, ctx.maxPublishAttempts(), counters.backPressure));
+            new BackbonePublication(publication, ctx.maxPublishAttempts(), counters.backPressure, ringer));
         final PendingLiveMessages pending = new PendingLiveMessages(
             ctx.pendingBytes(), counters.pendingBytes, counters.pendingHighWater);
         final ItemImagePublisher images = new ItemImagePublisher(publisher, sequences, pending);
@@ -119,9 +136,25 @@ public final class DistributorBackbone implements AutoCloseable
         this.announcer = new ServiceAnnouncer(
             directory, sequences, publisher, publication, ctx.distributorId(), ctx.epoch(), ctx.announceIntervalMs());
         // a late cycle is a late announcement: p2p-servers count a distributor dead after a few silent intervals
-        this.dutyCycle = new EventLoopDutyCycle(
-            eventLoop, this::doWork, ctx.idleMinNs(), ctx.idleMaxNs(), ctx.newBusyIdle())
-            .warnWhenLate("backbone", Math.max(expiryCheckIntervalNs / 2, 2 * ctx.idleMaxNs()));
+        if (usesDoorbells && ctx.busyPoll().isEmpty() && Doorbell.isIpc(ctx.controlChannel()) &&
+            EventLoopDoorbell.canServe(eventLoop))
+        {
+            // half the announcement interval, so that none is a tick late, and at most MAX_WAKE_TICK_NS: the tick also
+            // notices a new subscriber of the data stream (owed an early announcement), which rings nothing
+            final long tickNs = Math.min(expiryCheckIntervalNs / 2, MAX_WAKE_TICK_NS);
+            this.dutyCycle = new EventLoopDutyCycle(eventLoop, this::doWork, ctx.idleMinNs(), ctx.idleMaxNs(), this,
+                tickNs).warnWhenLate("backbone", Math.max(expiryCheckIntervalNs, 2 * tickNs) + tickNs);
+            this.doorbell = EventLoopDoorbell.open(ctx.aeron(), "distributor-" + ctx.distributorId(),
+                (EventLoop)eventLoop, dutyCycle, ctx.controlStreamId());
+            imageWaker.wakeOn(eventLoop, dutyCycle);
+        }
+        else
+        {
+            this.dutyCycle = new EventLoopDutyCycle(
+                eventLoop, this::doWork, ctx.idleMinNs(), ctx.idleMaxNs(), ctx.newBusyIdle())
+                .warnWhenLate("backbone", Math.max(expiryCheckIntervalNs / 2, 2 * ctx.idleMaxNs()));
+            this.doorbell = null;
+        }
         LOG.info("backbone: distributor {} epoch {} data {} stream {}, control {} stream {}, pending store {} bytes, " +
             "answer headroom {} bytes", ctx.distributorId(), ctx.epoch(), ctx.channel(), ctx.dataStreamId(),
             ctx.controlChannel(), ctx.controlStreamId(), ctx.pendingBytes(), headroomBytes);
@@ -199,6 +232,33 @@ public final class DistributorBackbone implements AutoCloseable
         return outbound.isWaiting();
     }
 
+    /**
+     * The loop may block with no timer while every p2p-server's control publication rings its doorbell and nothing
+     * waits on the clock: live data waiting for room in the stream (the driver frees room and rings no one), or a
+     * recovery in progress.
+     */
+    @Override
+    public boolean mayBlock()
+    {
+        return null != doorbell && !outbound.isWaiting() && !recovery.isActive() &&
+            doorbell.doorbell().covers(subscription);
+    }
+
+    @Override
+    public void asleep()
+    {
+        doorbell.doorbell().asleep();
+    }
+
+    @Override
+    public void awake()
+    {
+        if (null != doorbell)
+        {
+            doorbell.doorbell().awake();
+        }
+    }
+
     int doWork(final long nowNs)
     {
         controlHandler.now(nowNs);
@@ -226,7 +286,7 @@ public final class DistributorBackbone implements AutoCloseable
     public void close()
     {
         dutyCycle.close();
-        CloseHelper.closeAll(subscription, publication, counters);
+        CloseHelper.closeAll(doorbell, ringer, subscription, publication, counters);
     }
 
     /**
@@ -251,6 +311,7 @@ public final class DistributorBackbone implements AutoCloseable
         private long idleMinNs = DistributorBackboneConfiguration.idleMinNs();
         private long idleMaxNs = DistributorBackboneConfiguration.idleMaxNs();
         private String busyPoll = DistributorBackboneConfiguration.busyPoll();
+        private String wake = DistributorBackboneConfiguration.wake();
         private int maxPublishAttempts = DistributorBackboneConfiguration.maxPublishAttempts();
         private int controlFragmentLimit = DistributorBackboneConfiguration.controlFragmentLimit();
         private int recoveryBatch = DistributorBackboneConfiguration.recoveryBatch();
@@ -290,6 +351,13 @@ public final class DistributorBackbone implements AutoCloseable
             requireRange(DistributorBackboneConfiguration.IDLE_MIN_NS_PROP_NAME, idleMinNs, 0, Long.MAX_VALUE);
             requireRange(DistributorBackboneConfiguration.IDLE_MAX_NS_PROP_NAME, idleMaxNs, Math.max(1, idleMinNs),
                 Long.MAX_VALUE);
+            if (!DistributorBackboneConfiguration.WAKE_DOORBELL.equals(wake) &&
+                !DistributorBackboneConfiguration.WAKE_TIMER.equals(wake))
+            {
+                throw new IllegalArgumentException(DistributorBackboneConfiguration.WAKE_PROP_NAME + " is " +
+                    DistributorBackboneConfiguration.WAKE_DOORBELL + " or " +
+                    DistributorBackboneConfiguration.WAKE_TIMER + ": " + wake);
+            }
             if (!busyPoll.isEmpty())
             {
                 new SpinBudget("distributor", IdleConfiguration.spinCores())
@@ -312,7 +380,7 @@ public final class DistributorBackbone implements AutoCloseable
             if (null == aeron)
             {
                 ownsAeron = true;
-                aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(aeronDirectoryName));
+                aeron = Aeron.connect(BackboneAttachment.clientContext(aeronDirectoryName));
             }
         }
 
@@ -593,6 +661,26 @@ public final class DistributorBackbone implements AutoCloseable
         public IdleStrategy newBusyIdle()
         {
             return busyPoll.isEmpty() ? null : IdleStrategies.parse(busyPoll);
+        }
+
+        /**
+         * @param wake how the loop waits for the control stream
+         *             ({@link DistributorBackboneConfiguration#WAKE_PROP_NAME}): {@code doorbell} or {@code timer}.
+         * @return this.
+         */
+        public Context wake(final String wake)
+        {
+            checkNotConcluded();
+            this.wake = null == wake ? "" : wake.trim();
+            return this;
+        }
+
+        /**
+         * @return how the loop waits for the control stream: {@code doorbell} or {@code timer}.
+         */
+        public String wake()
+        {
+            return wake;
         }
 
         /**

@@ -116,6 +116,22 @@ public final class DistributorBackboneConfiguration
     public static final long IDLE_MAX_NS_DEFAULT = 1_000_000L;
 
     /**
+     * How the event loop waits for the control stream when it has nothing to do: {@code doorbell} (the default) blocks
+     * in {@code epoll_wait} until a p2p-server that published rings the loop's doorbell, a provider's socket is
+     * readable, or the periodic tick (half the announcement interval, at most 100 ms) is due; {@code timer} polls the
+     * stream on the idle timers ({@link #IDLE_MIN_NS_PROP_NAME}, {@link #IDLE_MAX_NS_PROP_NAME}). A doorbell serves IPC
+     * streams only: on a UDP control channel, or until every p2p-server's publication has found the doorbell, the loop
+     * polls on the idle timers. The data publication rings the p2p-servers' doorbells either way.
+     */
+    public static final String WAKE_PROP_NAME = "mdhub.distributor.backbone.wake";
+
+    /** Wake on a doorbell's ring (the default). */
+    public static final String WAKE_DOORBELL = "doorbell";
+
+    /** Poll on the idle timers. */
+    public static final String WAKE_TIMER = "timer";
+
+    /**
      * Busy polling: empty (the default) lets the distributor's event loop sleep in {@code epoll_wait} between socket
      * events and poll the backbone on timers ({@link #IDLE_MIN_NS_PROP_NAME}, {@link #IDLE_MAX_NS_PROP_NAME}); a
      * non-sleeping idle strategy ({@code spin}, {@code yield}, {@code noop}) makes the loop poll provider sockets and
@@ -248,6 +264,14 @@ public final class DistributorBackboneConfiguration
     public static int announceIntervalMs()
     {
         return ConfigValues.getInt(ANNOUNCE_INTERVAL_MS_PROP_NAME, ANNOUNCE_INTERVAL_MS_DEFAULT);
+    }
+
+    /**
+     * @return {@link #WAKE_PROP_NAME} or its default.
+     */
+    public static String wake()
+    {
+        return ConfigValues.getString(WAKE_PROP_NAME, WAKE_DOORBELL);
     }
 
     /**

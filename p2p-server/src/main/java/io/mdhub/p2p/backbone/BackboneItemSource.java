@@ -20,6 +20,7 @@ import com.refinitiv.eta.codec.DataStates;
 import com.refinitiv.eta.codec.StateCodes;
 import com.refinitiv.eta.codec.StreamStates;
 
+import io.aeron.Aeron;
 import io.aeron.Image;
 import io.aeron.Publication;
 import io.aeron.Subscription;
@@ -28,7 +29,10 @@ import io.mdhub.backbone.protocol.MarketDataAdapter;
 import io.mdhub.backbone.protocol.MarketDataListener;
 import io.mdhub.backbone.protocol.RefreshFlags;
 import io.mdhub.backbone.protocol.ServiceSequenceTracker;
+import io.mdhub.common.concurrent.Doorbell;
+import io.mdhub.common.concurrent.EventLoopDoorbell;
 import io.mdhub.common.concurrent.EventLoopDutyCycle;
+import io.mdhub.common.concurrent.ImageWaker;
 import io.mdhub.common.rwf.eta.EtaMsgWriter;
 import io.mdhub.common.rwf.eta.MarketPriceEncoder;
 import io.mdhub.p2p.source.ItemSource;
@@ -77,7 +81,7 @@ import io.netty.channel.EventLoop;
  * up at its distributor) is never passed on: the item's consumers see Open/Suspect, and it is asked for again after
  * the same growing waits for as long as they want it, and at once when the service is announced up again.
  */
-public final class BackboneItemSource implements ItemSource, MarketDataListener
+public final class BackboneItemSource implements ItemSource, MarketDataListener, EventLoopDutyCycle.Sleep
 {
     private static final Logger LOG = LoggerFactory.getLogger(BackboneItemSource.class);
 
@@ -155,6 +159,7 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
     private final MarketPriceEncoder statusEncoder = new MarketPriceEncoder();
     private final ExpandableArrayBuffer statusBuffer = new ExpandableArrayBuffer(512);
     private final EventLoopDutyCycle dutyCycle;
+    private final EventLoopDoorbell doorbell;
     private DistributorState current;
     private int pendingPasses;
     private long closesGivenUp;
@@ -186,9 +191,51 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
         this.announceIntervalNs = settings.announceIntervalMs() * 1_000_000L;
         this.missedAnnouncements = settings.missedAnnouncements();
         this.recoveryGraceNs = Math.max(0, settings.recoveryGraceMs()) * 1_000_000L;
-        this.dutyCycle = new EventLoopDutyCycle(
-            eventLoop, this::doWork, settings.idleMinNs(), settings.idleMaxNs(), settings.newBusyIdle());
+        final boolean wakesOnData = !settings.isBusyPolling() &&
+            BackboneSourceConfiguration.WAKE_DOORBELL.equals(settings.wake()) && Doorbell.isIpc(settings.channel()) &&
+            EventLoopDoorbell.canServe(eventLoop);
+        if (wakesOnData)
+        {
+            this.dutyCycle = new EventLoopDutyCycle(eventLoop, this::doWork, settings.idleMinNs(),
+                settings.idleMaxNs(), this, settings.wakeTickMs() * 1_000_000L);
+            this.doorbell = EventLoopDoorbell.open(wiring.aeron, "p2p-" + settings.consumerId() + "-worker-" +
+                workerIndex, eventLoop, dutyCycle, settings.dataStreamId());
+            owned.add(doorbell);
+            wiring.imageWaker.wakeOn(eventLoop, dutyCycle); // a distributor's new image, which rings nothing
+        }
+        else
+        {
+            this.dutyCycle = new EventLoopDutyCycle(
+                eventLoop, this::doWork, settings.idleMinNs(), settings.idleMaxNs(), settings.newBusyIdle());
+            this.doorbell = null;
+        }
         dutyCycle.start();
+    }
+
+    /**
+     * The worker may block with no timer while every distributor's data publication rings its doorbell and nothing
+     * waits on the clock: requests, closes or recovery passes that the control stream could not take yet.
+     */
+    @Override
+    public boolean mayBlock()
+    {
+        return null != doorbell && pendingCloses.isEmpty() && queued.isEmpty() && 0 == pendingPasses &&
+            doorbell.doorbell().covers(data);
+    }
+
+    @Override
+    public void asleep()
+    {
+        doorbell.doorbell().asleep();
+    }
+
+    @Override
+    public void awake()
+    {
+        if (null != doorbell)
+        {
+            doorbell.doorbell().awake();
+        }
     }
 
     @Override
@@ -1510,6 +1557,8 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
     static final class Wiring
     {
         final List<AutoCloseable> owned = new ArrayList<>();
+        Aeron aeron;
+        ImageWaker imageWaker = new ImageWaker();
         Subscription data;
         Publication controlPublication;
         ControlPublisher control;

@@ -8,6 +8,8 @@ import io.aeron.Counter;
 import io.aeron.ExclusivePublication;
 import io.mdhub.backbone.protocol.BackbonePublication;
 import io.mdhub.backbone.protocol.ControlPublisher;
+import io.mdhub.common.concurrent.DoorbellRinger;
+import io.mdhub.common.concurrent.ImageWaker;
 import io.mdhub.common.concurrent.IdleStrategies;
 import io.mdhub.common.status.MdCounters;
 import io.mdhub.p2p.source.ItemSourceFactory;
@@ -37,6 +39,7 @@ public final class BackboneItemSourceFactory implements ItemSourceFactory
      */
     public BackboneItemSourceFactory(final Aeron aeron, final Settings settings)
     {
+        settings.checkWake();
         this.aeron = aeron;
         this.settings = settings;
     }
@@ -62,15 +65,23 @@ public final class BackboneItemSourceFactory implements ItemSourceFactory
             wiring.gaps = add(wiring, MdCounters.BACKBONE_GAPS_TYPE_ID, "backbone-gaps" + suffix);
             wiring.recoveries = add(wiring, MdCounters.BACKBONE_RECOVERIES_TYPE_ID, "backbone-recoveries" + suffix);
             wiring.messagesIn = add(wiring, MdCounters.BACKBONE_MESSAGES_IN_TYPE_ID, "backbone-messages-in" + suffix);
-            wiring.data = aeron.addSubscription(settings.channel(), settings.dataStreamId());
+            final ImageWaker imageWaker = new ImageWaker();
+            wiring.imageWaker = imageWaker;
+            wiring.data = aeron.addSubscription(settings.channel(), settings.dataStreamId(),
+                (image) -> imageWaker.run(), (image) -> imageWaker.run());
             wiring.owned.add(wiring.data);
             final ExclusivePublication controlPublication =
                 aeron.addExclusivePublication(settings.controlChannel(), settings.controlStreamId());
             wiring.owned.add(controlPublication);
             wiring.controlPublication = controlPublication;
+            final DoorbellRinger ringer = BackboneSourceConfiguration.WAKE_DOORBELL.equals(settings.wake()) ?
+                DoorbellRinger.forPublication(aeron, controlPublication).ringAfterBurstOn(eventLoop) :
+                DoorbellRinger.NONE;
+            wiring.owned.add(ringer);
             wiring.control = new ControlPublisher(
-                new BackbonePublication(controlPublication, PUBLISH_ATTEMPTS, backPressure), settings.consumerId(),
-                workerIndex);
+                new BackbonePublication(controlPublication, PUBLISH_ATTEMPTS, backPressure, ringer),
+                settings.consumerId(), workerIndex);
+            wiring.aeron = aeron;
             return new BackboneItemSource(workerIndex, eventLoop, listener, settings, wiring);
         }
         catch (final RuntimeException ex)
@@ -106,6 +117,8 @@ public final class BackboneItemSourceFactory implements ItemSourceFactory
         private long idleMinNs = BackboneSourceConfiguration.idleMinNs();
         private long idleMaxNs = BackboneSourceConfiguration.idleMaxNs();
         private String busyPoll = BackboneSourceConfiguration.busyPoll();
+        private String wake = BackboneSourceConfiguration.wake();
+        private long wakeTickMs = BackboneSourceConfiguration.wakeTickMs();
 
         /**
          * @param channel the backbone channel.
@@ -305,6 +318,58 @@ public final class BackboneItemSourceFactory implements ItemSourceFactory
         public IdleStrategy newBusyIdle()
         {
             return busyPoll.isEmpty() ? null : IdleStrategies.parse(busyPoll);
+        }
+
+        /**
+         * @param wake   how an idle worker waits for the data stream
+         *               ({@link BackboneSourceConfiguration#WAKE_PROP_NAME}): {@code doorbell} or {@code timer}.
+         * @param tickMs the tick of a worker that waits for its doorbell, in milliseconds (at least 1).
+         * @return this.
+         * @throws IllegalArgumentException for another way or a tick below 1 ms.
+         */
+        public Settings wake(final String wake, final long tickMs)
+        {
+            this.wake = null == wake ? "" : wake.trim();
+            this.wakeTickMs = tickMs;
+            checkWake();
+            return this;
+        }
+
+        /**
+         * @throws IllegalArgumentException when the way to wake or its tick is not one there is (a misspelt setting
+         *                                  is refused, not taken for the timer).
+         */
+        void checkWake()
+        {
+            final String way = wake;
+            if (!BackboneSourceConfiguration.WAKE_DOORBELL.equals(way) &&
+                !BackboneSourceConfiguration.WAKE_TIMER.equals(way))
+            {
+                throw new IllegalArgumentException(BackboneSourceConfiguration.WAKE_PROP_NAME + " is " +
+                    BackboneSourceConfiguration.WAKE_DOORBELL + " or " + BackboneSourceConfiguration.WAKE_TIMER +
+                    ": " + wake);
+            }
+            if (wakeTickMs < 1)
+            {
+                throw new IllegalArgumentException(BackboneSourceConfiguration.WAKE_TICK_MS_PROP_NAME + " < 1: " +
+                    wakeTickMs);
+            }
+        }
+
+        /**
+         * @return how an idle worker waits for the data stream: {@code doorbell} or {@code timer}.
+         */
+        public String wake()
+        {
+            return wake;
+        }
+
+        /**
+         * @return the tick of a worker that waits for its doorbell, in milliseconds.
+         */
+        public long wakeTickMs()
+        {
+            return wakeTickMs;
         }
     }
 }

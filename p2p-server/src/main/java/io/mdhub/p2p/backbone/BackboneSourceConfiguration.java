@@ -117,6 +117,33 @@ public final class BackboneSourceConfiguration
     public static final long IDLE_MAX_NS_DEFAULT = TimeUnit.MICROSECONDS.toNanos(200);
 
     /**
+     * How an idle worker waits for the data stream: {@code doorbell} (the default) blocks in {@code epoll_wait} until
+     * a distributor that published rings the worker's doorbell, a consumer's socket is readable, or the worker's tick
+     * ({@link #WAKE_TICK_MS_PROP_NAME}) is due; {@code timer} polls on the idle timers ({@link #IDLE_MIN_NS_PROP_NAME},
+     * {@link #IDLE_MAX_NS_PROP_NAME}). A doorbell serves IPC streams only: on a UDP channel, and while a distributor's
+     * publication has not found the doorbell yet, the worker polls on the idle timers. The worker's control
+     * publication rings the distributors' doorbells either way.
+     */
+    public static final String WAKE_PROP_NAME = "mdhub.p2p.backbone.wake";
+
+    /** Wake on a doorbell's ring. */
+    public static final String WAKE_DOORBELL = "doorbell";
+
+    /** Poll on timers. */
+    public static final String WAKE_TIMER = "timer";
+
+    /**
+     * Period of the tick that runs a worker's housekeeping (distributor liveness, request resends, its announcements)
+     * while it waits for its doorbell, in milliseconds.
+     */
+    public static final String WAKE_TICK_MS_PROP_NAME = "mdhub.p2p.backbone.wake.tick.ms";
+
+    /**
+     * Default tick: 100 ms, a third of the default silence after which a distributor counts as gone.
+     */
+    public static final long WAKE_TICK_MS_DEFAULT = 100;
+
+    /**
      * Busy polling: empty (the default) lets each worker sleep in {@code epoll_wait} between socket events and poll
      * the backbone on timers ({@link #IDLE_MIN_NS_PROP_NAME}, {@link #IDLE_MAX_NS_PROP_NAME}); a non-sleeping idle
      * strategy ({@code spin}, {@code yield}, {@code noop}) makes every worker's loop poll its sockets and the backbone
@@ -127,6 +154,22 @@ public final class BackboneSourceConfiguration
 
     private BackboneSourceConfiguration()
     {
+    }
+
+    /**
+     * @return {@link #WAKE_PROP_NAME} or its default.
+     */
+    public static String wake()
+    {
+        return ConfigValues.getString(WAKE_PROP_NAME, WAKE_DOORBELL);
+    }
+
+    /**
+     * @return {@link #WAKE_TICK_MS_PROP_NAME} or its default.
+     */
+    public static long wakeTickMs()
+    {
+        return ConfigValues.getLong(WAKE_TICK_MS_PROP_NAME, WAKE_TICK_MS_DEFAULT);
     }
 
     /**
