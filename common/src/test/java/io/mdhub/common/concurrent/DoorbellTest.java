@@ -219,29 +219,7 @@ class DoorbellTest
         final EventLoop loop = group.next();
         final AtomicInteger received = new AtomicInteger();
         final EventLoopDoorbell[] bell = new EventLoopDoorbell[1];
-        final EventLoopDutyCycle.Sleep sleep = new EventLoopDutyCycle.Sleep()
-        {
-            @Override
-            public boolean mayBlock()
-            {
-                return null != bell[0] && bell[0].doorbell().covers(subscription);
-            }
-
-            @Override
-            public void asleep()
-            {
-                bell[0].doorbell().asleep();
-            }
-
-            @Override
-            public void awake()
-            {
-                if (null != bell[0])
-                {
-                    bell[0].doorbell().awake();
-                }
-            }
-        };
+        final DoorbellSleep sleep = new DoorbellSleep(subscription, () -> true);
         // a tick of an hour and a backoff that stops at an hour: only a ring can deliver once the loop sleeps
         final long hourNs = TimeUnit.HOURS.toNanos(1);
         final EventLoopDutyCycle cycle = new EventLoopDutyCycle(loop,
@@ -249,7 +227,7 @@ class DoorbellTest
             hourNs, hourNs, sleep, hourNs);
         try
         {
-            bell[0] = EventLoopDoorbell.open(aeron, "test", loop, cycle, STREAM);
+            bell[0] = sleep.doorbell(EventLoopDoorbell.open(aeron, "test", loop, cycle, STREAM));
             cycle.start();
             try (DoorbellRinger ringer = DoorbellRinger.forPublication(aeron, publication))
             {

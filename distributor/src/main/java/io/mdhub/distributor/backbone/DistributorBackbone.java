@@ -16,6 +16,7 @@ import io.mdhub.backbone.protocol.ControlAdapter;
 import io.mdhub.backbone.protocol.MarketDataPublisher;
 import io.mdhub.common.concurrent.Doorbell;
 import io.mdhub.common.concurrent.DoorbellRinger;
+import io.mdhub.common.concurrent.DoorbellSleep;
 import io.mdhub.common.concurrent.EventLoopDoorbell;
 import io.mdhub.common.concurrent.EventLoopDutyCycle;
 import io.mdhub.common.concurrent.IdleConfiguration;
@@ -46,7 +47,7 @@ import io.netty.util.concurrent.EventExecutor;
  * distributor, {@link #stop()}ped first at close and {@link #close()}d after the event loop has stopped (publication,
  * subscription and counters; the Aeron client belongs to the {@link Context}).
  */
-public final class DistributorBackbone implements AutoCloseable, EventLoopDutyCycle.Sleep
+public final class DistributorBackbone implements AutoCloseable
 {
     private static final Logger LOG = LoggerFactory.getLogger(DistributorBackbone.class);
     /** Longest tick of a loop that waits for its doorbell. */
@@ -142,10 +143,11 @@ public final class DistributorBackbone implements AutoCloseable, EventLoopDutyCy
             // half the announcement interval, so that none is a tick late, and at most MAX_WAKE_TICK_NS: the tick also
             // notices a new subscriber of the data stream (owed an early announcement), which rings nothing
             final long tickNs = Math.min(expiryCheckIntervalNs / 2, MAX_WAKE_TICK_NS);
-            this.dutyCycle = new EventLoopDutyCycle(eventLoop, this::doWork, ctx.idleMinNs(), ctx.idleMaxNs(), this,
+            final DoorbellSleep sleep = new DoorbellSleep(subscription, this::isNothingTimed);
+            this.dutyCycle = new EventLoopDutyCycle(eventLoop, this::doWork, ctx.idleMinNs(), ctx.idleMaxNs(), sleep,
                 tickNs).warnWhenLate("backbone", Math.max(expiryCheckIntervalNs, 2 * tickNs) + tickNs);
-            this.doorbell = EventLoopDoorbell.open(ctx.aeron(), "distributor-" + ctx.distributorId(),
-                (EventLoop)eventLoop, dutyCycle, ctx.controlStreamId());
+            this.doorbell = sleep.doorbell(EventLoopDoorbell.open(ctx.aeron(), "distributor-" + ctx.distributorId(),
+                (EventLoop)eventLoop, dutyCycle, ctx.controlStreamId()));
             imageWaker.wakeOn(eventLoop, dutyCycle);
         }
         else
@@ -233,30 +235,12 @@ public final class DistributorBackbone implements AutoCloseable, EventLoopDutyCy
     }
 
     /**
-     * The loop may block with no timer while every p2p-server's control publication rings its doorbell and nothing
-     * waits on the clock: live data waiting for room in the stream (the driver frees room and rings no one), or a
-     * recovery in progress.
+     * @return true while nothing waits on the clock: live data waiting for room in the stream (the driver frees room
+     * and rings no one), or a recovery in progress (the loop then polls on its idle timers rather than sleep).
      */
-    @Override
-    public boolean mayBlock()
+    private boolean isNothingTimed()
     {
-        return null != doorbell && !outbound.isWaiting() && !recovery.isActive() &&
-            doorbell.doorbell().covers(subscription);
-    }
-
-    @Override
-    public void asleep()
-    {
-        doorbell.doorbell().asleep();
-    }
-
-    @Override
-    public void awake()
-    {
-        if (null != doorbell)
-        {
-            doorbell.doorbell().awake();
-        }
+        return !outbound.isWaiting() && !recovery.isActive();
     }
 
     int doWork(final long nowNs)

@@ -30,6 +30,7 @@ import io.mdhub.backbone.protocol.MarketDataListener;
 import io.mdhub.backbone.protocol.RefreshFlags;
 import io.mdhub.backbone.protocol.ServiceSequenceTracker;
 import io.mdhub.common.concurrent.Doorbell;
+import io.mdhub.common.concurrent.DoorbellSleep;
 import io.mdhub.common.concurrent.EventLoopDoorbell;
 import io.mdhub.common.concurrent.EventLoopDutyCycle;
 import io.mdhub.common.concurrent.ImageWaker;
@@ -81,7 +82,7 @@ import io.netty.channel.EventLoop;
  * up at its distributor) is never passed on: the item's consumers see Open/Suspect, and it is asked for again after
  * the same growing waits for as long as they want it, and at once when the service is announced up again.
  */
-public final class BackboneItemSource implements ItemSource, MarketDataListener, EventLoopDutyCycle.Sleep
+public final class BackboneItemSource implements ItemSource, MarketDataListener
 {
     private static final Logger LOG = LoggerFactory.getLogger(BackboneItemSource.class);
 
@@ -196,10 +197,11 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener,
             EventLoopDoorbell.canServe(eventLoop);
         if (wakesOnData)
         {
+            final DoorbellSleep sleep = new DoorbellSleep(data, this::isNothingTimed);
             this.dutyCycle = new EventLoopDutyCycle(eventLoop, this::doWork, settings.idleMinNs(),
-                settings.idleMaxNs(), this, settings.wakeTickMs() * 1_000_000L);
-            this.doorbell = EventLoopDoorbell.open(wiring.aeron, "p2p-" + settings.consumerId() + "-worker-" +
-                workerIndex, eventLoop, dutyCycle, settings.dataStreamId());
+                settings.idleMaxNs(), sleep, settings.wakeTickMs() * 1_000_000L);
+            this.doorbell = sleep.doorbell(EventLoopDoorbell.open(wiring.aeron, "p2p-" + settings.consumerId() +
+                "-worker-" + workerIndex, eventLoop, dutyCycle, settings.dataStreamId()));
             owned.add(doorbell);
             wiring.imageWaker.wakeOn(eventLoop, dutyCycle); // a distributor's new image, which rings nothing
         }
@@ -213,29 +215,12 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener,
     }
 
     /**
-     * The worker may block with no timer while every distributor's data publication rings its doorbell and nothing
-     * waits on the clock: requests, closes or recovery passes that the control stream could not take yet.
+     * @return true while nothing waits on the clock: requests, closes or recovery passes that the control stream could
+     * not take yet (the worker then polls on its idle timers rather than sleep on its doorbell).
      */
-    @Override
-    public boolean mayBlock()
+    private boolean isNothingTimed()
     {
-        return null != doorbell && pendingCloses.isEmpty() && queued.isEmpty() && 0 == pendingPasses &&
-            doorbell.doorbell().covers(data);
-    }
-
-    @Override
-    public void asleep()
-    {
-        doorbell.doorbell().asleep();
-    }
-
-    @Override
-    public void awake()
-    {
-        if (null != doorbell)
-        {
-            doorbell.doorbell().awake();
-        }
+        return pendingCloses.isEmpty() && queued.isEmpty() && 0 == pendingPasses;
     }
 
     @Override
