@@ -29,7 +29,7 @@ class BackboneContextTest
     {
         final BackboneNode.Context ctx = new BackboneNode.Context();
         assertEquals("SHARED", ctx.threadingMode());
-        assertEquals("backoff", ctx.idleStrategy());
+        assertEquals("backoff:0,0,1000,10000000", ctx.idleStrategy(), "no spins or yields, parks up to 10 ms");
         assertEquals(16 * 1024 * 1024, ctx.termBufferLength());
         assertEquals(16 * 1024 * 1024, ctx.ipcTermBufferLength());
         assertEquals(10_000, ctx.driverTimeoutMs());

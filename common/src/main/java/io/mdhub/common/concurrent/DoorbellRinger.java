@@ -7,6 +7,7 @@ import java.net.UnixDomainSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.SocketChannel;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 
 import org.agrona.CloseHelper;
@@ -71,6 +72,7 @@ public final class DoorbellRinger implements AutoCloseable
     private volatile boolean isLookupDue = true;
     private EventExecutor burstLoop;
     private boolean isRingQueued;
+    private boolean isClosed;
     private boolean hasPublished;
     private int bellCount;
     private long nextLookupNs;
@@ -156,7 +158,14 @@ public final class DoorbellRinger implements AutoCloseable
         if (null != burstLoop && !isRingQueued)
         {
             isRingQueued = true;
-            burstLoop.execute(burstEnd);
+            try
+            {
+                burstLoop.execute(burstEnd);
+            }
+            catch (final RejectedExecutionException ex)
+            {
+                isRingQueued = false; // the loop is shutting down: nothing is left to ring for
+            }
         }
     }
 
@@ -187,7 +196,7 @@ public final class DoorbellRinger implements AutoCloseable
     public void ring()
     {
         hasPublished = false;
-        if (null == counters)
+        if (null == counters || isClosed)
         {
             return;
         }
@@ -223,6 +232,9 @@ public final class DoorbellRinger implements AutoCloseable
                 }
                 catch (final IOException ex)
                 {
+                    // this ringer took the wake-up and could not deliver it: give it back, so another ringer of the
+                    // sleeper still rings (one needless ring at worst)
+                    values.compareAndSetLong(valueOffset, Doorbell.AWAKE, Doorbell.ASLEEP);
                     disconnect(i);
                 }
             }
@@ -410,6 +422,7 @@ public final class DoorbellRinger implements AutoCloseable
     @Override
     public void close()
     {
+        isClosed = true; // a burst's ring still queued finds nothing to do
         if (Aeron.NULL_VALUE != counterHandlerId && !aeron.isClosed())
         {
             aeron.removeAvailableCounterHandler(counterHandlerId);

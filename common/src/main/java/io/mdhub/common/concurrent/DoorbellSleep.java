@@ -14,7 +14,7 @@ public final class DoorbellSleep implements EventLoopDutyCycle.Sleep
 {
     private final Subscription subscription;
     private final BooleanSupplier isNothingTimed;
-    private EventLoopDoorbell doorbell;
+    private volatile EventLoopDoorbell doorbell; // given from the thread that opened it, read on the loop
 
     /**
      * @param subscription   the subscription the loop polls.
@@ -45,7 +45,7 @@ public final class DoorbellSleep implements EventLoopDutyCycle.Sleep
     @Override
     public void asleep()
     {
-        doorbell.doorbell().asleep();
+        doorbell.doorbell().asleep(); // only after mayBlock() saw it
     }
 
     @Override

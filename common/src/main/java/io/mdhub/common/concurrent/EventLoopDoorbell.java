@@ -54,7 +54,7 @@ public final class EventLoopDoorbell implements AutoCloseable
         this.doorbell = doorbell;
         this.loop = loop;
         this.onRing = onRing;
-        this.ringers = new DefaultChannelGroup("doorbell " + doorbell.name(), loop);
+        this.ringers = new DefaultChannelGroup("doorbell " + doorbell.name(), loop, true);
         final boolean isEpoll = loop.parent() instanceof EpollEventLoopGroup;
         final Class<? extends ServerChannel> channelClass =
             isEpoll ? EpollServerDomainSocketChannel.class : NioServerDomainSocketChannel.class;
@@ -144,15 +144,16 @@ public final class EventLoopDoorbell implements AutoCloseable
     @Override
     public void close()
     {
+        // the server first, so that no ringer connects after the group closed (which then also closes late members)
         if (loop.inEventLoop())
         {
-            ringers.close();
             server.close();
+            ringers.close();
         }
         else
         {
-            ringers.close().awaitUninterruptibly(CLOSE_WAIT_MS);
             server.close().awaitUninterruptibly(CLOSE_WAIT_MS);
+            ringers.close().awaitUninterruptibly(CLOSE_WAIT_MS);
         }
         CloseHelper.quietClose(doorbell::close);
     }

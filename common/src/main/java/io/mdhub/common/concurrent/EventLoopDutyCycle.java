@@ -84,6 +84,11 @@ public final class EventLoopDutyCycle implements Runnable
     private final IdleStrategy busyIdle;
     private final Sleep sleep;
     private final long tickNs;
+    private final Runnable queuedRun = this::runQueued;
+    private final Runnable timedRun = this::runTimed;
+    private boolean isQueued;
+    private boolean isTimerPending;
+    private long failures;
     private long idleNs;
     private String lateName;
     private long lateThresholdNs;
@@ -201,6 +206,14 @@ public final class EventLoopDutyCycle implements Runnable
     }
 
     /**
+     * @return cycles whose work threw (logged; the cycle went on); read on the event loop.
+     */
+    public long failures()
+    {
+        return failures;
+    }
+
+    /**
      * @return cycles that ran late (see {@link #warnWhenLate}); read on the event loop.
      */
     public long lateCycles()
@@ -247,8 +260,26 @@ public final class EventLoopDutyCycle implements Runnable
     }
 
     /**
+     * Run the cycle soon on its loop: from the loop's thread at most one run is queued however often this is called
+     * (for work made outside the cycle that waits on the clock, such as a request the stream refused); from another
+     * thread, one more run.
+     */
+    public void wake()
+    {
+        if (eventLoop.inEventLoop())
+        {
+            queue();
+        }
+        else
+        {
+            eventLoop.execute(this);
+        }
+    }
+
+    /**
      * One cycle, on the loop's thread: what the loop's tasks and timers run, and what a waker (a doorbell's ring)
-     * runs at once.
+     * runs at once. However often it is started, at most one follow-up run is queued and at most one backoff timer is
+     * pending, so the cycles started by ticks, rings and image changes never multiply into parallel chains.
      */
     @Override
     public void run()
@@ -266,34 +297,78 @@ public final class EventLoopDutyCycle implements Runnable
         {
             sleep.awake();
         }
-        int workCount = work.doWork(nowNs);
+        int workCount = doWork(nowNs);
         if (null != busyIdle)
         {
-            busyIdle.idle(workCount);
-            eventLoop.execute(this);
+            busyIdle.idle(Math.max(0, workCount));
+            queue();
         }
         else if (workCount > 0)
         {
             idleNs = minIdleNs;
-            eventLoop.execute(this);
+            queue();
         }
-        else if (null != sleep && sleep.mayBlock())
+        else if (0 == workCount && null != sleep && sleep.mayBlock())
         {
             sleep.asleep();
-            workCount = work.doWork(nowNs); // whatever was published before the wakers could see the flag
-            if (workCount > 0)
+            workCount = doWork(nowNs); // whatever was published before the wakers could see the flag
+            if (0 != workCount)
             {
                 sleep.awake();
                 idleNs = minIdleNs;
-                eventLoop.execute(this);
+                queue();
             }
             // else the loop blocks: a ring, a socket or the tick runs the next cycle
         }
-        else if (!isTicking()) // ticking: the periodic timer runs the next cycle
+        else if (!isTicking() && !isTimerPending) // ticking: the periodic timer runs the next cycle
         {
-            eventLoop.schedule(this, idleNs, TimeUnit.NANOSECONDS);
+            isTimerPending = true;
+            eventLoop.schedule(timedRun, idleNs, TimeUnit.NANOSECONDS);
             idleNs = Math.min(idleNs << 1, maxIdleNs);
         }
+    }
+
+    /**
+     * @return the work done, or -1 when the work threw: logged (the first ten and then at powers of two), and the
+     * cycle then neither sleeps nor stops but polls on its timers, as for a cycle that may not block.
+     */
+    private int doWork(final long nowNs)
+    {
+        try
+        {
+            return work.doWork(nowNs);
+        }
+        catch (final RuntimeException ex)
+        {
+            failures++;
+            if (failures <= 10 || 1 == Long.bitCount(failures))
+            {
+                LOG.error("{} duty cycle failed ({} so far); it goes on", null == lateName ? "a" : lateName,
+                    failures, ex);
+            }
+            return -1;
+        }
+    }
+
+    private void queue()
+    {
+        if (!isQueued)
+        {
+            isQueued = true;
+            eventLoop.execute(queuedRun);
+        }
+    }
+
+    private void runQueued()
+    {
+        isQueued = false;
+        run();
+    }
+
+    private void runTimed()
+    {
+        isTimerPending = false;
+        run();
     }
 
     private void checkLate(final long nowNs)

@@ -184,11 +184,11 @@ class DoorbellTest
         try
         {
             final DoorbellRinger ringer = DoorbellRinger.forPublication(aeron, publication);
-            MdTests.await("the hello", () -> bell.doorbell().covers(subscription));
-            final int beforeClose = cycles.get();
+            MdTests.await("the hello", () -> onLoop(loop, () -> bell.doorbell().covers(subscription)));
+            final int beforeClose = loop.submit(cycles::get).syncUninterruptibly().getNow(); // after the hello's run
             ringer.close();
-            MdTests.await("the sleeper to see its ringer go", () -> !bell.doorbell().covers(subscription));
-            assertTrue(cycles.get() > beforeClose, "and look at its streams (a last message may have no ring)");
+            MdTests.await("the sleeper to see its ringer go and look at its streams (a last message may have no ring)",
+                () -> onLoop(loop, () -> !bell.doorbell().covers(subscription) && cycles.get() > beforeClose));
 
             try (SocketChannel garbage = SocketChannel.open(StandardProtocolFamily.UNIX))
             {
@@ -201,7 +201,8 @@ class DoorbellTest
 
             try (DoorbellRinger again = DoorbellRinger.forPublication(aeron, publication))
             {
-                MdTests.await("a new ringer to be heard", () -> bell.doorbell().covers(subscription));
+                MdTests.await("a new ringer to be heard",
+                    () -> onLoop(loop, () -> bell.doorbell().covers(subscription)));
                 assertEquals(1, again.connected());
             }
         }
@@ -231,7 +232,8 @@ class DoorbellTest
             cycle.start();
             try (DoorbellRinger ringer = DoorbellRinger.forPublication(aeron, publication))
             {
-                MdTests.await("the ringer's hello", () -> bell[0].doorbell().covers(subscription));
+                MdTests.await("the ringer's hello",
+                    () -> onLoop(loop, () -> bell[0].doorbell().covers(subscription)));
                 for (int i = 1; i <= 100; i++)
                 {
                     MdTests.await("the loop to sleep", () -> bell[0].doorbell().isAsleep());
@@ -362,6 +364,11 @@ class DoorbellTest
             MdTests.checkInterrupted("offering a message");
         }
         ringer.published();
+    }
+
+    private static boolean onLoop(final EventLoop loop, final java.util.concurrent.Callable<Boolean> check)
+    {
+        return loop.submit(check).syncUninterruptibly().getNow();
     }
 
     private static long refused(final EventLoopDoorbell bell, final EventLoop loop)

@@ -270,6 +270,90 @@ class EventLoopDutyCycleTest
     }
 
     @Test
+    void runsStartedByTicksAndWakersNeverMultiplyWhileTheCycleMayNotBlock() throws Exception
+    {
+        final DefaultEventLoop loop = new DefaultEventLoop();
+        try
+        {
+            final AtomicInteger cycles = new AtomicInteger();
+            final FakeSleep sleep = new FakeSleep();
+            sleep.mayBlock = false; // e.g. requests queued for a stream with no subscriber: polls on its timers
+            final long msNs = java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(1);
+            final EventLoopDutyCycle cycle = new EventLoopDutyCycle(loop, (now) ->
+            {
+                cycles.incrementAndGet();
+                return 0;
+            }, msNs, msNs, sleep, java.util.concurrent.TimeUnit.HOURS.toNanos(1)).start();
+            MdTests.await("the first cycle", () -> cycles.get() >= 1);
+            for (int i = 0; i < 1000; i++)
+            {
+                loop.execute(cycle); // rings, image changes, ticks: each starts a run
+                cycle.wake();
+            }
+            loop.submit(() -> null).sync();
+            final int afterWakes = cycles.get();
+            Thread.sleep(100);
+            // one backoff chain runs about once a millisecond; a chain per start would run 2,000 times a millisecond
+            final int inTheWindow = cycles.get() - afterWakes;
+            assertTrue(inTheWindow < 2_000, "one timer chain, not one per start: " + inTheWindow + " runs in 100 ms");
+            cycle.close();
+        }
+        finally
+        {
+            loop.shutdownGracefully(0, 0, java.util.concurrent.TimeUnit.MILLISECONDS).sync();
+        }
+    }
+
+    @Test
+    void aCycleWhoseWorkThrowsGoesOnAndNeitherSleepsNorStops() throws Exception
+    {
+        final DefaultEventLoop loop = new DefaultEventLoop();
+        try
+        {
+            final AtomicInteger cycles = new AtomicInteger();
+            final FakeSleep sleep = new FakeSleep();
+            final EventLoopDutyCycle cycle = new EventLoopDutyCycle(loop, (now) ->
+            {
+                if (cycles.incrementAndGet() <= 3)
+                {
+                    throw new IllegalStateException("a bug in the work");
+                }
+                return 0;
+            }, 1_000, 1_000_000, sleep, java.util.concurrent.TimeUnit.HOURS.toNanos(1)).start();
+            MdTests.await("the cycle to get past the failures and sleep", () -> sleep.isAsleep);
+            assertEquals(3L, loop.submit(cycle::failures).get());
+            cycle.close();
+        }
+        finally
+        {
+            loop.shutdownGracefully(0, 0, java.util.concurrent.TimeUnit.MILLISECONDS).sync();
+        }
+    }
+
+    @Test
+    void theTickRunsASleepingCycle() throws Exception
+    {
+        final DefaultEventLoop loop = new DefaultEventLoop();
+        try
+        {
+            final AtomicInteger cycles = new AtomicInteger();
+            final FakeSleep sleep = new FakeSleep();
+            final long hourNs = java.util.concurrent.TimeUnit.HOURS.toNanos(1);
+            final EventLoopDutyCycle cycle = new EventLoopDutyCycle(loop, (now) ->
+            {
+                cycles.incrementAndGet();
+                return 0;
+            }, hourNs, hourNs, sleep, java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(5)).start();
+            MdTests.await("ticks after the first sleep", () -> sleep.asleepCalls >= 5);
+            cycle.close();
+        }
+        finally
+        {
+            loop.shutdownGracefully(0, 0, java.util.concurrent.TimeUnit.MILLISECONDS).sync();
+        }
+    }
+
+    @Test
     void aWakingCycleNeedsASleepAndATick()
     {
         final DefaultEventLoop loop = new DefaultEventLoop();

@@ -20,7 +20,7 @@ import io.mdhub.common.concurrent.DoorbellSleep;
 import io.mdhub.common.concurrent.EventLoopDoorbell;
 import io.mdhub.common.concurrent.EventLoopDutyCycle;
 import io.mdhub.common.concurrent.IdleConfiguration;
-import io.mdhub.common.concurrent.ImageWaker;
+import io.mdhub.common.concurrent.CycleWaker;
 import io.mdhub.common.concurrent.IdleStrategies;
 import io.mdhub.common.concurrent.SpinBudget;
 import io.mdhub.common.config.BaseContext;
@@ -65,7 +65,7 @@ public final class DistributorBackbone implements AutoCloseable
     private final P2pServerTracker p2pServers;
     private final SinkDrivenItems sinkItems;
     private final EventLoopDutyCycle dutyCycle;
-    private final ImageWaker imageWaker = new ImageWaker();
+    private final CycleWaker cycleWaker = new CycleWaker();
     private final DoorbellRinger ringer;
     private final EventLoopDoorbell doorbell;
     private final int controlFragmentLimit;
@@ -104,7 +104,7 @@ public final class DistributorBackbone implements AutoCloseable
             pub = ctx.aeron().addExclusivePublication(ctx.channel(), ctx.dataStreamId());
             // a p2p-server's new control image wakes the loop (a loop asleep on its doorbell would not look at it)
             sub = ctx.aeron().addSubscription(ctx.controlChannel(), ctx.controlStreamId(),
-                (image) -> imageWaker.run(), (image) -> imageWaker.run());
+                (image) -> cycleWaker.run(), (image) -> cycleWaker.run());
         }
         catch (final RuntimeException ex)
         {
@@ -115,51 +115,85 @@ public final class DistributorBackbone implements AutoCloseable
         this.subscription = sub;
         this.counters = allocated;
 
-        final boolean usesDoorbells = DistributorBackboneConfiguration.WAKE_DOORBELL.equals(ctx.wake());
-        // the p2p-servers' workers sleep until the data they wait for is published: one ring per burst of the loop
-        this.ringer = usesDoorbells ?
-            DoorbellRinger.forPublication(ctx.aeron(), publication).ringAfterBurstOn(eventLoop) : DoorbellRinger.NONE;
-        final ServiceSequences sequences = new ServiceSequences();
-        final MarketDataPublisher publisher = new MarketDataPublisher(
-            new BackbonePublication(publication, ctx.maxPublishAttempts(), counters.backPressure, ringer));
-        final PendingLiveMessages pending = new PendingLiveMessages(
-            ctx.pendingBytes(), counters.pendingBytes, counters.pendingHighWater);
-        final ItemImagePublisher images = new ItemImagePublisher(publisher, sequences, pending);
         final int headroomBytes = Math.min(ctx.answerHeadroomBytes(), publication.termBufferLength() / 8);
-        this.outbound = new BackboneOutbound(
-            publisher, publication, sequences, counters, pending, reads, headroomBytes);
-        this.recovery = new ServiceRecovery(directory, images, counters, sinkItems, ctx.recoveryBatch());
-        this.sinkItems = sinkItems;
-        this.p2pServers = new P2pServerTracker(sinkItems::consumerGone);
-        this.controlHandler = new BackboneControlHandler(
-            directory, images, recovery, p2pServers, counters, sinkItems, ctx.epoch());
-        this.controlAdapter = new ControlAdapter(controlHandler, counters.malformedControl);
-        this.announcer = new ServiceAnnouncer(
-            directory, sequences, publisher, publication, ctx.distributorId(), ctx.epoch(), ctx.announceIntervalMs());
-        // a late cycle is a late announcement: p2p-servers count a distributor dead after a few silent intervals
-        if (usesDoorbells && ctx.busyPoll().isEmpty() && Doorbell.isIpc(ctx.controlChannel()) &&
-            EventLoopDoorbell.canServe(eventLoop))
+        DoorbellRinger ringerMade = null;
+        try
         {
-            // half the announcement interval, so that none is a tick late, and at most MAX_WAKE_TICK_NS: the tick also
-            // notices a new subscriber of the data stream (owed an early announcement), which rings nothing
-            final long tickNs = Math.min(expiryCheckIntervalNs / 2, MAX_WAKE_TICK_NS);
-            final DoorbellSleep sleep = new DoorbellSleep(subscription, this::isNothingTimed);
-            this.dutyCycle = new EventLoopDutyCycle(eventLoop, this::doWork, ctx.idleMinNs(), ctx.idleMaxNs(), sleep,
-                tickNs).warnWhenLate("backbone", Math.max(expiryCheckIntervalNs, 2 * tickNs) + tickNs);
-            this.doorbell = sleep.doorbell(EventLoopDoorbell.open(ctx.aeron(), "distributor-" + ctx.distributorId(),
-                (EventLoop)eventLoop, dutyCycle, ctx.controlStreamId()));
-            imageWaker.wakeOn(eventLoop, dutyCycle);
+            final boolean usesDoorbells = DistributorBackboneConfiguration.WAKE_DOORBELL.equals(ctx.wake());
+            // the p2p-servers' workers sleep until the data they wait for is published: one ring per burst of the loop
+            ringerMade = usesDoorbells ? DoorbellRinger.forPublication(ctx.aeron(), publication)
+                .ringAfterBurstOn(eventLoop) : DoorbellRinger.NONE;
+            this.ringer = ringerMade;
+            final ServiceSequences sequences = new ServiceSequences();
+            final MarketDataPublisher publisher = new MarketDataPublisher(
+                new BackbonePublication(publication, ctx.maxPublishAttempts(), counters.backPressure, ringer));
+            final PendingLiveMessages pending = new PendingLiveMessages(
+                ctx.pendingBytes(), counters.pendingBytes, counters.pendingHighWater);
+            final ItemImagePublisher images = new ItemImagePublisher(publisher, sequences, pending);
+            this.outbound = new BackboneOutbound(
+                publisher, publication, sequences, counters, pending, wakingOnPause(reads, cycleWaker), headroomBytes);
+            this.recovery = new ServiceRecovery(directory, images, counters, sinkItems, ctx.recoveryBatch());
+            this.sinkItems = sinkItems;
+            this.p2pServers = new P2pServerTracker(sinkItems::consumerGone);
+            this.controlHandler = new BackboneControlHandler(
+                directory, images, recovery, p2pServers, counters, sinkItems, ctx.epoch());
+            this.controlAdapter = new ControlAdapter(controlHandler, counters.malformedControl);
+            this.announcer = new ServiceAnnouncer(directory, sequences, publisher, publication, ctx.distributorId(),
+                ctx.epoch(), ctx.announceIntervalMs());
+            // a late cycle is a late announcement: p2p-servers count a distributor dead after a few silent intervals
+            if (usesDoorbells && ctx.busyPoll().isEmpty() && Doorbell.isIpc(ctx.controlChannel()) &&
+                EventLoopDoorbell.canServe(eventLoop))
+            {
+                // the announcement interval (an announcement is due a tenth early, so a tick is never one too late), at
+                // most MAX_WAKE_TICK_NS: the tick also notices a new subscriber of the data stream (owed an early
+                // announcement), which rings nothing
+                final long tickNs = Math.min(expiryCheckIntervalNs, MAX_WAKE_TICK_NS);
+                final DoorbellSleep sleep = new DoorbellSleep(subscription, this::isNothingTimed);
+                this.dutyCycle = new EventLoopDutyCycle(eventLoop, this::doWork, ctx.idleMinNs(), ctx.idleMaxNs(),
+                    sleep, tickNs).warnWhenLate("backbone", Math.max(expiryCheckIntervalNs, 2 * tickNs) + tickNs);
+                this.doorbell = sleep.doorbell(EventLoopDoorbell.open(ctx.aeron(), "distributor-" + ctx.distributorId(),
+                    (EventLoop)eventLoop, dutyCycle, ctx.controlStreamId()));
+                cycleWaker.wakeOn(eventLoop, dutyCycle);
+            }
+            else
+            {
+                this.dutyCycle = new EventLoopDutyCycle(
+                    eventLoop, this::doWork, ctx.idleMinNs(), ctx.idleMaxNs(), ctx.newBusyIdle())
+                    .warnWhenLate("backbone", Math.max(expiryCheckIntervalNs / 2, 2 * ctx.idleMaxNs()));
+                this.doorbell = null;
+            }
         }
-        else
+        catch (final RuntimeException ex)
         {
-            this.dutyCycle = new EventLoopDutyCycle(
-                eventLoop, this::doWork, ctx.idleMinNs(), ctx.idleMaxNs(), ctx.newBusyIdle())
-                .warnWhenLate("backbone", Math.max(expiryCheckIntervalNs / 2, 2 * ctx.idleMaxNs()));
-            this.doorbell = null;
+            CloseHelper.quietCloseAll(ringerMade, sub, pub, allocated); // the doorbell is the last thing opened
+            throw ex;
         }
         LOG.info("backbone: distributor {} epoch {} data {} stream {}, control {} stream {}, pending store {} bytes, " +
             "answer headroom {} bytes", ctx.distributorId(), ctx.epoch(), ctx.channel(), ctx.dataStreamId(),
             ctx.controlChannel(), ctx.controlStreamId(), ctx.pendingBytes(), headroomBytes);
+    }
+
+    /**
+     * Provider reading paused for live data the stream refused: the cycle that publishes it must run, on its timers,
+     * even when the loop was asleep on its doorbell (the driver frees room in the stream and rings no one).
+     */
+    private static ProviderReadControl wakingOnPause(final ProviderReadControl reads, final Runnable cycle)
+    {
+        return new ProviderReadControl()
+        {
+            @Override
+            public void pauseReading()
+            {
+                reads.pauseReading();
+                cycle.run();
+            }
+
+            @Override
+            public void resumeReading()
+            {
+                reads.resumeReading();
+            }
+        };
     }
 
     /**

@@ -118,7 +118,7 @@ public final class DistributorBackboneConfiguration
     /**
      * How the event loop waits for the control stream when it has nothing to do: {@code doorbell} (the default) blocks
      * in {@code epoll_wait} until a p2p-server that published rings the loop's doorbell, a provider's socket is
-     * readable, or the periodic tick (half the announcement interval, at most 100 ms) is due; {@code timer} polls the
+     * readable, or the periodic tick (the announcement interval, at most 100 ms) is due; {@code timer} polls the
      * stream on the idle timers ({@link #IDLE_MIN_NS_PROP_NAME}, {@link #IDLE_MAX_NS_PROP_NAME}). A doorbell serves IPC
      * streams only: on a UDP control channel, or until every p2p-server's publication has found the doorbell, the loop
      * polls on the idle timers. The data publication rings the p2p-servers' doorbells either way.

@@ -66,14 +66,17 @@ final class ServiceAnnouncer implements AnnouncedServices
     }
 
     /**
-     * Announce when the interval passed, or early when asked.
+     * Announce when the interval has nearly passed (all but a tenth of it, so that a loop woken by a tick of the
+     * interval's period that fires a little early does not hold the announcement for a whole tick), or early when
+     * asked.
      *
      * @return 1 if an announcement was published, else 0.
      */
     int doWork(final long nowNs)
     {
         final long sinceNs = nowNs - lastAnnouncedNs;
-        if (hasAnnounced && sinceNs < intervalNs && !(sequences.isAnnouncementDue() && sinceNs >= earlyGapNs))
+        if (hasAnnounced && sinceNs < intervalNs - earlyGapNs &&
+            !(sequences.isAnnouncementDue() && sinceNs >= earlyGapNs))
         {
             return 0;
         }

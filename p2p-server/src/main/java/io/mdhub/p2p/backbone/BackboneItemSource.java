@@ -33,7 +33,7 @@ import io.mdhub.common.concurrent.Doorbell;
 import io.mdhub.common.concurrent.DoorbellSleep;
 import io.mdhub.common.concurrent.EventLoopDoorbell;
 import io.mdhub.common.concurrent.EventLoopDutyCycle;
-import io.mdhub.common.concurrent.ImageWaker;
+import io.mdhub.common.concurrent.CycleWaker;
 import io.mdhub.common.rwf.eta.EtaMsgWriter;
 import io.mdhub.common.rwf.eta.MarketPriceEncoder;
 import io.mdhub.p2p.source.ItemSource;
@@ -203,7 +203,7 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
             this.doorbell = sleep.doorbell(EventLoopDoorbell.open(wiring.aeron, "p2p-" + settings.consumerId() +
                 "-worker-" + workerIndex, eventLoop, dutyCycle, settings.dataStreamId()));
             owned.add(doorbell);
-            wiring.imageWaker.wakeOn(eventLoop, dutyCycle); // a distributor's new image, which rings nothing
+            wiring.cycleWaker.wakeOn(eventLoop, dutyCycle); // a distributor's new image, which rings nothing
         }
         else
         {
@@ -220,7 +220,10 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
      */
     private boolean isNothingTimed()
     {
-        return pendingCloses.isEmpty() && queued.isEmpty() && 0 == pendingPasses;
+        // with no distributor listening nothing can be sent: the tick retries, and a distributor that comes wakes the
+        // worker through its new image
+        return !controlPublication.isConnected() ||
+            (pendingCloses.isEmpty() && queued.isEmpty() && 0 == pendingPasses);
     }
 
     @Override
@@ -282,6 +285,7 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
     {
         if (!pendingCloses.isEmpty() || !sendClose(distributorEpoch, serviceId, handle))
         {
+            dutyCycle.wake(); // retried by the cycle, which polls on its timers while closes wait
             if (!pendingCloses.add(distributorEpoch, serviceId, handle))
             {
                 closesGivenUp++;
@@ -1184,6 +1188,7 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
             if (!sendPass(service))
             {
                 pendingPasses++;
+                dutyCycle.wake();
             }
         }
     }
@@ -1369,6 +1374,7 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
         {
             item.isQueued = true;
             queued.addInt(item.itemId);
+            dutyCycle.wake(); // a worker asleep on its doorbell would leave it to the tick
         }
     }
 
@@ -1543,7 +1549,7 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
     {
         final List<AutoCloseable> owned = new ArrayList<>();
         Aeron aeron;
-        ImageWaker imageWaker = new ImageWaker();
+        CycleWaker cycleWaker = new CycleWaker();
         Subscription data;
         Publication controlPublication;
         ControlPublisher control;

@@ -9,7 +9,7 @@ import io.aeron.ExclusivePublication;
 import io.mdhub.backbone.protocol.BackbonePublication;
 import io.mdhub.backbone.protocol.ControlPublisher;
 import io.mdhub.common.concurrent.DoorbellRinger;
-import io.mdhub.common.concurrent.ImageWaker;
+import io.mdhub.common.concurrent.CycleWaker;
 import io.mdhub.common.concurrent.IdleStrategies;
 import io.mdhub.common.status.MdCounters;
 import io.mdhub.p2p.source.ItemSourceFactory;
@@ -65,10 +65,10 @@ public final class BackboneItemSourceFactory implements ItemSourceFactory
             wiring.gaps = add(wiring, MdCounters.BACKBONE_GAPS_TYPE_ID, "backbone-gaps" + suffix);
             wiring.recoveries = add(wiring, MdCounters.BACKBONE_RECOVERIES_TYPE_ID, "backbone-recoveries" + suffix);
             wiring.messagesIn = add(wiring, MdCounters.BACKBONE_MESSAGES_IN_TYPE_ID, "backbone-messages-in" + suffix);
-            final ImageWaker imageWaker = new ImageWaker();
-            wiring.imageWaker = imageWaker;
+            final CycleWaker cycleWaker = new CycleWaker();
+            wiring.cycleWaker = cycleWaker;
             wiring.data = aeron.addSubscription(settings.channel(), settings.dataStreamId(),
-                (image) -> imageWaker.run(), (image) -> imageWaker.run());
+                (image) -> cycleWaker.run(), (image) -> cycleWaker.run());
             wiring.owned.add(wiring.data);
             final ExclusivePublication controlPublication =
                 aeron.addExclusivePublication(settings.controlChannel(), settings.controlStreamId());

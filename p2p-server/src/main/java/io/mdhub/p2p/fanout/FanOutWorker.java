@@ -92,6 +92,7 @@ public final class FanOutWorker implements ItemSourceListener
     private boolean isInSourceBatch;
     private ScheduledFuture<?> flushTimer;
     private ScheduledFuture<?> housekeepingTimer;
+    private long housekeepingPeriodNs;
 
     /**
      * @param index         worker index.
@@ -124,9 +125,25 @@ public final class FanOutWorker implements ItemSourceListener
 
     private void startTimers()
     {
-        final long periodNs = Math.max(TimeUnit.MILLISECONDS.toNanos(1), Math.min(MAX_HOUSEKEEPING_PERIOD_NS,
+        housekeepingPeriodNs = Math.max(TimeUnit.MILLISECONDS.toNanos(1), Math.min(MAX_HOUSEKEEPING_PERIOD_NS,
             Math.min(settings.slowConsumerTimeoutNs(), settings.loginTimeoutNs()) / 4));
-        housekeepingTimer = eventLoop.scheduleAtFixedRate(this::housekeeping, periodNs, periodNs, TimeUnit.NANOSECONDS);
+        if (!sessions.isEmpty())
+        {
+            startHousekeeping();
+        }
+    }
+
+    /**
+     * The slow-consumer and login checks run while there are connections to check: a worker with none has no timer
+     * of its own to wake it.
+     */
+    private void startHousekeeping()
+    {
+        if (null == housekeepingTimer && housekeepingPeriodNs > 0)
+        {
+            housekeepingTimer = eventLoop.scheduleAtFixedRate(
+                this::housekeeping, housekeepingPeriodNs, housekeepingPeriodNs, TimeUnit.NANOSECONDS);
+        }
     }
 
     /**
@@ -200,6 +217,7 @@ public final class FanOutWorker implements ItemSourceListener
     {
         sessions.add(session);
         counters.connectionsActive().increment();
+        startHousekeeping();
         if (!session.isLatencyProfile && null == flushTimer)
         {
             // the first connection of a throughput listener on this worker: timed writes from now on
@@ -221,6 +239,11 @@ public final class FanOutWorker implements ItemSourceListener
         }
         session.watches.clear();
         session.directoryStreamId = 0;
+        if (sessions.isEmpty() && null != housekeepingTimer)
+        {
+            housekeepingTimer.cancel(false);
+            housekeepingTimer = null;
+        }
     }
 
     void markDirty(final ConsumerSession session)

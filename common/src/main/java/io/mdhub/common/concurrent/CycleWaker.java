@@ -5,13 +5,14 @@ import java.util.concurrent.RejectedExecutionException;
 import io.netty.util.concurrent.EventExecutor;
 
 /**
- * Runs a loop's duty cycle when an Aeron subscription gains or loses an image. The client's conductor thread adds the
- * image and then calls the subscription's handlers, and only then can the loop's poll see it: a loop that went to
- * sleep on its doorbell before that (a new publisher's ring can come first) would otherwise not look at the image
- * until its next ring or tick. Made before the subscription, told its loop once the loop's cycle exists; until then
- * it does nothing (the cycle's first run finds whatever images there are).
+ * Runs a loop's duty cycle on behalf of something that is not a ring: an Aeron subscription gaining or losing an
+ * image (the client's conductor thread adds the image and then calls the subscription's handlers, and only then can
+ * the loop's poll see it, so a loop asleep on its doorbell would otherwise not look until its next ring or tick), or
+ * work the loop made outside its cycle that now waits on the clock (live data refused by a full stream). Made before
+ * the subscription or the work's owner, told its loop once the loop's cycle exists; until then it does nothing (the
+ * cycle's first run finds whatever there is).
  */
-public final class ImageWaker implements Runnable
+public final class CycleWaker implements Runnable
 {
     private volatile EventExecutor loop;
     private volatile Runnable cycle;
@@ -27,8 +28,7 @@ public final class ImageWaker implements Runnable
     }
 
     /**
-     * Queue the cycle on its loop (from the client's conductor thread); nothing before {@link #wakeOn} or after the
-     * loop shut down.
+     * Queue the cycle on its loop (from any thread); nothing before {@link #wakeOn} or after the loop shut down.
      */
     @Override
     public void run()
