@@ -268,6 +268,7 @@ public final class LatencyBench implements Callable<Integer>
         final int sourcePort = LocalPorts.unused();
         final int consumerPort = LocalPorts.unused();
         final List<LatencyRow> rows = new ArrayList<>();
+        final List<String> cpuRows = new ArrayList<>();
         String placement = null;
         try (BenchProcesses processes = new BenchProcesses(root, dir, jvm))
         {
@@ -326,11 +327,9 @@ public final class LatencyBench implements Callable<Integer>
                         OPEN_ENDED_LIMIT);
                     break;
                 }
-                source.send("ur " + rate);
-                final LatencyRow row = step(client, hlog, rate);
+                final LatencyRow row = measure(rate, source, client, hlog,
+                    new StepCpu(List.of(backbone, source, distributor, p2p, client)), cpuRows, console);
                 rows.add(row);
-                console.println(row.csv());
-                console.flush();
                 if (!row.sustained())
                 {
                     console.printf("bench latency: %d updates/s not sustained; the sweep ends here%n", rate);
@@ -339,7 +338,9 @@ public final class LatencyBench implements Callable<Integer>
             }
         }
         final Path references = null != referenceDir ? referenceDir : root.getParent().resolve("shared/reference");
-        final String polling = ("off".equals(p2pBusyPoll) ? "backbone polled on timers" :
+        StepCpu.write(dir.resolve("cpu.csv"), cpuRows);
+        final String polling = ("off".equals(p2pBusyPoll) ? "worker and distributor woken by the backbone's " +
+            "doorbells (mdhub.p2p.backbone.wake, mdhub.distributor.backbone.wake in --jvm-opts say otherwise)" :
             "worker busy-polling with the " + p2pBusyPoll + " idle strategy") +
             (null == placement ? "" : "; " + placement);
         LatencyReport.write(dir, "bin/mdhub bench latency " + String.join(" ", spec.commandLine().getParseResult()
@@ -386,11 +387,37 @@ public final class LatencyBench implements Callable<Integer>
      * measured window. The achieved rate is the timestamped samples times {@code timestampEvery} over the time the
      * merged intervals cover.
      */
-    private LatencyRow step(final BenchProcess client, final Path hlog, final long rate) throws Exception
+    /**
+     * One rate step: the source told the rate, the window measured, its row and its CPU printed.
+     */
+    private LatencyRow measure(
+        final long rate,
+        final BenchProcess source,
+        final BenchProcess client,
+        final Path hlog,
+        final StepCpu cpu,
+        final List<String> cpuRows,
+        final PrintWriter console) throws Exception
+    {
+        source.send("ur " + rate);
+        final LatencyRow row = step(client, hlog, rate, cpu);
+        console.println(row.csv());
+        console.println("bench latency: " + rate + "/s " + cpu.describe(rate * stepSeconds));
+        console.flush();
+        cpuRows.addAll(cpu.csv(rate, rate * stepSeconds));
+        return row;
+    }
+
+    private LatencyRow step(final BenchProcess client, final Path hlog, final long rate, final StepCpu cpu)
+        throws Exception
     {
         final long lostBefore = TestClients.lostSoFar(client.output());
         final long windowStartMs = System.currentTimeMillis() + TimeUnit.SECONDS.toMillis(warmupSeconds);
         final long windowEndMs = windowStartMs + TimeUnit.SECONDS.toMillis(stepSeconds);
+        Thread.sleep(Math.max(0, windowStartMs - System.currentTimeMillis()));
+        cpu.start();
+        Thread.sleep(Math.max(0, windowEndMs - System.currentTimeMillis()));
+        cpu.end();
         Thread.sleep(windowEndMs + 1500 - System.currentTimeMillis()); // the last interval is written after the end
         final Histogram window = new Histogram(3);
         long coveredMs = 0;

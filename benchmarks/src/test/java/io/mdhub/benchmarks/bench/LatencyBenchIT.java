@@ -16,7 +16,8 @@ import io.mdhub.common.test.SystemProcesses;
 
 /**
  * {@code bin/mdhub bench latency} end to end with tiny settings, as a user runs it: every component a separate JVM,
- * two rate steps, and a report directory with the CSV (reference columns), the Markdown table and the SVG plot.
+ * two rate steps, and a report directory with the CSV (reference columns), the Markdown table, the SVG plot and the
+ * CPU per update of every process.
  */
 @InterruptAfter(150)
 class LatencyBenchIT
@@ -51,6 +52,18 @@ class LatencyBenchIT
                 assertTrue(Double.parseDouble(cells[2]) > 0, row); // a mean latency
                 assertTrue(Long.parseLong(cells[6]) > 0, row); // samples
                 assertEquals("0", cells[10], row); // nothing lost
+            }
+            // CPU per update of every process over each step's window, and of all of them
+            final List<String> cpu = Files.readAllLines(report.resolve("cpu.csv"));
+            assertEquals(StepCpu.CSV_HEADER, cpu.get(0));
+            assertEquals(1 + 2 * 6, cpu.size(), () -> String.join("\n", cpu));
+            for (final String row : cpu.subList(1, cpu.size()))
+            {
+                final String[] cells = row.split(",");
+                if ("all".equals(cells[1]) || "p2p".equals(cells[1]) || "distributor".equals(cells[1]))
+                {
+                    assertTrue(Double.parseDouble(cells[2]) > 0, row);
+                }
             }
             final String md = Files.readString(report.resolve("report.md"));
             assertTrue(md.contains("| 2000 |"), md);
