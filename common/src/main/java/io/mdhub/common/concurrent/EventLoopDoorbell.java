@@ -9,6 +9,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import io.aeron.Aeron;
+import io.aeron.Counter;
+import io.mdhub.common.status.MdCounters;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
@@ -34,7 +36,8 @@ import io.netty.util.concurrent.EventExecutor;
  * <p>
  * A ringer's stream is parsed as {@link DoorbellDescriptor} says: a hello first, then ring bytes. Anything else (a
  * stale-socket sweep's connection closes without a byte; a process that writes garbage) closes that one connection
- * with a log line and is counted ({@link #refused()}).
+ * with a log line (the first ten, then at powers of two) and is counted in a counter of type
+ * {@link MdCounters#DOORBELL_REFUSED_TYPE_ID} ({@code doorbell-refused: <name>}).
  */
 public final class EventLoopDoorbell implements AutoCloseable
 {
@@ -47,7 +50,7 @@ public final class EventLoopDoorbell implements AutoCloseable
     private final Runnable onRing;
     private final ChannelGroup ringers;
     private final Channel server;
-    private long refused;
+    private volatile Counter refused; // allocated once the socket listens, before the doorbell is published
 
     private EventLoopDoorbell(final Doorbell doorbell, final EventLoop loop, final Runnable onRing)
     {
@@ -112,7 +115,8 @@ public final class EventLoopDoorbell implements AutoCloseable
         final EventLoopDoorbell bound = new EventLoopDoorbell(doorbell, loop, onRing);
         try
         {
-            doorbell.publish(aeron, streamIds);
+            bound.refused = aeron.addCounter(MdCounters.DOORBELL_REFUSED_TYPE_ID, "doorbell-refused: " + name);
+            doorbell.publish(aeron, streamIds); // last: ringers find the doorbell from now on
             return bound;
         }
         catch (final RuntimeException ex)
@@ -131,11 +135,11 @@ public final class EventLoopDoorbell implements AutoCloseable
     }
 
     /**
-     * @return connections closed for writing what a ringer does not write (read on the loop).
+     * @return connections closed for writing what a ringer does not write.
      */
     public long refused()
     {
-        return refused;
+        return null == refused ? 0 : refused.get();
     }
 
     /**
@@ -156,6 +160,7 @@ public final class EventLoopDoorbell implements AutoCloseable
             ringers.close().awaitUninterruptibly(CLOSE_WAIT_MS);
         }
         CloseHelper.quietClose(doorbell::close);
+        CloseHelper.quietClose(refused);
     }
 
     /**
@@ -224,8 +229,12 @@ public final class EventLoopDoorbell implements AutoCloseable
 
         private void refuse(final ChannelHandlerContext ctx, final String why)
         {
-            refused++;
-            LOG.warn("doorbell {}: closed a connection because {}", doorbell.name(), why);
+            final Counter counter = refused;
+            final long count = null == counter ? 1 : counter.incrementOrdered() + 1;
+            if (count <= 10 || 1 == Long.bitCount(count))
+            {
+                LOG.warn("doorbell {}: closed a connection because {} ({} so far)", doorbell.name(), why, count);
+            }
             ctx.close();
         }
 

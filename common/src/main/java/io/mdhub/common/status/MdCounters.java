@@ -392,6 +392,11 @@ public final class MdCounters
      */
     public static final int DOORBELL_TYPE_ID = 20_500;
 
+    /**
+     * Connections to a doorbell's socket that it closed for not speaking the ringers' protocol (a hello, then rings).
+     */
+    public static final int DOORBELL_REFUSED_TYPE_ID = 20_501;
+
     private MdCounters()
     {
     }
@@ -424,7 +429,8 @@ public final class MdCounters
                         typeId <= DISTRIBUTOR_ROUTE_CONNECT_FAILURES_TYPE_ID) ||
                     (typeId >= P2P_CONNECTIONS_ACTIVE_TYPE_ID && typeId <= P2P_MESSAGES_IGNORED_TYPE_ID) ||
                     (typeId >= BACKBONE_MALFORMED_TYPE_ID && typeId <= BACKBONE_MESSAGES_IN_TYPE_ID) ||
-                    (typeId >= ORDER_ACCEPTED_TYPE_ID && typeId <= ORDER_STORE_INLINE_CHUNKS_TYPE_ID);
+                    (typeId >= ORDER_ACCEPTED_TYPE_ID && typeId <= ORDER_STORE_INLINE_CHUNKS_TYPE_ID) ||
+                    DOORBELL_REFUSED_TYPE_ID == typeId;
         }
     }
 
