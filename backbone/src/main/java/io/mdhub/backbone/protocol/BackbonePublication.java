@@ -188,14 +188,6 @@ public final class BackbonePublication
     }
 
     /**
-     * @return the ringer of the stream's sleeping subscribers ({@link DoorbellRinger#NONE} for none).
-     */
-    public DoorbellRinger ringer()
-    {
-        return ringer;
-    }
-
-    /**
      * @return true when at least one subscriber is connected.
      */
     public boolean isConnected()

@@ -66,8 +66,6 @@ public final class Doorbell implements AutoCloseable
     private final String name;
     private final Int2IntCounterMap ringersBySession = new Int2IntCounterMap(0);
     private AtomicCounter state;
-    private long rings;
-    private long sleeps;
 
     /**
      * A doorbell not published yet: bind its socket at {@link #socketPath()}, then {@link #publish} it, so that a
@@ -124,7 +122,6 @@ public final class Doorbell implements AutoCloseable
     public void asleep()
     {
         state.set(ASLEEP); // volatile: ordered before the re-poll's reads (the eventcount's store-load pair)
-        sleeps++;
     }
 
     /**
@@ -167,14 +164,6 @@ public final class Doorbell implements AutoCloseable
     }
 
     /**
-     * A ringer rang (its byte was read).
-     */
-    public void onRing()
-    {
-        rings++;
-    }
-
-    /**
      * @param subscription a subscription the owner polls.
      * @return true when every image it has comes from a publication whose ringer said hello: only then may the owner
      * block without a timer.
@@ -193,14 +182,6 @@ public final class Doorbell implements AutoCloseable
     }
 
     /**
-     * @return the number of publications with a ringer that said hello.
-     */
-    public int ringedSessions()
-    {
-        return ringersBySession.size();
-    }
-
-    /**
      * @return the socket ringers connect to.
      */
     public Path socketPath()
@@ -214,30 +195,6 @@ public final class Doorbell implements AutoCloseable
     public String name()
     {
         return name;
-    }
-
-    /**
-     * @return the counter's id (for tests and tools).
-     */
-    public int counterId()
-    {
-        return null == state ? Aeron.NULL_VALUE : state.id();
-    }
-
-    /**
-     * @return rings read so far.
-     */
-    public long rings()
-    {
-        return rings;
-    }
-
-    /**
-     * @return times the owner said it may block.
-     */
-    public long sleeps()
-    {
-        return sleeps;
     }
 
     /**

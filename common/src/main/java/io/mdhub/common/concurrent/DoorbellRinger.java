@@ -14,6 +14,8 @@ import org.agrona.CloseHelper;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.AtomicBuffer;
 import org.agrona.concurrent.status.CountersReader;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import io.aeron.Aeron;
 import io.aeron.Publication;
@@ -41,8 +43,9 @@ public final class DoorbellRinger implements AutoCloseable
 {
     /** A ringer that does nothing: for publications that are not IPC. */
     public static final DoorbellRinger NONE = new DoorbellRinger();
+    private static final Logger LOG = LoggerFactory.getLogger(DoorbellRinger.class);
 
-    /** How many sleepers of one stream a ringer wakes: more are left to their timers (see {@link #missed()}). */
+    /** How many sleepers of one stream a ringer wakes: more are left to their timers (logged when first seen). */
     public static final int MAX_BELLS = 16;
 
     static final long LOOKUP_INTERVAL_NS = TimeUnit.SECONDS.toNanos(1);
@@ -302,6 +305,11 @@ public final class DoorbellRinger implements AutoCloseable
                 bellCount++;
             }
         }
+        if (missedNow > missed)
+        {
+            LOG.warn("stream {}: {} doorbell(s) beyond the {} a ringer wakes are left to their timers", streamId,
+                missedNow, MAX_BELLS);
+        }
         missed = missedNow;
     }
 
@@ -400,15 +408,6 @@ public final class DoorbellRinger implements AutoCloseable
     public int connected()
     {
         return bellCount;
-    }
-
-    /**
-     * @return doorbells of the stream found at the last look-up beyond {@link #MAX_BELLS}: their sleepers wake on
-     * their timers.
-     */
-    public int missed()
-    {
-        return missed;
     }
 
     /**

@@ -201,7 +201,6 @@ public final class EventLoopDoorbell implements AutoCloseable
                 }
                 if (isRung)
                 {
-                    doorbell.onRing();
                     onRing.run();
                 }
             }
