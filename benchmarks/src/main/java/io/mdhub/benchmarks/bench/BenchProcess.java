@@ -85,6 +85,28 @@ final class BenchProcess implements AutoCloseable
     }
 
     /**
+     * Start a program that is not one of the jars (a peer's server binary), logging into a file.
+     *
+     * @param name    for messages.
+     * @param log     where its output goes.
+     * @param command the program and its arguments.
+     * @return the started process.
+     */
+    static BenchProcess startProgram(final String name, final Path log, final List<String> command)
+    {
+        try
+        {
+            final Process process = new ProcessBuilder(command).redirectErrorStream(true)
+                .redirectOutput(log.toFile()).start();
+            return new BenchProcess(name, log, process);
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException("cannot start " + name + ": " + command, ex);
+        }
+    }
+
+    /**
      * @return everything it printed so far.
      */
     String output()

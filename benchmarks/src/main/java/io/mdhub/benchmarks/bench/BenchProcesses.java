@@ -123,6 +123,28 @@ final class BenchProcesses implements AutoCloseable
     }
 
     /**
+     * Start a program that is not one of the jars (a peer's server binary), logging into {@code <dir>/<name>.log},
+     * ended with the others.
+     *
+     * @param name    the process's name.
+     * @param command the program and its arguments.
+     * @return the process.
+     */
+    synchronized BenchProcess startProgram(final String name, final List<String> command)
+    {
+        final String cpus = cpusByName.get(name);
+        final List<String> launched = new ArrayList<>();
+        if (null != cpus)
+        {
+            launched.addAll(List.of(TASKSET.toString(), "-c", cpus));
+        }
+        launched.addAll(command);
+        final BenchProcess process = BenchProcess.startProgram(name, dir.resolve(name + ".log"), launched);
+        started.add(process);
+        return process;
+    }
+
+    /**
      * Run the process of this name, when it is started, on these CPUs only ({@code taskset -c}; its threads inherit
      * the affinity). On a host with few cores this decides which processes share a core: a busy-polling process and
      * the one it hands its output to on one core make the hand-off a wake-up on the same core, not an

@@ -15,10 +15,7 @@ import java.util.Locale;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 
-import org.HdrHistogram.EncodableHistogram;
-import org.HdrHistogram.Histogram;
-import org.HdrHistogram.HistogramLogReader;
-
+import io.mdhub.benchmarks.peers.PeerSystem;
 import io.mdhub.common.config.LauncherJvmOptions;
 import io.mdhub.common.net.LocalPorts;
 import io.mdhub.common.ripc.RipcContext;
@@ -112,9 +109,20 @@ public final class LatencyBench implements Callable<Integer>
     String jvmOpts = "-Xms1g -Xmx1g -XX:+AlwaysPreTouch -XX:+UseParallelGC -XX:+UseTransparentHugePages";
 
     @Option(names = "--p2p-busy-poll", description = "The p2p-server worker's busy-polling idle strategy (yield, " +
-        "spin, noop), or off for timer-scheduled backbone polls (default ${DEFAULT-VALUE}: one core of two spent on " +
-        "the worker, ~150 us off the median).")
-    String p2pBusyPoll = "yield";
+        "spin, noop: a core spent on the worker), or off: the worker sleeps until the backbone's doorbell wakes it, " +
+        "as the p2p-server does by default (default ${DEFAULT-VALUE}).")
+    String p2pBusyPoll = "off";
+
+    @Option(names = "--caches", description = "on: the distributor's route and the p2p-server keep item images, " +
+        "as they do by default; off: both pass updates through without them, as the published RMDS tests ran " +
+        "(default ${DEFAULT-VALUE}).")
+    String caches = "on";
+
+    @Option(names = "--peers", split = ",", paramLabel = "PEER", description = "Also run these pub/sub systems " +
+        "through the same rates, items, update size, pacing and timestamps, after MDHub, each from its server " +
+        "binary on the PATH (skipped with a line when absent): redis (redis-server, Jedis), nats (nats-server, " +
+        "jnats).")
+    List<String> peers = new ArrayList<>();
 
     @Option(names = "--pin", description = "Pin the processes to CPUs (taskset): the p2p-server and the test client " +
         "on the last CPU, source, distributor and backbone on the others. On a small host the busy-polling worker " +
@@ -234,8 +242,11 @@ public final class LatencyBench implements Callable<Integer>
     {
         final List<String> args = new ArrayList<>(List.of("--aeron-dir", aeronDir,
             "--port", Integer.toString(consumerPort),
-            "-D", "mdhub.p2p.cache.enabled=false", "-D", "mdhub.p2p.flush.profile=latency",
             "-D", "mdhub.p2p.max.items=" + Math.max(items, 100_000)));
+        if (!isCaching())
+        {
+            args.addAll(List.of("-D", "mdhub.p2p.cache.enabled=false"));
+        }
         if (!"off".equals(p2pBusyPoll))
         {
             args.addAll(List.of("-D", "mdhub.p2p.backbone.busy.poll=" + p2pBusyPoll, "-D", "mdhub.spin.cores=1"));
@@ -251,6 +262,51 @@ public final class LatencyBench implements Callable<Integer>
                 "--realtime must be 0 (off) or a FIFO priority 1-" + MAX_FIFO_PRIORITY + ": " + realtimePriority);
         }
         sourceTick.checked(spec.commandLine());
+        if (!"on".equals(caches) && !"off".equals(caches))
+        {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--caches must be on or off: " + caches);
+        }
+        for (final String peer : peers)
+        {
+            try
+            {
+                PeerSystem.of(peer);
+            }
+            catch (final IllegalArgumentException ex)
+            {
+                throw new CommandLine.ParameterException(spec.commandLine(), "--peers: " + ex.getMessage());
+            }
+        }
+    }
+
+    private boolean isCaching()
+    {
+        return "on".equals(caches);
+    }
+
+    /**
+     * @return MDHub's name in the report, with what differs from its defaults.
+     */
+    private String mdhubLabel()
+    {
+        final List<String> changed = new ArrayList<>();
+        if (!isCaching())
+        {
+            changed.add("caches off");
+        }
+        if (!"off".equals(p2pBusyPoll))
+        {
+            changed.add("busy poll " + p2pBusyPoll);
+        }
+        if (pin)
+        {
+            changed.add("pinned");
+        }
+        if (realtimePriority > 0)
+        {
+            changed.add("SCHED_FIFO");
+        }
+        return changed.isEmpty() ? "MDHub (defaults)" : "MDHub (" + String.join(", ", changed) + ")";
     }
 
     @Override
@@ -267,8 +323,12 @@ public final class LatencyBench implements Callable<Integer>
         console.println("bench latency: " + floor);
         final int sourcePort = LocalPorts.unused();
         final int consumerPort = LocalPorts.unused();
-        final List<LatencyRow> rows = new ArrayList<>();
+        final List<SystemRow> mdhubRows = new ArrayList<>();
         final List<String> cpuRows = new ArrayList<>();
+        final LatencySteps steps = new LatencySteps(warmupSeconds, stepSeconds, timestampEvery);
+        final RateSweep sweep = new RateSweep(rates, !spec.commandLine().getParseResult().hasMatchedOption("--rates"),
+            OPEN_ENDED_STEP, OPEN_ENDED_LIMIT);
+        final String mdhub = mdhubLabel();
         String placement = null;
         try (BenchProcesses processes = new BenchProcesses(root, dir, jvm))
         {
@@ -286,7 +346,7 @@ public final class LatencyBench implements Callable<Integer>
             source.awaitLine("interactive, listening", 60);
             final BenchProcess distributor = processes.start("distributor", BenchProcesses.DISTRIBUTOR_JAR,
                 "--aeron-dir", aeronDir, "--port", Integer.toString(LocalPorts.unused()),
-                "--route", "127.0.0.1:" + sourcePort, "--route-cache", "false");
+                "--route", "127.0.0.1:" + sourcePort, "--route-cache", Boolean.toString(isCaching()));
             final BenchProcess p2p = processes.start("p2p", BenchProcesses.P2P_JAR, p2pArgs(aeronDir, consumerPort));
             distributor.awaitLine("mdhub-distributor ready", 60);
             p2p.awaitLine("mdhub-p2p ready", 60);
@@ -316,27 +376,16 @@ public final class LatencyBench implements Callable<Integer>
             // for a silent distributor: the items may be Suspect and recovering; the sweep starts on a whole watchlist
             TestClients.awaitWholeWatchlist(client);
             climbTo(source, client, rates[0], console);
-            final boolean isOpenEnded = !spec.commandLine().getParseResult().hasMatchedOption("--rates");
-            for (int i = 0; i < rates.length || isOpenEnded; i++)
+            sweep.run((rate) ->
             {
-                final long rate = i < rates.length ? rates[i] : rates[rates.length - 1] + (i - rates.length + 1) *
-                    OPEN_ENDED_STEP;
-                if (rate > OPEN_ENDED_LIMIT)
-                {
-                    console.printf("bench latency: every rate up to %d updates/s sustained; the sweep ends here%n",
-                        OPEN_ENDED_LIMIT);
-                    break;
-                }
-                final LatencyRow row = measure(rate, source, client, hlog,
+                final SystemRow row = steps.measure("mdhub", rate, source, client, hlog,
                     new StepCpu(List.of(backbone, source, distributor, p2p, client)), cpuRows, console);
-                rows.add(row);
-                if (!row.sustained())
-                {
-                    console.printf("bench latency: %d updates/s not sustained; the sweep ends here%n", rate);
-                    break;
-                }
-            }
+                mdhubRows.add(new SystemRow(mdhub, row.row(), row.cpuUsPerUpdate()));
+                return row.row();
+            }, console, mdhub);
         }
+        final List<List<SystemRow>> peerRows = runPeers(root, dir, jvm, sweep, steps, cpuRows, console);
+        final List<LatencyRow> rows = mdhubRows.stream().map(SystemRow::row).toList();
         final Path references = null != referenceDir ? referenceDir : root.getParent().resolve("shared/reference");
         StepCpu.write(dir.resolve("cpu.csv"), cpuRows);
         final String polling = ("off".equals(p2pBusyPoll) ? "worker and distributor woken by the backbone's " +
@@ -346,13 +395,41 @@ public final class LatencyBench implements Callable<Integer>
         LatencyReport.write(dir, "bin/mdhub bench latency " + String.join(" ", spec.commandLine().getParseResult()
             .originalArgs()), machine() + ".\n\nJVM options of every process: `" +
             String.join(" ", LauncherJvmOptions.NO_PERIODIC_SAFEPOINTS) + " " + jvmOpts + "`.\n\nReference: " +
-            floor, sourceTick.tickUs, polling, rows,
+            floor, sourceTick.tickUs, isCaching(), polling, mdhubRows, peerRows,
             ReferenceCurve.read("RMDS HS22 10GbE (2009)", references.resolve("rmds_latency_hs22_rrcp_10gbe.csv")),
             ReferenceCurve.read("RMDS SLERT InfiniBand (2008)",
                 references.resolve("rmds_latency_slert_infiniband.csv")));
         console.printf("bench latency: report %s%n", dir.resolve("report.md"));
         console.flush();
         return rows.isEmpty() ? 1 : 0;
+    }
+
+    /**
+     * The peers of {@code --peers}, one after another, each with processes of its own.
+     */
+    private List<List<SystemRow>> runPeers(
+        final Path root,
+        final Path dir,
+        final List<String> jvm,
+        final RateSweep sweep,
+        final LatencySteps steps,
+        final List<String> cpuRows,
+        final PrintWriter console) throws Exception
+    {
+        final List<List<SystemRow>> peerRows = new ArrayList<>();
+        for (final String name : peers)
+        {
+            final PeerSweep peer = PeerSweep.find(PeerSystem.of(name), console);
+            if (null != peer)
+            {
+                try (BenchProcesses processes = new BenchProcesses(root, dir, jvm))
+                {
+                    peerRows.add(peer.run(processes, dir, items, Math.min(rates[0], OPENING_RATE),
+                        sourceTick.tickUs, timestampEvery, sweep, steps, cpuRows, console));
+                }
+            }
+        }
+        return peerRows;
     }
 
     /**
@@ -380,75 +457,6 @@ public final class LatencyBench implements Callable<Integer>
         }
         source.send("ur " + firstRate);
         TestClients.awaitWholeWatchlist(client);
-    }
-
-    /**
-     * Run one rate: wait out the warm-up, measure for the step, then merge the client's interval histograms of the
-     * measured window. The achieved rate is the timestamped samples times {@code timestampEvery} over the time the
-     * merged intervals cover.
-     */
-    /**
-     * One rate step: the source told the rate, the window measured, its row and its CPU printed.
-     */
-    private LatencyRow measure(
-        final long rate,
-        final BenchProcess source,
-        final BenchProcess client,
-        final Path hlog,
-        final StepCpu cpu,
-        final List<String> cpuRows,
-        final PrintWriter console) throws Exception
-    {
-        source.send("ur " + rate);
-        final LatencyRow row = step(client, hlog, rate, cpu);
-        console.println(row.csv());
-        console.println("bench latency: " + rate + "/s " + cpu.describe(rate * stepSeconds));
-        console.flush();
-        cpuRows.addAll(cpu.csv(rate, rate * stepSeconds));
-        return row;
-    }
-
-    private LatencyRow step(final BenchProcess client, final Path hlog, final long rate, final StepCpu cpu)
-        throws Exception
-    {
-        final long lostBefore = TestClients.lostSoFar(client.output());
-        final long windowStartMs = System.currentTimeMillis() + TimeUnit.SECONDS.toMillis(warmupSeconds);
-        final long windowEndMs = windowStartMs + TimeUnit.SECONDS.toMillis(stepSeconds);
-        Thread.sleep(Math.max(0, windowStartMs - System.currentTimeMillis()));
-        cpu.start();
-        Thread.sleep(Math.max(0, windowEndMs - System.currentTimeMillis()));
-        cpu.end();
-        Thread.sleep(windowEndMs + 1500 - System.currentTimeMillis()); // the last interval is written after the end
-        final Histogram window = new Histogram(3);
-        long coveredMs = 0;
-        try (HistogramLogReader reader = new HistogramLogReader(hlog.toFile()))
-        {
-            EncodableHistogram interval;
-            while (null != (interval = reader.nextIntervalHistogram()))
-            {
-                if (interval.getStartTimeStamp() >= windowStartMs && interval.getEndTimeStamp() <= windowEndMs + 500)
-                {
-                    window.add((Histogram)interval);
-                    coveredMs += interval.getEndTimeStamp() - interval.getStartTimeStamp();
-                }
-            }
-        }
-        final String output = client.output();
-        final long lostUpdates = TestClients.lostSoFar(output) - lostBefore;
-        final long samples = window.getTotalCount();
-        // whole intervals inside the window: the rate is over the time they cover
-        final long achieved = 0 == coveredMs ? 0 : Math.round(samples * (double)timestampEvery * 1000 / coveredMs);
-        final boolean isAlive = !output.contains("a mount failed");
-        if (0 == samples)
-        {
-            return new LatencyRow(rate, 0, Double.NaN, Double.NaN, Double.NaN, Double.NaN, 0, Double.NaN, Double.NaN,
-                Double.NaN, lostUpdates, false);
-        }
-        return new LatencyRow(rate, achieved, window.getMean() / 1000.0, window.getStdDeviation() / 1000.0,
-            window.getMaxValue() / 1000.0, window.getMinValue() / 1000.0, samples,
-            window.getValueAtPercentile(50) / 1000.0, window.getValueAtPercentile(99) / 1000.0,
-            window.getValueAtPercentile(99.9) / 1000.0, lostUpdates,
-            isAlive && 0 == lostUpdates && achieved >= rate * 0.95);
     }
 
     /**

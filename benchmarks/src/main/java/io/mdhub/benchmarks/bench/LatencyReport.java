@@ -3,7 +3,9 @@ package io.mdhub.benchmarks.bench;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.TreeSet;
 import java.util.Locale;
 
 /**
@@ -19,7 +21,7 @@ final class LatencyReport
     private static final int RIGHT = 170;
     private static final int TOP = 30;
     private static final int BOTTOM = 50;
-    private static final String[] COLOURS = {"#1f77b4", "#7f7f7f", "#ff7f0e"};
+    private static final String[] COLOURS = {"#1f77b4", "#7f7f7f", "#ff7f0e", "#d62728", "#2ca02c", "#9467bd"};
 
     private LatencyReport()
     {
@@ -30,22 +32,32 @@ final class LatencyReport
         final String command,
         final String machine,
         final long sourceTickUs,
+        final boolean isCaching,
         final String p2pPolling,
-        final List<LatencyRow> rows,
+        final List<SystemRow> mdhub,
+        final List<List<SystemRow>> peers,
         final ReferenceCurve hs22,
         final ReferenceCurve slert) throws IOException
     {
+        final List<LatencyRow> rows = mdhub.stream().map(SystemRow::row).toList();
         final StringBuilder csv = new StringBuilder(LatencyRow.CSV_HEADER).append('\n');
         rows.forEach((row) -> csv.append(row.csv()).append('\n'));
         Files.writeString(dir.resolve("results.csv"), csv);
-        Files.writeString(dir.resolve("latency.svg"), svg(rows, hs22, slert));
+        final List<List<SystemRow>> systems = new ArrayList<>();
+        systems.add(mdhub);
+        systems.addAll(peers);
+        final StringBuilder systemsCsv = new StringBuilder(SystemRow.CSV_HEADER).append('\n');
+        systems.forEach((system) -> system.forEach((row) -> systemsCsv.append(row.csv()).append('\n')));
+        Files.writeString(dir.resolve("systems.csv"), systemsCsv);
+        Files.writeString(dir.resolve("latency.svg"), svg(systems, hs22, slert));
 
         final StringBuilder md = new StringBuilder("# MDHub end-to-end latency sweep\n\n");
         md.append("Command: `").append(command).append("`\n\n");
         md.append("Machine: ").append(machine).append("\n\n");
         md.append("Path: interactive source (one burst of the updates due per ").append(sourceTickUs)
-            .append(" µs tick) → distributor route (cache off) → Aeron backbone (IPC, standalone ")
-            .append("driver) → p2p-server (cache off, ").append(p2pPolling)
+            .append(" µs tick) → distributor route (").append(isCaching ? "cache on" : "cache off")
+            .append(") → Aeron backbone (IPC, standalone driver) → p2p-server (")
+            .append(isCaching ? "cache on, " : "cache off, ").append(p2pPolling)
             .append(") → test client, each a separate JVM on this host; ")
             .append("a full GC in every JVM once the watchlist is open (start-up survivors tenured); ")
             .append("embedded timestamps; warm-up discarded at every step.\n\n");
@@ -71,18 +83,28 @@ final class LatencyReport
             md.append("\n\\* interpolated: HS22 has no row at this rate; the straight line between the published ")
                 .append("rates on either side.\n");
         }
+        if (!peers.isEmpty())
+        {
+            md.append(besideThePeers(systems));
+        }
         md.append("\n![mean latency against update rate](latency.svg)\n");
         Files.writeString(dir.resolve("report.md"), md);
     }
 
-    static String svg(final List<LatencyRow> rows, final ReferenceCurve hs22, final ReferenceCurve slert)
+    static String svg(final List<List<SystemRow>> systems, final ReferenceCurve hs22, final ReferenceCurve slert)
     {
         long maxRate = 1;
         double maxMean = 1;
-        for (final LatencyRow row : rows)
+        for (final List<SystemRow> system : systems)
         {
-            maxRate = Math.max(maxRate, row.rate());
-            maxMean = Math.max(maxMean, row.meanUs());
+            for (final SystemRow row : system)
+            {
+                maxRate = Math.max(maxRate, row.row().rate());
+                if (!Double.isNaN(row.row().meanUs()))
+                {
+                    maxMean = Math.max(maxMean, row.row().meanUs());
+                }
+            }
         }
         for (final ReferenceCurve curve : new ReferenceCurve[] {hs22, slert})
         {
@@ -121,35 +143,121 @@ final class LatencyReport
         svg.append(String.format(Locale.ROOT, "<text x=\"16\" y=\"%d\" transform=\"rotate(-90 16 %d)\" " +
             "text-anchor=\"middle\">mean latency (µs)</text>%n", TOP + plotHeight / 2, TOP + plotHeight / 2));
 
-        final long[] ourRates = rows.stream().mapToLong(LatencyRow::rate).toArray();
-        final double[] ourMeans = rows.stream().mapToDouble(LatencyRow::meanUs).toArray();
-        final String[] names = {"MDHub (this machine)", hs22.name(), slert.name()};
-        final long[][] xs = {ourRates, hs22.rates(), slert.rates()};
-        final double[][] ys = {ourMeans, hs22.means(), slert.means()};
-        for (int s = 0; s < names.length; s++)
+        final List<String> names = new ArrayList<>();
+        final List<long[]> xs = new ArrayList<>();
+        final List<double[]> ys = new ArrayList<>();
+        for (final List<SystemRow> system : systems)
+        {
+            final List<SystemRow> measured = system.stream().filter((row) -> row.row().samples() > 0).toList();
+            names.add(system.isEmpty() ? "MDHub" : system.get(0).system());
+            xs.add(measured.stream().mapToLong((row) -> row.row().rate()).toArray());
+            ys.add(measured.stream().mapToDouble((row) -> row.row().meanUs()).toArray());
+        }
+        names.add(hs22.name());
+        xs.add(hs22.rates());
+        ys.add(hs22.means());
+        names.add(slert.name());
+        xs.add(slert.rates());
+        ys.add(slert.means());
+        for (int s = 0; s < names.size(); s++)
         {
             final StringBuilder points = new StringBuilder();
-            for (int i = 0; i < xs[s].length; i++)
+            final long[] x = xs.get(s);
+            final double[] y = ys.get(s);
+            for (int i = 0; i < x.length; i++)
             {
-                if (xs[s][i] > xMax)
+                if (x[i] > xMax)
                 {
                     break;
                 }
-                points.append(String.format(Locale.ROOT, "%.1f,%.1f ", LEFT + plotWidth * xs[s][i] / xMax,
-                    TOP + plotHeight - plotHeight * Math.min(ys[s][i], maxMean) / maxMean));
+                points.append(String.format(Locale.ROOT, "%.1f,%.1f ", LEFT + plotWidth * x[i] / xMax,
+                    TOP + plotHeight - plotHeight * Math.min(y[i], maxMean) / maxMean));
             }
             if (points.length() > 0)
             {
                 svg.append(String.format(Locale.ROOT, "<polyline points=\"%s\" fill=\"none\" stroke=\"%s\" " +
-                    "stroke-width=\"2\"/>%n", points.toString().trim(), COLOURS[s]));
+                    "stroke-width=\"2\"/>%n", points.toString().trim(), COLOURS[s % COLOURS.length]));
             }
             final int legendY = TOP + 20 + 20 * s;
             svg.append(String.format(Locale.ROOT, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"%s\" " +
                 "stroke-width=\"2\"/><text x=\"%d\" y=\"%d\">%s</text>%n", LEFT + plotWidth + 10, legendY,
-                LEFT + plotWidth + 30, legendY, COLOURS[s], LEFT + plotWidth + 35, legendY + 4, names[s]));
+                LEFT + plotWidth + 30, legendY, COLOURS[s % COLOURS.length], LEFT + plotWidth + 35, legendY + 4,
+                names.get(s)));
         }
         svg.append("</svg>\n");
         return svg.toString();
+    }
+
+    /**
+     * The systems side by side: per rate, each system's median / mean / p99 and CPU per update, then MDHub's
+     * ratios to each peer.
+     */
+    static String besideThePeers(final List<List<SystemRow>> systems)
+    {
+        final TreeSet<Long> rates = new TreeSet<>();
+        systems.forEach((system) -> system.forEach((row) -> rates.add(row.row().rate())));
+        final StringBuilder md = new StringBuilder("\n## Beside the peers, this run\n\n");
+        md.append("Each system's processes started afresh after the previous system's had ended: the same items, ")
+            .append("74-byte updates, bursts per tick, every n-th update timestamped, the same receiver ")
+            .append("measurement. Cells: median / mean / p99 µs · CPU µs per update of all the system's processes ")
+            .append("(– not run: an earlier rate was not sustained; ✗ run but not sustained).\n\n| system |");
+        rates.forEach((rate) -> md.append(String.format(Locale.ROOT, " %,d/s |", rate)));
+        md.append("\n|---|").append("---|".repeat(rates.size())).append('\n');
+        for (final List<SystemRow> system : systems)
+        {
+            if (system.isEmpty())
+            {
+                continue;
+            }
+            md.append("| ").append(system.get(0).system()).append(" |");
+            for (final long rate : rates)
+            {
+                final SystemRow row = at(system, rate);
+                md.append(' ').append(null == row ? "–" : String.format(Locale.ROOT, "%s%,.0f / %,.0f / %,.0f · %.1f",
+                    row.row().sustained() ? "" : "✗ ", row.row().p50Us(), row.row().meanUs(), row.row().p99Us(),
+                    row.cpuUsPerUpdate())).append(" |");
+            }
+            md.append('\n');
+        }
+        final List<SystemRow> mdhub = systems.get(0);
+        if (mdhub.isEmpty())
+        {
+            return md.toString();
+        }
+        md.append("\n| ").append(mdhub.get(0).system()).append(" ÷ peer: median / mean / p99 · CPU |");
+        rates.forEach((rate) -> md.append(String.format(Locale.ROOT, " %,d/s |", rate)));
+        md.append("\n|---|").append("---|".repeat(rates.size())).append('\n');
+        for (final List<SystemRow> peer : systems.subList(1, systems.size()))
+        {
+            if (peer.isEmpty())
+            {
+                continue;
+            }
+            md.append("| ÷ ").append(peer.get(0).system()).append(" |");
+            for (final long rate : rates)
+            {
+                final SystemRow ours = at(mdhub, rate);
+                final SystemRow theirs = at(peer, rate);
+                md.append(' ').append(null == ours || null == theirs ? "–" : String.format(Locale.ROOT,
+                    "%.2f / %.2f / %.2f · %.2f", ours.row().p50Us() / theirs.row().p50Us(),
+                    ours.row().meanUs() / theirs.row().meanUs(), ours.row().p99Us() / theirs.row().p99Us(),
+                    ours.cpuUsPerUpdate() / theirs.cpuUsPerUpdate())).append(" |");
+            }
+            md.append('\n');
+        }
+        return md.toString();
+    }
+
+    private static SystemRow at(final List<SystemRow> system, final long rate)
+    {
+        for (final SystemRow row : system)
+        {
+            if (row.row().rate() == rate)
+            {
+                return row;
+            }
+        }
+        return null;
     }
 
     private static double niceCeiling(final double value)

@@ -86,6 +86,20 @@ final class StepCpu
     }
 
     /**
+     * @param updates the updates commanded in the window.
+     * @return µs of CPU per update of every process together.
+     */
+    double totalUsPerUpdate(final long updates)
+    {
+        long total = 0;
+        for (final ProcessCpu.Usage used : usage.values())
+        {
+            total += used.cpuNs();
+        }
+        return perUpdateUs(total, updates);
+    }
+
+    /**
      * @param rate    the step's commanded rate.
      * @param updates the updates commanded in the window.
      * @return CSV rows, one per process and one for all of them ({@code all}).

@@ -44,6 +44,14 @@ public final class ToolShutdown implements AutoCloseable
     }
 
     /**
+     * @return true once a stop was asked for (a loop that sleeps on a timer of its own checks this).
+     */
+    public boolean isStopped()
+    {
+        return 0 == stop.getCount();
+    }
+
+    /**
      * Ask the main loop to stop (e.g. a {@code quit} command).
      */
     public void stop()

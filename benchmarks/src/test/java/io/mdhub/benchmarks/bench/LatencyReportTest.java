@@ -36,7 +36,8 @@ class LatencyReportTest
             row(1_200_000, 900.0, false)); // past the curve's last published rate
         final Path out = Files.createDirectory(dir.resolve("report"));
 
-        LatencyReport.write(out, "bench latency", "test machine", 1000, "busy-polling", rows, hs22, hs22);
+        LatencyReport.write(out, "bench latency", "test machine", 1000, false, "busy-polling", mdhub(rows), List.of(),
+            hs22, hs22);
 
         final List<String> table = Files.readAllLines(out.resolve("report.md")).stream()
             .filter((line) -> line.matches("\\| \\d+ \\|.*")).toList();
@@ -61,13 +62,43 @@ class LatencyReportTest
         final ReferenceCurve hs22 = ReferenceCurve.read("HS22", csv);
         final Path out = Files.createDirectory(dir.resolve("report"));
 
-        LatencyReport.write(out, "bench latency", "test machine", 1000, "busy-polling",
-            List.of(row(1_000, 99.9, true), row(5_000, 50.0, true)), hs22, hs22);
+        LatencyReport.write(out, "bench latency", "test machine", 1000, false, "busy-polling",
+            mdhub(List.of(row(1_000, 99.9, true), row(5_000, 50.0, true))), List.of(), hs22, hs22);
 
         final String report = Files.readString(out.resolve("report.md"));
         assertTrue(report.contains("| 92.9 | no | yes |"), report);
         assertTrue(report.contains("| 101.2 | yes | yes |"), report);
         assertFalse(report.contains("interpolated"), report);
+    }
+
+    @Test
+    void thePeersStandBesideMdhubWithRatiosAndTheirLinesInTheChart() throws Exception
+    {
+        final Path csv = dir.resolve("hs22.csv");
+        Files.writeString(csv, "update_rate_per_s,mean_us,stddev_us\n1000,92.9,1\n");
+        final ReferenceCurve hs22 = ReferenceCurve.read("HS22", csv);
+        final Path out = Files.createDirectory(dir.resolve("report"));
+        final List<SystemRow> redis = List.of(new SystemRow("Redis", row(1_000, 200.0, true), 40.0),
+            new SystemRow("Redis", row(20_000, 100.0, false), 10.0));
+
+        LatencyReport.write(out, "bench latency", "test machine", 500, true, "doorbells",
+            mdhub(List.of(row(1_000, 100.0, true), row(20_000, 150.0, true))), List.of(redis), hs22, hs22);
+
+        final String report = Files.readString(out.resolve("report.md"));
+        assertTrue(report.contains("| MDHub | 100 / 100 / 300 · 20.0 | 150 / 150 / 450 · 20.0 |"), report);
+        assertTrue(report.contains("| Redis | 200 / 200 / 600 · 40.0 | ✗ 100 / 100 / 300 · 10.0 |"), report);
+        assertTrue(report.contains("| ÷ Redis | 0.50 / 0.50 / 0.50 · 0.50 | 1.50 / 1.50 / 1.50 · 2.00 |"), report);
+        assertTrue(report.contains("cache on"), report);
+        final List<String> systems = Files.readAllLines(out.resolve("systems.csv"));
+        assertEquals(SystemRow.CSV_HEADER, systems.get(0));
+        assertEquals(5, systems.size());
+        assertTrue(systems.get(3).startsWith("Redis,1000,"), systems.get(3));
+        assertTrue(Files.readString(out.resolve("latency.svg")).contains(">Redis</text>"));
+    }
+
+    private static List<SystemRow> mdhub(final List<LatencyRow> rows)
+    {
+        return rows.stream().map((row) -> new SystemRow("MDHub", row, 20.0)).toList();
     }
 
     private static LatencyRow row(final long rate, final double meanUs, final boolean sustained)

@@ -1,0 +1,164 @@
+package io.mdhub.benchmarks.peers;
+
+import java.io.File;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The pub/sub products a user would pick instead of MDHub for fanning out market data on one host, each run from
+ * its distribution's server binary on its defaults (bound to loopback, nothing persisted).
+ */
+public enum PeerSystem
+{
+    /** Redis pub/sub: {@code apt-get install redis-server}. */
+    REDIS("Redis pub/sub (Jedis)", "redis-server", "redis-server")
+    {
+        @Override
+        public List<String> serverCommand(final Path binary, final int port)
+        {
+            // no RDB snapshots or AOF: pub/sub keeps nothing, and the disk stays out of the measurement
+            return List.of(binary.toString(), "--port", Integer.toString(port), "--bind", "127.0.0.1",
+                "--save", "", "--appendonly", "no");
+        }
+
+        @Override
+        PeerPublisher publisher(final int port, final String[] names)
+        {
+            return RedisPeer.publisher(port, names);
+        }
+
+        @Override
+        PeerSubscriber subscriber(final int port, final String[] names)
+        {
+            return RedisPeer.subscriber(port, names);
+        }
+    },
+
+    /** NATS core pub/sub: {@code apt-get install nats-server}. */
+    NATS("NATS (jnats)", "nats-server", "nats-server")
+    {
+        @Override
+        public List<String> serverCommand(final Path binary, final int port)
+        {
+            return List.of(binary.toString(), "-a", "127.0.0.1", "-p", Integer.toString(port));
+        }
+
+        @Override
+        PeerPublisher publisher(final int port, final String[] names)
+        {
+            return NatsPeer.publisher(port, names);
+        }
+
+        @Override
+        PeerSubscriber subscriber(final int port, final String[] names)
+        {
+            return NatsPeer.subscriber(port, names);
+        }
+    };
+
+    /** Where distributions put server binaries that a non-root PATH often lacks. */
+    private static final List<Path> SYSTEM_BINARY_DIRS = List.of(Path.of("/usr/sbin"), Path.of("/usr/local/sbin"));
+
+    private final String label;
+    private final String binaryName;
+    private final String debianPackage;
+
+    PeerSystem(final String label, final String binaryName, final String debianPackage)
+    {
+        this.label = label;
+        this.binaryName = binaryName;
+        this.debianPackage = debianPackage;
+    }
+
+    /**
+     * @return the name reports use.
+     */
+    public String label()
+    {
+        return label;
+    }
+
+    /**
+     * @return the name {@code --peers} takes.
+     */
+    public String optionName()
+    {
+        return name().toLowerCase(Locale.ROOT);
+    }
+
+    /**
+     * @return the Debian package that installs the server.
+     */
+    public String debianPackage()
+    {
+        return debianPackage;
+    }
+
+    /**
+     * @return the server's binary name.
+     */
+    public String binaryName()
+    {
+        return binaryName;
+    }
+
+    /**
+     * @return the server binary on the PATH (or in /usr/sbin, where Debian puts nats-server), or null when absent.
+     */
+    public Path findServer()
+    {
+        final List<Path> dirs = new ArrayList<>();
+        final String path = System.getenv("PATH");
+        if (null != path)
+        {
+            for (final String dir : path.split(File.pathSeparator))
+            {
+                if (!dir.isEmpty())
+                {
+                    dirs.add(Path.of(dir));
+                }
+            }
+        }
+        dirs.addAll(SYSTEM_BINARY_DIRS);
+        for (final Path dir : dirs)
+        {
+            final Path candidate = dir.resolve(binaryName);
+            if (Files.isExecutable(candidate))
+            {
+                return candidate;
+            }
+        }
+        return null;
+    }
+
+    /**
+     * @param binary the server binary ({@link #findServer()}).
+     * @param port   its port on loopback.
+     * @return the command line that runs the server in the foreground.
+     */
+    public abstract List<String> serverCommand(Path binary, int port);
+
+    abstract PeerPublisher publisher(int port, String[] names);
+
+    abstract PeerSubscriber subscriber(int port, String[] names);
+
+    /**
+     * @param name as {@code --peers} or {@code --system} give it.
+     * @return the system.
+     * @throws IllegalArgumentException naming the known ones.
+     */
+    public static PeerSystem of(final String name)
+    {
+        for (final PeerSystem system : values())
+        {
+            if (system.optionName().equals(name.trim().toLowerCase(Locale.ROOT)))
+            {
+                return system;
+            }
+        }
+        throw new IllegalArgumentException("unknown peer '" + name + "': redis or nats");
+    }
+}
