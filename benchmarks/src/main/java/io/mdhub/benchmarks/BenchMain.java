@@ -16,15 +16,16 @@ import picocli.CommandLine;
  * the published order test, {@code tcp-floor-server ...} and {@code hazelcast-member ...} the servers of its
  * references, and {@code probe ...} the order probe with every
  * target of this jar (as {@code mdhub-order-probe.jar probe});
- * {@code peer-publisher ...} and {@code peer-subscriber ...} the ends of the pub/sub peers bench latency measures
- * beside MDHub; {@code jmh ...} hands the rest to JMH's own main; anything else goes to JMH whole, so
+ * {@code peer-publisher ...}, {@code peer-subscriber ...} and {@code tcp-relay ...} the ends of the pub/sub peers and
+ * the relay floors bench latency measures beside MDHub; {@code jmh ...} hands the rest to JMH's own main; anything
+ * else goes to JMH whole, so
  * {@code java -jar mdhub-bench.jar -prof gc 'io.mdhub.*'} works as JMH users expect.
  */
 public final class BenchMain
 {
     private static final String USAGE =
         "usage: mdhub-bench.jar (demo | source | client | latency | throughput | orders | tcp-floor-server " +
-        "| hazelcast-member | peer-publisher | peer-subscriber | probe [options] | [jmh] [JMH options])";
+        "| hazelcast-member | peer-publisher | peer-subscriber | tcp-relay | probe [options] | [jmh] [JMH options])";
 
     private BenchMain()
     {
@@ -70,6 +71,9 @@ public final class BenchMain
                 break;
             case "peer-subscriber":
                 System.exit(new CommandLine(new io.mdhub.benchmarks.peers.PeerSubscriberMain()).execute(rest));
+                break;
+            case "tcp-relay":
+                System.exit(new CommandLine(new io.mdhub.benchmarks.peers.TcpRelayMain()).execute(rest));
                 break;
             case "probe":
                 System.exit(io.mdhub.orderprobe.OrderProbeMain.run(args));

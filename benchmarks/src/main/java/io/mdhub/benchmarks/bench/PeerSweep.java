@@ -40,6 +40,10 @@ final class PeerSweep
      */
     static PeerSweep find(final PeerSystem peer, final PrintWriter console)
     {
+        if (peer.relays() > 0)
+        {
+            return new PeerSweep(peer, null);
+        }
         final Path server = peer.findServer();
         if (null == server)
         {
@@ -87,30 +91,61 @@ final class PeerSweep
         final PrintWriter console) throws Exception
     {
         final String name = peer.optionName();
-        final int port = LocalPorts.unused();
-        final BenchProcess serverProcess = processes.startProgram(name + "-server", peer.serverCommand(server, port));
-        awaitListening(serverProcess, port);
+        final List<BenchProcess> servers = new ArrayList<>();
+        final int publisherPort = LocalPorts.unused();
+        final int subscriberPort = peer.relays() > 0 ? startRelays(processes, publisherPort, servers) : publisherPort;
+        if (0 == peer.relays())
+        {
+            servers.add(processes.startProgram(name + "-server", peer.serverCommand(server, publisherPort)));
+            awaitListening(servers.get(0), publisherPort);
+        }
         final Path hlog = dir.resolve(name + "-subscriber.hlog");
         final BenchProcess subscriber = processes.start(name + "-subscriber", BenchProcesses.BENCH_JAR,
-            "peer-subscriber", "--system", name, "--port", Integer.toString(port), "--items", Integer.toString(items),
-            "--hlog", hlog.toString());
+            "peer-subscriber", "--system", name, "--port", Integer.toString(subscriberPort),
+            "--items", Integer.toString(items), "--hlog", hlog.toString());
         TestClients.awaitWholeWatchlist(subscriber);
         final BenchProcess publisher = processes.start(name + "-publisher", BenchProcesses.BENCH_JAR,
-            "peer-publisher", "--system", name, "--port", Integer.toString(port), "--items", Integer.toString(items),
+            "peer-publisher", "--system", name, "--port", Integer.toString(publisherPort),
+            "--items", Integer.toString(items),
             "--rate", Long.toString(openingRate), "--tick-us", Long.toString(tickUs),
             "--timestamp-every", Integer.toString(every));
         publisher.awaitLine("mdhub-peer-publisher: sent/s", 60);
-        console.printf("bench latency: %s up (%s, port %d), %d items subscribed%n", peer.label(), server, port, items);
+        console.printf("bench latency: %s up (%s), %d items subscribed%n", peer.label(),
+            null == server ? servers.size() + " tcp-relay process(es)" : server + ", port " + publisherPort, items);
         console.flush();
         final List<SystemRow> rows = new ArrayList<>();
         rates.run((rate) ->
         {
-            final SystemRow row = steps.measure(name, rate, publisher, subscriber, hlog,
-                new StepCpu(List.of(serverProcess, publisher, subscriber)), cpuRows, console);
+            final List<BenchProcess> all = new ArrayList<>(servers);
+            all.add(publisher);
+            all.add(subscriber);
+            final SystemRow row = steps.measure(name, rate, publisher, subscriber, hlog, new StepCpu(all), cpuRows,
+                console);
             rows.add(new SystemRow(peer.label(), row.row(), row.cpuUsPerUpdate()));
             return row.row();
         }, console, peer.label());
         return rows;
+    }
+
+    /**
+     * Start the floor's relays, each listening for the next hop before the previous connects to it.
+     *
+     * @return the port the subscriber connects to.
+     */
+    private int startRelays(final BenchProcesses processes, final int publisherPort, final List<BenchProcess> relays)
+    {
+        int from = 0;
+        for (int i = 1; i <= peer.relays(); i++)
+        {
+            final int outPort = LocalPorts.unused();
+            final BenchProcess relay = processes.start(peer.optionName() + "-relay-" + i, BenchProcesses.BENCH_JAR,
+                "tcp-relay", 1 == i ? "--in-port" : "--from", Integer.toString(1 == i ? publisherPort : from),
+                "--out-port", Integer.toString(outPort));
+            relay.awaitLine("mdhub-tcp-relay: listening", 60); // a probe connection would be taken as its outbound
+            relays.add(relay);
+            from = outPort;
+        }
+        return from;
     }
 
     private static void awaitListening(final BenchProcess server, final int port) throws IOException

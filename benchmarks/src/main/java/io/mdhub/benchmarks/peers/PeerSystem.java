@@ -8,8 +8,10 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * The pub/sub products a user would pick instead of MDHub for fanning out market data on one host, each run from
- * its distribution's server binary on its defaults (bound to loopback, nothing persisted).
+ * What {@code bench latency} measures MDHub beside: the pub/sub products a user would pick instead of MDHub for
+ * fanning out market data on one host, each run from its distribution's server binary on its defaults (bound to
+ * loopback, nothing persisted), and the floors of this host for a path of one and of two relays
+ * ({@link TcpRelayMain}: blocking sockets, nothing decoded), MDHub's path having two (distributor, p2p-server).
  */
 public enum PeerSystem
 {
@@ -56,6 +58,26 @@ public enum PeerSystem
         PeerSubscriber subscriber(final int port, final String[] names)
         {
             return NatsPeer.subscriber(port, names);
+        }
+    },
+
+    /** The floor of one relay: publisher → tcp-relay → subscriber. */
+    RELAY("1 TCP relay (floor)", null, null)
+    {
+        @Override
+        public int relays()
+        {
+            return 1;
+        }
+    },
+
+    /** The floor of two relays, as many as MDHub's path has: publisher → tcp-relay → tcp-relay → subscriber. */
+    RELAY2("2 TCP relays (floor)", null, null)
+    {
+        @Override
+        public int relays()
+        {
+            return 2;
         }
     };
 
@@ -110,6 +132,10 @@ public enum PeerSystem
      */
     public Path findServer()
     {
+        if (null == binaryName)
+        {
+            return null;
+        }
         final List<Path> dirs = new ArrayList<>();
         final String path = System.getenv("PATH");
         if (null != path)
@@ -135,15 +161,32 @@ public enum PeerSystem
     }
 
     /**
+     * @return the {@code tcp-relay} processes of a floor, 0 for a product with a server binary.
+     */
+    public int relays()
+    {
+        return 0;
+    }
+
+    /**
      * @param binary the server binary ({@link #findServer()}).
      * @param port   its port on loopback.
      * @return the command line that runs the server in the foreground.
      */
-    public abstract List<String> serverCommand(Path binary, int port);
+    public List<String> serverCommand(final Path binary, final int port)
+    {
+        throw new UnsupportedOperationException(label + " has no server binary");
+    }
 
-    abstract PeerPublisher publisher(int port, String[] names);
+    PeerPublisher publisher(final int port, final String[] names)
+    {
+        return RelayPeer.publisher(port);
+    }
 
-    abstract PeerSubscriber subscriber(int port, String[] names);
+    PeerSubscriber subscriber(final int port, final String[] names)
+    {
+        return RelayPeer.subscriber(port, names.length);
+    }
 
     /**
      * @param name as {@code --peers} or {@code --system} give it.
@@ -159,6 +202,6 @@ public enum PeerSystem
                 return system;
             }
         }
-        throw new IllegalArgumentException("unknown peer '" + name + "': redis or nats");
+        throw new IllegalArgumentException("unknown peer '" + name + "': redis, nats, relay or relay2");
     }
 }

@@ -49,7 +49,8 @@ class PeerUpdateTest
     {
         assertEquals(PeerSystem.REDIS, PeerSystem.of("redis"));
         assertEquals(PeerSystem.NATS, PeerSystem.of(" NATS"));
-        assertEquals("unknown peer 'kafka': redis or nats",
+        assertEquals(2, PeerSystem.of("relay2").relays());
+        assertEquals("unknown peer 'kafka': redis, nats, relay or relay2",
             org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
                 () -> PeerSystem.of("kafka")).getMessage());
         assertEquals("MD000042.X", PeerItems.names(43)[42]);
