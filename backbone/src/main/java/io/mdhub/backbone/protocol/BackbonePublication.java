@@ -138,6 +138,26 @@ public final class BackbonePublication
     }
 
     /**
+     * Publish what was encoded since the last successful {@link #claim(int)} without waking subscribers that sleep:
+     * for a heartbeat, which waits for their tick, so an idle stream wakes nobody between ticks. A later message
+     * that wakes them, or their tick, delivers it. New sleepers of the stream are still looked up and greeted, so
+     * they know this publisher will ring for what matters.
+     *
+     * @return as {@link #commit()}.
+     */
+    public long commitQuietly()
+    {
+        if (isClaimed)
+        {
+            isClaimed = false;
+            claim.commit();
+            ringer.lookUpIfDue();
+            return publication.position();
+        }
+        return offerQuietly(scratch, 0, length);
+    }
+
+    /**
      * Give back a claim without publishing (the space becomes padding).
      */
     public void abort()
@@ -159,16 +179,39 @@ public final class BackbonePublication
      */
     public long offer(final DirectBuffer source, final int index, final int count)
     {
+        final long result = offerWithRetries(source, index, count);
+        if (result > 0)
+        {
+            ringer.published();
+        }
+        return result;
+    }
+
+    /**
+     * Offer an already encoded message without waking subscribers that sleep (see {@link #commitQuietly()}).
+     *
+     * @param source the message.
+     * @param index  where it starts.
+     * @param count  its length.
+     * @return the new position, or the negative Publication code.
+     */
+    public long offerQuietly(final DirectBuffer source, final int index, final int count)
+    {
+        final long result = offerWithRetries(source, index, count);
+        if (result > 0)
+        {
+            ringer.lookUpIfDue(); // the sleepers hear of this publisher before it has anything that rings
+        }
+        return result;
+    }
+
+    private long offerWithRetries(final DirectBuffer source, final int index, final int count)
+    {
         long result = 0;
         for (int attempt = 0; attempt < maxAttempts; attempt++)
         {
             result = publication.offer(source, index, count);
-            if (result > 0)
-            {
-                ringer.published();
-                return result;
-            }
-            if (!shouldRetry(result))
+            if (result > 0 || !shouldRetry(result))
             {
                 return result;
             }

@@ -70,7 +70,7 @@ public final class ControlPublisher
             .epoch(epoch)
             .intervalMs(intervalMs)
             .timestampNs(timestampNs);
-        return publication.commit();
+        return publication.commitQuietly(); // a heartbeat: a sleeping distributor reads it at its tick
     }
 
     /**

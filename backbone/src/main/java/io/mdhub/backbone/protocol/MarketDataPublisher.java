@@ -36,7 +36,7 @@ public final class MarketDataPublisher
     }
 
     /**
-     * Announce the distributor's services (its heartbeat).
+     * Announce the distributor's services (its heartbeat), waking no sleeping subscriber.
      *
      * @param distributorId this distributor.
      * @param epoch         changes on every start.
@@ -72,7 +72,8 @@ public final class MarketDataPublisher
                 .serviceName(services.name(i));
         }
 
-        return publication.offer(
+        // a heartbeat: a sleeping p2p-server reads it at its tick rather than waking for it
+        return publication.offerQuietly(
             announcementBuffer, 0, MessageHeaderEncoder.ENCODED_LENGTH + announcement.encodedLength());
     }
 

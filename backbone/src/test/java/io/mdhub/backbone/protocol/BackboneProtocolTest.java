@@ -2,6 +2,7 @@ package io.mdhub.backbone.protocol;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.ByteOrder;
@@ -33,6 +34,7 @@ import io.mdhub.common.codecs.backbone.ItemUpdateEncoder;
 import io.mdhub.common.codecs.backbone.MessageHeaderEncoder;
 import io.mdhub.common.codecs.backbone.ServiceAnnouncementEncoder;
 import io.mdhub.common.codecs.backbone.ServiceState;
+import io.mdhub.common.concurrent.DoorbellRinger;
 import io.mdhub.common.test.InterruptAfter;
 import io.mdhub.common.test.MdTests;
 
@@ -140,6 +142,35 @@ class BackboneProtocolTest
         assertTrue(listener.events.get(0).startsWith("refresh s=2 h=1 seq=1"), listener.events::toString);
         assertTrue(listener.events.get(1).startsWith("update s=2 h=1 seq=2"), listener.events::toString);
         assertEquals(0, listener.refusals, "refused twice, then delivered");
+    }
+
+    @Test
+    void heartbeatsWakeNoSleepingSubscriberWhereDataAndAnswersDo()
+    {
+        final ExclusivePublication data = aeron.addExclusivePublication(CHANNEL, DATA_STREAM);
+        final ExclusivePublication control = aeron.addExclusivePublication(CHANNEL, CONTROL_STREAM);
+        final Subscription dataSubscription = aeron.addSubscription(CHANNEL, DATA_STREAM);
+        final Subscription controlSubscription = aeron.addSubscription(CHANNEL, CONTROL_STREAM);
+        awaitReady(dataSubscription, data);
+        awaitReady(controlSubscription, control);
+        final DoorbellRinger dataRinger = DoorbellRinger.forPublication(aeron, data);
+        final DoorbellRinger controlRinger = DoorbellRinger.forPublication(aeron, control);
+        final MarketDataPublisher publisher =
+            new MarketDataPublisher(new BackbonePublication(data, 3, backPressure, dataRinger));
+        final ControlPublisher controlPublisher =
+            new ControlPublisher(new BackbonePublication(control, 3, backPressure, controlRinger), 5, 2);
+
+        assertTrue(publisher.announce(7, 99L, 100, 5L, services()) > 0);
+        assertTrue(controlPublisher.announce(3L, 1000, 6L) > 0);
+        assertFalse(dataRinger.ringIfPublished(), "a distributor's heartbeat waits for the sleeper's tick");
+        assertFalse(controlRinger.ringIfPublished(), "a p2p-server's heartbeat waits for the sleeper's tick");
+
+        assertTrue(publisher.update(1, 1, 1, 0, new UnsafeBuffer(random(10, 3)), 0, 10) > 0);
+        assertTrue(controlPublisher.requestItem(1L, 1, 6, true, new UnsafeBuffer(new byte[] {(byte)'A'}), 0, 1) > 0);
+        assertTrue(dataRinger.ringIfPublished(), "live data wakes the sleepers");
+        assertTrue(controlRinger.ringIfPublished(), "an item request wakes the sleepers");
+        dataRinger.close();
+        controlRinger.close();
     }
 
     @Test

@@ -194,6 +194,24 @@ public final class DoorbellRinger implements AutoCloseable
     }
 
     /**
+     * Find new doorbells of the stream and say hello to them, when a look is due (a new counter appeared, or a second
+     * passed), without ringing: for a publisher whose messages wake nobody (heartbeats), so that the stream's sleepers
+     * learn it will ring before it has anything that rings.
+     */
+    public void lookUpIfDue()
+    {
+        if (null == counters || isClosed)
+        {
+            return;
+        }
+        final long nowNs = System.nanoTime();
+        if (isLookupDue || nowNs - nextLookupNs >= 0)
+        {
+            lookUp(nowNs);
+        }
+    }
+
+    /**
      * Wake the stream's sleepers that sleep. Call after the messages are published (offered or committed).
      */
     public void ring()
