@@ -21,7 +21,8 @@ final class LatencyReport
     private static final int RIGHT = 170;
     private static final int TOP = 30;
     private static final int BOTTOM = 50;
-    private static final String[] COLOURS = {"#1f77b4", "#7f7f7f", "#ff7f0e", "#d62728", "#2ca02c", "#9467bd"};
+    private static final String[] COLOURS =
+        {"#1f77b4", "#7f7f7f", "#ff7f0e", "#d62728", "#2ca02c", "#9467bd", "#8c564b", "#e377c2"};
 
     private LatencyReport()
     {
