@@ -1,10 +1,6 @@
 package io.mdhub.benchmarks.peers;
 
-import java.io.BufferedReader;
-import java.io.IOException;
-import java.io.InputStreamReader;
 import java.io.PrintWriter;
-import java.nio.charset.StandardCharsets;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
@@ -12,6 +8,7 @@ import java.util.concurrent.locks.LockSupport;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import io.mdhub.benchmarks.source.UpdatePacer;
+import io.mdhub.benchmarks.tools.RateCommands;
 import io.mdhub.benchmarks.tools.ToolShutdown;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -27,14 +24,8 @@ import picocli.CommandLine.Option;
     description = "Publish updates to Redis or NATS at a commanded rate ('ur <rate>' on standard input).")
 public final class PeerPublisherMain implements Callable<Integer>
 {
-    @Option(names = "--system", required = true, description = "redis or nats.")
-    String system;
-
-    @Option(names = "--port", required = true, description = "The server's port on 127.0.0.1.")
-    int port;
-
-    @Option(names = "--items", description = "Items, a channel or subject each (default ${DEFAULT-VALUE}).")
-    int items = 100_000;
+    @CommandLine.Mixin
+    PeerOptions peerOptions = new PeerOptions();
 
     @Option(names = "--rate", description = "Updates per second to start with (default ${DEFAULT-VALUE}).")
     long rate = 1_000;
@@ -55,28 +46,31 @@ public final class PeerPublisherMain implements Callable<Integer>
     @Override
     public Integer call() throws Exception
     {
-        if (items < 1 || tickUs < 1 || timestampEvery < 1 || rate < 0)
+        final PeerSystem peer = peerOptions.checked(spec.commandLine());
+        if (tickUs < 1 || timestampEvery < 1 || rate < 0)
         {
             throw new CommandLine.ParameterException(spec.commandLine(),
-                "--items, --tick-us and --timestamp-every must be positive, --rate not negative");
+                "--tick-us and --timestamp-every must be positive, --rate not negative");
         }
+        final int port = peerOptions.port;
+        final int items = peerOptions.items;
         final PrintWriter out = spec.commandLine().getOut();
-        final PeerSystem peer = PeerSystem.of(system);
         final String[] names = PeerItems.names(items);
         commandedRate = rate;
         try (ToolShutdown shutdown = ToolShutdown.install("mdhub-peer-publisher");
             PeerPublisher publisher = peer.publisher(port, names))
         {
-            startCommandReader(out, shutdown);
+            RateCommands.start("mdhub-peer-publisher", (newRate) -> commandedRate = newRate, out, shutdown);
             out.printf("mdhub-peer-publisher: %s on port %d, %d items, %d updates/s, a burst per %d us%n",
                 peer.label(), port, items, rate, tickUs);
             out.flush();
-            publish(publisher, shutdown, out);
+            publish(publisher, items, shutdown, out);
         }
         return 0;
     }
 
-    private void publish(final PeerPublisher publisher, final ToolShutdown shutdown, final PrintWriter out)
+    private void publish(
+        final PeerPublisher publisher, final int items, final ToolShutdown shutdown, final PrintWriter out)
     {
         final long tickNs = TimeUnit.MICROSECONDS.toNanos(tickUs);
         long now = System.nanoTime();
@@ -124,56 +118,5 @@ public final class PeerPublisherMain implements Callable<Integer>
                 nextReportNs += TimeUnit.SECONDS.toNanos(1);
             }
         }
-    }
-
-    private void startCommandReader(final PrintWriter out, final ToolShutdown shutdown)
-    {
-        final Thread reader = new Thread(() ->
-        {
-            try (BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.US_ASCII)))
-            {
-                String line;
-                while (null != (line = in.readLine()))
-                {
-                    onCommand(line.trim(), out, shutdown);
-                }
-            }
-            catch (final IOException ex)
-            {
-                out.println("mdhub-peer-publisher: standard input closed: " + ex.getMessage());
-            }
-        }, "peer-publisher-stdin");
-        reader.setDaemon(true);
-        reader.start();
-    }
-
-    private void onCommand(final String line, final PrintWriter out, final ToolShutdown shutdown)
-    {
-        if (line.startsWith("ur "))
-        {
-            try
-            {
-                final long newRate = Long.parseLong(line.substring(3).trim());
-                if (newRate < 0)
-                {
-                    throw new NumberFormatException("negative");
-                }
-                commandedRate = newRate;
-                out.println("mdhub-peer-publisher: rate now " + newRate + " updates/s");
-            }
-            catch (final NumberFormatException ex)
-            {
-                out.println("mdhub-peer-publisher: usage: ur <updates per second>");
-            }
-        }
-        else if ("quit".equals(line) || "q".equals(line))
-        {
-            shutdown.stop();
-        }
-        else if (!line.isEmpty())
-        {
-            out.println("mdhub-peer-publisher: commands: ur <rate>, quit");
-        }
-        out.flush();
     }
 }

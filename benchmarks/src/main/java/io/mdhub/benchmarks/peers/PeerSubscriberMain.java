@@ -31,14 +31,8 @@ public final class PeerSubscriberMain implements Callable<Integer>
     public static final String FAILED = "the subscription failed";
     private static final long HIGHEST_LATENCY_NS = TimeUnit.SECONDS.toNanos(60);
 
-    @Option(names = "--system", required = true, description = "redis or nats.")
-    String system;
-
-    @Option(names = "--port", required = true, description = "The server's port on 127.0.0.1.")
-    int port;
-
-    @Option(names = "--items", description = "Items, a channel or subject each (default ${DEFAULT-VALUE}).")
-    int items = 100_000;
+    @CommandLine.Mixin
+    PeerOptions peerOptions = new PeerOptions();
 
     @Option(names = "--hlog", description = "Write a latency interval histogram per second to this .hlog file " +
         "(nanoseconds, tag end-to-end).")
@@ -50,12 +44,10 @@ public final class PeerSubscriberMain implements Callable<Integer>
     @Override
     public Integer call() throws Exception
     {
-        if (items < 1)
-        {
-            throw new CommandLine.ParameterException(spec.commandLine(), "--items must be positive: " + items);
-        }
+        final PeerSystem peer = peerOptions.checked(spec.commandLine());
+        final int port = peerOptions.port;
+        final int items = peerOptions.items;
         final PrintWriter out = spec.commandLine().getOut();
-        final PeerSystem peer = PeerSystem.of(system);
         final SequenceCheck sequences = new SequenceCheck();
         final Recorder latency = new Recorder(HIGHEST_LATENCY_NS, 3);
         final UnsafeBuffer view = new UnsafeBuffer(new byte[0]); // the delivery thread's only

@@ -1,14 +1,11 @@
 package io.mdhub.benchmarks.source;
 
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
 import java.io.PrintWriter;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
-import java.util.function.LongConsumer;
 
+import io.mdhub.benchmarks.tools.RateCommands;
 import io.mdhub.benchmarks.tools.ToolShutdown;
 import io.mdhub.common.ripc.NettyProcessDefaults;
 import picocli.CommandLine;
@@ -127,7 +124,7 @@ public final class SourceMain implements Callable<Integer>
             out.printf("mdhub-source: publishing %d items of %s to %s:%d at %d updates/s%n",
                 ctx.items().size(), serviceName, host, distributorPort, rate);
             out.flush();
-            startCommandReader(source::rate, out, shutdown);
+            RateCommands.start("mdhub-source", source::rate, out, shutdown);
             final long endNs = durationSeconds > 0 ? System.nanoTime() + TimeUnit.SECONDS.toNanos(durationSeconds) :
                 Long.MAX_VALUE;
             long lastUpdates = 0;
@@ -168,7 +165,7 @@ public final class SourceMain implements Callable<Integer>
             out.printf("mdhub-source: interactive, listening on %s:%d, service %s (id %d), %d updates/s per " +
                 "connection%n", bindAddress, source.port(), ctx.serviceName(), serviceId, rate);
             out.flush();
-            startCommandReader(source::rate, out, shutdown);
+            RateCommands.start("mdhub-source", source::rate, out, shutdown);
             final long endNs = durationSeconds > 0 ? System.nanoTime() + TimeUnit.SECONDS.toNanos(durationSeconds) :
                 Long.MAX_VALUE;
             long lastUpdates = 0;
@@ -186,57 +183,5 @@ public final class SourceMain implements Callable<Integer>
             out.println("mdhub-source: " + source.stats());
         }
         return 0;
-    }
-
-    private void startCommandReader(
-        final LongConsumer rateControl, final PrintWriter out, final ToolShutdown shutdown)
-    {
-        final Thread reader = new Thread(() ->
-        {
-            try (BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.US_ASCII)))
-            {
-                String line;
-                while (null != (line = in.readLine()))
-                {
-                    onCommand(rateControl, out, line.trim(), shutdown);
-                }
-            }
-            catch (final java.io.IOException ex)
-            {
-                out.println("mdhub-source: standard input closed: " + ex.getMessage());
-            }
-        }, "mdhub-source-stdin");
-        reader.setDaemon(true);
-        reader.start();
-    }
-
-    private static void onCommand(
-        final LongConsumer rateControl,
-        final PrintWriter out,
-        final String line,
-        final ToolShutdown shutdown)
-    {
-        if (line.startsWith("ur "))
-        {
-            try
-            {
-                final long newRate = Long.parseLong(line.substring(3).trim());
-                rateControl.accept(newRate);
-                out.println("mdhub-source: rate now " + newRate + " updates/s");
-            }
-            catch (final IllegalArgumentException ex)
-            {
-                out.println("mdhub-source: usage: ur <updates per second>");
-            }
-        }
-        else if ("quit".equals(line) || "q".equals(line))
-        {
-            shutdown.stop();
-        }
-        else if (!line.isEmpty())
-        {
-            out.println("mdhub-source: commands: ur <rate>, quit");
-        }
-        out.flush();
     }
 }
