@@ -6,6 +6,8 @@ import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import org.HdrHistogram.Histogram;
+
 /**
  * The counts of the test client's once-a-second report line: {@link TestClientMain} prints it, the benchmarks read it
  * back from the client's output, so its format lives here only. Per-second counts are the change since the last line.
@@ -41,6 +43,17 @@ public record ClientStatsLine(
     {
         return String.format(Locale.ROOT, FORMAT, refreshesPerSecond, updatesPerSecond, statusesPerSecond, itemsOpen,
             itemsRequested, itemsSuspect, recoveries, lostUpdates);
+    }
+
+    /**
+     * @param interval the last second's latency histogram (nanoseconds).
+     * @return the whole once-a-second line: the counts, then the second's latency median, p99 and sample count.
+     */
+    public String format(final Histogram interval)
+    {
+        return String.format(Locale.ROOT, "%slatency p50 %.1f us p99 %.1f us (%d samples)", format(),
+            interval.getValueAtPercentile(50) / 1000.0, interval.getValueAtPercentile(99) / 1000.0,
+            interval.getTotalCount());
     }
 
     /**

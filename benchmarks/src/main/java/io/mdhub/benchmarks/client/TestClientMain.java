@@ -122,16 +122,13 @@ public final class TestClientMain implements Callable<Integer>
                 final long nowMs = System.currentTimeMillis();
                 if (null != hlogWriter)
                 {
-                    interval.setStartTimeStamp(lastMs);
-                    interval.setEndTimeStamp(nowMs);
-                    hlogWriter.write("end-to-end", interval);
+                    hlogWriter.write("end-to-end", interval, lastMs, nowMs);
                 }
                 lastMs = nowMs;
-                out.printf("%slatency p50 %.1f us p99 %.1f us (%d samples)%n", new ClientStatsLine(
+                out.println(new ClientStatsLine(
                     now.refreshes - last.refreshes, now.updates - last.updates, now.statuses - last.statuses,
-                    now.itemsOpen, client.itemsRequested(), now.itemsSuspect, now.recoveries, now.lostUpdates).format(),
-                    interval.getValueAtPercentile(50) / 1000.0, interval.getValueAtPercentile(99) / 1000.0,
-                    interval.getTotalCount());
+                    now.itemsOpen, client.itemsRequested(), now.itemsSuspect, now.recoveries, now.lostUpdates)
+                    .format(interval));
                 out.flush();
                 last = now;
                 if (null != now.failure)

@@ -81,6 +81,7 @@ public final class PeerPublisherMain implements Callable<Integer>
         long sentThisSecond = 0;
         long nextReportNs = now + TimeUnit.SECONDS.toNanos(1);
         long nextTickNs = now + tickNs;
+        final UnsafeBuffer encoder = new UnsafeBuffer(new byte[PeerUpdate.LENGTH]);
         while (!shutdown.isStopped())
         {
             LockSupport.parkNanos(nextTickNs - now);
@@ -101,7 +102,8 @@ public final class PeerPublisherMain implements Callable<Integer>
                 sequence++;
                 // a fresh array per update: a client library may hold the array until its writer has written it
                 final byte[] payload = new byte[PeerUpdate.LENGTH];
-                PeerUpdate.encode(new UnsafeBuffer(payload), sequence, item,
+                encoder.wrap(payload);
+                PeerUpdate.encode(encoder, sequence, item,
                     0 == sequence % timestampEvery ? System.nanoTime() : 0);
                 publisher.publish(item, payload);
                 item = item + 1 == items ? 0 : item + 1;

@@ -83,16 +83,12 @@ public final class PeerSubscriberMain implements Callable<Integer>
                 final long nowMs = System.currentTimeMillis();
                 if (null != hlogWriter)
                 {
-                    interval.setStartTimeStamp(lastMs);
-                    interval.setEndTimeStamp(nowMs);
-                    hlogWriter.write("end-to-end", interval);
+                    hlogWriter.write("end-to-end", interval, lastMs, nowMs);
                 }
                 lastMs = nowMs;
                 final long received = sequences.received();
-                out.printf("%slatency p50 %.1f us p99 %.1f us (%d samples), out of order %d%n", new ClientStatsLine(
-                    0, received - lastReceived, 0, subscriber.subscribed(), items, 0, 0, sequences.lost()).format(),
-                    interval.getValueAtPercentile(50) / 1000.0, interval.getValueAtPercentile(99) / 1000.0,
-                    interval.getTotalCount(), sequences.outOfOrder());
+                out.println(new ClientStatsLine(0, received - lastReceived, 0, subscriber.subscribed(), items, 0, 0,
+                    sequences.lost()).format(interval) + ", out of order " + sequences.outOfOrder());
                 out.flush();
                 lastReceived = received;
                 final Throwable failure = subscriber.failure();

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 
+import org.HdrHistogram.Histogram;
 import org.junit.jupiter.api.Test;
 
 import io.mdhub.common.test.InterruptAfter;
@@ -26,6 +27,19 @@ class ClientStatsLineTest
 
         assertEquals("client: refreshes/s 0, updates/s 9000, status/s 0, open 100000/100000, suspect 0, " +
             "recovered 64, lost 0, latency p50 88.1 us p99 700.2 us (818 samples)", printed);
+        assertEquals(WHOLE, ClientStatsLine.parse(printed));
+    }
+
+    @Test
+    void theWholeLineCarriesTheSecondsLatencyAndReadsBack()
+    {
+        final Histogram interval = new Histogram(3);
+        interval.recordValue(88_000);
+        interval.recordValue(700_000);
+
+        final String printed = WHOLE.format(interval);
+
+        assertEquals(WHOLE.format() + "latency p50 88.1 us p99 700.4 us (2 samples)", printed);
         assertEquals(WHOLE, ClientStatsLine.parse(printed));
     }
 

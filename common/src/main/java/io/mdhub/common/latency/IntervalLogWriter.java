@@ -59,6 +59,21 @@ public final class IntervalLogWriter implements AutoCloseable
         interval.setTag(previousTag);
     }
 
+    /**
+     * Write one interval histogram stamped with the times it covers.
+     *
+     * @param tag      its tag, as {@link #write(String, Histogram)}.
+     * @param interval the interval's histogram; its start and end time stamps are set.
+     * @param startMs  epoch ms the interval began.
+     * @param endMs    epoch ms it ended.
+     */
+    public void write(final String tag, final Histogram interval, final long startMs, final long endMs)
+    {
+        interval.setStartTimeStamp(startMs);
+        interval.setEndTimeStamp(endMs);
+        write(tag, interval);
+    }
+
     @Override
     public void close()
     {
