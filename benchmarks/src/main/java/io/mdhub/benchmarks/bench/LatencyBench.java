@@ -121,7 +121,8 @@ public final class LatencyBench implements Callable<Integer>
     @Option(names = "--peers", split = ",", paramLabel = "PEER", description = "Also run these pub/sub systems " +
         "through the same rates, items, update size, pacing and timestamps, after MDHub, each from its server " +
         "binary on the PATH (skipped with a line when absent): redis (redis-server, Jedis), nats (nats-server, " +
-        "jnats).")
+        "jnats); relay, relay2 (the floors of one and two tcp-relay processes); mdhub-eta (MDHub on its defaults " +
+        "between an ETA non-interactive provider and an ETA consumer).")
     List<String> peers = new ArrayList<>();
 
     @Option(names = "--pin", description = "Pin the processes to CPUs (taskset): the p2p-server and the test client " +

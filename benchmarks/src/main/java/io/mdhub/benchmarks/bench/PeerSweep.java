@@ -40,7 +40,7 @@ final class PeerSweep
      */
     static PeerSweep find(final PeerSystem peer, final PrintWriter console)
     {
-        if (peer.relays() > 0)
+        if (peer.relays() > 0 || peer.isMdhub())
         {
             return new PeerSweep(peer, null);
         }
@@ -93,25 +93,45 @@ final class PeerSweep
         final String name = peer.optionName();
         final List<BenchProcess> servers = new ArrayList<>();
         final int publisherPort = LocalPorts.unused();
-        final int subscriberPort = peer.relays() > 0 ? startRelays(processes, publisherPort, servers) : publisherPort;
-        if (0 == peer.relays())
+        final int subscriberPort;
+        if (peer.isMdhub())
         {
+            subscriberPort = LocalPorts.unused();
+            startMdhub(processes, publisherPort, subscriberPort, items, servers);
+        }
+        else if (peer.relays() > 0)
+        {
+            subscriberPort = startRelays(processes, publisherPort, servers);
+        }
+        else
+        {
+            subscriberPort = publisherPort;
             servers.add(processes.startProgram(name + "-server", peer.serverCommand(server, publisherPort)));
             awaitListening(servers.get(0), publisherPort);
         }
         final Path hlog = dir.resolve(name + "-subscriber.hlog");
-        final BenchProcess subscriber = processes.start(name + "-subscriber", BenchProcesses.BENCH_JAR,
-            "peer-subscriber", "--system", name, "--port", Integer.toString(subscriberPort),
-            "--items", Integer.toString(items), "--hlog", hlog.toString());
-        TestClients.awaitWholeWatchlist(subscriber);
-        final BenchProcess publisher = processes.start(name + "-publisher", BenchProcesses.BENCH_JAR,
-            "peer-publisher", "--system", name, "--port", Integer.toString(publisherPort),
-            "--items", Integer.toString(items),
+        final List<String> subscriberArgs = List.of("peer-subscriber", "--system", name,
+            "--port", Integer.toString(subscriberPort), "--items", Integer.toString(items), "--hlog", hlog.toString());
+        final List<String> publisherArgs = List.of("peer-publisher", "--system", name,
+            "--port", Integer.toString(publisherPort), "--items", Integer.toString(items),
             "--rate", Long.toString(openingRate), "--tick-us", Long.toString(tickUs),
             "--timestamp-every", Integer.toString(every));
-        publisher.awaitLine("mdhub-peer-publisher: sent/s", 60);
-        console.printf("bench latency: %s up (%s), %d items subscribed%n", peer.label(),
-            null == server ? servers.size() + " tcp-relay process(es)" : server + ", port " + publisherPort, items);
+        final BenchProcess subscriber;
+        final BenchProcess publisher;
+        if (peer.isMdhub())
+        {
+            // MDHub's items exist once published: the provider first, then the consumer's requests
+            publisher = startPublisher(processes, name, publisherArgs);
+            subscriber = startSubscriber(processes, name, subscriberArgs);
+        }
+        else
+        {
+            subscriber = startSubscriber(processes, name, subscriberArgs);
+            publisher = startPublisher(processes, name, publisherArgs);
+        }
+        console.printf("bench latency: %s up (%s), %d items subscribed%n", peer.label(), null != server ?
+            server + ", port " + publisherPort : peer.isMdhub() ? "backbone, distributor and p2p-server" :
+            servers.size() + " tcp-relay process(es)", items);
         console.flush();
         final List<SystemRow> rows = new ArrayList<>();
         rates.run((rate) ->
@@ -125,6 +145,48 @@ final class PeerSweep
             return row.row();
         }, console, peer.label());
         return rows;
+    }
+
+    private static BenchProcess startSubscriber(
+        final BenchProcesses processes, final String name, final List<String> args)
+    {
+        final BenchProcess subscriber = processes.start(name + "-subscriber", BenchProcesses.BENCH_JAR,
+            args.toArray(new String[0]));
+        TestClients.awaitWholeWatchlist(subscriber);
+        return subscriber;
+    }
+
+    private static BenchProcess startPublisher(
+        final BenchProcesses processes, final String name, final List<String> args)
+    {
+        final BenchProcess publisher = processes.start(name + "-publisher", BenchProcesses.BENCH_JAR,
+            args.toArray(new String[0]));
+        publisher.awaitLine("mdhub-peer-publisher: sent/s", 60);
+        return publisher;
+    }
+
+    /**
+     * Start MDHub on its defaults as {@code bench latency} starts it for its own row: the backbone, a distributor
+     * taking the publisher's connection and a p2p-server taking the subscriber's.
+     */
+    private static void startMdhub(
+        final BenchProcesses processes,
+        final int distributorPort,
+        final int p2pPort,
+        final int items,
+        final List<BenchProcess> servers)
+    {
+        final String aeronDir = processes.memoryDir("aeron").toString();
+        final BenchProcess backbone =
+            processes.start("mdhub-eta-backbone", BenchProcesses.BACKBONE_JAR, "--aeron-dir", aeronDir);
+        backbone.awaitLine("mdhub-backbone ready", 60);
+        final BenchProcess distributor = processes.start("mdhub-eta-distributor", BenchProcesses.DISTRIBUTOR_JAR,
+            "--aeron-dir", aeronDir, "--port", Integer.toString(distributorPort));
+        final BenchProcess p2p = processes.start("mdhub-eta-p2p", BenchProcesses.P2P_JAR, "--aeron-dir", aeronDir,
+            "--port", Integer.toString(p2pPort), "-D", "mdhub.p2p.max.items=" + Math.max(items, 100_000));
+        distributor.awaitLine("mdhub-distributor ready", 60);
+        p2p.awaitLine("mdhub-p2p ready", 60);
+        servers.addAll(List.of(backbone, distributor, p2p));
     }
 
     /**

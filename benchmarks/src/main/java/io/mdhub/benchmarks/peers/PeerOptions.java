@@ -8,10 +8,11 @@ import picocli.CommandLine.Option;
  */
 final class PeerOptions
 {
-    @Option(names = "--system", required = true, description = "redis, nats, relay or relay2.")
+    @Option(names = "--system", required = true, description = "redis, nats, mdhub-eta, relay or relay2.")
     String system;
 
-    @Option(names = "--port", required = true, description = "The server's (or relay's) port on 127.0.0.1.")
+    @Option(names = "--port", required = true, description = "The server's port on 127.0.0.1 (a relay's; for " +
+        "mdhub-eta the distributor's or the p2p-server's).")
     int port;
 
     @Option(names = "--items", description = "Items, a channel or subject each (default ${DEFAULT-VALUE}).")

@@ -10,8 +10,9 @@ import java.util.Locale;
 /**
  * What {@code bench latency} measures MDHub beside: the pub/sub products a user would pick instead of MDHub for
  * fanning out market data on one host, each run from its distribution's server binary on its defaults (bound to
- * loopback, nothing persisted), and the floors of this host for a path of one and of two relays
- * ({@link TcpRelayMain}: blocking sockets, nothing decoded), MDHub's path having two (distributor, p2p-server).
+ * loopback, nothing persisted), the floors of this host for a path of one and of two relays ({@link TcpRelayMain}:
+ * blocking sockets, nothing decoded), MDHub's path having two (distributor, p2p-server), and MDHub between ETA
+ * applications.
  */
 public enum PeerSystem
 {
@@ -58,6 +59,31 @@ public enum PeerSystem
         PeerSubscriber subscriber(final int port, final String[] names)
         {
             return NatsPeer.subscriber(port, names);
+        }
+    },
+
+    /**
+     * MDHub itself on its defaults (backbone, distributor, p2p-server) between the applications users connect: an ETA
+     * non-interactive provider publishing to the distributor and an ETA consumer of the p2p-server.
+     */
+    MDHUB_ETA("MDHub (defaults; ETA provider and consumer)", null, null)
+    {
+        @Override
+        public boolean isMdhub()
+        {
+            return true;
+        }
+
+        @Override
+        PeerPublisher publisher(final int port, final String[] names)
+        {
+            return new EtaNiPublisher(port, names);
+        }
+
+        @Override
+        PeerSubscriber subscriber(final int port, final String[] names)
+        {
+            return new EtaConsumerSubscriber(port, names);
         }
     },
 
@@ -108,7 +134,7 @@ public enum PeerSystem
      */
     public String optionName()
     {
-        return name().toLowerCase(Locale.ROOT);
+        return name().toLowerCase(Locale.ROOT).replace('_', '-');
     }
 
     /**
@@ -161,6 +187,16 @@ public enum PeerSystem
     }
 
     /**
+     * @return true for MDHub's own processes between the publisher and the subscriber: the distributor takes the
+     * publisher's connection and the p2p-server the subscriber's, and items exist once the publisher has published
+     * them.
+     */
+    public boolean isMdhub()
+    {
+        return false;
+    }
+
+    /**
      * @return the {@code tcp-relay} processes of a floor, 0 for a product with a server binary.
      */
     public int relays()
@@ -202,6 +238,6 @@ public enum PeerSystem
                 return system;
             }
         }
-        throw new IllegalArgumentException("unknown peer '" + name + "': redis, nats, relay or relay2");
+        throw new IllegalArgumentException("unknown peer '" + name + "': redis, nats, mdhub-eta, relay or relay2");
     }
 }

@@ -15,11 +15,12 @@ import io.mdhub.common.test.InterruptAfter;
 import io.mdhub.common.test.SystemProcesses;
 
 /**
- * {@code bin/mdhub bench latency --peers redis,nats,relay2} with tiny settings: MDHub on its defaults, then the floor
- * of two TCP relays and each peer whose server is installed through the same rate, side by side in {@code systems.csv}
- * and the report; a peer whose server is not installed is skipped with a line that says how to install it.
+ * {@code bin/mdhub bench latency --peers redis,nats,relay2,mdhub-eta} with tiny settings: MDHub on its defaults, then
+ * the floor of two TCP relays, each peer whose server is installed and MDHub between an ETA provider and an ETA
+ * consumer through the same rate, side by side in {@code systems.csv} and the report; a peer whose server is not
+ * installed is skipped with a line that says how to install it.
  */
-@InterruptAfter(240)
+@InterruptAfter(300)
 class LatencyBenchPeersIT
 {
     @TempDir
@@ -34,8 +35,8 @@ class LatencyBenchPeersIT
         {
             SystemProcesses.awaitSuccess(processes.startScript(log, "bin/mdhub", List.of(
                 "bench", "latency", "--items", "1000", "--rates", "1000", "--step-seconds", "3",
-                "--warmup-seconds", "2", "--peers", "redis,nats,relay2", "--out", report.toString(),
-                "--jvm-opts", "-Xmx256m")), log, 200);
+                "--warmup-seconds", "2", "--peers", "redis,nats,relay2,mdhub-eta", "--out", report.toString(),
+                "--jvm-opts", "-Xmx256m")), log, 260);
             final String output = Files.readString(log);
             final List<String> systems = Files.readAllLines(report.resolve("systems.csv"));
             assertEquals(SystemRow.CSV_HEADER, systems.get(0));
@@ -48,7 +49,7 @@ class LatencyBenchPeersIT
                 {
                     continue; // not asked for
                 }
-                if (0 == peer.relays() && null == peer.findServer())
+                if (0 == peer.relays() && !peer.isMdhub() && null == peer.findServer())
                 {
                     System.out.println("LatencyBenchPeersIT: " + peer.binaryName() + " not installed: its skip line " +
                         "is checked, not its run (apt-get install " + peer.debianPackage() + ")");

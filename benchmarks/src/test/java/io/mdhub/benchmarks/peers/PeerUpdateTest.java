@@ -2,6 +2,7 @@ package io.mdhub.benchmarks.peers;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
@@ -50,7 +51,9 @@ class PeerUpdateTest
         assertEquals(PeerSystem.REDIS, PeerSystem.of("redis"));
         assertEquals(PeerSystem.NATS, PeerSystem.of(" NATS"));
         assertEquals(2, PeerSystem.of("relay2").relays());
-        assertEquals("unknown peer 'kafka': redis, nats, relay or relay2",
+        assertEquals(PeerSystem.MDHUB_ETA, PeerSystem.of("mdhub-eta"));
+        assertTrue(PeerSystem.MDHUB_ETA.isMdhub());
+        assertEquals("unknown peer 'kafka': redis, nats, mdhub-eta, relay or relay2",
             org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
                 () -> PeerSystem.of("kafka")).getMessage());
         assertEquals("MD000042.X", PeerItems.names(43)[42]);
