@@ -126,7 +126,7 @@ public final class CachedItem
      */
     public boolean isImaged()
     {
-        return cached.isImaged();
+        return cached().isImaged();
     }
 
     /**
@@ -142,13 +142,26 @@ public final class CachedItem
      */
     public ItemImage image()
     {
-        return cached.image();
+        return cached().image();
     }
 
     /**
-     * @return the image with the header of the last refresh or status (what a refresh from the cache is made of).
+     * @return the image with the header of the last refresh or status (what a refresh from the cache is made of), with
+     * every update passed on so far applied.
      */
     public CachedImage cached()
+    {
+        if (null != service)
+        {
+            service.imageUpdates().applyAll();
+        }
+        return cached;
+    }
+
+    /**
+     * @return the image as it is, for {@link ImageUpdates} to apply an update to.
+     */
+    CachedImage imageForUpdate()
     {
         return cached;
     }

@@ -28,6 +28,7 @@ public final class DistributedService
     private final AtomicCounter itemsCounter;
     private final AtomicCounter updatesIn;
     private final AtomicCounter refreshesIn;
+    private final ImageUpdates imageUpdates;
     private boolean isSinkDriven;
     private boolean isCaching = true;
     private int serviceState = STATE_DOWN;
@@ -39,14 +40,24 @@ public final class DistributedService
         final ItemCache cache,
         final AtomicCounter itemsCounter,
         final AtomicCounter updatesIn,
-        final AtomicCounter refreshesIn)
+        final AtomicCounter refreshesIn,
+        final ImageUpdates imageUpdates)
     {
         this.id = id;
+        this.imageUpdates = imageUpdates;
         this.name = name;
         this.cache = cache;
         this.itemsCounter = itemsCounter;
         this.updatesIn = updatesIn;
         this.refreshesIn = refreshesIn;
+    }
+
+    /**
+     * @return how its items' images take their updates.
+     */
+    ImageUpdates imageUpdates()
+    {
+        return imageUpdates;
     }
 
     /**

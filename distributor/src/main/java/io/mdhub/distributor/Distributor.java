@@ -261,7 +261,8 @@ public final class Distributor implements AutoCloseable
             eventLoopGroup = RipcTransport.newEventLoopGroup(1, useEpoll, EVENT_LOOP_THREAD_PREFIX + componentName);
             eventLoop = eventLoopGroup.next();
             final DistributorCounters counters = new DistributorCounters(countersManager, componentName);
-            final ServiceDirectory directory = new ServiceDirectory(maxServices, maxItemsPerService, counters);
+            final ServiceDirectory directory = new ServiceDirectory(maxServices, maxItemsPerService, counters,
+                new ImageUpdates(eventLoop));
             final ProviderReadGate readGate = new ProviderReadGate(eventLoop, counters);
             DistributorListener listeners = listener;
             final SinkDrivenItems sinkItems = new SinkDrivenItems(isLoadBalancing, routeCacheEnabled);

@@ -59,7 +59,7 @@ final class DistributorCore
     {
         this(component, maxProviders, DistributorConfiguration.PROVIDER_MAX_OUTPUT_BYTES_DEFAULT,
             DistributorConfiguration.LOGIN_TIMEOUT_DEFAULT_NS,
-            new ServiceDirectory(maxServices, maxItemsPerService, counters), listener, counters,
+            new ServiceDirectory(maxServices, maxItemsPerService, counters, new ImageUpdates(null)), listener, counters,
             new ProviderReadGate(null, counters), RipcConfiguration.PARTIAL_FRAME_TIMEOUT_DEFAULT_NS,
             new SinkDrivenItems(false, true));
     }

@@ -179,7 +179,7 @@ final class ItemFeed
             return;
         }
         final DistributedService service = item.service();
-        if (service.isCaching() && !item.item().cached().applyUpdate(msg, imageScratch))
+        if (service.isCaching() && !service.imageUpdates().onUpdate(item.item(), msg, imageScratch))
         {
             malformedPayload(session);
             return;
@@ -189,6 +189,10 @@ final class ItemFeed
         {
             core.listener.onItemUpdate(service.id(), item.handle(), item.domainType(), msg.updateType(), rwf,
                 rwfOffset, rwfLength);
+        }
+        if (service.isCaching())
+        {
+            service.imageUpdates().applyAfterBurst();
         }
     }
 

@@ -27,10 +27,16 @@ public final class ServiceDirectory
     private final int maxItemsPerService;
     private final DistributorCounters counters;
     private final ImageRefreshEncoder refreshEncoder = new ImageRefreshEncoder();
+    private final ImageUpdates imageUpdates;
     private int nextItemHandle = 1;
 
-    ServiceDirectory(final int maxServices, final int maxItemsPerService, final DistributorCounters counters)
+    ServiceDirectory(
+        final int maxServices,
+        final int maxItemsPerService,
+        final DistributorCounters counters,
+        final ImageUpdates imageUpdates)
     {
+        this.imageUpdates = imageUpdates;
         this.maxServices = maxServices;
         this.maxItemsPerService = maxItemsPerService;
         this.counters = counters;
@@ -109,7 +115,8 @@ public final class ServiceDirectory
             counters.newCounter(
                 MdCounters.DISTRIBUTOR_SERVICE_UPDATES_IN_TYPE_ID, "distributor-service-updates-in:" + suffix),
             counters.newCounter(
-                MdCounters.DISTRIBUTOR_SERVICE_REFRESHES_IN_TYPE_ID, "distributor-service-refreshes-in:" + suffix));
+                MdCounters.DISTRIBUTOR_SERVICE_REFRESHES_IN_TYPE_ID, "distributor-service-refreshes-in:" + suffix),
+            imageUpdates);
         byName.put(name, service);
         byId.put(id, service);
         services.add(service);

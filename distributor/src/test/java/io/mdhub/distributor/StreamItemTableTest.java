@@ -26,8 +26,8 @@ class StreamItemTableTest
     /** Two services, so that a slot taken over by another item must take over its service too. */
     private static final DistributedService[] SERVICES =
     {
-        new DistributedService(1, "ONE", null, null, null, null),
-        new DistributedService(2, "TWO", null, null, null, null)
+        new DistributedService(1, "ONE", null, null, null, null, new ImageUpdates(null)),
+        new DistributedService(2, "TWO", null, null, null, null, new ImageUpdates(null))
     };
 
     private static CachedItem item(final int handle)

@@ -138,6 +138,25 @@ public final class CachedImage
     }
 
     /**
+     * Check an update's FieldList as {@link #applyUpdate} reads it, without touching any image: for an update that is
+     * passed on at once and applied later ({@link DeferredUpdates}).
+     *
+     * @param update  a wrapped UpdateMsg whose container is a FieldList.
+     * @param scratch the thread's scratch used to read the payload.
+     * @return false if the FieldList does not decode ({@code scratch} says why).
+     */
+    public static boolean isWellFormedFieldList(final RwfMsgFlyweight update, final ImageScratch scratch)
+    {
+        final RwfFieldListFlyweight fieldList = scratch.fieldList;
+        if (!fieldList.wrap(update.buffer(), update.payloadOffset(), update.payloadLength()))
+        {
+            scratch.fail(DataTypes.FIELD_LIST, fieldList.error().description());
+            return false;
+        }
+        return true;
+    }
+
+    /**
      * Take the state of a status; CLEAR_CACHE empties the image, which then is not complete until the next refresh.
      *
      * @param status a wrapped StatusMsg.

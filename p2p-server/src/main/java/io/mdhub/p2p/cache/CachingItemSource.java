@@ -12,6 +12,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import io.mdhub.common.cache.CachedImage;
+import io.mdhub.common.cache.DeferredUpdates;
 import io.mdhub.common.cache.ImageRefreshEncoder;
 import io.mdhub.common.cache.ImageScratch;
 import io.mdhub.common.rwf.RwfMsgDescriptor;
@@ -30,6 +31,9 @@ import io.netty.channel.EventLoop;
  * later task of the worker's event loop — encoded at that moment, so it includes every update the worker has already
  * passed over for the waiting watcher — and nothing goes upstream. An image that is incomplete, Suspect or neither a
  * FieldList nor a Map sends the request upstream as before.
+ * <p>
+ * The updates of a source batch are applied after the worker has written the batch to its consumers
+ * ({@link DeferredUpdates}), and before anything reads or replaces an image.
  * <p>
  * Snapshot items are not cached (the source forgets them after their one refresh). Everything runs on the worker's
  * event loop, like the worker and the source.
@@ -50,6 +54,9 @@ public final class CachingItemSource implements ItemSource, ItemSourceListener
     private final ExpandableDirectByteBuffer encoded = new ExpandableDirectByteBuffer(1024);
     private final IntArrayList answersDue = new IntArrayList();
     private final Runnable answerTask = this::answerFromCache;
+    private final DeferredUpdates<CacheEntry> deferredUpdates = new DeferredUpdates<>();
+    private final DeferredUpdates.Applier<CacheEntry> applier = this::applyUpdate;
+    private boolean isInBatch;
     private CacheEntry[] entries = new CacheEntry[INITIAL_ITEMS];
     private ItemSource upstream;
     private boolean isAnswerTaskScheduled;
@@ -98,6 +105,7 @@ public final class CachingItemSource implements ItemSource, ItemSourceListener
         final int nameLength,
         final boolean streaming)
     {
+        applyDeferredUpdates();
         if (streaming && nameLength <= MAX_NAME_LENGTH)
         {
             entry(itemId).activate(domainType, serviceId, name, nameOffset, nameLength);
@@ -108,6 +116,7 @@ public final class CachingItemSource implements ItemSource, ItemSourceListener
     @Override
     public void refresh(final int itemId)
     {
+        applyDeferredUpdates();
         final CacheEntry entry = activeEntry(itemId);
         if (null != entry && entry.image.isServable())
         {
@@ -130,6 +139,7 @@ public final class CachingItemSource implements ItemSource, ItemSourceListener
     @Override
     public void close(final int itemId)
     {
+        applyDeferredUpdates();
         final CacheEntry entry = activeEntry(itemId);
         if (null != entry)
         {
@@ -153,6 +163,7 @@ public final class CachingItemSource implements ItemSource, ItemSourceListener
     private void answerFromCache()
     {
         isAnswerTaskScheduled = false;
+        applyDeferredUpdates();
         worker.onBatchStart();
         for (int i = 0, size = answersDue.size(); i < size; i++)
         {
@@ -195,6 +206,7 @@ public final class CachingItemSource implements ItemSource, ItemSourceListener
     public void onRefresh(
         final int itemId, final boolean solicited, final DirectBuffer buffer, final int offset, final int length)
     {
+        applyDeferredUpdates();
         final CacheEntry entry = activeEntry(itemId);
         if (null != entry)
         {
@@ -219,21 +231,44 @@ public final class CachingItemSource implements ItemSource, ItemSourceListener
         final CacheEntry entry = activeEntry(itemId);
         if (null != entry)
         {
-            if (!msg.wrap(buffer, offset, length))
+            if (isInBatch)
             {
-                uncache(entry, itemId, msg.errorReason());
+                deferredUpdates.add(entry, itemId, buffer, offset, length); // applied once the batch is written
             }
-            else if (!entry.image.applyUpdate(msg, imageScratch))
+            else
             {
-                uncache(entry, itemId, imageScratch.errorDescription());
+                applyUpdate(entry, itemId, buffer, offset, length);
             }
         }
         worker.onUpdate(itemId, buffer, offset, length);
     }
 
+    private void applyUpdate(
+        final CacheEntry entry, final int itemId, final DirectBuffer buffer, final int offset, final int length)
+    {
+        if (!msg.wrap(buffer, offset, length))
+        {
+            uncache(entry, itemId, msg.errorReason());
+        }
+        else if (!entry.image.applyUpdate(msg, imageScratch))
+        {
+            uncache(entry, itemId, imageScratch.errorDescription());
+        }
+    }
+
+    /**
+     * Apply the batch's updates to the images: before anything reads or replaces an image, and once the worker has
+     * written the batch to its consumers.
+     */
+    private void applyDeferredUpdates()
+    {
+        deferredUpdates.applyAll(applier);
+    }
+
     @Override
     public void onStatus(final int itemId, final DirectBuffer buffer, final int offset, final int length)
     {
+        applyDeferredUpdates();
         final CacheEntry entry = activeEntry(itemId);
         if (null != entry)
         {
@@ -264,13 +299,16 @@ public final class CachingItemSource implements ItemSource, ItemSourceListener
     @Override
     public void onBatchStart()
     {
+        isInBatch = true;
         worker.onBatchStart();
     }
 
     @Override
     public void onBatchEnd()
     {
-        worker.onBatchEnd();
+        worker.onBatchEnd(); // the consumers' writes first: the images can wait, the consumers should not
+        isInBatch = false;
+        applyDeferredUpdates();
     }
 
     /**

@@ -106,6 +106,13 @@ class CachingItemSourceTest
         return copy(encoder.complete());
     }
 
+    private UnsafeBuffer updateAsk(final long ask)
+    {
+        encoder.beginUpdate(writer.begin(scratch, 0, scratch.capacity()), -1, UpdateEventTypes.QUOTE)
+            .real(FieldIds.ASK, ask, 12);
+        return copy(encoder.complete());
+    }
+
     private UnsafeBuffer status(final int dataState)
     {
         return copy(encoder.encodeStatus(writer.begin(scratch, 0, scratch.capacity()), -1, StreamStates.OPEN,
@@ -168,6 +175,35 @@ class CachingItemSourceTest
             .real(FieldIds.ASK, 101, 12).end()).keySet(), fields.keySet());
         assertTrue(java.util.Arrays.equals(fields.get(FieldIds.BID), EtaFieldLists.decode(
             new EtaFieldLists().begin(0, 0).real(FieldIds.BID, 103, 12).end()).get(FieldIds.BID)), "latest BID");
+    }
+
+    @Test
+    void updatesOfABatchAreAppliedAfterItInTheirOrderAroundARefresh()
+    {
+        launch();
+        openStreaming(true);
+        fromUpstream(refresh(100, 101), 'R');
+        final UnsafeBuffer first = updateAsk(99);
+        final UnsafeBuffer replacement = refresh(110, 111);
+        final UnsafeBuffer last = update(104);
+        onLoop(() ->
+        {
+            upstream.listener.onBatchStart();
+            upstream.listener.onUpdate(ITEM, first, 0, first.capacity());
+            upstream.listener.onRefresh(ITEM, false, replacement, 0, replacement.capacity());
+            upstream.listener.onUpdate(ITEM, last, 0, last.capacity());
+            assertEquals(4, worker.messages, "the worker gets each message as it comes");
+            upstream.listener.onBatchEnd();
+        });
+
+        final Map<Integer, byte[]> fields = EtaFieldLists.decode(RwfTestSupport.bytes(
+            ((RefreshMsg)RwfTestSupport.decode(askForImage())).encodedDataBody()));
+        assertTrue(java.util.Arrays.equals(fields.get(FieldIds.BID), EtaFieldLists.decode(
+            new EtaFieldLists().begin(0, 0).real(FieldIds.BID, 104, 12).end()).get(FieldIds.BID)),
+            "the update after the refresh is applied");
+        assertTrue(java.util.Arrays.equals(fields.get(FieldIds.ASK), EtaFieldLists.decode(
+            new EtaFieldLists().begin(0, 0).real(FieldIds.ASK, 111, 12).end()).get(FieldIds.ASK)),
+            "the update before the refresh is not applied over it");
     }
 
     @Test

@@ -1,0 +1,115 @@
+package io.mdhub.common.cache;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import org.agrona.BitUtil;
+import org.agrona.DirectBuffer;
+import org.agrona.ExpandableDirectByteBuffer;
+
+/**
+ * Updates whose application to their items' images waits until the burst they came in has been passed on. Applying
+ * an update touches its item's image, which for a large watchlist is cold memory: done in line it delays every later
+ * update of the burst by a cache miss or more; done after the burst's writes (and wake-ups), it delays nobody. The
+ * bytes are copied (the burst's buffers are reused), in arrival order, with the target each is for.
+ * <p>
+ * The owner must {@link #applyAll apply} them before anything reads or replaces an image (a refresh, a status, a
+ * close, an answer from the cache), so that the images read are exactly those an in-line application would give.
+ * Single-threaded.
+ *
+ * @param <T> what an update applies to.
+ */
+public final class DeferredUpdates<T>
+{
+    private static final int HEADER_BYTES = 2 * Integer.BYTES;
+    private static final int INITIAL_BYTES = 64 * 1024;
+
+    /**
+     * Applies one update.
+     *
+     * @param <T> what it applies to.
+     */
+    @FunctionalInterface
+    public interface Applier<T>
+    {
+        /**
+         * @param target what the update is for.
+         * @param key    the int given with it.
+         * @param buffer holding the update's bytes, valid during the call.
+         * @param offset first byte.
+         * @param length bytes.
+         */
+        void apply(T target, int key, DirectBuffer buffer, int offset, int length);
+    }
+
+    private final ExpandableDirectByteBuffer records = new ExpandableDirectByteBuffer(INITIAL_BYTES);
+    private final List<T> targets = new ArrayList<>();
+    private int limit;
+    private boolean isApplying;
+
+    /**
+     * Keep an update for later.
+     *
+     * @param target what it applies to.
+     * @param key    an int passed back with it (an item id, a handle).
+     * @param buffer holding its bytes.
+     * @param offset first byte.
+     * @param length bytes.
+     */
+    public void add(final T target, final int key, final DirectBuffer buffer, final int offset, final int length)
+    {
+        records.putInt(limit, key);
+        records.putInt(limit + Integer.BYTES, length);
+        records.putBytes(limit + HEADER_BYTES, buffer, offset, length);
+        limit += BitUtil.align(HEADER_BYTES + length, Integer.BYTES);
+        targets.add(target);
+    }
+
+    /**
+     * @return true when nothing waits.
+     */
+    public boolean isEmpty()
+    {
+        return targets.isEmpty();
+    }
+
+    /**
+     * @return updates waiting.
+     */
+    public int size()
+    {
+        return targets.size();
+    }
+
+    /**
+     * Apply every waiting update in arrival order, then forget them. A call made while they are being applied (the
+     * applier reading an image) returns at once.
+     *
+     * @param applier applies one.
+     */
+    public void applyAll(final Applier<T> applier)
+    {
+        if (isApplying || targets.isEmpty())
+        {
+            return;
+        }
+        isApplying = true;
+        try
+        {
+            int offset = 0;
+            for (int i = 0, size = targets.size(); i < size; i++)
+            {
+                final int key = records.getInt(offset);
+                final int length = records.getInt(offset + Integer.BYTES);
+                applier.apply(targets.get(i), key, records, offset + HEADER_BYTES, length);
+                offset += BitUtil.align(HEADER_BYTES + length, Integer.BYTES);
+            }
+        }
+        finally
+        {
+            targets.clear();
+            limit = 0;
+            isApplying = false;
+        }
+    }
+}
