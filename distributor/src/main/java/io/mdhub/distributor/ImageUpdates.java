@@ -16,7 +16,8 @@ import io.mdhub.common.rwf.RwfMsgFlyweight;
 /**
  * How the distributor's item images take their updates: a FieldList update is checked and passed on to the backbone
  * at once, and applied to its image by a task queued on the event loop behind the burst's doorbell ring, so the images
- * (cold memory for a large universe) delay neither the burst nor the p2p-servers' wake-up. Anything that reads an
+ * (cold memory for a large universe) delay neither the burst nor the p2p-servers' wake-up, and the images of a burst
+ * are touched together before any is applied (their cache misses overlap). Anything that reads an
  * image goes through {@link CachedItem#cached()}, which applies what waits first; Map updates, whose check is their
  * application, are applied in line. Without an event loop (tests driving the core by hand) every update is applied in
  * line. Owned by the event loop.
@@ -28,6 +29,7 @@ final class ImageUpdates
     private final Executor eventLoop;
     private final DeferredUpdates<CachedItem> deferred = new DeferredUpdates<>();
     private final DeferredUpdates.Applier<CachedItem> applier = this::applyDeferred;
+    private final DeferredUpdates.Toucher<CachedItem> toucher = (item) -> item.imageForUpdate().touch();
     private final Runnable applyTask = this::applyQueued;
     private final RwfMsgFlyweight deferredMsg = new RwfMsgFlyweight();
     private final ImageScratch deferredScratch = new ImageScratch();
@@ -83,7 +85,7 @@ final class ImageUpdates
      */
     void applyAll()
     {
-        deferred.applyAll(applier);
+        deferred.applyAll(toucher, applier);
     }
 
     private void applyQueued()

@@ -138,6 +138,16 @@ public final class CachedImage
     }
 
     /**
+     * Read the memory applying a FieldList update touches, changing nothing (see {@link ItemImage#touch()}).
+     *
+     * @return a sum of what was read.
+     */
+    public int touch()
+    {
+        return null != image ? image.touch() : 0;
+    }
+
+    /**
      * Check an update's FieldList as {@link #applyUpdate} reads it, without touching any image: for an update that is
      * passed on at once and applied later ({@link DeferredUpdates}).
      *

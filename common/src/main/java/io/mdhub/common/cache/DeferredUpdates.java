@@ -42,9 +42,25 @@ public final class DeferredUpdates<T>
         void apply(T target, int key, DirectBuffer buffer, int offset, int length);
     }
 
+    /**
+     * Reads what applying an update to a target will touch, without changing it.
+     *
+     * @param <T> what an update applies to.
+     */
+    @FunctionalInterface
+    public interface Toucher<T>
+    {
+        /**
+         * @param target what an update waits for.
+         * @return anything computed from the memory read (summed and kept, so that the reads stay).
+         */
+        int touch(T target);
+    }
+
     private final ExpandableDirectByteBuffer records = new ExpandableDirectByteBuffer(INITIAL_BYTES);
     private final List<T> targets = new ArrayList<>();
     private int limit;
+    private int touched;
     private boolean isApplying;
 
     /**
@@ -89,6 +105,20 @@ public final class DeferredUpdates<T>
      */
     public void applyAll(final Applier<T> applier)
     {
+        applyAll(null, applier);
+    }
+
+    /**
+     * Touch every waiting update's target first, then apply them in arrival order and forget them. The targets of a
+     * burst are independent of each other, so the touching pass has their cache misses outstanding together (a
+     * processor keeps many loads in flight when no load waits for another), where applying one after the other waits
+     * for each target's misses in turn.
+     *
+     * @param toucher reads a target's memory, or null for none.
+     * @param applier applies one.
+     */
+    public void applyAll(final Toucher<T> toucher, final Applier<T> applier)
+    {
         if (isApplying || targets.isEmpty())
         {
             return;
@@ -96,8 +126,18 @@ public final class DeferredUpdates<T>
         isApplying = true;
         try
         {
+            final int size = targets.size();
+            if (null != toucher)
+            {
+                int sum = 0;
+                for (int i = 0; i < size; i++)
+                {
+                    sum += toucher.touch(targets.get(i));
+                }
+                touched += sum;
+            }
             int offset = 0;
-            for (int i = 0, size = targets.size(); i < size; i++)
+            for (int i = 0; i < size; i++)
             {
                 final int key = records.getInt(offset);
                 final int length = records.getInt(offset + Integer.BYTES);
@@ -111,5 +151,13 @@ public final class DeferredUpdates<T>
             limit = 0;
             isApplying = false;
         }
+    }
+
+    /**
+     * @return the sum of what the touching passes read (kept so that the reads are not optimised away).
+     */
+    public int touched()
+    {
+        return touched;
     }
 }

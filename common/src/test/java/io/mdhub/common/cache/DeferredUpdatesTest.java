@@ -38,6 +38,23 @@ class DeferredUpdatesTest
     }
 
     @Test
+    void everyTargetIsTouchedBeforeTheFirstIsApplied()
+    {
+        final UnsafeBuffer burst = new UnsafeBuffer(new byte[8]);
+        deferred.add("x", 1, burst, 0, 1);
+        deferred.add("y", 2, burst, 0, 1);
+
+        deferred.applyAll((target) ->
+        {
+            applied.add("touch " + target);
+            return target.length();
+        }, (target, key, buffer, offset, length) -> applied.add("apply " + target));
+
+        assertEquals(List.of("touch x", "touch y", "apply x", "apply y"), applied);
+        assertEquals(2, deferred.touched());
+    }
+
+    @Test
     void aCallFromInsideTheApplierReturnsAtOnceAndLargeBurstsGrowTheRecords()
     {
         final byte[] big = new byte[1000];

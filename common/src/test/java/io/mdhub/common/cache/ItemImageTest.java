@@ -58,6 +58,20 @@ class ItemImageTest
     }
 
     @Test
+    void touchingReadsTheImageAndChangesNothing()
+    {
+        assertEquals(0, image.touch(), "an empty image has nothing to read");
+        final byte[] refresh = eta.begin(0, 0).uint(1, 64).ascii(3, "LAB ITEM").real(22, 12344, 12).end();
+        image.applyRefresh(wrap(refresh));
+        final byte[] before = encodeImage();
+
+        image.touch();
+
+        assertArrayEquals(before, encodeImage());
+        assertEquals(3, image.fieldCount());
+    }
+
+    @Test
     void refreshThenUpdatesReplaceAndAppendFields()
     {
         final byte[] refresh = eta.begin(1, 0).uint(1, 64).ascii(3, "LAB ITEM").real(22, 12344, 12)

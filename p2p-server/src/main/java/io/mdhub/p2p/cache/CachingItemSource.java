@@ -56,6 +56,7 @@ public final class CachingItemSource implements ItemSource, ItemSourceListener
     private final Runnable answerTask = this::answerFromCache;
     private final DeferredUpdates<CacheEntry> deferredUpdates = new DeferredUpdates<>();
     private final DeferredUpdates.Applier<CacheEntry> applier = this::applyUpdate;
+    private final DeferredUpdates.Toucher<CacheEntry> toucher = (entry) -> entry.image.touch();
     private boolean isInBatch;
     private CacheEntry[] entries = new CacheEntry[INITIAL_ITEMS];
     private ItemSource upstream;
@@ -262,7 +263,7 @@ public final class CachingItemSource implements ItemSource, ItemSourceListener
      */
     private void applyDeferredUpdates()
     {
-        deferredUpdates.applyAll(applier);
+        deferredUpdates.applyAll(toucher, applier);
     }
 
     @Override
