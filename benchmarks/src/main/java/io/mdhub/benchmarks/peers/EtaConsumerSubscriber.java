@@ -39,7 +39,7 @@ import com.refinitiv.eta.valueadd.domainrep.rdm.login.LoginRequest;
  * listener in the peers' update layout. An item counts as subscribed from its refresh until a
  * status closes it.
  */
-final class EtaConsumerSubscriber implements PeerSubscriber
+final class EtaConsumerSubscriber extends AbstractPeerSubscriber
 {
     private static final int LOGIN_STREAM_ID = 1;
     private static final int DIRECTORY_STREAM_ID = 2;
@@ -62,9 +62,7 @@ final class EtaConsumerSubscriber implements PeerSubscriber
     private final Thread thread;
     private Listener listener;
     private int serviceId = -1;
-    private volatile int subscribed;
     private volatile EtaEndpoint endpoint;
-    private volatile Throwable failure;
     private volatile boolean isStopped;
 
     EtaConsumerSubscriber(final int port, final String[] names)
@@ -79,18 +77,6 @@ final class EtaConsumerSubscriber implements PeerSubscriber
     {
         this.listener = listener;
         thread.start();
-    }
-
-    @Override
-    public int subscribed()
-    {
-        return subscribed;
-    }
-
-    @Override
-    public Throwable failure()
-    {
-        return failure;
     }
 
     private void run()
@@ -123,7 +109,7 @@ final class EtaConsumerSubscriber implements PeerSubscriber
         {
             if (!isStopped)
             {
-                failure = ex;
+                fail(ex);
             }
         }
     }
@@ -229,13 +215,13 @@ final class EtaConsumerSubscriber implements PeerSubscriber
             if (!refreshed.get(item))
             {
                 refreshed.set(item);
-                subscribed = subscribed + 1;
+                subscribed(subscribed() + 1);
             }
         }
         else if (refreshed.get(item))
         {
             refreshed.clear(item);
-            subscribed = subscribed - 1;
+            subscribed(subscribed() - 1);
         }
     }
 

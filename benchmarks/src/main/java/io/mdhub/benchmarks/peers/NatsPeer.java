@@ -103,12 +103,10 @@ final class NatsPeer
         }
     }
 
-    private static final class Subscriber implements PeerSubscriber
+    private static final class Subscriber extends AbstractPeerSubscriber
     {
         private final int port;
         private final String[] subjects;
-        private volatile int subscribed;
-        private volatile Throwable failure;
         private volatile Connection connection;
 
         Subscriber(final int port, final String[] subjects)
@@ -130,29 +128,24 @@ final class NatsPeer
             try
             {
                 connected.flush(SUBSCRIBE_FLUSH_TIMEOUT);
-                subscribed = subjects.length;
+                subscribed(subjects.length);
             }
             catch (final TimeoutException | RuntimeException ex)
             {
-                failure = ex;
+                fail(ex);
             }
             catch (final InterruptedException ex)
             {
                 Thread.currentThread().interrupt();
-                failure = ex;
+                fail(ex);
             }
-        }
-
-        @Override
-        public int subscribed()
-        {
-            return subscribed;
         }
 
         @Override
         public Throwable failure()
         {
             final Connection connected = connection;
+            final Throwable failure = super.failure();
             if (null == failure && null != connected && Connection.Status.CLOSED == connected.getStatus())
             {
                 return new IllegalStateException("the connection to nats-server closed: " +

@@ -86,12 +86,10 @@ final class RedisPeer
         }
     }
 
-    private static final class Subscriber implements PeerSubscriber
+    private static final class Subscriber extends AbstractPeerSubscriber
     {
         private final int port;
         private final byte[][] channels;
-        private volatile int subscribed;
-        private volatile Throwable failure;
         private volatile Jedis jedis;
         private volatile boolean isClosed;
         private final BinaryJedisPubSub pubSub = new BinaryJedisPubSub()
@@ -99,7 +97,7 @@ final class RedisPeer
             @Override
             public void onSubscribe(final byte[] channel, final int subscribedChannels)
             {
-                subscribed = subscribedChannels;
+                subscribed(subscribedChannels);
             }
 
             @Override
@@ -132,24 +130,12 @@ final class RedisPeer
                 {
                     if (!isClosed)
                     {
-                        failure = ex;
+                        fail(ex);
                     }
                 }
             }, "redis-subscriber");
             reader.setDaemon(true);
             reader.start();
-        }
-
-        @Override
-        public int subscribed()
-        {
-            return subscribed;
-        }
-
-        @Override
-        public Throwable failure()
-        {
-            return failure;
         }
 
         @Override

@@ -99,12 +99,10 @@ final class RelayPeer
         }
     }
 
-    private static final class Subscriber implements PeerSubscriber
+    private static final class Subscriber extends AbstractPeerSubscriber
     {
         private final int port;
         private final int items;
-        private volatile int subscribed;
-        private volatile Throwable failure;
         private volatile boolean isClosed;
         private volatile SocketChannel channel;
 
@@ -118,7 +116,7 @@ final class RelayPeer
         public void start(final Listener listener)
         {
             channel = connect(port);
-            subscribed = items;
+            subscribed(items);
             final Thread reader = new Thread(() -> read(listener), "relay-subscriber");
             reader.setDaemon(true);
             reader.start();
@@ -140,27 +138,15 @@ final class RelayPeer
                     }
                     buffer.compact();
                 }
-                failure = new IOException("the relay closed the connection");
+                fail(new IOException("the relay closed the connection"));
             }
             catch (final IOException ex)
             {
                 if (!isClosed)
                 {
-                    failure = ex;
+                    fail(ex);
                 }
             }
-        }
-
-        @Override
-        public int subscribed()
-        {
-            return subscribed;
-        }
-
-        @Override
-        public Throwable failure()
-        {
-            return failure;
         }
 
         @Override
