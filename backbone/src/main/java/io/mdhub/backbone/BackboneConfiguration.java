@@ -39,6 +39,17 @@ public final class BackboneConfiguration
     public static final String IDLE_STRATEGY_DEFAULT = IdleConfiguration.IDLE_STRATEGY_DEFAULT;
 
     /**
+     * Longest park of the SHARED thread's back-off while the driver has no UDP channel (IPC only), in nanoseconds; 0
+     * or a value not above the back-off's own longest park keeps the back-off as configured.
+     */
+    public static final String IPC_ONLY_MAX_PARK_NS_PROP_NAME = "mdhub.backbone.ipc.only.max.park.ns";
+
+    /**
+     * Default for {@link #IPC_ONLY_MAX_PARK_NS_PROP_NAME}: 100 ms.
+     */
+    public static final long IPC_ONLY_MAX_PARK_NS_DEFAULT = 100_000_000L;
+
+    /**
      * Idle strategy of the conductor thread in SHARED_NETWORK and DEDICATED modes.
      */
     public static final String CONDUCTOR_IDLE_STRATEGY_PROP_NAME = "mdhub.backbone.conductor.idle.strategy";
@@ -160,6 +171,14 @@ public final class BackboneConfiguration
     public static String idleStrategy()
     {
         return ConfigValues.getString(IDLE_STRATEGY_PROP_NAME, IDLE_STRATEGY_DEFAULT);
+    }
+
+    /**
+     * @return the longest park of the shared thread while the driver has no UDP channel.
+     */
+    public static long ipcOnlyMaxParkNs()
+    {
+        return ConfigValues.getLong(IPC_ONLY_MAX_PARK_NS_PROP_NAME, IPC_ONLY_MAX_PARK_NS_DEFAULT);
     }
 
     /**

@@ -30,6 +30,11 @@ public final class BackboneNode implements AutoCloseable
     {
         this.ctx = ctx;
         this.mediaDriver = MediaDriver.launch(ctx.mediaDriverContext());
+        if (ctx.mediaDriverContext().sharedIdleStrategy() instanceof ChannelAwareIdleStrategy)
+        {
+            ((ChannelAwareIdleStrategy)ctx.mediaDriverContext().sharedIdleStrategy())
+                .watch(mediaDriver.context().countersManager());
+        }
     }
 
     /**
@@ -158,8 +163,9 @@ public final class BackboneNode implements AutoCloseable
             switch (concludedThreadingMode)
             {
                 case SHARED:
-                    driverCtx.sharedIdleStrategy(
-                        idle(budget, BackboneConfiguration.IDLE_STRATEGY_PROP_NAME, idleStrategy));
+                    driverCtx.sharedIdleStrategy(ChannelAwareIdleStrategy.wrap(idleStrategy,
+                        BackboneConfiguration.ipcOnlyMaxParkNs(),
+                        idle(budget, BackboneConfiguration.IDLE_STRATEGY_PROP_NAME, idleStrategy)));
                     break;
                 case SHARED_NETWORK:
                     driverCtx.conductorIdleStrategy(
