@@ -2,12 +2,12 @@ package io.mdhub.backbone;
 
 import java.util.concurrent.TimeUnit;
 
-import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.status.CountersReader;
 
 import io.aeron.driver.status.ReceiveChannelStatus;
 import io.aeron.driver.status.SendChannelStatus;
+import io.mdhub.common.concurrent.IdleStrategies;
 
 /**
  * The shared driver thread's back-off, with a longer longest park while the driver has no UDP channel. On a host
@@ -47,29 +47,8 @@ final class ChannelAwareIdleStrategy implements IdleStrategy
      */
     static IdleStrategy wrap(final String spec, final long ipcMaxParkNs, final IdleStrategy configured)
     {
-        if (ipcMaxParkNs <= 0 || !(configured instanceof BackoffIdleStrategy))
-        {
-            return configured;
-        }
-        final String text = spec.trim();
-        final int colon = text.indexOf(':');
-        final long[] params = {
-            BackoffIdleStrategy.DEFAULT_MAX_SPINS, BackoffIdleStrategy.DEFAULT_MAX_YIELDS,
-            BackoffIdleStrategy.DEFAULT_MIN_PARK_PERIOD_NS, BackoffIdleStrategy.DEFAULT_MAX_PARK_PERIOD_NS };
-        if (colon >= 0)
-        {
-            final String[] parts = text.substring(colon + 1).split(",");
-            for (int i = 0; i < params.length && i < parts.length; i++)
-            {
-                params[i] = Long.parseLong(parts[i].trim());
-            }
-        }
-        if (ipcMaxParkNs <= params[3])
-        {
-            return configured;
-        }
-        return new ChannelAwareIdleStrategy(configured,
-            new BackoffIdleStrategy(params[0], params[1], params[2], ipcMaxParkNs));
+        final IdleStrategy ipcOnly = ipcMaxParkNs > 0 ? IdleStrategies.backoffWithLongerPark(spec, ipcMaxParkNs) : null;
+        return null == ipcOnly ? configured : new ChannelAwareIdleStrategy(configured, ipcOnly);
     }
 
     /**

@@ -1,9 +1,13 @@
 package io.mdhub.backbone;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
 
 import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.BusySpinIdleStrategy;
@@ -58,7 +62,49 @@ class ChannelAwareIdleStrategyTest
         counters.allocate("rcv-channel: aeron:udp", ReceiveChannelStatus.RECEIVE_CHANNEL_STATUS_TYPE_ID);
         assertTrue(strategy.hasUdpChannels(), "found past a freed record");
         counters.free(ipc);
-        strategy.idle(1); // work resets both back-offs
-        strategy.idle(0);
+    }
+
+    @Test
+    void anIdleThreadParksTheLongWayOnlyWithoutChannelsAndWorkResetsBoth()
+    {
+        final List<String> calls = new ArrayList<>();
+        final ChannelAwareIdleStrategy ipcOnlyDriver = new ChannelAwareIdleStrategy(
+            recording("configured", calls), recording("ipc-only", calls));
+        ipcOnlyDriver.watch(counters);
+        ipcOnlyDriver.idle(0);
+        ipcOnlyDriver.idle(3);
+        assertEquals(List.of("ipc-only idle", "configured reset", "ipc-only reset"), calls);
+
+        calls.clear();
+        counters.allocate("snd-channel: aeron:udp", SendChannelStatus.SEND_CHANNEL_STATUS_TYPE_ID);
+        final ChannelAwareIdleStrategy udpDriver = new ChannelAwareIdleStrategy(
+            recording("configured", calls), recording("ipc-only", calls));
+        udpDriver.watch(counters);
+        udpDriver.idle(0);
+        assertEquals(List.of("configured idle"), calls);
+    }
+
+    private static IdleStrategy recording(final String name, final List<String> calls)
+    {
+        return new IdleStrategy()
+        {
+            @Override
+            public void idle(final int workCount)
+            {
+                calls.add(name + " idle " + workCount);
+            }
+
+            @Override
+            public void idle()
+            {
+                calls.add(name + " idle");
+            }
+
+            @Override
+            public void reset()
+            {
+                calls.add(name + " reset");
+            }
+        };
     }
 }

@@ -73,8 +73,8 @@ public final class IdleStrategies
 
         final String text = spec.trim();
         final int colon = text.indexOf(':');
-        final String alias = (colon < 0 ? text : text.substring(0, colon)).toLowerCase(Locale.ROOT);
-        final long[] params = colon < 0 ? new long[0] : parseParams(text, text.substring(colon + 1));
+        final String alias = alias(text);
+        final long[] params = params(text);
 
         switch (alias)
         {
@@ -101,6 +101,47 @@ public final class IdleStrategies
                 }
                 return instantiate(text);
         }
+    }
+
+    /**
+     * The back-off a specification names, with a longer longest park: for a thread that may sleep longer while it
+     * has less to watch.
+     *
+     * @param spec      a specification, as {@link #parse(String)} takes it.
+     * @param maxParkNs the longest park wanted.
+     * @return the back-off with the specification's spins, yields and shortest park and this longest park, or null
+     * when the specification is not a back-off or its own longest park is not shorter.
+     * @throws IllegalArgumentException if the specification is a malformed back-off.
+     */
+    public static IdleStrategy backoffWithLongerPark(final String spec, final long maxParkNs)
+    {
+        final String text = spec.trim();
+        if (!BACKOFF.equals(alias(text)))
+        {
+            return null;
+        }
+        final long[] given = params(text);
+        backoff(text, given); // checks them
+        final long[] params = 0 == given.length ? new long[] {BackoffIdleStrategy.DEFAULT_MAX_SPINS,
+            BackoffIdleStrategy.DEFAULT_MAX_YIELDS, BackoffIdleStrategy.DEFAULT_MIN_PARK_PERIOD_NS,
+            BackoffIdleStrategy.DEFAULT_MAX_PARK_PERIOD_NS} : given;
+        if (maxParkNs <= params[3])
+        {
+            return null;
+        }
+        return new BackoffIdleStrategy(params[0], params[1], params[2], maxParkNs);
+    }
+
+    private static String alias(final String text)
+    {
+        final int colon = text.indexOf(':');
+        return (colon < 0 ? text : text.substring(0, colon)).toLowerCase(Locale.ROOT);
+    }
+
+    private static long[] params(final String text)
+    {
+        final int colon = text.indexOf(':');
+        return colon < 0 ? new long[0] : parseParams(text, text.substring(colon + 1));
     }
 
     /**
