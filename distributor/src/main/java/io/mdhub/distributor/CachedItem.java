@@ -151,10 +151,7 @@ public final class CachedItem
      */
     public CachedImage cached()
     {
-        if (null != service)
-        {
-            service.imageUpdates().applyAll();
-        }
+        service.imageUpdates().applyAll();
         return cached;
     }
 

@@ -31,6 +31,8 @@ final class ImageUpdates
     private final DeferredUpdates.Applier<CachedItem> applier = this::applyDeferred;
     private final DeferredUpdates.Toucher<CachedItem> toucher = (item) -> item.imageForUpdate().touch();
     private final Runnable applyTask = this::applyQueued;
+    // their own: an image read in the middle of a message (a refresh, a status) applies what waits while the core's
+    // flyweight and scratch hold that message
     private final RwfMsgFlyweight deferredMsg = new RwfMsgFlyweight();
     private final ImageScratch deferredScratch = new ImageScratch();
     private boolean isTaskQueued;
@@ -57,7 +59,7 @@ final class ImageUpdates
     {
         if (null == eventLoop || DataTypes.FIELD_LIST != update.containerType())
         {
-            return item.imageForUpdate().applyUpdate(update, scratch);
+            return item.cached().applyUpdate(update, scratch); // behind whatever waits, in arrival order
         }
         if (!CachedImage.isWellFormedFieldList(update, scratch))
         {

@@ -190,10 +190,7 @@ final class ItemFeed
             core.listener.onItemUpdate(service.id(), item.handle(), item.domainType(), msg.updateType(), rwf,
                 rwfOffset, rwfLength);
         }
-        if (service.isCaching())
-        {
-            service.imageUpdates().applyAfterBurst();
-        }
+        service.imageUpdates().applyAfterBurst();
     }
 
     private void onStatus(final ProviderLink session, final ByteBuf message, final DirectBuffer view)

@@ -151,8 +151,8 @@ public final class CachedImage
      * Check an update's FieldList as {@link #applyUpdate} reads it, without touching any image: for an update that is
      * passed on at once and applied later ({@link DeferredUpdates}).
      *
-     * @param update  a wrapped UpdateMsg whose container is a FieldList.
-     * @param scratch the thread's scratch used to read the payload.
+     * @param update  a wrapped message whose container is a FieldList.
+     * @param scratch the thread's scratch used to read the payload; its FieldList flyweight is left wrapped on it.
      * @return false if the FieldList does not decode ({@code scratch} says why).
      */
     public static boolean isWellFormedFieldList(final RwfMsgFlyweight update, final ImageScratch scratch)
@@ -260,12 +260,11 @@ public final class CachedImage
 
     private boolean applyFieldList(final RwfMsgFlyweight msg, final ImageScratch scratch, final boolean clear)
     {
-        final RwfFieldListFlyweight fieldList = scratch.fieldList;
-        if (!fieldList.wrap(msg.buffer(), msg.payloadOffset(), msg.payloadLength()))
+        if (!isWellFormedFieldList(msg, scratch))
         {
-            scratch.fail(DataTypes.FIELD_LIST, fieldList.error().description());
             return false;
         }
+        final RwfFieldListFlyweight fieldList = scratch.fieldList;
         if (clear)
         {
             clearPayload();

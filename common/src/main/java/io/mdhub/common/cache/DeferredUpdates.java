@@ -98,18 +98,8 @@ public final class DeferredUpdates<T>
     }
 
     /**
-     * Apply every waiting update in arrival order, then forget them. A call made while they are being applied (the
-     * applier reading an image) returns at once.
-     *
-     * @param applier applies one.
-     */
-    public void applyAll(final Applier<T> applier)
-    {
-        applyAll(null, applier);
-    }
-
-    /**
-     * Touch every waiting update's target first, then apply them in arrival order and forget them. The targets of a
+     * Touch every waiting update's target first, then apply them in arrival order and forget them. A call made while
+     * they are being applied (the applier reading an image) returns at once. The targets of a
      * burst are independent of each other, so the touching pass has their cache misses outstanding together (a
      * processor keeps many loads in flight when no load waits for another), where applying one after the other waits
      * for each target's misses in turn.

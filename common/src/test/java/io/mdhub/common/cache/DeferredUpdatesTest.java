@@ -28,12 +28,12 @@ class DeferredUpdatesTest
         burst.putStringWithoutLengthAscii(0, "zzzzz"); // the burst's buffer is reused: the copies are kept
         assertEquals(3, deferred.size());
 
-        deferred.applyAll((target, key, buffer, offset, length) ->
+        deferred.applyAll(null, (target, key, buffer, offset, length) ->
             applied.add(target + key + ":" + buffer.getStringWithoutLengthAscii(offset, length)));
 
         assertEquals(List.of("x1:abc", "y2:bcde", "x3:e"), applied);
         assertTrue(deferred.isEmpty());
-        deferred.applyAll((target, key, buffer, offset, length) -> applied.add("again"));
+        deferred.applyAll(null, (target, key, buffer, offset, length) -> applied.add("again"));
         assertEquals(3, applied.size(), "nothing is applied twice");
     }
 
@@ -63,9 +63,9 @@ class DeferredUpdatesTest
         {
             deferred.add("t", i, new UnsafeBuffer(big), 0, big.length);
         }
-        deferred.applyAll((target, key, buffer, offset, length) ->
+        deferred.applyAll(null, (target, key, buffer, offset, length) ->
         {
-            deferred.applyAll((t, k, b, o, l) -> applied.add("nested"));
+            deferred.applyAll(null, (t, k, b, o, l) -> applied.add("nested"));
             applied.add(key + "" + new String(new byte[] {buffer.getByte(offset + length - 1)},
                 StandardCharsets.US_ASCII));
         });
