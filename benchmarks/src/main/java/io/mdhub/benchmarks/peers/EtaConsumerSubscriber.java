@@ -52,6 +52,7 @@ final class EtaConsumerSubscriber extends AbstractPeerSubscriber
     private final int port;
     private final String[] names;
     private final Msg msg = CodecFactory.createMsg();
+    private final EtaEndpoint.Reader reader = this::onMessage; // made once: it is passed on every read
     private final RequestMsg request = (RequestMsg)CodecFactory.createMsg();
     private final DirectoryRefresh directoryRefresh = (DirectoryRefresh)DirectoryMsgFactory.createMsg();
     private final DirectoryUpdate directoryUpdate = (DirectoryUpdate)DirectoryMsgFactory.createMsg();
@@ -95,13 +96,13 @@ final class EtaConsumerSubscriber extends AbstractPeerSubscriber
                     throw new IllegalStateException("no service " + EtaNiPublisher.SERVICE_NAME + " in the directory");
                 }
                 endpoint.awaitReadable(100);
-                endpoint.readAvailable(this::onMessage);
+                endpoint.readAvailable(reader);
             }
             requestItems(endpoint);
             while (!isStopped)
             {
                 endpoint.awaitReadable(endpoint.pingIntervalMs());
-                endpoint.readAvailable(this::onMessage);
+                endpoint.readAvailable(reader);
                 endpoint.pingIfDue();
             }
         }
@@ -146,7 +147,7 @@ final class EtaConsumerSubscriber extends AbstractPeerSubscriber
             if (0 == (item + 1) % REQUESTS_PER_FLUSH)
             {
                 endpoint.flush();
-                endpoint.readAvailable(this::onMessage); // the refreshes coming back must not fill the socket
+                endpoint.readAvailable(reader); // the refreshes coming back must not fill the socket
             }
         }
         endpoint.flush();

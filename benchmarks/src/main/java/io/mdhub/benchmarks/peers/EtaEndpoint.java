@@ -204,11 +204,11 @@ final class EtaEndpoint implements AutoCloseable
         {
             throw new IllegalStateException("ETA write: " + ret + " " + error.text());
         }
-        lastWriteNs = System.nanoTime();
     }
 
     /**
-     * Flush everything written, waiting for the socket to take it.
+     * Flush everything written, waiting for the socket to take it: the time pings are counted from (every write is
+     * followed by a flush, so the clock is read once per burst, not once per message).
      */
     void flush()
     {
@@ -216,6 +216,7 @@ final class EtaEndpoint implements AutoCloseable
         {
             awaitWritable();
         }
+        lastWriteNs = System.nanoTime();
     }
 
     private int flushOnce()

@@ -50,6 +50,7 @@ final class EtaNiPublisher implements PeerPublisher
     private final EtaMarketPrice marketPrice = new EtaMarketPrice();
     private final UnsafeBuffer view = new UnsafeBuffer(new byte[0]);
     private final Msg msg = CodecFactory.createMsg();
+    private final EtaEndpoint.Reader reader = this::onMessage; // made once: it is passed on every read
     private final EtaEndpoint.Encoder updateEncoder = this::encodeUpdate;
     private int updateStreamId;
     private long updateSequence;
@@ -72,7 +73,7 @@ final class EtaNiPublisher implements PeerPublisher
                 if (0 == (item + 1) % REFRESHES_PER_FLUSH)
                 {
                     endpoint.flush();
-                    endpoint.readAvailable(this::onMessage);
+                    endpoint.readAvailable(reader);
                 }
             }
             endpoint.flush();
@@ -105,7 +106,7 @@ final class EtaNiPublisher implements PeerPublisher
                 throw new IllegalStateException("the distributor did not answer the provider login");
             }
             endpoint.awaitReadable(100);
-            endpoint.readAvailable(this::onMessage);
+            endpoint.readAvailable(reader);
         }
     }
 
@@ -174,7 +175,7 @@ final class EtaNiPublisher implements PeerPublisher
     public void flush()
     {
         endpoint.flush();
-        endpoint.readAvailable(this::onMessage);
+        endpoint.readAvailable(reader);
         endpoint.pingIfDue();
     }
 
