@@ -2,7 +2,6 @@ package io.mdhub.backbone;
 
 import org.agrona.CloseHelper;
 import org.agrona.LangUtil;
-import org.agrona.concurrent.SleepingMillisIdleStrategy;
 
 import io.aeron.Aeron;
 
@@ -13,9 +12,6 @@ import io.aeron.Aeron;
  */
 public final class BackboneAttachment implements AutoCloseable
 {
-    /** How long an MDHub server's Aeron client conductor sleeps between duty cycles. */
-    public static final long CONDUCTOR_SLEEP_MS = 100;
-
     private final BackboneNode node;
     private final Aeron aeron;
 
@@ -48,11 +44,10 @@ public final class BackboneAttachment implements AutoCloseable
     }
 
     /**
-     * The settings of an MDHub server's Aeron client: its conductor thread sleeps {@value #CONDUCTOR_SLEEP_MS} ms
-     * between looks at the driver (Aeron's default is 16 ms: 62 wake-ups a second of an idle process). The conductor
-     * only sends keepalives (every 500 ms) and takes the driver's news of images and counters, which the server's
-     * loops are told of by handlers; data never waits for it, and a synchronous call (adding a publication) is driven
-     * by its caller.
+     * The settings of an MDHub server's Aeron client: no conductor thread; the server's backbone loops run the
+     * conductor from their duty cycles ({@link ConductorDuty}), so an idle process wakes only for its loops' ticks
+     * (a conductor thread sleeping Aeron's default 16 ms would add 62 wake-ups a second). Data never waits for the
+     * conductor, and a synchronous call (adding a publication) drives it itself.
      *
      * @param aeronDirectoryName the driver's directory.
      * @return a new context.
@@ -61,7 +56,7 @@ public final class BackboneAttachment implements AutoCloseable
     {
         return new Aeron.Context()
             .aeronDirectoryName(aeronDirectoryName)
-            .idleStrategy(new SleepingMillisIdleStrategy(CONDUCTOR_SLEEP_MS));
+            .useConductorAgentInvoker(true);
     }
 
     /**

@@ -74,9 +74,9 @@ class BackboneDaemonIT
         final int safepoints = Collections.indexOfSubList(jvmArgs, LauncherJvmOptions.NO_PERIODIC_SAFEPOINTS);
         assertTrue(safepoints > 0 && safepoints < jvmArgs.indexOf("-Xmx128m"),
             "no periodic safepoints, before JAVA_OPTS: " + jvmArgs);
-        final int sampling = Collections.indexOfSubList(jvmArgs, LauncherJvmOptions.RARE_PERF_DATA_SAMPLING);
+        final int sampling = Collections.indexOfSubList(jvmArgs, LauncherJvmOptions.RARE_HOUSEKEEPING);
         assertTrue(sampling > 0 && sampling < jvmArgs.indexOf("-Xmx128m"),
-            "performance counters sampled once a second, before JAVA_OPTS: " + jvmArgs);
+            "the JVM's housekeeping once a second, before JAVA_OPTS: " + jvmArgs);
         assertTrue(read(log).contains(BackboneConfiguration.TERM_BUFFER_LENGTH_PROP_NAME + "=65536"), "config printed");
 
         try (Aeron aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(aeronDir.toString())))

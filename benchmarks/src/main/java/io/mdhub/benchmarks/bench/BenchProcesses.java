@@ -111,7 +111,7 @@ final class BenchProcesses implements AutoCloseable
     {
         // the launcher's options first, as bin/mdhub puts them before JAVA_OPTS: the bench's may turn them off again
         final List<String> opts = new ArrayList<>(LauncherJvmOptions.NO_PERIODIC_SAFEPOINTS);
-        opts.addAll(LauncherJvmOptions.RARE_PERF_DATA_SAMPLING);
+        opts.addAll(LauncherJvmOptions.RARE_HOUSEKEEPING);
         opts.addAll(jvmOpts);
         opts.addAll(extraOpts);
         final String cpus = cpusByName.get(name);

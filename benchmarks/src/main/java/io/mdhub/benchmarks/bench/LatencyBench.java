@@ -59,11 +59,11 @@ public final class LatencyBench implements Callable<Integer>
     private static final String CLIENT_EVENT_LOOP = RipcContext.EVENT_LOOP_THREAD_PREFIX;
     private static final String P2P_WORKER = P2pServer.WORKER_THREAD_PREFIX;
     /**
-     * Aeron's names: the media driver's one agent thread in SHARED threading mode (the backbone daemon's default;
-     * "[sender,receiver,driver-conductor]" cut to 15 characters) and a client's conductor.
+     * Aeron's name of the media driver's one agent thread in SHARED threading mode (the backbone daemon's default;
+     * "[sender,receiver,driver-conductor]" cut to 15 characters). The servers' Aeron clients have no conductor
+     * thread: their backbone loops run it.
      */
     private static final String DRIVER_AGENT = "[sender,receive";
-    private static final String AERON_CLIENT_CONDUCTOR = "aeron-client-co";
     /**
      * The source's rate while the watchlist opens (or the first rate, if lower): 100,000 refreshes on top of a high
      * first rate kept two vCPUs so busy that the distributor fell silent and the start-up turned into rounds of
@@ -131,11 +131,11 @@ public final class LatencyBench implements Callable<Integer>
     boolean pin;
 
     @Option(names = "--realtime", paramLabel = "<priority>", description = "Run the event-driven threads of the " +
-        "path (the distributor's and the client's event loops, and the Aeron conductors) under the real-time FIFO " +
-        "policy at this priority (chrt; 1-99, needs root or CAP_SYS_NICE), so a woken thread takes its CPU at once " +
-        "from ordinary threads, the kernel's memory reclaim among them, and the source's event loop one priority " +
-        "lower, so the load never holds a CPU the path needs (at 1: ordinary); 0 leaves every thread ordinary " +
-        "(default ${DEFAULT-VALUE}). The busy-polling p2p-server worker always stays ordinary.")
+        "path (the distributor's and the client's event loops, and the backbone's driver agent) under the real-time " +
+        "FIFO policy at this priority (chrt; 1-99, needs root or CAP_SYS_NICE), so a woken thread takes its CPU at " +
+        "once from ordinary threads, the kernel's memory reclaim among them, and the source's event loop one " +
+        "priority lower, so the load never holds a CPU the path needs (at 1: ordinary); 0 leaves every thread " +
+        "ordinary (default ${DEFAULT-VALUE}). The busy-polling p2p-server worker always stays ordinary.")
     int realtimePriority;
 
     @Option(names = "--out", description = "Report directory (default target/bench-latency-<time>).")
@@ -195,13 +195,13 @@ public final class LatencyBench implements Callable<Integer>
     }
 
     /**
-     * Raise the path's event-driven threads (see --realtime); they exist once the watchlist is open. Besides the
-     * event loops that handle every update, whatever they wait for goes too. The Aeron conductors: the media
-     * driver's agent moves an IPC publication's limit as its subscriber reads, so if FIFO event loops kept it off its
-     * CPU the distributor would be back-pressured into silence (seen at 50,000/s under a profiler: items Suspect,
-     * the route lost). The JVMs' VM and collector threads stay ordinary: raised too, they made the median 10-30 us
-     * worse in two A/B pairs at 1,000/s; the distributor, whose collection they starved (a 2.1 s young collection
-     * beside FIFO threads), no longer makes garbage.
+     * Raise the path's event-driven threads (see --realtime); they exist once the watchlist is open. Besides the event
+     * loops that handle every update, whatever they wait for goes too. The backbone's driver agent: it moves an IPC
+     * publication's limit as its subscriber reads, so if FIFO event loops kept it off its CPU the distributor would be
+     * back-pressured into silence (seen at 50,000/s under a profiler: items Suspect, the route lost). The JVMs' VM and
+     * collector threads stay ordinary: raised too, they made the median 10-30 us worse in two A/B pairs at 1,000/s; the
+     * distributor, whose collection they starved (a 2.1 s young collection beside FIFO threads), no longer makes
+     * garbage.
      * <p>
      * The source, the load, runs one priority below the path it loads, ordinary at priority 1. FIFO threads of one
      * priority never preempt each other, and at the same priority as the distributor on the same CPU the source
@@ -215,14 +215,11 @@ public final class LatencyBench implements Callable<Integer>
         final BenchProcess backbone,
         final BenchProcess source,
         final BenchProcess distributor,
-        final BenchProcess p2p,
         final BenchProcess client) throws IOException, InterruptedException
     {
         final int eventLoops = BenchProcesses.realtime(distributor, DISTRIBUTOR_EVENT_LOOP, realtimePriority) +
             BenchProcesses.realtime(client, CLIENT_EVENT_LOOP, realtimePriority);
-        final int conductors = BenchProcesses.realtime(backbone, DRIVER_AGENT, realtimePriority) +
-            BenchProcesses.realtime(distributor, AERON_CLIENT_CONDUCTOR, realtimePriority) +
-            BenchProcesses.realtime(p2p, AERON_CLIENT_CONDUCTOR, realtimePriority);
+        final int driverAgents = BenchProcesses.realtime(backbone, DRIVER_AGENT, realtimePriority);
         final int sourcePriority = realtimePriority - 1;
         final String sourcePlace;
         if (sourcePriority > 0)
@@ -234,9 +231,8 @@ public final class LatencyBench implements Callable<Integer>
         {
             sourcePlace = "the source's event loop ordinary";
         }
-        return "the event loops of distributor and client (" + eventLoops + " threads) and the Aeron conductors of " +
-            "backbone, distributor and p2p-server (" + conductors + ") under SCHED_FIFO " + realtimePriority + ", " +
-            sourcePlace;
+        return "the event loops of distributor and client (" + eventLoops + " threads) and the backbone's driver " +
+            "agent (" + driverAgents + ") under SCHED_FIFO " + realtimePriority + ", " + sourcePlace;
     }
 
     private String[] p2pArgs(final String aeronDir, final int consumerPort)
@@ -370,7 +366,7 @@ public final class LatencyBench implements Callable<Integer>
             }
             if (realtimePriority > 0)
             {
-                final String raised = realtime(backbone, source, distributor, p2p, client);
+                final String raised = realtime(backbone, source, distributor, client);
                 placement = null == placement ? raised : placement + "; " + raised;
             }
             // the collection stopped each process for up to a second on two cores, longer than the p2p-server waits

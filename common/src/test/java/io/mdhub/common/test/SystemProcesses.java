@@ -57,7 +57,7 @@ public final class SystemProcesses implements AutoCloseable
             "-Xmx384m", "-Dchronicle.analytics.disable=true", "-Djava.net.preferIPv4Stack=true"));
         // as bin/mdhub starts every JVM: a system test that expects a quiet process must not see a Cleanup safepoint
         command.addAll(LauncherJvmOptions.NO_PERIODIC_SAFEPOINTS);
-        command.addAll(LauncherJvmOptions.RARE_PERF_DATA_SAMPLING);
+        command.addAll(LauncherJvmOptions.RARE_HOUSEKEEPING);
         command.add(LauncherJvmOptions.jfrRepository(log.toAbsolutePath().getParent().resolve("jfr")));
         command.addAll(jvmArgs);
         command.addAll(List.of("-jar", root.resolve(jar).toString()));

@@ -11,6 +11,7 @@ import io.aeron.Aeron;
 import io.aeron.ExclusivePublication;
 import io.aeron.Subscription;
 import io.mdhub.backbone.BackboneAttachment;
+import io.mdhub.backbone.ConductorDuty;
 import io.mdhub.backbone.protocol.BackbonePublication;
 import io.mdhub.backbone.protocol.ControlAdapter;
 import io.mdhub.backbone.protocol.MarketDataPublisher;
@@ -62,6 +63,7 @@ public final class DistributorBackbone implements AutoCloseable
     private final BackboneControlHandler controlHandler;
     private final ServiceRecovery recovery;
     private final ServiceAnnouncer announcer;
+    private final ConductorDuty conductor;
     private final P2pServerTracker p2pServers;
     private final SinkDrivenItems sinkItems;
     private final EventLoopDutyCycle dutyCycle;
@@ -114,6 +116,7 @@ public final class DistributorBackbone implements AutoCloseable
         this.publication = pub;
         this.subscription = sub;
         this.counters = allocated;
+        this.conductor = new ConductorDuty(ctx.aeron());
 
         final int headroomBytes = Math.min(ctx.answerHeadroomBytes(), publication.termBufferLength() / 8);
         DoorbellRinger ringerMade = null;
@@ -289,6 +292,7 @@ public final class DistributorBackbone implements AutoCloseable
         sinkItems.flush(); // requests and reissues for mounted providers: one flush per connection per cycle
         work += outbound.drain();
         work += announcer.doWork(nowNs);
+        work += conductor.doWork(nowNs);
         if (nowNs - nextExpiryCheckNs >= 0)
         {
             nextExpiryCheckNs = nowNs + expiryCheckIntervalNs;

@@ -24,6 +24,7 @@ import io.aeron.Aeron;
 import io.aeron.Image;
 import io.aeron.Publication;
 import io.aeron.Subscription;
+import io.mdhub.backbone.ConductorDuty;
 import io.mdhub.backbone.protocol.ControlPublisher;
 import io.mdhub.backbone.protocol.MarketDataAdapter;
 import io.mdhub.backbone.protocol.MarketDataListener;
@@ -161,6 +162,7 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
     private final ExpandableArrayBuffer statusBuffer = new ExpandableArrayBuffer(512);
     private final EventLoopDutyCycle dutyCycle;
     private final EventLoopDoorbell doorbell;
+    private final ConductorDuty conductor;
     private DistributorState current;
     private int pendingPasses;
     private long closesGivenUp;
@@ -192,6 +194,7 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
         this.announceIntervalNs = settings.announceIntervalMs() * 1_000_000L;
         this.missedAnnouncements = settings.missedAnnouncements();
         this.recoveryGraceNs = Math.max(0, settings.recoveryGraceMs()) * 1_000_000L;
+        this.conductor = new ConductorDuty(wiring.aeron);
         final boolean wakesOnData = !settings.isBusyPolling() &&
             BackboneSourceConfiguration.WAKE_DOORBELL.equals(settings.wake()) && Doorbell.isIpc(settings.channel()) &&
             EventLoopDoorbell.canServe(eventLoop);
@@ -358,6 +361,7 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
                 work += sendPendingPasses();
             }
             work += checkDistributors(nowNs);
+            work += conductor.doWork(nowNs);
             if (nowNs >= nextAnnounceNs && controlPublication.isConnected())
             {
                 nextAnnounceNs = nowNs + announceIntervalNs;
