@@ -11,14 +11,23 @@ import io.aeron.Aeron;
  * backbone tick anyway. A client connected with {@link BackboneAttachment#clientContext} is invoked this way; for any
  * other client (one with its own conductor thread) this does nothing.
  * <p>
- * Several loops of one process may each hold one on the same client: the conductor runs its work under the client's
- * lock, taken with a try-lock, so a loop that finds another one in it goes on at once. Synchronous client calls
+ * Several loops of one process may each hold one on the same client; they run the conductor one at a time (a client
+ * that is closing itself, after a driver timeout, must not be closed by two of them at once). Synchronous client calls
  * (adding a publication) drive the conductor themselves and never wait for a loop.
+ * <p>
+ * The client lives only while a loop runs this: a loop calls it first in its cycle, so that nothing the cycle does
+ * after it can keep it from running, and a loop that holds one ticks well within the driver's client liveness
+ * timeout (10 s by default): its settings are held to {@link #MAX_LOOP_PERIOD_NS}.
  */
 public final class ConductorDuty
 {
     /** The conductor runs at most this often from a busy loop; an idle loop runs it at each tick. */
     public static final long INTERVAL_NS = 10_000_000L;
+    /**
+     * The longest a loop that holds one may go without a cycle while idle (its tick or longest idle delay): a tenth of
+     * the driver's default client liveness timeout.
+     */
+    public static final long MAX_LOOP_PERIOD_NS = 1_000_000_000L;
 
     private final AgentInvoker invoker;
     private long nextNs;
@@ -41,18 +50,24 @@ public final class ConductorDuty
     }
 
     /**
-     * Run the conductor if it is due.
+     * Run the conductor if it is due. What it finds (a new image, a new counter) reaches the loop through the client's
+     * handlers, which wake it, so the caller need not count it as its own work: a keepalive sent is no reason for a
+     * polling loop to start its back-off again.
      *
      * @param nowNs {@link System#nanoTime()} of the caller's cycle.
-     * @return the conductor's work count: images or counters it took news of.
+     * @return true when the conductor ran.
      */
-    public int doWork(final long nowNs)
+    public boolean doWork(final long nowNs)
     {
         if (null == invoker || nowNs - nextNs < 0)
         {
-            return 0;
+            return false;
         }
         nextNs = nowNs + INTERVAL_NS;
-        return invoker.invoke();
+        synchronized (invoker)
+        {
+            invoker.invoke();
+        }
+        return true;
     }
 }

@@ -70,31 +70,36 @@ public final class DistributorMain implements Callable<Integer>
         final PrintWriter out = spec.commandLine().getOut();
         options.loadConfiguration(DistributorConfiguration.PROVIDER_PORT_PROP_NAME);
 
-        final ShutdownSignalBarrier barrier = new ShutdownSignalBarrier();
-        try (BackboneAttachment backbone = BackboneAttachment.attach(options.isEmbeddedDriver()))
+        final Distributor.Context ctx = new Distributor.Context();
+        if (!routes.isEmpty())
         {
-            final Distributor.Context ctx = new Distributor.Context();
-            if (!routes.isEmpty())
+            final String configured = ctx.routes().isBlank() ? "" : ctx.routes() + ",";
+            ctx.routes(configured + String.join(",", routes));
+        }
+        if (null != routeMirroring)
+        {
+            ctx.routeMirroring(routeMirroring);
+        }
+        if (null != routeCache)
+        {
+            ctx.routeCacheEnabled(routeCache);
+        }
+        final ShutdownSignalBarrier barrier = new ShutdownSignalBarrier();
+        // no backbone, no client: its conductor runs on the backbone's loop, and nothing would keep it alive
+        try (BackboneAttachment backbone = ctx.backbone().enabled() ?
+            BackboneAttachment.attach(options.isEmbeddedDriver()) : null)
+        {
+            if (null != backbone)
             {
-                final String configured = ctx.routes().isBlank() ? "" : ctx.routes() + ",";
-                ctx.routes(configured + String.join(",", routes));
+                ctx.backbone().aeron(backbone.aeron());
             }
-            if (null != routeMirroring)
-            {
-                ctx.routeMirroring(routeMirroring);
-            }
-            if (null != routeCache)
-            {
-                ctx.routeCacheEnabled(routeCache);
-            }
-            ctx.backbone().aeron(backbone.aeron());
             try (Distributor distributor = Distributor.launch(ctx);
                 CountersExport export = CountersExport.start(
                     distributor.countersReader(), ctx.componentName(), MdCounters::isMonotonic))
             {
                 out.println(READY_LINE_PREFIX + ": port=" + distributor.port() + " aeronDir=" +
-                    backbone.aeronDirectoryName() + " routes=" + (ctx.routes().isBlank() ? "none" : ctx.routes()) +
-                    " pid=" + ProcessHandle.current().pid());
+                    (null == backbone ? "none" : backbone.aeronDirectoryName()) + " routes=" +
+                    (ctx.routes().isBlank() ? "none" : ctx.routes()) + " pid=" + ProcessHandle.current().pid());
                 out.flush();
                 barrier.await();
             }

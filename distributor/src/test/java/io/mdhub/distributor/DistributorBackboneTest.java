@@ -485,6 +485,10 @@ class DistributorBackboneTest
         final Distributor.Context badIdle = new Distributor.Context().providerPort(0).registerMBean(false);
         badIdle.backbone().aeron(aeron).idleMinNs(1000).idleMaxNs(10);
         assertThrows(IllegalArgumentException.class, () -> Distributor.launch(badIdle));
+        // the loop runs its Aeron client's conductor: idle longer than a second and the client could time out
+        final Distributor.Context longIdle = new Distributor.Context().providerPort(0).registerMBean(false);
+        longIdle.backbone().aeron(aeron).idleMaxNs(2_000_000_000L);
+        assertThrows(IllegalArgumentException.class, () -> Distributor.launch(longIdle));
         final Distributor.Context disabled = new Distributor.Context().providerPort(0).registerMBean(false);
         disabled.backbone().aeron(aeron).enabled(false);
         distributor = Distributor.launch(disabled);

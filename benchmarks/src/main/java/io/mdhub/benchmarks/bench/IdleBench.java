@@ -44,6 +44,8 @@ public final class IdleBench implements Callable<Integer>
     private static final double MIN_WAKEUPS_PER_SECOND = 0.05;
     private static final double MIN_THREAD_PERCENT = 0.0005;
     private static final long START_TIMEOUT_SECONDS = 60;
+    /** The row of a process's CPU its live threads' files do not hold (see {@link #perThread}). */
+    static final String ENDED_OR_UNSPLIT = "(threads ended in the window)";
     /** The threads that do the servers' own work: the driver's agent and the backbone loops (kernel names). */
     private static final List<String> LOOP_THREADS = List.of("[sender,receive", "distributor-", "p2p-worker-");
 
@@ -70,7 +72,7 @@ public final class IdleBench implements Callable<Integer>
      * @param process           the process's role.
      * @param thread            the thread's name as the kernel keeps it (15 characters).
      * @param percentOfACore    CPU over the window, percent of one core.
-     * @param wakeupsPerSecond  context switches per second (mostly voluntary: it blocked and was woken).
+     * @param wakeupsPerSecond  voluntary context switches per second: it blocked and was woken.
      */
     record ThreadIdle(String process, String thread, double percentOfACore, double wakeupsPerSecond)
     {
@@ -110,7 +112,13 @@ public final class IdleBench implements Callable<Integer>
             final List<ProcessCpu.Sample> first = new ArrayList<>();
             for (final BenchProcess process : measured)
             {
-                first.add(ProcessCpu.sample(process.pid()));
+                final ProcessCpu.Sample sample = ProcessCpu.sample(process.pid());
+                if (null == sample)
+                {
+                    throw new IllegalStateException(process.name() + " ended while settling; see " +
+                        dir.resolve(process.name() + ".log"));
+                }
+                first.add(sample);
             }
             final long startNs = System.nanoTime();
             TimeUnit.SECONDS.sleep(windowSeconds);
@@ -132,26 +140,39 @@ public final class IdleBench implements Callable<Integer>
         Files.writeString(dir.resolve("report.md"), "# MDHub idle\n\nCommand: `bin/mdhub bench idle --settle-seconds " +
             settleSeconds + " --window-seconds " + windowSeconds + "`. Machine: " + LatencyBench.machine() + ".\n\n" +
             "![idle CPU by process](idle.png)\n\n" + report, StandardCharsets.UTF_8);
-        chart(threads, dir.resolve("idle.png"));
         Files.writeString(dir.resolve("idle.csv"), csv(threads), StandardCharsets.UTF_8);
+        chart(threads, dir.resolve("idle.png"));
         console.println("bench idle: report in " + dir);
         return 0;
     }
 
+    /**
+     * A row per thread alive at the end of the window, and one more for what the threads' own files no longer hold:
+     * threads that ended within the window (the JIT's come and go), or a kernel without schedstat; the process's
+     * total comes from {@link ProcessCpu#between}, which falls back on the process's clock ticks for both.
+     */
     private static List<ThreadIdle> perThread(
         final BenchProcess process, final ProcessCpu.Sample first, final ProcessCpu.Sample last, final long windowNs)
     {
         final List<ThreadIdle> rows = new ArrayList<>();
         final double seconds = windowNs / 1e9;
+        long threadsCpuNs = 0;
         for (final Map.Entry<Long, ProcessCpu.ThreadSample> entry : last.threads().entrySet())
         {
             final ProcessCpu.ThreadSample before = first.threads().get(entry.getKey());
             final ProcessCpu.ThreadSample after = entry.getValue();
-            final long cpuNs = after.cpuNs() - (null == before ? 0 : before.cpuNs());
-            final long switches = after.voluntary() + after.involuntary() -
-                (null == before ? 0 : before.voluntary() + before.involuntary());
+            final long cpuNs = after.cpuNs() < 0 ? 0 : after.cpuNs() - (null == before ? 0 : before.cpuNs());
+            // voluntary switches: the thread blocked and was woken again (involuntary ones are preemptions)
+            final long wakeups = after.voluntary() - (null == before ? 0 : before.voluntary());
+            threadsCpuNs += cpuNs;
             rows.add(new ThreadIdle(process.name(), threadName(process.pid(), entry.getKey()),
-                100.0 * cpuNs / windowNs, switches / seconds));
+                100.0 * cpuNs / windowNs, wakeups / seconds));
+        }
+        final ProcessCpu.Usage usage = ProcessCpu.between(first, last);
+        if (usage.cpuNs() > threadsCpuNs)
+        {
+            rows.add(new ThreadIdle(process.name(), ENDED_OR_UNSPLIT, 100.0 * (usage.cpuNs() - threadsCpuNs) / windowNs,
+                0));
         }
         return rows;
     }

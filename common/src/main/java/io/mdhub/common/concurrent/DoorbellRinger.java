@@ -115,7 +115,8 @@ public final class DoorbellRinger implements AutoCloseable
         {
             if (MdCounters.DOORBELL_TYPE_ID == reader.getCounterTypeId(counterId))
             {
-                isLookupDue = true; // on the client's conductor thread: the owner looks at its next ring
+                // on whichever thread runs the client's conductor: the owner looks at its next ring
+                isLookupDue = true;
             }
         });
         lookUp(System.nanoTime());

@@ -282,6 +282,7 @@ public final class DistributorBackbone implements AutoCloseable
 
     int doWork(final long nowNs)
     {
+        conductor.doWork(nowNs); // first: nothing below that throws may keep the client from its keepalives
         controlHandler.now(nowNs);
         // answers first: they get the window freed since the last cycle before the waiting live data does
         int work = controlAdapter.poll(subscription, controlFragmentLimit);
@@ -292,7 +293,6 @@ public final class DistributorBackbone implements AutoCloseable
         sinkItems.flush(); // requests and reissues for mounted providers: one flush per connection per cycle
         work += outbound.drain();
         work += announcer.doWork(nowNs);
-        work += conductor.doWork(nowNs);
         if (nowNs - nextExpiryCheckNs >= 0)
         {
             nextExpiryCheckNs = nowNs + expiryCheckIntervalNs;
@@ -371,8 +371,10 @@ public final class DistributorBackbone implements AutoCloseable
             requireRange(DistributorBackboneConfiguration.ANNOUNCE_INTERVAL_MS_PROP_NAME, announceIntervalMs, 1,
                 MAX_ANNOUNCE_INTERVAL_MS);
             requireRange(DistributorBackboneConfiguration.IDLE_MIN_NS_PROP_NAME, idleMinNs, 0, Long.MAX_VALUE);
+            // the loop's cycle runs its Aeron client's conductor: an idle loop must cycle well within the client's
+            // liveness timeout
             requireRange(DistributorBackboneConfiguration.IDLE_MAX_NS_PROP_NAME, idleMaxNs, Math.max(1, idleMinNs),
-                Long.MAX_VALUE);
+                ConductorDuty.MAX_LOOP_PERIOD_NS);
             if (!DistributorBackboneConfiguration.WAKE_DOORBELL.equals(wake) &&
                 !DistributorBackboneConfiguration.WAKE_TIMER.equals(wake))
             {

@@ -334,6 +334,7 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
 
     private int doWork(final long nowNs)
     {
+        conductor.doWork(nowNs); // first: nothing below that throws may keep the client from its keepalives
         this.nowNs = nowNs;
         // one poll is one burst for the worker: its consumers get one write each at the end, not one per message
         listener.onBatchStart();
@@ -361,7 +362,6 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
                 work += sendPendingPasses();
             }
             work += checkDistributors(nowNs);
-            work += conductor.doWork(nowNs);
             if (nowNs >= nextAnnounceNs && controlPublication.isConnected())
             {
                 nextAnnounceNs = nowNs + announceIntervalNs;

@@ -6,6 +6,7 @@ import org.agrona.concurrent.IdleStrategy;
 import io.aeron.Aeron;
 import io.aeron.Counter;
 import io.aeron.ExclusivePublication;
+import io.mdhub.backbone.ConductorDuty;
 import io.mdhub.backbone.protocol.BackbonePublication;
 import io.mdhub.backbone.protocol.ControlPublisher;
 import io.mdhub.common.concurrent.DoorbellRinger;
@@ -323,9 +324,9 @@ public final class BackboneItemSourceFactory implements ItemSourceFactory
         /**
          * @param wake   how an idle worker waits for the data stream
          *               ({@link BackboneSourceConfiguration#WAKE_PROP_NAME}): {@code doorbell} or {@code timer}.
-         * @param tickMs the tick of a worker that waits for its doorbell, in milliseconds (at least 1).
+         * @param tickMs the tick of a worker that waits for its doorbell, in milliseconds (1 to 1,000).
          * @return this.
-         * @throws IllegalArgumentException for another way or a tick below 1 ms.
+         * @throws IllegalArgumentException for another way or a tick outside 1 ms to 1 s.
          */
         public Settings wake(final String wake, final long tickMs)
         {
@@ -349,10 +350,17 @@ public final class BackboneItemSourceFactory implements ItemSourceFactory
                     BackboneSourceConfiguration.WAKE_DOORBELL + " or " + BackboneSourceConfiguration.WAKE_TIMER +
                     ": " + wake);
             }
-            if (wakeTickMs < 1)
+            // the worker's cycle runs its Aeron client's conductor: an idle worker must cycle well within the client's
+            // liveness timeout
+            if (wakeTickMs < 1 || wakeTickMs * 1_000_000L > ConductorDuty.MAX_LOOP_PERIOD_NS)
             {
-                throw new IllegalArgumentException(BackboneSourceConfiguration.WAKE_TICK_MS_PROP_NAME + " < 1: " +
-                    wakeTickMs);
+                throw new IllegalArgumentException(BackboneSourceConfiguration.WAKE_TICK_MS_PROP_NAME + " is 1 to " +
+                    ConductorDuty.MAX_LOOP_PERIOD_NS / 1_000_000L + ": " + wakeTickMs);
+            }
+            if (idleMaxNs > ConductorDuty.MAX_LOOP_PERIOD_NS)
+            {
+                throw new IllegalArgumentException(BackboneSourceConfiguration.IDLE_MAX_NS_PROP_NAME + " > " +
+                    ConductorDuty.MAX_LOOP_PERIOD_NS + " ns: " + idleMaxNs);
             }
         }
 
