@@ -3,8 +3,9 @@ package io.mdhub.benchmarks.bench;
 import java.io.PrintWriter;
 
 /**
- * The rates of a {@code bench latency} sweep, the same for every system: the listed rates in order, and with none
- * listed, on past the last in fixed steps up to a limit; a system's sweep ends at its first rate not sustained.
+ * The rates of a {@code bench latency} sweep, the same for every system: the listed rates in order, whatever they are,
+ * and with none listed, on past the last in fixed steps up to a limit; a system's sweep ends at its first rate not
+ * sustained.
  */
 final class RateSweep
 {
@@ -31,7 +32,7 @@ final class RateSweep
      * @param rates          the listed rates.
      * @param isOpenEnded    go on past the last in steps.
      * @param openEndedStep  the step past the last.
-     * @param openEndedLimit the highest rate tried.
+     * @param openEndedLimit the highest rate the open-ended steps try (listed rates are all tried).
      */
     RateSweep(final long[] rates, final boolean isOpenEnded, final long openEndedStep, final long openEndedLimit)
     {
@@ -50,7 +51,7 @@ final class RateSweep
     }
 
     /**
-     * Run the steps in order until one is not sustained, the list ends, or the limit is passed.
+     * Run the steps in order until one is not sustained, the list ends, or an open-ended step passes the limit.
      *
      * @param step    measures a rate.
      * @param console where the end is said.
@@ -63,7 +64,7 @@ final class RateSweep
         {
             final long rate = i < rates.length ? rates[i] : rates[rates.length - 1] + (i - rates.length + 1) *
                 openEndedStep;
-            if (rate > openEndedLimit)
+            if (i >= rates.length && rate > openEndedLimit)
             {
                 console.printf("bench latency: %s: every rate up to %d updates/s sustained; the sweep ends here%n",
                     system, openEndedLimit);
