@@ -4,7 +4,10 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -50,6 +53,27 @@ final class BenchProcesses implements AutoCloseable
     /** Ends the processes when the bench itself is ended (Ctrl-C, SIGTERM) instead of leaving them running. */
     private final Thread shutdownHook = new Thread(this::close, "bench-processes-stop");
     private Path memoryRoot;
+
+    /**
+     * @param root  the checkout.
+     * @param out   the report directory asked for, or null.
+     * @param bench the benchmark's name.
+     * @return {@code out}, or {@code <root>/target/bench-<bench>-<date-time>}.
+     */
+    static Path reportDir(final Path root, final Path out, final String bench)
+    {
+        return null != out ? out : root.resolve("target").resolve("bench-" + bench + "-" +
+            LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
+    }
+
+    /**
+     * @param spec JVM options as given on the command line, separated by spaces (values cannot hold spaces).
+     * @return the options.
+     */
+    static List<String> jvmOptions(final String spec)
+    {
+        return spec.isBlank() ? List.of() : Arrays.asList(spec.trim().split("\\s+"));
+    }
 
     /**
      * @param root    the checkout.

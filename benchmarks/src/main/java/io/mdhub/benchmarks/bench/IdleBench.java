@@ -5,10 +5,7 @@ import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.LocalDateTime;
-import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
@@ -87,10 +84,9 @@ public final class IdleBench implements Callable<Integer>
         }
         final PrintWriter console = spec.commandLine().getOut();
         final Path root = LatencyBench.checkoutRoot();
-        final Path dir = null != out ? out : root.resolve("target").resolve("bench-idle-" +
-            LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
+        final Path dir = BenchProcesses.reportDir(root, out, "idle");
         Files.createDirectories(dir);
-        final List<String> jvm = jvmOpts.isBlank() ? List.of() : Arrays.asList(jvmOpts.trim().split("\\s+"));
+        final List<String> jvm = BenchProcesses.jvmOptions(jvmOpts);
         final List<ThreadIdle> threads = new ArrayList<>();
         try (BenchProcesses processes = new BenchProcesses(root, dir, jvm))
         {

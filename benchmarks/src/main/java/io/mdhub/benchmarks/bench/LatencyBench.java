@@ -6,8 +6,6 @@ import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
-import java.time.LocalDateTime;
-import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -312,10 +310,9 @@ public final class LatencyBench implements Callable<Integer>
         validateOptions();
         final PrintWriter console = spec.commandLine().getOut();
         final Path root = checkoutRoot();
-        final Path dir = null != out ? out : root.resolve("target").resolve("bench-latency-" +
-            LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
+        final Path dir = BenchProcesses.reportDir(root, out, "latency");
         Files.createDirectories(dir);
-        final List<String> jvm = jvmOpts.isBlank() ? List.of() : Arrays.asList(jvmOpts.trim().split("\\s+"));
+        final List<String> jvm = BenchProcesses.jvmOptions(jvmOpts);
         final String floor = LoopbackFloor.measure(FLOOR_ROUND_TRIPS, FLOOR_GAP_NS); // before any process runs
         console.println("bench latency: " + floor);
         final int sourcePort = LocalPorts.unused();

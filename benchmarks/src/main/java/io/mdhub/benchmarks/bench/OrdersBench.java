@@ -5,8 +5,6 @@ import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.LocalDateTime;
-import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -169,8 +167,7 @@ public final class OrdersBench implements Callable<Integer>
     {
         final PrintWriter console = spec.commandLine().getOut();
         final Path root = LatencyBench.checkoutRoot();
-        final Path dir = null != out ? out : root.resolve("target").resolve("bench-orders-" +
-            LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
+        final Path dir = BenchProcesses.reportDir(root, out, "orders");
         // every name checked before the first run, not after hours of earlier configurations
         final int[] servers = configurations.stream().mapToInt(this::serversOf).toArray();
         Files.createDirectories(dir);

@@ -4,10 +4,7 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.LocalDateTime;
-import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
@@ -119,10 +116,9 @@ public final class ThroughputBench implements Callable<Integer>
     {
         final PrintWriter console = spec.commandLine().getOut();
         final Path root = LatencyBench.checkoutRoot();
-        final Path dir = null != out ? out : root.resolve("target").resolve("bench-throughput-" +
-            LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
+        final Path dir = BenchProcesses.reportDir(root, out, "throughput");
         Files.createDirectories(dir);
-        final List<String> jvm = jvmOpts.isBlank() ? List.of() : Arrays.asList(jvmOpts.trim().split("\\s+"));
+        final List<String> jvm = BenchProcesses.jvmOptions(jvmOpts);
         final List<Step> steps = new ArrayList<>();
         sourceTick.checked(spec.commandLine());
         console.println(Step.CSV_HEADER);
