@@ -36,6 +36,7 @@ final class BenchProcesses implements AutoCloseable
     static final String BENCH_JAR = "benchmarks/target/mdhub-bench.jar";
 
     private static final int JCMD_TIMEOUT_SECONDS = 30;
+    private static final long START_TIMEOUT_SECONDS = 60;
     private static final Path SHM = Path.of("/dev/shm");
     private static final Path TASKSET = Path.of("/usr/bin/taskset");
     private static final Path CHRT = Path.of("/usr/bin/chrt");
@@ -86,6 +87,33 @@ final class BenchProcesses implements AutoCloseable
         this.dir = dir;
         this.jvmOpts = jvmOpts;
         Runtime.getRuntime().addShutdownHook(shutdownHook);
+    }
+
+    /**
+     * Start MDHub on its defaults as a user does: the backbone daemon, then a distributor and a p2p-server on it, each
+     * awaited until it says it is ready.
+     *
+     * @param prefix          what the processes' names begin with.
+     * @param distributorPort the distributor's provider port.
+     * @param p2pPort         the p2p-server's consumer port.
+     * @param p2pArgs         more arguments of the p2p-server.
+     * @return the backbone, the distributor and the p2p-server, in that order.
+     */
+    List<BenchProcess> startMdhub(
+        final String prefix, final int distributorPort, final int p2pPort, final String... p2pArgs)
+    {
+        final String aeronDir = memoryDir("aeron").toString();
+        final BenchProcess backbone = start(prefix + "backbone", BACKBONE_JAR, "--aeron-dir", aeronDir);
+        backbone.awaitLine("mdhub-backbone ready", START_TIMEOUT_SECONDS);
+        final BenchProcess distributor = start(prefix + "distributor", DISTRIBUTOR_JAR, "--aeron-dir", aeronDir,
+            "--port", Integer.toString(distributorPort));
+        final List<String> args =
+            new ArrayList<>(List.of("--aeron-dir", aeronDir, "--port", Integer.toString(p2pPort)));
+        args.addAll(Arrays.asList(p2pArgs));
+        final BenchProcess p2p = start(prefix + "p2p", P2P_JAR, args.toArray(new String[0]));
+        distributor.awaitLine("mdhub-distributor ready", START_TIMEOUT_SECONDS);
+        p2p.awaitLine("mdhub-p2p ready", START_TIMEOUT_SECONDS);
+        return List.of(backbone, distributor, p2p);
     }
 
     /**

@@ -40,7 +40,6 @@ public final class IdleBench implements Callable<Integer>
     /** Threads that woke less often than this, and used less CPU than {@link #MIN_THREAD_PERCENT}, are not listed. */
     private static final double MIN_WAKEUPS_PER_SECOND = 0.05;
     private static final double MIN_THREAD_PERCENT = 0.0005;
-    private static final long START_TIMEOUT_SECONDS = 60;
     /** The row of a process's CPU its live threads' files do not hold (see {@link #perThread}). */
     static final String ENDED_OR_UNSPLIT = "(threads ended in the window)";
     /** The threads that do the servers' own work: the driver's agent and the backbone loops (kernel names). */
@@ -90,21 +89,12 @@ public final class IdleBench implements Callable<Integer>
         final List<ThreadIdle> threads = new ArrayList<>();
         try (BenchProcesses processes = new BenchProcesses(root, dir, jvm))
         {
-            final String aeronDir = processes.memoryDir("aeron").toString();
-            final BenchProcess backbone =
-                processes.start("backbone", BenchProcesses.BACKBONE_JAR, "--aeron-dir", aeronDir);
-            backbone.awaitLine("mdhub-backbone ready", START_TIMEOUT_SECONDS);
-            final BenchProcess distributor = processes.start("distributor", BenchProcesses.DISTRIBUTOR_JAR,
-                "--aeron-dir", aeronDir, "--port", Integer.toString(LocalPorts.unused()));
-            final BenchProcess p2p = processes.start("p2p", BenchProcesses.P2P_JAR,
-                "--aeron-dir", aeronDir, "--port", Integer.toString(LocalPorts.unused()));
-            distributor.awaitLine("mdhub-distributor ready", START_TIMEOUT_SECONDS);
-            p2p.awaitLine("mdhub-p2p ready", START_TIMEOUT_SECONDS);
+            final List<BenchProcess> measured =
+                processes.startMdhub("", LocalPorts.unused(), LocalPorts.unused());
             console.printf("bench idle: backbone, distributor and p2p-server up; settling %d s, then measuring %d s%n",
                 settleSeconds, windowSeconds);
             console.flush();
             TimeUnit.SECONDS.sleep(settleSeconds);
-            final List<BenchProcess> measured = List.of(backbone, distributor, p2p);
             final List<ProcessCpu.Sample> first = new ArrayList<>();
             for (final BenchProcess process : measured)
             {
@@ -122,7 +112,7 @@ public final class IdleBench implements Callable<Integer>
             {
                 final BenchProcess process = measured.get(i);
                 final ProcessCpu.Sample last = ProcessCpu.sample(process.pid());
-                if (null == first.get(i) || null == last)
+                if (null == last)
                 {
                     throw new IllegalStateException(process.name() + " ended during the window; see " +
                         dir.resolve(process.name() + ".log"));
@@ -152,6 +142,7 @@ public final class IdleBench implements Callable<Integer>
     {
         final List<ThreadIdle> rows = new ArrayList<>();
         final double seconds = windowNs / 1e9;
+        final Map<Long, String> names = process.threads();
         long threadsCpuNs = 0;
         for (final Map.Entry<Long, ProcessCpu.ThreadSample> entry : last.threads().entrySet())
         {
@@ -161,7 +152,7 @@ public final class IdleBench implements Callable<Integer>
             // voluntary switches: the thread blocked and was woken again (involuntary ones are preemptions)
             final long wakeups = after.voluntary() - (null == before ? 0 : before.voluntary());
             threadsCpuNs += cpuNs;
-            rows.add(new ThreadIdle(process.name(), threadName(process.pid(), entry.getKey()),
+            rows.add(new ThreadIdle(process.name(), names.getOrDefault(entry.getKey(), "thread " + entry.getKey()),
                 100.0 * cpuNs / windowNs, wakeups / seconds));
         }
         final ProcessCpu.Usage usage = ProcessCpu.between(first, last);
@@ -171,19 +162,6 @@ public final class IdleBench implements Callable<Integer>
                 0));
         }
         return rows;
-    }
-
-    private static String threadName(final long pid, final long tid)
-    {
-        try
-        {
-            return Files.readString(Path.of("/proc", Long.toString(pid), "task", Long.toString(tid), "comm"),
-                StandardCharsets.UTF_8).strip();
-        }
-        catch (final IOException ex)
-        {
-            return "thread " + tid; // it ended after the sample
-        }
     }
 
     static double total(final List<ThreadIdle> threads)

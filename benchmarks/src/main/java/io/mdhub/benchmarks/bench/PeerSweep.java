@@ -176,17 +176,8 @@ final class PeerSweep
         final int items,
         final List<BenchProcess> servers)
     {
-        final String aeronDir = processes.memoryDir("aeron").toString();
-        final BenchProcess backbone =
-            processes.start("mdhub-eta-backbone", BenchProcesses.BACKBONE_JAR, "--aeron-dir", aeronDir);
-        backbone.awaitLine("mdhub-backbone ready", 60);
-        final BenchProcess distributor = processes.start("mdhub-eta-distributor", BenchProcesses.DISTRIBUTOR_JAR,
-            "--aeron-dir", aeronDir, "--port", Integer.toString(distributorPort));
-        final BenchProcess p2p = processes.start("mdhub-eta-p2p", BenchProcesses.P2P_JAR, "--aeron-dir", aeronDir,
-            "--port", Integer.toString(p2pPort), "-D", "mdhub.p2p.max.items=" + Math.max(items, 100_000));
-        distributor.awaitLine("mdhub-distributor ready", 60);
-        p2p.awaitLine("mdhub-p2p ready", 60);
-        servers.addAll(List.of(backbone, distributor, p2p));
+        servers.addAll(processes.startMdhub("mdhub-eta-", distributorPort, p2pPort,
+            "-D", "mdhub.p2p.max.items=" + Math.max(items, 100_000)));
     }
 
     /**

@@ -40,7 +40,7 @@ public final class BackboneItemSourceFactory implements ItemSourceFactory
      */
     public BackboneItemSourceFactory(final Aeron aeron, final Settings settings)
     {
-        settings.checkWake();
+        settings.check();
         this.aeron = aeron;
         this.settings = settings;
     }
@@ -332,15 +332,16 @@ public final class BackboneItemSourceFactory implements ItemSourceFactory
         {
             this.wake = null == wake ? "" : wake.trim();
             this.wakeTickMs = tickMs;
-            checkWake();
+            check();
             return this;
         }
 
         /**
          * @throws IllegalArgumentException when the way to wake or its tick is not one there is (a misspelt setting
-         *                                  is refused, not taken for the timer).
+         *                                  is refused, not taken for the timer), or the longest idle delay exceeds
+         *                                  what keeps the worker's Aeron client alive.
          */
-        void checkWake()
+        void check()
         {
             final String way = wake;
             if (!BackboneSourceConfiguration.WAKE_DOORBELL.equals(way) &&

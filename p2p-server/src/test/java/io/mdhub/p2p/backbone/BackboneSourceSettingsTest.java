@@ -34,7 +34,7 @@ class BackboneSourceSettingsTest
     {
         final BackboneItemSourceFactory.Settings settings =
             new BackboneItemSourceFactory.Settings().idle(10_000, 2_000_000_000L);
-        assertThrows(IllegalArgumentException.class, settings::checkWake);
+        assertThrows(IllegalArgumentException.class, settings::check);
     }
 
     @Test
