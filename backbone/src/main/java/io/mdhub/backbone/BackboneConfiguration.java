@@ -2,6 +2,7 @@ package io.mdhub.backbone;
 
 import io.aeron.CommonContext;
 import io.mdhub.common.config.ConfigValues;
+import io.mdhub.common.management.ManagementConfiguration;
 import io.mdhub.common.concurrent.IdleConfiguration;
 
 /**
@@ -12,6 +13,18 @@ import io.mdhub.common.concurrent.IdleConfiguration;
  */
 public final class BackboneConfiguration
 {
+    /**
+     * Port of the management endpoint ({@code /metrics} for Prometheus, {@code /health}): -1 off, 0 any free
+     * port.
+     */
+    public static final String HTTP_PORT_PROP_NAME = "mdhub.backbone.http.port";
+
+    /**
+     * Default of {@link #HTTP_PORT_PROP_NAME}: one port per role, so one backbone daemon per host is scraped
+     * without settings; a second one on the host logs that the port is taken and runs without the endpoint.
+     */
+    public static final int HTTP_PORT_DEFAULT = 9470;
+
     /**
      * Aeron directory (CnC file, log buffers) that every MDHub process on the host shares with this driver.
      */
@@ -147,6 +160,14 @@ public final class BackboneConfiguration
 
     private BackboneConfiguration()
     {
+    }
+
+    /**
+     * @return the management endpoint's port (-1 off, 0 any free port).
+     */
+    public static int httpPort()
+    {
+        return ManagementConfiguration.port(HTTP_PORT_PROP_NAME, HTTP_PORT_DEFAULT);
     }
 
     /**

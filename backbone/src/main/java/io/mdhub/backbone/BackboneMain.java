@@ -12,7 +12,9 @@ import org.agrona.concurrent.ShutdownSignalBarrier;
 import io.aeron.AeronVersion;
 import io.aeron.exceptions.AeronException;
 import io.mdhub.common.config.ConfigLoader;
+import io.mdhub.common.management.ManagementServer;
 import io.mdhub.common.metrics.CountersExport;
+import io.mdhub.common.status.MdCounters;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -103,12 +105,15 @@ public final class BackboneMain implements Callable<Integer>
         try (BackboneNode node = BackboneNode.launch(ctx))
         {
             // The export reads the driver's mapped counters: it closes before the driver unmaps them.
-            try (CountersExport export = CountersExport.start(node.countersReader(), "aeron", (typeId) -> false))
+            try (CountersExport export = CountersExport.start(node.countersReader(), "aeron", MdCounters::isMonotonic);
+                ManagementServer http = ManagementServer.launch(new ManagementServer.Context()
+                    .port(BackboneConfiguration.httpPort(), BackboneConfiguration.HTTP_PORT_PROP_NAME)
+                    .checks(BackboneHealth.of("mdhub-backbone", node.aeronDirectoryName()))))
             {
                 out.print(ctx);
                 out.println(READY_LINE_PREFIX + ": aeronDir=" + node.aeronDirectoryName() + " threadingMode=" +
-                    ctx.concludedThreadingMode() + " pid=" + ProcessHandle.current().pid() + " aeron=" +
-                    AeronVersion.VERSION);
+                    ctx.concludedThreadingMode() + " " + ManagementServer.describe(http) + " pid=" +
+                    ProcessHandle.current().pid() + " aeron=" + AeronVersion.VERSION);
                 out.flush();
                 barrier.await();
             }

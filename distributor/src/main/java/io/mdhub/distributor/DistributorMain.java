@@ -9,6 +9,8 @@ import org.agrona.concurrent.ShutdownSignalBarrier;
 
 import io.mdhub.backbone.BackboneAttachment;
 import io.mdhub.backbone.ServerOptions;
+import io.mdhub.common.management.ManagementConfiguration;
+import io.mdhub.common.management.ManagementServer;
 import io.mdhub.common.metrics.CountersExport;
 import io.mdhub.common.ripc.NettyProcessDefaults;
 import io.mdhub.common.status.MdCounters;
@@ -95,11 +97,15 @@ public final class DistributorMain implements Callable<Integer>
             }
             try (Distributor distributor = Distributor.launch(ctx);
                 CountersExport export = CountersExport.start(
-                    distributor.countersReader(), ctx.componentName(), MdCounters::isMonotonic))
+                    distributor.countersReader(), ctx.componentName(), MdCounters::isMonotonic);
+                ManagementServer http = ManagementServer.launch(new ManagementServer.Context()
+                    .port(DistributorConfiguration.httpPort(), DistributorConfiguration.HTTP_PORT_PROP_NAME)
+                    .checks(DistributorHealth.of(distributor, ManagementConfiguration.loopTimeoutMs()))))
             {
                 out.println(READY_LINE_PREFIX + ": port=" + distributor.port() + " aeronDir=" +
                     (null == backbone ? "none" : backbone.aeronDirectoryName()) + " routes=" +
-                    (ctx.routes().isBlank() ? "none" : ctx.routes()) + " pid=" + ProcessHandle.current().pid());
+                    (ctx.routes().isBlank() ? "none" : ctx.routes()) + " " + ManagementServer.describe(http) +
+                    " pid=" + ProcessHandle.current().pid());
                 out.flush();
                 barrier.await();
             }

@@ -5,6 +5,7 @@ import java.util.concurrent.TimeUnit;
 import org.agrona.SystemUtil;
 
 import io.mdhub.common.config.ConfigValues;
+import io.mdhub.common.management.ManagementConfiguration;
 
 /**
  * p2p-server configuration: the only place {@code mdhub.p2p.*} system properties are read. Each setting is a
@@ -13,6 +14,18 @@ import io.mdhub.common.config.ConfigValues;
  */
 public final class P2pConfiguration
 {
+    /**
+     * Port of the management endpoint ({@code /metrics} for Prometheus, {@code /health}): -1 off, 0 any free
+     * port.
+     */
+    public static final String HTTP_PORT_PROP_NAME = "mdhub.p2p.http.port";
+
+    /**
+     * Default of {@link #HTTP_PORT_PROP_NAME}: one port per role, so one p2p-server per host is scraped
+     * without settings; a second one on the host logs that the port is taken and runs without the endpoint.
+     */
+    public static final int HTTP_PORT_DEFAULT = 9472;
+
     /**
      * Address the consumer-facing RSSL server binds to.
      */
@@ -171,6 +184,14 @@ public final class P2pConfiguration
     public static String bindAddress()
     {
         return System.getProperty(BIND_ADDRESS_PROP_NAME, BIND_ADDRESS_DEFAULT);
+    }
+
+    /**
+     * @return the management endpoint's port (-1 off, 0 any free port).
+     */
+    public static int httpPort()
+    {
+        return ManagementConfiguration.port(HTTP_PORT_PROP_NAME, HTTP_PORT_DEFAULT);
     }
 
     /**

@@ -7,6 +7,8 @@ import org.agrona.concurrent.ShutdownSignalBarrier;
 
 import io.mdhub.backbone.BackboneAttachment;
 import io.mdhub.backbone.ServerOptions;
+import io.mdhub.common.management.ManagementConfiguration;
+import io.mdhub.common.management.ManagementServer;
 import io.mdhub.common.metrics.CountersExport;
 import io.mdhub.common.pause.PauseRecorder;
 import io.mdhub.common.ripc.NettyProcessDefaults;
@@ -51,7 +53,8 @@ public final class P2pMain implements Callable<Integer>
         System.exit(new CommandLine(new P2pMain()).execute(args));
     }
 
-    private void serveMarketData(final PrintWriter out, final ShutdownSignalBarrier barrier, final String orderInfo)
+    private void serveMarketData(
+        final PrintWriter out, final ShutdownSignalBarrier barrier, final OrderService orders, final String orderInfo)
     {
         try (BackboneAttachment backbone = BackboneAttachment.attach(options.isEmbeddedDriver()))
         {
@@ -59,7 +62,8 @@ public final class P2pMain implements Callable<Integer>
                 new BackboneItemSourceFactory(backbone.aeron(), new BackboneItemSourceFactory.Settings()));
             try (P2pServer server = P2pServer.launch(ctx);
                 CountersExport export = CountersExport.start(
-                    ctx.countersManager(), ctx.componentName(), MdCounters::isMonotonic))
+                    ctx.countersManager(), ctx.componentName(), MdCounters::isMonotonic);
+                ManagementServer http = launchHttp(ctx.componentName(), server, orders))
             {
                 final StringBuilder extra = new StringBuilder();
                 for (int i = 0; i < ctx.extraListeners().size(); i++)
@@ -68,12 +72,20 @@ public final class P2pMain implements Callable<Integer>
                         .append(ctx.extraListeners().get(i).profile().name().toLowerCase());
                 }
                 out.println(READY_LINE_PREFIX + ": port=" + server.port() + extra + " aeronDir=" +
-                    backbone.aeronDirectoryName() + " workers=" + ctx.workers() + orderInfo + " pid=" +
-                    ProcessHandle.current().pid());
+                    backbone.aeronDirectoryName() + " workers=" + ctx.workers() + orderInfo + " " +
+                    ManagementServer.describe(http) + " pid=" + ProcessHandle.current().pid());
                 out.flush();
                 barrier.await();
             }
         }
+    }
+
+    private static ManagementServer launchHttp(
+        final String component, final P2pServer server, final OrderService orders)
+    {
+        return ManagementServer.launch(new ManagementServer.Context()
+            .port(P2pConfiguration.httpPort(), P2pConfiguration.HTTP_PORT_PROP_NAME)
+            .checks(P2pHealth.of(component, server, orders, ManagementConfiguration.loopTimeoutMs())));
     }
 
     @Override
@@ -97,13 +109,16 @@ public final class P2pMain implements Callable<Integer>
             if (!P2pConfiguration.marketDataEnabled())
             {
                 // the order service speaks TCP only: without market data this process needs no media driver
-                out.println(READY_LINE_PREFIX + ": marketData=off" + orderInfo + " pid=" +
-                    ProcessHandle.current().pid());
-                out.flush();
-                barrier.await();
+                try (ManagementServer http = launchHttp(OrderServiceConfiguration.processName(), null, orders))
+                {
+                    out.println(READY_LINE_PREFIX + ": marketData=off" + orderInfo + " " +
+                        ManagementServer.describe(http) + " pid=" + ProcessHandle.current().pid());
+                    out.flush();
+                    barrier.await();
+                }
                 return 0;
             }
-            serveMarketData(out, barrier, orderInfo);
+            serveMarketData(out, barrier, orders, orderInfo);
             return 0;
         }
         finally

@@ -5,7 +5,9 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 
@@ -23,6 +25,7 @@ import io.mdhub.common.ripc.RipcTransport;
 import io.mdhub.p2p.cache.CachingItemSource;
 import io.mdhub.p2p.fanout.FanOutWorker;
 import io.mdhub.p2p.fanout.WorkerSettings;
+import io.mdhub.p2p.fanout.WorkerStatus;
 import io.mdhub.p2p.source.ItemSourceFactory;
 import io.netty.channel.Channel;
 import io.netty.channel.EventLoop;
@@ -170,6 +173,47 @@ public final class P2pServer implements AutoCloseable
     public Context context()
     {
         return ctx;
+    }
+
+    /**
+     * Ask each worker, on its own event loop, what its source carries and hears now: for health checks and tools,
+     * never a hot path.
+     *
+     * @param timeoutMs how long each worker may take to answer.
+     * @return one status per worker, in worker order.
+     * @throws TimeoutException   when a worker does not answer in time (its loop is stalled).
+     * @throws ExecutionException when asking failed.
+     * @throws InterruptedException when interrupted while waiting.
+     */
+    public List<WorkerStatus> workerStatus(final long timeoutMs)
+        throws TimeoutException, ExecutionException, InterruptedException
+    {
+        final List<WorkerStatus> statuses = new ArrayList<>(workers.length);
+        for (final FanOutWorker worker : workers)
+        {
+            try
+            {
+                statuses.add(worker.eventLoop().submit(worker::status).get(timeoutMs, TimeUnit.MILLISECONDS));
+            }
+            catch (final TimeoutException ex)
+            {
+                throw new TimeoutException("worker " + statuses.size() + " did not answer in " + timeoutMs + " ms");
+            }
+        }
+        return statuses;
+    }
+
+    /**
+     * @return the workers' event loops, in worker order.
+     */
+    public List<EventLoop> workerLoops()
+    {
+        final List<EventLoop> loops = new ArrayList<>(workers.length);
+        for (final FanOutWorker worker : workers)
+        {
+            loops.add(worker.eventLoop());
+        }
+        return loops;
     }
 
     /**

@@ -1,24 +1,41 @@
 package io.mdhub.common.metrics;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.function.IntPredicate;
 
+import javax.management.ObjectName;
+
 import org.agrona.CloseHelper;
 import org.agrona.concurrent.status.CountersReader;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
- * A component's counters published over JMX for as long as it runs: a {@link CountersMetricsBridge} into the
- * process registry, polled on its own low-priority thread. Close it before the counters' memory goes away.
+ * A component's counters published for as long as it runs: over JMX through a {@link CountersMetricsBridge} into the
+ * process registry, polled on its own low-priority thread, and to Prometheus scrapes through the process's
+ * {@link CountersCollector}. Close it before the counters' memory goes away.
  */
 public final class CountersExport implements AutoCloseable
 {
+    private static final Logger LOG = LoggerFactory.getLogger(CountersExport.class);
+
     private final CountersMetricsBridge bridge;
     private final ScheduledExecutorService scheduler;
+    private final Object scraped;
+    private final ObjectName countersName;
 
-    private CountersExport(final CountersMetricsBridge bridge, final ScheduledExecutorService scheduler)
+    private CountersExport(
+        final CountersMetricsBridge bridge,
+        final ScheduledExecutorService scheduler,
+        final Object scraped,
+        final ObjectName countersName)
     {
         this.bridge = bridge;
         this.scheduler = scheduler;
+        this.scraped = scraped;
+        this.countersName = countersName;
     }
 
     /**
@@ -34,12 +51,50 @@ public final class CountersExport implements AutoCloseable
             new CountersMetricsBridge(MdMetrics.registry(), counters, source, isMonotonicType);
         final ScheduledExecutorService scheduler = MdMetrics.newScheduler("mdhub-metrics-" + source);
         bridge.schedule(scheduler, MetricsConfiguration.countersPollIntervalMs());
-        return new CountersExport(bridge, scheduler);
+        ObjectName countersName = null;
+        try
+        {
+            countersName = MBeans.register("Counters", source, new CountersView(bridge, counters));
+        }
+        catch (final IllegalStateException ex)
+        {
+            LOG.warn("counters of {} not served as one MBean: another export of the name runs in this process", source);
+        }
+        return new CountersExport(bridge, scheduler,
+            MdMetrics.countersCollector().add(counters, source, isMonotonicType), countersName);
     }
 
     @Override
     public void close()
     {
-        CloseHelper.closeAll(bridge, scheduler::shutdownNow);
+        CloseHelper.closeAll(
+            () -> MBeans.unregister(countersName),
+            () -> MdMetrics.countersCollector().remove(scraped),
+            bridge,
+            scheduler::shutdownNow);
+    }
+
+    /**
+     * The counters in one call, read under the bridge's lock so that none is read once the export closed.
+     */
+    private static final class CountersView implements CountersMXBean
+    {
+        private final CountersMetricsBridge bridge;
+        private final CountersReader counters;
+
+        CountersView(final CountersMetricsBridge bridge, final CountersReader counters)
+        {
+            this.bridge = bridge;
+            this.counters = counters;
+        }
+
+        @Override
+        public CounterValue[] getCounters()
+        {
+            final List<CounterValue> values = new ArrayList<>();
+            bridge.whileReadable(() -> counters.forEach((counterId, typeId, keyBuffer, label) ->
+                values.add(new CounterValue(counterId, typeId, label, counters.getCounterValue(counterId)))));
+            return values.toArray(new CounterValue[0]);
+        }
     }
 }

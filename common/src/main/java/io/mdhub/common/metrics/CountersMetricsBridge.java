@@ -216,6 +216,23 @@ public final class CountersMetricsBridge implements AutoCloseable
     }
 
     /**
+     * Run a read of the reader unless the bridge is closed, under the lock that {@link #close()} takes: once close
+     * returns, no such read is in flight or will start.
+     *
+     * @param read reads the counters.
+     */
+    public void whileReadable(final Runnable read)
+    {
+        synchronized (readLock)
+        {
+            if (isReadable)
+            {
+                read.run();
+            }
+        }
+    }
+
+    /**
      * Meter function, called by whoever reads the meter (JMX, a publishing registry). Never touches the reader once
      * the bridge is closed or the counter unregistered (its slot may then hold another counter, or be freed).
      */

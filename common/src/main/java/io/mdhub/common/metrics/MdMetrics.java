@@ -5,13 +5,23 @@ import java.util.concurrent.ScheduledThreadPoolExecutor;
 
 import io.micrometer.core.instrument.Clock;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.binder.jvm.ClassLoaderMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
+import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
+import io.micrometer.core.instrument.binder.system.UptimeMetrics;
 import io.micrometer.jmx.JmxConfig;
 import io.micrometer.jmx.JmxMeterRegistry;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 
 /**
- * The process's one Micrometer registry, exported over JMX in the {@value #JMX_DOMAIN} domain, and the low-priority
- * thread that feeds it. Micrometer never runs on an agent thread: agents write Agrona counters and a
- * {@link CountersMetricsBridge} on the metrics thread turns them into meters.
+ * The process's Micrometer registries: one exported over JMX in the {@value #JMX_DOMAIN} domain, fed by the
+ * low-priority thread of each {@link CountersMetricsBridge}, and one scraped by Prometheus over HTTP, which reads the
+ * same counters at each scrape ({@link CountersCollector}) beside the JVM's own meters (memory, GC, threads, CPU,
+ * uptime). Micrometer never runs on an agent thread: agents write Agrona counters, and only the management threads
+ * read them.
  */
 public final class MdMetrics
 {
@@ -33,6 +43,25 @@ public final class MdMetrics
     public static MeterRegistry registry()
     {
         return RegistryHolder.REGISTRY;
+    }
+
+    /**
+     * The process-wide Prometheus registry, created on first use: the JVM's meters, and every component's counters
+     * once its {@link CountersExport} has started.
+     *
+     * @return the registry; {@link PrometheusMeterRegistry#scrape(String)} writes the exposition.
+     */
+    public static PrometheusMeterRegistry prometheus()
+    {
+        return PrometheusHolder.REGISTRY;
+    }
+
+    /**
+     * @return the collector that puts counters into {@link #prometheus()}.
+     */
+    public static CountersCollector countersCollector()
+    {
+        return PrometheusHolder.COUNTERS;
     }
 
     /**
@@ -68,9 +97,34 @@ public final class MdMetrics
         return new JmxMeterRegistry(MdJmxConfig.INSTANCE, Clock.SYSTEM, new JmxSafeNameMapper());
     }
 
+    /**
+     * A Prometheus registry with the JVM's meters and a counters collector registered in it.
+     *
+     * @param counters the collector to register.
+     * @return a new registry; the caller closes it.
+     */
+    static PrometheusMeterRegistry newPrometheusRegistry(final CountersCollector counters)
+    {
+        final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        new ClassLoaderMetrics().bindTo(registry);
+        new JvmMemoryMetrics().bindTo(registry);
+        new JvmGcMetrics().bindTo(registry); // a GC notification listener: no thread, no timer
+        new JvmThreadMetrics().bindTo(registry);
+        new ProcessorMetrics().bindTo(registry);
+        new UptimeMetrics().bindTo(registry);
+        registry.getPrometheusRegistry().register(counters);
+        return registry;
+    }
+
     private static final class RegistryHolder
     {
         static final JmxMeterRegistry REGISTRY = newJmxRegistry();
+    }
+
+    private static final class PrometheusHolder
+    {
+        static final CountersCollector COUNTERS = new CountersCollector();
+        static final PrometheusMeterRegistry REGISTRY = newPrometheusRegistry(COUNTERS);
     }
 
     /**

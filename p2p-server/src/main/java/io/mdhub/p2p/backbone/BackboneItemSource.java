@@ -322,6 +322,24 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
         return new ArrayList<>(services.values());
     }
 
+    /**
+     * @return distributors announced and heard within their liveness timeout, not replaced by a restart.
+     */
+    @Override
+    public int liveUpstreams()
+    {
+        int live = 0;
+        for (int i = 0, size = distributors.size(); i < size; i++)
+        {
+            final DistributorState distributor = distributors.get(i);
+            if (distributor.isAnnounced && distributor.isAlive && !distributor.isReplaced)
+            {
+                live++;
+            }
+        }
+        return live;
+    }
+
     @Override
     public void close()
     {

@@ -156,6 +156,12 @@ public final class CachingItemSource implements ItemSource, ItemSourceListener
     }
 
     @Override
+    public int liveUpstreams()
+    {
+        return upstream.liveUpstreams();
+    }
+
+    @Override
     public void close()
     {
         upstream.close();

@@ -190,6 +190,14 @@ public final class FanOutWorker implements ItemSourceListener
     }
 
     /**
+     * @return what this worker's source carries and hears now (call on the worker's event loop).
+     */
+    public WorkerStatus status()
+    {
+        return new WorkerStatus(index, source.liveUpstreams(), source.services());
+    }
+
+    /**
      * @return the event loop of this worker.
      */
     public EventLoop eventLoop()

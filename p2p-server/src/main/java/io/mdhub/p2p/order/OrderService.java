@@ -42,6 +42,7 @@ public final class OrderService implements AutoCloseable
     private final OrderQueue queue;
     private final OrderAgent agent;
     private final AgentRunner runner;
+    private final Control control = new Control();
     private final LogInterval agentErrorLog = new LogInterval(LogInterval.ONE_SECOND_NS); // the agent's thread only
     private final ObjectName objectName;
 
@@ -75,7 +76,7 @@ public final class OrderService implements AutoCloseable
         runner = new AgentRunner(ctx.idleStrategy(), this::onAgentError, counters.errors, agent);
         AgentRunner.startOnThread(runner);
         objectName = ctx.registerMBean() ?
-            MBeans.register("OrderService", "server-" + ctx.serverId(), new Control()) : null;
+            MBeans.register("OrderService", "server-" + ctx.serverId(), control) : null;
     }
 
     /**
@@ -117,6 +118,22 @@ public final class OrderService implements AutoCloseable
     public Context context()
     {
         return ctx;
+    }
+
+    /**
+     * @return the management view the MBean gives (readable from any thread).
+     */
+    public OrderServiceMXBean control()
+    {
+        return control;
+    }
+
+    /**
+     * @return true while the agent's thread runs its duty cycle (false once it ended, on close or on a fatal error).
+     */
+    public boolean isRunning()
+    {
+        return !runner.isClosed() && null != runner.thread() && runner.thread().isAlive();
     }
 
     /**

@@ -70,6 +70,20 @@ public interface ItemSource extends AutoCloseable
     List<ServiceInfo> services();
 
     /**
+     * @return how many upstream publishers (distributors on the backbone) this source hears now, or
+     * {@link #NO_UPSTREAMS} for a source that has none (read on the worker thread).
+     */
+    default int liveUpstreams()
+    {
+        return NO_UPSTREAMS;
+    }
+
+    /**
+     * What {@link #liveUpstreams()} says of a source without upstream publishers (one fed in process).
+     */
+    int NO_UPSTREAMS = -1;
+
+    /**
      * Release the source's resources; called once on the worker thread when the server closes.
      */
     @Override
