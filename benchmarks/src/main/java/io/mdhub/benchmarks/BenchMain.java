@@ -24,7 +24,8 @@ import picocli.CommandLine;
 public final class BenchMain
 {
     private static final String USAGE =
-        "usage: mdhub-bench.jar (demo | source | client | latency | throughput | orders | idle | tcp-floor-server " +
+        "usage: mdhub-bench.jar (demo | source | client | console | latency | throughput | orders | idle | " +
+        "tcp-floor-server " +
         "| hazelcast-member | peer-publisher | peer-subscriber | tcp-relay | probe [options] | [jmh] [JMH options])";
 
     private BenchMain()
@@ -59,6 +60,9 @@ public final class BenchMain
                 break;
             case "orders":
                 System.exit(new CommandLine(new io.mdhub.benchmarks.bench.OrdersBench()).execute(rest));
+                break;
+            case "console":
+                System.exit(new CommandLine(new io.mdhub.benchmarks.console.ConsoleMain()).execute(rest));
                 break;
             case "idle":
                 System.exit(new CommandLine(new io.mdhub.benchmarks.bench.IdleBench()).execute(rest));
