@@ -24,7 +24,7 @@ import picocli.CommandLine;
 public final class BenchMain
 {
     private static final String USAGE =
-        "usage: mdhub-bench.jar (demo | source | client | console | latency | throughput | orders | idle | " +
+        "usage: mdhub-bench.jar (demo | source | client | console | latency | throughput | orders | idle | gate | " +
         "tcp-floor-server " +
         "| hazelcast-member | peer-publisher | peer-subscriber | tcp-relay | probe [options] | [jmh] [JMH options])";
 
@@ -60,6 +60,9 @@ public final class BenchMain
                 break;
             case "orders":
                 System.exit(new CommandLine(new io.mdhub.benchmarks.bench.OrdersBench()).execute(rest));
+                break;
+            case "gate":
+                System.exit(new CommandLine(new io.mdhub.benchmarks.gate.GateMain()).execute(rest));
                 break;
             case "console":
                 System.exit(new CommandLine(new io.mdhub.benchmarks.console.ConsoleMain()).execute(rest));

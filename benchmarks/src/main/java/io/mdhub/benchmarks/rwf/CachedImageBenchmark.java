@@ -15,6 +15,7 @@ import com.refinitiv.eta.codec.StreamStates;
 import com.refinitiv.eta.rdm.DomainTypes;
 
 import io.mdhub.benchmarks.AbstractMdBenchmark;
+import io.mdhub.benchmarks.gate.NoAllocation;
 import io.mdhub.common.cache.CachedImage;
 import io.mdhub.common.cache.ImageRefreshEncoder;
 import io.mdhub.common.cache.ImageScratch;
@@ -82,6 +83,7 @@ public class CachedImageBenchmark extends AbstractMdBenchmark
     }
 
     @Benchmark
+    @NoAllocation
     public int applyUpdate()
     {
         final CachedImage image = nextImage();
@@ -93,6 +95,7 @@ public class CachedImageBenchmark extends AbstractMdBenchmark
     }
 
     @Benchmark
+    @NoAllocation
     public int refreshFromImage()
     {
         return encoder.encode(nextImage(), 5, 1, name, NAME.length(), true, out, 0, out.capacity());

@@ -1,6 +1,5 @@
 package io.mdhub.benchmarks.rwf;
 
-import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 
 import org.agrona.concurrent.UnsafeBuffer;
@@ -8,6 +7,7 @@ import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.Setup;
 
 import io.mdhub.benchmarks.AbstractMdBenchmark;
+import io.mdhub.benchmarks.gate.NoAllocation;
 import io.mdhub.common.rwf.RwfMsgFlyweight;
 
 /**
@@ -25,18 +25,12 @@ public class RwfFlyweightBenchmark extends AbstractMdBenchmark
     @Setup
     public void setup()
     {
-        update = direct(BenchmarkMessages.LEVEL1_UPDATE);
-        request = direct(BenchmarkMessages.REQUEST_TRI_N);
-    }
-
-    private static UnsafeBuffer direct(final byte[] bytes)
-    {
-        final UnsafeBuffer buffer = new UnsafeBuffer(ByteBuffer.allocateDirect(bytes.length));
-        buffer.putBytes(0, bytes);
-        return buffer;
+        update = BenchmarkMessages.direct(BenchmarkMessages.LEVEL1_UPDATE);
+        request = BenchmarkMessages.direct(BenchmarkMessages.REQUEST_TRI_N);
     }
 
     @Benchmark
+    @NoAllocation
     public int updateHeaderAndStreamIdRewrite()
     {
         if (!flyweight.wrap(update, 0, update.capacity()))
@@ -50,6 +44,7 @@ public class RwfFlyweightBenchmark extends AbstractMdBenchmark
     }
 
     @Benchmark
+    @NoAllocation
     public int requestHeaderKeyAndStreamIdRewrite()
     {
         if (!flyweight.wrap(request, 0, request.capacity()))

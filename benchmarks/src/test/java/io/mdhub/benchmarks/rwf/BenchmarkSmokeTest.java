@@ -21,7 +21,11 @@ class BenchmarkSmokeTest
 {
     private static final Class<?>[] BENCHMARKS =
         {RwfFlyweightBenchmark.class, EtaFullDecodeBenchmark.class, CachedImageBenchmark.class,
-            io.mdhub.benchmarks.orders.OrderPairBenchmark.class};
+            io.mdhub.benchmarks.orders.OrderPairBenchmark.class, io.mdhub.benchmarks.ripc.RipcFrameBenchmark.class,
+            io.mdhub.benchmarks.fanout.FanOutCopyBenchmark.class,
+            io.mdhub.benchmarks.backbone.BackboneIpcBenchmark.class,
+            io.mdhub.benchmarks.backbone.ItemUpdateCodecBenchmark.class,
+            io.mdhub.benchmarks.fix.FixOrderParserBenchmark.class, io.mdhub.benchmarks.gate.CalibrationBenchmark.class};
 
     @Test
     void everyBenchmarkMethodRunsOnce() throws Exception
@@ -54,7 +58,7 @@ class BenchmarkSmokeTest
                 }
             }
         }
-        assertEquals(6, methods);
+        assertEquals(14, methods);
     }
 
     @Test
