@@ -20,6 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
 import io.mdhub.common.test.InterruptAfter;
 import io.mdhub.common.test.MdTests;
 import io.mdhub.common.test.SystemProcesses;
+import io.mdhub.benchmarks.system.OrderPairLaunch;
 
 /**
  * The console against live servers, each a JVM from its fat jar: the backbone daemon, a distributor fed by a source,
@@ -31,6 +32,9 @@ import io.mdhub.common.test.SystemProcesses;
 class ConsoleSystemIT
 {
     private static final int ITEMS = 40;
+    /** No management HTTP: the console reads JMX, and other servers of the host may hold the default ports. */
+    private static final List<String> HTTP_OFF = List.of(
+        "-Dmdhub.backbone.http.port=-1", "-Dmdhub.distributor.http.port=-1", "-Dmdhub.p2p.http.port=-1");
 
     @TempDir
     Path dir;
@@ -157,23 +161,9 @@ class ConsoleSystemIT
 
     private void startOrderPair() throws IOException
     {
-        final int[] ingress = {MdTests.unusedPort(), MdTests.unusedPort()};
-        final int[] peer = {MdTests.unusedPort(), MdTests.unusedPort()};
-        final int[] fence = {MdTests.unusedPort(), MdTests.unusedPort()};
-        for (int id = 0; id < 2; id++)
+        for (final Process server : OrderPairLaunch.start(processes, dir, 2, (id) -> HTTP_OFF))
         {
-            final int other = 1 - id;
-            start("order-" + id, "p2p-server/target/mdhub-p2p.jar", List.of(
-                "-Dmdhub.order.enabled=true",
-                "-Dmdhub.p2p.market.data.enabled=false",
-                "-Dmdhub.order.server.id=" + id,
-                "-Dmdhub.order.partitions=2",
-                "-Dmdhub.order.address=localhost:" + ingress[id],
-                "-Dmdhub.order.peer.address=localhost:" + peer[id],
-                "-Dmdhub.order.peer.remote.address=localhost:" + peer[other],
-                "-Dmdhub.order.fence.address=localhost:" + fence[id],
-                "-Dmdhub.order.peer.fence.address=localhost:" + fence[other],
-                "-Dmdhub.order.queue.dir=" + dir.resolve("queue-" + id)));
+            started.add(server.pid());
         }
     }
 
@@ -182,9 +172,7 @@ class ConsoleSystemIT
     {
         final Path log = dir.resolve(name + ".log");
         final List<String> options = new ArrayList<>(jvmArgs);
-        // no management HTTP: the console reads JMX, and other servers of the host may hold the default ports
-        options.addAll(List.of("-Dmdhub.backbone.http.port=-1", "-Dmdhub.distributor.http.port=-1",
-            "-Dmdhub.p2p.http.port=-1"));
+        options.addAll(HTTP_OFF);
         started.add(processes.start(log, jar, options, args).pid());
         return log;
     }

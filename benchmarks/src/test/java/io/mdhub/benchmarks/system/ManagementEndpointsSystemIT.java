@@ -140,26 +140,8 @@ class ManagementEndpointsSystemIT
     private String orderPairIsReadyOnceServing() throws Exception
     {
         final StringBuilder scrapes = new StringBuilder();
-        final int[] ingress = {MdTests.unusedPort(), MdTests.unusedPort()};
-        final int[] peer = {MdTests.unusedPort(), MdTests.unusedPort()};
-        final int[] fence = {MdTests.unusedPort(), MdTests.unusedPort()};
         final int[] httpPorts = {MdTests.unusedPort(), MdTests.unusedPort()};
-        for (int id = 0; id < 2; id++)
-        {
-            final int other = 1 - id;
-            start("order-" + id, "p2p-server/target/mdhub-p2p.jar", List.of(
-                "-Dmdhub.order.enabled=true",
-                "-Dmdhub.p2p.market.data.enabled=false",
-                "-Dmdhub.p2p.http.port=" + httpPorts[id],
-                "-Dmdhub.order.server.id=" + id,
-                "-Dmdhub.order.partitions=2",
-                "-Dmdhub.order.address=localhost:" + ingress[id],
-                "-Dmdhub.order.peer.address=localhost:" + peer[id],
-                "-Dmdhub.order.peer.remote.address=localhost:" + peer[other],
-                "-Dmdhub.order.fence.address=localhost:" + fence[id],
-                "-Dmdhub.order.peer.fence.address=localhost:" + fence[other],
-                "-Dmdhub.order.queue.dir=" + dir.resolve("queue-" + id)));
-        }
+        OrderPairLaunch.start(processes, dir, 2, (id) -> List.of("-Dmdhub.p2p.http.port=" + httpPorts[id]));
         for (int id = 0; id < 2; id++)
         {
             awaitStatus(httpPorts[id], "/health/ready", 200);
