@@ -19,8 +19,8 @@ final class OverviewFormat
     static final String[][] COLUMNS = {
         {"ROLE", "11"}, {"PROCESS", "16"}, {"NAME", "24"}, {"UP", "8"}, {"IN/s", "9"}, {"OUT/s", "9"},
         {"ITEMS", "8"}, {"CONS", "5"}, {"PROV", "5"}, {"SLOW", "5"}, {"GAPS", "5"}, {"RECOV", "6"},
-        {"ORD/s", "7"}, {"ORDERS", "18"}, {"QUEUE", "6"}, {"RTTus", "6"}, {"GCms/s", "7"}, {"CPU%", "6"},
-        {"HEAP", "6"},
+        {"ORD/s", "7"}, {"ORDERS", "18"}, {"QUEUE", "6"}, {"RTTus", "6"}, {"ACK99us", "7"}, {"GCms/s", "7"},
+        {"CPU%", "6"}, {"HEAP", "6"}, {"PAUSES", "6"},
     };
     private static final JsonFactory JSON = new JsonFactory();
 
@@ -69,9 +69,11 @@ final class OverviewFormat
             null == row.orderState() ? "-" : row.orderState() + "/" + row.standing(),
             count(row.queueDepth()),
             count(row.replicationRttUs()),
+            count(row.ackP99Us()),
             decimal(row.gcMsPerSec()),
             decimal(row.cpuPercent()),
-            row.heapUsedMb() < 0 ? "-" : row.heapUsedMb() + "M");
+            row.heapUsedMb() < 0 ? "-" : row.heapUsedMb() + "M",
+            count(row.pauses()));
         return line(cells);
     }
 
@@ -131,6 +133,8 @@ final class OverviewFormat
                 json.writeStringField("partitions", row.partitions());
                 count(json, "queueDepth", row.queueDepth());
                 count(json, "replicationRttUs", row.replicationRttUs());
+                count(json, "orderAckP50Us", row.ackP50Us());
+                count(json, "orderAckP99Us", row.ackP99Us());
                 number(json, "gcMsPerSec", row.gcMsPerSec());
                 number(json, "cpuPercent", row.cpuPercent());
                 count(json, "heapUsedMb", row.heapUsedMb());

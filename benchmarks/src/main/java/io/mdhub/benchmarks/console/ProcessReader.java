@@ -82,6 +82,7 @@ final class ProcessReader
             sample.orderStanding = (String)connection.getAttribute(orders, "Standing");
             sample.isReplicationLinkUp = (Boolean)connection.getAttribute(orders, "ReplicationLinkUp");
             sample.partitions = (String[])connection.getAttribute(orders, "Partitions");
+            sample.ackLatencyUs = (long[])connection.getAttribute(orders, "AckLatencyUs");
         }
         final ObjectName server = first(connection.queryNames(P2P_SERVERS, null));
         final ObjectName distributor = first(connection.queryNames(DISTRIBUTORS, null));

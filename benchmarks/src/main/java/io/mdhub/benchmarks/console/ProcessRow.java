@@ -26,6 +26,8 @@ import java.util.TreeMap;
  * @param partitions       partition roles ({@code 0:PRIMARY 1:BACKUP}), or null.
  * @param queueDepth       write-behind queue depth summed over partitions, or -1.
  * @param replicationRttUs the slowest partition's last replication round trip, or -1.
+ * @param ackP50Us         median store-to-completion of the orders this server completed lately, or -1.
+ * @param ackP99Us         its 99th percentile, or -1.
  * @param gcMsPerSec       GC time per second of wall time.
  * @param cpuPercent       the process's CPU, percent of one core.
  * @param heapUsedMb       heap in use.
@@ -52,6 +54,8 @@ record ProcessRow(
     String partitions,
     long queueDepth,
     long replicationRttUs,
+    long ackP50Us,
+    long ackP99Us,
     double gcMsPerSec,
     double cpuPercent,
     long heapUsedMb,
@@ -97,6 +101,8 @@ record ProcessRow(
             isOrder ? partitionRoles(current.partitions) : null,
             isOrder ? sumField(current.partitions, "queueDepth") : -1,
             isOrder ? maxField(current.partitions, "replicationRttUs") : -1,
+            ackPercentile(current, 1),
+            ackPercentile(current, 3),
             null == previous ? Double.NaN : (current.gcTimeMs - previous.gcTimeMs) / seconds,
             Double.isNaN(current.cpuLoad) || current.cpuLoad < 0 ? Double.NaN : current.cpuLoad * cpus * 100,
             current.heapUsedBytes >> 20,
@@ -112,7 +118,15 @@ record ProcessRow(
     static ProcessRow failed(final String target, final String error)
     {
         return new ProcessRow(target, "?", "", -1, -1, Double.NaN, Double.NaN, -1, -1, -1, -1, -1, -1, Double.NaN,
-            null, null, null, -1, -1, Double.NaN, Double.NaN, -1, -1, error);
+            null, null, null, -1, -1, -1, -1, Double.NaN, Double.NaN, -1, -1, error);
+    }
+
+    /**
+     * @return a percentile of the sample's order completion latency (index 1 p50 ... 5 max), -1 without completions.
+     */
+    private static long ackPercentile(final ProcessSample sample, final int index)
+    {
+        return sample.ackLatencyUs.length > index && sample.ackLatencyUs[0] > 0 ? sample.ackLatencyUs[index] : -1;
     }
 
     private static double rate(

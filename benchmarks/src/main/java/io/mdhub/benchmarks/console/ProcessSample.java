@@ -27,6 +27,8 @@ final class ProcessSample
     final String orderStanding;
     final boolean isReplicationLinkUp;
     final String[] partitions;
+    /** Orders completed, then p50, p90, p99, p99.9 and max store-to-completion in µs, over the last seconds. */
+    final long[] ackLatencyUs;
     final String[] services;
     final String[] connections;
     final int pauseCount;
@@ -46,6 +48,7 @@ final class ProcessSample
         this.orderStanding = builder.orderStanding;
         this.isReplicationLinkUp = builder.isReplicationLinkUp;
         this.partitions = builder.partitions;
+        this.ackLatencyUs = builder.ackLatencyUs;
         this.services = builder.services;
         this.connections = builder.connections;
         this.pauseCount = builder.pauseCount;
@@ -121,6 +124,7 @@ final class ProcessSample
         String orderStanding;
         boolean isReplicationLinkUp;
         String[] partitions = new String[0];
+        long[] ackLatencyUs = new long[0];
         String[] services = new String[0];
         String[] connections = new String[0];
         int pauseCount = -1;

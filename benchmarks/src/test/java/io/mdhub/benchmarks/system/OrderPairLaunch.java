@@ -24,10 +24,11 @@ public final class OrderPairLaunch
      * @param dir        the test's directory (queues and logs).
      * @param partitions partitions of the pair.
      * @param extra      more JVM options for server 0 or 1.
-     * @return the two servers, 0 first; their logs are {@code order-0.log} and {@code order-1.log} in {@code dir}.
+     * @return the two servers, 0 first (their logs are {@code order-0.log} and {@code order-1.log} in {@code dir}),
+     * and their order ports as an order client's server list.
      * @throws IOException when one cannot start.
      */
-    public static List<Process> start(
+    public static Pair start(
         final SystemProcesses processes, final Path dir, final int partitions, final IntFunction<List<String>> extra)
         throws IOException
     {
@@ -53,6 +54,16 @@ public final class OrderPairLaunch
             servers.add(processes.start(dir.resolve("order-" + id + ".log"), "p2p-server/target/mdhub-p2p.jar",
                 options));
         }
-        return servers;
+        return new Pair(servers, "localhost:" + ingress[0] + ",localhost:" + ingress[1]);
+    }
+
+    /**
+     * A started pair.
+     *
+     * @param servers its two processes, server 0 first.
+     * @param ingress {@code host:port,host:port} of their order ports.
+     */
+    public record Pair(List<Process> servers, String ingress)
+    {
     }
 }

@@ -29,6 +29,8 @@ final class OrderCounters implements AutoCloseable
     final AtomicCounter errors;
     final AtomicCounter clientsEvicted;
     final AtomicCounter storeInlineChunks;
+    /** Not a counter: the store-to-completion latency of the orders this server completes as primary. */
+    final OrderAckLatency ackLatency = new OrderAckLatency();
 
     OrderCounters(final CountersManager counters, final int serverId)
     {

@@ -213,6 +213,7 @@ final class OrderIngress implements ConnectionHandler
         }
         partition.last = sequence;
         partition.sendTimestampNs[Partition.slot(sequence)] = sendNs;
+        partition.storedNs[Partition.slot(sequence)] = System.nanoTime();
         counters.ordersAccepted.increment();
     }
 

@@ -329,6 +329,12 @@ public final class OrderService implements AutoCloseable
         }
 
         @Override
+        public long[] getAckLatencyUs()
+        {
+            return counters.ackLatency.percentilesUs();
+        }
+
+        @Override
         public long getMalformed()
         {
             return counters.malformed.get();

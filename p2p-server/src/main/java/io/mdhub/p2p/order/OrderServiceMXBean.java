@@ -68,6 +68,12 @@ public interface OrderServiceMXBean
     String getStanding();
 
     /**
+     * @return the orders this server completed as primary over the last ten seconds (or since the previous reading
+     * when that was longer ago), then the store-to-completion latency's p50, p90, p99, p99.9 and max in microseconds.
+     */
+    long[] getAckLatencyUs();
+
+    /**
      * @return ingress and peer messages that could not be read at all, skipped.
      */
     long getMalformed();

@@ -51,6 +51,9 @@ final class Partition
     /** Client send timestamps of orders not yet completed, by sequence (a ring: echoed in the acks). */
     final long[] sendTimestampNs = new long[SEND_TIMESTAMP_RING];
 
+    /** When this server stored each order not yet completed ({@link System#nanoTime()}; 0: not stored here). */
+    final long[] storedNs = new long[SEND_TIMESTAMP_RING];
+
     static final int SEND_TIMESTAMP_RING = 16 * 1024;
 
     /**

@@ -202,6 +202,8 @@ final class PrimaryReplication
                 isReplicated, partition.sendTimestampNs[slot]);
         }
         partition.sendTimestampNs[slot] = 0;
+        counters.ackLatency.completed(partition.storedNs[slot], System.nanoTime());
+        partition.storedNs[slot] = 0;
         partition.backupAnswers(sequence, false);
         partition.resent(sequence, false);
     }
