@@ -58,7 +58,12 @@ class ConsoleSystemIT
         final Path backboneLog = start("backbone", "backbone/target/mdhub-backbone.jar", List.of(),
             "--aeron-dir", aeronDir);
         SystemProcesses.awaitLine(backboneLog, "mdhub-backbone ready");
-        final Path distributorLog = start("distributor", "distributor/target/mdhub-distributor.jar", List.of(),
+        // the distributor also serves remote JMX, as on a blade the console reads from another host
+        final int jmxPort = MdTests.unusedPort();
+        final Path distributorLog = start("distributor", "distributor/target/mdhub-distributor.jar", List.of(
+            "-Dcom.sun.management.jmxremote.port=" + jmxPort, "-Dcom.sun.management.jmxremote.rmi.port=" + jmxPort,
+            "-Dcom.sun.management.jmxremote.host=127.0.0.1", "-Djava.rmi.server.hostname=127.0.0.1",
+            "-Dcom.sun.management.jmxremote.authenticate=false", "-Dcom.sun.management.jmxremote.ssl=false"),
             "--aeron-dir", aeronDir, "--port", Integer.toString(providerPort));
         final Path p2pLog = start("p2p", "p2p-server/target/mdhub-p2p.jar", List.of(),
             "--aeron-dir", aeronDir, "--port", Integer.toString(consumerPort));
@@ -128,8 +133,21 @@ class ConsoleSystemIT
                 return 1 == sample.sum("p2p-disconnects", "reason=admin-drop");
             });
 
+            aRemoteProcessIsReadOverItsJmxPort(jmxPort);
             theScreenShowsTheServersAndQuitsOnQ();
         }
+    }
+
+    private static void aRemoteProcessIsReadOverItsJmxPort(final int jmxPort)
+    {
+        final java.io.StringWriter out = new java.io.StringWriter();
+        final int status = new picocli.CommandLine(new ConsoleMain()).setOut(new java.io.PrintWriter(out))
+            .execute("--once", "--no-local", "--remote", "127.0.0.1:" + jmxPort, "--format", "json",
+                "--interval-ms", "500");
+        assertEquals(0, status, out.toString());
+        assertTrue(out.toString().startsWith("[{\"target\":\"127.0.0.1:" + jmxPort + "\",\"role\":\"distributor\""),
+            out.toString());
+        assertTrue(out.toString().contains("\"providers\":1"), out.toString());
     }
 
     private void theScreenShowsTheServersAndQuitsOnQ() throws Exception
