@@ -22,7 +22,7 @@ import io.mdhub.common.config.LauncherJvmOptions;
  * all ended by PID, last started first, when the topology closes. Their shared-memory files (Aeron's directory, the
  * order queues) go into {@link #memoryDir(String) memory-backed directories}, deleted when the topology closes.
  */
-final class BenchProcesses implements AutoCloseable
+public final class BenchProcesses implements AutoCloseable
 {
     /** The backbone daemon's jar, relative to the checkout. */
     static final String BACKBONE_JAR = "backbone/target/mdhub-backbone.jar";
@@ -61,7 +61,7 @@ final class BenchProcesses implements AutoCloseable
      * @param bench the benchmark's name.
      * @return {@code out}, or {@code <root>/target/bench-<bench>-<date-time>}.
      */
-    static Path reportDir(final Path root, final Path out, final String bench)
+    public static Path reportDir(final Path root, final Path out, final String bench)
     {
         return null != out ? out : root.resolve("target").resolve("bench-" + bench + "-" +
             LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));

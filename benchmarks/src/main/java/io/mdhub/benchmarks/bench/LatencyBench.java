@@ -454,9 +454,11 @@ public final class LatencyBench implements Callable<Integer>
     }
 
     /**
-     * @return the checkout this jar was built in (the jar sits in {@code <root>/benchmarks/target}).
+     * @return the checkout this jar was built in (the jar, or the classes directory, sits in
+     * {@code <root>/benchmarks/target}).
+     * @throws URISyntaxException when the code source is not a file.
      */
-    static Path checkoutRoot() throws URISyntaxException
+    public static Path checkoutRoot() throws URISyntaxException
     {
         final Path jar = Paths.get(LatencyBench.class.getProtectionDomain().getCodeSource().getLocation().toURI());
         return jar.toAbsolutePath().getParent().getParent().getParent();

@@ -3,14 +3,10 @@ package io.mdhub.benchmarks.gate;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;
-import java.net.URISyntaxException;
 import java.net.URL;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.Paths;
-import java.time.LocalDateTime;
-import java.time.format.DateTimeFormatter;
 import java.util.Enumeration;
 import java.util.List;
 import java.util.Map;
@@ -26,6 +22,8 @@ import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
 import org.openjdk.jmh.runner.options.OptionsBuilder;
 import org.openjdk.jmh.runner.options.TimeValue;
 
+import io.mdhub.benchmarks.bench.BenchProcesses;
+import io.mdhub.benchmarks.bench.LatencyBench;
 import io.mdhub.common.ripc.NettyProcessDefaults;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -81,10 +79,9 @@ public final class GateMain implements Callable<Integer>
         {
             throw new CommandLine.ParameterException(spec.commandLine(), "--margin is a fraction above 0: " + margin);
         }
-        final Path root = checkoutRoot();
+        final Path root = LatencyBench.checkoutRoot();
         final Path baselineFile = null != baseline ? baseline : root.resolve(BASELINE);
-        final Path dir = null != out ? out : root.resolve("target").resolve("bench-gate-" +
-            LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
+        final Path dir = BenchProcesses.reportDir(root, out, "gate");
         Files.createDirectories(dir);
         final PrintWriter console = spec.commandLine().getOut();
 
@@ -186,14 +183,5 @@ public final class GateMain implements Callable<Integer>
             }
         }
         return List.copyOf(names);
-    }
-
-    /**
-     * @return the checkout this class runs from (its jar or classes directory is {@code benchmarks/target/...}).
-     */
-    static Path checkoutRoot() throws URISyntaxException
-    {
-        final Path location = Paths.get(GateMain.class.getProtectionDomain().getCodeSource().getLocation().toURI());
-        return location.toAbsolutePath().getParent().getParent().getParent();
     }
 }

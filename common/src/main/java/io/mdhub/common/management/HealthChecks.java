@@ -128,14 +128,6 @@ public final class HealthChecks
     public record Report(String component, List<Result> results)
     {
         /**
-         * @return true when every liveness check run is up.
-         */
-        public boolean isLive()
-        {
-            return allUp(Kind.LIVENESS);
-        }
-
-        /**
          * @return true when every check run is up.
          */
         public boolean isUp()
@@ -143,18 +135,6 @@ public final class HealthChecks
             for (final Result result : results)
             {
                 if (!result.status.isUp())
-                {
-                    return false;
-                }
-            }
-            return true;
-        }
-
-        private boolean allUp(final Kind kind)
-        {
-            for (final Result result : results)
-            {
-                if (kind == result.kind && !result.status.isUp())
                 {
                     return false;
                 }
