@@ -108,6 +108,19 @@ final class CompositeDistributorListener implements DistributorListener
     }
 
     @Override
+    public void onPostAck(
+        final int consumerId,
+        final int sourceIndex,
+        final long postRequestId,
+        final int serviceId,
+        final int nakCode,
+        final String text)
+    {
+        first.onPostAck(consumerId, sourceIndex, postRequestId, serviceId, nakCode, text);
+        second.onPostAck(consumerId, sourceIndex, postRequestId, serviceId, nakCode, text);
+    }
+
+    @Override
     public void onItemDropped(final int serviceId, final int itemHandle, final int domainType)
     {
         first.onItemDropped(serviceId, itemHandle, domainType);

@@ -209,6 +209,7 @@ public final class Distributor implements AutoCloseable
         private boolean routeCacheEnabled = DistributorConfiguration.routeCacheEnabled();
         private int routeReconnectMs = DistributorConfiguration.routeReconnectMs();
         private String routeUser = DistributorConfiguration.routeUser();
+        private long routePostTimeoutNs = DistributorConfiguration.ROUTE_POST_TIMEOUT_DEFAULT_NS;
         private List<RouteEndpoint> routeEndpoints = List.of();
 
         private boolean ownsCountersManager;
@@ -240,6 +241,7 @@ public final class Distributor implements AutoCloseable
                 };
             }
             requireRange(DistributorConfiguration.ROUTE_RECONNECT_MS_PROP_NAME, routeReconnectMs, 1, 3_600_000);
+            requirePositive("routePostTimeoutNs", routePostTimeoutNs);
             final boolean isLoadBalancing = "load-balance".equals(routeMirroring);
             if (!isLoadBalancing && !"hot-standby".equals(routeMirroring))
             {
@@ -265,15 +267,17 @@ public final class Distributor implements AutoCloseable
                 new ImageUpdates(eventLoop));
             final ProviderReadGate readGate = new ProviderReadGate(eventLoop, counters);
             DistributorListener listeners = listener;
-            final SinkDrivenItems sinkItems = new SinkDrivenItems(isLoadBalancing, routeCacheEnabled);
+            final SinkDrivenItems sinkItems = new SinkDrivenItems(isLoadBalancing, routeCacheEnabled,
+                routePostTimeoutNs);
+            final ItemPosts posts = new ItemPosts();
             if (backbone.isActive())
             {
                 backboneRuntime = new DistributorBackbone(
-                    backbone, directory, countersManager, componentName, eventLoop, readGate, sinkItems);
+                    backbone, directory, countersManager, componentName, eventLoop, readGate, sinkItems, posts);
                 listeners = new CompositeDistributorListener(backboneRuntime.outbound(), listener);
             }
             core = new DistributorCore(componentName, maxProviders, providerMaxOutputBytes, loginTimeoutNs, directory,
-                listeners, counters, readGate, ripc.partialFrameTimeoutNs(), sinkItems);
+                listeners, counters, readGate, ripc.partialFrameTimeoutNs(), sinkItems, posts);
             final DistributorCore sessionsCore = core;
             ripc.port(providerPort)
                 .bindAddress(bindAddress)
@@ -649,6 +653,26 @@ public final class Distributor implements AutoCloseable
         public String routeUser()
         {
             return routeUser;
+        }
+
+        /**
+         * @param routePostTimeoutNs how long a post forwarded to a mounted provider waits for its AckMsg before the
+         *                           poster is answered NAK NO_RESPONSE.
+         * @return this.
+         */
+        public Context routePostTimeoutNs(final long routePostTimeoutNs)
+        {
+            checkNotConcluded();
+            this.routePostTimeoutNs = routePostTimeoutNs;
+            return this;
+        }
+
+        /**
+         * @return how long a post forwarded to a mounted provider waits for its answer, in nanoseconds.
+         */
+        public long routePostTimeoutNs()
+        {
+            return routePostTimeoutNs;
         }
 
         List<RouteEndpoint> routeEndpoints()

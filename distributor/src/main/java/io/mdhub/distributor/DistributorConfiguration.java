@@ -166,6 +166,12 @@ public final class DistributorConfiguration
      */
     public static final String ROUTE_USER_DEFAULT = "mdhub-distributor";
 
+    /**
+     * How long a consumer's post forwarded to a mounted provider waits for the provider's AckMsg before the poster is
+     * answered NAK NO_RESPONSE (as long as an ADH waits). Set with {@code Distributor.Context.routePostTimeoutNs}.
+     */
+    public static final long ROUTE_POST_TIMEOUT_DEFAULT_NS = TimeUnit.SECONDS.toNanos(15);
+
     private DistributorConfiguration()
     {
     }

@@ -47,6 +47,7 @@ final class DistributorCore
     final ItemFeed items;
     final DirectoryFeed directoryFeed;
     final SinkDrivenItems sinkItems;
+    final ItemPosts posts;
     private long nextConnectionId = 1;
 
     DistributorCore(
@@ -61,9 +62,10 @@ final class DistributorCore
             DistributorConfiguration.LOGIN_TIMEOUT_DEFAULT_NS,
             new ServiceDirectory(maxServices, maxItemsPerService, counters, new ImageUpdates(null)), listener, counters,
             new ProviderReadGate(null, counters), RipcConfiguration.PARTIAL_FRAME_TIMEOUT_DEFAULT_NS,
-            new SinkDrivenItems(false, true));
+            new SinkDrivenItems(false, true), new ItemPosts());
     }
 
+    @SuppressWarnings("checkstyle:ParameterNumber") // the parts the launcher builds around one event loop
     DistributorCore(
         final String component,
         final int maxProviders,
@@ -74,7 +76,8 @@ final class DistributorCore
         final DistributorCounters counters,
         final ProviderReadGate readGate,
         final long partialFrameTimeoutNs,
-        final SinkDrivenItems sinkItems)
+        final SinkDrivenItems sinkItems,
+        final ItemPosts posts)
     {
         this.component = component;
         this.maxProviders = maxProviders;
@@ -89,6 +92,8 @@ final class DistributorCore
         this.directoryFeed = new DirectoryFeed(this);
         this.sinkItems = sinkItems;
         sinkItems.attach(this);
+        this.posts = posts;
+        posts.attach(this);
         loginAcceptText.data("Provider login accepted by MDHub distributor " + component);
         loginRejectText.data("MDHub distributor accepts provider logins only (Role=1, non-interactive provider)");
     }

@@ -25,6 +25,9 @@ final class DistributorCounters implements AutoCloseable
     private final AtomicCounter sinkItemsClosed;
     private final AtomicCounter sinkReissues;
     private final AtomicCounter routeConnectFailures;
+    private final AtomicCounter postsApplied;
+    private final AtomicCounter postsForwarded;
+    private final AtomicCounter postsRefused;
     private final AtomicCounter[] disconnects = new AtomicCounter[ProviderDisconnectReason.values().length];
     private final AtomicCounter[] itemsRejected = new AtomicCounter[ItemRejectReason.values().length];
 
@@ -43,6 +46,10 @@ final class DistributorCounters implements AutoCloseable
         sinkReissues = newCounter(MdCounters.DISTRIBUTOR_SINK_REISSUES_TYPE_ID, "distributor-sink-reissues:");
         routeConnectFailures = newCounter(
             MdCounters.DISTRIBUTOR_ROUTE_CONNECT_FAILURES_TYPE_ID, "distributor-route-connect-failures:");
+        postsApplied = newKeyedCounter(MdCounters.DISTRIBUTOR_POSTS_TYPE_ID, 1, "distributor-posts: outcome=applied");
+        postsForwarded = newKeyedCounter(
+            MdCounters.DISTRIBUTOR_POSTS_TYPE_ID, 2, "distributor-posts: outcome=forwarded");
+        postsRefused = newKeyedCounter(MdCounters.DISTRIBUTOR_POSTS_TYPE_ID, 3, "distributor-posts: outcome=refused");
         for (final ProviderDisconnectReason reason : ProviderDisconnectReason.values())
         {
             disconnects[reason.code()] = newKeyedCounter(MdCounters.DISTRIBUTOR_DISCONNECTS_TYPE_ID, reason.code(),
@@ -110,6 +117,30 @@ final class DistributorCounters implements AutoCloseable
         return routeConnectFailures;
     }
 
+    /**
+     * @return posts applied to a non-interactive service's cache and published.
+     */
+    public AtomicCounter postsApplied()
+    {
+        return postsApplied;
+    }
+
+    /**
+     * @return posts forwarded to a mounted provider.
+     */
+    public AtomicCounter postsForwarded()
+    {
+        return postsForwarded;
+    }
+
+    /**
+     * @return posts refused with a NAK.
+     */
+    public AtomicCounter postsRefused()
+    {
+        return postsRefused;
+    }
+
     AtomicCounter disconnects(final ProviderDisconnectReason reason)
     {
         return disconnects[reason.code()];
@@ -126,6 +157,6 @@ final class DistributorCounters implements AutoCloseable
         CloseHelper.closeAll(disconnects);
         CloseHelper.closeAll(itemsRejected);
         CloseHelper.closeAll(providersActive, loginsRejected, messagesDropped, sinkItemsOpened, sinkItemsClosed,
-            sinkReissues, routeConnectFailures);
+            sinkReissues, routeConnectFailures, postsApplied, postsForwarded, postsRefused);
     }
 }

@@ -168,4 +168,24 @@ public interface DistributorListener
     default void onItemDropped(final int serviceId, final int itemHandle, final int domainType)
     {
     }
+
+    /**
+     * The outcome of a consumer's post that came over the backbone: for the p2p-server item source that sent it.
+     *
+     * @param consumerId    the posting p2p-server.
+     * @param sourceIndex   its posting item source.
+     * @param postRequestId the backbone post's id.
+     * @param serviceId     distributor-wide service id.
+     * @param nakCode       RWF NakCode, 0 when accepted.
+     * @param text          why, for a NAK, or empty.
+     */
+    default void onPostAck(
+        final int consumerId,
+        final int sourceIndex,
+        final long postRequestId,
+        final int serviceId,
+        final int nakCode,
+        final String text)
+    {
+    }
 }

@@ -6,6 +6,7 @@ import com.refinitiv.eta.codec.CodecReturnCodes;
 import com.refinitiv.eta.codec.DataStates;
 import com.refinitiv.eta.codec.DataTypes;
 import com.refinitiv.eta.codec.MsgClasses;
+import com.refinitiv.eta.codec.NakCodes;
 import com.refinitiv.eta.codec.StateCodes;
 import com.refinitiv.eta.codec.StreamStates;
 
@@ -245,6 +246,64 @@ final class ItemFeed
         service.cache().remove(item);
         service.itemRemoved();
         core.listener.onItemDropped(service.id(), item.handle(), item.domainType());
+    }
+
+    /**
+     * Apply a consumer's posted message (the payload of its PostMsg, wrapped in {@link DistributorCore#msg}) to a
+     * non-interactive item, as if its provider had sent it: an update or a refresh goes into the image and out to
+     * every watcher. The provider itself is not told (it publishes; the cache is the distributor's).
+     *
+     * @param item   the posted item.
+     * @param buffer holds the posted message.
+     * @return 0 when applied, else an RWF NakCode ({@link #postRefusal()} says why).
+     */
+    int applyPost(final CachedItem item, final DirectBuffer buffer)
+    {
+        final DistributedService service = item.service();
+        if (item.domainType() != msg.domainType())
+        {
+            return refusePost(NakCodes.INVALID_CONTENT, "the posted message's domain is not the item's");
+        }
+        if (MsgClasses.UPDATE == msg.msgClass())
+        {
+            if (service.isCaching() && !service.imageUpdates().onUpdate(item, msg, imageScratch))
+            {
+                return refusePost(NakCodes.INVALID_CONTENT, "malformed payload: " + imageScratch.errorDescription());
+            }
+            service.updatesIn().increment();
+            core.listener.onItemUpdate(service.id(), item.handle(), item.domainType(), msg.updateType(), buffer,
+                msg.offset(), msg.length());
+            service.imageUpdates().applyAfterBurst();
+            return NakCodes.NONE;
+        }
+        if (MsgClasses.REFRESH == msg.msgClass())
+        {
+            if (service.isCaching() && !item.cached().applyRefresh(msg, imageScratch))
+            {
+                return refusePost(NakCodes.INVALID_CONTENT, "malformed payload: " + imageScratch.errorDescription());
+            }
+            service.refreshesIn().increment();
+            core.listener.onItemRefresh(service.id(), item.handle(), item.domainType(), msg.flags(), 0,
+                item.nameBuffer(), buffer, msg.offset(), msg.length());
+            return NakCodes.NONE;
+        }
+        return refusePost(NakCodes.INVALID_CONTENT, "a post carries an UpdateMsg or a RefreshMsg");
+    }
+
+    private String postRefusal;
+
+    private int refusePost(final int nakCode, final String why)
+    {
+        postRefusal = why;
+        return nakCode;
+    }
+
+    /**
+     * @return why the last {@link #applyPost} refused.
+     */
+    String postRefusal()
+    {
+        return postRefusal;
     }
 
     /**

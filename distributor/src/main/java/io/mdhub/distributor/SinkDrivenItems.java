@@ -37,6 +37,8 @@ public final class SinkDrivenItems
     public static final int REFUSED_FULL = 3;
     /** No mounted connection of the service is up. */
     public static final int REFUSED_NO_PROVIDER = 4;
+    /** {@link #post} result: the post is on its way to the provider, whose ACK or NAK comes back later. */
+    public static final int POST_FORWARDED = 0;
 
     private static final Logger LOG = LoggerFactory.getLogger(SinkDrivenItems.class);
 
@@ -47,6 +49,7 @@ public final class SinkDrivenItems
     private final LongArrayList scratchWatchers = new LongArrayList();
     private DistributorCore core;
     private CachedItem answerItem;
+    private String postRefusal;
     private AtomicCounter opened;
     private AtomicCounter closed;
     private AtomicCounter reissued;
@@ -149,6 +152,35 @@ public final class SinkDrivenItems
         item.interest.waitingRequests.addLong(requestId);
         open((RouteSession)link, item);
         return FORWARDED;
+    }
+
+    /**
+     * A consumer's post, from the backbone, to an item of a mounted provider's service.
+     *
+     * @return {@link #POST_FORWARDED}, or an RWF NakCode with {@link #postRefusal()} saying why.
+     */
+    @SuppressWarnings("checkstyle:ParameterNumber") // primitives, not a message object (STYLE.md §1.1.4)
+    public int post(
+        final long watcher,
+        final long postRequestId,
+        final DistributedService service,
+        final int domainType,
+        final DirectBuffer buffer,
+        final int nameOffset,
+        final int nameLength,
+        final int rwfOffset,
+        final int rwfLength)
+    {
+        postRefusal = "posts to mounted interactive providers are not forwarded";
+        return com.refinitiv.eta.codec.NakCodes.DENIED_BY_SRC;
+    }
+
+    /**
+     * @return why the last {@link #post} was refused.
+     */
+    public String postRefusal()
+    {
+        return postRefusal;
     }
 
     /**

@@ -118,6 +118,17 @@ public final class P2pConfiguration
     public static final long LOGIN_TIMEOUT_DEFAULT_NS = TimeUnit.SECONDS.toNanos(10);
 
     /**
+     * How long a consumer's post that asked for an ACK waits for its outcome from upstream; then the poster gets a
+     * NAK (NoResponse). Duration suffixes allowed.
+     */
+    public static final String POST_TIMEOUT_PROP_NAME = "mdhub.p2p.post.timeout";
+
+    /**
+     * Default post timeout: longer than a distributor's own wait for a mounted provider's answer (15 s).
+     */
+    public static final long POST_TIMEOUT_DEFAULT_NS = TimeUnit.SECONDS.toNanos(20);
+
+    /**
      * Flush profile: {@code latency} (flush after every fanned-out message) or {@code throughput} (flush every
      * flush interval).
      */
@@ -248,6 +259,14 @@ public final class P2pConfiguration
     public static long loginTimeoutNs()
     {
         return SystemUtil.getDurationInNanos(LOGIN_TIMEOUT_PROP_NAME, LOGIN_TIMEOUT_DEFAULT_NS);
+    }
+
+    /**
+     * @return {@link #POST_TIMEOUT_PROP_NAME} or its default.
+     */
+    public static long postTimeoutNs()
+    {
+        return SystemUtil.getDurationInNanos(POST_TIMEOUT_PROP_NAME, POST_TIMEOUT_DEFAULT_NS);
     }
 
     /**

@@ -31,6 +31,10 @@ public final class P2pCounters implements AutoCloseable
     private final AtomicCounter cacheRefreshes;
     private final AtomicCounter cacheMisses;
     private final AtomicCounter messagesIgnored;
+    private final AtomicCounter postsSent;
+    private final AtomicCounter postsAcked;
+    private final AtomicCounter postsRefused;
+    private final AtomicCounter postsTimedOut;
     private final AtomicCounter[] disconnects = new AtomicCounter[DisconnectReason.values().length];
     private final AtomicCounter[] rejected = new AtomicCounter[RejectReason.values().length];
     private final Int2ObjectHashMap<ServiceCounters> services = new Int2ObjectHashMap<>();
@@ -67,6 +71,10 @@ public final class P2pCounters implements AutoCloseable
             "p2p-messages-ignored:" + suffix, MdCounters.P2P_MESSAGES_IGNORED_TYPE_ID);
 
         final UnsafeBuffer key = new UnsafeBuffer(new byte[Integer.BYTES]);
+        postsSent = newPostsCounter(countersManager, key, 1, "sent");
+        postsAcked = newPostsCounter(countersManager, key, 2, "acked");
+        postsRefused = newPostsCounter(countersManager, key, 3, "refused");
+        postsTimedOut = newPostsCounter(countersManager, key, 4, "timed-out");
         for (final DisconnectReason reason : DisconnectReason.values())
         {
             key.putInt(0, reason.code());
@@ -79,6 +87,13 @@ public final class P2pCounters implements AutoCloseable
             rejected[reason.code()] = newCounter(countersManager, MdCounters.P2P_REQUESTS_REJECTED_TYPE_ID, key,
                 "p2p-requests-rejected: reason=" + reason.label() + suffix);
         }
+    }
+
+    private AtomicCounter newPostsCounter(
+        final CountersManager countersManager, final UnsafeBuffer key, final int code, final String outcome)
+    {
+        key.putInt(0, code);
+        return newCounter(countersManager, MdCounters.P2P_POSTS_TYPE_ID, key, "p2p-posts: outcome=" + outcome + suffix);
     }
 
     private static AtomicCounter newCounter(
@@ -185,6 +200,38 @@ public final class P2pCounters implements AutoCloseable
     }
 
     /**
+     * @return consumers' posts sent on towards their provider.
+     */
+    public AtomicCounter postsSent()
+    {
+        return postsSent;
+    }
+
+    /**
+     * @return posts acknowledged to their posters.
+     */
+    public AtomicCounter postsAcked()
+    {
+        return postsAcked;
+    }
+
+    /**
+     * @return posts refused with a NAK (here or upstream).
+     */
+    public AtomicCounter postsRefused()
+    {
+        return postsRefused;
+    }
+
+    /**
+     * @return posts whose outcome did not come within the post timeout.
+     */
+    public AtomicCounter postsTimedOut()
+    {
+        return postsTimedOut;
+    }
+
+    /**
      * @param reason why.
      * @return the disconnect counter of that reason.
      */
@@ -259,6 +306,10 @@ public final class P2pCounters implements AutoCloseable
         cacheRefreshes.close();
         cacheMisses.close();
         messagesIgnored.close();
+        postsSent.close();
+        postsAcked.close();
+        postsRefused.close();
+        postsTimedOut.close();
         for (final AtomicCounter counter : disconnects)
         {
             counter.close();

@@ -17,7 +17,9 @@ import com.refinitiv.eta.codec.DataDictionary;
 import io.mdhub.common.concurrent.IdleConfiguration;
 import io.mdhub.common.concurrent.SpinBudget;
 import io.mdhub.common.config.BaseContext;
+import io.mdhub.common.dictionary.DictionaryConfiguration;
 import io.mdhub.common.dictionary.DictionaryLoader;
+import io.mdhub.p2p.entitlement.Entitlements;
 import io.mdhub.common.metrics.MBeans;
 import io.mdhub.common.ripc.RipcConfiguration;
 import io.mdhub.common.ripc.RipcServer;
@@ -75,7 +77,7 @@ public final class P2pServer implements AutoCloseable
         this.ctx = ctx;
         final WorkerSettings settings = new WorkerSettings(ctx.componentName(), ctx.maxItemsPerConsumer(),
             ctx.maxItems(), ctx.maxOutputBytes(), ctx.slowConsumerTimeoutNs(), ctx.loginTimeoutNs(),
-            ctx.flushIntervalNs(), ctx.counters(), ctx.dictionarySupplier());
+            ctx.flushIntervalNs(), ctx.counters(), ctx.dictionarySupplier(), ctx.entitlements(), ctx.postTimeoutNs());
         final ItemSourceFactory sourceFactory = ctx.cacheEnabled() ? CachingItemSource.factory(
             ctx.itemSourceFactory(), ctx.counters().cacheRefreshes(), ctx.counters().cacheMisses()) :
             ctx.itemSourceFactory();
@@ -326,9 +328,10 @@ public final class P2pServer implements AutoCloseable
     }
 
     /**
-     * Settings of a {@link P2pServer}; defaults from {@link P2pConfiguration}. {@link #conclude()} creates what was
-     * not supplied: an in-memory {@link CountersManager}, the workers' event-loop group; {@link #close()} releases
-     * exactly those.
+     * Settings of a {@link P2pServer}; defaults from {@link P2pConfiguration} and, for the dictionary files,
+     * {@link DictionaryConfiguration}. {@link #conclude()} creates what was not supplied: the dictionary loader
+     * (loading the files once, so a bad one stops the server), an in-memory {@link CountersManager}, the workers'
+     * event-loop group; {@link #close()} releases the last two.
      */
     public static final class Context extends BaseContext<Context>
     {
@@ -356,7 +359,11 @@ public final class P2pServer implements AutoCloseable
         private String componentName = P2pConfiguration.componentName();
         private boolean registerMBean = true;
         private ItemSourceFactory itemSourceFactory;
-        private Supplier<DataDictionary> dictionarySupplier = DictionaryLoader::loadBundled;
+        private String dictionaryFieldFile = DictionaryConfiguration.fieldFile();
+        private String dictionaryEnumFile = DictionaryConfiguration.enumFile();
+        private Supplier<DataDictionary> dictionarySupplier;
+        private Entitlements entitlements = Entitlements.ALLOW_ALL;
+        private long postTimeoutNs = P2pConfiguration.postTimeoutNs();
         private RipcServer.Context ripcContext;
         private CountersManager countersManager;
         private EventLoopGroup eventLoopGroup;
@@ -415,6 +422,11 @@ public final class P2pServer implements AutoCloseable
             if (null != ripcContext && ripcContext.isConcluded())
             {
                 throw new IllegalArgumentException("the RIPC context must not be concluded yet");
+            }
+            if (null == dictionarySupplier)
+            {
+                // loads the files now: a missing or malformed dictionary stops the server before it listens
+                dictionarySupplier = DictionaryLoader.supplier(dictionaryFieldFile, dictionaryEnumFile);
             }
 
             if (null == countersManager)
@@ -533,6 +545,44 @@ public final class P2pServer implements AutoCloseable
         public int maxItemsPerConsumer()
         {
             return maxItemsPerConsumer;
+        }
+
+        /**
+         * @param entitlements what each consumer may do (allow-all by default).
+         * @return this.
+         */
+        public Context entitlements(final Entitlements entitlements)
+        {
+            checkNotConcluded();
+            this.entitlements = entitlements;
+            return this;
+        }
+
+        /**
+         * @return what each consumer may do.
+         */
+        public Entitlements entitlements()
+        {
+            return entitlements;
+        }
+
+        /**
+         * @param postTimeoutNs time a consumer's post waits for its ACK before the poster gets a NAK (NoResponse).
+         * @return this.
+         */
+        public Context postTimeoutNs(final long postTimeoutNs)
+        {
+            checkNotConcluded();
+            this.postTimeoutNs = postTimeoutNs;
+            return this;
+        }
+
+        /**
+         * @return time a post waits for its ACK.
+         */
+        public long postTimeoutNs()
+        {
+            return postTimeoutNs;
         }
 
         /**
@@ -776,8 +826,49 @@ public final class P2pServer implements AutoCloseable
         }
 
         /**
-         * @param dictionarySupplier loads the dictionary served to consumers, once per worker (default: the
-         *                           dictionary MDHub ships).
+         * @param dictionaryFieldFile RDMFieldDictionary file served as RWFFld, with
+         *                            {@link #dictionaryEnumFile(String)}; empty for the dictionary MDHub ships.
+         * @return this.
+         */
+        public Context dictionaryFieldFile(final String dictionaryFieldFile)
+        {
+            checkNotConcluded();
+            this.dictionaryFieldFile = dictionaryFieldFile;
+            return this;
+        }
+
+        /**
+         * @return the field dictionary file, empty for the dictionary MDHub ships.
+         */
+        public String dictionaryFieldFile()
+        {
+            return dictionaryFieldFile;
+        }
+
+        /**
+         * @param dictionaryEnumFile enumtype.def file served as RWFEnum, with {@link #dictionaryFieldFile(String)};
+         *                           empty for the dictionary MDHub ships.
+         * @return this.
+         */
+        public Context dictionaryEnumFile(final String dictionaryEnumFile)
+        {
+            checkNotConcluded();
+            this.dictionaryEnumFile = dictionaryEnumFile;
+            return this;
+        }
+
+        /**
+         * @return the enumerated types file, empty for the dictionary MDHub ships.
+         */
+        public String dictionaryEnumFile()
+        {
+            return dictionaryEnumFile;
+        }
+
+        /**
+         * @param dictionarySupplier loads the dictionary served to consumers, once per worker; when set, the
+         *                           dictionary files are not read (default: none, and {@link #conclude()} makes one
+         *                           for {@link #dictionaryFieldFile()} and {@link #dictionaryEnumFile()}).
          * @return this.
          */
         public Context dictionarySupplier(final Supplier<DataDictionary> dictionarySupplier)
@@ -788,7 +879,7 @@ public final class P2pServer implements AutoCloseable
         }
 
         /**
-         * @return the dictionary loader.
+         * @return the dictionary loader (after {@link #conclude()}, the one for the dictionary files if none was set).
          */
         public Supplier<DataDictionary> dictionarySupplier()
         {

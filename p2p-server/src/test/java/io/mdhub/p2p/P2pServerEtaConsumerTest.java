@@ -148,7 +148,7 @@ class P2pServerEtaConsumerTest
         final LoginRefresh refresh = consumer.login("alice");
         assertEquals("alice", refresh.userName().toString());
         assertTrue(refresh.checkSolicited());
-        assertEquals(0, refresh.features().supportViewRequests());
+        assertEquals(1, refresh.features().supportViewRequests());
         assertEquals(1, refresh.features().supportBatchRequests());
         assertEquals(1, refresh.features().supportBatchCloses());
         assertEquals(0, refresh.features().supportOMMPost());

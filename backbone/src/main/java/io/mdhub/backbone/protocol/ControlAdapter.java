@@ -10,6 +10,7 @@ import io.aeron.logbuffer.Header;
 import io.mdhub.common.codecs.backbone.BooleanType;
 import io.mdhub.common.codecs.backbone.ConsumerAnnouncementDecoder;
 import io.mdhub.common.codecs.backbone.ItemCloseDecoder;
+import io.mdhub.common.codecs.backbone.ItemPostDecoder;
 import io.mdhub.common.codecs.backbone.ItemRequestDecoder;
 import io.mdhub.common.codecs.backbone.MessageHeaderDecoder;
 import io.mdhub.common.codecs.backbone.RecoveryRequestDecoder;
@@ -30,6 +31,7 @@ public final class ControlAdapter implements ControlledFragmentHandler
     private final ItemRequestDecoder request = new ItemRequestDecoder();
     private final ItemCloseDecoder close = new ItemCloseDecoder();
     private final RecoveryRequestDecoder recovery = new RecoveryRequestDecoder();
+    private final ItemPostDecoder post = new ItemPostDecoder();
 
     /**
      * @param listener          receives the decoded messages.
@@ -81,6 +83,8 @@ public final class ControlAdapter implements ControlledFragmentHandler
                 recovery.wrap(buffer, bodyOffset, blockLength, version);
                 return action(listener.onRecoveryRequest(recovery.consumerId(), recovery.serviceId(),
                     recovery.itemHandle(), recovery.domainType(), recovery.lastSequence()));
+            case ItemPostDecoder.TEMPLATE_ID:
+                return onItemPost(buffer, bodyOffset, blockLength, version, end);
             case ConsumerAnnouncementDecoder.TEMPLATE_ID:
                 announcement.wrap(buffer, bodyOffset, blockLength, version);
                 listener.onConsumerAnnouncement(announcement.consumerId(), announcement.epoch(),
@@ -108,6 +112,32 @@ public final class ControlAdapter implements ControlledFragmentHandler
         return action(listener.onItemRequest(
             request.consumerId(), request.sourceIndex(), request.requestId(), request.serviceId(),
             request.domainType(), BooleanType.TRUE == request.streaming(), buffer, nameOffset, nameLength));
+    }
+
+    private Action onItemPost(
+        final DirectBuffer buffer, final int offset, final int blockLength, final int version, final int end)
+    {
+        post.wrap(buffer, offset, blockLength, version);
+        final int nameOffset = post.limit() + ItemPostDecoder.itemNameHeaderLength();
+        if (nameOffset > end)
+        {
+            return skip();
+        }
+        final int nameLength = post.itemNameLength();
+        final int rwfLengthOffset = nameOffset + nameLength;
+        if (rwfLengthOffset + ItemPostDecoder.rwfHeaderLength() > end)
+        {
+            return skip();
+        }
+        post.limit(rwfLengthOffset);
+        final long rwfLength = post.rwfLength();
+        final int rwfOffset = rwfLengthOffset + ItemPostDecoder.rwfHeaderLength();
+        if (rwfOffset + rwfLength > end)
+        {
+            return skip();
+        }
+        return action(listener.onItemPost(post.consumerId(), post.sourceIndex(), post.postRequestId(),
+            post.serviceId(), post.domainType(), buffer, nameOffset, nameLength, rwfOffset, (int)rwfLength));
     }
 
     private Action skip()

@@ -59,4 +59,35 @@ public interface ControlListener
      * @return true when consumed; false to be called again with it on the next poll.
      */
     boolean onRecoveryRequest(int consumerId, int serviceId, int itemHandle, int domainType, long lastSequence);
+
+    /**
+     * A consumer's post to an item; the distributor that carries the service answers with a PostAck.
+     *
+     * @param consumerId    the p2p-server.
+     * @param sourceIndex   its posting item source.
+     * @param postRequestId to echo in the PostAck.
+     * @param serviceId     service.
+     * @param domainType    RDM domain of the item.
+     * @param buffer        holds the item name and the PostMsg.
+     * @param nameOffset    where the name starts.
+     * @param nameLength    its length (ASCII).
+     * @param rwfOffset     where the consumer's PostMsg starts.
+     * @param rwfLength     its length.
+     * @return true when consumed; false to be called again with it on the next poll.
+     */
+    @SuppressWarnings("checkstyle:ParameterNumber") // primitives, not a message object (STYLE.md §1.1.4)
+    default boolean onItemPost(
+        final int consumerId,
+        final int sourceIndex,
+        final long postRequestId,
+        final int serviceId,
+        final int domainType,
+        final DirectBuffer buffer,
+        final int nameOffset,
+        final int nameLength,
+        final int rwfOffset,
+        final int rwfLength)
+    {
+        return true;
+    }
 }

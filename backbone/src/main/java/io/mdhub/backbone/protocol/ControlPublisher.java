@@ -6,12 +6,14 @@ import io.mdhub.common.codecs.backbone.BooleanType;
 import io.mdhub.common.codecs.backbone.ConsumerAnnouncementEncoder;
 import io.mdhub.common.codecs.backbone.ItemCloseEncoder;
 import io.mdhub.common.codecs.backbone.ItemRequestEncoder;
+import io.mdhub.common.codecs.backbone.ItemPostEncoder;
 import io.mdhub.common.codecs.backbone.MessageHeaderEncoder;
 import io.mdhub.common.codecs.backbone.RecoveryRequestEncoder;
 
 /**
  * Encodes a p2p-server's control stream to the distributors: heartbeats, item requests and closes, recovery
- * requests. Every method returns the new stream position (positive) or a negative {@code Publication} code.
+ * requests, consumers' posts. Every method returns the new stream position (positive) or a negative
+ * {@code Publication} code.
  * Not thread safe.
  */
 public final class ControlPublisher
@@ -24,6 +26,7 @@ public final class ControlPublisher
     private final ItemRequestEncoder request = new ItemRequestEncoder();
     private final ItemCloseEncoder close = new ItemCloseEncoder();
     private final RecoveryRequestEncoder recovery = new RecoveryRequestEncoder();
+    private final ItemPostEncoder post = new ItemPostEncoder();
 
     /**
      * @param publication the control stream.
@@ -176,6 +179,47 @@ public final class ControlPublisher
             .itemHandle(itemHandle)
             .lastSequence(lastSequence)
             .domainType((short)domainType);
+        return publication.commit();
+    }
+
+    /**
+     * @param postRequestId echoed in the PostAck.
+     * @param serviceId     service.
+     * @param domainType    RDM domain of the item.
+     * @param name          holds the item name (ASCII).
+     * @param nameOffset    where it starts.
+     * @param nameLength    its length.
+     * @param rwf           holds the consumer's PostMsg.
+     * @param rwfOffset     where it starts.
+     * @param rwfLength     its length.
+     * @return position or a negative Publication code.
+     */
+    @SuppressWarnings("checkstyle:ParameterNumber") // primitives, not a message object (STYLE.md §1.1.4)
+    public long post(
+        final long postRequestId,
+        final int serviceId,
+        final int domainType,
+        final DirectBuffer name,
+        final int nameOffset,
+        final int nameLength,
+        final DirectBuffer rwf,
+        final int rwfOffset,
+        final int rwfLength)
+    {
+        final long claimed = publication.claim(MessageHeaderEncoder.ENCODED_LENGTH + ItemPostEncoder.BLOCK_LENGTH +
+            ItemPostEncoder.itemNameHeaderLength() + nameLength + ItemPostEncoder.rwfHeaderLength() + rwfLength);
+        if (claimed < 0)
+        {
+            return claimed;
+        }
+        post.wrapAndApplyHeader(publication.buffer(), publication.offset(), header)
+            .consumerId(consumerId)
+            .sourceIndex(sourceIndex)
+            .postRequestId(postRequestId)
+            .serviceId(serviceId)
+            .domainType((short)domainType)
+            .putItemName(name, nameOffset, nameLength)
+            .putRwf(rwf, rwfOffset, rwfLength);
         return publication.commit();
     }
 }

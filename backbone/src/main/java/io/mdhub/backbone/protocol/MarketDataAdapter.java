@@ -15,6 +15,7 @@ import io.mdhub.common.codecs.backbone.ItemRefreshDecoder;
 import io.mdhub.common.codecs.backbone.ItemStatusDecoder;
 import io.mdhub.common.codecs.backbone.ItemUpdateDecoder;
 import io.mdhub.common.codecs.backbone.MessageHeaderDecoder;
+import io.mdhub.common.codecs.backbone.PostAckDecoder;
 import io.mdhub.common.codecs.backbone.ServiceAnnouncementDecoder;
 import io.mdhub.common.codecs.backbone.ServiceState;
 
@@ -38,6 +39,7 @@ public final class MarketDataAdapter implements ControlledFragmentHandler
     private final ServiceAnnouncementDecoder announcement = new ServiceAnnouncementDecoder();
     private final ItemRefreshDecoder refresh = new ItemRefreshDecoder();
     private final ItemUpdateDecoder update = new ItemUpdateDecoder();
+    private final PostAckDecoder postAck = new PostAckDecoder();
     private final ItemStatusDecoder status = new ItemStatusDecoder();
     private int sessionId;
 
@@ -120,9 +122,31 @@ public final class MarketDataAdapter implements ControlledFragmentHandler
             case ServiceAnnouncementDecoder.TEMPLATE_ID:
                 return blockLength < ServiceAnnouncementDecoder.BLOCK_LENGTH ?
                     skip() : onAnnouncement(buffer, bodyOffset, blockLength, version, end);
+            case PostAckDecoder.TEMPLATE_ID:
+                return blockLength < PostAckDecoder.BLOCK_LENGTH ?
+                    skip() : onPostAck(buffer, bodyOffset, blockLength, version, end);
             default:
                 return skip();
         }
+    }
+
+    private Action onPostAck(
+        final DirectBuffer buffer, final int offset, final int blockLength, final int version, final int end)
+    {
+        postAck.wrap(buffer, offset, blockLength, version);
+        final int textOffset = postAck.limit() + PostAckDecoder.textHeaderLength();
+        if (textOffset > end)
+        {
+            return skip();
+        }
+        final int textLength = postAck.textLength();
+        if (textOffset + textLength > end)
+        {
+            return skip();
+        }
+        listener.onPostAck(postAck.consumerId(), postAck.sourceIndex(), postAck.postRequestId(),
+            postAck.serviceId(), postAck.nakCode(), buffer, textOffset, textLength);
+        return Action.CONTINUE;
     }
 
     private Action onUpdate(

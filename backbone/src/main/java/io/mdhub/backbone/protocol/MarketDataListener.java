@@ -113,4 +113,28 @@ public interface MarketDataListener
     boolean onItemStatus(
         int serviceId, int itemHandle, long sequence, long originTimestampNs, long requestId, int streamState,
         int dataState, DirectBuffer buffer, int rwfOffset, int rwfLength);
+
+    /**
+     * The outcome of a post some p2p-server sent (each checks whether it is the addressee).
+     *
+     * @param consumerId    the posting p2p-server.
+     * @param sourceIndex   its posting item source.
+     * @param postRequestId the ItemPost's id.
+     * @param serviceId     the service posted to.
+     * @param nakCode       RWF NakCode, 0 when accepted.
+     * @param buffer        holds the text.
+     * @param textOffset    where it starts.
+     * @param textLength    its length (ASCII; 0 for none).
+     */
+    default void onPostAck(
+        final int consumerId,
+        final int sourceIndex,
+        final long postRequestId,
+        final int serviceId,
+        final int nakCode,
+        final DirectBuffer buffer,
+        final int textOffset,
+        final int textLength)
+    {
+    }
 }

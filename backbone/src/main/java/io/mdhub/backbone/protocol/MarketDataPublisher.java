@@ -8,11 +8,13 @@ import io.mdhub.common.codecs.backbone.ItemRefreshEncoder;
 import io.mdhub.common.codecs.backbone.ItemStatusEncoder;
 import io.mdhub.common.codecs.backbone.ItemUpdateEncoder;
 import io.mdhub.common.codecs.backbone.MessageHeaderEncoder;
+import io.mdhub.common.codecs.backbone.PostAckEncoder;
 import io.mdhub.common.codecs.backbone.ServiceAnnouncementEncoder;
 import io.mdhub.common.codecs.backbone.ServiceState;
 
 /**
- * Encodes a distributor's data stream: announcements, item refreshes, updates and statuses. One encoder per message
+ * Encodes a distributor's data stream: announcements, item refreshes, updates and statuses, and the outcomes of
+ * consumers' posts. One encoder per message
  * as a final field, encoded in place in the log when the message fits one frame (see {@link BackbonePublication}).
  * Every method returns the new stream position (positive) or a negative {@code Publication} code; the caller keeps
  * the per-service sequence numbers. Not thread safe.
@@ -25,6 +27,7 @@ public final class MarketDataPublisher
     private final ItemRefreshEncoder refresh = new ItemRefreshEncoder();
     private final ItemUpdateEncoder update = new ItemUpdateEncoder();
     private final ItemStatusEncoder status = new ItemStatusEncoder();
+    private final PostAckEncoder postAck = new PostAckEncoder();
     private final ExpandableArrayBuffer announcementBuffer = new ExpandableArrayBuffer(1024);
 
     /**
@@ -214,6 +217,43 @@ public final class MarketDataPublisher
             .streamState((short)streamState)
             .dataState((short)dataState)
             .putRwf(rwf, rwfOffset, rwfLength);
+        return publication.commit();
+    }
+
+    /**
+     * The outcome of a consumer's post, addressed to the p2p-server item source that sent it. Not sequenced: it is
+     * not an item event, and a lost one ends in the poster's timeout.
+     *
+     * @param consumerId    the posting p2p-server.
+     * @param sourceIndex   its posting item source.
+     * @param postRequestId the ItemPost's id.
+     * @param serviceId     the service posted to.
+     * @param nakCode       RWF NakCode, 0 when accepted.
+     * @param text          why, for a NAK (ASCII), or empty.
+     * @return position or a negative Publication code.
+     */
+    public long postAck(
+        final int consumerId,
+        final int sourceIndex,
+        final long postRequestId,
+        final int serviceId,
+        final int nakCode,
+        final String text)
+    {
+        final int textLength = Math.min(text.length(), 1024);
+        final long claimed = publication.claim(MessageHeaderEncoder.ENCODED_LENGTH + PostAckEncoder.BLOCK_LENGTH +
+            PostAckEncoder.textHeaderLength() + textLength);
+        if (claimed < 0)
+        {
+            return claimed;
+        }
+        postAck.wrapAndApplyHeader(publication.buffer(), publication.offset(), header)
+            .consumerId(consumerId)
+            .sourceIndex((short)sourceIndex)
+            .postRequestId(postRequestId)
+            .serviceId(serviceId)
+            .nakCode((short)nakCode)
+            .text(text.length() > textLength ? text.substring(0, textLength) : text);
         return publication.commit();
     }
 }

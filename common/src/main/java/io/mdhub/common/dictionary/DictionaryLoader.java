@@ -4,8 +4,11 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
 
 import com.refinitiv.eta.codec.CodecFactory;
 import com.refinitiv.eta.codec.CodecReturnCodes;
@@ -14,9 +17,10 @@ import com.refinitiv.eta.transport.Error;
 import com.refinitiv.eta.transport.TransportFactory;
 
 /**
- * Builds an ETA {@link DataDictionary} from MDHub's bundled dictionary files or from files the user names. ETA loads
- * only from a file path, so the bundled resources are copied to a temporary file that is deleted right after. Runs at
- * start-up, never on a hot path; failures throw with ETA's own error text.
+ * Builds an ETA {@link DataDictionary} from MDHub's bundled dictionary files or from files the user names (for
+ * example the full RDMFieldDictionary and enumtype.def of an LSEG installation, see {@link DictionaryConfiguration}).
+ * ETA loads only from a file path, so the bundled resources are copied to a temporary file that is deleted right
+ * after. Runs at start-up, never on a hot path; failures throw naming the file, with ETA's own error text.
  */
 public final class DictionaryLoader
 {
@@ -48,6 +52,42 @@ public final class DictionaryLoader
     }
 
     /**
+     * The dictionary loader a server uses for the configured files: the bundled subset when both are empty, else
+     * the two files. The files are loaded here, once, so a missing, unreadable or malformed file fails start-up; the
+     * first {@link Supplier#get()} returns that dictionary and every later one loads its own copy (an ETA dictionary
+     * encodes with state of its own, so each thread that serves it needs one).
+     *
+     * @param fieldFile path of an RDMFieldDictionary file, or empty (or null).
+     * @param enumFile  path of an enumtype.def file, or empty (or null).
+     * @return a loader of the dictionary.
+     * @throws IllegalArgumentException if only one file is given or a path is malformed.
+     * @throws IllegalStateException    if a file cannot be loaded.
+     */
+    public static Supplier<DataDictionary> supplier(final String fieldFile, final String enumFile)
+    {
+        final boolean hasFieldFile = null != fieldFile && !fieldFile.isBlank();
+        final boolean hasEnumFile = null != enumFile && !enumFile.isBlank();
+        if (hasFieldFile != hasEnumFile)
+        {
+            throw new IllegalArgumentException(DictionaryConfiguration.FIELD_FILE_PROP_NAME + " and " +
+                DictionaryConfiguration.ENUM_FILE_PROP_NAME + " are set together or not at all: field file '" +
+                fieldFile + "', enum file '" + enumFile + "'");
+        }
+        if (!hasFieldFile)
+        {
+            return DictionaryLoader::loadBundled;
+        }
+        final Path fieldPath = path(DictionaryConfiguration.FIELD_FILE_PROP_NAME, fieldFile);
+        final Path enumPath = path(DictionaryConfiguration.ENUM_FILE_PROP_NAME, enumFile);
+        final AtomicReference<DataDictionary> loaded = new AtomicReference<>(load(fieldPath, enumPath));
+        return () ->
+        {
+            final DataDictionary first = loaded.getAndSet(null);
+            return null != first ? first : load(fieldPath, enumPath);
+        };
+    }
+
+    /**
      * @param fieldDictionary    path of an RDMFieldDictionary file.
      * @param enumTypeDictionary path of an enumtype.def file.
      * @return a dictionary loaded from the two files.
@@ -68,10 +108,17 @@ public final class DictionaryLoader
      */
     public static void loadFieldFile(final DataDictionary dictionary, final Path path)
     {
+        final String what = "field dictionary";
+        requireReadable(what, path);
+        final int entriesBefore = dictionary.numberOfEntries();
         final Error error = TransportFactory.createError();
         if (dictionary.loadFieldDictionary(path.toString(), error) < CodecReturnCodes.SUCCESS)
         {
-            throw new IllegalStateException("cannot load field dictionary " + path + ": " + error.text());
+            throw cannotLoad(what, path, error);
+        }
+        if (dictionary.numberOfEntries() == entriesBefore)
+        {
+            throw new IllegalStateException("cannot load " + what + " " + path + ": it defines no field");
         }
     }
 
@@ -83,10 +130,12 @@ public final class DictionaryLoader
      */
     public static void loadEnumTypeFile(final DataDictionary dictionary, final Path path)
     {
+        final String what = "enum type dictionary";
+        requireReadable(what, path);
         final Error error = TransportFactory.createError();
         if (dictionary.loadEnumTypeDictionary(path.toString(), error) < CodecReturnCodes.SUCCESS)
         {
-            throw new IllegalStateException("cannot load enum type dictionary " + path + ": " + error.text());
+            throw cannotLoad(what, path, error);
         }
     }
 
@@ -126,6 +175,39 @@ public final class DictionaryLoader
         {
             deleteQuietly(file);
         }
+    }
+
+    private static Path path(final String propName, final String file)
+    {
+        try
+        {
+            return Path.of(file.trim());
+        }
+        catch (final InvalidPathException ex)
+        {
+            throw new IllegalArgumentException(propName + " is not a valid path: '" + file + "'", ex);
+        }
+    }
+
+    private static void requireReadable(final String what, final Path path)
+    {
+        if (!Files.isRegularFile(path))
+        {
+            throw new IllegalStateException("cannot load " + what + " " + path + ": " +
+                (Files.exists(path) ? "not a regular file" : "no such file"));
+        }
+        if (!Files.isReadable(path))
+        {
+            throw new IllegalStateException("cannot load " + what + " " + path + ": not readable");
+        }
+    }
+
+    private static IllegalStateException cannotLoad(final String what, final Path path, final Error error)
+    {
+        // ETA's enum type loader fails some malformed files without setting a text
+        final String text = null == error.text() || error.text().isBlank() ?
+            "ETA rejected the file without saying why (malformed?)" : error.text();
+        return new IllegalStateException("cannot load " + what + " " + path + ": " + text);
     }
 
     private static Path extract(final String resource)

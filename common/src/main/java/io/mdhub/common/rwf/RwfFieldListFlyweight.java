@@ -83,6 +83,7 @@ public final class RwfFieldListFlyweight
     private int cursor;
     private int remaining;
     private int fieldId;
+    private int entryOffset;
     private int valueOffset;
     private int valueLength;
     private Error error = Error.NONE;
@@ -248,6 +249,7 @@ public final class RwfFieldListFlyweight
             return false;
         }
         remaining--;
+        entryOffset = cursor;
         fieldId = buffer.getShort(cursor, RwfMsgDescriptor.BYTE_ORDER);
         cursor += FIELD_ID_SIZE;
         valueLength = RwfPrimitives.u16ob(buffer, cursor);
@@ -298,6 +300,14 @@ public final class RwfFieldListFlyweight
     }
 
     /**
+     * @return offset of the first standard entry (where the info, set data and count end).
+     */
+    public int entriesOffset()
+    {
+        return entriesOffset;
+    }
+
+    /**
      * @return true if the list carries dictionaryId and fieldListNum.
      */
     public boolean hasInfo()
@@ -335,6 +345,15 @@ public final class RwfFieldListFlyweight
     public int fieldId()
     {
         return fieldId;
+    }
+
+    /**
+     * @return offset of the current entry (its field id) in the buffer; the entry ends at
+     * {@link #valueOffset()} + {@link #valueLength()}.
+     */
+    public int entryOffset()
+    {
+        return entryOffset;
     }
 
     /**

@@ -179,6 +179,12 @@ public final class MdCounters
     public static final int DISTRIBUTOR_ROUTE_CONNECT_FAILURES_TYPE_ID = 20_118;
 
     /**
+     * Distributor: consumers' posts that came over the backbone, keyed by outcome: applied to a non-interactive
+     * service's cache and published, forwarded to a mounted provider, refused (NAK).
+     */
+    public static final int DISTRIBUTOR_POSTS_TYPE_ID = 20_119;
+
+    /**
      * p2p-server: consumer connections currently open (a level). Block 20 200-20 299 belongs to the p2p-server.
      */
     public static final int P2P_CONNECTIONS_ACTIVE_TYPE_ID = 20_200;
@@ -259,10 +265,17 @@ public final class MdCounters
     public static final int P2P_SERVICE_UPDATES_IN_TYPE_ID = 20_214;
 
     /**
-     * p2p-server: consumer messages the server does not act on (posts, generic messages, refreshes or updates sent
-     * by a consumer, anything but a request before the login): counted, and logged once per connection.
+     * p2p-server: consumer messages the server does not act on (refreshes or updates sent by a consumer, generic
+     * messages on no open stream, anything but a request before the login): counted, and logged once per
+     * connection.
      */
     public static final int P2P_MESSAGES_IGNORED_TYPE_ID = 20_215;
+
+    /**
+     * p2p-server: consumers' posts, keyed by outcome: sent on to a distributor, acknowledged, refused (NAK, by the
+     * p2p-server or upstream), unanswered within the post timeout (NAK NoResponse to the poster).
+     */
+    public static final int P2P_POSTS_TYPE_ID = 20_216;
 
     /**
      * Backbone: messages skipped as malformed or of an unknown schema/template, per stream reader.
@@ -426,8 +439,8 @@ public final class MdCounters
             default:
                 return (typeId >= RIPC_CONNECTIONS_OPENED_TYPE_ID && typeId <= RIPC_DISCONNECTS_TYPE_ID) ||
                     (typeId >= DISTRIBUTOR_PROVIDERS_ACTIVE_TYPE_ID &&
-                        typeId <= DISTRIBUTOR_ROUTE_CONNECT_FAILURES_TYPE_ID) ||
-                    (typeId >= P2P_CONNECTIONS_ACTIVE_TYPE_ID && typeId <= P2P_MESSAGES_IGNORED_TYPE_ID) ||
+                        typeId <= DISTRIBUTOR_POSTS_TYPE_ID) ||
+                    (typeId >= P2P_CONNECTIONS_ACTIVE_TYPE_ID && typeId <= P2P_POSTS_TYPE_ID) ||
                     (typeId >= BACKBONE_MALFORMED_TYPE_ID && typeId <= BACKBONE_MESSAGES_IN_TYPE_ID) ||
                     (typeId >= ORDER_ACCEPTED_TYPE_ID && typeId <= ORDER_STORE_INLINE_CHUNKS_TYPE_ID) ||
                     DOORBELL_REFUSED_TYPE_ID == typeId;

@@ -10,6 +10,7 @@ import io.mdhub.backbone.protocol.RefreshFlags;
 import io.mdhub.distributor.CachedItem;
 import io.mdhub.distributor.DistributedService;
 import io.mdhub.distributor.ItemCache;
+import io.mdhub.distributor.ItemPosts;
 import io.mdhub.distributor.ServiceDirectory;
 import io.mdhub.distributor.SinkDrivenItems;
 
@@ -25,8 +26,9 @@ import io.mdhub.distributor.SinkDrivenItems;
  * for a new item while no provider of its service is up is refused ClosedRecover/Suspect (for now, not for good: the
  * p2p-server asks again). For non-interactive services ItemClose needs no action (they are broadcast), so closes are
  * only counted. ConsumerAnnouncements keep {@link P2pServerTracker} up to date, and every other message of a p2p-server
- * says it is alive. An answer that meets back-pressure returns false, so the adapter hands the same request back on a
- * later poll instead of queueing it.
+ * says it is alive. Posts go to {@link ItemPosts} when this distributor carries their service (another distributor
+ * answers the others). An answer that meets back-pressure returns false, so the adapter hands the same request back
+ * on a later poll instead of queueing it.
  */
 final class BackboneControlHandler implements ControlListener
 {
@@ -46,6 +48,7 @@ final class BackboneControlHandler implements ControlListener
     private final P2pServerTracker p2pServers;
     private final BackboneCounters counters;
     private final SinkDrivenItems sinkItems;
+    private final ItemPosts posts;
     private final long epoch;
     private long nowNs;
     private long requestsForwarded;
@@ -60,9 +63,11 @@ final class BackboneControlHandler implements ControlListener
         final P2pServerTracker p2pServers,
         final BackboneCounters counters,
         final SinkDrivenItems sinkItems,
+        final ItemPosts posts,
         final long epoch)
     {
         this.sinkItems = sinkItems;
+        this.posts = posts;
         this.epoch = epoch;
         this.directory = directory;
         this.images = images;
@@ -171,6 +176,29 @@ final class BackboneControlHandler implements ControlListener
             return false;
         }
         requestsRefused++;
+        return true;
+    }
+
+    @Override
+    public boolean onItemPost(
+        final int consumerId,
+        final int sourceIndex,
+        final long postRequestId,
+        final int serviceId,
+        final int domainType,
+        final DirectBuffer buffer,
+        final int nameOffset,
+        final int nameLength,
+        final int rwfOffset,
+        final int rwfLength)
+    {
+        p2pServers.heard(consumerId, nowNs);
+        final DistributedService service = directory.service(serviceId);
+        if (null != service)
+        {
+            posts.onPost(consumerId, sourceIndex, postRequestId, service, domainType, buffer, nameOffset, nameLength,
+                rwfOffset, rwfLength);
+        }
         return true;
     }
 

@@ -24,6 +24,8 @@ final class BackboneCounters implements AutoCloseable
     static final int DROP_REASON_PENDING_FULL = 102;
     /** Key of the drop counter for live messages the open publication refused (too long, position exhausted). */
     static final int DROP_REASON_REJECTED = 103;
+    /** Key of the drop counter for post acknowledgements the data stream pushed back (the poster times out). */
+    static final int DROP_REASON_POST_ACK = 104;
 
     final AtomicCounter malformedControl;
     final AtomicCounter backPressure;
@@ -33,6 +35,7 @@ final class BackboneCounters implements AutoCloseable
     final AtomicCounter recoveries;
     final AtomicCounter pendingBytes;
     final AtomicCounter pendingHighWater;
+    final AtomicCounter postAcksDropped;
 
     BackboneCounters(final CountersManager countersManager, final String component)
     {
@@ -47,6 +50,8 @@ final class BackboneCounters implements AutoCloseable
             DROP_REASON_REJECTED, "distributor-messages-dropped: reason=backbone-rejected" + suffix);
         droppedNotConnected = keyed(countersManager, MdCounters.DISTRIBUTOR_MESSAGES_DROPPED_TYPE_ID,
             DROP_REASON_NOT_CONNECTED, "distributor-messages-dropped: reason=backbone-not-connected" + suffix);
+        postAcksDropped = keyed(countersManager, MdCounters.DISTRIBUTOR_MESSAGES_DROPPED_TYPE_ID,
+            DROP_REASON_POST_ACK, "distributor-messages-dropped: reason=backbone-post-ack" + suffix);
         recoveries = countersManager.newCounter(
             "backbone-recoveries: images-resent" + suffix, MdCounters.BACKBONE_RECOVERIES_TYPE_ID);
         pendingBytes = countersManager.newCounter(
@@ -70,6 +75,6 @@ final class BackboneCounters implements AutoCloseable
     public void close()
     {
         CloseHelper.closeAll(malformedControl, backPressure, droppedPendingFull, droppedRejected, droppedNotConnected,
-            recoveries, pendingBytes, pendingHighWater);
+            recoveries, pendingBytes, pendingHighWater, postAcksDropped);
     }
 }

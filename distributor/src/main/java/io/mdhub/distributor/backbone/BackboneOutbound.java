@@ -245,6 +245,25 @@ final class BackboneOutbound implements DistributorListener, PendingLiveMessages
         publishStatus(serviceId, itemHandle, 0, streamState, dataState, rwf, rwfOffset, rwfLength);
     }
 
+    /**
+     * A post's outcome is not an item event: it is published at once, outside the services' sequences, or dropped
+     * and counted when the stream pushes back (the poster's own timeout then answers it).
+     */
+    @Override
+    public void onPostAck(
+        final int consumerId,
+        final int sourceIndex,
+        final long postRequestId,
+        final int serviceId,
+        final int nakCode,
+        final String text)
+    {
+        if (publisher.postAck(consumerId, sourceIndex, postRequestId, serviceId, nakCode, text) < 0)
+        {
+            counters.postAcksDropped.increment();
+        }
+    }
+
     @Override
     public void onItemDropped(final int serviceId, final int itemHandle, final int domainType)
     {

@@ -28,6 +28,7 @@ import io.mdhub.common.config.BaseContext;
 import io.mdhub.distributor.DistributorListener;
 import io.mdhub.distributor.ProviderReadControl;
 import io.mdhub.distributor.ServiceDirectory;
+import io.mdhub.distributor.ItemPosts;
 import io.mdhub.distributor.SinkDrivenItems;
 import io.netty.channel.EventLoop;
 import io.netty.util.concurrent.EventExecutor;
@@ -84,6 +85,8 @@ public final class DistributorBackbone implements AutoCloseable
      * @param component       component name for counter labels.
      * @param eventLoop       the distributor's event loop, which owns the directory.
      * @param reads           pauses provider reading while live data waits for the stream.
+     * @param sinkItems       the items of mounted providers' services.
+     * @param posts           takes the consumers' posts.
      */
     public DistributorBackbone(
         final Context ctx,
@@ -92,7 +95,8 @@ public final class DistributorBackbone implements AutoCloseable
         final String component,
         final EventExecutor eventLoop,
         final ProviderReadControl reads,
-        final SinkDrivenItems sinkItems)
+        final SinkDrivenItems sinkItems,
+        final ItemPosts posts)
     {
         this.ctx = ctx;
         this.controlFragmentLimit = ctx.controlFragmentLimit();
@@ -139,7 +143,7 @@ public final class DistributorBackbone implements AutoCloseable
             this.sinkItems = sinkItems;
             this.p2pServers = new P2pServerTracker(sinkItems::consumerGone);
             this.controlHandler = new BackboneControlHandler(
-                directory, images, recovery, p2pServers, counters, sinkItems, ctx.epoch());
+                directory, images, recovery, p2pServers, counters, sinkItems, posts, ctx.epoch());
             this.controlAdapter = new ControlAdapter(controlHandler, counters.malformedControl);
             this.announcer = new ServiceAnnouncer(directory, sequences, publisher, publication, ctx.distributorId(),
                 ctx.epoch(), ctx.announceIntervalMs());

@@ -17,6 +17,7 @@ import org.slf4j.LoggerFactory;
 
 import com.refinitiv.eta.codec.CodecReturnCodes;
 import com.refinitiv.eta.codec.DataStates;
+import com.refinitiv.eta.codec.NakCodes;
 import com.refinitiv.eta.codec.StateCodes;
 import com.refinitiv.eta.codec.StreamStates;
 
@@ -35,6 +36,7 @@ import io.mdhub.common.concurrent.DoorbellSleep;
 import io.mdhub.common.concurrent.EventLoopDoorbell;
 import io.mdhub.common.concurrent.EventLoopDutyCycle;
 import io.mdhub.common.concurrent.CycleWaker;
+import io.mdhub.common.rwf.RwfMsgFlyweight;
 import io.mdhub.common.rwf.eta.EtaMsgWriter;
 import io.mdhub.common.rwf.eta.MarketPriceEncoder;
 import io.mdhub.p2p.source.ItemSource;
@@ -73,11 +75,14 @@ import io.netty.channel.EventLoop;
  * distributor alive. A new process announcing the same distributor id (a restart, new session and epoch) replaces
  * the old one at once: all its items are requested again.
  * <p>
- * <b>Restarted distributors.</b> A restarted distributor's cache is empty until its providers republish, so it refuses
- * (NOT_FOUND) the re-requests of items that were live a moment ago. Such a refusal of an item that had an image is
- * not passed on at once: its consumers stay Open/Suspect and the item is asked for again after 1 s, 2 s, 4 s, 8 s,
- * 8 s ... for {@code recoveryGraceMs} after the first refusal; only a refusal after that closes the streams. A first
- * request for an unknown item is refused at once.
+ * <b>Items that wait for their provider.</b> A distributor refuses (NOT_FOUND) an item its cache does not hold: one
+ * its non-interactive provider has not published yet, or one that was live a moment ago at a restarted distributor
+ * whose providers have not republished. With {@code itemWait} (the default) neither refusal is passed on: the
+ * consumers see Open/Suspect once, the item waits by name in {@link WaitingItems}, and the provider's first refresh
+ * of it, broadcast with its name, makes the source ask for it at once; it is also asked for again after 1 s, 2 s,
+ * 4 s, 8 s, then every 30 s, in case that refresh was missed. Without {@code itemWait} a first request for an
+ * unknown item is refused at once and an item that had an image is retried for {@code recoveryGraceMs} after the
+ * first refusal (then the streams close).
  * <p>
  * <b>Refused for now.</b> A refusal with stream state ClosedRecover (a sink-driven service none of whose providers is
  * up at its distributor) is never passed on: the item's consumers see Open/Suspect, and it is asked for again after
@@ -119,6 +124,13 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
      */
     private static final long RETRY_INITIAL_NS = 1_000_000_000L;
     private static final long RETRY_MAX_NS = 8_000_000_000L;
+    /**
+     * Longest wait between the retries of an item that waits for its provider: the provider's broadcast refresh
+     * brings it at once, so the retries only cover a refresh this worker missed.
+     */
+    private static final long WAIT_RETRY_MAX_NS = 30_000_000_000L;
+    private static final String WAITING_TEXT = "waiting for the provider to publish the item";
+    private static final String NOT_REPUBLISHED_TEXT = "not republished by its provider yet: waiting";
     /** Item closes kept for another try when the control stream pushes back. */
     private static final int PENDING_CLOSE_CAPACITY = 65_536;
 
@@ -136,6 +148,9 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
     private final long announceIntervalNs;
     private final int missedAnnouncements;
     private final long recoveryGraceNs;
+    private final boolean isItemWait;
+    private final WaitingItems<OpenItem> waiting = new WaitingItems<>();
+    private final RwfMsgFlyweight refusal = new RwfMsgFlyweight();
     private final long epoch;
     private final Int2ObjectHashMap<OpenItem> items = new Int2ObjectHashMap<>();
     /**
@@ -194,6 +209,7 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
         this.announceIntervalNs = settings.announceIntervalMs() * 1_000_000L;
         this.missedAnnouncements = settings.missedAnnouncements();
         this.recoveryGraceNs = Math.max(0, settings.recoveryGraceMs()) * 1_000_000L;
+        this.isItemWait = settings.isItemWait();
         this.conductor = new ConductorDuty(wiring.aeron);
         final boolean wakesOnData = !settings.isBusyPolling() &&
             BackboneSourceConfiguration.WAKE_DOORBELL.equals(settings.wake()) && Doorbell.isIpc(settings.channel()) &&
@@ -571,6 +587,7 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
             item.hadImage = true;
             item.refusedSinceNs = NONE;
             item.retryDelayNs = 0;
+            stopWaiting(item);
             listener.onRefresh(item.itemId, isSolicited, buffer, rwfOffset, rwfLength);
             if (isComplete && !item.isStreaming && items.get(item.itemId) == item)
             {
@@ -600,17 +617,44 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
                 // Open/Ok — whether it came from the pass the item waited for, another worker's or server's pass, or
                 // the provider. A request of its own still out only brings one more image. Not recovering any more,
                 // so the next gap turns it Suspect again before the updates that follow that gap reach anyone.
-                item.awaitingPass = null;
-                item.isRecovering = false;
-                item.isAwaitingRetry = false;
-                item.hadImage = true;
-                item.refusedSinceNs = NONE;
-                item.retryDelayNs = 0;
+                whole(item);
             }
             // a recovery pass, or the provider resynchronised: every watcher takes the new image
             listener.onRefresh((int)itemId, false, buffer, rwfOffset, rwfLength);
         }
+        else if (!waiting.isEmpty() && 0 != (flags & RefreshFlags.COMPLETE))
+        {
+            onPublished(serviceId, domainType, buffer, nameOffset, nameLength);
+        }
         return true;
+    }
+
+    /**
+     * A provider published an item: if someone here waits for it, its image is asked for now, not at the next retry.
+     */
+    private void onPublished(
+        final int serviceId,
+        final int domainType,
+        final DirectBuffer buffer,
+        final int nameOffset,
+        final int nameLength)
+    {
+        final OpenItem item = waiting.find(serviceId, domainType, buffer, nameOffset, nameLength);
+        if (null != item && 0 == item.requestId)
+        {
+            request(item);
+        }
+    }
+
+    private void whole(final OpenItem item)
+    {
+        item.awaitingPass = null;
+        item.isRecovering = false;
+        item.isAwaitingRetry = false;
+        item.hadImage = true;
+        item.refusedSinceNs = NONE;
+        item.retryDelayNs = 0;
+        stopWaiting(item);
     }
 
     /**
@@ -751,6 +795,11 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
             retryLater(item, false, "no provider of the service is up: waiting for one");
             return;
         }
+        if (isItemWait && StreamStates.CLOSED == streamState && isNotFound(buffer, rwfOffset, rwfLength))
+        {
+            waitForProvider(item);
+            return;
+        }
         if (item.hadImage && StreamStates.OPEN != streamState &&
             retryLater(item, true, "not (yet) republished by its distributor: retrying"))
         {
@@ -762,6 +811,42 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
             items.remove(item.itemId);
             forget(item);
         }
+    }
+
+    private boolean isNotFound(final DirectBuffer buffer, final int rwfOffset, final int rwfLength)
+    {
+        return refusal.wrap(buffer, rwfOffset, rwfLength) && refusal.hasState() &&
+            StateCodes.NOT_FOUND == refusal.stateCode();
+    }
+
+    /**
+     * The item's distributors do not have it (yet): its consumers stay Open/Suspect until its provider publishes it.
+     */
+    private void waitForProvider(final OpenItem item)
+    {
+        if (!item.isWaitingForProvider)
+        {
+            item.isWaitingForProvider = true;
+            waiting.add(item.serviceId, item.domainType, item.name, 0, item.name.capacity(), item);
+        }
+        retryLater(item, false, item.hadImage ? NOT_REPUBLISHED_TEXT : WAITING_TEXT);
+    }
+
+    private void stopWaiting(final OpenItem item)
+    {
+        if (item.isWaitingForProvider)
+        {
+            item.isWaitingForProvider = false;
+            waiting.remove(item.serviceId, item.domainType, item.name, 0, item.name.capacity());
+        }
+    }
+
+    /**
+     * @return how many items wait for their provider (read on the worker's event loop).
+     */
+    int waitingItems()
+    {
+        return waiting.size();
     }
 
     /**
@@ -787,7 +872,8 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
         {
             return false;
         }
-        item.retryDelayNs = 0 == item.retryDelayNs ? RETRY_INITIAL_NS : Math.min(2 * item.retryDelayNs, RETRY_MAX_NS);
+        final long maxDelayNs = item.isWaitingForProvider ? WAIT_RETRY_MAX_NS : RETRY_MAX_NS;
+        item.retryDelayNs = 0 == item.retryDelayNs ? RETRY_INITIAL_NS : Math.min(2 * item.retryDelayNs, maxDelayNs);
         item.retryAtNs = nowNs + (isGraceBounded ?
             Math.min(item.retryDelayNs, graceEndNs - nowNs) : item.retryDelayNs); // the last try at the grace end
         item.isAwaitingRetry = true;
@@ -812,6 +898,51 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
             {
                 item.retryAtNs = nowNs;
             }
+        }
+    }
+
+    // ---- posts -------------------------------------------------------------------------------------------------
+
+    /**
+     * A consumer's post goes out on the control stream, its id carrying this source's requester bits so that only
+     * this source takes the PostAck; the distributor that carries the service answers (one per live carrier).
+     */
+    @Override
+    @SuppressWarnings("checkstyle:ParameterNumber") // primitives, not a message object (STYLE.md §1.1.4)
+    public int post(
+        final long postRequestId,
+        final int serviceId,
+        final int domainType,
+        final DirectBuffer name,
+        final int nameOffset,
+        final int nameLength,
+        final DirectBuffer rwf,
+        final int rwfOffset,
+        final int rwfLength)
+    {
+        if (!hasCarrier(serviceId))
+        {
+            return services.containsKey(serviceId) ? NakCodes.SOURCE_DOWN : NakCodes.SOURCE_UNKNOWN;
+        }
+        final long result = control.post(requestIdBase | (postRequestId & 0xFFFF_FFFFL), serviceId, domainType,
+            name, nameOffset, nameLength, rwf, rwfOffset, rwfLength);
+        return result > 0 ? POST_SENT : NakCodes.NO_RESOURCES;
+    }
+
+    @Override
+    public void onPostAck(
+        final int consumerId,
+        final int sourceIndex,
+        final long postRequestId,
+        final int serviceId,
+        final int nakCode,
+        final DirectBuffer buffer,
+        final int textOffset,
+        final int textLength)
+    {
+        if ((postRequestId & REQUESTER_MASK) == requestIdBase)
+        {
+            listener.onPostAck(postRequestId & 0xFFFF_FFFFL, nakCode, buffer, textOffset, textLength);
         }
     }
 
@@ -1472,6 +1603,7 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
 
     private void forget(final OpenItem item)
     {
+        stopWaiting(item);
         unbind(item);
         if (item.requestId != 0)
         {
@@ -1540,6 +1672,8 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
         boolean isHeld;
         boolean hadImage;
         boolean isAwaitingRetry;
+        /** Listed in {@code waiting}: its distributors do not have it (yet). */
+        boolean isWaitingForProvider;
         /** On the request check's list, {@code outstanding}. */
         boolean isOutstanding;
         /** A multi-part answer is arriving: its later parts go where its first went. */

@@ -115,6 +115,7 @@ public final class BackboneItemSourceFactory implements ItemSourceFactory
         private long announceIntervalMs = BackboneSourceConfiguration.announceIntervalMs();
         private int missedAnnouncements = BackboneSourceConfiguration.missedAnnouncements();
         private long recoveryGraceMs = BackboneSourceConfiguration.recoveryGraceMs();
+        private boolean isItemWait = BackboneSourceConfiguration.itemWait();
         private long idleMinNs = BackboneSourceConfiguration.idleMinNs();
         private long idleMaxNs = BackboneSourceConfiguration.idleMaxNs();
         private String busyPoll = BackboneSourceConfiguration.busyPoll();
@@ -264,6 +265,24 @@ public final class BackboneItemSourceFactory implements ItemSourceFactory
         public long recoveryGraceMs()
         {
             return recoveryGraceMs;
+        }
+
+        /**
+         * @param isItemWait keep the consumers of an item no distributor has (yet) Open/Suspect until it is published.
+         * @return this.
+         */
+        public Settings itemWait(final boolean isItemWait)
+        {
+            this.isItemWait = isItemWait;
+            return this;
+        }
+
+        /**
+         * @return whether items no distributor has (yet) wait for their provider.
+         */
+        public boolean isItemWait()
+        {
+            return isItemWait;
         }
 
         /**

@@ -97,6 +97,19 @@ public final class BackboneSourceConfiguration
     public static final long RECOVERY_GRACE_MS_DEFAULT = 30_000;
 
     /**
+     * Whether an item its distributors do not have (yet) keeps its consumers Open/Suspect until its provider publishes
+     * it, as an ADS keeps the requests for a non-interactive provider's items: a first request for an unknown item,
+     * and an item that was live and is not republished after a restart. When false, the first is closed at once and
+     * the second after {@link #RECOVERY_GRACE_MS_PROP_NAME}.
+     */
+    public static final String ITEM_WAIT_PROP_NAME = "mdhub.p2p.backbone.item.wait";
+
+    /**
+     * Default: items wait for their provider.
+     */
+    public static final boolean ITEM_WAIT_DEFAULT = true;
+
+    /**
      * First idle delay of the polling duty cycle after a poll that found nothing.
      */
     public static final String IDLE_MIN_NS_PROP_NAME = "mdhub.p2p.backbone.idle.min.ns";
@@ -234,6 +247,14 @@ public final class BackboneSourceConfiguration
     public static long recoveryGraceMs()
     {
         return ConfigValues.getLong(RECOVERY_GRACE_MS_PROP_NAME, RECOVERY_GRACE_MS_DEFAULT);
+    }
+
+    /**
+     * @return {@link #ITEM_WAIT_PROP_NAME} or its default.
+     */
+    public static boolean itemWait()
+    {
+        return ConfigValues.getBoolean(ITEM_WAIT_PROP_NAME, ITEM_WAIT_DEFAULT);
     }
 
     /**

@@ -162,6 +162,31 @@ public final class CachingItemSource implements ItemSource, ItemSourceListener
     }
 
     @Override
+    @SuppressWarnings("checkstyle:ParameterNumber") // primitives, not a message object (STYLE.md §1.1.4)
+    public int post(
+        final long postRequestId,
+        final int serviceId,
+        final int domainType,
+        final DirectBuffer name,
+        final int nameOffset,
+        final int nameLength,
+        final DirectBuffer rwf,
+        final int rwfOffset,
+        final int rwfLength)
+    {
+        // a post changes the item at its provider or distributor; the change comes back as an update like any other
+        return upstream.post(postRequestId, serviceId, domainType, name, nameOffset, nameLength, rwf, rwfOffset,
+            rwfLength);
+    }
+
+    @Override
+    public void onPostAck(
+        final long postRequestId, final int nakCode, final DirectBuffer text, final int offset, final int length)
+    {
+        worker.onPostAck(postRequestId, nakCode, text, offset, length);
+    }
+
+    @Override
     public void close()
     {
         upstream.close();

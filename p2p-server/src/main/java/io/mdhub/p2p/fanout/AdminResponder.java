@@ -22,7 +22,7 @@ import io.netty.buffer.ByteBuf;
 /**
  * The admin domains of one worker, encoded with ETA's RDM helpers: Login (accept, reject), Source Directory
  * (refresh for a filter and an optional service, updates) and Dictionary (multi-part RWFFld / RWFEnum from the
- * shipped dictionary). Reused decoders and encoders, worker thread only.
+ * server's dictionary: the shipped subset or the configured files). Reused decoders and encoders, worker thread only.
  */
 final class AdminResponder
 {
@@ -50,8 +50,7 @@ final class AdminResponder
     AdminResponder(final String componentName, final DataDictionary dictionary)
     {
         this.dictionary = dictionary;
-        // views are not supported: announce 0 so consumers do not send them
-        loginEncoder = new LoginResponseEncoder(componentName, SUPPORT_BATCH, 0, 0, 0);
+        loginEncoder = new LoginResponseEncoder(componentName, SUPPORT_BATCH, 1, 1, 0);
         loginText.data("Login accepted by " + componentName);
         directoryText.data("Source directory refresh");
     }
@@ -111,13 +110,22 @@ final class AdminResponder
         final int streamId = dictionaryDecoder.request().streamId();
         dictionaryEncoder.begin(dictionary, streamId, dictionaryDecoder.request().serviceId(),
             dictionaryDecoder.request().verbosity(), isFieldDictionary, dictionaryDecoder.streaming());
-        // one part per frame: a part fills the consumer's maxUserMsgSize, so nothing needs fragmenting
-        final int capacity = session.maxUserMsgSize();
+        // one part per frame: a part fills the consumer's maxUserMsgSize, so nothing needs fragmenting; only an
+        // entry larger than that (an enum table of thousands of values) goes in a larger part, which RIPC fragments
+        final int partSize = session.maxUserMsgSize();
+        int capacity = partSize;
         while (true)
         {
             final ByteBuf out = RipcFrameEncoder.newMessageBuffer(session.alloc(), capacity);
             final EncodeIterator iterator = writer.begin(out, out.writerIndex(), capacity);
             final int result = dictionaryEncoder.encodeNextPart(iterator);
+            if (CodecReturnCodes.BUFFER_TOO_SMALL == result && capacity < MAX_CAPACITY)
+            {
+                out.release();
+                capacity *= 2;
+                continue;
+            }
+            capacity = partSize;
             if (CodecReturnCodes.SUCCESS != result && CodecReturnCodes.DICT_PART_ENCODED != result)
             {
                 out.release();

@@ -10,14 +10,17 @@ import java.util.concurrent.TimeUnit;
 import com.refinitiv.eta.codec.CodecReturnCodes;
 import com.refinitiv.eta.codec.DataStates;
 import com.refinitiv.eta.codec.DataTypes;
+import com.refinitiv.eta.codec.NakCodes;
 import com.refinitiv.eta.codec.StateCodes;
 import com.refinitiv.eta.codec.StreamStates;
 import com.refinitiv.eta.rdm.DomainTypes;
 import com.refinitiv.eta.valueadd.domainrep.rdm.directory.Service;
+import io.mdhub.common.rwf.FieldView;
 import io.mdhub.common.rwf.RwfMsgDescriptor;
 import io.mdhub.common.rwf.RwfMsgFlags;
 import io.mdhub.common.rwf.RwfMsgFlyweight;
 import io.mdhub.common.rwf.eta.BatchRequestLists;
+import io.mdhub.common.rwf.eta.ViewRequestDecoder;
 import io.mdhub.common.rwf.RwfMsgKeyFlyweight;
 import io.mdhub.p2p.DisconnectReason;
 import io.mdhub.p2p.FlushProfile;
@@ -47,6 +50,11 @@ import org.slf4j.LoggerFactory;
  * watcher that has had its refresh, each as a copy with the watcher's streamId written over bytes 4..7. A Closed
  * status ends the item for all its watchers; closing the last watcher closes the item on the source.
  * <p>
+ * Views: a request with a field-id view gets refreshes and updates carrying only its fields (an update with none of
+ * them is not sent); watchers of one item share its upstream stream whatever their views, and each update is filtered
+ * once per distinct view, not per watcher ({@link ViewedMessages}). A reissue with a view changes it, one without
+ * removes it (every field again).
+ * <p>
  * Writes are flushed per the {@link FlushProfile}: after every source event (latency) or on a timer (throughput).
  * A consumer whose pending output passes the limit, or that stays unwritable too long, is disconnected; the loop
  * never waits for one.
@@ -66,6 +74,9 @@ public final class FanOutWorker implements ItemSourceListener
     private final AdminResponder admin;
     private final ItemMessages messages = new ItemMessages();
     private final BatchRequestLists batchLists = new BatchRequestLists();
+    private final ViewRequestDecoder viewDecoder = new ViewRequestDecoder();
+    private final ViewedMessages viewed = new ViewedMessages();
+    private final PendingPosts pendingPosts = new PendingPosts();
     private final RwfMsgFlyweight inbound = new RwfMsgFlyweight();
     private final RwfMsgFlyweight sourceMsg = new RwfMsgFlyweight();
     private final UnsafeBuffer inboundView = new UnsafeBuffer(new byte[0]);
@@ -241,6 +252,7 @@ public final class FanOutWorker implements ItemSourceListener
             return;
         }
         counters.connectionsActive().decrement();
+        pendingPosts.forget(session);
         for (final ItemWatch watch : session.watches.values())
         {
             detach(watch);
@@ -377,6 +389,7 @@ public final class FanOutWorker implements ItemSourceListener
     private void housekeeping()
     {
         final long nowNs = System.nanoTime();
+        expirePosts(nowNs);
         for (int i = sessions.size() - 1; i >= 0; i--)
         {
             final ConsumerSession session = sessions.get(i);
@@ -487,9 +500,13 @@ public final class FanOutWorker implements ItemSourceListener
         {
             onItemClose(session, message);
         }
+        else if (RwfMsgDescriptor.POST == inbound.msgClass())
+        {
+            onPost(session, length);
+        }
         else
         {
-            ignore(session, "on an item stream (the server takes requests and closes only)");
+            ignore(session, "on an item stream (the server takes requests, closes and posts)");
         }
     }
 
@@ -732,15 +749,28 @@ public final class FanOutWorker implements ItemSourceListener
         final int streamId = inbound.streamId();
         final int flags = inbound.flags();
         final boolean isStreaming = 0 != (flags & RwfMsgFlags.Request.STREAMING);
+        FieldView view = null;
+        if (0 != (flags & RwfMsgFlags.Request.HAS_VIEW))
+        {
+            final int read = admin.reader.read(message, message.readerIndex(), message.readableBytes());
+            if (CodecReturnCodes.SUCCESS != read || !viewDecoder.decode(admin.reader.iterator()))
+            {
+                closeWatch(session, streamId);
+                reject(session, inbound.domainType(), streamId, RejectReason.MALFORMED_REQUEST, StateCodes.USAGE_ERROR,
+                    "Invalid view: " + (null == viewDecoder.error() ? "undecodable request" : viewDecoder.error()));
+                return;
+            }
+            view = viewDecoder.view();
+        }
         if (0 != (flags & RwfMsgFlags.Request.HAS_BATCH))
         {
-            onBatchRequest(session, message, isStreaming, flags);
+            onBatchRequest(session, message, isStreaming, flags, view);
             return;
         }
         final ItemWatch existing = session.watches.get(streamId);
         if (null != existing)
         {
-            reissue(existing, isStreaming, flags);
+            reissue(existing, isStreaming, flags, view);
             return;
         }
         final RwfMsgKeyFlyweight key = inbound.key();
@@ -751,11 +781,15 @@ public final class FanOutWorker implements ItemSourceListener
             return;
         }
         openWatch(session, inbound.domainType(), streamId, key.serviceId(), inboundView, key.nameOffset(),
-            key.nameLength(), key.hasNameType() ? key.nameType() : 1, isStreaming);
+            key.nameLength(), key.hasNameType() ? key.nameType() : 1, isStreaming, view);
     }
 
     private void onBatchRequest(
-        final ConsumerSession session, final ByteBuf message, final boolean isStreaming, final int flags)
+        final ConsumerSession session,
+        final ByteBuf message,
+        final boolean isStreaming,
+        final int flags,
+        final FieldView view)
     {
         final int batchStreamId = inbound.streamId();
         final int domainType = inbound.domainType();
@@ -785,19 +819,20 @@ public final class FanOutWorker implements ItemSourceListener
             final ItemWatch existing = session.watches.get(streamId);
             if (null != existing)
             {
-                reissue(existing, isStreaming, flags);
+                reissue(existing, isStreaming, flags, view);
             }
             else
             {
                 openWatch(session, domainType, streamId, serviceId, batchLists.names(), batchLists.nameOffset(i),
-                    batchLists.nameLength(i), nameType, isStreaming);
+                    batchLists.nameLength(i), nameType, isStreaming, view);
             }
         }
     }
 
-    private void reissue(final ItemWatch watch, final boolean isStreaming, final int flags)
+    private void reissue(final ItemWatch watch, final boolean isStreaming, final int flags, final FieldView view)
     {
         watch.isStreaming = isStreaming;
+        watch.item.view(watch, view);
         if (0 == (flags & RwfMsgFlags.Request.NO_REFRESH))
         {
             watch.isAwaitingRefresh = true;
@@ -829,7 +864,8 @@ public final class FanOutWorker implements ItemSourceListener
         final int nameOffset,
         final int nameLength,
         final int nameType,
-        final boolean isStreaming)
+        final boolean isStreaming,
+        final FieldView view)
     {
         ensureDirectory();
         if (null == directory.info(serviceId))
@@ -867,6 +903,7 @@ public final class FanOutWorker implements ItemSourceListener
             itemsById[item.itemId] = item;
         }
         final ItemWatch watch = new ItemWatch(session, streamId, item, nameType, isStreaming);
+        watch.view = view;
         item.addWatcher(watch);
         session.watches.put(streamId, watch);
         counters.watchlistEntries().increment();
@@ -876,6 +913,12 @@ public final class FanOutWorker implements ItemSourceListener
         }
         else
         {
+            if (null != item.statusBeforeImage)
+            {
+                final byte[] status = item.statusBeforeImage;
+                session.writeCopy(new UnsafeBuffer(status), 0, status.length, streamId, messages);
+                statusOut++;
+            }
             requestImage(item, isStreaming);
         }
     }
@@ -952,6 +995,131 @@ public final class FanOutWorker implements ItemSourceListener
         return itemId >= 0 && itemId < itemsById.length ? itemsById[itemId] : null;
     }
 
+    // ---------------------------------------------------------------- posts
+
+    /**
+     * A consumer's post, on an open item stream (on-stream) or on its login stream with the item in the msgKey
+     * (off-stream): checked against the entitlements and sent on to the item's provider side. One that asked for an
+     * ACK waits in {@link PendingPosts} for its outcome, or for the post timeout.
+     */
+    private void onPost(final ConsumerSession session, final int length)
+    {
+        final int streamId = inbound.streamId();
+        final int flags = inbound.flags();
+        final boolean wantsAck = 0 != (flags & RwfMsgFlags.Post.ACK);
+        final long postId = 0 != (flags & RwfMsgFlags.Post.HAS_POST_ID) ? inbound.postId() : 0;
+        final int domainType = inbound.domainType();
+        final int serviceId;
+        final DirectBuffer name;
+        final int nameOffset;
+        final int nameLength;
+        final ItemWatch watch = session.watches.get(streamId);
+        if (null != watch)
+        {
+            serviceId = watch.serviceId;
+            name = watch.name;
+            nameOffset = 0;
+            nameLength = watch.name.capacity();
+        }
+        else if (streamId == session.loginStreamId && inbound.hasMsgKey() && inbound.key().hasServiceId() &&
+            inbound.key().hasName())
+        {
+            serviceId = inbound.key().serviceId();
+            name = inboundView;
+            nameOffset = inbound.key().nameOffset();
+            nameLength = inbound.key().nameLength();
+        }
+        else
+        {
+            nakPost(session, wantsAck, domainType, streamId, postId, NakCodes.NOT_OPEN,
+                streamId == session.loginStreamId ?
+                "an off-stream post names its item by serviceId and name in its msgKey" : "no open item stream");
+            return;
+        }
+        if (!settings.entitlements().mayPost(session.userName, serviceId, domainType, name, nameOffset, nameLength))
+        {
+            nakPost(session, wantsAck, domainType, streamId, postId, NakCodes.ACCESS_DENIED,
+                "user " + session.userName + " may not post to this item");
+            return;
+        }
+        final long id = wantsAck ? pendingPosts.add(session, streamId, domainType, postId, inbound.hasSeqNum(),
+            inbound.hasSeqNum() ? inbound.seqNum() : 0, System.nanoTime() + settings.postTimeoutNs()) :
+            pendingPosts.nextId();
+        if (id < 0)
+        {
+            nakPost(session, true, domainType, streamId, postId, NakCodes.NO_RESOURCES,
+                PendingPosts.MAX_PENDING + " posts already wait for their outcome");
+            return;
+        }
+        final int result = source.post(id, serviceId, domainType, name, nameOffset, nameLength, inboundView, 0, length);
+        if (ItemSource.POST_SENT != result)
+        {
+            pendingPosts.remove(id);
+            nakPost(session, wantsAck, domainType, streamId, postId, result, NakCodes.SOURCE_DOWN == result ?
+                "no upstream of the service is up" : NakCodes.SOURCE_UNKNOWN == result ? "unknown service" :
+                "the post could not be sent on (" + NakCodes.toString(result) + ")");
+            return;
+        }
+        counters.postsSent().increment();
+    }
+
+    private void nakPost(
+        final ConsumerSession session,
+        final boolean wantsAck,
+        final int domainType,
+        final int streamId,
+        final long postId,
+        final int nakCode,
+        final String why)
+    {
+        counters.postsRefused().increment();
+        LOG.debug("connection {} stream {}: post {} refused: {}", session.connectionId, streamId, postId, why);
+        if (wantsAck)
+        {
+            session.write(messages.ack(session.alloc(), domainType, streamId, postId, nakCode, why,
+                inbound.hasSeqNum(), inbound.hasSeqNum() ? inbound.seqNum() : 0));
+        }
+    }
+
+    @Override
+    public void onPostAck(
+        final long postRequestId, final int nakCode, final DirectBuffer text, final int offset, final int length)
+    {
+        final PendingPosts.Post post = pendingPosts.remove(postRequestId);
+        if (null == post)
+        {
+            return; // asked for no ACK, timed out already, or its connection is gone
+        }
+        (NakCodes.NONE == nakCode ? counters.postsAcked() : counters.postsRefused()).increment();
+        if (!post.session.isClosing)
+        {
+            post.session.write(messages.ack(post.session.alloc(), post.domainType, post.streamId, post.postId,
+                nakCode, length > 0 ? text.getStringWithoutLengthAscii(offset, length) : "", post.hasSeqNum,
+                post.seqNum));
+        }
+        afterSourceEvent();
+    }
+
+    private void expirePosts(final long nowNs)
+    {
+        final ArrayList<PendingPosts.Post> expired = pendingPosts.expire(nowNs);
+        for (int i = 0, size = expired.size(); i < size; i++)
+        {
+            final PendingPosts.Post post = expired.get(i);
+            counters.postsTimedOut().increment();
+            if (!post.session.isClosing)
+            {
+                post.session.write(messages.ack(post.session.alloc(), post.domainType, post.streamId, post.postId,
+                    NakCodes.NO_RESPONSE, "no answer from upstream within " +
+                    TimeUnit.NANOSECONDS.toMillis(settings.postTimeoutNs()) + " ms", post.hasSeqNum, post.seqNum));
+            }
+        }
+        if (!expired.isEmpty())
+        {
+            flushLatency();
+        }
+    }
+
     // ---------------------------------------------------------------- item source callbacks
 
     @Override
@@ -973,6 +1141,7 @@ public final class FanOutWorker implements ItemSourceListener
         if (isComplete && isStreamingImage)
         {
             item.hasImage = true;
+            item.statusBeforeImage = null;
         }
         for (int i = item.watcherCount() - 1; i >= 0; i--)
         {
@@ -982,8 +1151,8 @@ public final class FanOutWorker implements ItemSourceListener
             {
                 continue;
             }
-            final ByteBuf out = messages.refreshFor(
-                watch.session.alloc(), sourceMsg, watch, watch.isAwaitingRefresh);
+            final ByteBuf out = messages.refreshFor(watch.session.alloc(),
+                null == watch.view ? sourceMsg : viewed.refresh(sourceMsg, watch.view), watch, watch.isAwaitingRefresh);
             if (null == out)
             {
                 LOG.warn("item {}: cannot re-encode the source's refresh for stream {}", item.key, watch.streamId);
@@ -1018,16 +1187,51 @@ public final class FanOutWorker implements ItemSourceListener
             return;
         }
         item.tally.updatesIn++;
+        if (item.hasViews())
+        {
+            updateViews(item, buffer, offset, length);
+        }
+        else
+        {
+            for (int i = 0, size = item.watcherCount(); i < size; i++)
+            {
+                final ItemWatch watch = item.watcher(i);
+                if (!watch.isAwaitingRefresh && !watch.session.isClosing)
+                {
+                    watch.session.writeCopy(buffer, offset, length, watch.streamId, messages);
+                    updatesOut++;
+                }
+            }
+        }
+        afterSourceEvent();
+    }
+
+    /**
+     * An update for an item some of whose watchers have views: each distinct view's copy is filtered once; a watcher
+     * whose view keeps none of the update's fields is sent nothing.
+     */
+    private void updateViews(final WatchedItem item, final DirectBuffer buffer, final int offset, final int length)
+    {
+        viewed.beginUpdate(buffer, offset, length);
         for (int i = 0, size = item.watcherCount(); i < size; i++)
         {
             final ItemWatch watch = item.watcher(i);
-            if (!watch.isAwaitingRefresh && !watch.session.isClosing)
+            if (watch.isAwaitingRefresh || watch.session.isClosing)
+            {
+                continue;
+            }
+            if (null == watch.view || !viewed.filterUpdate(watch.view))
             {
                 watch.session.writeCopy(buffer, offset, length, watch.streamId, messages);
                 updatesOut++;
             }
+            else if (viewed.keptFields() > 0)
+            {
+                watch.session.writeCopy(
+                    viewed.buffer(), viewed.offset(), viewed.length(), watch.streamId, messages);
+                updatesOut++;
+            }
         }
-        afterSourceEvent();
     }
 
     @Override
@@ -1045,6 +1249,12 @@ public final class FanOutWorker implements ItemSourceListener
             final int streamState = sourceMsg.streamState();
             isClosing = StreamStates.OPEN != streamState;
             code = sourceMsg.stateCode();
+            if (!isClosing && !item.hasImage)
+            {
+                final byte[] status = new byte[length];
+                buffer.getBytes(offset, status);
+                item.statusBeforeImage = status;
+            }
         }
         for (int i = item.watcherCount() - 1; i >= 0; i--)
         {

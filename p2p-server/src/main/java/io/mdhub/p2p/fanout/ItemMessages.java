@@ -2,6 +2,7 @@ package io.mdhub.p2p.fanout;
 
 import java.nio.ByteBuffer;
 
+import com.refinitiv.eta.codec.AckMsg;
 import com.refinitiv.eta.codec.Buffer;
 import com.refinitiv.eta.codec.CodecFactory;
 import com.refinitiv.eta.codec.CodecReturnCodes;
@@ -9,6 +10,7 @@ import com.refinitiv.eta.codec.DataTypes;
 import com.refinitiv.eta.codec.EncodeIterator;
 import com.refinitiv.eta.codec.MsgClasses;
 import com.refinitiv.eta.codec.MsgKeyFlags;
+import com.refinitiv.eta.codec.NakCodes;
 import com.refinitiv.eta.codec.RefreshMsg;
 import com.refinitiv.eta.codec.RefreshMsgFlags;
 import com.refinitiv.eta.codec.StatusMsg;
@@ -32,7 +34,8 @@ import org.agrona.concurrent.UnsafeBuffer;
  * <li>a refresh for one watcher: patched in place when the source's msgKey already carries the consumer-facing
  * serviceId and name (SOLICITED and the stream-state bits never change a field's width, facts §3.1), otherwise the
  * header re-encoded with ETA around a copy of the payload;</li>
- * <li>a StatusMsg of any domain (rejections, the batch stream close).</li>
+ * <li>a StatusMsg of any domain (rejections, the batch stream close);</li>
+ * <li>an AckMsg answering a consumer's post.</li>
  * </ul>
  * Worker thread only: the ETA objects and scratch memory are reused.
  */
@@ -44,6 +47,7 @@ final class ItemMessages
     private final EtaMsgReader reader = new EtaMsgReader();
     private final EtaMsgWriter writer = new EtaMsgWriter();
     private final StatusMsg status = (StatusMsg)CodecFactory.createMsg();
+    private final AckMsg ack = (AckMsg)CodecFactory.createMsg();
     private final Buffer text = CodecFactory.createBuffer();
     private final ByteBuffer textBytes = ByteBuffer.allocateDirect(MAX_TEXT_LENGTH);
     private final Buffer name = CodecFactory.createBuffer();
@@ -160,6 +164,58 @@ final class ItemMessages
         }
         out.writerIndex(out.writerIndex() + writer.encodedLength());
         reencodedRefreshes++;
+        return out;
+    }
+
+    /**
+     * An AckMsg answering a consumer's post: an ACK, or a NAK when nakCode is not 0.
+     */
+    ByteBuf ack(
+        final ByteBufAllocator allocator,
+        final int domainType,
+        final int streamId,
+        final long ackId,
+        final int nakCode,
+        final CharSequence reason,
+        final boolean hasSeqNum,
+        final long seqNum)
+    {
+        ack.clear();
+        ack.msgClass(MsgClasses.ACK);
+        ack.domainType(domainType);
+        ack.streamId(streamId);
+        ack.containerType(DataTypes.NO_DATA);
+        ack.ackId(ackId);
+        if (NakCodes.NONE != nakCode)
+        {
+            ack.applyHasNakCode();
+            ack.nakCode(nakCode);
+        }
+        final int textLength = Math.min(reason.length(), MAX_TEXT_LENGTH);
+        if (textLength > 0)
+        {
+            for (int i = 0; i < textLength; i++)
+            {
+                textBytes.put(i, (byte)reason.charAt(i));
+            }
+            text.data(textBytes, 0, textLength);
+            ack.applyHasText();
+            ack.text(text);
+        }
+        if (hasSeqNum)
+        {
+            ack.applyHasSeqNum();
+            ack.seqNum(seqNum);
+        }
+        final int capacity = textLength + STATE_HEADROOM;
+        final ByteBuf out = RipcFrameEncoder.newMessageBuffer(allocator, capacity);
+        final int result = ack.encode(writer.begin(out, out.writerIndex(), capacity));
+        if (CodecReturnCodes.SUCCESS != result)
+        {
+            out.release();
+            throw new IllegalStateException("AckMsg encode failed: " + CodecReturnCodes.toString(result));
+        }
+        out.writerIndex(out.writerIndex() + writer.encodedLength());
         return out;
     }
 

@@ -2,9 +2,12 @@ package io.mdhub.p2p.fanout;
 
 import org.agrona.concurrent.UnsafeBuffer;
 
+import io.mdhub.common.rwf.FieldView;
+
 /**
  * One consumer stream on one item: a watchlist entry. The consumer's streamId, what its request asked for (so the
- * refresh can echo the key) and whether it still waits for its refresh.
+ * refresh can echo the key, and its view: the fields it wants, null for all) and whether it still waits for its
+ * refresh.
  */
 final class ItemWatch
 {
@@ -19,6 +22,8 @@ final class ItemWatch
     final UnsafeBuffer name;
     boolean isStreaming;
     boolean isAwaitingRefresh = true;
+    /** The fields this stream gets, or null for all; changed through {@link WatchedItem#view}. */
+    FieldView view;
     /** Where the item's watcher list holds this watch (kept by {@link WatchedItem}). */
     int index = NOT_WATCHING;
 

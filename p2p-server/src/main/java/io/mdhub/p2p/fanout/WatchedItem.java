@@ -2,6 +2,8 @@ package io.mdhub.p2p.fanout;
 
 import java.util.Arrays;
 
+import io.mdhub.common.rwf.FieldView;
+
 /**
  * An item open on the worker's item source, with the consumer streams watching it. Owned by one worker thread.
  * <p>
@@ -26,8 +28,15 @@ final class WatchedItem
     private ItemWatch first;
     private ItemWatch[] others = NO_WATCHES;
     private int watcherCount;
+    /** Watchers with a view: while there are none, an update goes to every watcher as the same bytes. */
+    private int viewWatchers;
     boolean isUpstreamStreaming;
     boolean hasImage;
+    /**
+     * The source's last Open status before the item's first image (e.g. Open/Suspect "waiting for the provider"):
+     * a watcher that joins before the image gets it too, not silence.
+     */
+    byte[] statusBeforeImage;
 
     WatchedItem(final int itemId, final ItemKey key, final boolean isUpstreamStreaming, final ServiceTally tally)
     {
@@ -40,6 +49,27 @@ final class WatchedItem
     int watcherCount()
     {
         return watcherCount;
+    }
+
+    /**
+     * @return true if some watcher gets only the fields of its view.
+     */
+    boolean hasViews()
+    {
+        return 0 != viewWatchers;
+    }
+
+    /**
+     * Give a watch a view, or none (null: every field).
+     */
+    void view(final ItemWatch watch, final FieldView view)
+    {
+        final boolean isListed = watch.index >= 0 && watch.index < watcherCount && watcher(watch.index) == watch;
+        if (isListed)
+        {
+            viewWatchers += (null != view ? 1 : 0) - (null != watch.view ? 1 : 0);
+        }
+        watch.view = view;
     }
 
     ItemWatch watcher(final int index)
@@ -61,6 +91,10 @@ final class WatchedItem
         put(index, watch);
         watch.index = index;
         watcherCount = index + 1;
+        if (null != watch.view)
+        {
+            viewWatchers++;
+        }
     }
 
     /**
@@ -80,6 +114,10 @@ final class WatchedItem
             last.index = index;
         }
         removed.index = ItemWatch.NOT_WATCHING;
+        if (null != removed.view)
+        {
+            viewWatchers--;
+        }
     }
 
     /**

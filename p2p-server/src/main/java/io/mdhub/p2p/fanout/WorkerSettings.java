@@ -2,6 +2,7 @@ package io.mdhub.p2p.fanout;
 
 import com.refinitiv.eta.codec.DataDictionary;
 import io.mdhub.p2p.P2pCounters;
+import io.mdhub.p2p.entitlement.Entitlements;
 
 /**
  * What every fan-out worker of one server shares: limits, the timed-write interval, counters and the dictionary
@@ -17,6 +18,8 @@ import io.mdhub.p2p.P2pCounters;
  * @param counters              the server's counters.
  * @param fieldDictionary       loader of the dictionary served to consumers (one instance per worker: ETA's
  *                              dictionary encoder is not shared between threads).
+ * @param entitlements          what each consumer may do (posting).
+ * @param postTimeoutNs         time a post waits for its ACK before the poster gets a NAK (NoResponse).
  */
 public record WorkerSettings(
     String componentName,
@@ -27,6 +30,8 @@ public record WorkerSettings(
     long loginTimeoutNs,
     long flushIntervalNs,
     P2pCounters counters,
-    java.util.function.Supplier<DataDictionary> fieldDictionary)
+    java.util.function.Supplier<DataDictionary> fieldDictionary,
+    Entitlements entitlements,
+    long postTimeoutNs)
 {
 }

@@ -4,6 +4,8 @@ import java.util.List;
 
 import org.agrona.DirectBuffer;
 
+import com.refinitiv.eta.codec.NakCodes;
+
 /**
  * Where a fan-out worker gets market data: items opened by (domain, serviceId, name), answered with refreshes,
  * updates and statuses through the worker's {@link ItemSourceListener}, plus a view of the service directory.
@@ -82,6 +84,39 @@ public interface ItemSource extends AutoCloseable
      * What {@link #liveUpstreams()} says of a source without upstream publishers (one fed in process).
      */
     int NO_UPSTREAMS = -1;
+
+    /** {@link #post} result: the post is on its way; {@link ItemSourceListener#onPostAck} brings its outcome. */
+    int POST_SENT = 0;
+
+    /**
+     * Send a consumer's post towards the item's provider (or the cache that stands for it).
+     *
+     * @param postRequestId echoed in {@link ItemSourceListener#onPostAck}; unique within this source.
+     * @param serviceId     service.
+     * @param domainType    the item's domain.
+     * @param name          holds the item name.
+     * @param nameOffset    where it starts.
+     * @param nameLength    its length.
+     * @param rwf           holds the consumer's PostMsg.
+     * @param rwfOffset     where it starts.
+     * @param rwfLength     its length.
+     * @return {@link #POST_SENT}, or an RWF NakCode when the post cannot be sent (no upstream carries the service,
+     * back-pressure, a source that takes no posts).
+     */
+    @SuppressWarnings("checkstyle:ParameterNumber") // primitives, not a message object (STYLE.md §1.1.4)
+    default int post(
+        final long postRequestId,
+        final int serviceId,
+        final int domainType,
+        final DirectBuffer name,
+        final int nameOffset,
+        final int nameLength,
+        final DirectBuffer rwf,
+        final int rwfOffset,
+        final int rwfLength)
+    {
+        return NakCodes.DENIED_BY_SRC;
+    }
 
     /**
      * Release the source's resources; called once on the worker thread when the server closes.

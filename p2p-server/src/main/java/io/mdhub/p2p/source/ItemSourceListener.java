@@ -72,4 +72,18 @@ public interface ItemSourceListener
     default void onBatchEnd()
     {
     }
+
+    /**
+     * The outcome of a post sent with {@link ItemSource#post}.
+     *
+     * @param postRequestId the post's id.
+     * @param nakCode       RWF NakCode; 0 when accepted.
+     * @param text          holds the reason (ASCII), for a NAK.
+     * @param offset        where it starts.
+     * @param length        its length (0 for none).
+     */
+    default void onPostAck(
+        final long postRequestId, final int nakCode, final DirectBuffer text, final int offset, final int length)
+    {
+    }
 }

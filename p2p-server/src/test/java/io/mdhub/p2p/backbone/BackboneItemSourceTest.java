@@ -4,6 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -16,6 +20,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInfo;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -70,9 +75,21 @@ class BackboneItemSourceTest
     private final List<Callable<Integer>> outstandingPerWorker = new CopyOnWriteArrayList<>();
     private final List<FakeBackboneDistributor> others = new ArrayList<>();
 
-    @BeforeEach
-    void launch()
+    /**
+     * The test runs the servers with {@code itemWait} off: unknown items are refused at once, recovering ones after the
+     * grace period.
+     */
+    @Retention(RetentionPolicy.RUNTIME)
+    @Target(ElementType.METHOD)
+    @interface ItemsDoNotWait
     {
+    }
+
+    @BeforeEach
+    void launch(final TestInfo test)
+    {
+        final boolean isItemWait = test.getTestMethod().map((m) -> !m.isAnnotationPresent(ItemsDoNotWait.class))
+            .orElse(true);
         node = BackboneNode.launch(new BackboneNode.Context()
             .aeronDirectoryName(dir.resolve("aeron").toString())
             .termBufferLength(64 * 1024)
@@ -91,6 +108,7 @@ class BackboneItemSourceTest
                 .announceIntervalMs(20)
                 .missedAnnouncements(4)
                 .recoveryGraceMs(GRACE_MS)
+                .itemWait(isItemWait)
                 .idle(10_000, 200_000));
         server = P2pServer.launch(new P2pServer.Context()
             .port(0)
@@ -165,12 +183,68 @@ class BackboneItemSourceTest
             assertEquals(12340L + i, update.mantissa(FieldIds.BID), "updates in order, none lost");
         }
 
+    }
+
+    @Test
+    @ItemsDoNotWait
+    void withoutItemWaitAFirstRequestForAnUnknownItemIsRefusedAtOnce()
+    {
         consumer.requestItem(ITEM_STREAM + 1, FakeBackboneDistributor.SERVICE_ID, "NOPE.N");
         final EtaMessage notFound = consumer.awaitMessage(ITEM_STREAM + 1);
         assertEquals(MsgClasses.STATUS, notFound.msgClass());
         assertEquals(StreamStates.CLOSED, notFound.streamState());
         assertEquals(StateCodes.NOT_FOUND, notFound.code());
         assertEquals(1, distributor.requests("NOPE.N"), "a first request for an unknown item is refused at once");
+    }
+
+    @Test
+    void anItemRequestedBeforeItsProviderPublishesItWaitsOpenSuspectAndOpensWhenPublished()
+    {
+        consumer.requestItem(ITEM_STREAM, FakeBackboneDistributor.SERVICE_ID, "LATE.N");
+        final EtaMessage waiting = consumer.awaitMessage(ITEM_STREAM);
+        assertSuspect(waiting);
+        assertEquals("waiting for the provider to publish the item", waiting.text());
+        MdTests.await("asked for again after 1 s and 2 s", () -> distributor.requests("LATE.N") >= 3);
+
+        // the next try would come 4 s after the last: the provider's broadcast refresh brings the item now
+        final long publishedNs = System.nanoTime();
+        distributor.publish("LATE.N", 4242);
+        final EtaMessage image = consumer.awaitMessage(ITEM_STREAM);
+        final long elapsedMs = (System.nanoTime() - publishedNs) / 1_000_000L;
+        assertEquals(MsgClasses.REFRESH, image.msgClass(), image::toString);
+        assertTrue(0 != (image.flags() & RefreshMsgFlags.SOLICITED), "the consumer's first refresh: " + image);
+        assertEquals(StreamStates.OPEN, image.streamState());
+        assertEquals(DataStates.OK, image.dataState());
+        assertEquals(4242L, image.mantissa(FieldIds.BID));
+        assertTrue(elapsedMs < 2_000, "opened when published, not at the next retry: " + elapsedMs + " ms");
+
+        distributor.update("LATE.N", 4243);
+        assertEquals(4243L, consumer.awaitMessage(ITEM_STREAM).mantissa(FieldIds.BID), "and streams from then on");
+        assertNull(consumer.pollMessage(ITEM_STREAM, Duration.ofMillis(200)), "no status after the refresh");
+    }
+
+    @Test
+    void anItemARestartedDistributorHasNotRepublishedStaysOpenSuspectUntilItIs() throws Exception
+    {
+        consumer.requestItem(ITEM_STREAM, FakeBackboneDistributor.SERVICE_ID, "TRI.N");
+        assertEquals(MsgClasses.REFRESH, consumer.awaitMessage(ITEM_STREAM).msgClass());
+
+        distributor.close();
+        distributor = new FakeBackboneDistributor(aeron, CHANNEL, DATA_STREAM, CONTROL_STREAM); // empty after restart
+        MdTests.await("refused after the restart", () -> distributor.requests("TRI.N") >= 1);
+        MdTests.await("asked for again after 1 s and 2 s: past the grace period",
+            () -> distributor.requests("TRI.N") >= 3);
+        EtaMessage message;
+        while (null != (message = consumer.pollMessage(ITEM_STREAM, Duration.ofMillis(100))))
+        {
+            assertSuspect(message); // the restart, then the wait: never Closed
+        }
+
+        distributor.publish("TRI.N", 12399);
+        message = consumer.awaitMessage(ITEM_STREAM);
+        assertEquals(MsgClasses.REFRESH, message.msgClass(), message::toString);
+        assertEquals(DataStates.OK, message.dataState());
+        assertEquals(12399L, message.mantissa(FieldIds.BID));
     }
 
     @Test
@@ -555,6 +629,7 @@ class BackboneItemSourceTest
     }
 
     @Test
+    @ItemsDoNotWait
     void afterTheGracePeriodTheRefusalOfARecoveringItemIsPassedOn() throws Exception
     {
         consumer.requestItem(ITEM_STREAM, FakeBackboneDistributor.SERVICE_ID, "TRI.N");

@@ -58,6 +58,7 @@ final class FakeBackboneDistributor implements AutoCloseable, ControlListener, A
     static final int ANNOUNCE_INTERVAL_MS = 50;
     private static final int HANDLE_BASE = 100;
     private static final int REQUEST_FLAGS = RefreshFlags.SOLICITED | RefreshFlags.COMPLETE | RefreshFlags.CLEAR_CACHE;
+    private static final int PUBLISHED_FLAGS = RefreshFlags.COMPLETE | RefreshFlags.CLEAR_CACHE;
     private static final int RECOVERY_FLAGS = RefreshFlags.COMPLETE | RefreshFlags.CLEAR_CACHE | RefreshFlags.RECOVERY;
 
     final AtomicInteger consumerAnnouncements = new AtomicInteger();
@@ -139,6 +140,16 @@ final class FakeBackboneDistributor implements AutoCloseable, ControlListener, A
             itemCount = handles.size();
         });
         return this;
+    }
+
+    /**
+     * A provider publishes a new item: it is added and its first refresh broadcast (requestId 0), as the distributor
+     * passes a non-interactive provider's refresh on.
+     */
+    void publish(final String name, final long bid)
+    {
+        item(name, bid);
+        actions.add(() -> image(name, handles.get(name), 0, PUBLISHED_FLAGS));
     }
 
     void update(final String name, final long bid)

@@ -19,8 +19,11 @@ import io.mdhub.common.dictionary.DictionaryLoader;
  * Encodes a field (RWFFld) or enumerated-type (RWFEnum) dictionary as a multi-part refresh. Call
  * {@link #begin(DataDictionary, int, int, int, boolean, boolean)}, then {@link #encodeNextPart(EncodeIterator)} into a
  * fresh buffer per part until it returns SUCCESS (last part); {@code CodecReturnCodes.DICT_PART_ENCODED} means more
- * parts follow. The part size is the buffer size. ETA sets CLEAR_CACHE on the first part and REFRESH_COMPLETE on the
- * last. One dictionary stream at a time per instance.
+ * parts follow. The part size is the buffer size: ETA fills a part with whole fields (or whole enum tables) and stops
+ * before the first that does not fit. {@code CodecReturnCodes.BUFFER_TOO_SMALL} means not even one fits (an enum
+ * table of thousands of values): encode the same part again into a larger buffer. CLEAR_CACHE goes on the first part,
+ * ETA sets REFRESH_COMPLETE on the last only and puts the dictionary's version tags (Version; RT_Version and
+ * DT_Version) in the summary data. One dictionary stream at a time per instance.
  */
 public final class DictionaryRefreshEncoder
 {
@@ -79,7 +82,8 @@ public final class DictionaryRefreshEncoder
      * Encode the next part.
      *
      * @param iterator over a buffer for this part.
-     * @return SUCCESS for the last part, DICT_PART_ENCODED if more follow, or a negative error.
+     * @return SUCCESS for the last part, DICT_PART_ENCODED if more follow, BUFFER_TOO_SMALL if the next entry does
+     *         not fit the buffer (nothing advanced: encode this part again, larger), or another negative error.
      */
     public int encodeNextPart(final EncodeIterator iterator)
     {

@@ -22,15 +22,19 @@ import com.refinitiv.eta.codec.EncodeIterator;
 import com.refinitiv.eta.codec.Int;
 import com.refinitiv.eta.codec.Msg;
 import com.refinitiv.eta.codec.MsgClasses;
+import com.refinitiv.eta.codec.PostMsg;
 import com.refinitiv.eta.codec.QosRates;
 import com.refinitiv.eta.codec.QosTimeliness;
 import com.refinitiv.eta.codec.RequestMsg;
 import com.refinitiv.eta.codec.RequestMsgFlags;
+import com.refinitiv.eta.codec.UInt;
+import com.refinitiv.eta.codec.UpdateMsg;
 import com.refinitiv.eta.rdm.Dictionary;
 import com.refinitiv.eta.rdm.DomainTypes;
 import com.refinitiv.eta.rdm.ElementNames;
 import com.refinitiv.eta.rdm.InstrumentNameTypes;
 import com.refinitiv.eta.rdm.Login;
+import com.refinitiv.eta.rdm.ViewTypes;
 import com.refinitiv.eta.transport.Error;
 import com.refinitiv.eta.transport.TransportFactory;
 import com.refinitiv.eta.valueadd.domainrep.rdm.dictionary.DictionaryMsgFactory;
@@ -350,6 +354,132 @@ public final class EtaConsumer implements AutoCloseable
     }
 
     /**
+     * Request a MarketPrice item with a field-id view (view type 1), or reissue one with a new view.
+     *
+     * @param streamId  consumer stream.
+     * @param serviceId service.
+     * @param name      RIC.
+     * @param streaming false for a snapshot.
+     * @param fieldIds  the view's field ids.
+     */
+    public void requestView(
+        final int streamId, final int serviceId, final String name, final boolean streaming, final int... fieldIds)
+    {
+        final RequestMsg request = itemRequest(streamId, serviceId, streaming);
+        request.msgKey().applyHasName();
+        request.msgKey().name().data(name);
+        request.msgKey().applyHasNameType();
+        request.msgKey().nameType(InstrumentNameTypes.RIC);
+        request.applyHasView();
+        request.containerType(DataTypes.ELEMENT_LIST);
+        channel.write((it) -> encodeWithPayload(request, it, null, fieldIds));
+    }
+
+    /**
+     * A batch request with a field-id view for every item of it (streams batchStreamId + 1, + 2, ...).
+     *
+     * @param batchStreamId stream of the batch request.
+     * @param serviceId     service.
+     * @param streaming     false for snapshots.
+     * @param fieldIds      the view's field ids.
+     * @param names         RICs.
+     */
+    public void requestBatchView(
+        final int batchStreamId, final int serviceId, final boolean streaming, final int[] fieldIds,
+        final String... names)
+    {
+        final RequestMsg request = itemRequest(batchStreamId, serviceId, streaming);
+        request.applyHasBatch();
+        request.applyHasView();
+        request.containerType(DataTypes.ELEMENT_LIST);
+        channel.write((it) -> encodeWithPayload(request, it, names, fieldIds));
+    }
+
+    private static int encodeWithPayload(
+        final RequestMsg request, final EncodeIterator it, final String[] names, final int[] fieldIds)
+    {
+        final int ret = request.encodeInit(it, 0);
+        if (ret < CodecReturnCodes.SUCCESS)
+        {
+            return ret;
+        }
+        final ElementList list = CodecFactory.createElementList();
+        list.applyHasStandardData();
+        check(list.encodeInit(it, null, 0));
+        if (null != names)
+        {
+            encodeArrayEntry(it, ElementNames.BATCH_ITEM_LIST, DataTypes.ASCII_STRING, names);
+        }
+        final ElementEntry viewType = CodecFactory.createElementEntry();
+        viewType.name(ElementNames.VIEW_TYPE);
+        viewType.dataType(DataTypes.UINT);
+        final UInt type = CodecFactory.createUInt();
+        type.value(ViewTypes.FIELD_ID_LIST);
+        check(viewType.encode(it, type));
+        encodeArrayEntry(it, ElementNames.VIEW_DATA, DataTypes.INT,
+            java.util.Arrays.stream(fieldIds).boxed().toArray());
+        check(list.encodeComplete(it, true));
+        return request.encodeComplete(it, true);
+    }
+
+    /**
+     * Post an update to a MarketPrice item: on-stream (name null: the item the stream has open) or off-stream on the
+     * login stream (name and serviceId in the msgKey).
+     *
+     * @param streamId  the item's stream, or the login stream for an off-stream post.
+     * @param serviceId the item's service (off-stream only).
+     * @param name      the item's name for an off-stream post, or null.
+     * @param postId    echoed as the ackId.
+     * @param ack       ask for an ACK.
+     * @param fields    the posted update's FieldList.
+     */
+    public void post(
+        final int streamId, final int serviceId, final String name, final long postId, final boolean ack,
+        final byte[] fields)
+    {
+        final PostMsg post = (PostMsg)CodecFactory.createMsg();
+        post.msgClass(MsgClasses.POST);
+        post.streamId(streamId);
+        post.domainType(DomainTypes.MARKET_PRICE);
+        post.containerType(DataTypes.MSG);
+        post.applyPostComplete();
+        post.applyHasPostId();
+        post.postId(postId);
+        if (ack)
+        {
+            post.applyAck();
+        }
+        post.postUserInfo().userAddr(0x7F000001L);
+        post.postUserInfo().userId(42);
+        if (null != name)
+        {
+            post.applyHasMsgKey();
+            post.msgKey().applyHasServiceId();
+            post.msgKey().serviceId(serviceId);
+            post.msgKey().applyHasName();
+            post.msgKey().name().data(name);
+            post.msgKey().applyHasNameType();
+            post.msgKey().nameType(InstrumentNameTypes.RIC);
+        }
+        final UpdateMsg update = (UpdateMsg)CodecFactory.createMsg();
+        update.msgClass(MsgClasses.UPDATE);
+        update.streamId(streamId);
+        update.domainType(DomainTypes.MARKET_PRICE);
+        update.containerType(DataTypes.FIELD_LIST);
+        update.encodedDataBody().data(java.nio.ByteBuffer.wrap(fields));
+        channel.write((it) ->
+        {
+            final int ret = post.encodeInit(it, 0);
+            if (ret < CodecReturnCodes.SUCCESS)
+            {
+                return ret;
+            }
+            check(update.encode(it));
+            return post.encodeComplete(it, true);
+        });
+    }
+
+    /**
      * Close one item stream.
      *
      * @param streamId the stream.
@@ -428,6 +558,13 @@ public final class EtaConsumer implements AutoCloseable
         final ElementList list = CodecFactory.createElementList();
         list.applyHasStandardData();
         check(list.encodeInit(it, null, 0));
+        encodeArrayEntry(it, name, primitiveType, values);
+        check(list.encodeComplete(it, true));
+    }
+
+    private static void encodeArrayEntry(
+        final EncodeIterator it, final Buffer name, final int primitiveType, final Object[] values)
+    {
         final ElementEntry entry = CodecFactory.createElementEntry();
         entry.name(name);
         entry.dataType(DataTypes.ARRAY);
@@ -454,7 +591,6 @@ public final class EtaConsumer implements AutoCloseable
         }
         check(array.encodeComplete(it, true));
         check(entry.encodeComplete(it, true));
-        check(list.encodeComplete(it, true));
     }
 
     private static void check(final int result)
