@@ -21,7 +21,6 @@ import org.agrona.CloseHelper;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -67,10 +66,8 @@ import io.mdhub.p2p.backbone.BackboneItemSourceFactory;
  * consumers, which log in, read the source directory, download the data dictionary from the p2p-server and run their
  * watchlist as any LSEG application does, and ETA consumers. Every value is checked exactly with the type the
  * receiving application's dictionary gives it. The servers and providers are shared by the tests of the class; each
- * test publishes its own items and opens its own consumers.
- * <p>
- * Two tests are written and disabled until the p2p-server supports what they need: views (a batch request with a
- * view, next to a full consumer of the same item) and on-stream posting with acks.
+ * test publishes its own items and opens its own consumers. Beyond streaming: batch + view next to a full consumer
+ * of the same item, and an on-stream post acknowledged to the poster and published to another consumer.
  */
 @ExtendWith(EtaTransportExtension.class)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -334,10 +331,9 @@ class FullPathEmaTest
         assertEquals(List.of(), ema.callbackFailures());
     }
 
-    // ------------------------------------------------------------------ (e) batch + view (disabled)
+    // ------------------------------------------------------------------ (e) batch + view
 
     @Test
-    @Disabled("needs view support in the p2p-server")
     void emaBatchWithViewGetsOnlyTheViewFieldsWhileAFullConsumerGetsAll()
     {
         final String[] names = {"EE1.N", "EE2.N"};
@@ -411,10 +407,9 @@ class FullPathEmaTest
         full.pollNone(fullHandle, QUIET);
     }
 
-    // ------------------------------------------------------------------ (f) on-stream post (disabled)
+    // ------------------------------------------------------------------ (f) on-stream post
 
     @Test
-    @Disabled("needs posting")
     void emaOnStreamPostIsAckedAndReachesAnotherConsumer()
     {
         final Level1 item = new Level1("EMA POSTED ITEM", 8000, 8010);
