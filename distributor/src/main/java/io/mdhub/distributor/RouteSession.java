@@ -6,6 +6,7 @@ import com.refinitiv.eta.codec.CloseMsg;
 import com.refinitiv.eta.codec.CodecFactory;
 import com.refinitiv.eta.codec.CodecReturnCodes;
 import com.refinitiv.eta.codec.DataTypes;
+import com.refinitiv.eta.codec.Msg;
 import com.refinitiv.eta.codec.MsgClasses;
 import com.refinitiv.eta.codec.MsgKeyFlags;
 import com.refinitiv.eta.codec.RequestMsg;
@@ -30,6 +31,7 @@ import io.netty.buffer.ByteBuf;
  * (streaming, so service state changes arrive), and then requests, reissues and closes item streams on behalf of the
  * backbone ({@link SinkDrivenItems}). Stream ids are the distributor's own, positive, from {@link #FIRST_ITEM_STREAM};
  * the provider's refreshes, updates and statuses on them go through the same {@link ItemFeed} as pushed data.
+ * Consumers' posts are written here by {@link RoutePosts}, and the provider's AckMsgs, on any stream, go back to it.
  */
 final class RouteSession extends ProviderLink
 {
@@ -85,7 +87,11 @@ final class RouteSession extends ProviderLink
     void onMessage(final ByteBuf message, final DirectBuffer buffer)
     {
         final int domainType = core.msg.domainType();
-        if (DomainTypes.LOGIN == domainType)
+        if (MsgClasses.ACK == core.msg.msgClass() && isLoggedIn)
+        {
+            onAck(message);
+        }
+        else if (DomainTypes.LOGIN == domainType)
         {
             onLogin();
         }
@@ -105,6 +111,19 @@ final class RouteSession extends ProviderLink
         {
             core.items.onMessage(this, message, buffer);
         }
+    }
+
+    /**
+     * The provider's answer to a forwarded post, on the login stream (off-stream) or an item stream (on-stream).
+     */
+    private void onAck(final ByteBuf message)
+    {
+        if (CodecReturnCodes.SUCCESS != core.reader.read(message, message.readerIndex(), message.readableBytes()))
+        {
+            core.counters.messagesDropped().increment();
+            return;
+        }
+        core.sinkItems.onPostAck(this);
     }
 
     private void onLogin()
@@ -191,6 +210,28 @@ final class RouteSession extends ProviderLink
         item.owner = null;
     }
 
+    /**
+     * Write a consumer's post, already rewritten for this connection (stream, postId, key). A post that cannot be
+     * encoded is the consumer's fault: nothing is written and the connection stays up.
+     *
+     * @param post     the post, decoded and rewritten.
+     * @param capacity room enough for it.
+     * @return an ETA {@code CodecReturnCodes} value, SUCCESS when written.
+     */
+    int writePost(final Msg post, final int capacity)
+    {
+        final ByteBuf buf = RipcFrameEncoder.newMessageBuffer(ctx.alloc(), capacity);
+        final int result = post.encode(core.writer.begin(buf, buf.writerIndex(), buf.writableBytes()));
+        if (CodecReturnCodes.SUCCESS != result)
+        {
+            buf.release();
+            return result;
+        }
+        buf.writerIndex(buf.writerIndex() + core.writer.encodedLength());
+        write(buf);
+        return result;
+    }
+
     private boolean sendRequest(final CachedItem item, final int streamId)
     {
         final int providerServiceId = providerServiceId(item.service());
@@ -233,6 +274,7 @@ final class RouteSession extends ProviderLink
     @Override
     void onInactive()
     {
+        core.sinkItems.routeLost(this);
         core.sinkItems.rehome();
         endpoint.onDisconnected();
     }

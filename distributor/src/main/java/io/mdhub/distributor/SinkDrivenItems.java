@@ -22,6 +22,8 @@ import io.mdhub.common.rwf.RwfMsgFlags;
  * Open/Suspect and move to another connection of the service (hot standby or load balancing), or wait until one is
  * back; the provider's new refreshes then recover them with no action from consumers.
  * <p>
+ * Consumers' posts to these services are forwarded to the providers by {@link RoutePosts}.
+ * <p>
  * Everything here runs on the distributor's event loop. Requests made on behalf of the backbone are written to the
  * connections at once and flushed by {@link #flush()} at the end of the backbone duty cycle, one flush per connection.
  */
@@ -47,9 +49,9 @@ public final class SinkDrivenItems
     private final List<CachedItem> orphans = new ArrayList<>();
     private final List<RouteSession> dirty = new ArrayList<>();
     private final LongArrayList scratchWatchers = new LongArrayList();
+    private final RoutePosts posts;
     private DistributorCore core;
     private CachedItem answerItem;
-    private String postRefusal;
     private AtomicCounter opened;
     private AtomicCounter closed;
     private AtomicCounter reissued;
@@ -61,13 +63,26 @@ public final class SinkDrivenItems
      */
     SinkDrivenItems(final boolean isLoadBalancing, final boolean isCaching)
     {
+        this(isLoadBalancing, isCaching, DistributorConfiguration.ROUTE_POST_TIMEOUT_DEFAULT_NS);
+    }
+
+    /**
+     * @param isLoadBalancing spread new items over the mounted connections of a service (else hot standby).
+     * @param isCaching       keep images of sink-driven items.
+     * @param postTimeoutNs   how long a post forwarded to a provider waits for its answer before it is refused
+     *                        NO_RESPONSE.
+     */
+    SinkDrivenItems(final boolean isLoadBalancing, final boolean isCaching, final long postTimeoutNs)
+    {
         this.isLoadBalancing = isLoadBalancing;
         this.isCaching = isCaching;
+        this.posts = new RoutePosts(isLoadBalancing, postTimeoutNs, RoutePosts.MAX_OUTSTANDING_DEFAULT);
     }
 
     void attach(final DistributorCore core)
     {
         this.core = core;
+        posts.attach(core);
         this.opened = core.counters.sinkItemsOpened();
         this.closed = core.counters.sinkItemsClosed();
         this.reissued = core.counters.sinkReissues();
@@ -155,7 +170,9 @@ public final class SinkDrivenItems
     }
 
     /**
-     * A consumer's post, from the backbone, to an item of a mounted provider's service.
+     * A consumer's post, from the backbone, to an item of a mounted provider's service: forwarded on the route stream
+     * that has the item open, else off-stream on a route up for the service ({@link RoutePosts}). The provider's
+     * ACK or NAK, or the lack of one, ends in {@link DistributorListener#onPostAck} later.
      *
      * @return {@link #POST_FORWARDED}, or an RWF NakCode with {@link #postRefusal()} saying why.
      */
@@ -171,8 +188,13 @@ public final class SinkDrivenItems
         final int rwfOffset,
         final int rwfLength)
     {
-        postRefusal = "posts to mounted interactive providers are not forwarded";
-        return com.refinitiv.eta.codec.NakCodes.DENIED_BY_SRC;
+        final int result = posts.post(watcher, postRequestId, service, domainType, buffer, nameOffset, nameLength,
+            rwfOffset, rwfLength);
+        if (POST_FORWARDED == result)
+        {
+            markDirty(posts.forwardedOn());
+        }
+        return result;
     }
 
     /**
@@ -180,7 +202,31 @@ public final class SinkDrivenItems
      */
     public String postRefusal()
     {
-        return postRefusal;
+        return posts.refusal();
+    }
+
+    /**
+     * A provider's AckMsg, decoded in {@link DistributorCore#reader}.
+     */
+    void onPostAck(final RouteSession link)
+    {
+        posts.onAck(link);
+    }
+
+    /**
+     * A mounted connection was lost: the posts it had not answered are refused.
+     */
+    void routeLost(final RouteSession link)
+    {
+        posts.onRouteLost(link);
+    }
+
+    /**
+     * @return forwarded posts waiting for their provider's answer.
+     */
+    int postsOutstanding()
+    {
+        return posts.outstanding();
     }
 
     /**

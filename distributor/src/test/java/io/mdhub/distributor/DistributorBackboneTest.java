@@ -263,16 +263,16 @@ class DistributorBackboneTest
 
         assertTrue(control.requestItem(78, SERVICE_ID, DomainTypes.MARKET_PRICE, true, ascii("NOPE.N"), 0, 6) > 0);
         final Event notFound = data.await("refusal of an unknown item", (e) -> 78 == e.requestId());
-        assertRefusal(notFound, SERVICE_ID, StateCodes.NOT_FOUND, "item not found");
+        assertRefusal(notFound, SERVICE_ID, StreamStates.CLOSED_RECOVER, StateCodes.NOT_FOUND, "item not found");
         assertEquals(4, notFound.sequence());
 
         assertTrue(control.requestItem(79, 999, DomainTypes.MARKET_PRICE, true, name, 0, 5) > 0);
         assertRefusal(data.await("refusal of an unknown service", (e) -> 79 == e.requestId()), 999,
-            StateCodes.SOURCE_UNKNOWN, "service not found");
+            StreamStates.CLOSED, StateCodes.SOURCE_UNKNOWN, "service not found");
 
         assertTrue(control.requestItem(80, SERVICE_ID, DomainTypes.MARKET_BY_ORDER, true, name, 0, 5) > 0);
         assertRefusal(data.await("refusal of another domain", (e) -> 80 == e.requestId()), SERVICE_ID,
-            StateCodes.NOT_FOUND, "item not found");
+            StreamStates.CLOSED_RECOVER, StateCodes.NOT_FOUND, "item not found");
 
         final long[] answered = distributor.onEventLoop(
             (directory) -> new long[] {distributor.backbone().requestsAnswered(),
@@ -318,16 +318,17 @@ class DistributorBackboneTest
         assertEquals("item no longer published", status.state().text().toString());
     }
 
-    private static void assertRefusal(final Event event, final int serviceId, final int code, final String text)
+    private static void assertRefusal(
+        final Event event, final int serviceId, final int streamState, final int code, final String text)
     {
         assertEquals("status", event.type());
         assertEquals(serviceId, event.serviceId());
         assertEquals(-1, event.handle());
-        assertEquals(StreamStates.CLOSED, event.streamState());
+        assertEquals(streamState, event.streamState());
         assertEquals(DataStates.SUSPECT, event.dataState());
         final StatusMsg status = (StatusMsg)EtaNiProvider.decode(event.rwf());
         assertEquals(MsgClasses.STATUS, status.msgClass());
-        assertEquals(StreamStates.CLOSED, status.state().streamState());
+        assertEquals(streamState, status.state().streamState());
         assertEquals(DataStates.SUSPECT, status.state().dataState());
         assertEquals(code, status.state().code());
         assertEquals(text, status.state().text().toString());

@@ -46,9 +46,10 @@ import io.mdhub.p2p.backbone.BackboneItemSourceFactory;
  * What an ADS consumer application does beyond plain streaming, over the whole path (ETA non-interactive provider,
  * distributor, Aeron backbone, p2p-server, ETA consumers): views (a view consumer and a full-image consumer of one
  * item each get exactly their fields, in refreshes and updates; batch + view; a view changed and removed by reissue;
- * a snapshot with a view; an invalid view refused on its stream only); items that wait for their publisher (Open/Suspect,
- * then the data when the provider publishes, with no re-request); posting (on-stream and off-stream posts applied to
- * the distributor's cache and published to every watcher, the ACK to the poster; NAKs with reasons).
+ * a snapshot with a view; an invalid view refused on its stream only); items that wait for their publisher
+ * (Open/Suspect, then the data when the provider publishes, with no re-request); posting (on-stream and off-stream
+ * posts applied to the distributor's cache and published to every watcher, the ACK to the poster; NAKs with
+ * reasons).
  */
 @ExtendWith(EtaTransportExtension.class)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -322,7 +323,8 @@ class FullPathAdsFeaturesEtaTest
         assertEquals(80, unknownService.ackId());
         assertEquals(NakCodes.SOURCE_UNKNOWN, unknownService.nakCode());
 
-        poster.post(42, serviceId, null, 81, true, fields.begin(0, 0).real(FieldIds.ASK, 1, RealHints.EXPONENT_2).end());
+        poster.post(42, serviceId, null, 81, true,
+            fields.begin(0, 0).real(FieldIds.ASK, 1, RealHints.EXPONENT_2).end());
         final AckMsg notOpen = (AckMsg)poster.awaitMessage(42).msg();
         assertEquals(NakCodes.NOT_OPEN, notOpen.nakCode());
         assertNull(watcher.pollMessage(5, QUIET), "no refused post reached anyone");

@@ -20,8 +20,10 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
+import com.refinitiv.eta.codec.AckMsg;
 import com.refinitiv.eta.codec.DataStates;
 import com.refinitiv.eta.codec.MsgClasses;
+import com.refinitiv.eta.codec.NakCodes;
 import com.refinitiv.eta.codec.StreamStates;
 import com.refinitiv.eta.rdm.Directory;
 import com.refinitiv.eta.rdm.DomainTypes;
@@ -32,6 +34,7 @@ import io.aeron.ExclusivePublication;
 import io.mdhub.backbone.BackboneNode;
 import io.mdhub.backbone.protocol.BackbonePublication;
 import io.mdhub.backbone.protocol.ControlPublisher;
+import io.mdhub.common.cache.EtaFieldLists;
 import io.mdhub.common.dictionary.FieldIds;
 import io.mdhub.common.test.EtaTransportExtension;
 import io.mdhub.common.test.InterruptAfter;
@@ -560,6 +563,42 @@ class RouteMountTest
         {
             CloseHelper.close(other);
         }
+    }
+
+    @Test
+    void aConsumersPostsReachTheMountedProviderAndItsAckAndNakComeBack()
+    {
+        final EtaInteractiveProvider provider = provider();
+        launch(true, "hot-standby", provider);
+        final EtaConsumer poster = consumer("poster");
+        final int serviceId = serviceId(poster);
+        poster.requestItem(5, serviceId, "IBM.N");
+        assertRefresh(poster.awaitMessage(5), "IBM.N", serviceId);
+
+        // on-stream: on the route's stream of the open item, with the distributor's postId, ACKed back to the poster
+        poster.post(5, serviceId, null, 77, true, new EtaFieldLists().begin(0, 0).real(FieldIds.BID, 12_345, 12).end());
+        final EtaInteractiveProvider.ReceivedPost onStream = provider.awaitPost();
+        assertTrue(onStream.streamId() >= RouteSession.FIRST_ITEM_STREAM, onStream::toString);
+        assertTrue(onStream.isAckRequested(), onStream::toString);
+        assertEquals(42, onStream.postUserId(), "the poster's user info passes unchanged");
+        assertEquals(12_345, onStream.message().mantissa(FieldIds.BID));
+        final AckMsg ack = (AckMsg)poster.awaitMessage(5).msg();
+        assertEquals(MsgClasses.ACK, ack.msgClass());
+        assertEquals(77, ack.ackId());
+        assertTrue(!ack.checkHasNakCode(), () -> "an ACK, not a NAK: " + ack.nakCode());
+
+        // off-stream, to an item nobody has open: on the route's login stream, key naming the provider's service
+        provider.answerPosts(NakCodes.DENIED_BY_SRC, "closed for posting");
+        poster.post(1, serviceId, "NEW.N", 78, true, new EtaFieldLists().begin(0, 0).real(FieldIds.BID, 1, 12).end());
+        final EtaInteractiveProvider.ReceivedPost offStream = provider.awaitPost();
+        assertEquals(RouteSession.LOGIN_STREAM, offStream.streamId(), offStream::toString);
+        assertEquals("NEW.N", offStream.keyName());
+        assertEquals(1, offStream.keyServiceId());
+        final AckMsg nak = (AckMsg)poster.awaitMessage(1).msg();
+        assertEquals(78, nak.ackId());
+        assertEquals(NakCodes.DENIED_BY_SRC, nak.nakCode());
+        assertEquals("closed for posting", nak.text().toString());
+        assertEquals(0, provider.requests("NEW.N"), "posting opens no item");
     }
 
     // ------------------------------------------------------------------ helpers

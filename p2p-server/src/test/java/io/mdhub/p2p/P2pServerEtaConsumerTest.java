@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
+import com.refinitiv.eta.codec.AckMsg;
 import com.refinitiv.eta.codec.CloseMsg;
 import com.refinitiv.eta.codec.CodecFactory;
 import com.refinitiv.eta.codec.DataDictionary;
@@ -20,6 +21,7 @@ import com.refinitiv.eta.codec.DataStates;
 import com.refinitiv.eta.codec.DataTypes;
 import com.refinitiv.eta.codec.GenericMsg;
 import com.refinitiv.eta.codec.MsgClasses;
+import com.refinitiv.eta.codec.NakCodes;
 import com.refinitiv.eta.codec.PostMsg;
 import com.refinitiv.eta.codec.RealHints;
 import com.refinitiv.eta.codec.RefreshMsgFlags;
@@ -151,7 +153,7 @@ class P2pServerEtaConsumerTest
         assertEquals(1, refresh.features().supportViewRequests());
         assertEquals(1, refresh.features().supportBatchRequests());
         assertEquals(1, refresh.features().supportBatchCloses());
-        assertEquals(0, refresh.features().supportOMMPost());
+        assertEquals(1, refresh.features().supportOMMPost());
         assertTrue(refresh.state().text().toString().contains(server.context().componentName()));
         MdTests.await("login counted", () -> 1 == server.context().counters().loginsAccepted().get());
     }
@@ -562,7 +564,8 @@ class P2pServerEtaConsumerTest
         consumer.requestItem(5, SERVICE_ID, "TRI.N", true);
         assertRefresh(awaitOn(consumer, 5), 5, StreamStates.OPEN, "TRI.N");
 
-        // a generic message and a post on the open item stream, and a generic message on the login stream
+        // a generic message and a post on the open item stream, and a generic message on the login stream: this
+        // source carries neither posts nor generic messages, so the post is refused (NAK) and the others ignored
         consumer.writeRaw(genericMsg(5, DomainTypes.MARKET_PRICE));
         consumer.writeRaw(EtaChannel.encode((iterator) ->
         {
@@ -573,13 +576,19 @@ class P2pServerEtaConsumerTest
             post.containerType(DataTypes.NO_DATA);
             post.applyPostComplete();
             post.applyAck();
+            post.applyHasPostId();
             post.postId(1);
             return post.encode(iterator);
         }));
         consumer.writeRaw(genericMsg(1, DomainTypes.LOGIN));
 
         final P2pCounters counters = server.context().counters();
-        MdTests.await("three messages ignored", () -> 3 == counters.messagesIgnored().get());
+        final EtaMessage nak = awaitOn(consumer, 5);
+        assertEquals(MsgClasses.ACK, nak.msgClass(), nak::toString);
+        assertEquals(NakCodes.DENIED_BY_SRC, ((AckMsg)nak.msg()).nakCode());
+        assertEquals(1, ((AckMsg)nak.msg()).ackId());
+        MdTests.await("two messages ignored", () -> 2 == counters.messagesIgnored().get());
+        assertEquals(1, counters.postsRefused().get());
         source.update(SERVICE_ID, "TRI.N", 0, FieldIds.TRDVOL_1, 9);
         assertEquals(9L, awaitOn(consumer, 5).mantissa(FieldIds.TRDVOL_1), "the stream carries on");
         assertEquals(0, counters.disconnects(DisconnectReason.MALFORMED_MESSAGE).get());

@@ -10,6 +10,7 @@ import io.aeron.logbuffer.Header;
 import io.mdhub.common.codecs.backbone.BooleanType;
 import io.mdhub.common.codecs.backbone.ConsumerAnnouncementDecoder;
 import io.mdhub.common.codecs.backbone.ItemCloseDecoder;
+import io.mdhub.common.codecs.backbone.ItemGenericDecoder;
 import io.mdhub.common.codecs.backbone.ItemPostDecoder;
 import io.mdhub.common.codecs.backbone.ItemRequestDecoder;
 import io.mdhub.common.codecs.backbone.MessageHeaderDecoder;
@@ -32,6 +33,7 @@ public final class ControlAdapter implements ControlledFragmentHandler
     private final ItemCloseDecoder close = new ItemCloseDecoder();
     private final RecoveryRequestDecoder recovery = new RecoveryRequestDecoder();
     private final ItemPostDecoder post = new ItemPostDecoder();
+    private final ItemGenericDecoder generic = new ItemGenericDecoder();
 
     /**
      * @param listener          receives the decoded messages.
@@ -85,6 +87,8 @@ public final class ControlAdapter implements ControlledFragmentHandler
                     recovery.itemHandle(), recovery.domainType(), recovery.lastSequence()));
             case ItemPostDecoder.TEMPLATE_ID:
                 return onItemPost(buffer, bodyOffset, blockLength, version, end);
+            case ItemGenericDecoder.TEMPLATE_ID:
+                return onItemGeneric(buffer, bodyOffset, blockLength, version, end);
             case ConsumerAnnouncementDecoder.TEMPLATE_ID:
                 announcement.wrap(buffer, bodyOffset, blockLength, version);
                 listener.onConsumerAnnouncement(announcement.consumerId(), announcement.epoch(),
@@ -108,6 +112,11 @@ public final class ControlAdapter implements ControlledFragmentHandler
         if (nameOffset + nameLength > end)
         {
             return skip();
+        }
+        if (BooleanType.TRUE == request.privateStream())
+        {
+            return action(listener.onPrivateItemRequest(request.consumerId(), request.sourceIndex(),
+                request.requestId(), request.serviceId(), request.domainType(), buffer, nameOffset, nameLength));
         }
         return action(listener.onItemRequest(
             request.consumerId(), request.sourceIndex(), request.requestId(), request.serviceId(),
@@ -138,6 +147,26 @@ public final class ControlAdapter implements ControlledFragmentHandler
         }
         return action(listener.onItemPost(post.consumerId(), post.sourceIndex(), post.postRequestId(),
             post.serviceId(), post.domainType(), buffer, nameOffset, nameLength, rwfOffset, (int)rwfLength));
+    }
+
+    private Action onItemGeneric(
+        final DirectBuffer buffer, final int offset, final int blockLength, final int version, final int end)
+    {
+        generic.wrap(buffer, offset, blockLength, version);
+        final int rwfLengthOffset = generic.limit();
+        if (rwfLengthOffset + ItemGenericDecoder.rwfHeaderLength() > end)
+        {
+            return skip();
+        }
+        final long rwfLength = generic.rwfLength();
+        final int rwfOffset = rwfLengthOffset + ItemGenericDecoder.rwfHeaderLength();
+        if (rwfOffset + rwfLength > end)
+        {
+            return skip();
+        }
+        listener.onItemGeneric(generic.consumerId(), generic.sourceIndex(), generic.distributorEpoch(),
+            generic.serviceId(), generic.itemHandle(), buffer, rwfOffset, (int)rwfLength);
+        return Action.CONTINUE;
     }
 
     private Action skip()

@@ -90,4 +90,55 @@ public interface ControlListener
     {
         return true;
     }
+
+    /**
+     * Open a private stream: a stream of its own to the item's interactive provider, never cached and never shared
+     * with another request. A distributor that serves none refuses it.
+     *
+     * @param consumerId  the p2p-server.
+     * @param sourceIndex the item source within the p2p-server that holds the stream.
+     * @param requestId   to echo in the answering refresh.
+     * @param serviceId   service.
+     * @param domainType  RDM domain.
+     * @param buffer      holds the item name.
+     * @param nameOffset  where it starts.
+     * @param nameLength  its length (ASCII).
+     * @return true when consumed; false to be called again with it on the next poll.
+     */
+    default boolean onPrivateItemRequest(
+        final int consumerId,
+        final int sourceIndex,
+        final long requestId,
+        final int serviceId,
+        final int domainType,
+        final DirectBuffer buffer,
+        final int nameOffset,
+        final int nameLength)
+    {
+        return true;
+    }
+
+    /**
+     * A consumer's GenericMsg on an open item stream, for the item's provider.
+     *
+     * @param consumerId       the p2p-server.
+     * @param sourceIndex      its item source.
+     * @param distributorEpoch the epoch of the distributor whose handle it is.
+     * @param serviceId        service.
+     * @param itemHandle       item.
+     * @param buffer           holds the GenericMsg.
+     * @param rwfOffset        where it starts.
+     * @param rwfLength        its length.
+     */
+    default void onItemGeneric(
+        final int consumerId,
+        final int sourceIndex,
+        final long distributorEpoch,
+        final int serviceId,
+        final int itemHandle,
+        final DirectBuffer buffer,
+        final int rwfOffset,
+        final int rwfLength)
+    {
+    }
 }

@@ -6,14 +6,15 @@ import io.mdhub.common.codecs.backbone.BooleanType;
 import io.mdhub.common.codecs.backbone.ConsumerAnnouncementEncoder;
 import io.mdhub.common.codecs.backbone.ItemCloseEncoder;
 import io.mdhub.common.codecs.backbone.ItemRequestEncoder;
+import io.mdhub.common.codecs.backbone.ItemGenericEncoder;
 import io.mdhub.common.codecs.backbone.ItemPostEncoder;
 import io.mdhub.common.codecs.backbone.MessageHeaderEncoder;
 import io.mdhub.common.codecs.backbone.RecoveryRequestEncoder;
 
 /**
  * Encodes a p2p-server's control stream to the distributors: heartbeats, item requests and closes, recovery
- * requests, consumers' posts. Every method returns the new stream position (positive) or a negative
- * {@code Publication} code.
+ * requests, consumers' posts and generic messages. Every method returns the new stream position (positive) or a
+ * negative {@code Publication} code.
  * Not thread safe.
  */
 public final class ControlPublisher
@@ -27,6 +28,7 @@ public final class ControlPublisher
     private final ItemCloseEncoder close = new ItemCloseEncoder();
     private final RecoveryRequestEncoder recovery = new RecoveryRequestEncoder();
     private final ItemPostEncoder post = new ItemPostEncoder();
+    private final ItemGenericEncoder generic = new ItemGenericEncoder();
 
     /**
      * @param publication the control stream.
@@ -95,6 +97,30 @@ public final class ControlPublisher
         final int nameOffset,
         final int nameLength)
     {
+        return requestItem(requestId, serviceId, domainType, isStreaming, false, name, nameOffset, nameLength);
+    }
+
+    /**
+     * @param requestId   echoed in the answering refresh.
+     * @param serviceId   service.
+     * @param domainType  RDM domain.
+     * @param isStreaming false for a snapshot.
+     * @param isPrivate   a private stream: its own stream to an interactive provider, never cached or shared.
+     * @param name        holds the item name (ASCII).
+     * @param nameOffset  where it starts.
+     * @param nameLength  its length.
+     * @return position or a negative Publication code.
+     */
+    public long requestItem(
+        final long requestId,
+        final int serviceId,
+        final int domainType,
+        final boolean isStreaming,
+        final boolean isPrivate,
+        final DirectBuffer name,
+        final int nameOffset,
+        final int nameLength)
+    {
         final long claimed = publication.claim(MessageHeaderEncoder.ENCODED_LENGTH + ItemRequestEncoder.BLOCK_LENGTH +
             ItemRequestEncoder.itemNameHeaderLength() + nameLength);
         if (claimed < 0)
@@ -108,6 +134,7 @@ public final class ControlPublisher
             .domainType((short)domainType)
             .streaming(isStreaming ? BooleanType.TRUE : BooleanType.FALSE)
             .sourceIndex(sourceIndex)
+            .privateStream(isPrivate ? BooleanType.TRUE : BooleanType.FALSE)
             .putItemName(name, nameOffset, nameLength);
         return publication.commit();
     }
@@ -179,6 +206,41 @@ public final class ControlPublisher
             .itemHandle(itemHandle)
             .lastSequence(lastSequence)
             .domainType((short)domainType);
+        return publication.commit();
+    }
+
+    /**
+     * A consumer's GenericMsg on an item stream, for the item's provider.
+     *
+     * @param distributorEpoch epoch of the distributor that assigned the handle.
+     * @param serviceId        service.
+     * @param itemHandle       item.
+     * @param rwf              holds the GenericMsg.
+     * @param rwfOffset        where it starts.
+     * @param rwfLength        its length.
+     * @return position or a negative Publication code.
+     */
+    public long generic(
+        final long distributorEpoch,
+        final int serviceId,
+        final int itemHandle,
+        final DirectBuffer rwf,
+        final int rwfOffset,
+        final int rwfLength)
+    {
+        final long claimed = publication.claim(MessageHeaderEncoder.ENCODED_LENGTH + ItemGenericEncoder.BLOCK_LENGTH +
+            ItemGenericEncoder.rwfHeaderLength() + rwfLength);
+        if (claimed < 0)
+        {
+            return claimed;
+        }
+        generic.wrapAndApplyHeader(publication.buffer(), publication.offset(), header)
+            .consumerId(consumerId)
+            .sourceIndex(sourceIndex)
+            .serviceId(serviceId)
+            .itemHandle(itemHandle)
+            .distributorEpoch(distributorEpoch)
+            .putRwf(rwf, rwfOffset, rwfLength);
         return publication.commit();
     }
 

@@ -16,6 +16,7 @@ import io.mdhub.common.codecs.backbone.ItemStatusDecoder;
 import io.mdhub.common.codecs.backbone.ItemUpdateDecoder;
 import io.mdhub.common.codecs.backbone.MessageHeaderDecoder;
 import io.mdhub.common.codecs.backbone.PostAckDecoder;
+import io.mdhub.common.codecs.backbone.ProviderGenericDecoder;
 import io.mdhub.common.codecs.backbone.ServiceAnnouncementDecoder;
 import io.mdhub.common.codecs.backbone.ServiceState;
 
@@ -40,6 +41,7 @@ public final class MarketDataAdapter implements ControlledFragmentHandler
     private final ItemRefreshDecoder refresh = new ItemRefreshDecoder();
     private final ItemUpdateDecoder update = new ItemUpdateDecoder();
     private final PostAckDecoder postAck = new PostAckDecoder();
+    private final ProviderGenericDecoder generic = new ProviderGenericDecoder();
     private final ItemStatusDecoder status = new ItemStatusDecoder();
     private int sessionId;
 
@@ -122,12 +124,33 @@ public final class MarketDataAdapter implements ControlledFragmentHandler
             case ServiceAnnouncementDecoder.TEMPLATE_ID:
                 return blockLength < ServiceAnnouncementDecoder.BLOCK_LENGTH ?
                     skip() : onAnnouncement(buffer, bodyOffset, blockLength, version, end);
+            case ProviderGenericDecoder.TEMPLATE_ID:
+                return blockLength < ProviderGenericDecoder.BLOCK_LENGTH ?
+                    skip() : onGeneric(buffer, bodyOffset, blockLength, version, end);
             case PostAckDecoder.TEMPLATE_ID:
                 return blockLength < PostAckDecoder.BLOCK_LENGTH ?
                     skip() : onPostAck(buffer, bodyOffset, blockLength, version, end);
             default:
                 return skip();
         }
+    }
+
+    private Action onGeneric(
+        final DirectBuffer buffer, final int offset, final int blockLength, final int version, final int end)
+    {
+        generic.wrap(buffer, offset, blockLength, version);
+        final int rwfOffset = generic.limit() + ProviderGenericDecoder.rwfHeaderLength();
+        if (rwfOffset > end)
+        {
+            return skip();
+        }
+        final int rwfLength = (int)(generic.rwfLength() & 0x7FFF_FFFFL);
+        if (rwfOffset + rwfLength > end)
+        {
+            return skip();
+        }
+        listener.onItemGeneric(generic.serviceId(), generic.itemHandle(), buffer, rwfOffset, rwfLength);
+        return Action.CONTINUE;
     }
 
     private Action onPostAck(

@@ -137,4 +137,18 @@ public interface MarketDataListener
         final int textLength)
     {
     }
+
+    /**
+     * A provider's GenericMsg on an item stream.
+     *
+     * @param serviceId  service.
+     * @param itemHandle item.
+     * @param buffer     holds the GenericMsg.
+     * @param rwfOffset  where it starts.
+     * @param rwfLength  its length.
+     */
+    default void onItemGeneric(
+        final int serviceId, final int itemHandle, final DirectBuffer buffer, final int rwfOffset, final int rwfLength)
+    {
+    }
 }

@@ -9,6 +9,7 @@ import io.mdhub.common.codecs.backbone.ItemStatusEncoder;
 import io.mdhub.common.codecs.backbone.ItemUpdateEncoder;
 import io.mdhub.common.codecs.backbone.MessageHeaderEncoder;
 import io.mdhub.common.codecs.backbone.PostAckEncoder;
+import io.mdhub.common.codecs.backbone.ProviderGenericEncoder;
 import io.mdhub.common.codecs.backbone.ServiceAnnouncementEncoder;
 import io.mdhub.common.codecs.backbone.ServiceState;
 
@@ -28,6 +29,7 @@ public final class MarketDataPublisher
     private final ItemUpdateEncoder update = new ItemUpdateEncoder();
     private final ItemStatusEncoder status = new ItemStatusEncoder();
     private final PostAckEncoder postAck = new PostAckEncoder();
+    private final ProviderGenericEncoder generic = new ProviderGenericEncoder();
     private final ExpandableArrayBuffer announcementBuffer = new ExpandableArrayBuffer(1024);
 
     /**
@@ -216,6 +218,32 @@ public final class MarketDataPublisher
             .requestId(requestId)
             .streamState((short)streamState)
             .dataState((short)dataState)
+            .putRwf(rwf, rwfOffset, rwfLength);
+        return publication.commit();
+    }
+
+    /**
+     * A provider's GenericMsg on an item stream, for the item's watchers. Not sequenced: not part of the image.
+     *
+     * @param serviceId  service.
+     * @param itemHandle item.
+     * @param rwf        holds the GenericMsg.
+     * @param rwfOffset  where it starts.
+     * @param rwfLength  its length.
+     * @return position or a negative Publication code.
+     */
+    public long generic(
+        final int serviceId, final int itemHandle, final DirectBuffer rwf, final int rwfOffset, final int rwfLength)
+    {
+        final long claimed = publication.claim(MessageHeaderEncoder.ENCODED_LENGTH +
+            ProviderGenericEncoder.BLOCK_LENGTH + ProviderGenericEncoder.rwfHeaderLength() + rwfLength);
+        if (claimed < 0)
+        {
+            return claimed;
+        }
+        generic.wrapAndApplyHeader(publication.buffer(), publication.offset(), header)
+            .serviceId(serviceId)
+            .itemHandle(itemHandle)
             .putRwf(rwf, rwfOffset, rwfLength);
         return publication.commit();
     }

@@ -16,9 +16,11 @@ import io.mdhub.distributor.SinkDrivenItems;
 
 /**
  * Answers the control stream on the distributor's event loop. An ItemRequest is answered from the item cache (found by
- * domain and name) with a solicited image echoing its requestId, or refused with an ItemStatus Closed/Suspect on handle
- * -1 (SOURCE_UNKNOWN for an unknown service, NOT_FOUND for an item of that domain and name the cache does not hold, and
- * for an item it holds without an image — a payload neither FieldList nor Map — a text saying why). A RecoveryRequest
+ * domain and name) with a solicited image echoing its requestId, or refused with an ItemStatus on handle -1:
+ * Closed/Suspect SOURCE_UNKNOWN for an unknown service; ClosedRecover/Suspect NOT_FOUND for an item of that domain and
+ * name the cache does not hold (not for good: its non-interactive provider may publish it yet, and the p2p-server's
+ * consumers wait for it unless told otherwise); Closed/Suspect with a text saying why for an item held without an
+ * image (a payload neither FieldList nor Map). A RecoveryRequest
  * resends one item's image at once (or, for an item gone since, says so in the item's domain, which the request
  * carries), or hands a whole service to {@link ServiceRecovery}. Requests, closes and recoveries of sink-driven
  * services (mounted interactive providers) go to {@link SinkDrivenItems}: a new item is requested from its provider and
@@ -138,7 +140,8 @@ final class BackboneControlHandler implements ControlListener
             item = ItemCache.NO_HANDLE == handle ? null : cache.item(handle);
             if (null == item)
             {
-                return refuse(serviceId, requestId, domainType, StateCodes.NOT_FOUND, ITEM_NOT_FOUND_TEXT);
+                return refuse(serviceId, requestId, domainType, StreamStates.CLOSED_RECOVER, StateCodes.NOT_FOUND,
+                    ITEM_NOT_FOUND_TEXT);
             }
         }
         final long result = images.publishImage(service, item, requestId, REQUEST_FLAGS, true, nowNs);

@@ -75,18 +75,20 @@ import io.netty.channel.EventLoop;
  * distributor alive. A new process announcing the same distributor id (a restart, new session and epoch) replaces
  * the old one at once: all its items are requested again.
  * <p>
- * <b>Items that wait for their provider.</b> A distributor refuses (NOT_FOUND) an item its cache does not hold: one
- * its non-interactive provider has not published yet, or one that was live a moment ago at a restarted distributor
- * whose providers have not republished. With {@code itemWait} (the default) neither refusal is passed on: the
- * consumers see Open/Suspect once, the item waits by name in {@link WaitingItems}, and the provider's first refresh
- * of it, broadcast with its name, makes the source ask for it at once; it is also asked for again after 1 s, 2 s,
- * 4 s, 8 s, then every 30 s, in case that refresh was missed. Without {@code itemWait} a first request for an
- * unknown item is refused at once and an item that had an image is retried for {@code recoveryGraceMs} after the
- * first refusal (then the streams close).
+ * <b>Items that wait for their provider.</b> A distributor refuses (ClosedRecover, NOT_FOUND) an item of a
+ * non-interactive service its cache does not hold: one its provider has not published yet, or one that was live a
+ * moment ago at a restarted distributor whose providers have not republished. With {@code itemWait} (the default)
+ * neither refusal is passed on: the consumers see Open/Suspect once, the item waits by name in {@link WaitingItems},
+ * and the provider's first refresh of it, broadcast with its name, makes the source ask for it at once; it is also
+ * asked for again after 1 s, 2 s, 4 s, 8 s, then every 30 s, in case that refresh was missed. Without
+ * {@code itemWait} a first request for an unknown item is closed at once (Closed/Suspect NOT_FOUND) and an item that
+ * had an image is retried for {@code recoveryGraceMs} after the first refusal (then the streams close). An
+ * interactive provider's own refusal (Closed) is passed on.
  * <p>
- * <b>Refused for now.</b> A refusal with stream state ClosedRecover (a sink-driven service none of whose providers is
- * up at its distributor) is never passed on: the item's consumers see Open/Suspect, and it is asked for again after
- * the same growing waits for as long as they want it, and at once when the service is announced up again.
+ * <b>Refused for now.</b> Any other refusal with stream state ClosedRecover (a sink-driven service none of whose
+ * providers is up at its distributor) is never passed on: the item's consumers see Open/Suspect, and it is asked for
+ * again after the same growing waits for as long as they want it, and at once when the service is announced up
+ * again.
  */
 public final class BackboneItemSource implements ItemSource, MarketDataListener
 {
@@ -170,6 +172,7 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
     private final ArrayList<DistributorState> distributors = new ArrayList<>();
     private final Int2ObjectHashMap<DistributorState> distributorBySession = new Int2ObjectHashMap<>();
     private final IntArrayList queued = new IntArrayList();
+    private final IntArrayList lostPrivates = new IntArrayList();
     private final IntArrayList itemScratch = new IntArrayList();
     private final IntArrayList serviceScratch = new IntArrayList();
     private final EtaMsgWriter writer = new EtaMsgWriter();
@@ -267,10 +270,63 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
         request(item);
     }
 
+    /**
+     * A private stream is requested like any item, flagged so that the distributor opens a stream of its own for it;
+     * it is never asked for again by name (that would open another): a fresh image comes by a RecoveryRequest for its
+     * handle, and a private stream whose upstream is lost (its distributor died or restarted, data lost) is closed
+     * ClosedRecover, for its consumer to open again, as an ADS does.
+     */
+    @Override
+    public boolean openPrivate(
+        final int itemId,
+        final int domainType,
+        final int serviceId,
+        final DirectBuffer name,
+        final int nameOffset,
+        final int nameLength)
+    {
+        final byte[] copy = new byte[nameLength];
+        name.getBytes(nameOffset, copy);
+        final OpenItem item = new OpenItem(itemId, domainType, serviceId, new UnsafeBuffer(copy));
+        item.isPrivate = true;
+        item.isStreaming = true;
+        items.put(itemId, item);
+        request(item);
+        return true;
+    }
+
+    @Override
+    public boolean generic(final int itemId, final DirectBuffer rwf, final int offset, final int length)
+    {
+        final OpenItem item = items.get(itemId);
+        return null != item && item.handle >= 0 && null != item.distributor &&
+            control.generic(item.distributor.epoch, item.serviceId, item.handle, rwf, offset, length) > 0;
+    }
+
+    @Override
+    public void onItemGeneric(
+        final int serviceId, final int itemHandle, final DirectBuffer buffer, final int rwfOffset, final int rwfLength)
+    {
+        final DistributorState distributor = liveDistributor();
+        final long itemId = distributor.itemByHandle.get(serviceId, itemHandle);
+        if (MISSING != itemId)
+        {
+            listener.onGeneric((int)itemId, buffer, rwfOffset, rwfLength);
+        }
+    }
+
     @Override
     public void refresh(final int itemId)
     {
         final OpenItem item = items.get(itemId);
+        if (null != item && item.isPrivate)
+        {
+            if (item.handle >= 0)
+            {
+                control.requestRecovery(item.serviceId, item.handle, item.domainType, 0);
+            }
+            return;
+        }
         if (null != item && item.handle >= 0)
         {
             request(item);
@@ -380,6 +436,10 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
         finally
         {
             listener.onBatchEnd();
+        }
+        if (!lostPrivates.isEmpty())
+        {
+            work += closeLostPrivates();
         }
         if (nowNs >= nextHousekeepingNs)
         {
@@ -791,13 +851,13 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
         item.requestId = 0;
         if (StreamStates.CLOSED_RECOVER == streamState)
         {
+            if (isNotFound(buffer, rwfOffset, rwfLength))
+            {
+                onNotPublished(item); // not in the distributor's cache: its non-interactive provider may publish it
+                return;
+            }
             // for now, not for good (no provider of the service is up): asked for again until one answers
             retryLater(item, false, "no provider of the service is up: waiting for one");
-            return;
-        }
-        if (isItemWait && StreamStates.CLOSED == streamState && isNotFound(buffer, rwfOffset, rwfLength))
-        {
-            waitForProvider(item);
             return;
         }
         if (item.hadImage && StreamStates.OPEN != streamState &&
@@ -807,6 +867,38 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
         }
         listener.onStatus(item.itemId, buffer, rwfOffset, rwfLength);
         if (streamState != StreamStates.OPEN && items.get(item.itemId) == item)
+        {
+            items.remove(item.itemId);
+            forget(item);
+        }
+    }
+
+    /**
+     * An item its non-interactive provider has not published (yet): with {@code itemWait} its consumers wait for it;
+     * without, one that had an image is retried for the grace period (a restarted distributor's cache fills up again)
+     * and any other is closed at once, Closed/Suspect NOT_FOUND.
+     */
+    private void onNotPublished(final OpenItem item)
+    {
+        if (isItemWait)
+        {
+            waitForProvider(item);
+            return;
+        }
+        if (item.hadImage && retryLater(item, true, "not (yet) republished by its distributor: retrying"))
+        {
+            return;
+        }
+        final String text = refusal.stateTextLength() > 0 ?
+            refusal.buffer().getStringWithoutLengthAscii(refusal.stateTextOffset(), refusal.stateTextLength()) :
+            "item not found";
+        final int result = statusEncoder.encodeStatus(writer.begin(statusBuffer, 0, statusBuffer.capacity()), 0,
+            StreamStates.CLOSED, DataStates.SUSPECT, StateCodes.NOT_FOUND, text);
+        if (CodecReturnCodes.SUCCESS == result)
+        {
+            listener.onStatus(item.itemId, statusBuffer, 0, writer.encodedLength());
+        }
+        if (items.get(item.itemId) == item)
         {
             items.remove(item.itemId);
             forget(item);
@@ -1417,6 +1509,10 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
 
     private void request(final OpenItem item)
     {
+        if (isLostPrivate(item))
+        {
+            return;
+        }
         item.isHeld = false;
         supersede(item);
         if (item.isQueued || !hasCarrier(item.serviceId) || !send(item))
@@ -1427,9 +1523,62 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
 
     private void queueRequest(final OpenItem item)
     {
+        if (isLostPrivate(item))
+        {
+            return;
+        }
         item.isHeld = false;
         supersede(item);
         enqueue(item);
+    }
+
+    /**
+     * A private stream that was live and would be asked for again by name has lost its upstream stream: it is closed
+     * at the next duty cycle (not here: the callers walk the items).
+     */
+    private boolean isLostPrivate(final OpenItem item)
+    {
+        if (!item.isPrivate || !item.hadImage)
+        {
+            return false;
+        }
+        if (!item.isLost)
+        {
+            item.isLost = true;
+            lostPrivates.addInt(item.itemId);
+            dutyCycle.wake();
+        }
+        return true;
+    }
+
+    private int closeLostPrivates()
+    {
+        final int count = lostPrivates.size();
+        for (int i = 0; i < count; i++)
+        {
+            final OpenItem item = items.get(lostPrivates.getInt(i));
+            if (null == item || !item.isLost)
+            {
+                continue;
+            }
+            final int result = statusEncoder.encodeStatus(writer.begin(statusBuffer, 0, statusBuffer.capacity()), 0,
+                StreamStates.CLOSED_RECOVER, DataStates.SUSPECT, StateCodes.NONE,
+                "private stream lost upstream: open it again");
+            items.remove(item.itemId);
+            final int handle = item.handle;
+            final long distributorEpoch = null == item.distributor ? 0 : item.distributor.epoch;
+            forget(item);
+            if (handle >= 0)
+            {
+                closeUpstream(distributorEpoch, item.serviceId, handle);
+            }
+            if (CodecReturnCodes.SUCCESS == result)
+            {
+                listener.onStatus(item.itemId, statusBuffer, 0, writer.encodedLength());
+            }
+        }
+        lostPrivates.clear();
+        return count;
     }
 
     private void supersede(final OpenItem item)
@@ -1517,8 +1666,8 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
     private boolean send(final OpenItem item)
     {
         item.requestedAtNs = System.nanoTime();
-        return control.requestItem(item.requestId, item.serviceId, item.domainType, item.isStreaming, item.name, 0,
-            item.name.capacity()) > 0;
+        return control.requestItem(item.requestId, item.serviceId, item.domainType, item.isStreaming, item.isPrivate,
+            item.name, 0, item.name.capacity()) > 0;
     }
 
     private void enqueue(final OpenItem item)
@@ -1672,6 +1821,10 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
         boolean isHeld;
         boolean hadImage;
         boolean isAwaitingRetry;
+        /** A private stream: its own upstream stream, never asked for again by name. */
+        boolean isPrivate;
+        /** A private stream whose upstream stream is lost, to be closed. */
+        boolean isLost;
         /** Listed in {@code waiting}: its distributors do not have it (yet). */
         boolean isWaitingForProvider;
         /** On the request check's list, {@code outstanding}. */

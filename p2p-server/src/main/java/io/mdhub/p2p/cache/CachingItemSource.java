@@ -115,6 +115,31 @@ public final class CachingItemSource implements ItemSource, ItemSourceListener
     }
 
     @Override
+    public boolean openPrivate(
+        final int itemId,
+        final int domainType,
+        final int serviceId,
+        final DirectBuffer name,
+        final int nameOffset,
+        final int nameLength)
+    {
+        applyDeferredUpdates();
+        return upstream.openPrivate(itemId, domainType, serviceId, name, nameOffset, nameLength); // never cached
+    }
+
+    @Override
+    public boolean generic(final int itemId, final DirectBuffer rwf, final int offset, final int length)
+    {
+        return upstream.generic(itemId, rwf, offset, length);
+    }
+
+    @Override
+    public void onGeneric(final int itemId, final DirectBuffer buffer, final int offset, final int length)
+    {
+        worker.onGeneric(itemId, buffer, offset, length);
+    }
+
+    @Override
     public void refresh(final int itemId)
     {
         applyDeferredUpdates();

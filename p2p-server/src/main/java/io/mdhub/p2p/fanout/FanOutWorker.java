@@ -504,6 +504,10 @@ public final class FanOutWorker implements ItemSourceListener
         {
             onPost(session, length);
         }
+        else if (RwfMsgDescriptor.GENERIC == inbound.msgClass())
+        {
+            onGeneric(session, length);
+        }
         else
         {
             ignore(session, "on an item stream (the server takes requests, closes and posts)");
@@ -780,6 +784,12 @@ public final class FanOutWorker implements ItemSourceListener
                 "Item request needs a serviceId and a name in its msgKey");
             return;
         }
+        if (0 != (flags & RwfMsgFlags.Request.PRIVATE_STREAM))
+        {
+            openPrivateWatch(session, inbound.domainType(), streamId, key.serviceId(), key.nameOffset(),
+                key.nameLength(), key.hasNameType() ? key.nameType() : 1, view);
+            return;
+        }
         openWatch(session, inbound.domainType(), streamId, key.serviceId(), inboundView, key.nameOffset(),
             key.nameLength(), key.hasNameType() ? key.nameType() : 1, isStreaming, view);
     }
@@ -923,6 +933,93 @@ public final class FanOutWorker implements ItemSourceListener
         }
     }
 
+    /**
+     * A private stream: an item of its own (one watcher, never in the item table, so never shared) opened on the
+     * source as private, which never caches it.
+     */
+    private void openPrivateWatch(
+        final ConsumerSession session,
+        final int domainType,
+        final int streamId,
+        final int serviceId,
+        final int nameOffset,
+        final int nameLength,
+        final int nameType,
+        final FieldView view)
+    {
+        ensureDirectory();
+        if (null == directory.info(serviceId))
+        {
+            reject(session, domainType, streamId, RejectReason.UNKNOWN_SERVICE, StateCodes.SOURCE_UNKNOWN,
+                "Service id " + serviceId + " is not in the source directory");
+            return;
+        }
+        if (0 == nameLength || nameLength > MAX_NAME_LENGTH)
+        {
+            reject(session, domainType, streamId, RejectReason.MALFORMED_REQUEST, StateCodes.USAGE_ERROR,
+                "Item name must be 1 to 255 bytes");
+            return;
+        }
+        if (session.watches.size() >= settings.maxItemsPerConsumer() ||
+            counters.itemsOpen().increment() >= settings.maxItems())
+        {
+            if (session.watches.size() < settings.maxItemsPerConsumer())
+            {
+                counters.itemsOpen().decrement();
+            }
+            reject(session, domainType, streamId, RejectReason.CONSUMER_ITEM_LIMIT, StateCodes.TOO_MANY_ITEMS,
+                "Item limit reached");
+            return;
+        }
+        final WatchedItem item = new WatchedItem(allocateItemId(),
+            lookupKey.set(domainType, serviceId, inboundView, nameOffset, nameLength).copy(), true, tally(serviceId));
+        item.isPrivate = true;
+        item.tally.counters.itemsOpen().increment();
+        itemsById[item.itemId] = item;
+        final ItemWatch watch = new ItemWatch(session, streamId, item, nameType, true);
+        watch.view = view;
+        item.addWatcher(watch);
+        session.watches.put(streamId, watch);
+        counters.watchlistEntries().increment();
+        if (!source.openPrivate(item.itemId, domainType, serviceId, inboundView, nameOffset, nameLength))
+        {
+            item.removeWatcher(watch);
+            session.watches.remove(streamId);
+            counters.watchlistEntries().decrement();
+            freeItem(item);
+            reject(session, domainType, streamId, RejectReason.MALFORMED_REQUEST, StateCodes.USAGE_ERROR,
+                "Private streams are not served here");
+        }
+    }
+
+    /**
+     * A consumer's GenericMsg on an open item stream goes to the item's provider; anywhere else it is ignored.
+     */
+    private void onGeneric(final ConsumerSession session, final int length)
+    {
+        final ItemWatch watch = session.watches.get(inbound.streamId());
+        if (null == watch || !source.generic(watch.item.itemId, inboundView, 0, length))
+        {
+            ignore(session, "(a generic message on no open item stream, or before the item's first image)");
+        }
+    }
+
+    @Override
+    public void onGeneric(final int itemId, final DirectBuffer buffer, final int offset, final int length)
+    {
+        final WatchedItem item = item(itemId);
+        if (null == item)
+        {
+            return;
+        }
+        for (int i = 0, size = item.watcherCount(); i < size; i++)
+        {
+            final ItemWatch watch = item.watcher(i);
+            watch.session.writeCopy(buffer, offset, length, watch.streamId, messages);
+        }
+        afterSourceEvent();
+    }
+
     private void onItemClose(final ConsumerSession session, final ByteBuf message)
     {
         if (DataTypes.ELEMENT_LIST == inbound.containerType() && inbound.payloadLength() > 0 &&
@@ -983,7 +1080,10 @@ public final class FanOutWorker implements ItemSourceListener
             return;
         }
         source.close(item.itemId);
-        items.remove(item.key);
+        if (!item.isPrivate)
+        {
+            items.remove(item.key);
+        }
         itemsById[item.itemId] = null;
         freeItemIds.addInt(item.itemId);
         counters.itemsOpen().decrement();

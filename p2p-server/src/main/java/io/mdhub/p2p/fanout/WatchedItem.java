@@ -32,6 +32,8 @@ final class WatchedItem
     private int viewWatchers;
     boolean isUpstreamStreaming;
     boolean hasImage;
+    /** A private stream: one watcher, its own upstream stream, not in the worker's item table (never shared). */
+    boolean isPrivate;
     /**
      * The source's last Open status before the item's first image (e.g. Open/Suspect "waiting for the provider"):
      * a watcher that joins before the image gets it too, not silence.

@@ -85,6 +85,43 @@ public interface ItemSource extends AutoCloseable
      */
     int NO_UPSTREAMS = -1;
 
+    /**
+     * Open a private stream: a stream of its own to the item's (interactive) provider, never cached and never shared
+     * with another watcher; answered and closed like {@link #open}.
+     *
+     * @param itemId     the worker's id for this stream.
+     * @param domainType RDM domain.
+     * @param serviceId  service.
+     * @param name       holds the item name.
+     * @param nameOffset where it starts.
+     * @param nameLength its length.
+     * @return false when this source serves no private streams (the worker refuses the request).
+     */
+    default boolean openPrivate(
+        final int itemId,
+        final int domainType,
+        final int serviceId,
+        final DirectBuffer name,
+        final int nameOffset,
+        final int nameLength)
+    {
+        return false;
+    }
+
+    /**
+     * Send a consumer's GenericMsg on an open item's stream towards its provider.
+     *
+     * @param itemId an open item.
+     * @param rwf    holds the GenericMsg.
+     * @param offset where it starts.
+     * @param length its length.
+     * @return false when it cannot go (no upstream stream bound yet, back-pressure, a source without generics).
+     */
+    default boolean generic(final int itemId, final DirectBuffer rwf, final int offset, final int length)
+    {
+        return false;
+    }
+
     /** {@link #post} result: the post is on its way; {@link ItemSourceListener#onPostAck} brings its outcome. */
     int POST_SENT = 0;
 

@@ -86,4 +86,16 @@ public interface ItemSourceListener
         final long postRequestId, final int nakCode, final DirectBuffer text, final int offset, final int length)
     {
     }
+
+    /**
+     * A provider's GenericMsg on an open item's stream.
+     *
+     * @param itemId the item.
+     * @param buffer holds the GenericMsg.
+     * @param offset where it starts.
+     * @param length its length.
+     */
+    default void onGeneric(final int itemId, final DirectBuffer buffer, final int offset, final int length)
+    {
+    }
 }

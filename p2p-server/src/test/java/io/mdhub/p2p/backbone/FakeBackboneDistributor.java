@@ -312,7 +312,7 @@ final class FakeBackboneDistributor implements AutoCloseable, ControlListener, A
         final Integer handle = handles.get(name);
         if (null == handle)
         {
-            return refuse(serviceId, requestId, StateCodes.NOT_FOUND, "item not found");
+            return refuse(serviceId, requestId, StreamStates.CLOSED_RECOVER, StateCodes.NOT_FOUND, "item not found");
         }
         if (isHoldingAnswers)
         {

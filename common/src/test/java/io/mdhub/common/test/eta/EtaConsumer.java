@@ -19,6 +19,7 @@ import com.refinitiv.eta.codec.DecodeIterator;
 import com.refinitiv.eta.codec.ElementEntry;
 import com.refinitiv.eta.codec.ElementList;
 import com.refinitiv.eta.codec.EncodeIterator;
+import com.refinitiv.eta.codec.GenericMsg;
 import com.refinitiv.eta.codec.Int;
 import com.refinitiv.eta.codec.Msg;
 import com.refinitiv.eta.codec.MsgClasses;
@@ -420,6 +421,43 @@ public final class EtaConsumer implements AutoCloseable
             java.util.Arrays.stream(fieldIds).boxed().toArray());
         check(list.encodeComplete(it, true));
         return request.encodeComplete(it, true);
+    }
+
+    /**
+     * Open a private stream on a MarketPrice item.
+     *
+     * @param streamId  consumer stream.
+     * @param serviceId service.
+     * @param name      RIC.
+     */
+    public void requestPrivate(final int streamId, final int serviceId, final String name)
+    {
+        final RequestMsg request = itemRequest(streamId, serviceId, true);
+        request.applyPrivateStream();
+        request.msgKey().applyHasName();
+        request.msgKey().name().data(name);
+        request.msgKey().applyHasNameType();
+        request.msgKey().nameType(InstrumentNameTypes.RIC);
+        channel.write(request::encode);
+    }
+
+    /**
+     * Send a GenericMsg on an item stream.
+     *
+     * @param streamId   the item's stream.
+     * @param domainType the GenericMsg's domain.
+     * @param fields     its FieldList payload.
+     */
+    public void generic(final int streamId, final int domainType, final byte[] fields)
+    {
+        final GenericMsg generic = (GenericMsg)CodecFactory.createMsg();
+        generic.msgClass(MsgClasses.GENERIC);
+        generic.streamId(streamId);
+        generic.domainType(domainType);
+        generic.containerType(DataTypes.FIELD_LIST);
+        generic.applyMessageComplete();
+        generic.encodedDataBody().data(java.nio.ByteBuffer.wrap(fields));
+        channel.write(generic::encode);
     }
 
     /**

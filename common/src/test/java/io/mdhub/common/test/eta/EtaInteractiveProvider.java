@@ -7,19 +7,26 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 
+import com.refinitiv.eta.codec.AckMsg;
 import com.refinitiv.eta.codec.Buffer;
 import com.refinitiv.eta.codec.Codec;
 import com.refinitiv.eta.codec.CodecFactory;
 import com.refinitiv.eta.codec.DataStates;
 import com.refinitiv.eta.codec.DataTypes;
+import com.refinitiv.eta.codec.Msg;
 import com.refinitiv.eta.codec.MsgClasses;
+import com.refinitiv.eta.codec.MsgKey;
 import com.refinitiv.eta.codec.MsgKeyFlags;
+import com.refinitiv.eta.codec.PostMsg;
+import com.refinitiv.eta.codec.PostMsgFlags;
 import com.refinitiv.eta.codec.QosRates;
 import com.refinitiv.eta.codec.QosTimeliness;
+import com.refinitiv.eta.codec.NakCodes;
 import com.refinitiv.eta.codec.RefreshMsg;
 import com.refinitiv.eta.codec.RefreshMsgFlags;
 import com.refinitiv.eta.codec.StateCodes;
@@ -55,8 +62,11 @@ import io.mdhub.common.test.MdTests;
  * refresh; it tracks the open streams, forgets closed ones, and sends updates when the test asks. Payloads are
  * FieldLists with BID (22) and the per-item update counter {@link FieldIds#MDH_UPDSEQ}, which starts at 0 in the
  * first refresh and continues across reissues. Names listed with {@link #refuse(String)} are answered
- * Closed/NotFound instead. Everything ETA is done on the provider's thread; the test talks to it through thread-safe
- * counters and a command queue.
+ * Closed/NotFound instead. Its login refresh announces SupportOMMPost=1: every PostMsg received (on- or off-stream) is
+ * kept decoded for the test ({@link #awaitPost()}) and, when it asks for an ACK, answered automatically with an ACK
+ * (or the NAK set with {@link #answerPosts(int, String)}), or not at all ({@link #answerPostsNever()}) and then by
+ * the test ({@link #answer(ReceivedPost, int, String)}). Everything ETA is done on the provider's thread; the test
+ * talks to it through thread-safe counters and a command queue.
  * <p>
  * Requires ETA's transport to be initialised ({@code @ExtendWith(EtaTransportExtension.class)}).
  */
@@ -78,6 +88,10 @@ public final class EtaInteractiveProvider implements AutoCloseable
     private final Map<String, Integer> refreshParts = new ConcurrentHashMap<>();
     private final AtomicInteger openStreams = new AtomicInteger();
     private final AtomicInteger connections = new AtomicInteger();
+    private final LinkedBlockingQueue<ReceivedPost> posts = new LinkedBlockingQueue<>();
+    private final AtomicInteger postsReceived = new AtomicInteger();
+    private volatile int autoNakCode = NakCodes.NONE;
+    private volatile String autoText = "";
     private volatile boolean isRunning = true;
     private volatile Throwable failure;
 
@@ -90,6 +104,176 @@ public final class EtaInteractiveProvider implements AutoCloseable
         Consumer(final EtaChannel channel)
         {
             this.channel = channel;
+        }
+    }
+
+    /**
+     * A PostMsg the provider received, decoded (ETA) on its thread. Optional members are -1 (or null) when absent.
+     */
+    public static final class ReceivedPost
+    {
+        private final Consumer consumer;
+        private final int streamId;
+        private final int domainType;
+        private final int flags;
+        private final long postId;
+        private final String keyName;
+        private final int keyServiceId;
+        private final long seqNum;
+        private final int partNum;
+        private final long postUserAddress;
+        private final long postUserId;
+        private final int postUserRights;
+        private final byte[] permData;
+        private final byte[] payload;
+
+        private ReceivedPost(final Consumer consumer, final PostMsg post)
+        {
+            this.consumer = consumer;
+            streamId = post.streamId();
+            domainType = post.domainType();
+            flags = post.flags();
+            postId = post.checkHasPostId() ? post.postId() : -1;
+            final MsgKey key = post.checkHasMsgKey() ? post.msgKey() : null;
+            keyName = null != key && key.checkHasName() ? key.name().toString() : null;
+            keyServiceId = null != key && key.checkHasServiceId() ? key.serviceId() : -1;
+            seqNum = post.checkHasSeqNum() ? post.seqNum() : -1;
+            partNum = post.checkHasPartNum() ? post.partNum() : -1;
+            postUserAddress = post.postUserInfo().userAddr();
+            postUserId = post.postUserInfo().userId();
+            postUserRights = post.checkHasPostUserRights() ? post.postUserRights() : -1;
+            permData = post.checkHasPermData() ? bytes(post.permData()) : null;
+            payload = DataTypes.MSG == post.containerType() ? bytes(post.encodedDataBody()) : null;
+        }
+
+        /**
+         * @return the stream it came on (the login stream for an off-stream post).
+         */
+        public int streamId()
+        {
+            return streamId;
+        }
+
+        /**
+         * @return its domain.
+         */
+        public int domainType()
+        {
+            return domainType;
+        }
+
+        /**
+         * @return its PostMsgFlags.
+         */
+        public int flags()
+        {
+            return flags;
+        }
+
+        /**
+         * @return true when the poster asked for an AckMsg.
+         */
+        public boolean isAckRequested()
+        {
+            return 0 != (flags & PostMsgFlags.ACK);
+        }
+
+        /**
+         * @return its postId, or -1.
+         */
+        public long postId()
+        {
+            return postId;
+        }
+
+        /**
+         * @return the msgKey's name, or null.
+         */
+        public String keyName()
+        {
+            return keyName;
+        }
+
+        /**
+         * @return the msgKey's serviceId, or -1.
+         */
+        public int keyServiceId()
+        {
+            return keyServiceId;
+        }
+
+        /**
+         * @return its seqNum, or -1.
+         */
+        public long seqNum()
+        {
+            return seqNum;
+        }
+
+        /**
+         * @return its partNum, or -1.
+         */
+        public int partNum()
+        {
+            return partNum;
+        }
+
+        /**
+         * @return the postUserInfo address.
+         */
+        public long postUserAddress()
+        {
+            return postUserAddress;
+        }
+
+        /**
+         * @return the postUserInfo user id.
+         */
+        public long postUserId()
+        {
+            return postUserId;
+        }
+
+        /**
+         * @return its postUserRights, or -1.
+         */
+        public int postUserRights()
+        {
+            return postUserRights;
+        }
+
+        /**
+         * @return its permData, or null.
+         */
+        public byte[] permData()
+        {
+            return null == permData ? null : permData.clone();
+        }
+
+        /**
+         * @return the nested message (UpdateMsg, RefreshMsg...) decoded, or null when the post carries none.
+         */
+        public EtaMessage message()
+        {
+            return null == payload ? null : EtaMessage.decode(payload);
+        }
+
+        @Override
+        public String toString()
+        {
+            return "Post(stream=" + streamId + " domain=" + domainType + " postId=" + postId + " flags=0x" +
+                Integer.toHexString(flags) + " key=" + keyName + "/" + keyServiceId + " seqNum=" + seqNum +
+                " partNum=" + partNum + ")";
+        }
+
+        private static byte[] bytes(final Buffer buffer)
+        {
+            final byte[] out = new byte[buffer.length()];
+            for (int i = 0; i < out.length; i++)
+            {
+                out[i] = buffer.data().get(buffer.position() + i);
+            }
+            return out;
         }
     }
 
@@ -226,6 +410,76 @@ public final class EtaInteractiveProvider implements AutoCloseable
     }
 
     /**
+     * Answer every post that asks for an ACK with this from now on (the default is a plain ACK).
+     *
+     * @param nakCode 0 ({@link NakCodes#NONE}) for an ACK, else the NakCode of a NAK.
+     * @param text    the AckMsg's text (empty for none).
+     */
+    public void answerPosts(final int nakCode, final String text)
+    {
+        autoText = text;
+        autoNakCode = nakCode;
+    }
+
+    /**
+     * Answer no post from now on (the test answers with {@link #answer(ReceivedPost, int, String)}, or not at all).
+     */
+    public void answerPostsNever()
+    {
+        autoNakCode = -1;
+    }
+
+    /**
+     * Answer one post received (on the provider's thread, soon), on the connection and stream it came on.
+     *
+     * @param post    the post.
+     * @param nakCode 0 for an ACK, else the NakCode of a NAK.
+     * @param text    the AckMsg's text (empty for none).
+     */
+    public void answer(final ReceivedPost post, final int nakCode, final String text)
+    {
+        commands.add(() -> sendAck(post, nakCode, text));
+    }
+
+    /**
+     * @return the next post received, waiting for it (up to the test's deadline).
+     */
+    public ReceivedPost awaitPost()
+    {
+        ReceivedPost post;
+        while (null == (post = posts.poll()))
+        {
+            MdTests.idle(() -> "a post at the interactive provider");
+        }
+        return post;
+    }
+
+    /**
+     * @param timeoutMs how long to wait.
+     * @return the next post received within the time, or null.
+     */
+    public ReceivedPost pollPost(final long timeoutMs)
+    {
+        try
+        {
+            return posts.poll(timeoutMs, TimeUnit.MILLISECONDS);
+        }
+        catch (final InterruptedException ex)
+        {
+            Thread.currentThread().interrupt();
+            throw new AssertionError("interrupted waiting for a post", ex);
+        }
+    }
+
+    /**
+     * @return PostMsgs received so far, over every connection.
+     */
+    public int postsReceived()
+    {
+        return postsReceived.get();
+    }
+
+    /**
      * @throws IllegalStateException if the provider's thread failed.
      */
     public void checkHealthy()
@@ -315,7 +569,11 @@ public final class EtaInteractiveProvider implements AutoCloseable
     {
         final int domain = message.domainType();
         final int msgClass = message.msgClass();
-        if (DomainTypes.LOGIN == domain && MsgClasses.REQUEST == msgClass)
+        if (MsgClasses.POST == msgClass)
+        {
+            onPost(consumer, message.msg());
+        }
+        else if (DomainTypes.LOGIN == domain && MsgClasses.REQUEST == msgClass)
         {
             final LoginRefresh refresh = (LoginRefresh)LoginMsgFactory.createMsg();
             refresh.rdmMsgType(LoginMsgType.REFRESH);
@@ -326,6 +584,9 @@ public final class EtaInteractiveProvider implements AutoCloseable
             refresh.state().streamState(StreamStates.OPEN);
             refresh.state().dataState(DataStates.OK);
             refresh.state().code(StateCodes.NONE);
+            refresh.applyHasFeatures();
+            refresh.features().applyHasSupportPost();
+            refresh.features().supportOMMPost(1);
             consumer.channel.write(refresh::encode);
         }
         else if (DomainTypes.SOURCE == domain && MsgClasses.REQUEST == msgClass)
@@ -360,6 +621,48 @@ public final class EtaInteractiveProvider implements AutoCloseable
                 closes.computeIfAbsent(name, (k) -> new AtomicInteger()).incrementAndGet();
             }
         }
+    }
+
+    private void onPost(final Consumer consumer, final Msg msg)
+    {
+        final ReceivedPost post = new ReceivedPost(consumer, (PostMsg)msg);
+        postsReceived.incrementAndGet();
+        posts.add(post);
+        final int nakCode = autoNakCode;
+        if (nakCode >= 0 && post.isAckRequested())
+        {
+            sendAck(post, nakCode, autoText);
+        }
+    }
+
+    private void sendAck(final ReceivedPost post, final int nakCode, final String text)
+    {
+        if (!consumers.contains(post.consumer))
+        {
+            return; // its connection is gone
+        }
+        final AckMsg ack = (AckMsg)CodecFactory.createMsg();
+        ack.msgClass(MsgClasses.ACK);
+        ack.domainType(post.domainType);
+        ack.streamId(post.streamId);
+        ack.containerType(DataTypes.NO_DATA);
+        ack.ackId(Math.max(0, post.postId));
+        if (post.seqNum >= 0)
+        {
+            ack.applyHasSeqNum();
+            ack.seqNum(post.seqNum);
+        }
+        if (NakCodes.NONE != nakCode)
+        {
+            ack.applyHasNakCode();
+            ack.nakCode(nakCode);
+        }
+        if (!text.isEmpty())
+        {
+            ack.applyHasText();
+            ack.text(buffer(text.getBytes(StandardCharsets.US_ASCII)));
+        }
+        post.consumer.channel.write(ack::encode);
     }
 
     private void sendRefresh(final Consumer consumer, final int streamId, final String name)
