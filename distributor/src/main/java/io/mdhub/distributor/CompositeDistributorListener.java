@@ -108,6 +108,14 @@ final class CompositeDistributorListener implements DistributorListener
     }
 
     @Override
+    public void onItemGeneric(
+        final int serviceId, final int itemHandle, final DirectBuffer rwf, final int rwfOffset, final int rwfLength)
+    {
+        first.onItemGeneric(serviceId, itemHandle, rwf, rwfOffset, rwfLength);
+        second.onItemGeneric(serviceId, itemHandle, rwf, rwfOffset, rwfLength);
+    }
+
+    @Override
     public void onPostAck(
         final int consumerId,
         final int sourceIndex,

@@ -188,4 +188,18 @@ public interface DistributorListener
         final String text)
     {
     }
+
+    /**
+     * A provider's GenericMsg on an item stream, for the item's watchers.
+     *
+     * @param serviceId  distributor-wide service id.
+     * @param itemHandle the item.
+     * @param rwf        holds the GenericMsg.
+     * @param rwfOffset  where it starts.
+     * @param rwfLength  its length.
+     */
+    default void onItemGeneric(
+        final int serviceId, final int itemHandle, final DirectBuffer rwf, final int rwfOffset, final int rwfLength)
+    {
+    }
 }

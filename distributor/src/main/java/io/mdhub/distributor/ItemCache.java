@@ -94,9 +94,29 @@ public final class ItemCache
         return item;
     }
 
+    /**
+     * Add an item found by handle only: a private stream, which another request of the same name must not find.
+     */
+    CachedItem addUnnamed(
+        final int handle,
+        final DistributedService service,
+        final DirectBuffer name,
+        final int nameOffset,
+        final int nameLength,
+        final int domainType)
+    {
+        final CachedItem item = new CachedItem(handle, service,
+            ItemKey.copyOf(domainType, name, nameOffset, nameLength));
+        itemByHandle.put(handle, item);
+        return item;
+    }
+
     void remove(final CachedItem item)
     {
-        handleByKey.removeKey(item.itemKey());
+        if (handleByKey.getValue(item.itemKey()) == item.handle())
+        {
+            handleByKey.removeKey(item.itemKey()); // not an unnamed item's: another item may have its name
+        }
         itemByHandle.remove(item.handle());
     }
 

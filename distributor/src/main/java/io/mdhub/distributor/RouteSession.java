@@ -23,6 +23,7 @@ import com.refinitiv.eta.valueadd.domainrep.rdm.login.LoginMsgType;
 import com.refinitiv.eta.valueadd.domainrep.rdm.login.LoginRequest;
 
 import io.mdhub.common.ripc.RipcFrameEncoder;
+import io.mdhub.common.rwf.RwfMsgDescriptor;
 import io.netty.buffer.ByteBuf;
 
 /**
@@ -107,10 +108,51 @@ final class RouteSession extends ProviderLink
             }
             core.directoryFeed.onMessage(this, message);
         }
+        else if (MsgClasses.GENERIC == core.msg.msgClass())
+        {
+            onGeneric(buffer);
+        }
         else
         {
             core.items.onMessage(this, message, buffer);
         }
+    }
+
+    /**
+     * The provider's GenericMsg on an item stream goes to the item's watchers, as it came.
+     */
+    private void onGeneric(final DirectBuffer buffer)
+    {
+        final CachedItem item = item(core.msg.streamId());
+        if (null == item)
+        {
+            core.counters.messagesDropped().increment();
+            return;
+        }
+        core.listener.onItemGeneric(item.service().id(), item.handle(), buffer, core.msg.offset(), core.msg.length());
+    }
+
+    /**
+     * A consumer's GenericMsg onto the item's stream: its bytes with this connection's stream id.
+     *
+     * @return false if the item has no stream here.
+     */
+    boolean writeGeneric(final CachedItem item, final DirectBuffer buffer, final int offset, final int length)
+    {
+        if (item.owner != this)
+        {
+            return false;
+        }
+        final ByteBuf buf = RipcFrameEncoder.newMessageBuffer(ctx.alloc(), length);
+        final int start = buf.writerIndex();
+        buf.ensureWritable(length);
+        for (int i = 0; i < length; i++)
+        {
+            buf.writeByte(buffer.getByte(offset + i));
+        }
+        buf.setInt(start + RwfMsgDescriptor.STREAM_ID_OFFSET, item.providerStreamId);
+        write(buf);
+        return true;
     }
 
     /**
@@ -245,7 +287,8 @@ final class RouteSession extends ProviderLink
         request.domainType(item.domainType());
         request.streamId(streamId);
         request.containerType(DataTypes.NO_DATA);
-        request.flags(RequestMsgFlags.STREAMING);
+        request.flags(null != item.interest && item.interest.isPrivate ?
+            RequestMsgFlags.STREAMING | RequestMsgFlags.PRIVATE_STREAM : RequestMsgFlags.STREAMING);
         request.msgKey().flags(MsgKeyFlags.HAS_SERVICE_ID | MsgKeyFlags.HAS_NAME | MsgKeyFlags.HAS_NAME_TYPE);
         request.msgKey().serviceId(providerServiceId);
         request.msgKey().nameType(InstrumentNameTypes.RIC);

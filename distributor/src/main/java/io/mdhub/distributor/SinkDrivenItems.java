@@ -9,6 +9,9 @@ import org.agrona.concurrent.status.AtomicCounter;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import com.refinitiv.eta.codec.CodecReturnCodes;
+import com.refinitiv.eta.codec.DataStates;
+import com.refinitiv.eta.codec.StateCodes;
 import com.refinitiv.eta.codec.StreamStates;
 
 import io.mdhub.common.rwf.RwfMsgFlags;
@@ -230,6 +233,71 @@ public final class SinkDrivenItems
     }
 
     /**
+     * A backbone request for a private stream: always a stream of its own to a mounted provider of the service,
+     * requested with the private-stream flag and found by handle only.
+     *
+     * @return {@link #FORWARDED} or a refusal code ({@link #REFUSED_FULL}, {@link #REFUSED_NO_PROVIDER}).
+     */
+    public int requestPrivate(
+        final long watcher,
+        final long requestId,
+        final DistributedService service,
+        final int domainType,
+        final DirectBuffer name,
+        final int nameOffset,
+        final int nameLength)
+    {
+        final ItemCache cache = service.cache();
+        if (cache.isFull())
+        {
+            return REFUSED_FULL;
+        }
+        final ProviderLink link = service.pickLink(isLoadBalancing);
+        if (null == link)
+        {
+            return REFUSED_NO_PROVIDER;
+        }
+        final CachedItem item = cache.addUnnamed(core.directory.nextItemHandle(), service, name, nameOffset,
+            nameLength, domainType);
+        service.itemAdded();
+        item.interest = new SinkInterest();
+        item.interest.isPrivate = true;
+        item.interest.watchers.add(watcher);
+        item.interest.waitingRequests.addLong(requestId);
+        open((RouteSession)link, item);
+        return FORWARDED;
+    }
+
+    /**
+     * @return true if the handle is a private stream's (a reissue asks its provider, never the cache).
+     */
+    public boolean isPrivate(final DistributedService service, final int itemHandle)
+    {
+        final CachedItem item = service.cache().item(itemHandle);
+        return null != item && null != item.interest && item.interest.isPrivate;
+    }
+
+    /**
+     * A consumer's GenericMsg for an item of a mounted provider: onto the item's stream to its provider.
+     *
+     * @return true if written.
+     */
+    public boolean generic(final CachedItem item, final DirectBuffer buffer, final int offset, final int length)
+    {
+        if (null == item.interest || !item.hasOwner() || !(item.owner instanceof RouteSession))
+        {
+            return false;
+        }
+        final RouteSession link = (RouteSession)item.owner;
+        if (!link.writeGeneric(item, buffer, offset, length))
+        {
+            return false;
+        }
+        markDirty(link);
+        return true;
+    }
+
+    /**
      * @return the item of the last {@link #ANSWER_FROM_CACHE}.
      */
     public CachedItem answerItem()
@@ -423,6 +491,12 @@ public final class SinkDrivenItems
                 orphans.remove(i);
                 continue;
             }
+            if (item.interest.isPrivate)
+            {
+                orphans.remove(i);
+                closePrivate(item, "private stream lost with its provider connection: open it again");
+                continue;
+            }
             final ProviderLink link = service.pickLink(isLoadBalancing);
             if (null != link)
             {
@@ -496,6 +570,26 @@ public final class SinkDrivenItems
             markDirty(link);
         }
         remove(item);
+    }
+
+    /**
+     * A private stream cannot move to another connection (its provider state is that connection's): it closes
+     * ClosedRecover, for its consumer to open it again.
+     */
+    private void closePrivate(final CachedItem item, final String text)
+    {
+        final int capacity = 256 + text.length();
+        final int result = core.statusEncoder.encode(core.writer.begin(core.scratch, 0, capacity), item.domainType(),
+            0, StreamStates.CLOSED_RECOVER, DataStates.SUSPECT, StateCodes.NONE, text);
+        if (CodecReturnCodes.SUCCESS == result)
+        {
+            core.listener.onItemStatus(item.service().id(), item.handle(), StreamStates.CLOSED_RECOVER,
+                DataStates.SUSPECT, StateCodes.NONE, core.scratch, 0, core.writer.encodedLength());
+        }
+        item.interest.watchers.clear();
+        item.interest.waitingRequests.clear();
+        remove(item);
+        core.listener.onItemDropped(item.service().id(), item.handle(), item.domainType());
     }
 
     private void remove(final CachedItem item)

@@ -20,6 +20,11 @@ final class SinkInterest
      * only as the answers to the requests waiting for it.
      */
     boolean isMoved;
+    /**
+     * A private stream: one watcher's own stream to the provider, found by handle only (never by name, so never
+     * shared), asked again by a reissue, and closed ClosedRecover when its connection is lost.
+     */
+    boolean isPrivate;
 
     boolean isEmpty()
     {

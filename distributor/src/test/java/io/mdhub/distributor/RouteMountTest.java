@@ -23,6 +23,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 import com.refinitiv.eta.codec.AckMsg;
 import com.refinitiv.eta.codec.DataStates;
 import com.refinitiv.eta.codec.MsgClasses;
+import com.refinitiv.eta.codec.RefreshMsgFlags;
 import com.refinitiv.eta.codec.NakCodes;
 import com.refinitiv.eta.codec.StreamStates;
 import com.refinitiv.eta.rdm.Directory;
@@ -562,6 +563,91 @@ class RouteMountTest
         finally
         {
             CloseHelper.close(other);
+        }
+    }
+
+    @Test
+    void aPrivateStreamIsItsOwnStreamToTheProviderSeenByNoOtherConsumerAndGenericMessagesPassBothWays()
+    {
+        final EtaInteractiveProvider provider = provider();
+        launch(true, "hot-standby", provider);
+        final EtaConsumer shared = consumer("shared");
+        final int serviceId = serviceId(shared);
+        shared.requestItem(5, serviceId, "PRV.N");
+        assertRefresh(shared.awaitMessage(5), "PRV.N", serviceId);
+        assertEquals(1, provider.requests("PRV.N"));
+
+        final EtaConsumer owner = consumer("owner");
+        owner.requestPrivate(6, serviceId, "PRV.N");
+        final EtaMessage refresh = owner.awaitMessage(6);
+        assertRefresh(refresh, "PRV.N", serviceId);
+        assertTrue(0 != (refresh.flags() & RefreshMsgFlags.PRIVATE_STREAM), refresh::toString);
+        assertEquals(2, provider.requests("PRV.N"), "a stream of its own upstream, not the shared one");
+        assertEquals(1, provider.privateRequests("PRV.N"));
+        assertNull(shared.pollMessage(5, QUIET), "the private stream's refresh reaches its owner only");
+
+        // a second private stream of the same item is another upstream stream again
+        owner.requestPrivate(7, serviceId, "PRV.N");
+        assertRefresh(owner.awaitMessage(7), "PRV.N", serviceId);
+        assertEquals(2, provider.privateRequests("PRV.N"));
+
+        // the consumer's generic message reaches the provider on the private stream's upstream stream
+        owner.generic(6, DomainTypes.MARKET_PRICE, new EtaFieldLists().begin(0, 0).uint(FieldIds.MDH_UPDSEQ, 4242)
+            .end());
+        final EtaMessage generic = provider.awaitGeneric();
+        assertEquals(MsgClasses.GENERIC, generic.msgClass());
+        assertEquals(4242L, generic.uint(FieldIds.MDH_UPDSEQ));
+
+        // the provider's generic message on the item reaches each of its streams' watchers
+        provider.generic("PRV.N", new EtaFieldLists().begin(0, 0).uint(FieldIds.MDH_UPDSEQ, 77).end());
+        for (final int stream : new int[] {6, 7})
+        {
+            final EtaMessage back = owner.awaitMessage(stream);
+            assertEquals(MsgClasses.GENERIC, back.msgClass(), back::toString);
+            assertEquals(77L, back.uint(FieldIds.MDH_UPDSEQ));
+        }
+        assertEquals(MsgClasses.GENERIC, shared.awaitMessage(5).msgClass());
+
+        // closing the private stream closes its upstream stream only
+        owner.closeItem(6);
+        MdTests.await("the private stream closed upstream", () -> 1 == provider.closes("PRV.N"));
+        provider.update("PRV.N");
+        assertEquals(MsgClasses.UPDATE, shared.awaitMessage(5).msgClass());
+        assertEquals(MsgClasses.UPDATE, owner.awaitMessage(7).msgClass());
+        assertNull(owner.pollMessage(6, QUIET), "nothing on the closed private stream");
+    }
+
+    @Test
+    void aPrivateStreamToANonInteractiveServiceIsRefused()
+    {
+        final EtaInteractiveProvider provider = provider();
+        launch(true, "hot-standby", provider);
+        final EtaNiProvider nip = EtaNiProvider.connect(distributor.port());
+        try
+        {
+            nip.login("nip");
+            nip.publishDirectory(9, "NI_ONLY");
+            final EtaConsumer consumer = consumer("private-nip");
+            int niServiceId = -1;
+            for (int stream = 40; niServiceId < 0; stream++)
+            {
+                consumer.requestDirectory(stream, Directory.ServiceFilterFlags.INFO, false, -1);
+                for (final Service service : consumer.awaitMessage(stream).directoryRefresh().serviceList())
+                {
+                    if ("NI_ONLY".equals(service.info().serviceName().toString()))
+                    {
+                        niServiceId = service.serviceId();
+                    }
+                }
+            }
+            consumer.requestPrivate(8, niServiceId, "ANY.N");
+            final EtaMessage refused = consumer.awaitMessage(8);
+            assertEquals(StreamStates.CLOSED, refused.streamState(), refused::toString);
+            assertTrue(refused.text().contains("interactive providers only"), refused::toString);
+        }
+        finally
+        {
+            nip.close();
         }
     }
 

@@ -40,6 +40,8 @@ final class BackboneControlHandler implements ControlListener
     static final String NO_IMAGE_TEXT = "no cached image for the item (it could not be encoded)";
     static final String ITEM_LIMIT_TEXT = "item limit of the service reached";
     static final String NO_PROVIDER_TEXT = "no mounted provider of the service is up";
+    static final String PRIVATE_NOT_SERVED_TEXT =
+        "private streams are served by interactive providers only; this service is published non-interactively";
 
     private static final int REQUEST_FLAGS = RefreshFlags.SOLICITED | RefreshFlags.COMPLETE | RefreshFlags.CLEAR_CACHE;
     private static final int RECOVERY_FLAGS = RefreshFlags.COMPLETE | RefreshFlags.CLEAR_CACHE | RefreshFlags.RECOVERY;
@@ -183,6 +185,65 @@ final class BackboneControlHandler implements ControlListener
     }
 
     @Override
+    public boolean onPrivateItemRequest(
+        final int consumerId,
+        final int sourceIndex,
+        final long requestId,
+        final int serviceId,
+        final int domainType,
+        final DirectBuffer buffer,
+        final int nameOffset,
+        final int nameLength)
+    {
+        p2pServers.heard(consumerId, nowNs);
+        final DistributedService service = directory.service(serviceId);
+        if (null == service)
+        {
+            return refuse(serviceId, requestId, domainType, StateCodes.SOURCE_UNKNOWN, SERVICE_NOT_FOUND_TEXT);
+        }
+        if (!service.isSinkDriven())
+        {
+            return refuse(serviceId, requestId, domainType, StateCodes.NONE, PRIVATE_NOT_SERVED_TEXT);
+        }
+        switch (sinkItems.requestPrivate(SinkDrivenItems.watcher(consumerId, sourceIndex), requestId, service,
+            domainType, buffer, nameOffset, nameLength))
+        {
+            case SinkDrivenItems.FORWARDED:
+                requestsForwarded++;
+                return true;
+            case SinkDrivenItems.REFUSED_FULL:
+                return refuse(serviceId, requestId, domainType, StateCodes.TOO_MANY_ITEMS, ITEM_LIMIT_TEXT);
+            default:
+                return refuse(serviceId, requestId, domainType, StreamStates.CLOSED_RECOVER, StateCodes.NONE,
+                    NO_PROVIDER_TEXT);
+        }
+    }
+
+    @Override
+    public void onItemGeneric(
+        final int consumerId,
+        final int sourceIndex,
+        final long distributorEpoch,
+        final int serviceId,
+        final int itemHandle,
+        final DirectBuffer buffer,
+        final int rwfOffset,
+        final int rwfLength)
+    {
+        p2pServers.heard(consumerId, nowNs);
+        if (0 != distributorEpoch && epoch != distributorEpoch)
+        {
+            return; // another distributor's handle
+        }
+        final DistributedService service = directory.service(serviceId);
+        final CachedItem item = null == service ? null : service.cache().item(itemHandle);
+        if (null != item && service.isSinkDriven())
+        {
+            sinkItems.generic(item, buffer, rwfOffset, rwfLength);
+        }
+    }
+
+    @Override
     public boolean onItemPost(
         final int consumerId,
         final int sourceIndex,
@@ -236,7 +297,7 @@ final class BackboneControlHandler implements ControlListener
         {
             return true; // nothing to recover; the announcements say which services exist
         }
-        if (service.isSinkDriven() && !service.isCaching())
+        if (service.isSinkDriven() && (!service.isCaching() || sinkItems.isPrivate(service, itemHandle)))
         {
             // no images here: the provider sends fresh refreshes, broadcast to every watcher when they come
             if (itemHandle < 0)

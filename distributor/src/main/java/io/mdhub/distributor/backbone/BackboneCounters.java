@@ -26,6 +26,8 @@ final class BackboneCounters implements AutoCloseable
     static final int DROP_REASON_REJECTED = 103;
     /** Key of the drop counter for post acknowledgements the data stream pushed back (the poster times out). */
     static final int DROP_REASON_POST_ACK = 104;
+    /** Key of the drop counter for providers' generic messages the data stream pushed back. */
+    static final int DROP_REASON_GENERIC = 105;
 
     final AtomicCounter malformedControl;
     final AtomicCounter backPressure;
@@ -36,6 +38,7 @@ final class BackboneCounters implements AutoCloseable
     final AtomicCounter pendingBytes;
     final AtomicCounter pendingHighWater;
     final AtomicCounter postAcksDropped;
+    final AtomicCounter genericsDropped;
 
     BackboneCounters(final CountersManager countersManager, final String component)
     {
@@ -52,6 +55,8 @@ final class BackboneCounters implements AutoCloseable
             DROP_REASON_NOT_CONNECTED, "distributor-messages-dropped: reason=backbone-not-connected" + suffix);
         postAcksDropped = keyed(countersManager, MdCounters.DISTRIBUTOR_MESSAGES_DROPPED_TYPE_ID,
             DROP_REASON_POST_ACK, "distributor-messages-dropped: reason=backbone-post-ack" + suffix);
+        genericsDropped = keyed(countersManager, MdCounters.DISTRIBUTOR_MESSAGES_DROPPED_TYPE_ID,
+            DROP_REASON_GENERIC, "distributor-messages-dropped: reason=backbone-generic" + suffix);
         recoveries = countersManager.newCounter(
             "backbone-recoveries: images-resent" + suffix, MdCounters.BACKBONE_RECOVERIES_TYPE_ID);
         pendingBytes = countersManager.newCounter(
@@ -75,6 +80,6 @@ final class BackboneCounters implements AutoCloseable
     public void close()
     {
         CloseHelper.closeAll(malformedControl, backPressure, droppedPendingFull, droppedRejected, droppedNotConnected,
-            recoveries, pendingBytes, pendingHighWater, postAcksDropped);
+            recoveries, pendingBytes, pendingHighWater, postAcksDropped, genericsDropped);
     }
 }

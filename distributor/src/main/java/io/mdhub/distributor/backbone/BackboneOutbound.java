@@ -246,6 +246,20 @@ final class BackboneOutbound implements DistributorListener, PendingLiveMessages
     }
 
     /**
+     * A provider's generic message is not part of the item's image: published at once, outside the services'
+     * sequences, or dropped and counted when the stream pushes back.
+     */
+    @Override
+    public void onItemGeneric(
+        final int serviceId, final int itemHandle, final DirectBuffer rwf, final int rwfOffset, final int rwfLength)
+    {
+        if (publisher.generic(serviceId, itemHandle, rwf, rwfOffset, rwfLength) < 0)
+        {
+            counters.genericsDropped.increment();
+        }
+    }
+
+    /**
      * A post's outcome is not an item event: it is published at once, outside the services' sequences, or dropped
      * and counted when the stream pushes back (the poster's own timeout then answers it).
      */

@@ -18,6 +18,7 @@ import com.refinitiv.eta.codec.Codec;
 import com.refinitiv.eta.codec.CodecFactory;
 import com.refinitiv.eta.codec.DataStates;
 import com.refinitiv.eta.codec.DataTypes;
+import com.refinitiv.eta.codec.GenericMsg;
 import com.refinitiv.eta.codec.Msg;
 import com.refinitiv.eta.codec.MsgClasses;
 import com.refinitiv.eta.codec.MsgKey;
@@ -29,6 +30,7 @@ import com.refinitiv.eta.codec.QosTimeliness;
 import com.refinitiv.eta.codec.NakCodes;
 import com.refinitiv.eta.codec.RefreshMsg;
 import com.refinitiv.eta.codec.RefreshMsgFlags;
+import com.refinitiv.eta.codec.RequestMsgFlags;
 import com.refinitiv.eta.codec.StateCodes;
 import com.refinitiv.eta.codec.StatusMsg;
 import com.refinitiv.eta.codec.StatusMsgFlags;
@@ -90,6 +92,8 @@ public final class EtaInteractiveProvider implements AutoCloseable
     private final AtomicInteger connections = new AtomicInteger();
     private final LinkedBlockingQueue<ReceivedPost> posts = new LinkedBlockingQueue<>();
     private final AtomicInteger postsReceived = new AtomicInteger();
+    private final Map<String, AtomicInteger> privateRequests = new ConcurrentHashMap<>();
+    private final LinkedBlockingQueue<EtaMessage> generics = new LinkedBlockingQueue<>();
     private volatile int autoNakCode = NakCodes.NONE;
     private volatile String autoText = "";
     private volatile boolean isRunning = true;
@@ -99,6 +103,7 @@ public final class EtaInteractiveProvider implements AutoCloseable
     {
         final EtaChannel channel;
         final Map<Integer, String> streams = new ConcurrentHashMap<>();
+        final java.util.Set<Integer> privateStreams = ConcurrentHashMap.newKeySet();
         boolean isActive;
 
         Consumer(final EtaChannel channel)
@@ -474,6 +479,70 @@ public final class EtaInteractiveProvider implements AutoCloseable
     /**
      * @return PostMsgs received so far, over every connection.
      */
+    /**
+     * @param name an item.
+     * @return private-stream requests received for it.
+     */
+    public int privateRequests(final String name)
+    {
+        final AtomicInteger count = privateRequests.get(name);
+        return null == count ? 0 : count.get();
+    }
+
+    /**
+     * @return the next GenericMsg a consumer sent on an item stream (fails after 10 s).
+     */
+    public EtaMessage awaitGeneric()
+    {
+        try
+        {
+            final EtaMessage message = generics.poll(10, java.util.concurrent.TimeUnit.SECONDS);
+            if (null == message)
+            {
+                throw new AssertionError("no generic message within 10 s");
+            }
+            return message;
+        }
+        catch (final InterruptedException ex)
+        {
+            Thread.currentThread().interrupt();
+            throw new AssertionError("interrupted waiting for a generic message", ex);
+        }
+    }
+
+    /**
+     * Send a GenericMsg with a FieldList payload on every stream open for the item.
+     *
+     * @param name   the item.
+     * @param fields the payload.
+     */
+    public void generic(final String name, final byte[] fields)
+    {
+        commands.add(() ->
+        {
+            for (final Consumer consumer : consumers)
+            {
+                for (final Map.Entry<Integer, String> stream : consumer.streams.entrySet())
+                {
+                    if (stream.getValue().equals(name))
+                    {
+                        final GenericMsg generic = (GenericMsg)CodecFactory.createMsg();
+                        generic.msgClass(MsgClasses.GENERIC);
+                        generic.domainType(DomainTypes.MARKET_PRICE);
+                        generic.streamId(stream.getKey());
+                        generic.containerType(DataTypes.FIELD_LIST);
+                        generic.applyMessageComplete();
+                        generic.encodedDataBody(buffer(fields));
+                        consumer.channel.write(generic::encode);
+                    }
+                }
+            }
+        });
+    }
+
+    /**
+     * @return posts received so far.
+     */
     public int postsReceived()
     {
         return postsReceived.get();
@@ -573,6 +642,10 @@ public final class EtaInteractiveProvider implements AutoCloseable
         {
             onPost(consumer, message.msg());
         }
+        else if (MsgClasses.GENERIC == msgClass)
+        {
+            generics.add(message);
+        }
         else if (DomainTypes.LOGIN == domain && MsgClasses.REQUEST == msgClass)
         {
             final LoginRefresh refresh = (LoginRefresh)LoginMsgFactory.createMsg();
@@ -610,11 +683,17 @@ public final class EtaInteractiveProvider implements AutoCloseable
             {
                 openStreams.incrementAndGet();
             }
+            if (0 != (message.flags() & RequestMsgFlags.PRIVATE_STREAM))
+            {
+                consumer.privateStreams.add(streamId);
+                privateRequests.computeIfAbsent(name, (k) -> new AtomicInteger()).incrementAndGet();
+            }
             sendRefresh(consumer, streamId, name);
         }
         else if (MsgClasses.CLOSE == msgClass)
         {
             final String name = consumer.streams.remove(message.streamId());
+            consumer.privateStreams.remove(message.streamId());
             if (null != name)
             {
                 openStreams.decrementAndGet();
@@ -686,7 +765,8 @@ public final class EtaInteractiveProvider implements AutoCloseable
         refresh.domainType(DomainTypes.MARKET_PRICE);
         refresh.streamId(streamId);
         refresh.containerType(DataTypes.FIELD_LIST);
-        refresh.flags(RefreshMsgFlags.HAS_MSG_KEY | RefreshMsgFlags.HAS_QOS | RefreshMsgFlags.SOLICITED | partFlags);
+        refresh.flags(RefreshMsgFlags.HAS_MSG_KEY | RefreshMsgFlags.HAS_QOS | RefreshMsgFlags.SOLICITED | partFlags |
+            (consumer.privateStreams.contains(streamId) ? RefreshMsgFlags.PRIVATE_STREAM : 0));
         refresh.state().streamState(StreamStates.OPEN);
         refresh.state().dataState(DataStates.OK);
         refresh.state().code(StateCodes.NONE);
