@@ -1,6 +1,7 @@
 package io.mdhub.distributor;
 
 import java.nio.ByteBuffer;
+import java.util.Arrays;
 
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -10,11 +11,14 @@ import io.mdhub.common.cache.ItemImage;
 
 /**
  * One published item as the distributor keeps it: its handle, domain and name, the state and QoS of its last refresh
- * or status, the provider stream it arrives on, and (for FieldList and Map payloads) its image. Owned by the
- * distributor's event loop; read it only there.
+ * or status, the provider stream it arrives on, its item group (the group id of its provider's last refresh, or of a
+ * status or group merge since), and (for FieldList and Map payloads) its image. Owned by the distributor's event
+ * loop; read it only there.
  */
 public final class CachedItem
 {
+    private static final byte[] NO_GROUP = new byte[0];
+
     private final int handle;
     /** Copied out of the name: every update reads it, and the name is one more cache line away. */
     private final int domainType;
@@ -23,6 +27,9 @@ public final class CachedItem
     private final DirectBuffer nameBuffer;
     private final ByteBuffer nameByteBuffer;
     private final CachedImage cached;
+    /** Grown only for a longer id (ids are usually 2 bytes), so a refresh keeping its group allocates nothing. */
+    private byte[] groupId = NO_GROUP;
+    private int groupIdLength;
     ProviderLink owner;
     int providerStreamId;
     /** Set for an item of a sink-driven (mounted, interactive) service: who wants it; null for pushed items. */
@@ -153,6 +160,53 @@ public final class CachedItem
     {
         service.imageUpdates().applyAll();
         return cached;
+    }
+
+    /**
+     * @return a copy of the item's group id (for tools and tests; allocates); empty before the first refresh.
+     */
+    public byte[] groupId()
+    {
+        return Arrays.copyOf(groupId, groupIdLength);
+    }
+
+    /**
+     * The item's group changes (a refresh or status carrying a group id, or a merge of its group).
+     *
+     * @param source buffer holding the new id.
+     * @param offset its first byte.
+     * @param length its length (at most 255: RWF ids are buf8).
+     */
+    void groupId(final DirectBuffer source, final int offset, final int length)
+    {
+        if (length > groupId.length)
+        {
+            groupId = new byte[length];
+        }
+        source.getBytes(offset, groupId, 0, length);
+        groupIdLength = length;
+    }
+
+    /**
+     * @param other  buffer holding a group id.
+     * @param offset its first byte.
+     * @param length its length.
+     * @return true if the item belongs to that group.
+     */
+    boolean isInGroup(final DirectBuffer other, final int offset, final int length)
+    {
+        if (length != groupIdLength)
+        {
+            return false;
+        }
+        for (int i = 0; i < length; i++)
+        {
+            if (groupId[i] != other.getByte(offset + i))
+            {
+                return false;
+            }
+        }
+        return true;
     }
 
     /**

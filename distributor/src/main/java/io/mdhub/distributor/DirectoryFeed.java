@@ -19,7 +19,8 @@ import io.netty.buffer.ByteBuf;
 /**
  * Applies a provider's source directory (refresh and updates, normally on stream -1) to the merged
  * {@link ServiceDirectory}: maps the provider's service ids onto distributor services by name, tracks service state
- * and tells the listener about every change. Directory messages are rare admin traffic, so ETA decodes them whole.
+ * and tells the listener about every change; the GROUP filter's group statuses and merges go to {@link ItemGroups}.
+ * Directory messages are rare admin traffic, so ETA decodes them whole.
  */
 final class DirectoryFeed
 {
@@ -134,6 +135,7 @@ final class DirectoryFeed
             core.listener.onServiceChanged(service.id(), service.name(), service.serviceState(),
                 service.acceptingRequests());
         }
+        core.groups.apply(session, service, announced.groupStateList());
     }
 
     /**

@@ -45,6 +45,7 @@ final class DistributorCore
     final Buffer loginAcceptText = CodecFactory.createBuffer();
     final Buffer loginRejectText = CodecFactory.createBuffer();
     final ItemFeed items;
+    final ItemGroups groups;
     final DirectoryFeed directoryFeed;
     final SinkDrivenItems sinkItems;
     final ItemPosts posts;
@@ -89,6 +90,7 @@ final class DistributorCore
         this.readGate = readGate;
         this.partialFrameTimeoutNs = partialFrameTimeoutNs;
         this.items = new ItemFeed(this);
+        this.groups = new ItemGroups(this);
         this.directoryFeed = new DirectoryFeed(this);
         this.sinkItems = sinkItems;
         sinkItems.attach(this);

@@ -22,7 +22,8 @@ import io.netty.buffer.ByteBuf;
  * with a key naming a service the provider announced and while the service is below its item limit; otherwise the
  * stream is closed with a StatusMsg and counted, and the connection stays up. Items are found by (domain, name): the
  * same name published in two domains is two items. A refresh whose domain is not its stream's item's is dropped and
- * counted (a provider reuses a stream for another item only after closing it).
+ * counted (a provider reuses a stream for another item only after closing it). Each item keeps the group id of its
+ * refreshes and of statuses that carry one, for {@link ItemGroups}.
  */
 final class ItemFeed
 {
@@ -97,6 +98,10 @@ final class ItemFeed
         {
             malformedPayload(session);
             return;
+        }
+        if (msg.hasGroupId())
+        {
+            item.groupId(msg.buffer(), msg.groupIdOffset(), msg.groupIdLength());
         }
         service.refreshesIn().increment();
         if (outgoing(session, service.id(), message, view))
@@ -203,6 +208,10 @@ final class ItemFeed
             return;
         }
         item.cached().applyStatus(msg);
+        if (msg.hasGroupId())
+        {
+            item.groupId(msg.buffer(), msg.groupIdOffset(), msg.groupIdLength());
+        }
         final DistributedService service = item.service();
         if (!outgoing(session, service.id(), message, view))
         {
@@ -232,13 +241,13 @@ final class ItemFeed
         drop(session, item);
     }
 
-    private static boolean isClosed(final int streamState)
+    static boolean isClosed(final int streamState)
     {
         return StreamStates.CLOSED == streamState || StreamStates.CLOSED_RECOVER == streamState ||
             StreamStates.REDIRECTED == streamState;
     }
 
-    private void drop(final ProviderLink session, final CachedItem item)
+    void drop(final ProviderLink session, final CachedItem item)
     {
         session.unbind(item.providerStreamId);
         item.owner = null;

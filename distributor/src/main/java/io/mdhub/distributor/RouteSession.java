@@ -6,6 +6,7 @@ import com.refinitiv.eta.codec.CloseMsg;
 import com.refinitiv.eta.codec.CodecFactory;
 import com.refinitiv.eta.codec.CodecReturnCodes;
 import com.refinitiv.eta.codec.DataTypes;
+import com.refinitiv.eta.codec.EncodeIterator;
 import com.refinitiv.eta.codec.Msg;
 import com.refinitiv.eta.codec.MsgClasses;
 import com.refinitiv.eta.codec.MsgKeyFlags;
@@ -23,7 +24,9 @@ import com.refinitiv.eta.valueadd.domainrep.rdm.login.LoginMsgType;
 import com.refinitiv.eta.valueadd.domainrep.rdm.login.LoginRequest;
 
 import io.mdhub.common.ripc.RipcFrameEncoder;
+import io.mdhub.common.rwf.FieldView;
 import io.mdhub.common.rwf.RwfMsgDescriptor;
+import io.mdhub.common.rwf.eta.ViewRequestEncoder;
 import io.netty.buffer.ByteBuf;
 
 /**
@@ -46,6 +49,7 @@ final class RouteSession extends ProviderLink
     private final RouteEndpoint endpoint;
     private final RequestMsg request = (RequestMsg)CodecFactory.createMsg();
     private final CloseMsg close = (CloseMsg)CodecFactory.createMsg();
+    private final ViewRequestEncoder viewEncoder = new ViewRequestEncoder();
     private int nextStreamId = FIRST_ITEM_STREAM;
 
     RouteSession(final DistributorCore core, final RouteEndpoint endpoint)
@@ -293,8 +297,25 @@ final class RouteSession extends ProviderLink
         request.msgKey().serviceId(providerServiceId);
         request.msgKey().nameType(InstrumentNameTypes.RIC);
         request.msgKey().name().data(item.nameByteBuffer(), 0, nameLength);
-        final ByteBuf buf = RipcFrameEncoder.newMessageBuffer(ctx.alloc(), REQUEST_HEADROOM + nameLength);
-        if (!finish(buf, request.encode(core.writer.begin(buf, buf.writerIndex(), buf.writableBytes())), "request"))
+        final FieldView view = null == item.interest ? null : item.interest.upstreamView;
+        final int capacity = REQUEST_HEADROOM + nameLength + (null == view ? 0 : 32 + 3 * view.size());
+        final ByteBuf buf = RipcFrameEncoder.newMessageBuffer(ctx.alloc(), capacity);
+        final EncodeIterator iterator = core.writer.begin(buf, buf.writerIndex(), buf.writableBytes());
+        final int result;
+        if (null == view)
+        {
+            result = request.encode(iterator);
+        }
+        else
+        {
+            // the union of the watchers' views: the provider sends only those fields
+            request.applyHasView();
+            request.containerType(DataTypes.ELEMENT_LIST);
+            final int init = request.encodeInit(iterator, 0);
+            final int payload = init < CodecReturnCodes.SUCCESS ? init : viewEncoder.encode(iterator, view);
+            result = payload < CodecReturnCodes.SUCCESS ? payload : request.encodeComplete(iterator, true);
+        }
+        if (!finish(buf, result, "request"))
         {
             return false;
         }

@@ -14,6 +14,7 @@ import com.refinitiv.eta.codec.DataStates;
 import com.refinitiv.eta.codec.StateCodes;
 import com.refinitiv.eta.codec.StreamStates;
 
+import io.mdhub.common.rwf.FieldView;
 import io.mdhub.common.rwf.RwfMsgFlags;
 
 /**
@@ -114,6 +115,7 @@ public final class SinkDrivenItems
      *
      * @return {@link #ANSWER_FROM_CACHE}, {@link #FORWARDED} or a refusal code.
      */
+    @SuppressWarnings("checkstyle:ParameterNumber") // primitives, not a message object (STYLE.md §1.1.4)
     public int request(
         final long watcher,
         final long requestId,
@@ -122,7 +124,8 @@ public final class SinkDrivenItems
         final boolean isStreaming,
         final DirectBuffer name,
         final int nameOffset,
-        final int nameLength)
+        final int nameLength,
+        final FieldView view)
     {
         final ItemCache cache = service.cache();
         final int handle = cache.handle(domainType, name, nameOffset, nameLength);
@@ -136,6 +139,12 @@ public final class SinkDrivenItems
             if (isStreaming)
             {
                 item.interest.watchers.add(watcher);
+                item.interest.view(watcher, view);
+            }
+            if (widensView(item, isStreaming ? item.interest.wanted() : FieldView.union(item.interest.wanted(), view)))
+            {
+                item.interest.waitingRequests.addLong(requestId); // the reissue's refresh carries the new fields
+                return FORWARDED;
             }
             if (service.isCaching() && item.hasOwner() && item.isRefreshComplete() && item.isImaged() &&
                 item.interest.waitingRequests.isEmpty())
@@ -166,10 +175,40 @@ public final class SinkDrivenItems
         if (isStreaming)
         {
             item.interest.watchers.add(watcher);
+            item.interest.view(watcher, view);
         }
+        item.interest.upstreamView = view;
         item.interest.waitingRequests.addLong(requestId);
         open((RouteSession)link, item);
         return FORWARDED;
+    }
+
+    /**
+     * The provider was asked for a view that lacks fields some watcher now wants: ask it again, now, for the union
+     * of the watchers' views (or every field), as an ADS widens its request upstream. A narrower union is not asked
+     * for (the wider stream serves every view).
+     *
+     * @return true if a reissue went out (its refresh answers the waiting requests).
+     */
+    private boolean widensView(final CachedItem item, final FieldView wanted)
+    {
+        final FieldView asked = item.interest.upstreamView;
+        if (null == asked || asked.covers(wanted))
+        {
+            return false;
+        }
+        item.interest.upstreamView = wanted;
+        if (item.hasOwner())
+        {
+            final RouteSession link = (RouteSession)item.owner;
+            if (link.reissue(item))
+            {
+                item.interest.isRefreshAsked = true;
+                reissued.increment();
+                markDirty(link);
+            }
+        }
+        return true; // an item without a connection now is opened with the new view when one is up
     }
 
     /**
@@ -238,6 +277,7 @@ public final class SinkDrivenItems
      *
      * @return {@link #FORWARDED} or a refusal code ({@link #REFUSED_FULL}, {@link #REFUSED_NO_PROVIDER}).
      */
+    @SuppressWarnings("checkstyle:ParameterNumber") // primitives, not a message object (STYLE.md §1.1.4)
     public int requestPrivate(
         final long watcher,
         final long requestId,
@@ -245,7 +285,8 @@ public final class SinkDrivenItems
         final int domainType,
         final DirectBuffer name,
         final int nameOffset,
-        final int nameLength)
+        final int nameLength,
+        final FieldView view)
     {
         final ItemCache cache = service.cache();
         if (cache.isFull())
@@ -263,6 +304,8 @@ public final class SinkDrivenItems
         item.interest = new SinkInterest();
         item.interest.isPrivate = true;
         item.interest.watchers.add(watcher);
+        item.interest.view(watcher, view);
+        item.interest.upstreamView = view;
         item.interest.waitingRequests.addLong(requestId);
         open((RouteSession)link, item);
         return FORWARDED;
@@ -313,6 +356,7 @@ public final class SinkDrivenItems
         final CachedItem item = service.cache().item(itemHandle);
         if (null != item && null != item.interest && item.interest.watchers.remove(watcher))
         {
+            item.interest.views.remove(watcher);
             closeIfUnwanted(item);
         }
     }
@@ -362,6 +406,7 @@ public final class SinkDrivenItems
         for (int i = 0; i < scratchWatchers.size(); i++)
         {
             interest.watchers.remove(scratchWatchers.getLong(i));
+            interest.views.remove(scratchWatchers.getLong(i));
         }
         return !scratchWatchers.isEmpty();
     }

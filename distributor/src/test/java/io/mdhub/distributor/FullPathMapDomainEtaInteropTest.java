@@ -238,12 +238,13 @@ class FullPathMapDomainEtaInteropTest
         assertEquals(StateCodes.NONE, status.code());
         assertEquals(CachedImage.OTHER_CONTAINER_TEXT, status.text());
 
-        // the same name in MarketPrice is another item, which the cache does not hold
+        // the same name in MarketPrice is another item, which the cache does not hold: it waits for its provider
         consumer.eta.requestItem(8, DomainTypes.MARKET_PRICE, consumer.serviceId, name, true);
-        final EtaMessage notFound = consumer.eta.awaitMessage(8);
-        assertEquals(MsgClasses.STATUS, notFound.msgClass(), notFound::toString);
-        assertEquals(StreamStates.CLOSED, notFound.streamState());
-        assertEquals(StateCodes.NOT_FOUND, notFound.code(), notFound::toString);
+        final EtaMessage waiting = consumer.eta.awaitMessage(8);
+        assertEquals(MsgClasses.STATUS, waiting.msgClass(), waiting::toString);
+        assertEquals(StreamStates.OPEN, waiting.streamState());
+        assertEquals(DataStates.SUSPECT, waiting.dataState());
+        assertEquals("waiting for the provider to publish the item", waiting.text(), waiting::toString);
     }
 
     // ------------------------------------------------------------------ helpers

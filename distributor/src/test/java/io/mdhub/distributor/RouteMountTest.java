@@ -618,6 +618,42 @@ class RouteMountTest
     }
 
     @Test
+    void theProviderIsAskedForTheUnionOfTheConsumersViewsWidenedAsConsumersWantMore()
+    {
+        final EtaInteractiveProvider provider = provider();
+        launch(true, "hot-standby", provider);
+        final EtaConsumer bid = consumer("bid");
+        final int serviceId = serviceId(bid);
+        bid.requestView(5, serviceId, "VW.N", true, FieldIds.BID);
+        final EtaMessage bidRefresh = bid.awaitMessage(5);
+        assertEquals(List.of(FieldIds.BID), bidRefresh.fieldIds(), bidRefresh::toString);
+        assertEquals(List.of("[22]"), provider.requestedViews("VW.N"));
+
+        // a consumer of another field: one upstream stream, asked again for both fields
+        final EtaConsumer seq = consumer("seq");
+        seq.requestView(5, serviceId, "VW.N", true, FieldIds.MDH_UPDSEQ);
+        assertEquals(List.of(FieldIds.MDH_UPDSEQ), seq.awaitMessage(5).fieldIds());
+        assertEquals(List.of("[22]", "[-4001, 22]"), provider.requestedViews("VW.N"));
+
+        // a consumer of a field already asked for: nothing more upstream
+        final EtaConsumer bid2 = consumer("bid2");
+        bid2.requestView(5, serviceId, "VW.N", true, FieldIds.BID);
+        assertEquals(List.of(FieldIds.BID), bid2.awaitMessage(5).fieldIds());
+
+        // a consumer without a view: every field upstream
+        final EtaConsumer all = consumer("all");
+        all.requestItem(5, serviceId, "VW.N");
+        assertEquals(List.of(FieldIds.BID, FieldIds.MDH_UPDSEQ), all.awaitMessage(5).fieldIds());
+        assertEquals(List.of("[22]", "[-4001, 22]", "all"), provider.requestedViews("VW.N"));
+        assertEquals(1, provider.openStreams(), "one stream upstream throughout");
+
+        provider.update("VW.N");
+        assertEquals(List.of(FieldIds.BID), bid.awaitMessage(5).fieldIds());
+        assertEquals(List.of(FieldIds.MDH_UPDSEQ), seq.awaitMessage(5).fieldIds());
+        assertEquals(List.of(FieldIds.BID, FieldIds.MDH_UPDSEQ), all.awaitMessage(5).fieldIds());
+    }
+
+    @Test
     void aPrivateStreamToANonInteractiveServiceIsRefused()
     {
         final EtaInteractiveProvider provider = provider();

@@ -253,7 +253,7 @@ class RoutePostTest
             final DistributorCore core = distributor.context().core();
             final int result = core.sinkItems.request(SinkDrivenItems.watcher(CONSUMER_ID, SOURCE_INDEX), 1,
                 core.directory.service(SERVICE), DomainTypes.MARKET_PRICE, true, nameBuffer, 0,
-                nameBuffer.capacity());
+                nameBuffer.capacity(), null);
             core.sinkItems.flush();
             return result;
         });

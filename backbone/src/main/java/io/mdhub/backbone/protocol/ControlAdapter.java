@@ -109,18 +109,28 @@ public final class ControlAdapter implements ControlledFragmentHandler
             return skip();
         }
         final int nameLength = request.itemNameLength();
-        if (nameOffset + nameLength > end)
+        final int viewLengthOffset = nameOffset + nameLength;
+        if (viewLengthOffset + ItemRequestDecoder.viewHeaderLength() > end)
+        {
+            return skip();
+        }
+        request.limit(viewLengthOffset);
+        final long viewLength = request.viewLength();
+        final int viewOffset = viewLengthOffset + ItemRequestDecoder.viewHeaderLength();
+        if (viewOffset + viewLength > end || 0 != (viewLength & 1))
         {
             return skip();
         }
         if (BooleanType.TRUE == request.privateStream())
         {
             return action(listener.onPrivateItemRequest(request.consumerId(), request.sourceIndex(),
-                request.requestId(), request.serviceId(), request.domainType(), buffer, nameOffset, nameLength));
+                request.requestId(), request.serviceId(), request.domainType(), buffer, nameOffset, nameLength,
+                viewOffset, (int)viewLength));
         }
         return action(listener.onItemRequest(
             request.consumerId(), request.sourceIndex(), request.requestId(), request.serviceId(),
-            request.domainType(), BooleanType.TRUE == request.streaming(), buffer, nameOffset, nameLength));
+            request.domainType(), BooleanType.TRUE == request.streaming(), buffer, nameOffset, nameLength,
+            viewOffset, (int)viewLength));
     }
 
     private Action onItemPost(

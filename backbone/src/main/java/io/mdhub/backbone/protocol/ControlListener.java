@@ -30,12 +30,14 @@ public interface ControlListener
      * @param buffer     holds the item name.
      * @param nameOffset where it starts.
      * @param nameLength its length (ASCII).
+     * @param viewOffset where the view's field ids start in buffer (int16 each, little-endian).
+     * @param viewLength their length in bytes; 0 = every field.
      * @return true when consumed; false to be called again with it on the next poll.
      */
+    @SuppressWarnings("checkstyle:ParameterNumber") // primitives, not a message object (STYLE.md §1.1.4)
     boolean onItemRequest(
         int consumerId, int sourceIndex, long requestId, int serviceId, int domainType, boolean isStreaming,
-        DirectBuffer buffer,
-        int nameOffset, int nameLength);
+        DirectBuffer buffer, int nameOffset, int nameLength, int viewOffset, int viewLength);
 
     /**
      * Drop interest in an item.
@@ -103,8 +105,11 @@ public interface ControlListener
      * @param buffer      holds the item name.
      * @param nameOffset  where it starts.
      * @param nameLength  its length (ASCII).
+     * @param viewOffset  where the view's field ids start in buffer (int16 each, little-endian).
+     * @param viewLength  their length in bytes; 0 = every field.
      * @return true when consumed; false to be called again with it on the next poll.
      */
+    @SuppressWarnings("checkstyle:ParameterNumber") // primitives, not a message object (STYLE.md §1.1.4)
     default boolean onPrivateItemRequest(
         final int consumerId,
         final int sourceIndex,
@@ -113,7 +118,9 @@ public interface ControlListener
         final int domainType,
         final DirectBuffer buffer,
         final int nameOffset,
-        final int nameLength)
+        final int nameLength,
+        final int viewOffset,
+        final int viewLength)
     {
         return true;
     }

@@ -1,6 +1,9 @@
 package io.mdhub.backbone.protocol;
 
+import java.nio.ByteOrder;
+
 import org.agrona.DirectBuffer;
+import org.agrona.ExpandableArrayBuffer;
 
 import io.mdhub.common.codecs.backbone.BooleanType;
 import io.mdhub.common.codecs.backbone.ConsumerAnnouncementEncoder;
@@ -10,6 +13,7 @@ import io.mdhub.common.codecs.backbone.ItemGenericEncoder;
 import io.mdhub.common.codecs.backbone.ItemPostEncoder;
 import io.mdhub.common.codecs.backbone.MessageHeaderEncoder;
 import io.mdhub.common.codecs.backbone.RecoveryRequestEncoder;
+import io.mdhub.common.rwf.FieldView;
 
 /**
  * Encodes a p2p-server's control stream to the distributors: heartbeats, item requests and closes, recovery
@@ -29,6 +33,7 @@ public final class ControlPublisher
     private final RecoveryRequestEncoder recovery = new RecoveryRequestEncoder();
     private final ItemPostEncoder post = new ItemPostEncoder();
     private final ItemGenericEncoder generic = new ItemGenericEncoder();
+    private final ExpandableArrayBuffer viewScratch = new ExpandableArrayBuffer(64);
 
     /**
      * @param publication the control stream.
@@ -97,7 +102,7 @@ public final class ControlPublisher
         final int nameOffset,
         final int nameLength)
     {
-        return requestItem(requestId, serviceId, domainType, isStreaming, false, name, nameOffset, nameLength);
+        return requestItem(requestId, serviceId, domainType, isStreaming, false, name, nameOffset, nameLength, null);
     }
 
     /**
@@ -109,8 +114,10 @@ public final class ControlPublisher
      * @param name        holds the item name (ASCII).
      * @param nameOffset  where it starts.
      * @param nameLength  its length.
+     * @param view        the fields the requester's consumers want, or null for every field.
      * @return position or a negative Publication code.
      */
+    @SuppressWarnings("checkstyle:ParameterNumber") // primitives, not a message object (STYLE.md §1.1.4)
     public long requestItem(
         final long requestId,
         final int serviceId,
@@ -119,10 +126,13 @@ public final class ControlPublisher
         final boolean isPrivate,
         final DirectBuffer name,
         final int nameOffset,
-        final int nameLength)
+        final int nameLength,
+        final FieldView view)
     {
+        final int viewLength = null == view ? 0 : view.size() * Short.BYTES;
         final long claimed = publication.claim(MessageHeaderEncoder.ENCODED_LENGTH + ItemRequestEncoder.BLOCK_LENGTH +
-            ItemRequestEncoder.itemNameHeaderLength() + nameLength);
+            ItemRequestEncoder.itemNameHeaderLength() + nameLength + ItemRequestEncoder.viewHeaderLength() +
+            viewLength);
         if (claimed < 0)
         {
             return claimed;
@@ -135,8 +145,22 @@ public final class ControlPublisher
             .streaming(isStreaming ? BooleanType.TRUE : BooleanType.FALSE)
             .sourceIndex(sourceIndex)
             .privateStream(isPrivate ? BooleanType.TRUE : BooleanType.FALSE)
-            .putItemName(name, nameOffset, nameLength);
+            .putItemName(name, nameOffset, nameLength)
+            .putView(viewBytes(view), 0, viewLength);
         return publication.commit();
+    }
+
+    private DirectBuffer viewBytes(final FieldView view)
+    {
+        if (null != view)
+        {
+            final int[] fieldIds = view.fieldIds();
+            for (int i = 0; i < fieldIds.length; i++)
+            {
+                viewScratch.putShort(i * Short.BYTES, (short)fieldIds[i], ByteOrder.LITTLE_ENDIAN);
+            }
+        }
+        return viewScratch;
     }
 
     /**

@@ -273,10 +273,11 @@ class BackboneProtocolTest
                 events.add("announce c=" + consumerId + " epoch=" + epoch + " interval=" + intervalMs);
             }
 
+            @SuppressWarnings("checkstyle:ParameterNumber") // the listener's primitives
             public boolean onItemRequest(
                 final int consumerId, final int sourceIndex, final long requestId, final int serviceId,
                 final int domainType, final boolean isStreaming, final DirectBuffer buffer, final int nameOffset,
-                final int nameLength)
+                final int nameLength, final int viewOffset, final int viewLength)
             {
                 events.add("request c=" + consumerId + "/" + sourceIndex + " req=" + requestId + " s=" + serviceId +
                     " domain=" + domainType + " streaming=" + isStreaming + " name=" +

@@ -58,6 +58,8 @@ public final class RwfMsgFlyweight
     private int stateOffset;
     private int stateTextOffset;
     private int stateTextLength;
+    private int groupIdOffset;
+    private int groupIdLength;
     private int updateType;
     private int partNum;
     private int postUserInfoOffset;
@@ -157,6 +159,8 @@ public final class RwfMsgFlyweight
         stateOffset = ABSENT;
         stateTextOffset = ABSENT;
         stateTextLength = 0;
+        groupIdOffset = ABSENT;
+        groupIdLength = 0;
         updateType = ABSENT;
         partNum = ABSENT;
         postUserInfoOffset = ABSENT;
@@ -197,7 +201,7 @@ public final class RwfMsgFlyweight
         {
             return false;
         }
-        if (!readState() || !skipBuf8())
+        if (!readState() || !readGroupId())
         {
             return false;
         }
@@ -230,7 +234,7 @@ public final class RwfMsgFlyweight
         {
             return false;
         }
-        if (optional(RwfMsgFlags.Status.HAS_GROUP_ID) && !skipBuf8())
+        if (optional(RwfMsgFlags.Status.HAS_GROUP_ID) && !readGroupId())
         {
             return false;
         }
@@ -517,6 +521,22 @@ public final class RwfMsgFlyweight
         return skipFixed(stateTextOffset - cursor + stateTextLength);
     }
 
+    private boolean readGroupId()
+    {
+        if (!need(1))
+        {
+            return fail(RwfError.MEMBER_OVERRUN);
+        }
+        final int idLength = buffer.getByte(cursor) & 0xFF;
+        if (!skipFixed(1 + idLength))
+        {
+            return false;
+        }
+        groupIdOffset = cursor - idLength;
+        groupIdLength = idLength;
+        return true;
+    }
+
     private boolean readKey()
     {
         if (!need(1) || !need(RwfPrimitives.u15rbWidth(buffer, cursor)))
@@ -720,6 +740,54 @@ public final class RwfMsgFlyweight
     public int stateTextLength()
     {
         return stateTextLength;
+    }
+
+    /**
+     * @return true if the message carries an item group id (a refresh always, a status when HAS_GROUP_ID).
+     */
+    public boolean hasGroupId()
+    {
+        return ABSENT != groupIdOffset;
+    }
+
+    /**
+     * @return offset in the buffer of the group id's first byte (after its length byte), or -1 when absent.
+     */
+    public int groupIdOffset()
+    {
+        return groupIdOffset;
+    }
+
+    /**
+     * @return length of the group id (0 when absent or empty; ETA's default is the 2-byte id 0).
+     */
+    public int groupIdLength()
+    {
+        return groupIdLength;
+    }
+
+    /**
+     * Compare the group id with bytes, in place.
+     *
+     * @param other  buffer holding a group id.
+     * @param offset its first byte.
+     * @param length its length.
+     * @return true if the message carries a group id with exactly those bytes.
+     */
+    public boolean groupIdEquals(final DirectBuffer other, final int offset, final int length)
+    {
+        if (!hasGroupId() || length != groupIdLength)
+        {
+            return false;
+        }
+        for (int i = 0; i < length; i++)
+        {
+            if (buffer.getByte(groupIdOffset + i) != other.getByte(offset + i))
+            {
+                return false;
+            }
+        }
+        return true;
     }
 
     /**

@@ -108,6 +108,10 @@ class FieldViewFilterTest
         assertEquals(FieldView.of(1, 2, 3), FieldView.of(1, 2).union(FieldView.of(2, 3)));
         assertEquals(null, FieldView.of(1).union(null), "a union with every field is every field");
         assertThrows(IllegalArgumentException.class, () -> FieldView.of(32768));
+        assertTrue(FieldView.of(22, 25, 6).covers(FieldView.of(25, 6)));
+        assertFalse(FieldView.of(22, 25).covers(FieldView.of(25, 32)));
+        assertFalse(FieldView.of(22, 25).covers(null), "no view covers every field");
+        assertFalse(FieldView.of().contains(0), "an empty view holds nothing");
     }
 
     private static byte[] update(final int containerType, final byte[] payload)

@@ -10,8 +10,9 @@ import io.mdhub.common.test.Allocations;
 import io.mdhub.common.test.InterruptAfter;
 
 /**
- * The flyweight path (wrap, routing reads, name compare and copy, streamId rewrite) allocates nothing. Measured with
- * the per-thread allocation counter after warm-up; JMH {@code -prof gc} in benchmarks/ is the main evidence.
+ * The flyweight path (wrap, routing reads, name and group id compare, name copy, streamId rewrite) allocates nothing.
+ * Measured with the per-thread allocation counter after warm-up; JMH {@code -prof gc} in benchmarks/ is the main
+ * evidence.
  */
 @InterruptAfter(30)
 class RwfMsgFlyweightAllocationTest
@@ -40,6 +41,7 @@ class RwfMsgFlyweightAllocationTest
             flyweight.streamId(-i);
             flyweight.wrap(refresh, 0, refresh.capacity());
             sum += flyweight.streamState() + flyweight.key().filter();
+            sum += flyweight.groupIdLength() + (flyweight.groupIdEquals(refresh, 0, 0) ? 1 : 0);
             sum += flyweight.wrap(truncated, 0, truncated.capacity()) ? 1 : flyweight.errorReason().length();
         }
         return sum;

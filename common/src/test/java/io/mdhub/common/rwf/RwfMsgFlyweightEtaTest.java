@@ -125,6 +125,7 @@ class RwfMsgFlyweightEtaTest
             assertKeyMatches(what, expected.msgKey(), actual.key(), actual.buffer());
         }
         assertStateMatches(what, expected, actual);
+        assertGroupIdMatches(what, expected, actual);
         assertEquals(MsgClasses.UPDATE == expected.msgClass() && expected instanceof UpdateMsg
             ? ((UpdateMsg)expected).updateType() : -1, actual.updateType(),
             what);
@@ -244,6 +245,33 @@ class RwfMsgFlyweightEtaTest
         {
             assertEquals(-1, actual.streamState(), what);
             assertEquals(-1, actual.stateCode(), what);
+        }
+    }
+
+    private static void assertGroupIdMatches(final String what, final Msg expected, final RwfMsgFlyweight actual)
+    {
+        byte[] groupId = null;
+        if (MsgClasses.REFRESH == expected.msgClass() && expected instanceof RefreshMsg refresh)
+        {
+            groupId = bytes(refresh.groupId());
+        }
+        else if (MsgClasses.STATUS == expected.msgClass() && expected instanceof StatusMsg status
+            && 0 != (status.flags() & StatusMsgFlags.HAS_GROUP_ID))
+        {
+            groupId = bytes(status.groupId());
+        }
+        assertEquals(null != groupId, actual.hasGroupId(), what);
+        if (null != groupId)
+        {
+            final byte[] read = new byte[actual.groupIdLength()];
+            actual.buffer().getBytes(actual.groupIdOffset(), read);
+            assertArrayEquals(groupId, read, what);
+            assertTrue(actual.groupIdEquals(new UnsafeBuffer(groupId), 0, groupId.length), what);
+        }
+        else
+        {
+            assertEquals(-1, actual.groupIdOffset(), what);
+            assertEquals(0, actual.groupIdLength(), what);
         }
     }
 

@@ -7,6 +7,7 @@ import com.refinitiv.eta.codec.StreamStates;
 
 import io.mdhub.backbone.protocol.ControlListener;
 import io.mdhub.backbone.protocol.RefreshFlags;
+import io.mdhub.common.rwf.FieldView;
 import io.mdhub.distributor.CachedItem;
 import io.mdhub.distributor.DistributedService;
 import io.mdhub.distributor.ItemCache;
@@ -96,6 +97,7 @@ final class BackboneControlHandler implements ControlListener
     }
 
     @Override
+    @SuppressWarnings("checkstyle:ParameterNumber") // the listener's primitives
     public boolean onItemRequest(
         final int consumerId,
         final int sourceIndex,
@@ -105,7 +107,9 @@ final class BackboneControlHandler implements ControlListener
         final boolean isStreaming,
         final DirectBuffer buffer,
         final int nameOffset,
-        final int nameLength)
+        final int nameLength,
+        final int viewOffset,
+        final int viewLength)
     {
         p2pServers.heard(consumerId, nowNs);
         final DistributedService service = directory.service(serviceId);
@@ -117,7 +121,7 @@ final class BackboneControlHandler implements ControlListener
         if (service.isSinkDriven())
         {
             switch (sinkItems.request(SinkDrivenItems.watcher(consumerId, sourceIndex), requestId, service, domainType,
-                isStreaming, buffer, nameOffset, nameLength))
+                isStreaming, buffer, nameOffset, nameLength, FieldView.read(buffer, viewOffset, viewLength)))
             {
                 case SinkDrivenItems.ANSWER_FROM_CACHE:
                     item = sinkItems.answerItem();
@@ -185,6 +189,7 @@ final class BackboneControlHandler implements ControlListener
     }
 
     @Override
+    @SuppressWarnings("checkstyle:ParameterNumber") // the listener's primitives
     public boolean onPrivateItemRequest(
         final int consumerId,
         final int sourceIndex,
@@ -193,7 +198,9 @@ final class BackboneControlHandler implements ControlListener
         final int domainType,
         final DirectBuffer buffer,
         final int nameOffset,
-        final int nameLength)
+        final int nameLength,
+        final int viewOffset,
+        final int viewLength)
     {
         p2pServers.heard(consumerId, nowNs);
         final DistributedService service = directory.service(serviceId);
@@ -206,7 +213,7 @@ final class BackboneControlHandler implements ControlListener
             return refuse(serviceId, requestId, domainType, StateCodes.NONE, PRIVATE_NOT_SERVED_TEXT);
         }
         switch (sinkItems.requestPrivate(SinkDrivenItems.watcher(consumerId, sourceIndex), requestId, service,
-            domainType, buffer, nameOffset, nameLength))
+            domainType, buffer, nameOffset, nameLength, FieldView.read(buffer, viewOffset, viewLength)))
         {
             case SinkDrivenItems.FORWARDED:
                 requestsForwarded++;

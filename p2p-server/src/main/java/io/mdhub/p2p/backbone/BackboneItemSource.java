@@ -36,6 +36,7 @@ import io.mdhub.common.concurrent.DoorbellSleep;
 import io.mdhub.common.concurrent.EventLoopDoorbell;
 import io.mdhub.common.concurrent.EventLoopDutyCycle;
 import io.mdhub.common.concurrent.CycleWaker;
+import io.mdhub.common.rwf.FieldView;
 import io.mdhub.common.rwf.RwfMsgFlyweight;
 import io.mdhub.common.rwf.eta.EtaMsgWriter;
 import io.mdhub.common.rwf.eta.MarketPriceEncoder;
@@ -258,6 +259,25 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
         final int nameLength,
         final boolean streaming)
     {
+        open(itemId, domainType, serviceId, name, nameOffset, nameLength, streaming, null);
+    }
+
+    /**
+     * An item some of whose consumers want only some fields: every request for it carries the view (the union of
+     * the fields its consumers want), which a distributor passes on to an interactive provider.
+     */
+    @Override
+    @SuppressWarnings("checkstyle:ParameterNumber") // primitives, not a message object (STYLE.md §1.1.4)
+    public void open(
+        final int itemId,
+        final int domainType,
+        final int serviceId,
+        final DirectBuffer name,
+        final int nameOffset,
+        final int nameLength,
+        final boolean streaming,
+        final FieldView view)
+    {
         OpenItem item = items.get(itemId);
         if (null == item)
         {
@@ -267,7 +287,23 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
             items.put(itemId, item);
         }
         item.isStreaming = streaming;
+        item.view = view;
         request(item);
+    }
+
+    @Override
+    public void widenView(final int itemId, final FieldView view)
+    {
+        final OpenItem item = items.get(itemId);
+        if (null != item && !item.isPrivate)
+        {
+            item.view = view;
+            request(item);
+        }
+        else
+        {
+            refresh(itemId);
+        }
     }
 
     /**
@@ -283,12 +319,14 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
         final int serviceId,
         final DirectBuffer name,
         final int nameOffset,
-        final int nameLength)
+        final int nameLength,
+        final FieldView view)
     {
         final byte[] copy = new byte[nameLength];
         name.getBytes(nameOffset, copy);
         final OpenItem item = new OpenItem(itemId, domainType, serviceId, new UnsafeBuffer(copy));
         item.isPrivate = true;
+        item.view = view;
         item.isStreaming = true;
         items.put(itemId, item);
         request(item);
@@ -1667,7 +1705,7 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
     {
         item.requestedAtNs = System.nanoTime();
         return control.requestItem(item.requestId, item.serviceId, item.domainType, item.isStreaming, item.isPrivate,
-            item.name, 0, item.name.capacity()) > 0;
+            item.name, 0, item.name.capacity(), item.view) > 0;
     }
 
     private void enqueue(final OpenItem item)
@@ -1821,6 +1859,8 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
         boolean isHeld;
         boolean hadImage;
         boolean isAwaitingRetry;
+        /** The fields its consumers want (a union), asked for with every request; null for every field. */
+        FieldView view;
         /** A private stream: its own upstream stream, never asked for again by name. */
         boolean isPrivate;
         /** A private stream whose upstream stream is lost, to be closed. */

@@ -11,6 +11,7 @@ import org.agrona.concurrent.status.AtomicCounter;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import io.mdhub.common.rwf.FieldView;
 import io.mdhub.common.cache.CachedImage;
 import io.mdhub.common.cache.DeferredUpdates;
 import io.mdhub.common.cache.ImageRefreshEncoder;
@@ -106,12 +107,38 @@ public final class CachingItemSource implements ItemSource, ItemSourceListener
         final int nameLength,
         final boolean streaming)
     {
+        open(itemId, domainType, serviceId, name, nameOffset, nameLength, streaming, null);
+    }
+
+    @Override
+    @SuppressWarnings("checkstyle:ParameterNumber") // primitives, not a message object (STYLE.md §1.1.4)
+    public void open(
+        final int itemId,
+        final int domainType,
+        final int serviceId,
+        final DirectBuffer name,
+        final int nameOffset,
+        final int nameLength,
+        final boolean streaming,
+        final FieldView view)
+    {
         applyDeferredUpdates();
         if (streaming && nameLength <= MAX_NAME_LENGTH)
         {
             entry(itemId).activate(domainType, serviceId, name, nameOffset, nameLength);
         }
-        upstream.open(itemId, domainType, serviceId, name, nameOffset, nameLength, streaming);
+        upstream.open(itemId, domainType, serviceId, name, nameOffset, nameLength, streaming, view);
+    }
+
+    /**
+     * The image here lacks the fields now wanted: the answer must come from upstream, and it replaces the image.
+     */
+    @Override
+    public void widenView(final int itemId, final FieldView view)
+    {
+        applyDeferredUpdates();
+        passedUpstream.increment();
+        upstream.widenView(itemId, view);
     }
 
     @Override
@@ -121,10 +148,11 @@ public final class CachingItemSource implements ItemSource, ItemSourceListener
         final int serviceId,
         final DirectBuffer name,
         final int nameOffset,
-        final int nameLength)
+        final int nameLength,
+        final FieldView view)
     {
         applyDeferredUpdates();
-        return upstream.openPrivate(itemId, domainType, serviceId, name, nameOffset, nameLength); // never cached
+        return upstream.openPrivate(itemId, domainType, serviceId, name, nameOffset, nameLength, view); // not cached
     }
 
     @Override

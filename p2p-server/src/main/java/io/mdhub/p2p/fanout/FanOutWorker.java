@@ -846,8 +846,38 @@ public final class FanOutWorker implements ItemSourceListener
         if (0 == (flags & RwfMsgFlags.Request.NO_REFRESH))
         {
             watch.isAwaitingRefresh = true;
-            requestImage(watch.item, isStreaming);
+            if (!widenUpstreamView(watch.item))
+            {
+                requestImage(watch.item, isStreaming);
+            }
         }
+        else
+        {
+            widenUpstreamView(watch.item);
+        }
+    }
+
+    /**
+     * An item asked for upstream with a view that lacks fields its watchers now want is asked for again with their
+     * union (or every field); its refresh reaches the watchers awaiting one. A narrower union is not asked for.
+     *
+     * @return true if asked again.
+     */
+    private boolean widenUpstreamView(final WatchedItem item)
+    {
+        final FieldView asked = item.upstreamView;
+        if (null == asked || item.isPrivate)
+        {
+            return false;
+        }
+        final FieldView wanted = item.wantedView();
+        if (asked.covers(wanted))
+        {
+            return false;
+        }
+        item.upstreamView = wanted;
+        source.widenView(item.itemId, wanted);
+        return true;
     }
 
     private void requestImage(final WatchedItem item, final boolean isStreaming)
@@ -908,6 +938,7 @@ public final class FanOutWorker implements ItemSourceListener
                 return;
             }
             item = new WatchedItem(allocateItemId(), lookupKey.copy(), isStreaming, tally(serviceId));
+            item.upstreamView = view;
             item.tally.counters.itemsOpen().increment();
             items.put(item.key, item);
             itemsById[item.itemId] = item;
@@ -919,7 +950,7 @@ public final class FanOutWorker implements ItemSourceListener
         counters.watchlistEntries().increment();
         if (isNew)
         {
-            source.open(item.itemId, domainType, serviceId, name, nameOffset, nameLength, isStreaming);
+            source.open(item.itemId, domainType, serviceId, name, nameOffset, nameLength, isStreaming, view);
         }
         else
         {
@@ -929,7 +960,10 @@ public final class FanOutWorker implements ItemSourceListener
                 session.writeCopy(new UnsafeBuffer(status), 0, status.length, streamId, messages);
                 statusOut++;
             }
-            requestImage(item, isStreaming);
+            if (!widenUpstreamView(item))
+            {
+                requestImage(item, isStreaming);
+            }
         }
     }
 
@@ -981,7 +1015,7 @@ public final class FanOutWorker implements ItemSourceListener
         item.addWatcher(watch);
         session.watches.put(streamId, watch);
         counters.watchlistEntries().increment();
-        if (!source.openPrivate(item.itemId, domainType, serviceId, inboundView, nameOffset, nameLength))
+        if (!source.openPrivate(item.itemId, domainType, serviceId, inboundView, nameOffset, nameLength, view))
         {
             item.removeWatcher(watch);
             session.watches.remove(streamId);

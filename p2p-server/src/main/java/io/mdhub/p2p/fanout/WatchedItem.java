@@ -32,6 +32,11 @@ final class WatchedItem
     private int viewWatchers;
     boolean isUpstreamStreaming;
     boolean hasImage;
+    /**
+     * The view the item was asked for upstream (the union of its watchers' views then), or null for every field: a
+     * watcher that wants more makes the worker ask again, wider.
+     */
+    FieldView upstreamView;
     /** A private stream: one watcher, its own upstream stream, not in the worker's item table (never shared). */
     boolean isPrivate;
     /**
@@ -59,6 +64,24 @@ final class WatchedItem
     boolean hasViews()
     {
         return 0 != viewWatchers;
+    }
+
+    /**
+     * @return the fields the watchers want together: null (every field) when one of them has no view.
+     */
+    FieldView wantedView()
+    {
+        FieldView union = null;
+        for (int i = 0; i < watcherCount; i++)
+        {
+            final FieldView view = watcher(i).view;
+            if (null == view)
+            {
+                return null;
+            }
+            union = null == union ? view : union.union(view);
+        }
+        return union;
     }
 
     /**

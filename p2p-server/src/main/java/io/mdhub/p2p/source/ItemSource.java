@@ -6,6 +6,8 @@ import org.agrona.DirectBuffer;
 
 import com.refinitiv.eta.codec.NakCodes;
 
+import io.mdhub.common.rwf.FieldView;
+
 /**
  * Where a fan-out worker gets market data: items opened by (domain, serviceId, name), answered with refreshes,
  * updates and statuses through the worker's {@link ItemSourceListener}, plus a view of the service directory.
@@ -86,6 +88,38 @@ public interface ItemSource extends AutoCloseable
     int NO_UPSTREAMS = -1;
 
     /**
+     * {@link #open} for consumers who want only some fields: an upstream that can ask its provider for them (an ADS
+     * asks an interactive provider for the union of its consumers' views) asks for the view.
+     *
+     * @param view the fields wanted, or null for every field.
+     */
+    @SuppressWarnings("checkstyle:ParameterNumber") // primitives, not a message object (STYLE.md §1.1.4)
+    default void open(
+        final int itemId,
+        final int domainType,
+        final int serviceId,
+        final DirectBuffer name,
+        final int nameOffset,
+        final int nameLength,
+        final boolean streaming,
+        final FieldView view)
+    {
+        open(itemId, domainType, serviceId, name, nameOffset, nameLength, streaming);
+    }
+
+    /**
+     * A consumer now wants fields outside the view the item was opened with: ask upstream again, for the wider view
+     * (null: every field), never from a cache. The answer is a refresh like {@link #refresh}'s.
+     *
+     * @param itemId an open item.
+     * @param view   the fields now wanted, or null for every field.
+     */
+    default void widenView(final int itemId, final FieldView view)
+    {
+        refresh(itemId);
+    }
+
+    /**
      * Open a private stream: a stream of its own to the item's (interactive) provider, never cached and never shared
      * with another watcher; answered and closed like {@link #open}.
      *
@@ -95,6 +129,7 @@ public interface ItemSource extends AutoCloseable
      * @param name       holds the item name.
      * @param nameOffset where it starts.
      * @param nameLength its length.
+     * @param view       the fields wanted, or null for every field.
      * @return false when this source serves no private streams (the worker refuses the request).
      */
     default boolean openPrivate(
@@ -103,7 +138,8 @@ public interface ItemSource extends AutoCloseable
         final int serviceId,
         final DirectBuffer name,
         final int nameOffset,
-        final int nameLength)
+        final int nameLength,
+        final FieldView view)
     {
         return false;
     }

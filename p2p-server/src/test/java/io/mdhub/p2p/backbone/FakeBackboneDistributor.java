@@ -284,6 +284,7 @@ final class FakeBackboneDistributor implements AutoCloseable, ControlListener, A
     }
 
     @Override
+    @SuppressWarnings("checkstyle:ParameterNumber") // the listener's primitives
     public boolean onItemRequest(
         final int consumerId,
         final int sourceIndex,
@@ -293,7 +294,9 @@ final class FakeBackboneDistributor implements AutoCloseable, ControlListener, A
         final boolean isStreaming,
         final DirectBuffer buffer,
         final int nameOffset,
-        final int nameLength)
+        final int nameLength,
+        final int viewOffset,
+        final int viewLength)
     {
         final String name = buffer.getStringWithoutLengthAscii(nameOffset, nameLength);
         if (serviceId != this.serviceId)

@@ -93,6 +93,7 @@ public final class EtaInteractiveProvider implements AutoCloseable
     private final LinkedBlockingQueue<ReceivedPost> posts = new LinkedBlockingQueue<>();
     private final AtomicInteger postsReceived = new AtomicInteger();
     private final Map<String, AtomicInteger> privateRequests = new ConcurrentHashMap<>();
+    private final Map<String, List<String>> requestedViews = new ConcurrentHashMap<>();
     private final LinkedBlockingQueue<EtaMessage> generics = new LinkedBlockingQueue<>();
     private volatile int autoNakCode = NakCodes.NONE;
     private volatile String autoText = "";
@@ -481,6 +482,29 @@ public final class EtaInteractiveProvider implements AutoCloseable
      */
     /**
      * @param name an item.
+     * @return the view of each request (and reissue) received for it, in order: "all" for a request without a
+     * view, else its field ids as {@code Arrays.toString} of the sorted ids.
+     */
+    public List<String> requestedViews(final String name)
+    {
+        return List.copyOf(requestedViews.getOrDefault(name, List.of()));
+    }
+
+    private static String viewOf(final EtaMessage request)
+    {
+        if (0 == (request.flags() & RequestMsgFlags.HAS_VIEW))
+        {
+            return "all";
+        }
+        final com.refinitiv.eta.codec.DecodeIterator it = request.iterator();
+        final Msg msg = CodecFactory.createMsg();
+        msg.decode(it);
+        final io.mdhub.common.rwf.eta.ViewRequestDecoder decoder = new io.mdhub.common.rwf.eta.ViewRequestDecoder();
+        return decoder.decode(it) ? java.util.Arrays.toString(decoder.view().fieldIds()) : "bad: " + decoder.error();
+    }
+
+    /**
+     * @param name an item.
      * @return private-stream requests received for it.
      */
     public int privateRequests(final String name)
@@ -683,6 +707,8 @@ public final class EtaInteractiveProvider implements AutoCloseable
             {
                 openStreams.incrementAndGet();
             }
+            requestedViews.computeIfAbsent(name, (k) -> new java.util.concurrent.CopyOnWriteArrayList<>())
+                .add(viewOf(message));
             if (0 != (message.flags() & RequestMsgFlags.PRIVATE_STREAM))
             {
                 consumer.privateStreams.add(streamId);

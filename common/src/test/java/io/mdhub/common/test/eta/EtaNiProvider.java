@@ -45,8 +45,9 @@ import com.refinitiv.eta.valueadd.domainrep.rdm.login.LoginRequest;
  * A real ETA 3.9.1.0 non-interactive provider for tests, built only from ETA's transport ({@link EtaChannel}), codec
  * and valueadd RDM helpers, as ETA's NIProvider example works: a provider-role login, a directory refresh on stream
  * -1, unsolicited MarketPrice refreshes and updates on provider-chosen negative streams, a Closed status to drop an
- * item. It records the bytes of the last message it sent ({@link #lastSent()}), so tests can compare what a server
- * passes on with what the provider sent. Payloads are encoded FieldLists (see {@code EtaFieldLists}, ETA's encoder).
+ * item, item groups (group ids in refreshes; group statuses and merges in directory updates). It records the bytes of
+ * the last message it sent ({@link #lastSent()}), so tests can compare what a server passes on with what the provider
+ * sent. Payloads are encoded FieldLists (see {@code EtaFieldLists}, ETA's encoder).
  * <p>
  * Driven by the test thread; every wait ends at the test's {@code @InterruptAfter} deadline. Requires
  * {@code @ExtendWith(EtaTransportExtension.class)}.
@@ -191,6 +192,56 @@ public final class EtaNiProvider implements AutoCloseable
     }
 
     /**
+     * Publish a directory update with one item group of one service (GROUP filter): a status for every item of the
+     * group, a merge of the group into another, or both.
+     *
+     * @param serviceId   the service.
+     * @param group       the group id.
+     * @param streamState the group status's stream state, or 0 for no status.
+     * @param dataState   its data state.
+     * @param text        its text.
+     * @param mergedTo    the group the items move to, or null.
+     */
+    public void publishGroup(
+        final int serviceId,
+        final byte[] group,
+        final int streamState,
+        final int dataState,
+        final String text,
+        final byte[] mergedTo)
+    {
+        final DirectoryUpdate update = (DirectoryUpdate)DirectoryMsgFactory.createMsg();
+        update.rdmMsgType(DirectoryMsgType.UPDATE);
+        update.streamId(DIRECTORY_STREAM);
+        update.applyHasFilter();
+        update.filter(Directory.ServiceFilterFlags.GROUP);
+        final Service service = DirectoryMsgFactory.createService();
+        service.serviceId(serviceId);
+        service.action(MapEntryActions.UPDATE);
+        final Service.ServiceGroup serviceGroup = new Service.ServiceGroup();
+        serviceGroup.action(FilterEntryActions.SET);
+        serviceGroup.group(buffer(group));
+        if (0 != streamState)
+        {
+            serviceGroup.applyHasStatus();
+            serviceGroup.status().streamState(streamState);
+            serviceGroup.status().dataState(dataState);
+            serviceGroup.status().code(StateCodes.NONE);
+            final Buffer stateText = CodecFactory.createBuffer();
+            stateText.data(text);
+            serviceGroup.status().text(stateText);
+        }
+        if (null != mergedTo)
+        {
+            serviceGroup.applyHasMergedToGroup();
+            serviceGroup.mergedToGroup(buffer(mergedTo));
+        }
+        service.groupStateList().add(serviceGroup);
+        update.serviceList().add(service);
+        send(update::encode);
+    }
+
+    /**
      * @param serviceId   the service id.
      * @param serviceName its name.
      * @return the directory refresh {@link #publishDirectory(int, String)} sends.
@@ -265,6 +316,32 @@ public final class EtaNiProvider implements AutoCloseable
         final int containerType,
         final byte[] payload)
     {
+        refresh(streamId, domainType, serviceId, name, flags, containerType, payload, null);
+    }
+
+    /**
+     * Publish an unsolicited refresh of any domain and payload in an item group: Open/Ok, realtime QoS, key serviceId
+     * + name + name type RIC.
+     *
+     * @param streamId      the provider's (negative) stream.
+     * @param domainType    the item's RDM domain (e.g. 8 MarketByPrice).
+     * @param serviceId     service.
+     * @param name          RIC.
+     * @param flags         extra RefreshMsgFlags: CLEAR_CACHE and REFRESH_COMPLETE for a single-part refresh.
+     * @param containerType the payload's container (DataTypes.FIELD_LIST, DataTypes.MAP...).
+     * @param payload       the encoded payload.
+     * @param groupId       the item's group id, or null for ETA's default (2 zero bytes).
+     */
+    public void refresh(
+        final int streamId,
+        final int domainType,
+        final int serviceId,
+        final String name,
+        final int flags,
+        final int containerType,
+        final byte[] payload,
+        final byte[] groupId)
+    {
         final RefreshMsg refresh = (RefreshMsg)CodecFactory.createMsg();
         refresh.msgClass(MsgClasses.REFRESH);
         refresh.domainType(domainType);
@@ -285,6 +362,10 @@ public final class EtaNiProvider implements AutoCloseable
         itemName.data(name);
         refresh.msgKey().name(itemName);
         refresh.msgKey().nameType(InstrumentNameTypes.RIC);
+        if (null != groupId)
+        {
+            refresh.groupId(buffer(groupId));
+        }
         refresh.encodedDataBody(buffer(payload));
         send(refresh::encode);
     }
