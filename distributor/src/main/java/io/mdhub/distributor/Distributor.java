@@ -209,7 +209,7 @@ public final class Distributor implements AutoCloseable
         private boolean routeCacheEnabled = DistributorConfiguration.routeCacheEnabled();
         private int routeReconnectMs = DistributorConfiguration.routeReconnectMs();
         private String routeUser = DistributorConfiguration.routeUser();
-        private long routePostTimeoutNs = DistributorConfiguration.ROUTE_POST_TIMEOUT_DEFAULT_NS;
+        private long routePostTimeoutNs = DistributorConfiguration.routePostTimeoutNs();
         private List<RouteEndpoint> routeEndpoints = List.of();
 
         private boolean ownsCountersManager;

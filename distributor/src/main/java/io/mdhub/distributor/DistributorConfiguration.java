@@ -168,7 +168,12 @@ public final class DistributorConfiguration
 
     /**
      * How long a consumer's post forwarded to a mounted provider waits for the provider's AckMsg before the poster is
-     * answered NAK NO_RESPONSE (as long as an ADH waits). Set with {@code Distributor.Context.routePostTimeoutNs}.
+     * answered NAK NO_RESPONSE. A duration: {@code 15s}, {@code 500ms}.
+     */
+    public static final String ROUTE_POST_TIMEOUT_PROP_NAME = "mdhub.distributor.route.post.timeout";
+
+    /**
+     * Default route post timeout.
      */
     public static final long ROUTE_POST_TIMEOUT_DEFAULT_NS = TimeUnit.SECONDS.toNanos(15);
 
@@ -238,6 +243,14 @@ public final class DistributorConfiguration
     public static long loginTimeoutNs()
     {
         return SystemUtil.getDurationInNanos(LOGIN_TIMEOUT_PROP_NAME, LOGIN_TIMEOUT_DEFAULT_NS);
+    }
+
+    /**
+     * @return {@link #ROUTE_POST_TIMEOUT_PROP_NAME} or its default.
+     */
+    public static long routePostTimeoutNs()
+    {
+        return SystemUtil.getDurationInNanos(ROUTE_POST_TIMEOUT_PROP_NAME, ROUTE_POST_TIMEOUT_DEFAULT_NS);
     }
 
     /**

@@ -29,8 +29,6 @@ import com.refinitiv.eta.rdm.Directory;
 import com.refinitiv.eta.valueadd.domainrep.rdm.directory.Service;
 import com.refinitiv.eta.valueadd.domainrep.rdm.login.LoginRefresh;
 
-import io.aeron.Aeron;
-import io.mdhub.backbone.BackboneNode;
 import io.mdhub.common.cache.EtaFieldLists;
 import io.mdhub.common.dictionary.FieldIds;
 import io.mdhub.common.test.EtaTransportExtension;
@@ -40,7 +38,6 @@ import io.mdhub.common.test.eta.EtaConsumer;
 import io.mdhub.common.test.eta.EtaMessage;
 import io.mdhub.common.test.eta.EtaNiProvider;
 import io.mdhub.p2p.P2pServer;
-import io.mdhub.p2p.backbone.BackboneItemSourceFactory;
 
 /**
  * What an ADS consumer application does beyond plain streaming, over the whole path (ETA non-interactive provider,
@@ -63,8 +60,7 @@ class FullPathAdsFeaturesEtaTest
     private static final List<Integer> ALL = List.of(
         FieldIds.DSPLY_NAME, FieldIds.TRDPRC_1, FieldIds.BID, FieldIds.ASK, FieldIds.ACVOL_1);
 
-    private BackboneNode node;
-    private Aeron aeron;
+    private FullPathServers servers;
     private Distributor distributor;
     private P2pServer p2p;
     private EtaNiProvider provider;
@@ -75,21 +71,9 @@ class FullPathAdsFeaturesEtaTest
     @BeforeAll
     void launch(@TempDir final Path dir)
     {
-        node = BackboneNode.launch(new BackboneNode.Context()
-            .aeronDirectoryName(dir.resolve("aeron").toString())
-            .termBufferLength(64 * 1024)
-            .ipcTermBufferLength(1024 * 1024)
-            .dirDeleteOnShutdown(true));
-        aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(node.aeronDirectoryName()));
-        final Distributor.Context distributorContext = new Distributor.Context()
-            .providerPort(0)
-            .componentName("views-distributor");
-        distributorContext.backbone().aeron(aeron);
-        distributor = Distributor.launch(distributorContext);
-        p2p = P2pServer.launch(new P2pServer.Context()
-            .port(0)
-            .componentName("views-p2p")
-            .itemSourceFactory(new BackboneItemSourceFactory(aeron, new BackboneItemSourceFactory.Settings())));
+        servers = FullPathServers.launch(dir, "views");
+        distributor = servers.distributor();
+        p2p = servers.p2p();
         provider = EtaNiProvider.connect(distributor.port());
         provider.login("views-provider");
         provider.publishDirectory(NIP_SERVICE_ID, SERVICE_NAME);
@@ -106,7 +90,7 @@ class FullPathAdsFeaturesEtaTest
     @AfterAll
     void close()
     {
-        CloseHelper.closeAll(provider, p2p, distributor, aeron, node);
+        CloseHelper.closeAll(provider, servers);
     }
 
     @Test

@@ -43,8 +43,6 @@ import com.refinitiv.eta.rdm.Directory;
 import com.refinitiv.eta.rdm.DomainTypes;
 import com.refinitiv.eta.valueadd.domainrep.rdm.directory.Service;
 
-import io.aeron.Aeron;
-import io.mdhub.backbone.BackboneNode;
 import io.mdhub.common.cache.EtaFieldLists;
 import io.mdhub.common.dictionary.FieldIds;
 import io.mdhub.common.test.EtaTransportExtension;
@@ -82,8 +80,7 @@ class FullPathEmaTest
     private static final int E_2 = OmmReal.MagnitudeType.EXPONENT_NEG_2;
     private static final int E0 = OmmReal.MagnitudeType.EXPONENT_0;
 
-    private BackboneNode node;
-    private Aeron aeron;
+    private FullPathServers servers;
     private Distributor distributor;
     private P2pServer p2p;
     private EtaNiProvider etaProvider;
@@ -96,21 +93,9 @@ class FullPathEmaTest
     @BeforeAll
     void launch(@TempDir final Path dir)
     {
-        node = BackboneNode.launch(new BackboneNode.Context()
-            .aeronDirectoryName(dir.resolve("aeron").toString())
-            .termBufferLength(64 * 1024)
-            .ipcTermBufferLength(1024 * 1024)
-            .dirDeleteOnShutdown(true));
-        aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(node.aeronDirectoryName()));
-        final Distributor.Context distributorContext = new Distributor.Context()
-            .providerPort(0)
-            .componentName("full-path-ema-distributor");
-        distributorContext.backbone().aeron(aeron);
-        distributor = Distributor.launch(distributorContext);
-        p2p = P2pServer.launch(new P2pServer.Context()
-            .port(0)
-            .componentName("full-path-ema-p2p")
-            .itemSourceFactory(new BackboneItemSourceFactory(aeron, new BackboneItemSourceFactory.Settings())));
+        servers = FullPathServers.launch(dir, "full-path-ema");
+        distributor = servers.distributor();
+        p2p = servers.p2p();
 
         emaProvider = EmaTestNiProvider.connect(distributor.port(), EMA_SERVICE, EMA_SERVICE_ID);
         etaProvider = EtaNiProvider.connect(distributor.port());
@@ -145,7 +130,7 @@ class FullPathEmaTest
     @AfterAll
     void close()
     {
-        CloseHelper.closeAll(emaProvider, etaProvider, p2p, distributor, aeron, node);
+        CloseHelper.closeAll(emaProvider, etaProvider, servers);
     }
 
     // ------------------------------------------------------------------ (a) EMA provider -> ETA consumer

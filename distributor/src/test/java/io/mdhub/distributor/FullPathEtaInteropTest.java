@@ -35,8 +35,6 @@ import com.refinitiv.eta.rdm.Directory;
 import com.refinitiv.eta.rdm.DomainTypes;
 import com.refinitiv.eta.valueadd.domainrep.rdm.directory.Service;
 
-import io.aeron.Aeron;
-import io.mdhub.backbone.BackboneNode;
 import io.mdhub.common.cache.EtaFieldLists;
 import io.mdhub.common.dictionary.FieldIds;
 import io.mdhub.common.test.EtaTransportExtension;
@@ -66,8 +64,7 @@ class FullPathEtaInteropTest
     private static final String SERVICE_NAME = "NI_PUB";
     private static final Duration QUIET = Duration.ofMillis(300);
 
-    private BackboneNode node;
-    private Aeron aeron;
+    private FullPathServers servers;
     private Distributor distributor;
     private P2pServer p2p;
     private EtaNiProvider provider;
@@ -78,21 +75,9 @@ class FullPathEtaInteropTest
     @BeforeAll
     void launch(@TempDir final Path dir)
     {
-        node = BackboneNode.launch(new BackboneNode.Context()
-            .aeronDirectoryName(dir.resolve("aeron").toString())
-            .termBufferLength(64 * 1024)
-            .ipcTermBufferLength(1024 * 1024)
-            .dirDeleteOnShutdown(true));
-        aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(node.aeronDirectoryName()));
-        final Distributor.Context distributorContext = new Distributor.Context()
-            .providerPort(0)
-            .componentName("full-path-distributor");
-        distributorContext.backbone().aeron(aeron);
-        distributor = Distributor.launch(distributorContext);
-        p2p = P2pServer.launch(new P2pServer.Context()
-            .port(0)
-            .componentName("full-path-p2p")
-            .itemSourceFactory(new BackboneItemSourceFactory(aeron, new BackboneItemSourceFactory.Settings())));
+        servers = FullPathServers.launch(dir, "full-path");
+        distributor = servers.distributor();
+        p2p = servers.p2p();
     }
 
     @AfterEach
@@ -109,7 +94,7 @@ class FullPathEtaInteropTest
     @AfterAll
     void close()
     {
-        CloseHelper.closeAll(provider, p2p, distributor, aeron, node);
+        CloseHelper.closeAll(provider, servers);
     }
 
     // ------------------------------------------------------------------ the tests

@@ -33,8 +33,6 @@ import com.refinitiv.eta.rdm.Directory;
 import com.refinitiv.eta.rdm.DomainTypes;
 import com.refinitiv.eta.valueadd.domainrep.rdm.directory.Service;
 
-import io.aeron.Aeron;
-import io.mdhub.backbone.BackboneNode;
 import io.mdhub.common.cache.CachedImage;
 import io.mdhub.common.cache.EtaFieldLists;
 import io.mdhub.common.cache.EtaMaps;
@@ -46,7 +44,6 @@ import io.mdhub.common.test.eta.EtaConsumer;
 import io.mdhub.common.test.eta.EtaMessage;
 import io.mdhub.common.test.eta.EtaNiProvider;
 import io.mdhub.p2p.P2pServer;
-import io.mdhub.p2p.backbone.BackboneItemSourceFactory;
 
 /**
  * Items of domains other than MarketPrice over the whole path, with real ETA 3.9.1.0 applications at both ends: an
@@ -73,8 +70,7 @@ class FullPathMapDomainEtaInteropTest
     private static final int NO_ORD = 3432;
     private static final int QUOTIM_MS = 3855;
 
-    private BackboneNode node;
-    private Aeron aeron;
+    private FullPathServers servers;
     private Distributor distributor;
     private P2pServer p2p;
     private EtaNiProvider provider;
@@ -85,21 +81,9 @@ class FullPathMapDomainEtaInteropTest
     @BeforeAll
     void launch(@TempDir final Path dir)
     {
-        node = BackboneNode.launch(new BackboneNode.Context()
-            .aeronDirectoryName(dir.resolve("aeron").toString())
-            .termBufferLength(64 * 1024)
-            .ipcTermBufferLength(1024 * 1024)
-            .dirDeleteOnShutdown(true));
-        aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(node.aeronDirectoryName()));
-        final Distributor.Context distributorContext = new Distributor.Context()
-            .providerPort(0)
-            .componentName("map-domain-distributor");
-        distributorContext.backbone().aeron(aeron);
-        distributor = Distributor.launch(distributorContext);
-        p2p = P2pServer.launch(new P2pServer.Context()
-            .port(0)
-            .componentName("map-domain-p2p")
-            .itemSourceFactory(new BackboneItemSourceFactory(aeron, new BackboneItemSourceFactory.Settings())));
+        servers = FullPathServers.launch(dir, "map-domain");
+        distributor = servers.distributor();
+        p2p = servers.p2p();
         provider = EtaNiProvider.connect(distributor.port());
         provider.login("eta-nip-books");
         provider.publishDirectory(NIP_SERVICE_ID, SERVICE_NAME, (long)DomainTypes.MARKET_PRICE,
@@ -117,7 +101,7 @@ class FullPathMapDomainEtaInteropTest
     @AfterAll
     void close()
     {
-        CloseHelper.closeAll(provider, p2p, distributor, aeron, node);
+        CloseHelper.closeAll(provider, servers);
     }
 
     // ------------------------------------------------------------------ the tests

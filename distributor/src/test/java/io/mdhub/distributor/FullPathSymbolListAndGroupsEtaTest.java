@@ -36,8 +36,6 @@ import com.refinitiv.eta.rdm.Directory;
 import com.refinitiv.eta.rdm.DomainTypes;
 import com.refinitiv.eta.valueadd.domainrep.rdm.directory.Service;
 
-import io.aeron.Aeron;
-import io.mdhub.backbone.BackboneNode;
 import io.mdhub.common.cache.EtaFieldLists;
 import io.mdhub.common.cache.EtaMaps;
 import io.mdhub.common.dictionary.FieldIds;
@@ -48,7 +46,6 @@ import io.mdhub.common.test.eta.EtaConsumer;
 import io.mdhub.common.test.eta.EtaMessage;
 import io.mdhub.common.test.eta.EtaNiProvider;
 import io.mdhub.p2p.P2pServer;
-import io.mdhub.p2p.backbone.BackboneItemSourceFactory;
 
 /**
  * Symbol lists and item groups over the whole path (ETA non-interactive provider, distributor, Aeron backbone,
@@ -76,8 +73,7 @@ class FullPathSymbolListAndGroupsEtaTest
     private static final byte[] GROUP_1 = {1, 0};
     private static final byte[] GROUP_2 = {2, 0};
 
-    private BackboneNode node;
-    private Aeron aeron;
+    private FullPathServers servers;
     private Distributor distributor;
     private P2pServer p2p;
     private EtaNiProvider provider;
@@ -89,21 +85,9 @@ class FullPathSymbolListAndGroupsEtaTest
     @BeforeAll
     void launch(@TempDir final Path dir)
     {
-        node = BackboneNode.launch(new BackboneNode.Context()
-            .aeronDirectoryName(dir.resolve("aeron").toString())
-            .termBufferLength(64 * 1024)
-            .ipcTermBufferLength(1024 * 1024)
-            .dirDeleteOnShutdown(true));
-        aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(node.aeronDirectoryName()));
-        final Distributor.Context distributorContext = new Distributor.Context()
-            .providerPort(0)
-            .componentName("lists-distributor");
-        distributorContext.backbone().aeron(aeron);
-        distributor = Distributor.launch(distributorContext);
-        p2p = P2pServer.launch(new P2pServer.Context()
-            .port(0)
-            .componentName("lists-p2p")
-            .itemSourceFactory(new BackboneItemSourceFactory(aeron, new BackboneItemSourceFactory.Settings())));
+        servers = FullPathServers.launch(dir, "lists");
+        distributor = servers.distributor();
+        p2p = servers.p2p();
         provider = EtaNiProvider.connect(distributor.port());
         provider.login("eta-nip-lists");
         provider.publishDirectory(NIP_SERVICE_ID, SERVICE_NAME, (long)DomainTypes.MARKET_PRICE,
@@ -121,7 +105,7 @@ class FullPathSymbolListAndGroupsEtaTest
     @AfterAll
     void close()
     {
-        CloseHelper.closeAll(provider, p2p, distributor, aeron, node);
+        CloseHelper.closeAll(provider, servers);
     }
 
     // ------------------------------------------------------------------ symbol lists

@@ -10,7 +10,6 @@ import java.util.concurrent.TimeUnit;
 import com.refinitiv.eta.codec.CodecReturnCodes;
 import com.refinitiv.eta.codec.DataStates;
 import com.refinitiv.eta.codec.DataTypes;
-import com.refinitiv.eta.codec.NakCodes;
 import com.refinitiv.eta.codec.StateCodes;
 import com.refinitiv.eta.codec.StreamStates;
 import com.refinitiv.eta.rdm.DomainTypes;
@@ -76,7 +75,7 @@ public final class FanOutWorker implements ItemSourceListener
     private final BatchRequestLists batchLists = new BatchRequestLists();
     private final ViewRequestDecoder viewDecoder = new ViewRequestDecoder();
     private final ViewedMessages viewed = new ViewedMessages();
-    private final PendingPosts pendingPosts = new PendingPosts();
+    private final ConsumerPosts posts;
     private final RwfMsgFlyweight inbound = new RwfMsgFlyweight();
     private final RwfMsgFlyweight sourceMsg = new RwfMsgFlyweight();
     private final UnsafeBuffer inboundView = new UnsafeBuffer(new byte[0]);
@@ -124,6 +123,7 @@ public final class FanOutWorker implements ItemSourceListener
         this.directory = new DirectoryView(settings.componentName());
         this.admin = new AdminResponder(settings.componentName(), settings.fieldDictionary().get());
         this.source = sourceFactory.newItemSource(index, eventLoop, this);
+        this.posts = new ConsumerPosts(settings, source, messages);
     }
 
     /**
@@ -252,7 +252,7 @@ public final class FanOutWorker implements ItemSourceListener
             return;
         }
         counters.connectionsActive().decrement();
-        pendingPosts.forget(session);
+        posts.forget(session);
         for (final ItemWatch watch : session.watches.values())
         {
             detach(watch);
@@ -389,7 +389,10 @@ public final class FanOutWorker implements ItemSourceListener
     private void housekeeping()
     {
         final long nowNs = System.nanoTime();
-        expirePosts(nowNs);
+        if (posts.expire(nowNs) > 0)
+        {
+            flushLatency();
+        }
         for (int i = sessions.size() - 1; i >= 0; i--)
         {
             final ConsumerSession session = sessions.get(i);
@@ -502,7 +505,7 @@ public final class FanOutWorker implements ItemSourceListener
         }
         else if (RwfMsgDescriptor.POST == inbound.msgClass())
         {
-            onPost(session, length);
+            posts.onPost(session, inbound, inboundView, length);
         }
         else if (RwfMsgDescriptor.GENERIC == inbound.msgClass())
         {
@@ -907,17 +910,8 @@ public final class FanOutWorker implements ItemSourceListener
         final boolean isStreaming,
         final FieldView view)
     {
-        ensureDirectory();
-        if (null == directory.info(serviceId))
+        if (!isRequestable(session, domainType, streamId, serviceId, nameLength))
         {
-            reject(session, domainType, streamId, RejectReason.UNKNOWN_SERVICE, StateCodes.SOURCE_UNKNOWN,
-                "Service id " + serviceId + " is not in the source directory");
-            return;
-        }
-        if (0 == nameLength || nameLength > MAX_NAME_LENGTH)
-        {
-            reject(session, domainType, streamId, RejectReason.MALFORMED_REQUEST, StateCodes.USAGE_ERROR,
-                "Item name must be 1 to 255 bytes");
             return;
         }
         if (session.watches.size() >= settings.maxItemsPerConsumer())
@@ -968,6 +962,29 @@ public final class FanOutWorker implements ItemSourceListener
     }
 
     /**
+     * @return true if the service is in the directory and the name's length is valid; else the request is rejected.
+     */
+    private boolean isRequestable(
+        final ConsumerSession session, final int domainType, final int streamId, final int serviceId,
+        final int nameLength)
+    {
+        ensureDirectory();
+        if (null == directory.info(serviceId))
+        {
+            reject(session, domainType, streamId, RejectReason.UNKNOWN_SERVICE, StateCodes.SOURCE_UNKNOWN,
+                "Service id " + serviceId + " is not in the source directory");
+            return false;
+        }
+        if (0 == nameLength || nameLength > MAX_NAME_LENGTH)
+        {
+            reject(session, domainType, streamId, RejectReason.MALFORMED_REQUEST, StateCodes.USAGE_ERROR,
+                "Item name must be 1 to 255 bytes");
+            return false;
+        }
+        return true;
+    }
+
+    /**
      * A private stream: an item of its own (one watcher, never in the item table, so never shared) opened on the
      * source as private, which never caches it.
      */
@@ -981,17 +998,8 @@ public final class FanOutWorker implements ItemSourceListener
         final int nameType,
         final FieldView view)
     {
-        ensureDirectory();
-        if (null == directory.info(serviceId))
+        if (!isRequestable(session, domainType, streamId, serviceId, nameLength))
         {
-            reject(session, domainType, streamId, RejectReason.UNKNOWN_SERVICE, StateCodes.SOURCE_UNKNOWN,
-                "Service id " + serviceId + " is not in the source directory");
-            return;
-        }
-        if (0 == nameLength || nameLength > MAX_NAME_LENGTH)
-        {
-            reject(session, domainType, streamId, RejectReason.MALFORMED_REQUEST, StateCodes.USAGE_ERROR,
-                "Item name must be 1 to 255 bytes");
             return;
         }
         if (session.watches.size() >= settings.maxItemsPerConsumer() ||
@@ -1131,126 +1139,13 @@ public final class FanOutWorker implements ItemSourceListener
 
     // ---------------------------------------------------------------- posts
 
-    /**
-     * A consumer's post, on an open item stream (on-stream) or on its login stream with the item in the msgKey
-     * (off-stream): checked against the entitlements and sent on to the item's provider side. One that asked for an
-     * ACK waits in {@link PendingPosts} for its outcome, or for the post timeout.
-     */
-    private void onPost(final ConsumerSession session, final int length)
-    {
-        final int streamId = inbound.streamId();
-        final int flags = inbound.flags();
-        final boolean wantsAck = 0 != (flags & RwfMsgFlags.Post.ACK);
-        final long postId = 0 != (flags & RwfMsgFlags.Post.HAS_POST_ID) ? inbound.postId() : 0;
-        final int domainType = inbound.domainType();
-        final int serviceId;
-        final DirectBuffer name;
-        final int nameOffset;
-        final int nameLength;
-        final ItemWatch watch = session.watches.get(streamId);
-        if (null != watch)
-        {
-            serviceId = watch.serviceId;
-            name = watch.name;
-            nameOffset = 0;
-            nameLength = watch.name.capacity();
-        }
-        else if (streamId == session.loginStreamId && inbound.hasMsgKey() && inbound.key().hasServiceId() &&
-            inbound.key().hasName())
-        {
-            serviceId = inbound.key().serviceId();
-            name = inboundView;
-            nameOffset = inbound.key().nameOffset();
-            nameLength = inbound.key().nameLength();
-        }
-        else
-        {
-            nakPost(session, wantsAck, domainType, streamId, postId, NakCodes.NOT_OPEN,
-                streamId == session.loginStreamId ?
-                "an off-stream post names its item by serviceId and name in its msgKey" : "no open item stream");
-            return;
-        }
-        if (!settings.entitlements().mayPost(session.userName, serviceId, domainType, name, nameOffset, nameLength))
-        {
-            nakPost(session, wantsAck, domainType, streamId, postId, NakCodes.ACCESS_DENIED,
-                "user " + session.userName + " may not post to this item");
-            return;
-        }
-        final long id = wantsAck ? pendingPosts.add(session, streamId, domainType, postId, inbound.hasSeqNum(),
-            inbound.hasSeqNum() ? inbound.seqNum() : 0, System.nanoTime() + settings.postTimeoutNs()) :
-            pendingPosts.nextId();
-        if (id < 0)
-        {
-            nakPost(session, true, domainType, streamId, postId, NakCodes.NO_RESOURCES,
-                PendingPosts.MAX_PENDING + " posts already wait for their outcome");
-            return;
-        }
-        final int result = source.post(id, serviceId, domainType, name, nameOffset, nameLength, inboundView, 0, length);
-        if (ItemSource.POST_SENT != result)
-        {
-            pendingPosts.remove(id);
-            nakPost(session, wantsAck, domainType, streamId, postId, result, NakCodes.SOURCE_DOWN == result ?
-                "no upstream of the service is up" : NakCodes.SOURCE_UNKNOWN == result ? "unknown service" :
-                "the post could not be sent on (" + NakCodes.toString(result) + ")");
-            return;
-        }
-        counters.postsSent().increment();
-    }
-
-    private void nakPost(
-        final ConsumerSession session,
-        final boolean wantsAck,
-        final int domainType,
-        final int streamId,
-        final long postId,
-        final int nakCode,
-        final String why)
-    {
-        counters.postsRefused().increment();
-        LOG.debug("connection {} stream {}: post {} refused: {}", session.connectionId, streamId, postId, why);
-        if (wantsAck)
-        {
-            session.write(messages.ack(session.alloc(), domainType, streamId, postId, nakCode, why,
-                inbound.hasSeqNum(), inbound.hasSeqNum() ? inbound.seqNum() : 0));
-        }
-    }
-
     @Override
     public void onPostAck(
         final long postRequestId, final int nakCode, final DirectBuffer text, final int offset, final int length)
     {
-        final PendingPosts.Post post = pendingPosts.remove(postRequestId);
-        if (null == post)
+        if (posts.onPostAck(postRequestId, nakCode, text, offset, length))
         {
-            return; // asked for no ACK, timed out already, or its connection is gone
-        }
-        (NakCodes.NONE == nakCode ? counters.postsAcked() : counters.postsRefused()).increment();
-        if (!post.session.isClosing)
-        {
-            post.session.write(messages.ack(post.session.alloc(), post.domainType, post.streamId, post.postId,
-                nakCode, length > 0 ? text.getStringWithoutLengthAscii(offset, length) : "", post.hasSeqNum,
-                post.seqNum));
-        }
-        afterSourceEvent();
-    }
-
-    private void expirePosts(final long nowNs)
-    {
-        final ArrayList<PendingPosts.Post> expired = pendingPosts.expire(nowNs);
-        for (int i = 0, size = expired.size(); i < size; i++)
-        {
-            final PendingPosts.Post post = expired.get(i);
-            counters.postsTimedOut().increment();
-            if (!post.session.isClosing)
-            {
-                post.session.write(messages.ack(post.session.alloc(), post.domainType, post.streamId, post.postId,
-                    NakCodes.NO_RESPONSE, "no answer from upstream within " +
-                    TimeUnit.NANOSECONDS.toMillis(settings.postTimeoutNs()) + " ms", post.hasSeqNum, post.seqNum));
-            }
-        }
-        if (!expired.isEmpty())
-        {
-            flushLatency();
+            afterSourceEvent();
         }
     }
 
