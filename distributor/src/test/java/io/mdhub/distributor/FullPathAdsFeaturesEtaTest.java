@@ -55,6 +55,8 @@ class FullPathAdsFeaturesEtaTest
 {
     private static final int NIP_SERVICE_ID = 1;
     private static final String SERVICE_NAME = "NI_PUB";
+    private static final int LATE_SERVICE_ID = 3;
+    private static final String LATE_SERVICE = "NI_LATE";
     private static final Duration QUIET = Duration.ofMillis(300);
     private static final List<Integer> VIEW = List.of(FieldIds.BID, FieldIds.ASK);
     private static final List<Integer> ALL = List.of(
@@ -323,6 +325,35 @@ class FullPathAdsFeaturesEtaTest
         assertEquals(1, refresh.features().supportOMMPost());
     }
 
+    @Test
+    void aConsumerThatAsksWhileItsProviderIsDownGetsTheDataWhenTheProviderStartsAgain()
+    {
+        final EtaNiProvider first = EtaNiProvider.connect(distributor.port());
+        first.login("late-feed");
+        first.publishDirectory(LATE_SERVICE_ID, LATE_SERVICE);
+        final EtaConsumer eta = consumer("before-the-feed");
+        final int serviceId = serviceId(eta, LATE_SERVICE);
+        first.close(); // the feed stops: its service goes down, nothing of it is published
+
+        eta.requestItem(5, serviceId, "FEED.N");
+        final EtaMessage waiting = eta.awaitMessage(5);
+        assertEquals(StreamStates.OPEN, waiting.streamState(), waiting::toString);
+        assertEquals(DataStates.SUSPECT, waiting.dataState());
+
+        try (EtaNiProvider second = EtaNiProvider.connect(distributor.port()))
+        {
+            second.login("late-feed");
+            second.publishDirectory(LATE_SERVICE_ID, LATE_SERVICE);
+            second.refresh(-2, LATE_SERVICE_ID, "FEED.N", fields.begin(0, 0)
+                .real(FieldIds.BID, 4_200, RealHints.EXPONENT_2).end());
+            eta.channel().serviceAlongside(second.channel());
+            final EtaMessage image = eta.awaitMessage(5);
+            assertEquals(MsgClasses.REFRESH, image.msgClass(), image::toString);
+            assertEquals(DataStates.OK, image.dataState());
+            assertEquals(4_200L, image.mantissa(FieldIds.BID), "served when published, with no re-request");
+        }
+    }
+
     // ------------------------------------------------------------------ helpers
 
     private int publish(final String name, final int base)
@@ -352,6 +383,11 @@ class FullPathAdsFeaturesEtaTest
      */
     private int serviceId(final EtaConsumer eta)
     {
+        return serviceId(eta, SERVICE_NAME);
+    }
+
+    private int serviceId(final EtaConsumer eta, final String serviceName)
+    {
         for (int directoryStream = 2; ; directoryStream++)
         {
             eta.requestDirectory(directoryStream, Directory.ServiceFilterFlags.INFO |
@@ -359,12 +395,12 @@ class FullPathAdsFeaturesEtaTest
             final EtaMessage directory = eta.awaitMessage(directoryStream);
             for (final Service service : directory.directoryRefresh().serviceList())
             {
-                if (service.checkHasInfo() && SERVICE_NAME.equals(service.info().serviceName().toString()))
+                if (service.checkHasInfo() && serviceName.equals(service.info().serviceName().toString()))
                 {
                     return service.serviceId();
                 }
             }
-            MdTests.idle(() -> "service " + SERVICE_NAME + " in the p2p-server's directory");
+            MdTests.idle(() -> "service " + serviceName + " in the p2p-server's directory");
         }
     }
 }
