@@ -64,6 +64,9 @@ final class ItemFeed
             case MsgClasses.CLOSE:
                 onClose(session);
                 break;
+            case MsgClasses.GENERIC:
+                onGeneric(session, view);
+                break;
             default:
                 core.counters.messagesDropped().increment();
                 break;
@@ -228,6 +231,20 @@ final class ItemFeed
         {
             drop(session, item);
         }
+    }
+
+    /**
+     * A provider's GenericMsg on an item stream goes to the item's watchers, as it came.
+     */
+    private void onGeneric(final ProviderLink session, final DirectBuffer view)
+    {
+        final CachedItem item = session.item(msg.streamId());
+        if (null == item)
+        {
+            core.counters.messagesDropped().increment();
+            return;
+        }
+        core.listener.onItemGeneric(item.service().id(), item.handle(), view, msg.offset(), msg.length());
     }
 
     private void onClose(final ProviderLink session)

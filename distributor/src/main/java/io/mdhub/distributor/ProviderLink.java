@@ -15,6 +15,7 @@ import com.refinitiv.eta.codec.DataStates;
 import com.refinitiv.eta.codec.StreamStates;
 
 import io.mdhub.common.ripc.RipcFrameEncoder;
+import io.mdhub.common.rwf.RwfMsgDescriptor;
 import io.mdhub.common.ripc.RipcMessageSink;
 import io.mdhub.common.ripc.RipcSession;
 import io.mdhub.common.status.MdCounters;
@@ -412,6 +413,29 @@ abstract class ProviderLink extends ChannelInboundHandlerAdapter implements Ripc
     void unmapService(final int providerServiceId)
     {
         servicesByProviderId.remove(providerServiceId);
+    }
+
+    /**
+     * A consumer's GenericMsg onto the item's stream: its bytes with this connection's stream id for the item.
+     *
+     * @return false if the item has no stream here.
+     */
+    boolean writeGeneric(final CachedItem item, final DirectBuffer buffer, final int offset, final int length)
+    {
+        if (item.owner != this || null == ctx)
+        {
+            return false;
+        }
+        final ByteBuf buf = RipcFrameEncoder.newMessageBuffer(ctx.alloc(), length);
+        final int start = buf.writerIndex();
+        buf.ensureWritable(length);
+        for (int i = 0; i < length; i++)
+        {
+            buf.writeByte(buffer.getByte(offset + i));
+        }
+        buf.setInt(start + RwfMsgDescriptor.STREAM_ID_OFFSET, item.providerStreamId);
+        write(buf);
+        return true;
     }
 
     CachedItem item(final int streamId)

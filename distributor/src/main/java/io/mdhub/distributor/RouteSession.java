@@ -25,7 +25,6 @@ import com.refinitiv.eta.valueadd.domainrep.rdm.login.LoginRequest;
 
 import io.mdhub.common.ripc.RipcFrameEncoder;
 import io.mdhub.common.rwf.FieldView;
-import io.mdhub.common.rwf.RwfMsgDescriptor;
 import io.mdhub.common.rwf.eta.ViewRequestEncoder;
 import io.netty.buffer.ByteBuf;
 
@@ -112,51 +111,10 @@ final class RouteSession extends ProviderLink
             }
             core.directoryFeed.onMessage(this, message);
         }
-        else if (MsgClasses.GENERIC == core.msg.msgClass())
-        {
-            onGeneric(buffer);
-        }
         else
         {
             core.items.onMessage(this, message, buffer);
         }
-    }
-
-    /**
-     * The provider's GenericMsg on an item stream goes to the item's watchers, as it came.
-     */
-    private void onGeneric(final DirectBuffer buffer)
-    {
-        final CachedItem item = item(core.msg.streamId());
-        if (null == item)
-        {
-            core.counters.messagesDropped().increment();
-            return;
-        }
-        core.listener.onItemGeneric(item.service().id(), item.handle(), buffer, core.msg.offset(), core.msg.length());
-    }
-
-    /**
-     * A consumer's GenericMsg onto the item's stream: its bytes with this connection's stream id.
-     *
-     * @return false if the item has no stream here.
-     */
-    boolean writeGeneric(final CachedItem item, final DirectBuffer buffer, final int offset, final int length)
-    {
-        if (item.owner != this)
-        {
-            return false;
-        }
-        final ByteBuf buf = RipcFrameEncoder.newMessageBuffer(ctx.alloc(), length);
-        final int start = buf.writerIndex();
-        buf.ensureWritable(length);
-        for (int i = 0; i < length; i++)
-        {
-            buf.writeByte(buffer.getByte(offset + i));
-        }
-        buf.setInt(start + RwfMsgDescriptor.STREAM_ID_OFFSET, item.providerStreamId);
-        write(buf);
-        return true;
     }
 
     /**

@@ -321,22 +321,25 @@ public final class SinkDrivenItems
     }
 
     /**
-     * A consumer's GenericMsg for an item of a mounted provider: onto the item's stream to its provider.
+     * A consumer's GenericMsg for an item: onto the item's stream to the provider that publishes it (a mounted
+     * provider's connection is flushed with the backbone cycle's other writes, a pushing provider's at once).
      *
      * @return true if written.
      */
     public boolean generic(final CachedItem item, final DirectBuffer buffer, final int offset, final int length)
     {
-        if (null == item.interest || !item.hasOwner() || !(item.owner instanceof RouteSession))
+        if (!item.hasOwner() || !item.owner.writeGeneric(item, buffer, offset, length))
         {
             return false;
         }
-        final RouteSession link = (RouteSession)item.owner;
-        if (!link.writeGeneric(item, buffer, offset, length))
+        if (item.owner instanceof RouteSession)
         {
-            return false;
+            markDirty((RouteSession)item.owner);
         }
-        markDirty(link);
+        else
+        {
+            item.owner.flushIfNeeded();
+        }
         return true;
     }
 

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -19,13 +20,18 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 import com.refinitiv.eta.codec.AckMsg;
+import com.refinitiv.eta.codec.CodecFactory;
 import com.refinitiv.eta.codec.DataStates;
+import com.refinitiv.eta.codec.DataTypes;
+import com.refinitiv.eta.codec.GenericMsg;
+import com.refinitiv.eta.codec.Msg;
 import com.refinitiv.eta.codec.MsgClasses;
 import com.refinitiv.eta.codec.NakCodes;
 import com.refinitiv.eta.codec.RealHints;
 import com.refinitiv.eta.codec.StateCodes;
 import com.refinitiv.eta.codec.StreamStates;
 import com.refinitiv.eta.rdm.Directory;
+import com.refinitiv.eta.rdm.DomainTypes;
 import com.refinitiv.eta.valueadd.domainrep.rdm.directory.Service;
 import com.refinitiv.eta.valueadd.domainrep.rdm.login.LoginRefresh;
 
@@ -323,6 +329,40 @@ class FullPathAdsFeaturesEtaTest
         consumers.add(eta);
         final LoginRefresh refresh = eta.login("posting");
         assertEquals(1, refresh.features().supportOMMPost());
+    }
+
+    @Test
+    void genericMessagesPassBothWaysBetweenAConsumerAndTheNonInteractiveProviderOfTheItem()
+    {
+        final int stream = publish("GEN.N", 900);
+        final EtaConsumer eta = consumer("generic");
+        final int serviceId = serviceId(eta);
+        eta.requestItem(5, serviceId, "GEN.N");
+        assertEquals(ALL, eta.awaitMessage(5).fieldIds());
+
+        provider.send((it) ->
+        {
+            final GenericMsg generic = (GenericMsg)CodecFactory.createMsg();
+            generic.msgClass(MsgClasses.GENERIC);
+            generic.domainType(DomainTypes.MARKET_PRICE);
+            generic.streamId(stream);
+            generic.containerType(DataTypes.FIELD_LIST);
+            generic.applyMessageComplete();
+            generic.encodedDataBody().data(ByteBuffer.wrap(fields.begin(0, 0).uint(FieldIds.MDH_UPDSEQ, 9).end()));
+            return generic.encode(it);
+        });
+        final EtaMessage fromProvider = eta.awaitMessage(5);
+        assertEquals(MsgClasses.GENERIC, fromProvider.msgClass(), fromProvider::toString);
+        assertEquals(9L, fromProvider.uint(FieldIds.MDH_UPDSEQ));
+
+        eta.generic(5, DomainTypes.MARKET_PRICE, fields.begin(0, 0).uint(FieldIds.MDH_UPDSEQ, 10).end());
+        Msg received;
+        do
+        {
+            received = EtaNiProvider.decode(provider.awaitMessage());
+        }
+        while (MsgClasses.GENERIC != received.msgClass());
+        assertEquals(stream, received.streamId(), "on the provider's own stream of the item");
     }
 
     @Test

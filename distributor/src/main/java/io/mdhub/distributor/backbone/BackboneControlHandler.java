@@ -244,7 +244,7 @@ final class BackboneControlHandler implements ControlListener
         }
         final DistributedService service = directory.service(serviceId);
         final CachedItem item = null == service ? null : service.cache().item(itemHandle);
-        if (null != item && service.isSinkDriven())
+        if (null != item)
         {
             sinkItems.generic(item, buffer, rwfOffset, rwfLength);
         }
