@@ -98,7 +98,7 @@ public final class BackboneMain implements Callable<Integer>
     public Integer call()
     {
         final PrintWriter out = spec.commandLine().getOut();
-        ConfigLoader.load(configFiles, shortcutOverrides());
+        ConfigLoader.loadChecked(configFiles, shortcutOverrides());
 
         final BackboneNode.Context ctx = new BackboneNode.Context();
         final ShutdownSignalBarrier barrier = new ShutdownSignalBarrier();

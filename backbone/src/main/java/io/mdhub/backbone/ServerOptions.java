@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 
 import io.mdhub.common.config.ConfigLoader;
+import picocli.CommandLine;
 import picocli.CommandLine.Option;
 
 /**
@@ -45,7 +46,28 @@ public final class ServerOptions
         {
             overrides.put(BackboneConfiguration.AERON_DIR_PROP_NAME, aeronDir);
         }
-        ConfigLoader.load(configFiles, overrides);
+        ConfigLoader.loadChecked(configFiles, overrides);
+    }
+
+    /**
+     * A launcher's handler for what its command throws: a bad configuration (an unknown key, a value out of range,
+     * a missing file) is one line on stderr and exit status 2; anything else is the stack trace and status 1.
+     *
+     * @param component the launcher's name at the start of the line.
+     * @return the handler to give picocli.
+     */
+    public static CommandLine.IExecutionExceptionHandler exitOnBadConfiguration(final String component)
+    {
+        return (ex, commandLine, parseResult) ->
+        {
+            if (ex instanceof IllegalArgumentException)
+            {
+                commandLine.getErr().println(component + ": bad configuration: " + ex.getMessage());
+                commandLine.getErr().flush();
+                return 2;
+            }
+            throw ex;
+        };
     }
 
     /**

@@ -104,6 +104,20 @@ class BackboneDaemonIT
         assertFalse(Files.exists(dir.resolve("aeron")), "nothing created");
     }
 
+    @Test
+    void aMisspeltKeyIsRefusedWithTheNearestKnownOne() throws InterruptedException
+    {
+        final Path log = dir.resolve("misspelt.log");
+        process = start(log,
+            "--aeron-dir", dir.resolve("aeron").toString(),
+            "-D", "mdhub.backbone.term.bufer.length=65536");
+
+        assertEquals(2, process.waitFor(), () -> read(log));
+        assertTrue(read(log).contains("unknown configuration key: mdhub.backbone.term.bufer.length (did you mean " +
+            BackboneConfiguration.TERM_BUFFER_LENGTH_PROP_NAME + "?)"), () -> read(log));
+        assertFalse(Files.exists(dir.resolve("aeron")), "nothing created");
+    }
+
     private static List<String> commandLine(final long pid)
     {
         try

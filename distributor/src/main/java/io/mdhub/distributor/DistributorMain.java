@@ -63,7 +63,9 @@ public final class DistributorMain implements Callable<Integer>
     public static void main(final String[] args)
     {
         NettyProcessDefaults.apply();
-        System.exit(new CommandLine(new DistributorMain()).execute(args));
+        System.exit(new CommandLine(new DistributorMain())
+            .setExecutionExceptionHandler(ServerOptions.exitOnBadConfiguration("mdhub-distributor"))
+            .execute(args));
     }
 
     @Override

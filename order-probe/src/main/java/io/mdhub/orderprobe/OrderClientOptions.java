@@ -43,7 +43,7 @@ public final class OrderClientOptions
         {
             put(all, shortcut.getKey(), shortcut.getValue());
         }
-        ConfigLoader.load(configFiles, all);
+        ConfigLoader.loadChecked(configFiles, all);
     }
 
     private static void put(final Map<String, String> map, final String key, final Object value)

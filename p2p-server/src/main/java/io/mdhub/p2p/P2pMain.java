@@ -50,7 +50,9 @@ public final class P2pMain implements Callable<Integer>
     public static void main(final String[] args)
     {
         NettyProcessDefaults.apply();
-        System.exit(new CommandLine(new P2pMain()).execute(args));
+        System.exit(new CommandLine(new P2pMain())
+            .setExecutionExceptionHandler(ServerOptions.exitOnBadConfiguration("mdhub-p2p"))
+            .execute(args));
     }
 
     private void serveMarketData(

@@ -8,6 +8,8 @@ import java.util.Map;
 
 import org.agrona.PropertyAction;
 import org.agrona.SystemUtil;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Puts configuration into system properties, where every {@code *Configuration} class reads its defaults.
@@ -18,6 +20,8 @@ import org.agrona.SystemUtil;
  */
 public final class ConfigLoader
 {
+    private static final Logger LOG = LoggerFactory.getLogger(ConfigLoader.class);
+
     private ConfigLoader()
     {
     }
@@ -44,6 +48,20 @@ public final class ConfigLoader
         {
             System.setProperty(entry.getKey(), entry.getValue());
         }
+    }
+
+    /**
+     * {@link #load}, then refuse (or, with {@code mdhub.config.strict=false}, report) every {@code mdhub.*} key set
+     * that no component knows: a misspelt key would otherwise leave its setting at the default without a word.
+     *
+     * @param files     properties files, as for {@link #load}.
+     * @param overrides key/value pairs from the command line.
+     * @throws IllegalArgumentException if a file cannot be found or a key is unknown (strict).
+     */
+    public static void loadChecked(final List<String> files, final Map<String, String> overrides)
+    {
+        load(files, overrides);
+        KnownKeys.check(System.getProperties(), LOG::warn);
     }
 
     private static void requireFound(final String file)

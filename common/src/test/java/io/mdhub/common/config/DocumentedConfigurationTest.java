@@ -1,5 +1,6 @@
 package io.mdhub.common.config;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
@@ -54,6 +55,22 @@ class DocumentedConfigurationTest
             }
         }
         assertTrue(missing.isEmpty(), "keys missing from docs/configuration.md: " + missing);
+    }
+
+    @Test
+    void theLaunchersKnowEveryKeyTheCodeDeclaresAndNoOther() throws IOException
+    {
+        final TreeSet<String> declared = new TreeSet<>();
+        for (final Path source : mainSources(projectRoot()))
+        {
+            final Matcher matcher = KEY_DECLARATION.matcher(Files.readString(source));
+            while (matcher.find())
+            {
+                declared.add(matcher.group(1));
+            }
+        }
+        assertEquals(declared, new TreeSet<>(KnownKeys.all()),
+            "common/src/main/resources/io/mdhub/common/config/keys must list exactly the declared keys");
     }
 
     @Test
