@@ -75,6 +75,28 @@ public final class RipcConfiguration
     public static final long HANDSHAKE_TIMEOUT_DEFAULT_NS = TimeUnit.SECONDS.toNanos(10);
 
     /**
+     * Connections of one remote address a listener lets be in their RIPC handshake at once; more are closed as they
+     * are accepted (reason {@code address-budget}).
+     */
+    public static final String ADDRESS_MAX_HANDSHAKES_PROP_NAME = "mdhub.ripc.address.max.handshakes";
+
+    /**
+     * Default handshakes at once per address.
+     */
+    public static final int ADDRESS_MAX_HANDSHAKES_DEFAULT = 64;
+
+    /**
+     * New connections one remote address may open on a listener per second (and at once, after a quiet second);
+     * more are closed as they are accepted (reason {@code address-budget}).
+     */
+    public static final String ADDRESS_ACCEPT_RATE_PROP_NAME = "mdhub.ripc.address.accept.rate";
+
+    /**
+     * Default accept rate per address.
+     */
+    public static final int ADDRESS_ACCEPT_RATE_DEFAULT = 200;
+
+    /**
      * Longest time one frame may stay incomplete after its first byte arrived (catches trickling peers that ping
      * liveness alone would not).
      */
@@ -219,6 +241,22 @@ public final class RipcConfiguration
     public static long minPingTimeoutNs()
     {
         return SystemUtil.getDurationInNanos(MIN_PING_TIMEOUT_PROP_NAME, MIN_PING_TIMEOUT_DEFAULT_NS);
+    }
+
+    /**
+     * @return {@link #ADDRESS_MAX_HANDSHAKES_PROP_NAME} or its default.
+     */
+    public static int addressMaxHandshakes()
+    {
+        return ConfigValues.getInt(ADDRESS_MAX_HANDSHAKES_PROP_NAME, ADDRESS_MAX_HANDSHAKES_DEFAULT);
+    }
+
+    /**
+     * @return {@link #ADDRESS_ACCEPT_RATE_PROP_NAME} or its default.
+     */
+    public static int addressAcceptRate()
+    {
+        return ConfigValues.getInt(ADDRESS_ACCEPT_RATE_PROP_NAME, ADDRESS_ACCEPT_RATE_DEFAULT);
     }
 
     /**

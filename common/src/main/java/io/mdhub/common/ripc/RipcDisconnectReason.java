@@ -81,7 +81,13 @@ public enum RipcDisconnectReason
     /**
      * An I/O error or an exception from a handler.
      */
-    ERROR(14, "error", true);
+    ERROR(14, "error", true),
+
+    /**
+     * The remote address is over its budget of connections in their handshake or of new connections a second:
+     * closed as it was accepted.
+     */
+    ADDRESS_BUDGET(15, "address-budget", true);
 
     private static final RipcDisconnectReason[] VALUES = values();
 

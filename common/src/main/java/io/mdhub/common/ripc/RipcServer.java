@@ -1,10 +1,13 @@
 package io.mdhub.common.ripc;
 
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.util.concurrent.TimeUnit;
 
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.group.ChannelGroup;
@@ -28,6 +31,7 @@ public final class RipcServer implements AutoCloseable
     private final Context ctx;
     private final ChannelGroup channels = new DefaultChannelGroup(GlobalEventExecutor.INSTANCE);
     private final Channel serverChannel;
+    private static final String HANDSHAKE_SLOT = "ripc-address-handshake-slot";
 
     private RipcServer(final Context ctx)
     {
@@ -36,6 +40,7 @@ public final class RipcServer implements AutoCloseable
         final RipcServerSettings serverSettings = new RipcServerSettings(
             ctx.maxUserMsgSize(), ctx.pingTimeoutNs(), ctx.minPingTimeoutNs(), ctx.componentName());
         final RipcChannelHook hook = ctx.channelHook();
+        final RipcAddressBudget budget = new RipcAddressBudget(ctx.addressMaxHandshakes(), ctx.addressAcceptRate());
 
         final ServerBootstrap bootstrap = new ServerBootstrap()
             .group(ctx.eventLoopGroup())
@@ -47,9 +52,19 @@ public final class RipcServer implements AutoCloseable
                 @Override
                 protected void initChannel(final SocketChannel channel)
                 {
+                    final InetAddress address = channel.remoteAddress().getAddress();
+                    final String refusal = budget.admit(address, System.nanoTime());
+                    if (null != refusal)
+                    {
+                        settings.counters().connectionsOpened().increment(); // the guard that counts is not set up
+                        settings.disconnects().disconnect(channel, RipcDisconnectReason.ADDRESS_BUDGET, refusal);
+                        return;
+                    }
                     channels.add(channel);
                     RipcPipeline.initHandshakePhase(
                         channel, settings, new RipcServerHandshakeHandler(settings, serverSettings), hook);
+                    channel.pipeline().addAfter(RipcPipeline.HANDSHAKE, HANDSHAKE_SLOT,
+                        new HandshakeSlot(budget, address));
                 }
             });
         serverChannel = bootstrap.bind(ctx.bindAddress(), ctx.port()).syncUninterruptibly().channel();
@@ -108,6 +123,7 @@ public final class RipcServer implements AutoCloseable
     {
         serverChannel.close().awaitUninterruptibly(5, TimeUnit.SECONDS);
         channels.close().awaitUninterruptibly(5, TimeUnit.SECONDS);
+        ctx.channelSettings().disconnects().flushSummaries();
         ctx.close();
     }
 
@@ -122,6 +138,8 @@ public final class RipcServer implements AutoCloseable
         private long pingTimeoutNs = RipcConfiguration.pingTimeoutNs();
         private long minPingTimeoutNs = RipcConfiguration.minPingTimeoutNs();
         private boolean tcpNoDelay = true;
+        private int addressMaxHandshakes = RipcConfiguration.addressMaxHandshakes();
+        private int addressAcceptRate = RipcConfiguration.addressAcceptRate();
 
         @Override
         protected void concludeContext()
@@ -135,7 +153,47 @@ public final class RipcServer implements AutoCloseable
                 1, 255);
             requireRange(RipcConfiguration.MIN_PING_TIMEOUT_PROP_NAME,
                 TimeUnit.NANOSECONDS.toSeconds(minPingTimeoutNs), 1, TimeUnit.NANOSECONDS.toSeconds(pingTimeoutNs));
+            requireRange(RipcConfiguration.ADDRESS_MAX_HANDSHAKES_PROP_NAME, addressMaxHandshakes, 1, 1_000_000);
+            requireRange(RipcConfiguration.ADDRESS_ACCEPT_RATE_PROP_NAME, addressAcceptRate, 1, 1_000_000);
             super.concludeContext();
+        }
+
+        /**
+         * @param addressMaxHandshakes connections of one remote address in their handshake at once.
+         * @return this.
+         */
+        public Context addressMaxHandshakes(final int addressMaxHandshakes)
+        {
+            checkNotConcluded();
+            this.addressMaxHandshakes = addressMaxHandshakes;
+            return this;
+        }
+
+        /**
+         * @return connections of one remote address in their handshake at once.
+         */
+        public int addressMaxHandshakes()
+        {
+            return addressMaxHandshakes;
+        }
+
+        /**
+         * @param addressAcceptRate new connections one remote address may open a second.
+         * @return this.
+         */
+        public Context addressAcceptRate(final int addressAcceptRate)
+        {
+            checkNotConcluded();
+            this.addressAcceptRate = addressAcceptRate;
+            return this;
+        }
+
+        /**
+         * @return new connections one remote address may open a second.
+         */
+        public int addressAcceptRate()
+        {
+            return addressAcceptRate;
         }
 
         /**
@@ -251,6 +309,49 @@ public final class RipcServer implements AutoCloseable
         public long minPingTimeoutNs()
         {
             return minPingTimeoutNs;
+        }
+    }
+
+    /**
+     * Holds one of its address's handshake slots until the handshake completes or the connection closes.
+     */
+    private static final class HandshakeSlot extends ChannelInboundHandlerAdapter
+    {
+        private final RipcAddressBudget budget;
+        private final InetAddress address;
+        private boolean isHeld = true;
+
+        HandshakeSlot(final RipcAddressBudget budget, final InetAddress address)
+        {
+            this.budget = budget;
+            this.address = address;
+        }
+
+        @Override
+        public void userEventTriggered(final ChannelHandlerContext ctx, final Object event) throws Exception
+        {
+            if (event instanceof RipcSession)
+            {
+                release();
+                ctx.pipeline().remove(this);
+            }
+            super.userEventTriggered(ctx, event);
+        }
+
+        @Override
+        public void channelInactive(final ChannelHandlerContext ctx) throws Exception
+        {
+            release();
+            super.channelInactive(ctx);
+        }
+
+        private void release()
+        {
+            if (isHeld)
+            {
+                isHeld = false;
+                budget.handshakeEnded(address);
+            }
         }
     }
 }

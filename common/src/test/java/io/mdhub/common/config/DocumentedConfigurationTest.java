@@ -69,8 +69,13 @@ class DocumentedConfigurationTest
                 declared.add(matcher.group(1));
             }
         }
-        assertEquals(declared, new TreeSet<>(KnownKeys.all()),
-            "common/src/main/resources/io/mdhub/common/config/keys must list exactly the declared keys");
+        final TreeSet<String> unlisted = new TreeSet<>(declared);
+        unlisted.removeAll(KnownKeys.all());
+        final TreeSet<String> stale = new TreeSet<>(KnownKeys.all());
+        stale.removeAll(declared);
+        assertEquals("[] []", unlisted + " " + stale,
+            "common/src/main/resources/io/mdhub/common/config/keys must list exactly the declared keys: " +
+            "missing there, then listed but not declared");
     }
 
     @Test

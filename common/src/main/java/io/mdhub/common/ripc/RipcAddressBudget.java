@@ -1,0 +1,114 @@
+package io.mdhub.common.ripc;
+
+import java.net.InetAddress;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * What one remote address may cost a RIPC listener: at most so many connections in their handshake at once, and new
+ * connections at a bounded rate (a token bucket holding one second's worth). A connection over either budget is
+ * closed as it is accepted, before any handler or timer is set up for it, so a flood of connections from one address
+ * costs the flooder its connections and the listener almost nothing, and other addresses' sessions keep their event
+ * loops. Shared by the listener's event loops (thread safe); an address's entry is dropped once it is idle again.
+ */
+final class RipcAddressBudget
+{
+    /** Entries beyond which idle ones are swept on the next admission. */
+    private static final int SWEEP_THRESHOLD = 10_000;
+
+    private final int maxHandshakes;
+    private final long acceptsPerSecond;
+    private final ConcurrentHashMap<InetAddress, Entry> entries = new ConcurrentHashMap<>();
+
+    /**
+     * @param maxHandshakes    connections of one address in their handshake at once.
+     * @param acceptsPerSecond new connections one address may open a second (also the burst).
+     */
+    RipcAddressBudget(final int maxHandshakes, final long acceptsPerSecond)
+    {
+        this.maxHandshakes = maxHandshakes;
+        this.acceptsPerSecond = acceptsPerSecond;
+    }
+
+    /**
+     * @param address the remote address of a connection just accepted.
+     * @param nowNs   now.
+     * @return null if admitted (its handshake counts until {@link #handshakeEnded}), else why it is refused.
+     */
+    String admit(final InetAddress address, final long nowNs)
+    {
+        if (entries.size() > SWEEP_THRESHOLD)
+        {
+            entries.values().removeIf((entry) -> entry.isIdle(nowNs));
+        }
+        final Entry entry = entries.computeIfAbsent(address, (key) -> new Entry(acceptsPerSecond, nowNs));
+        synchronized (entry)
+        {
+            entry.refill(nowNs);
+            if (entry.tokens < 1)
+            {
+                return "more than " + acceptsPerSecond + " new connections a second from " +
+                    address.getHostAddress() + " (" + RipcConfiguration.ADDRESS_ACCEPT_RATE_PROP_NAME + ")";
+            }
+            if (entry.handshakes >= maxHandshakes)
+            {
+                return "more than " + maxHandshakes + " connections from " + address.getHostAddress() +
+                    " in their handshake at once (" + RipcConfiguration.ADDRESS_MAX_HANDSHAKES_PROP_NAME + ")";
+            }
+            entry.tokens -= 1;
+            entry.handshakes++;
+            return null;
+        }
+    }
+
+    /**
+     * The handshake of an admitted connection is over (completed, or the connection closed).
+     */
+    void handshakeEnded(final InetAddress address)
+    {
+        final Entry entry = entries.get(address);
+        if (null != entry)
+        {
+            synchronized (entry)
+            {
+                entry.handshakes = Math.max(0, entry.handshakes - 1);
+            }
+        }
+    }
+
+    /**
+     * @return addresses with an entry (for tests).
+     */
+    int addresses()
+    {
+        return entries.size();
+    }
+
+    private final class Entry
+    {
+        double tokens;
+        long refilledAtNs;
+        int handshakes;
+
+        Entry(final long tokens, final long nowNs)
+        {
+            this.tokens = tokens;
+            this.refilledAtNs = nowNs;
+        }
+
+        void refill(final long nowNs)
+        {
+            final long elapsedNs = nowNs - refilledAtNs;
+            if (elapsedNs > 0)
+            {
+                tokens = Math.min(acceptsPerSecond, tokens + elapsedNs * (acceptsPerSecond / 1e9));
+                refilledAtNs = nowNs;
+            }
+        }
+
+        synchronized boolean isIdle(final long nowNs)
+        {
+            refill(nowNs);
+            return 0 == handshakes && tokens >= acceptsPerSecond;
+        }
+    }
+}
