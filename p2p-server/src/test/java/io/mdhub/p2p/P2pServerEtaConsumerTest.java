@@ -35,6 +35,7 @@ import com.refinitiv.eta.valueadd.domainrep.rdm.directory.Service;
 import com.refinitiv.eta.valueadd.domainrep.rdm.login.LoginRefresh;
 import io.mdhub.common.dictionary.DictionaryLoader;
 import io.mdhub.common.dictionary.FieldIds;
+import io.mdhub.common.ripc.RipcServer;
 import io.mdhub.common.test.EtaTransportExtension;
 import io.mdhub.common.test.InterruptAfter;
 import io.mdhub.common.test.MdTests;
@@ -526,6 +527,35 @@ class P2pServerEtaConsumerTest
         MdTests.await("the slow consumer's socket closed", slow::isClosedByServer);
         MdTests.await("its streams gone", () -> 1 == counters.watchlistEntries().get());
         assertEquals(1, counters.connectionsActive().get());
+    }
+
+    @Test
+    @InterruptAfter(60)
+    void aConsumerThatStopsReadingWithLittleQueuedIsDisconnectedAtTheSlowConsumerTimeoutNotItsPingTimeout()
+        throws Exception
+    {
+        // a 64 MiB limit: its channel turns unwritable only past 32 MiB queued
+        launch(context().maxOutputBytes(64 << 20)
+            .slowConsumerTimeoutNs(java.util.concurrent.TimeUnit.SECONDS.toNanos(1))
+            .ripcContext(new RipcServer.Context().pingTimeoutNs(java.util.concurrent.TimeUnit.SECONDS.toNanos(60))));
+        final RawRipcConsumer slow = new RawRipcConsumer(server.port());
+        closeables.add(slow);
+        slow.login("stops-reading");
+        slow.requestItem(5, SERVICE_ID, "TRI.N");
+        final P2pCounters counters = server.context().counters();
+        MdTests.await("the consumer's stream", () -> 1 == counters.watchlistEntries().get());
+
+        // 20 MB: more than the sockets hold, far less than would make its channel unwritable
+        final long startNs = System.nanoTime();
+        for (int i = 0; i < 5_000 && 0 == counters.disconnects(DisconnectReason.SLOW_CONSUMER).get(); i++)
+        {
+            source.update(SERVICE_ID, "TRI.N", 4_000, FieldIds.TRDVOL_1, i);
+        }
+        MdTests.await("disconnected as slow", () -> 1 == counters.disconnects(DisconnectReason.SLOW_CONSUMER).get());
+        final long elapsedMs = (System.nanoTime() - startNs) / 1_000_000;
+        assertTrue(elapsedMs < 10_000, "at the 1 s slow-consumer timeout, not the 60 s ping timeout: " + elapsedMs);
+        MdTests.await("the slow consumer's socket closed", slow::isClosedByServer);
+        MdTests.await("its stream gone", () -> 0 == counters.watchlistEntries().get());
     }
 
     @Test

@@ -49,6 +49,8 @@ public final class ConsumerSession extends ChannelInboundHandlerAdapter
     boolean hasIgnoredMessage;
     private boolean isRejected;
     private long unwritableSinceNs;
+    private long lastPendingBytes;
+    private long stalledSinceNs;
     private long loginClockNs;
 
     ConsumerSession(final FanOutWorker worker, final long connectionId, final boolean isLatencyProfile)
@@ -228,6 +230,33 @@ public final class ConsumerSession extends ChannelInboundHandlerAdapter
     {
         final ChannelOutboundBuffer outbound = ctx.channel().unsafe().outboundBuffer();
         return null == outbound ? 0 : outbound.totalPendingWriteBytes();
+    }
+
+    /**
+     * A consumer that stops reading with less queued than makes its channel unwritable would otherwise be held until
+     * its ping timeout: its output is stalled when what waits for it has not shrunk between two checks, for longer
+     * than the timeout.
+     *
+     * @param nowNs     now (housekeeping calls this a few times a second).
+     * @param timeoutNs how long the output may stay stalled.
+     * @return true if output has waited without draining for longer than the timeout.
+     */
+    boolean isStalledLongerThan(final long nowNs, final long timeoutNs)
+    {
+        final long pending = pendingOutputBytes();
+        final boolean isDraining = 0 == pending || pending < lastPendingBytes;
+        lastPendingBytes = pending;
+        if (isDraining)
+        {
+            stalledSinceNs = 0;
+            return false;
+        }
+        if (0 == stalledSinceNs)
+        {
+            stalledSinceNs = nowNs;
+            return false;
+        }
+        return nowNs - stalledSinceNs > timeoutNs;
     }
 
     boolean isUnwritableLongerThan(final long nowNs, final long timeoutNs)

@@ -411,6 +411,12 @@ public final class FanOutWorker implements ItemSourceListener
                 session.disconnect(DisconnectReason.SLOW_CONSUMER, "pending output " +
                     session.pendingOutputBytes() + " bytes above the limit " + settings.maxOutputBytes());
             }
+            else if (session.isStalledLongerThan(nowNs, settings.slowConsumerTimeoutNs()))
+            {
+                session.disconnect(DisconnectReason.SLOW_CONSUMER, session.pendingOutputBytes() +
+                    " bytes of output waited without draining for more than " +
+                    TimeUnit.NANOSECONDS.toMillis(settings.slowConsumerTimeoutNs()) + " ms");
+            }
             else if (session.isLoginOverdue(nowNs, settings.loginTimeoutNs()))
             {
                 session.disconnect(DisconnectReason.LOGIN_TIMEOUT, "no login request within " +
