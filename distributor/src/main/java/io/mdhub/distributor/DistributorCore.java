@@ -2,12 +2,14 @@ package io.mdhub.distributor;
 
 import org.agrona.ExpandableDirectByteBuffer;
 import org.agrona.collections.Long2ObjectHashMap;
+import org.slf4j.LoggerFactory;
 
 import com.refinitiv.eta.codec.Buffer;
 import com.refinitiv.eta.codec.CodecFactory;
 
 import io.mdhub.common.ripc.RipcConfiguration;
 import io.mdhub.common.cache.ImageScratch;
+import io.mdhub.common.log.LogSummary;
 import io.mdhub.common.rwf.RwfMsgFlyweight;
 import io.mdhub.common.rwf.eta.EtaMsgReader;
 import io.mdhub.common.rwf.eta.EtaMsgWriter;
@@ -49,6 +51,8 @@ final class DistributorCore
     final DirectoryFeed directoryFeed;
     final SinkDrivenItems sinkItems;
     final ItemPosts posts;
+    /** Provider disconnects logged a few at a time, a flood of them summarised. */
+    final LogSummary disconnectLog;
     private long nextConnectionId = 1;
 
     DistributorCore(
@@ -96,6 +100,8 @@ final class DistributorCore
         sinkItems.attach(this);
         this.posts = posts;
         posts.attach(this);
+        this.disconnectLog = new LogSummary(LoggerFactory.getLogger(ProviderLink.class), component,
+            "provider disconnects", ProviderDisconnectReason.values().length);
         loginAcceptText.data("Provider login accepted by MDHub distributor " + component);
         loginRejectText.data("MDHub distributor accepts provider logins only (Role=1, non-interactive provider)");
     }

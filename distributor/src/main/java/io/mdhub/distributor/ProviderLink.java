@@ -298,12 +298,16 @@ abstract class ProviderLink extends ChannelInboundHandlerAdapter implements Ripc
         }
         isClosing = true;
         core.counters.disconnects(reason).increment();
-        if (ProviderDisconnectReason.LOGIN_CLOSED == reason || ProviderDisconnectReason.OPERATOR == reason)
+        final boolean isOrderly =
+            ProviderDisconnectReason.LOGIN_CLOSED == reason || ProviderDisconnectReason.OPERATOR == reason;
+        final boolean isLogged = core.disconnectLog.admit(reason.code(), reason.label(), !isOrderly,
+            "connection=" + connectionId + " remote=" + channel.remoteAddress() + " " + detail);
+        if (isLogged && isOrderly)
         {
             LOG.info("{}: disconnect provider connection={} remote={} reason={} {}", core.component, connectionId,
                 channel.remoteAddress(), reason.label(), detail);
         }
-        else
+        else if (isLogged)
         {
             LOG.warn("{}: disconnect provider connection={} remote={} reason={} {}", core.component, connectionId,
                 channel.remoteAddress(), reason.label(), detail);

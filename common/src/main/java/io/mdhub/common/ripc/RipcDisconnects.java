@@ -5,13 +5,14 @@ import io.netty.util.AttributeKey;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import io.mdhub.common.log.LogSummary;
+
 /**
  * The single place where a RIPC connection is ended for a reason: the first reason recorded on a channel wins, is
  * counted once, logged (remote address, reason, detail) and the channel is closed. Later calls for the same channel
- * (e.g. the close event that follows) do nothing. So that a flood of connections cannot flood the log, each reason
- * logs its first {@link #LINES_PER_INTERVAL} disconnects of a 10 s interval line by line and only counts the rest,
- * which one summary line reports (how many, the last address and detail) with the reason's next disconnect after the
- * interval, or when the listener closes ({@link #flushSummaries()}); every disconnect is counted either way.
+ * (e.g. the close event that follows) do nothing. So that a flood of connections cannot flood the log, the lines of
+ * each reason go through a {@link LogSummary} (a few a 10 s interval, then one summary line; flushed when the
+ * listener closes, {@link #flushSummaries()}); every disconnect is counted either way.
  */
 public final class RipcDisconnects
 {
@@ -22,16 +23,9 @@ public final class RipcDisconnects
 
     private static final Logger LOG = LoggerFactory.getLogger(RipcDisconnects.class);
 
-    /** Disconnects of one reason logged line by line per interval; the rest are summarised. */
-    static final int LINES_PER_INTERVAL = 3;
-    private static final long SUMMARY_INTERVAL_NS = 10_000_000_000L;
-
     private final String component;
     private final RipcCounters counters;
-    private final long[] intervalStartNs = new long[RipcDisconnectReason.count()];
-    private final int[] linesLogged = new int[RipcDisconnectReason.count()];
-    private final long[] suppressed = new long[RipcDisconnectReason.count()];
-    private final String[] lastSuppressed = new String[RipcDisconnectReason.count()];
+    private final LogSummary summary;
 
     /**
      * @param component component name for the log line.
@@ -41,6 +35,7 @@ public final class RipcDisconnects
     {
         this.component = component;
         this.counters = counters;
+        this.summary = new LogSummary(LOG, component, "disconnects", RipcDisconnectReason.count());
     }
 
     /**
@@ -94,7 +89,8 @@ public final class RipcDisconnects
             return false;
         }
         counters.disconnects(reason).increment();
-        if (!isLogged(reason, channel, detail))
+        if (!summary.admit(reason.code(), reason.label(), reason.isFault(),
+            "remote=" + channel.remoteAddress() + " " + detail))
         {
             return true;
         }
@@ -117,57 +113,11 @@ public final class RipcDisconnects
     }
 
     /**
-     * @return true if this disconnect gets a line of its own; false when it is only counted for the summary.
-     */
-    private synchronized boolean isLogged(final RipcDisconnectReason reason, final Channel channel, final String detail)
-    {
-        final int code = reason.code();
-        final long nowNs = System.nanoTime();
-        if (nowNs - intervalStartNs[code] >= SUMMARY_INTERVAL_NS || 0 == linesLogged[code])
-        {
-            summarise(reason);
-            intervalStartNs[code] = nowNs;
-            linesLogged[code] = 0;
-        }
-        if (linesLogged[code] < LINES_PER_INTERVAL)
-        {
-            linesLogged[code]++;
-            return true;
-        }
-        suppressed[code]++;
-        lastSuppressed[code] = "remote=" + channel.remoteAddress() + " " + detail;
-        return false;
-    }
-
-    private void summarise(final RipcDisconnectReason reason)
-    {
-        final int code = reason.code();
-        if (0 != suppressed[code])
-        {
-            final String format = "{}: {} more disconnects reason={} within 10 s of the last logged one (counted " +
-                "in ripc-disconnects); the last: {}";
-            if (reason.isFault())
-            {
-                LOG.warn(format, component, suppressed[code], reason.label(), lastSuppressed[code]);
-            }
-            else
-            {
-                LOG.info(format, component, suppressed[code], reason.label(), lastSuppressed[code]);
-            }
-            suppressed[code] = 0;
-            lastSuppressed[code] = null;
-        }
-    }
-
-    /**
      * Log the summaries still pending (the listener is closing).
      */
-    public synchronized void flushSummaries()
+    public void flushSummaries()
     {
-        for (int code = 0; code < suppressed.length; code++)
-        {
-            summarise(RipcDisconnectReason.fromCode(code));
-        }
+        summary.flush();
     }
 
     /**

@@ -275,8 +275,12 @@ public final class ConsumerSession extends ChannelInboundHandlerAdapter
         }
         isClosing = true;
         worker.countDisconnect(reason);
-        LOG.warn("consumer connection {} ({} user={}) disconnected: {}: {}", connectionId, remoteAddress(), userName,
-            reason.label(), detail);
+        if (worker.isDisconnectLogged(reason, "connection " + connectionId + " (" + remoteAddress() + " user=" +
+            userName + ") " + detail))
+        {
+            LOG.warn("consumer connection {} ({} user={}) disconnected: {}: {}", connectionId, remoteAddress(),
+                userName, reason.label(), detail);
+        }
         ctx.channel().close();
     }
 

@@ -14,6 +14,7 @@ import com.refinitiv.eta.codec.StateCodes;
 import com.refinitiv.eta.codec.StreamStates;
 import com.refinitiv.eta.rdm.DomainTypes;
 import com.refinitiv.eta.valueadd.domainrep.rdm.directory.Service;
+import io.mdhub.common.log.LogSummary;
 import io.mdhub.common.rwf.FieldView;
 import io.mdhub.common.rwf.RwfMsgDescriptor;
 import io.mdhub.common.rwf.RwfMsgFlags;
@@ -76,6 +77,7 @@ public final class FanOutWorker implements ItemSourceListener
     private final ViewRequestDecoder viewDecoder = new ViewRequestDecoder();
     private final ViewedMessages viewed = new ViewedMessages();
     private final ConsumerPosts posts;
+    private final LogSummary disconnectLog;
     private final RwfMsgFlyweight inbound = new RwfMsgFlyweight();
     private final RwfMsgFlyweight sourceMsg = new RwfMsgFlyweight();
     private final UnsafeBuffer inboundView = new UnsafeBuffer(new byte[0]);
@@ -124,6 +126,8 @@ public final class FanOutWorker implements ItemSourceListener
         this.admin = new AdminResponder(settings.componentName(), settings.fieldDictionary().get());
         this.source = sourceFactory.newItemSource(index, eventLoop, this);
         this.posts = new ConsumerPosts(settings, source, messages);
+        this.disconnectLog = new LogSummary(LOG, settings.componentName() + " worker " + index, "consumer disconnects",
+            DisconnectReason.values().length);
     }
 
     /**
@@ -198,6 +202,7 @@ public final class FanOutWorker implements ItemSourceListener
             housekeepingTimer.cancel(false);
         }
         source.close();
+        disconnectLog.flush();
     }
 
     /**
@@ -279,6 +284,14 @@ public final class FanOutWorker implements ItemSourceListener
     void countDisconnect(final DisconnectReason reason)
     {
         counters.disconnects(reason).increment();
+    }
+
+    /**
+     * @return true if this consumer disconnect gets a log line of its own (a flood of them is summarised).
+     */
+    boolean isDisconnectLogged(final DisconnectReason reason, final String detail)
+    {
+        return disconnectLog.admit(reason.code(), reason.label(), true, detail);
     }
 
     /**

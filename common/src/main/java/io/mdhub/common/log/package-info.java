@@ -1,0 +1,4 @@
+/**
+ * Logging helpers: summaries that keep repeated events from flooding the log.
+ */
+package io.mdhub.common.log;
