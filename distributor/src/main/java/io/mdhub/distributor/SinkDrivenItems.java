@@ -493,10 +493,14 @@ public final class SinkDrivenItems
         final int rwfOffset,
         final int rwfLength)
     {
+        // the provider's own refusal is final: on the backbone a ClosedRecover/NotFound means "not published yet"
+        // (a non-interactive item p2p-servers wait for), so it travels as Closed; the consumers get its own status
+        final int backboneState = StreamStates.CLOSED_RECOVER == streamState &&
+            StateCodes.NOT_FOUND == item.stateCode() ? StreamStates.CLOSED : streamState;
         final LongArrayList waiting = item.interest.waitingRequests;
         for (int i = 0; i < waiting.size(); i++)
         {
-            core.listener.onRequestRefused(item.service().id(), waiting.getLong(i), item.domainType(), streamState,
+            core.listener.onRequestRefused(item.service().id(), waiting.getLong(i), item.domainType(), backboneState,
                 dataState, rwf, rwfOffset, rwfLength);
         }
         waiting.clear();

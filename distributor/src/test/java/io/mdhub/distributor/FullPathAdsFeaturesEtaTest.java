@@ -200,6 +200,24 @@ class FullPathAdsFeaturesEtaTest
     }
 
     @Test
+    void aStreamingWatcherThatJoinsASnapshotWithAViewGetsTheWholeItemAndItsUpdates()
+    {
+        final int stream = publish("SNAPV.N", 950);
+        final EtaConsumer snapshot = consumer("snapshot-view");
+        final EtaConsumer streaming = consumer("streaming-all");
+        final int serviceId = serviceId(snapshot);
+        snapshot.requestView(7, serviceId, "SNAPV.N", false, FieldIds.BID);
+        streaming.requestItem(8, serviceId, "SNAPV.N");
+        assertEquals(List.of(FieldIds.BID), snapshot.awaitMessage(7).fieldIds());
+        final EtaMessage image = streaming.awaitMessage(8);
+        assertEquals(StreamStates.OPEN, image.streamState(), image::toString);
+        assertEquals(ALL, image.fieldIds());
+        provider.update(stream, fields.begin(0, 0).real(FieldIds.ASK, 95_003, RealHints.EXPONENT_2).end());
+        assertEquals(95_003L, streaming.awaitMessage(8).mantissa(FieldIds.ASK), "the item streams on");
+        assertNull(snapshot.pollMessage(7, QUIET), "nothing after the snapshot");
+    }
+
+    @Test
     void anInvalidViewIsRefusedOnItsStreamOnly()
     {
         publish("EV1.N", 500);

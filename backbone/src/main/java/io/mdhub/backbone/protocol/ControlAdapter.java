@@ -151,12 +151,13 @@ public final class ControlAdapter implements ControlledFragmentHandler
         post.limit(rwfLengthOffset);
         final long rwfLength = post.rwfLength();
         final int rwfOffset = rwfLengthOffset + ItemPostDecoder.rwfHeaderLength();
-        if (rwfOffset + rwfLength > end)
+        if (rwfLength > end - rwfOffset)
         {
             return skip();
         }
         return action(listener.onItemPost(post.consumerId(), post.sourceIndex(), post.postRequestId(),
-            post.serviceId(), post.domainType(), buffer, nameOffset, nameLength, rwfOffset, (int)rwfLength));
+            post.distributorEpoch(), post.serviceId(), post.domainType(), buffer, nameOffset, nameLength, rwfOffset,
+            (int)rwfLength));
     }
 
     private Action onItemGeneric(
@@ -170,7 +171,7 @@ public final class ControlAdapter implements ControlledFragmentHandler
         }
         final long rwfLength = generic.rwfLength();
         final int rwfOffset = rwfLengthOffset + ItemGenericDecoder.rwfHeaderLength();
-        if (rwfOffset + rwfLength > end)
+        if (rwfLength > end - rwfOffset)
         {
             return skip();
         }

@@ -68,6 +68,7 @@ public interface ControlListener
      * @param consumerId    the p2p-server.
      * @param sourceIndex   its posting item source.
      * @param postRequestId to echo in the PostAck.
+     * @param distributorEpoch epoch of the distributor the item is bound to; 0 = any carrier of the service.
      * @param serviceId     service.
      * @param domainType    RDM domain of the item.
      * @param buffer        holds the item name and the PostMsg.
@@ -82,6 +83,7 @@ public interface ControlListener
         final int consumerId,
         final int sourceIndex,
         final long postRequestId,
+        final long distributorEpoch,
         final int serviceId,
         final int domainType,
         final DirectBuffer buffer,

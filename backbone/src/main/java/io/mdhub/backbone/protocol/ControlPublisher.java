@@ -269,7 +269,8 @@ public final class ControlPublisher
     }
 
     /**
-     * @param postRequestId echoed in the PostAck.
+     * @param postRequestId    echoed in the PostAck.
+     * @param distributorEpoch epoch of the distributor the item is bound to, or 0 for any carrier of the service.
      * @param serviceId     service.
      * @param domainType    RDM domain of the item.
      * @param name          holds the item name (ASCII).
@@ -283,6 +284,7 @@ public final class ControlPublisher
     @SuppressWarnings("checkstyle:ParameterNumber") // primitives, not a message object (STYLE.md §1.1.4)
     public long post(
         final long postRequestId,
+        final long distributorEpoch,
         final int serviceId,
         final int domainType,
         final DirectBuffer name,
@@ -304,6 +306,7 @@ public final class ControlPublisher
             .postRequestId(postRequestId)
             .serviceId(serviceId)
             .domainType((short)domainType)
+            .distributorEpoch(distributorEpoch)
             .putItemName(name, nameOffset, nameLength)
             .putRwf(rwf, rwfOffset, rwfLength);
         return publication.commit();

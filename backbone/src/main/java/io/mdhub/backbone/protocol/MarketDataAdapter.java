@@ -145,7 +145,7 @@ public final class MarketDataAdapter implements ControlledFragmentHandler
             return skip();
         }
         final int rwfLength = (int)(generic.rwfLength() & 0x7FFF_FFFFL);
-        if (rwfOffset + rwfLength > end)
+        if (rwfLength > end - rwfOffset)
         {
             return skip();
         }
@@ -182,7 +182,7 @@ public final class MarketDataAdapter implements ControlledFragmentHandler
             return skip();
         }
         final int rwfLength = (int)(update.rwfLength() & 0x7FFF_FFFFL);
-        if (rwfOffset + rwfLength > end)
+        if (rwfLength > end - rwfOffset)
         {
             return skip();
         }
@@ -209,7 +209,7 @@ public final class MarketDataAdapter implements ControlledFragmentHandler
         refresh.skipItemName();
         final int rwfLength = (int)(refresh.rwfLength() & 0x7FFF_FFFFL);
         final int rwfOffset = rwfLengthOffset + ItemRefreshDecoder.rwfHeaderLength();
-        if (rwfOffset + rwfLength > end)
+        if (rwfLength > end - rwfOffset)
         {
             return skip();
         }
@@ -229,7 +229,7 @@ public final class MarketDataAdapter implements ControlledFragmentHandler
             return skip();
         }
         final int rwfLength = (int)(status.rwfLength() & 0x7FFF_FFFFL);
-        if (rwfOffset + rwfLength > end)
+        if (rwfLength > end - rwfOffset)
         {
             return skip();
         }

@@ -2,6 +2,7 @@ package io.mdhub.common.ripc;
 
 import java.net.InetAddress;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * What one remote address may cost a RIPC listener: at most so many connections in their handshake at once, and new
@@ -12,12 +13,14 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 final class RipcAddressBudget
 {
-    /** Entries beyond which idle ones are swept on the next admission. */
+    /** Entries beyond which idle ones are swept, at most once a second. */
     private static final int SWEEP_THRESHOLD = 10_000;
+    private static final long SWEEP_INTERVAL_NS = 1_000_000_000L;
 
     private final int maxHandshakes;
     private final long acceptsPerSecond;
     private final ConcurrentHashMap<InetAddress, Entry> entries = new ConcurrentHashMap<>();
+    private final AtomicLong nextSweepNs = new AtomicLong();
 
     /**
      * @param maxHandshakes    connections of one address in their handshake at once.
@@ -36,28 +39,50 @@ final class RipcAddressBudget
      */
     String admit(final InetAddress address, final long nowNs)
     {
-        if (entries.size() > SWEEP_THRESHOLD)
+        final long sweepAtNs = nextSweepNs.get();
+        if (entries.size() > SWEEP_THRESHOLD && nowNs - sweepAtNs >= 0 &&
+            nextSweepNs.compareAndSet(sweepAtNs, nowNs + SWEEP_INTERVAL_NS))
         {
-            entries.values().removeIf((entry) -> entry.isIdle(nowNs));
+            entries.forEach((key, entry) ->
+            {
+                synchronized (entry)
+                {
+                    if (entry.isIdle(nowNs))
+                    {
+                        entries.remove(key, entry);
+                    }
+                }
+            });
         }
-        final Entry entry = entries.computeIfAbsent(address, (key) -> new Entry(acceptsPerSecond, nowNs));
-        synchronized (entry)
+        while (true)
         {
-            entry.refill(nowNs);
-            if (entry.tokens < 1)
+            final Entry entry = entries.computeIfAbsent(address, (key) -> new Entry(acceptsPerSecond, nowNs));
+            synchronized (entry)
             {
-                return "more than " + acceptsPerSecond + " new connections a second from " +
-                    address.getHostAddress() + " (" + RipcConfiguration.ADDRESS_ACCEPT_RATE_PROP_NAME + ")";
+                if (entries.get(address) == entry) // not swept away meanwhile
+                {
+                    return admit(entry, address, nowNs);
+                }
             }
-            if (entry.handshakes >= maxHandshakes)
-            {
-                return "more than " + maxHandshakes + " connections from " + address.getHostAddress() +
-                    " in their handshake at once (" + RipcConfiguration.ADDRESS_MAX_HANDSHAKES_PROP_NAME + ")";
-            }
-            entry.tokens -= 1;
-            entry.handshakes++;
-            return null;
         }
+    }
+
+    private String admit(final Entry entry, final InetAddress address, final long nowNs)
+    {
+        entry.refill(nowNs);
+        if (entry.tokens < 1)
+        {
+            return "more than " + acceptsPerSecond + " new connections a second from " +
+                address.getHostAddress() + " (" + RipcConfiguration.ADDRESS_ACCEPT_RATE_PROP_NAME + ")";
+        }
+        if (entry.handshakes >= maxHandshakes)
+        {
+            return "more than " + maxHandshakes + " connections from " + address.getHostAddress() +
+                " in their handshake at once (" + RipcConfiguration.ADDRESS_MAX_HANDSHAKES_PROP_NAME + ")";
+        }
+        entry.tokens -= 1;
+        entry.handshakes++;
+        return null;
     }
 
     /**

@@ -255,6 +255,7 @@ final class BackboneControlHandler implements ControlListener
         final int consumerId,
         final int sourceIndex,
         final long postRequestId,
+        final long distributorEpoch,
         final int serviceId,
         final int domainType,
         final DirectBuffer buffer,
@@ -264,6 +265,10 @@ final class BackboneControlHandler implements ControlListener
         final int rwfLength)
     {
         p2pServers.heard(consumerId, nowNs);
+        if (0 != distributorEpoch && epoch != distributorEpoch)
+        {
+            return true; // a post on a stream another distributor serves
+        }
         final DistributedService service = directory.service(serviceId);
         if (null != service)
         {

@@ -1041,6 +1041,7 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
     @SuppressWarnings("checkstyle:ParameterNumber") // primitives, not a message object (STYLE.md §1.1.4)
     public int post(
         final long postRequestId,
+        final int itemId,
         final int serviceId,
         final int domainType,
         final DirectBuffer name,
@@ -1054,8 +1055,12 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
         {
             return services.containsKey(serviceId) ? NakCodes.SOURCE_DOWN : NakCodes.SOURCE_UNKNOWN;
         }
-        final long result = control.post(requestIdBase | (postRequestId & 0xFFFF_FFFFL), serviceId, domainType,
-            name, nameOffset, nameLength, rwf, rwfOffset, rwfLength);
+        // on-stream: to the distributor the item is bound to only (another carrier may not have it, or would apply
+        // or forward it a second time); off-stream: any carrier of the service
+        final OpenItem item = itemId >= 0 ? items.get(itemId) : null;
+        final long distributorEpoch = null != item && null != item.distributor ? item.distributor.epoch : 0;
+        final long result = control.post(requestIdBase | (postRequestId & 0xFFFF_FFFFL), distributorEpoch, serviceId,
+            domainType, name, nameOffset, nameLength, rwf, rwfOffset, rwfLength);
         return result > 0 ? POST_SENT : NakCodes.NO_RESOURCES;
     }
 
@@ -1571,14 +1576,21 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
     }
 
     /**
-     * A private stream that was live and would be asked for again by name has lost its upstream stream: it is closed
-     * at the next duty cycle (not here: the callers walk the items).
+     * A private stream that was live is never asked for again by name: while its distributor lives (a gap, a
+     * recovery) a fresh image comes by a RecoveryRequest for its handle; when the distributor died or was replaced,
+     * its upstream stream is lost and it is closed at the next duty cycle (not here: the callers walk the items).
      */
     private boolean isLostPrivate(final OpenItem item)
     {
         if (!item.isPrivate || !item.hadImage)
         {
             return false;
+        }
+        final DistributorState distributor = item.distributor;
+        if (null != distributor && distributor.isAlive && !distributor.isReplaced && item.handle >= 0)
+        {
+            control.requestRecovery(item.serviceId, item.handle, item.domainType, 0);
+            return true;
         }
         if (!item.isLost)
         {

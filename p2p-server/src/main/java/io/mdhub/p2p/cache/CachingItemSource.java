@@ -137,6 +137,11 @@ public final class CachingItemSource implements ItemSource, ItemSourceListener
     public void widenView(final int itemId, final FieldView view)
     {
         applyDeferredUpdates();
+        final CacheEntry entry = activeEntry(itemId);
+        if (null != entry)
+        {
+            entry.isAnswerDue = false; // the narrow image must not answer the watchers the wide refresh is for
+        }
         passedUpstream.increment();
         upstream.widenView(itemId, view);
     }
@@ -218,6 +223,7 @@ public final class CachingItemSource implements ItemSource, ItemSourceListener
     @SuppressWarnings("checkstyle:ParameterNumber") // primitives, not a message object (STYLE.md §1.1.4)
     public int post(
         final long postRequestId,
+        final int itemId,
         final int serviceId,
         final int domainType,
         final DirectBuffer name,
@@ -228,8 +234,8 @@ public final class CachingItemSource implements ItemSource, ItemSourceListener
         final int rwfLength)
     {
         // a post changes the item at its provider or distributor; the change comes back as an update like any other
-        return upstream.post(postRequestId, serviceId, domainType, name, nameOffset, nameLength, rwf, rwfOffset,
-            rwfLength);
+        return upstream.post(postRequestId, itemId, serviceId, domainType, name, nameOffset, nameLength, rwf,
+            rwfOffset, rwfLength);
     }
 
     @Override

@@ -92,7 +92,8 @@ final class ConsumerPosts
                 PendingPosts.MAX_PENDING + " posts already wait for their outcome");
             return;
         }
-        final int result = source.post(id, serviceId, domainType, name, nameOffset, nameLength, bytes, 0, length);
+        final int result = source.post(id, null != watch ? watch.item.itemId : -1, serviceId, domainType, name,
+            nameOffset, nameLength, bytes, 0, length);
         if (ItemSource.POST_SENT != result)
         {
             pending.remove(id);

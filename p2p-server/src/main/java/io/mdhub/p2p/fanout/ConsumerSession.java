@@ -259,6 +259,14 @@ public final class ConsumerSession extends ChannelInboundHandlerAdapter
         return nowNs - stalledSinceNs > timeoutNs;
     }
 
+    /**
+     * @return true while writes wait for this session's next flush (what is queued is then not all the socket's).
+     */
+    boolean hasUnflushedWrites()
+    {
+        return isDirty;
+    }
+
     boolean isUnwritableLongerThan(final long nowNs, final long timeoutNs)
     {
         return 0 != unwritableSinceNs && nowNs - unwritableSinceNs > timeoutNs;

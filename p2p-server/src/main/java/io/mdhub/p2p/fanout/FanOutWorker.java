@@ -424,7 +424,8 @@ public final class FanOutWorker implements ItemSourceListener
                 session.disconnect(DisconnectReason.SLOW_CONSUMER, "pending output " +
                     session.pendingOutputBytes() + " bytes above the limit " + settings.maxOutputBytes());
             }
-            else if (session.isStalledLongerThan(nowNs, settings.slowConsumerTimeoutNs()))
+            else if (!session.hasUnflushedWrites() &&
+                session.isStalledLongerThan(nowNs, settings.slowConsumerTimeoutNs()))
             {
                 session.disconnect(DisconnectReason.SLOW_CONSUMER, session.pendingOutputBytes() +
                     " bytes of output waited without draining for more than " +
@@ -790,6 +791,12 @@ public final class FanOutWorker implements ItemSourceListener
         }
         if (0 != (flags & RwfMsgFlags.Request.HAS_BATCH))
         {
+            if (0 != (flags & RwfMsgFlags.Request.PRIVATE_STREAM))
+            {
+                reject(session, inbound.domainType(), streamId, RejectReason.MALFORMED_REQUEST,
+                    StateCodes.USAGE_ERROR, "Private streams are requested one by one, not in a batch");
+                return;
+            }
             onBatchRequest(session, message, isStreaming, flags, view);
             return;
         }
@@ -868,7 +875,7 @@ public final class FanOutWorker implements ItemSourceListener
         if (0 == (flags & RwfMsgFlags.Request.NO_REFRESH))
         {
             watch.isAwaitingRefresh = true;
-            if (!widenUpstreamView(watch.item))
+            if ((isStreaming && !watch.item.isUpstreamStreaming) || !widenUpstreamView(watch.item))
             {
                 requestImage(watch.item, isStreaming);
             }
@@ -906,10 +913,15 @@ public final class FanOutWorker implements ItemSourceListener
     {
         if (isStreaming && !item.isUpstreamStreaming)
         {
+            // a snapshot item turns streaming: asked for again, with the view its watchers now want
             item.isUpstreamStreaming = true;
+            if (null != item.upstreamView && !item.isPrivate && !item.upstreamView.covers(item.wantedView()))
+            {
+                item.upstreamView = item.wantedView();
+            }
             final ItemKey key = item.key;
             source.open(item.itemId, key.domainType(), key.serviceId(), new UnsafeBuffer(key.nameBytes()), 0,
-                key.nameLength(), true);
+                key.nameLength(), true, item.upstreamView);
         }
         else if (item.hasImage)
         {
@@ -973,7 +985,7 @@ public final class FanOutWorker implements ItemSourceListener
                 session.writeCopy(new UnsafeBuffer(status), 0, status.length, streamId, messages);
                 statusOut++;
             }
-            if (!widenUpstreamView(item))
+            if ((isStreaming && !item.isUpstreamStreaming) || !widenUpstreamView(item))
             {
                 requestImage(item, isStreaming);
             }
@@ -1028,7 +1040,8 @@ public final class FanOutWorker implements ItemSourceListener
             {
                 counters.itemsOpen().decrement();
             }
-            reject(session, domainType, streamId, RejectReason.CONSUMER_ITEM_LIMIT, StateCodes.TOO_MANY_ITEMS,
+            reject(session, domainType, streamId, session.watches.size() >= settings.maxItemsPerConsumer() ?
+                RejectReason.CONSUMER_ITEM_LIMIT : RejectReason.SERVER_ITEM_LIMIT, StateCodes.TOO_MANY_ITEMS,
                 "Item limit reached");
             return;
         }

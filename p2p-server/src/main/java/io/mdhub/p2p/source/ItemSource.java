@@ -165,6 +165,7 @@ public interface ItemSource extends AutoCloseable
      * Send a consumer's post towards the item's provider (or the cache that stands for it).
      *
      * @param postRequestId echoed in {@link ItemSourceListener#onPostAck}; unique within this source.
+     * @param itemId        the open item posted to on its stream, or -1 for an off-stream post.
      * @param serviceId     service.
      * @param domainType    the item's domain.
      * @param name          holds the item name.
@@ -179,6 +180,7 @@ public interface ItemSource extends AutoCloseable
     @SuppressWarnings("checkstyle:ParameterNumber") // primitives, not a message object (STYLE.md §1.1.4)
     default int post(
         final long postRequestId,
+        final int itemId,
         final int serviceId,
         final int domainType,
         final DirectBuffer name,
