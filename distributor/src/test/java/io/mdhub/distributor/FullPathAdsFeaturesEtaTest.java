@@ -30,16 +30,13 @@ import com.refinitiv.eta.codec.NakCodes;
 import com.refinitiv.eta.codec.RealHints;
 import com.refinitiv.eta.codec.StateCodes;
 import com.refinitiv.eta.codec.StreamStates;
-import com.refinitiv.eta.rdm.Directory;
 import com.refinitiv.eta.rdm.DomainTypes;
-import com.refinitiv.eta.valueadd.domainrep.rdm.directory.Service;
 import com.refinitiv.eta.valueadd.domainrep.rdm.login.LoginRefresh;
 
 import io.mdhub.common.cache.EtaFieldLists;
 import io.mdhub.common.dictionary.FieldIds;
 import io.mdhub.common.test.EtaTransportExtension;
 import io.mdhub.common.test.InterruptAfter;
-import io.mdhub.common.test.MdTests;
 import io.mdhub.common.test.eta.EtaConsumer;
 import io.mdhub.common.test.eta.EtaMessage;
 import io.mdhub.common.test.eta.EtaNiProvider;
@@ -444,21 +441,8 @@ class FullPathAdsFeaturesEtaTest
         return serviceId(eta, SERVICE_NAME);
     }
 
-    private int serviceId(final EtaConsumer eta, final String serviceName)
+    private static int serviceId(final EtaConsumer eta, final String serviceName)
     {
-        for (int directoryStream = 2; ; directoryStream++)
-        {
-            eta.requestDirectory(directoryStream, Directory.ServiceFilterFlags.INFO |
-                Directory.ServiceFilterFlags.STATE, false, -1);
-            final EtaMessage directory = eta.awaitMessage(directoryStream);
-            for (final Service service : directory.directoryRefresh().serviceList())
-            {
-                if (service.checkHasInfo() && serviceName.equals(service.info().serviceName().toString()))
-                {
-                    return service.serviceId();
-                }
-            }
-            MdTests.idle(() -> "service " + serviceName + " in the p2p-server's directory");
-        }
+        return FullPathServers.awaitService(eta, serviceName).serviceId();
     }
 }

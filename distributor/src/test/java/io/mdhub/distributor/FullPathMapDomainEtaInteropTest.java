@@ -29,7 +29,6 @@ import com.refinitiv.eta.codec.RealHints;
 import com.refinitiv.eta.codec.RefreshMsgFlags;
 import com.refinitiv.eta.codec.StateCodes;
 import com.refinitiv.eta.codec.StreamStates;
-import com.refinitiv.eta.rdm.Directory;
 import com.refinitiv.eta.rdm.DomainTypes;
 import com.refinitiv.eta.valueadd.domainrep.rdm.directory.Service;
 
@@ -309,24 +308,8 @@ class FullPathMapDomainEtaInteropTest
         consumers.add(eta);
         eta.channel().serviceAlongside(provider.channel());
         assertEquals(StreamStates.OPEN, eta.login(user).state().streamState());
-        int directoryStream = 2;
-        while (true)
-        {
-            eta.requestDirectory(directoryStream, Directory.ServiceFilterFlags.INFO |
-                Directory.ServiceFilterFlags.STATE, false, -1);
-            final EtaMessage directory = eta.awaitMessage(directoryStream);
-            assertEquals(MsgClasses.REFRESH, directory.msgClass(), directory::toString);
-            for (final Service service : directory.directoryRefresh().serviceList())
-            {
-                if (service.checkHasInfo() && SERVICE_NAME.equals(service.info().serviceName().toString()))
-                {
-                    assertEquals(1, service.state().serviceState(), "the service is up");
-                    return new Consumer(eta, service.serviceId());
-                }
-            }
-            directoryStream++;
-            MdTests.idle(() -> SERVICE_NAME + " in the p2p-server's directory");
-        }
+        final Service service = FullPathServers.awaitService(eta, SERVICE_NAME);
+        return new Consumer(eta, service.serviceId());
     }
 
     private static void assertRefresh(

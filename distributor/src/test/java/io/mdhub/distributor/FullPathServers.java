@@ -1,11 +1,20 @@
 package io.mdhub.distributor;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
 import java.nio.file.Path;
 
 import org.agrona.CloseHelper;
 
+import com.refinitiv.eta.codec.MsgClasses;
+import com.refinitiv.eta.rdm.Directory;
+import com.refinitiv.eta.valueadd.domainrep.rdm.directory.Service;
+
 import io.aeron.Aeron;
 import io.mdhub.backbone.BackboneNode;
+import io.mdhub.common.test.MdTests;
+import io.mdhub.common.test.eta.EtaConsumer;
+import io.mdhub.common.test.eta.EtaMessage;
 import io.mdhub.p2p.P2pServer;
 import io.mdhub.p2p.backbone.BackboneItemSourceFactory;
 
@@ -63,6 +72,34 @@ final class FullPathServers implements AutoCloseable
         {
             CloseHelper.quietCloseAll(distributor, aeron, node);
             throw ex;
+        }
+    }
+
+    /**
+     * Ask a logged-in consumer's p2p-server for its source directory until the named service is there and up (the
+     * p2p-server learns services from the distributors' announcements).
+     *
+     * @param eta         the consumer.
+     * @param serviceName the service.
+     * @return the service as the directory gives it.
+     */
+    static Service awaitService(final EtaConsumer eta, final String serviceName)
+    {
+        for (int directoryStream = 2; ; directoryStream++)
+        {
+            eta.requestDirectory(directoryStream, Directory.ServiceFilterFlags.INFO |
+                Directory.ServiceFilterFlags.STATE, false, -1);
+            final EtaMessage directory = eta.awaitMessage(directoryStream);
+            assertEquals(MsgClasses.REFRESH, directory.msgClass(), directory::toString);
+            for (final Service service : directory.directoryRefresh().serviceList())
+            {
+                if (service.checkHasInfo() && serviceName.equals(service.info().serviceName().toString()) &&
+                    service.checkHasState() && 1 == service.state().serviceState())
+                {
+                    return service;
+                }
+            }
+            MdTests.idle(() -> "service " + serviceName + " up in the p2p-server's directory");
         }
     }
 

@@ -401,22 +401,8 @@ class FullPathSymbolListAndGroupsEtaTest
         consumers.add(eta);
         eta.channel().serviceAlongside(provider.channel());
         assertEquals(StreamStates.OPEN, eta.login(user).state().streamState());
-        int directoryStream = 2;
-        while (true)
-        {
-            eta.requestDirectory(directoryStream, Directory.ServiceFilterFlags.INFO |
-                Directory.ServiceFilterFlags.STATE, false, -1);
-            final EtaMessage directory = eta.awaitMessage(directoryStream);
-            assertEquals(MsgClasses.REFRESH, directory.msgClass(), directory::toString);
-            final Service service = find(directory.directoryRefresh().serviceList());
-            if (null != service)
-            {
-                assertEquals(1, service.state().serviceState(), "the service is up");
-                return new Consumer(eta, service.serviceId(), service.info().capabilitiesList());
-            }
-            directoryStream++;
-            MdTests.idle(() -> SERVICE_NAME + " in the p2p-server's directory");
-        }
+        final Service service = FullPathServers.awaitService(eta, SERVICE_NAME);
+        return new Consumer(eta, service.serviceId(), service.info().capabilitiesList());
     }
 
     private static void assertRefresh(
