@@ -105,6 +105,8 @@ final class RoleArbiter
     private boolean isPeerCatchingUp;
     private boolean isCatchUpComplete;
     private long catchUpRequestedNs;
+    /** Orders this server held when the catch-up was last seen to move (asked, or orders arrived since). */
+    private long catchUpHeld;
     private boolean isMapDue;
     private boolean isPeerDead;
     private volatile boolean isSteppingDown;
@@ -244,7 +246,19 @@ final class RoleArbiter
             case CATCHING_UP:
                 if (!isCatchUpComplete && nowNs - catchUpRequestedNs > CATCH_UP_RETRY_NS && isLinkUp)
                 {
-                    requestFullCatchUp(nowNs); // the request or its answer was lost: ask again, from scratch
+                    final long held = heldOrders();
+                    if (held != catchUpHeld)
+                    {
+                        // orders keep arriving: the transfer is under way. Asking again would make the peer start
+                        // over from its first order, and a store that takes longer than the retry interval to send
+                        // would never be caught up while orders keep coming.
+                        catchUpHeld = held;
+                        catchUpRequestedNs = nowNs;
+                    }
+                    else
+                    {
+                        requestFullCatchUp(nowNs); // nothing came for a while: the request or its answer was lost
+                    }
                 }
                 return 0;
             default:
@@ -477,7 +491,18 @@ final class RoleArbiter
                 aside);
         }
         catchUpRequestedNs = nowNs;
+        catchUpHeld = heldOrders();
         actions.requestFullCatchUp();
+    }
+
+    private long heldOrders()
+    {
+        long held = 0;
+        for (final Partition partition : partitions)
+        {
+            held += partition.last;
+        }
+        return held;
     }
 
     private int takeOver()

@@ -139,6 +139,27 @@ class RoleArbiterTest
     }
 
     @Test
+    void aCatchUpThatKeepsBringingOrdersIsNotAskedForAgainHoweverLongItTakes()
+    {
+        start(1);
+        heartbeat(PEER_START_EPOCH_MS, PartitionRole.PRIMARY, 1, 0);
+        arbiter.decide(nowNs);
+        assertEquals(1, actions.catchUpRequests);
+        for (int second = 1; second <= 5; second++)
+        {
+            partitions[0].last += 1_000; // a thousand orders stored in the last second
+            advance(CATCH_UP_RETRY_NS + 1);
+            heartbeat(PEER_START_EPOCH_MS, PartitionRole.PRIMARY, 1, 0);
+            arbiter.decide(nowNs);
+            assertEquals(1, actions.catchUpRequests, "under way after " + second + " s: not started over");
+        }
+        advance(CATCH_UP_RETRY_NS + 1);
+        heartbeat(PEER_START_EPOCH_MS, PartitionRole.PRIMARY, 1, 0);
+        arbiter.decide(nowNs);
+        assertEquals(2, actions.catchUpRequests, "a second with nothing new: asked again");
+    }
+
+    @Test
     void catchUpThatEndsShortOfThePeerIsAskedAgainFromScratch()
     {
         start(1);
