@@ -252,6 +252,9 @@ final class RoleArbiter
                         // orders keep arriving: the transfer is under way. Asking again would make the peer start
                         // over from its first order, and a store that takes longer than the retry interval to send
                         // would never be caught up while orders keep coming.
+                        LOG.info("order server {}: catching up from server {}: {} orders held, {} more in the last " +
+                            "{} ms", serverId, peerId, held, held - catchUpHeld,
+                            (nowNs - catchUpRequestedNs) / 1_000_000);
                         catchUpHeld = held;
                         catchUpRequestedNs = nowNs;
                     }
