@@ -17,6 +17,7 @@ import com.refinitiv.eta.codec.StreamStates;
 import com.refinitiv.eta.rdm.DomainTypes;
 import com.refinitiv.eta.rdm.UpdateEventTypes;
 import io.mdhub.common.dictionary.FieldIds;
+import io.mdhub.common.rwf.FieldView;
 import io.mdhub.common.rwf.eta.EtaMsgWriter;
 import io.mdhub.common.rwf.eta.FieldListWriter;
 import io.mdhub.common.rwf.eta.MarketPriceEncoder;
@@ -277,6 +278,7 @@ final class StubMarketDataSource implements ItemSourceFactory
         }
 
         @Override
+        @SuppressWarnings("checkstyle:ParameterNumber") // the ItemSource's primitives
         public void open(
             final int itemId,
             final int domainType,
@@ -284,7 +286,8 @@ final class StubMarketDataSource implements ItemSourceFactory
             final DirectBuffer name,
             final int nameOffset,
             final int nameLength,
-            final boolean streaming)
+            final boolean streaming,
+            final FieldView view)
         {
             opens.incrementAndGet();
             final String itemName = name.getStringWithoutLengthAscii(nameOffset, nameLength);

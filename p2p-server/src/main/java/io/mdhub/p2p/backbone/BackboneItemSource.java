@@ -249,19 +249,6 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
             (pendingCloses.isEmpty() && queued.isEmpty() && 0 == pendingPasses);
     }
 
-    @Override
-    public void open(
-        final int itemId,
-        final int domainType,
-        final int serviceId,
-        final DirectBuffer name,
-        final int nameOffset,
-        final int nameLength,
-        final boolean streaming)
-    {
-        open(itemId, domainType, serviceId, name, nameOffset, nameLength, streaming, null);
-    }
-
     /**
      * An item some of whose consumers want only some fields: every request for it carries the view (the union of
      * the fields its consumers want), which a distributor passes on to an interactive provider.

@@ -98,19 +98,6 @@ public final class CachingItemSource implements ItemSource, ItemSourceListener
     // ---------------------------------------------------------------- worker -> source
 
     @Override
-    public void open(
-        final int itemId,
-        final int domainType,
-        final int serviceId,
-        final DirectBuffer name,
-        final int nameOffset,
-        final int nameLength,
-        final boolean streaming)
-    {
-        open(itemId, domainType, serviceId, name, nameOffset, nameLength, streaming, null);
-    }
-
-    @Override
     @SuppressWarnings("checkstyle:ParameterNumber") // primitives, not a message object (STYLE.md §1.1.4)
     public void open(
         final int itemId,

@@ -875,14 +875,23 @@ public final class FanOutWorker implements ItemSourceListener
         if (0 == (flags & RwfMsgFlags.Request.NO_REFRESH))
         {
             watch.isAwaitingRefresh = true;
-            if ((isStreaming && !watch.item.isUpstreamStreaming) || !widenUpstreamView(watch.item))
-            {
-                requestImage(watch.item, isStreaming);
-            }
+            requestFor(watch.item, isStreaming);
         }
         else
         {
             widenUpstreamView(watch.item);
+        }
+    }
+
+    /**
+     * A watcher joined or reissued and awaits an image: a snapshot item turns streaming, or the view is widened, or
+     * the image is asked for as it stands.
+     */
+    private void requestFor(final WatchedItem item, final boolean isStreaming)
+    {
+        if ((isStreaming && !item.isUpstreamStreaming) || !widenUpstreamView(item))
+        {
+            requestImage(item, isStreaming);
         }
     }
 
@@ -985,10 +994,7 @@ public final class FanOutWorker implements ItemSourceListener
                 session.writeCopy(new UnsafeBuffer(status), 0, status.length, streamId, messages);
                 statusOut++;
             }
-            if ((isStreaming && !item.isUpstreamStreaming) || !widenUpstreamView(item))
-            {
-                requestImage(item, isStreaming);
-            }
+            requestFor(item, isStreaming);
         }
     }
 

@@ -40,7 +40,11 @@ public interface ItemSource extends AutoCloseable
      * @param nameLength length of the name.
      * @param streaming  true for updates after the refresh; false for a snapshot (one refresh, then the source
      *                   forgets the item).
+     * @param view       the fields its consumers want, or null for every field: an upstream that can ask its
+     *                   provider for them (an ADS asks an interactive provider for the union of its consumers' views)
+     *                   asks for the view.
      */
+    @SuppressWarnings("checkstyle:ParameterNumber") // primitives, not a message object (STYLE.md §1.1.4)
     void open(
         int itemId,
         int domainType,
@@ -48,7 +52,23 @@ public interface ItemSource extends AutoCloseable
         DirectBuffer name,
         int nameOffset,
         int nameLength,
-        boolean streaming);
+        boolean streaming,
+        FieldView view);
+
+    /**
+     * {@link #open(int, int, int, DirectBuffer, int, int, boolean, FieldView)} for every field.
+     */
+    default void open(
+        final int itemId,
+        final int domainType,
+        final int serviceId,
+        final DirectBuffer name,
+        final int nameOffset,
+        final int nameLength,
+        final boolean streaming)
+    {
+        open(itemId, domainType, serviceId, name, nameOffset, nameLength, streaming, null);
+    }
 
     /**
      * Ask for the current image of an open item, for a new watcher. Answered with a solicited refresh, possibly at
@@ -86,26 +106,6 @@ public interface ItemSource extends AutoCloseable
      * What {@link #liveUpstreams()} says of a source without upstream publishers (one fed in process).
      */
     int NO_UPSTREAMS = -1;
-
-    /**
-     * {@link #open} for consumers who want only some fields: an upstream that can ask its provider for them (an ADS
-     * asks an interactive provider for the union of its consumers' views) asks for the view.
-     *
-     * @param view the fields wanted, or null for every field.
-     */
-    @SuppressWarnings("checkstyle:ParameterNumber") // primitives, not a message object (STYLE.md §1.1.4)
-    default void open(
-        final int itemId,
-        final int domainType,
-        final int serviceId,
-        final DirectBuffer name,
-        final int nameOffset,
-        final int nameLength,
-        final boolean streaming,
-        final FieldView view)
-    {
-        open(itemId, domainType, serviceId, name, nameOffset, nameLength, streaming);
-    }
 
     /**
      * A consumer now wants fields outside the view the item was opened with: ask upstream again, for the wider view

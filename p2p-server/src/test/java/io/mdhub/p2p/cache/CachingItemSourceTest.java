@@ -26,6 +26,7 @@ import com.refinitiv.eta.codec.StreamStates;
 import com.refinitiv.eta.rdm.DomainTypes;
 import com.refinitiv.eta.rdm.UpdateEventTypes;
 
+import io.mdhub.common.rwf.FieldView;
 import io.mdhub.common.cache.EtaFieldLists;
 import io.mdhub.common.dictionary.FieldIds;
 import io.mdhub.common.rwf.RwfTestSupport;
@@ -305,6 +306,7 @@ class CachingItemSourceTest
         int closes;
 
         @Override
+        @SuppressWarnings("checkstyle:ParameterNumber") // the ItemSource's primitives
         public void open(
             final int itemId,
             final int domainType,
@@ -312,7 +314,8 @@ class CachingItemSourceTest
             final DirectBuffer name,
             final int nameOffset,
             final int nameLength,
-            final boolean streaming)
+            final boolean streaming,
+            final FieldView view)
         {
         }
 
