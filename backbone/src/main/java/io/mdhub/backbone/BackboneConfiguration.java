@@ -199,7 +199,8 @@ public final class BackboneConfiguration
      */
     public static long ipcOnlyMaxParkNs()
     {
-        return ConfigValues.getLong(IPC_ONLY_MAX_PARK_NS_PROP_NAME, IPC_ONLY_MAX_PARK_NS_DEFAULT);
+        return ConfigValues.getLong(
+            IPC_ONLY_MAX_PARK_NS_PROP_NAME, IPC_ONLY_MAX_PARK_NS_DEFAULT, 1_000L, 10_000_000_000L);
     }
 
     /**
@@ -239,7 +240,8 @@ public final class BackboneConfiguration
      */
     public static int termBufferLength()
     {
-        return ConfigValues.getSizeAsInt(TERM_BUFFER_LENGTH_PROP_NAME, TERM_BUFFER_LENGTH_DEFAULT);
+        return ConfigValues.getSize(
+            TERM_BUFFER_LENGTH_PROP_NAME, TERM_BUFFER_LENGTH_DEFAULT, 64 * 1024, 1024 * 1024 * 1024);
     }
 
     /**
@@ -247,7 +249,8 @@ public final class BackboneConfiguration
      */
     public static int ipcTermBufferLength()
     {
-        return ConfigValues.getSizeAsInt(IPC_TERM_BUFFER_LENGTH_PROP_NAME, IPC_TERM_BUFFER_LENGTH_DEFAULT);
+        return ConfigValues.getSize(
+            IPC_TERM_BUFFER_LENGTH_PROP_NAME, IPC_TERM_BUFFER_LENGTH_DEFAULT, 64 * 1024, 1024 * 1024 * 1024);
     }
 
     /**
@@ -279,7 +282,7 @@ public final class BackboneConfiguration
      */
     public static long driverTimeoutMs()
     {
-        return ConfigValues.getLong(DRIVER_TIMEOUT_MS_PROP_NAME, DRIVER_TIMEOUT_MS_DEFAULT);
+        return ConfigValues.getLong(DRIVER_TIMEOUT_MS_PROP_NAME, DRIVER_TIMEOUT_MS_DEFAULT, 100, 600_000);
     }
 
     /**

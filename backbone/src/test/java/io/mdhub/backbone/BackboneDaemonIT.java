@@ -105,6 +105,20 @@ class BackboneDaemonIT
     }
 
     @Test
+    void aValueOutOfItsKeysRangeIsRefusedWithTheRange() throws InterruptedException
+    {
+        final Path log = dir.resolve("range.log");
+        process = start(log,
+            "--aeron-dir", dir.resolve("aeron").toString(),
+            "-D", BackboneConfiguration.TERM_BUFFER_LENGTH_PROP_NAME + "=-1");
+
+        assertEquals(2, process.waitFor(), () -> read(log));
+        assertTrue(read(log).contains(
+            BackboneConfiguration.TERM_BUFFER_LENGTH_PROP_NAME + " must be in [64k, 1g]: '-1'"), () -> read(log));
+        assertFalse(Files.exists(dir.resolve("aeron")), "nothing created");
+    }
+
+    @Test
     void aMisspeltKeyIsRefusedWithTheNearestKnownOne() throws InterruptedException
     {
         final Path log = dir.resolve("misspelt.log");

@@ -2,7 +2,6 @@ package io.mdhub.distributor;
 
 import java.util.concurrent.TimeUnit;
 
-import org.agrona.SystemUtil;
 
 import io.mdhub.common.config.ConfigValues;
 import io.mdhub.common.management.ManagementConfiguration;
@@ -194,7 +193,7 @@ public final class DistributorConfiguration
      */
     public static int providerPort()
     {
-        return ConfigValues.getInt(PROVIDER_PORT_PROP_NAME, PROVIDER_PORT_DEFAULT);
+        return ConfigValues.getInt(PROVIDER_PORT_PROP_NAME, PROVIDER_PORT_DEFAULT, 0, 65_535);
     }
 
     /**
@@ -210,7 +209,7 @@ public final class DistributorConfiguration
      */
     public static int maxItemsPerService()
     {
-        return ConfigValues.getInt(MAX_ITEMS_PER_SERVICE_PROP_NAME, MAX_ITEMS_PER_SERVICE_DEFAULT);
+        return ConfigValues.getInt(MAX_ITEMS_PER_SERVICE_PROP_NAME, MAX_ITEMS_PER_SERVICE_DEFAULT, 1, 100_000_000);
     }
 
     /**
@@ -218,7 +217,7 @@ public final class DistributorConfiguration
      */
     public static int maxServices()
     {
-        return ConfigValues.getInt(MAX_SERVICES_PROP_NAME, MAX_SERVICES_DEFAULT);
+        return ConfigValues.getInt(MAX_SERVICES_PROP_NAME, MAX_SERVICES_DEFAULT, 1, 65_535);
     }
 
     /**
@@ -226,7 +225,7 @@ public final class DistributorConfiguration
      */
     public static int maxProviders()
     {
-        return ConfigValues.getInt(MAX_PROVIDERS_PROP_NAME, MAX_PROVIDERS_DEFAULT);
+        return ConfigValues.getInt(MAX_PROVIDERS_PROP_NAME, MAX_PROVIDERS_DEFAULT, 1, 65_535);
     }
 
     /**
@@ -234,7 +233,8 @@ public final class DistributorConfiguration
      */
     public static int providerMaxOutputBytes()
     {
-        return ConfigValues.getSizeAsInt(PROVIDER_MAX_OUTPUT_BYTES_PROP_NAME, PROVIDER_MAX_OUTPUT_BYTES_DEFAULT);
+        return ConfigValues.getSize(
+            PROVIDER_MAX_OUTPUT_BYTES_PROP_NAME, PROVIDER_MAX_OUTPUT_BYTES_DEFAULT, 64 * 1024, 1024 * 1024 * 1024);
     }
 
     /**
@@ -242,7 +242,9 @@ public final class DistributorConfiguration
      */
     public static long loginTimeoutNs()
     {
-        return SystemUtil.getDurationInNanos(LOGIN_TIMEOUT_PROP_NAME, LOGIN_TIMEOUT_DEFAULT_NS);
+        return ConfigValues.getDurationNs(
+            LOGIN_TIMEOUT_PROP_NAME, LOGIN_TIMEOUT_DEFAULT_NS,
+            TimeUnit.MILLISECONDS.toNanos(1), TimeUnit.HOURS.toNanos(1));
     }
 
     /**
@@ -250,7 +252,9 @@ public final class DistributorConfiguration
      */
     public static long routePostTimeoutNs()
     {
-        return SystemUtil.getDurationInNanos(ROUTE_POST_TIMEOUT_PROP_NAME, ROUTE_POST_TIMEOUT_DEFAULT_NS);
+        return ConfigValues.getDurationNs(
+            ROUTE_POST_TIMEOUT_PROP_NAME, ROUTE_POST_TIMEOUT_DEFAULT_NS,
+            TimeUnit.MILLISECONDS.toNanos(1), TimeUnit.HOURS.toNanos(1));
     }
 
     /**
@@ -290,7 +294,7 @@ public final class DistributorConfiguration
      */
     public static int routeReconnectMs()
     {
-        return ConfigValues.getInt(ROUTE_RECONNECT_MS_PROP_NAME, ROUTE_RECONNECT_MS_DEFAULT);
+        return ConfigValues.getInt(ROUTE_RECONNECT_MS_PROP_NAME, ROUTE_RECONNECT_MS_DEFAULT, 1, 3_600_000);
     }
 
     /**

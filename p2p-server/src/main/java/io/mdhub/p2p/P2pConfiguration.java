@@ -2,7 +2,6 @@ package io.mdhub.p2p;
 
 import java.util.concurrent.TimeUnit;
 
-import org.agrona.SystemUtil;
 
 import io.mdhub.common.config.ConfigValues;
 import io.mdhub.common.management.ManagementConfiguration;
@@ -210,7 +209,7 @@ public final class P2pConfiguration
      */
     public static int port()
     {
-        return ConfigValues.getInt(PORT_PROP_NAME, PORT_DEFAULT);
+        return ConfigValues.getInt(PORT_PROP_NAME, PORT_DEFAULT, 0, 65_535);
     }
 
     /**
@@ -218,7 +217,7 @@ public final class P2pConfiguration
      */
     public static int workers()
     {
-        return ConfigValues.getInt(WORKERS_PROP_NAME, WORKERS_DEFAULT);
+        return ConfigValues.getInt(WORKERS_PROP_NAME, WORKERS_DEFAULT, 1, 256);
     }
 
     /**
@@ -226,7 +225,7 @@ public final class P2pConfiguration
      */
     public static int maxItemsPerConsumer()
     {
-        return ConfigValues.getInt(MAX_ITEMS_PER_CONSUMER_PROP_NAME, MAX_ITEMS_PER_CONSUMER_DEFAULT);
+        return ConfigValues.getInt(MAX_ITEMS_PER_CONSUMER_PROP_NAME, MAX_ITEMS_PER_CONSUMER_DEFAULT, 1, 100_000_000);
     }
 
     /**
@@ -234,7 +233,7 @@ public final class P2pConfiguration
      */
     public static int maxItems()
     {
-        return ConfigValues.getInt(MAX_ITEMS_PROP_NAME, MAX_ITEMS_DEFAULT);
+        return ConfigValues.getInt(MAX_ITEMS_PROP_NAME, MAX_ITEMS_DEFAULT, 1, 100_000_000);
     }
 
     /**
@@ -242,7 +241,7 @@ public final class P2pConfiguration
      */
     public static int guaranteedOutputBytes()
     {
-        return SystemUtil.getSizeAsInt(GUARANTEED_OUTPUT_BYTES_PROP_NAME, 0);
+        return ConfigValues.getSize(GUARANTEED_OUTPUT_BYTES_PROP_NAME, 0, 0, 1024 * 1024 * 1024);
     }
 
     /**
@@ -250,7 +249,8 @@ public final class P2pConfiguration
      */
     public static int maxOutputBytes()
     {
-        return SystemUtil.getSizeAsInt(MAX_OUTPUT_BYTES_PROP_NAME, MAX_OUTPUT_BYTES_DEFAULT);
+        return ConfigValues.getSize(
+            MAX_OUTPUT_BYTES_PROP_NAME, MAX_OUTPUT_BYTES_DEFAULT, 64 * 1024, 1024 * 1024 * 1024);
     }
 
     /**
@@ -258,7 +258,9 @@ public final class P2pConfiguration
      */
     public static long loginTimeoutNs()
     {
-        return SystemUtil.getDurationInNanos(LOGIN_TIMEOUT_PROP_NAME, LOGIN_TIMEOUT_DEFAULT_NS);
+        return ConfigValues.getDurationNs(
+            LOGIN_TIMEOUT_PROP_NAME, LOGIN_TIMEOUT_DEFAULT_NS,
+            TimeUnit.MILLISECONDS.toNanos(1), TimeUnit.HOURS.toNanos(1));
     }
 
     /**
@@ -266,7 +268,9 @@ public final class P2pConfiguration
      */
     public static long postTimeoutNs()
     {
-        return SystemUtil.getDurationInNanos(POST_TIMEOUT_PROP_NAME, POST_TIMEOUT_DEFAULT_NS);
+        return ConfigValues.getDurationNs(
+            POST_TIMEOUT_PROP_NAME, POST_TIMEOUT_DEFAULT_NS,
+            TimeUnit.MILLISECONDS.toNanos(1), TimeUnit.HOURS.toNanos(1));
     }
 
     /**
@@ -274,7 +278,9 @@ public final class P2pConfiguration
      */
     public static long slowConsumerTimeoutNs()
     {
-        return SystemUtil.getDurationInNanos(SLOW_CONSUMER_TIMEOUT_PROP_NAME, SLOW_CONSUMER_TIMEOUT_DEFAULT_NS);
+        return ConfigValues.getDurationNs(
+            SLOW_CONSUMER_TIMEOUT_PROP_NAME, SLOW_CONSUMER_TIMEOUT_DEFAULT_NS,
+            TimeUnit.MILLISECONDS.toNanos(1), TimeUnit.HOURS.toNanos(1));
     }
 
     /**
@@ -290,7 +296,8 @@ public final class P2pConfiguration
      */
     public static long flushIntervalNs()
     {
-        return SystemUtil.getDurationInNanos(FLUSH_INTERVAL_PROP_NAME, FLUSH_INTERVAL_DEFAULT_NS);
+        return ConfigValues.getDurationNs(
+            FLUSH_INTERVAL_PROP_NAME, FLUSH_INTERVAL_DEFAULT_NS, 1_000, TimeUnit.SECONDS.toNanos(1));
     }
 
     /**

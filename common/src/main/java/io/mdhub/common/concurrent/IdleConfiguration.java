@@ -36,6 +36,6 @@ public final class IdleConfiguration
      */
     public static int spinCores()
     {
-        return ConfigValues.getInt(SPIN_CORES_PROP_NAME, SPIN_CORES_DEFAULT);
+        return ConfigValues.getInt(SPIN_CORES_PROP_NAME, SPIN_CORES_DEFAULT, 0, 1024);
     }
 }

@@ -8,6 +8,8 @@ import org.agrona.SystemUtil;
  * Strict readers of system properties for {@code *Configuration} classes. Unlike {@link Integer#getInteger} and
  * {@link Boolean#getBoolean}, which silently turn a typo into the default (or false), every reader here rejects a
  * malformed value with an {@link IllegalArgumentException} naming the key, so a bad configuration fails at start.
+ * Every numeric reader takes the range its key accepts: a value outside it fails at start too, naming the range,
+ * instead of meaning something nobody intended (a negative buffer size, a timeout of three centuries).
  */
 public final class ConfigValues
 {
@@ -41,65 +43,148 @@ public final class ConfigValues
     /**
      * @param name         property name.
      * @param defaultValue value when the property is not set.
+     * @param min          smallest value accepted.
+     * @param max          largest value accepted.
      * @return the value as a decimal int ({@code _} separators allowed).
+     * @throws IllegalArgumentException naming the key if the value is malformed or outside {@code [min, max]}.
      */
-    public static int getInt(final String name, final int defaultValue)
+    public static int getInt(final String name, final int defaultValue, final int min, final int max)
     {
-        final long value = getLong(name, defaultValue);
-        if (value < Integer.MIN_VALUE || value > Integer.MAX_VALUE)
-        {
-            throw new IllegalArgumentException(name + " is out of int range: " + value);
-        }
-        return (int)value;
+        return (int)getLong(name, defaultValue, min, max);
     }
 
     /**
      * @param name         property name.
      * @param defaultValue value when the property is not set.
+     * @param min          smallest value accepted.
+     * @param max          largest value accepted.
      * @return the value as a decimal long ({@code _} separators allowed).
+     * @throws IllegalArgumentException naming the key if the value is malformed or outside {@code [min, max]}.
      */
-    public static long getLong(final String name, final long defaultValue)
+    public static long getLong(final String name, final long defaultValue, final long min, final long max)
     {
         final String value = System.getProperty(name);
         if (null == value)
         {
             return defaultValue;
         }
+        final long parsed;
         try
         {
-            return Long.parseLong(value.trim().replace("_", ""));
+            parsed = Long.parseLong(value.trim().replace("_", ""));
         }
         catch (final NumberFormatException ex)
         {
             throw new IllegalArgumentException(name + " must be an integer: '" + value + "'", ex);
         }
+        return inRange(name, value, parsed, min, max, Long.toString(min), Long.toString(max));
     }
 
     /**
      * @param name         property name.
      * @param defaultValue value when the property is not set, in bytes.
+     * @param min          smallest size accepted, in bytes.
+     * @param max          largest size accepted, in bytes.
      * @return a size in bytes; the value may carry a {@code k}, {@code m} or {@code g} suffix (powers of 1024).
+     * @throws IllegalArgumentException naming the key if the value is malformed or outside {@code [min, max]}.
      */
-    public static int getSizeAsInt(final String name, final int defaultValue)
+    public static int getSize(final String name, final int defaultValue, final int min, final int max)
     {
         final String value = System.getProperty(name);
         if (null == value)
         {
             return defaultValue;
         }
+        final long size;
         try
         {
-            final long size = SystemUtil.parseSize(name, value.trim());
-            if (size > Integer.MAX_VALUE)
-            {
-                throw new IllegalArgumentException(name + " is larger than 2 GiB: " + value);
-            }
-            return (int)size;
+            size = SystemUtil.parseSize(name, value.trim());
         }
         catch (final NumberFormatException ex)
         {
             throw new IllegalArgumentException(name + " must be a size such as 65536, 64k or 16m: '" + value + "'", ex);
         }
+        return (int)inRange(name, value, size, min, max, size(min), size(max));
+    }
+
+    /**
+     * @param name         property name.
+     * @param defaultNs    value when the property is not set, in nanoseconds.
+     * @param minNs        shortest duration accepted.
+     * @param maxNs        longest duration accepted.
+     * @return a duration in nanoseconds; the value is a number of nanoseconds or carries a unit: {@code ns},
+     * {@code us}, {@code ms}, {@code s}.
+     * @throws IllegalArgumentException naming the key if the value is malformed or outside {@code [minNs, maxNs]}.
+     */
+    public static long getDurationNs(final String name, final long defaultNs, final long minNs, final long maxNs)
+    {
+        final String value = System.getProperty(name);
+        if (null == value)
+        {
+            return defaultNs;
+        }
+        final long ns;
+        try
+        {
+            ns = SystemUtil.parseDuration(name, value.trim());
+        }
+        catch (final NumberFormatException ex)
+        {
+            throw new IllegalArgumentException(name + " must be a duration such as 500ms or 10s: '" + value + "'", ex);
+        }
+        return inRange(name, value, ns, minNs, maxNs, duration(minNs), duration(maxNs));
+    }
+
+    private static long inRange(
+        final String name,
+        final String text,
+        final long value,
+        final long min,
+        final long max,
+        final String minText,
+        final String maxText)
+    {
+        if (value < min || value > max)
+        {
+            throw new IllegalArgumentException(
+                name + " must be in [" + minText + ", " + maxText + "]: '" + text.trim() + "'");
+        }
+        return value;
+    }
+
+    private static String size(final long bytes)
+    {
+        if (0 != bytes && 0 == bytes % (1024L * 1024 * 1024))
+        {
+            return bytes / (1024L * 1024 * 1024) + "g";
+        }
+        if (0 != bytes && 0 == bytes % (1024L * 1024))
+        {
+            return bytes / (1024L * 1024) + "m";
+        }
+        if (0 != bytes && 0 == bytes % 1024)
+        {
+            return bytes / 1024 + "k";
+        }
+        return Long.toString(bytes);
+    }
+
+    private static String duration(final long ns)
+    {
+        final long second = 1_000_000_000L;
+        if (0 != ns && 0 == ns % second)
+        {
+            return ns / second + "s";
+        }
+        if (0 != ns && 0 == ns % 1_000_000)
+        {
+            return ns / 1_000_000 + "ms";
+        }
+        if (0 != ns && 0 == ns % 1_000)
+        {
+            return ns / 1_000 + "us";
+        }
+        return ns + "ns";
     }
 
     /**

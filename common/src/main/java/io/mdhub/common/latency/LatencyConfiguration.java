@@ -36,7 +36,8 @@ public final class LatencyConfiguration
      */
     public static long highestTrackableNs()
     {
-        return ConfigValues.getLong(HIGHEST_TRACKABLE_NS_PROP_NAME, HIGHEST_TRACKABLE_NS_DEFAULT);
+        return ConfigValues.getLong(
+            HIGHEST_TRACKABLE_NS_PROP_NAME, HIGHEST_TRACKABLE_NS_DEFAULT, 1_000_000L, 86_400_000_000_000L);
     }
 
     /**
@@ -44,6 +45,6 @@ public final class LatencyConfiguration
      */
     public static int significantDigits()
     {
-        return ConfigValues.getInt(SIGNIFICANT_DIGITS_PROP_NAME, SIGNIFICANT_DIGITS_DEFAULT);
+        return ConfigValues.getInt(SIGNIFICANT_DIGITS_PROP_NAME, SIGNIFICANT_DIGITS_DEFAULT, 0, 5);
     }
 }

@@ -38,7 +38,7 @@ public final class ManagementConfiguration
      */
     public static long loopTimeoutMs()
     {
-        return ConfigValues.getLong(LOOP_TIMEOUT_MS_PROP_NAME, LOOP_TIMEOUT_MS_DEFAULT);
+        return ConfigValues.getLong(LOOP_TIMEOUT_MS_PROP_NAME, LOOP_TIMEOUT_MS_DEFAULT, 10, 3_600_000);
     }
 
     /**
@@ -50,11 +50,6 @@ public final class ManagementConfiguration
      */
     public static int port(final String propName, final int defaultValue)
     {
-        final long port = ConfigValues.getLong(propName, defaultValue);
-        if (port < -1 || port > 65_535)
-        {
-            throw new IllegalArgumentException(propName + " must be -1 (off), 0 (any free port) or a port: " + port);
-        }
-        return (int)port;
+        return ConfigValues.getInt(propName, defaultValue, -1, 65_535);
     }
 }

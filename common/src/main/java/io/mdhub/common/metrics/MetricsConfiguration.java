@@ -27,6 +27,7 @@ public final class MetricsConfiguration
      */
     public static long countersPollIntervalMs()
     {
-        return ConfigValues.getLong(COUNTERS_POLL_INTERVAL_MS_PROP_NAME, COUNTERS_POLL_INTERVAL_MS_DEFAULT);
+        return ConfigValues.getLong(
+            COUNTERS_POLL_INTERVAL_MS_PROP_NAME, COUNTERS_POLL_INTERVAL_MS_DEFAULT, 10, 3_600_000);
     }
 }

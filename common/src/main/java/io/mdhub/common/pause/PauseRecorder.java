@@ -54,6 +54,9 @@ public final class PauseRecorder implements PauseRecorderMXBean, AutoCloseable
      */
     private static final long SERVER_HICCUP_THRESHOLD_NS = 0;
 
+    /** Longest hiccup threshold or period accepted: a minute. */
+    private static final long MAX_HICCUP_NS = 60_000_000_000L;
+
     /** How long the {@link HiccupMeter} parks between wake-ups (ns): its resolution, and its cost. */
     public static final String HICCUP_PERIOD_NS_PROP_NAME = "mdhub.pause.hiccup.period.ns";
     private static final long DEFAULT_HICCUP_PERIOD_NS = 10_000_000L;
@@ -80,22 +83,14 @@ public final class PauseRecorder implements PauseRecorderMXBean, AutoCloseable
      */
     private static HiccupMeter newHiccupMeter(final String process, final long defaultThresholdNs)
     {
-        final long thresholdNs =
-            io.mdhub.common.config.ConfigValues.getLong(HICCUP_THRESHOLD_NS_PROP_NAME, defaultThresholdNs);
-        if (thresholdNs < 0)
-        {
-            throw new IllegalArgumentException(HICCUP_THRESHOLD_NS_PROP_NAME + " must not be negative: " + thresholdNs);
-        }
+        final long thresholdNs = io.mdhub.common.config.ConfigValues.getLong(
+            HICCUP_THRESHOLD_NS_PROP_NAME, defaultThresholdNs, 0, MAX_HICCUP_NS);
         if (0 == thresholdNs)
         {
             return null;
         }
-        final long periodNs =
-            io.mdhub.common.config.ConfigValues.getLong(HICCUP_PERIOD_NS_PROP_NAME, DEFAULT_HICCUP_PERIOD_NS);
-        if (periodNs <= 0)
-        {
-            throw new IllegalArgumentException(HICCUP_PERIOD_NS_PROP_NAME + " must be positive: " + periodNs);
-        }
+        final long periodNs = io.mdhub.common.config.ConfigValues.getLong(
+            HICCUP_PERIOD_NS_PROP_NAME, DEFAULT_HICCUP_PERIOD_NS, 1_000, MAX_HICCUP_NS);
         return new HiccupMeter(process, thresholdNs, periodNs);
     }
 

@@ -2,7 +2,6 @@ package io.mdhub.common.ripc;
 
 import java.util.concurrent.TimeUnit;
 
-import org.agrona.SystemUtil;
 
 import io.mdhub.common.config.ConfigValues;
 
@@ -216,7 +215,7 @@ public final class RipcConfiguration
      */
     public static int port()
     {
-        return ConfigValues.getInt(PORT_PROP_NAME, PORT_DEFAULT);
+        return ConfigValues.getInt(PORT_PROP_NAME, PORT_DEFAULT, 0, 65_535);
     }
 
     /**
@@ -224,7 +223,8 @@ public final class RipcConfiguration
      */
     public static int maxUserMsgSize()
     {
-        return SystemUtil.getSizeAsInt(MAX_USER_MSG_SIZE_PROP_NAME, MAX_USER_MSG_SIZE_DEFAULT);
+        return ConfigValues.getSize(MAX_USER_MSG_SIZE_PROP_NAME, MAX_USER_MSG_SIZE_DEFAULT,
+            ConnectAckDescriptor.MIN_MAX_USER_MSG_SIZE, ConnectAckDescriptor.MAX_MAX_USER_MSG_SIZE);
     }
 
     /**
@@ -232,7 +232,9 @@ public final class RipcConfiguration
      */
     public static long pingTimeoutNs()
     {
-        return SystemUtil.getDurationInNanos(PING_TIMEOUT_PROP_NAME, PING_TIMEOUT_DEFAULT_NS);
+        return ConfigValues.getDurationNs(
+            PING_TIMEOUT_PROP_NAME, PING_TIMEOUT_DEFAULT_NS,
+            TimeUnit.SECONDS.toNanos(1), TimeUnit.SECONDS.toNanos(255));
     }
 
     /**
@@ -240,7 +242,9 @@ public final class RipcConfiguration
      */
     public static long minPingTimeoutNs()
     {
-        return SystemUtil.getDurationInNanos(MIN_PING_TIMEOUT_PROP_NAME, MIN_PING_TIMEOUT_DEFAULT_NS);
+        return ConfigValues.getDurationNs(
+            MIN_PING_TIMEOUT_PROP_NAME, MIN_PING_TIMEOUT_DEFAULT_NS,
+            TimeUnit.SECONDS.toNanos(1), TimeUnit.SECONDS.toNanos(255));
     }
 
     /**
@@ -248,7 +252,7 @@ public final class RipcConfiguration
      */
     public static int addressMaxHandshakes()
     {
-        return ConfigValues.getInt(ADDRESS_MAX_HANDSHAKES_PROP_NAME, ADDRESS_MAX_HANDSHAKES_DEFAULT);
+        return ConfigValues.getInt(ADDRESS_MAX_HANDSHAKES_PROP_NAME, ADDRESS_MAX_HANDSHAKES_DEFAULT, 1, 1_000_000);
     }
 
     /**
@@ -256,7 +260,7 @@ public final class RipcConfiguration
      */
     public static int addressAcceptRate()
     {
-        return ConfigValues.getInt(ADDRESS_ACCEPT_RATE_PROP_NAME, ADDRESS_ACCEPT_RATE_DEFAULT);
+        return ConfigValues.getInt(ADDRESS_ACCEPT_RATE_PROP_NAME, ADDRESS_ACCEPT_RATE_DEFAULT, 1, 1_000_000);
     }
 
     /**
@@ -264,7 +268,9 @@ public final class RipcConfiguration
      */
     public static long handshakeTimeoutNs()
     {
-        return SystemUtil.getDurationInNanos(HANDSHAKE_TIMEOUT_PROP_NAME, HANDSHAKE_TIMEOUT_DEFAULT_NS);
+        return ConfigValues.getDurationNs(
+            HANDSHAKE_TIMEOUT_PROP_NAME, HANDSHAKE_TIMEOUT_DEFAULT_NS,
+            TimeUnit.MILLISECONDS.toNanos(1), TimeUnit.MINUTES.toNanos(10));
     }
 
     /**
@@ -272,7 +278,9 @@ public final class RipcConfiguration
      */
     public static long partialFrameTimeoutNs()
     {
-        return SystemUtil.getDurationInNanos(PARTIAL_FRAME_TIMEOUT_PROP_NAME, PARTIAL_FRAME_TIMEOUT_DEFAULT_NS);
+        return ConfigValues.getDurationNs(
+            PARTIAL_FRAME_TIMEOUT_PROP_NAME, PARTIAL_FRAME_TIMEOUT_DEFAULT_NS,
+            TimeUnit.MILLISECONDS.toNanos(1), TimeUnit.MINUTES.toNanos(10));
     }
 
     /**
@@ -280,7 +288,8 @@ public final class RipcConfiguration
      */
     public static int maxReassembledMessageSize()
     {
-        return SystemUtil.getSizeAsInt(MAX_REASSEMBLED_MSG_SIZE_PROP_NAME, MAX_REASSEMBLED_MSG_SIZE_DEFAULT);
+        return ConfigValues.getSize(
+            MAX_REASSEMBLED_MSG_SIZE_PROP_NAME, MAX_REASSEMBLED_MSG_SIZE_DEFAULT, 1024, 1024 * 1024 * 1024);
     }
 
     /**
@@ -288,7 +297,8 @@ public final class RipcConfiguration
      */
     public static int maxReassemblyBytes()
     {
-        return SystemUtil.getSizeAsInt(MAX_REASSEMBLY_BYTES_PROP_NAME, MAX_REASSEMBLY_BYTES_DEFAULT);
+        return ConfigValues.getSize(
+            MAX_REASSEMBLY_BYTES_PROP_NAME, MAX_REASSEMBLY_BYTES_DEFAULT, 1024, 1024 * 1024 * 1024);
     }
 
     /**
@@ -296,7 +306,7 @@ public final class RipcConfiguration
      */
     public static int eventLoopThreads()
     {
-        return ConfigValues.getInt(EVENT_LOOP_THREADS_PROP_NAME, EVENT_LOOP_THREADS_DEFAULT);
+        return ConfigValues.getInt(EVENT_LOOP_THREADS_PROP_NAME, EVENT_LOOP_THREADS_DEFAULT, 1, 1024);
     }
 
     /**
@@ -336,7 +346,7 @@ public final class RipcConfiguration
      */
     public static int clientPort()
     {
-        return ConfigValues.getInt(CLIENT_PORT_PROP_NAME, CLIENT_PORT_DEFAULT);
+        return ConfigValues.getInt(CLIENT_PORT_PROP_NAME, CLIENT_PORT_DEFAULT, 1, 65_535);
     }
 
     /**

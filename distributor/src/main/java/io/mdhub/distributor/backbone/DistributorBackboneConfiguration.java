@@ -239,7 +239,7 @@ public final class DistributorBackboneConfiguration
      */
     public static int dataStreamId()
     {
-        return ConfigValues.getInt(DATA_STREAM_ID_PROP_NAME, DATA_STREAM_ID_DEFAULT);
+        return ConfigValues.getInt(DATA_STREAM_ID_PROP_NAME, DATA_STREAM_ID_DEFAULT, 1, Integer.MAX_VALUE);
     }
 
     /**
@@ -247,7 +247,7 @@ public final class DistributorBackboneConfiguration
      */
     public static int controlStreamId()
     {
-        return ConfigValues.getInt(CONTROL_STREAM_ID_PROP_NAME, CONTROL_STREAM_ID_DEFAULT);
+        return ConfigValues.getInt(CONTROL_STREAM_ID_PROP_NAME, CONTROL_STREAM_ID_DEFAULT, 1, Integer.MAX_VALUE);
     }
 
     /**
@@ -255,7 +255,7 @@ public final class DistributorBackboneConfiguration
      */
     public static int distributorId()
     {
-        return ConfigValues.getInt(DISTRIBUTOR_ID_PROP_NAME, DISTRIBUTOR_ID_DEFAULT);
+        return ConfigValues.getInt(DISTRIBUTOR_ID_PROP_NAME, DISTRIBUTOR_ID_DEFAULT, 0, Integer.MAX_VALUE);
     }
 
     /**
@@ -263,7 +263,7 @@ public final class DistributorBackboneConfiguration
      */
     public static int announceIntervalMs()
     {
-        return ConfigValues.getInt(ANNOUNCE_INTERVAL_MS_PROP_NAME, ANNOUNCE_INTERVAL_MS_DEFAULT);
+        return ConfigValues.getInt(ANNOUNCE_INTERVAL_MS_PROP_NAME, ANNOUNCE_INTERVAL_MS_DEFAULT, 1, 60_000);
     }
 
     /**
@@ -279,7 +279,7 @@ public final class DistributorBackboneConfiguration
      */
     public static long idleMinNs()
     {
-        return ConfigValues.getLong(IDLE_MIN_NS_PROP_NAME, IDLE_MIN_NS_DEFAULT);
+        return ConfigValues.getLong(IDLE_MIN_NS_PROP_NAME, IDLE_MIN_NS_DEFAULT, 0, 1_000_000_000L);
     }
 
     /**
@@ -287,7 +287,7 @@ public final class DistributorBackboneConfiguration
      */
     public static long idleMaxNs()
     {
-        return ConfigValues.getLong(IDLE_MAX_NS_PROP_NAME, IDLE_MAX_NS_DEFAULT);
+        return ConfigValues.getLong(IDLE_MAX_NS_PROP_NAME, IDLE_MAX_NS_DEFAULT, 1_000L, 1_000_000_000L);
     }
 
     /**
@@ -303,7 +303,7 @@ public final class DistributorBackboneConfiguration
      */
     public static int maxPublishAttempts()
     {
-        return ConfigValues.getInt(MAX_PUBLISH_ATTEMPTS_PROP_NAME, MAX_PUBLISH_ATTEMPTS_DEFAULT);
+        return ConfigValues.getInt(MAX_PUBLISH_ATTEMPTS_PROP_NAME, MAX_PUBLISH_ATTEMPTS_DEFAULT, 1, 1_000);
     }
 
     /**
@@ -311,7 +311,7 @@ public final class DistributorBackboneConfiguration
      */
     public static int controlFragmentLimit()
     {
-        return ConfigValues.getInt(CONTROL_FRAGMENT_LIMIT_PROP_NAME, CONTROL_FRAGMENT_LIMIT_DEFAULT);
+        return ConfigValues.getInt(CONTROL_FRAGMENT_LIMIT_PROP_NAME, CONTROL_FRAGMENT_LIMIT_DEFAULT, 1, 65_536);
     }
 
     /**
@@ -319,7 +319,7 @@ public final class DistributorBackboneConfiguration
      */
     public static int recoveryBatch()
     {
-        return ConfigValues.getInt(RECOVERY_BATCH_PROP_NAME, RECOVERY_BATCH_DEFAULT);
+        return ConfigValues.getInt(RECOVERY_BATCH_PROP_NAME, RECOVERY_BATCH_DEFAULT, 1, 1_000_000);
     }
 
     /**
@@ -327,7 +327,7 @@ public final class DistributorBackboneConfiguration
      */
     public static int pendingBytes()
     {
-        return ConfigValues.getSizeAsInt(PENDING_BYTES_PROP_NAME, PENDING_BYTES_DEFAULT);
+        return ConfigValues.getSize(PENDING_BYTES_PROP_NAME, PENDING_BYTES_DEFAULT, 64 * 1024, 1024 * 1024 * 1024);
     }
 
     /**
@@ -335,6 +335,7 @@ public final class DistributorBackboneConfiguration
      */
     public static int answerHeadroomBytes()
     {
-        return ConfigValues.getSizeAsInt(ANSWER_HEADROOM_BYTES_PROP_NAME, ANSWER_HEADROOM_BYTES_DEFAULT);
+        return ConfigValues.getSize(
+            ANSWER_HEADROOM_BYTES_PROP_NAME, ANSWER_HEADROOM_BYTES_DEFAULT, 0, 128 * 1024 * 1024);
     }
 }

@@ -2,7 +2,6 @@ package io.mdhub.p2p.backbone;
 
 import java.util.concurrent.TimeUnit;
 
-import org.agrona.SystemUtil;
 
 import io.mdhub.common.config.ConfigValues;
 
@@ -182,7 +181,7 @@ public final class BackboneSourceConfiguration
      */
     public static long wakeTickMs()
     {
-        return ConfigValues.getLong(WAKE_TICK_MS_PROP_NAME, WAKE_TICK_MS_DEFAULT);
+        return ConfigValues.getLong(WAKE_TICK_MS_PROP_NAME, WAKE_TICK_MS_DEFAULT, 1, 60_000);
     }
 
     /**
@@ -206,7 +205,7 @@ public final class BackboneSourceConfiguration
      */
     public static int dataStreamId()
     {
-        return ConfigValues.getInt(DATA_STREAM_ID_PROP_NAME, DATA_STREAM_ID_DEFAULT);
+        return ConfigValues.getInt(DATA_STREAM_ID_PROP_NAME, DATA_STREAM_ID_DEFAULT, 1, Integer.MAX_VALUE);
     }
 
     /**
@@ -214,7 +213,7 @@ public final class BackboneSourceConfiguration
      */
     public static int controlStreamId()
     {
-        return ConfigValues.getInt(CONTROL_STREAM_ID_PROP_NAME, CONTROL_STREAM_ID_DEFAULT);
+        return ConfigValues.getInt(CONTROL_STREAM_ID_PROP_NAME, CONTROL_STREAM_ID_DEFAULT, 1, Integer.MAX_VALUE);
     }
 
     /**
@@ -222,7 +221,7 @@ public final class BackboneSourceConfiguration
      */
     public static int consumerId()
     {
-        return ConfigValues.getInt(CONSUMER_ID_PROP_NAME, CONSUMER_ID_DEFAULT);
+        return ConfigValues.getInt(CONSUMER_ID_PROP_NAME, CONSUMER_ID_DEFAULT, 0, Integer.MAX_VALUE);
     }
 
     /**
@@ -230,7 +229,7 @@ public final class BackboneSourceConfiguration
      */
     public static long announceIntervalMs()
     {
-        return ConfigValues.getLong(ANNOUNCE_INTERVAL_MS_PROP_NAME, ANNOUNCE_INTERVAL_MS_DEFAULT);
+        return ConfigValues.getLong(ANNOUNCE_INTERVAL_MS_PROP_NAME, ANNOUNCE_INTERVAL_MS_DEFAULT, 1, 600_000);
     }
 
     /**
@@ -238,7 +237,7 @@ public final class BackboneSourceConfiguration
      */
     public static int missedAnnouncements()
     {
-        return ConfigValues.getInt(MISSED_ANNOUNCEMENTS_PROP_NAME, MISSED_ANNOUNCEMENTS_DEFAULT);
+        return ConfigValues.getInt(MISSED_ANNOUNCEMENTS_PROP_NAME, MISSED_ANNOUNCEMENTS_DEFAULT, 1, 1_000);
     }
 
     /**
@@ -246,7 +245,7 @@ public final class BackboneSourceConfiguration
      */
     public static long recoveryGraceMs()
     {
-        return ConfigValues.getLong(RECOVERY_GRACE_MS_PROP_NAME, RECOVERY_GRACE_MS_DEFAULT);
+        return ConfigValues.getLong(RECOVERY_GRACE_MS_PROP_NAME, RECOVERY_GRACE_MS_DEFAULT, 0, 86_400_000);
     }
 
     /**
@@ -262,7 +261,7 @@ public final class BackboneSourceConfiguration
      */
     public static long idleMinNs()
     {
-        return SystemUtil.getDurationInNanos(IDLE_MIN_NS_PROP_NAME, IDLE_MIN_NS_DEFAULT);
+        return ConfigValues.getDurationNs(IDLE_MIN_NS_PROP_NAME, IDLE_MIN_NS_DEFAULT, 0, TimeUnit.SECONDS.toNanos(1));
     }
 
     /**
@@ -270,7 +269,7 @@ public final class BackboneSourceConfiguration
      */
     public static long idleMaxNs()
     {
-        return SystemUtil.getDurationInNanos(IDLE_MAX_NS_PROP_NAME, IDLE_MAX_NS_DEFAULT);
+        return ConfigValues.getDurationNs(IDLE_MAX_NS_PROP_NAME, IDLE_MAX_NS_DEFAULT, 1, TimeUnit.SECONDS.toNanos(1));
     }
 
     /**

@@ -2,7 +2,6 @@ package io.mdhub.p2p.order;
 
 import java.util.concurrent.TimeUnit;
 
-import org.agrona.SystemUtil;
 
 import io.mdhub.common.config.ConfigValues;
 
@@ -72,7 +71,7 @@ public final class OrderServiceConfiguration
     /** Default peer timeout. */
     public static final long PEER_TIMEOUT_DEFAULT_NS = TimeUnit.SECONDS.toNanos(1);
 
-    /** How long a starting server waits for a peer that is not running before serving alone; negative: forever. */
+    /** How long a starting server waits for a peer that is not running before serving alone; -1: forever. */
     public static final String STARTUP_PEER_WAIT_PROP_NAME = "mdhub.order.startup.peer.wait";
     /** Default startup wait. */
     public static final long STARTUP_PEER_WAIT_DEFAULT_NS = TimeUnit.SECONDS.toNanos(10);
@@ -172,12 +171,12 @@ public final class OrderServiceConfiguration
 
     static int serverId()
     {
-        return ConfigValues.getInt(SERVER_ID_PROP_NAME, SERVER_ID_DEFAULT);
+        return ConfigValues.getInt(SERVER_ID_PROP_NAME, SERVER_ID_DEFAULT, 0, 1);
     }
 
     static int partitions()
     {
-        return ConfigValues.getInt(PARTITIONS_PROP_NAME, PARTITIONS_DEFAULT);
+        return ConfigValues.getInt(PARTITIONS_PROP_NAME, PARTITIONS_DEFAULT, 1, OrderQueue.MAX_PARTITIONS);
     }
 
     static String string(final String name)
@@ -187,22 +186,30 @@ public final class OrderServiceConfiguration
 
     static long heartbeatIntervalNs()
     {
-        return SystemUtil.getDurationInNanos(HEARTBEAT_INTERVAL_PROP_NAME, HEARTBEAT_INTERVAL_DEFAULT_NS);
+        return ConfigValues.getDurationNs(
+            HEARTBEAT_INTERVAL_PROP_NAME, HEARTBEAT_INTERVAL_DEFAULT_NS,
+            TimeUnit.MILLISECONDS.toNanos(1), TimeUnit.MINUTES.toNanos(1));
     }
 
     static long peerTimeoutNs()
     {
-        return SystemUtil.getDurationInNanos(PEER_TIMEOUT_PROP_NAME, PEER_TIMEOUT_DEFAULT_NS);
+        return ConfigValues.getDurationNs(
+            PEER_TIMEOUT_PROP_NAME, PEER_TIMEOUT_DEFAULT_NS,
+            TimeUnit.MILLISECONDS.toNanos(1), TimeUnit.MINUTES.toNanos(10));
     }
 
     static long fenceTimeoutNs()
     {
-        return SystemUtil.getDurationInNanos(FENCE_TIMEOUT_PROP_NAME, FENCE_TIMEOUT_DEFAULT_NS);
+        return ConfigValues.getDurationNs(
+            FENCE_TIMEOUT_PROP_NAME, FENCE_TIMEOUT_DEFAULT_NS,
+            TimeUnit.MILLISECONDS.toNanos(1), TimeUnit.MINUTES.toNanos(10));
     }
 
     static long fenceConnectTimeoutNs()
     {
-        return SystemUtil.getDurationInNanos(FENCE_CONNECT_TIMEOUT_PROP_NAME, FENCE_CONNECT_TIMEOUT_DEFAULT_NS);
+        return ConfigValues.getDurationNs(
+            FENCE_CONNECT_TIMEOUT_PROP_NAME, FENCE_CONNECT_TIMEOUT_DEFAULT_NS,
+            TimeUnit.MILLISECONDS.toNanos(1), TimeUnit.MINUTES.toNanos(10));
     }
 
     static boolean startupForceAlone()
@@ -218,18 +225,19 @@ public final class OrderServiceConfiguration
     static long startupPeerWaitNs()
     {
         final String value = System.getProperty(STARTUP_PEER_WAIT_PROP_NAME);
-        return null != value && value.trim().startsWith("-") ? -1 :
-            SystemUtil.getDurationInNanos(STARTUP_PEER_WAIT_PROP_NAME, STARTUP_PEER_WAIT_DEFAULT_NS);
+        return null != value && "-1".equals(value.trim()) ? -1 :
+            ConfigValues.getDurationNs(
+                STARTUP_PEER_WAIT_PROP_NAME, STARTUP_PEER_WAIT_DEFAULT_NS, 0, TimeUnit.HOURS.toNanos(1));
     }
 
     static int maxOrderBytes()
     {
-        return ConfigValues.getSizeAsInt(MAX_ORDER_BYTES_PROP_NAME, MAX_ORDER_BYTES_DEFAULT);
+        return ConfigValues.getSize(MAX_ORDER_BYTES_PROP_NAME, MAX_ORDER_BYTES_DEFAULT, 64, 1024 * 1024);
     }
 
     static long expectedOrders()
     {
-        return ConfigValues.getLong(EXPECTED_ORDERS_PROP_NAME, EXPECTED_ORDERS_DEFAULT);
+        return ConfigValues.getLong(EXPECTED_ORDERS_PROP_NAME, EXPECTED_ORDERS_DEFAULT, 1, 1L << 40);
     }
 
     static String preProcessor()

@@ -2,6 +2,7 @@ package io.mdhub.common.order.client;
 
 import io.mdhub.common.concurrent.IdleStrategies;
 import io.mdhub.common.config.ConfigValues;
+import io.mdhub.common.order.fix.FixOrderParser;
 
 /**
  * Settings of an {@link OrderClient}: the only place {@code mdhub.order.client.*} system properties are read. Each
@@ -116,7 +117,7 @@ public final class OrderClientConfiguration
      */
     public static long clientId()
     {
-        return ConfigValues.getLong(CLIENT_ID_PROP_NAME, CLIENT_ID_DEFAULT);
+        return ConfigValues.getLong(CLIENT_ID_PROP_NAME, CLIENT_ID_DEFAULT, 0, Long.MAX_VALUE);
     }
 
     /**
@@ -132,7 +133,7 @@ public final class OrderClientConfiguration
      */
     public static int window()
     {
-        return ConfigValues.getInt(WINDOW_PROP_NAME, WINDOW_DEFAULT);
+        return ConfigValues.getInt(WINDOW_PROP_NAME, WINDOW_DEFAULT, 1, 1 << 20);
     }
 
     /**
@@ -140,7 +141,7 @@ public final class OrderClientConfiguration
      */
     public static int maxOrderLength()
     {
-        return ConfigValues.getSizeAsInt(MAX_ORDER_LENGTH_PROP_NAME, MAX_ORDER_LENGTH_DEFAULT);
+        return ConfigValues.getSize(MAX_ORDER_LENGTH_PROP_NAME, MAX_ORDER_LENGTH_DEFAULT, 1, FixOrderParser.MAX_LENGTH);
     }
 
     /**
@@ -148,7 +149,7 @@ public final class OrderClientConfiguration
      */
     public static long ackTimeoutMs()
     {
-        return ConfigValues.getLong(ACK_TIMEOUT_MS_PROP_NAME, ACK_TIMEOUT_MS_DEFAULT);
+        return ConfigValues.getLong(ACK_TIMEOUT_MS_PROP_NAME, ACK_TIMEOUT_MS_DEFAULT, 1, 3_600_000);
     }
 
     /**
@@ -156,7 +157,7 @@ public final class OrderClientConfiguration
      */
     public static long submitTimeoutMs()
     {
-        return ConfigValues.getLong(SUBMIT_TIMEOUT_MS_PROP_NAME, SUBMIT_TIMEOUT_MS_DEFAULT);
+        return ConfigValues.getLong(SUBMIT_TIMEOUT_MS_PROP_NAME, SUBMIT_TIMEOUT_MS_DEFAULT, 1, 3_600_000);
     }
 
     /**
@@ -164,7 +165,7 @@ public final class OrderClientConfiguration
      */
     public static long helloIntervalMs()
     {
-        return ConfigValues.getLong(HELLO_INTERVAL_MS_PROP_NAME, HELLO_INTERVAL_MS_DEFAULT);
+        return ConfigValues.getLong(HELLO_INTERVAL_MS_PROP_NAME, HELLO_INTERVAL_MS_DEFAULT, 1, 600_000);
     }
 
     /**
@@ -180,6 +181,7 @@ public final class OrderClientConfiguration
      */
     public static int sendLimitBytes()
     {
-        return ConfigValues.getSizeAsInt(SEND_LIMIT_BYTES_PROP_NAME, SEND_LIMIT_BYTES_DEFAULT);
+        return ConfigValues.getSize(
+            SEND_LIMIT_BYTES_PROP_NAME, SEND_LIMIT_BYTES_DEFAULT, 64 * 1024, 1024 * 1024 * 1024);
     }
 }
