@@ -1,0 +1,119 @@
+package io.mdhub.benchmarks.soak;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+/**
+ * Samples a running JVM's resources from outside it: resident memory and file descriptors from {@code /proc}, the
+ * heap after a full collection through {@code jcmd} ({@code GC.run}, then {@code GC.heap_info}), so a soak sees
+ * what the process keeps, not what it has not collected yet.
+ */
+public final class ResourceSampler
+{
+    private static final Pattern VM_RSS = Pattern.compile("(?m)^VmRSS:\\s+(\\d+) kB");
+    private static final Pattern HEAP_USED = Pattern.compile("(?m)^\\s*\\S.*heap\\s+total \\d+K, used (\\d+)K");
+    private static final long JCMD_TIMEOUT_SECONDS = 30;
+
+    private final Path jcmd;
+
+    /**
+     * @param javaHome the JDK whose {@code jcmd} asks the JVMs.
+     */
+    public ResourceSampler(final Path javaHome)
+    {
+        this.jcmd = javaHome.resolve("bin").resolve("jcmd");
+    }
+
+    /**
+     * @param pid a running JVM.
+     * @return its resources now, or null when it has gone.
+     */
+    public ResourceSample sample(final long pid)
+    {
+        final Path proc = Path.of("/proc", Long.toString(pid));
+        try
+        {
+            final long rss = rssBytes(Files.readString(proc.resolve("status"), StandardCharsets.US_ASCII));
+            final int fds;
+            try (Stream<Path> open = Files.list(proc.resolve("fd")))
+            {
+                fds = (int)open.count();
+            }
+            return new ResourceSample(rss, heapAfterGcBytes(pid), fds);
+        }
+        catch (final java.nio.file.NoSuchFileException ex)
+        {
+            return null;
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException(ex);
+        }
+    }
+
+    /**
+     * @param status the text of {@code /proc/<pid>/status}.
+     * @return its VmRSS in bytes.
+     */
+    static long rssBytes(final String status)
+    {
+        final Matcher matcher = VM_RSS.matcher(status);
+        if (!matcher.find())
+        {
+            throw new IllegalArgumentException("no VmRSS line in /proc status");
+        }
+        return Long.parseLong(matcher.group(1)) * 1024;
+    }
+
+    /**
+     * @param heapInfo the output of {@code jcmd <pid> GC.heap_info}.
+     * @return the heap's used bytes, -1 if the output names none.
+     */
+    static long heapUsedBytes(final String heapInfo)
+    {
+        final Matcher matcher = HEAP_USED.matcher(heapInfo);
+        return matcher.find() ? Long.parseLong(matcher.group(1)) * 1024 : -1;
+    }
+
+    private long heapAfterGcBytes(final long pid)
+    {
+        if (!Files.isExecutable(jcmd) || null == run(pid, "GC.run"))
+        {
+            return -1;
+        }
+        final String info = run(pid, "GC.heap_info");
+        return null == info ? -1 : heapUsedBytes(info);
+    }
+
+    private String run(final long pid, final String command)
+    {
+        try
+        {
+            final Process process = new ProcessBuilder(jcmd.toString(), Long.toString(pid), command)
+                .redirectErrorStream(true).start();
+            final byte[] output = process.getInputStream().readAllBytes();
+            if (!process.waitFor(JCMD_TIMEOUT_SECONDS, TimeUnit.SECONDS))
+            {
+                process.destroyForcibly();
+                return null;
+            }
+            return 0 == process.exitValue() ? new String(output, StandardCharsets.UTF_8) : null;
+        }
+        catch (final IOException ex)
+        {
+            return null;
+        }
+        catch (final InterruptedException ex)
+        {
+            Thread.currentThread().interrupt();
+            return null;
+        }
+    }
+}

@@ -1,0 +1,43 @@
+package io.mdhub.benchmarks.soak;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+
+import org.junit.jupiter.api.Test;
+
+import io.mdhub.common.test.InterruptAfter;
+
+@InterruptAfter(60)
+class ResourceSamplerTest
+{
+    @Test
+    void readsResidentMemoryAndTheHeapLine()
+    {
+        assertEquals(123_456L * 1024, ResourceSampler.rssBytes("Name:\tjava\nVmRSS:\t  123456 kB\nVmData: 1 kB\n"));
+        assertEquals(170_751L * 1024, ResourceSampler.heapUsedBytes("23497:\n garbage-first heap   total 593920K, " +
+            "used 170751K [0x0000000687400000, 0x0000000800000000)\n  region size 4096K\n Metaspace  used 45511K"));
+        assertEquals(-1, ResourceSampler.heapUsedBytes("23497:\nno such process"));
+    }
+
+    @Test
+    void samplesThisJvm()
+    {
+        final ResourceSample sample = new ResourceSampler(Path.of(System.getProperty("java.home")))
+            .sample(ProcessHandle.current().pid());
+        assertNotNull(sample);
+        assertTrue(sample.rssBytes() > 1024 * 1024, sample::toString);
+        assertTrue(sample.fileDescriptors() > 2, sample::toString);
+        assertTrue(sample.heapAfterGcBytes() > 0, sample::toString);
+        assertTrue(sample.heapAfterGcBytes() < Runtime.getRuntime().totalMemory(), sample::toString);
+    }
+
+    @Test
+    void aProcessThatHasGoneHasNoSample()
+    {
+        assertNull(new ResourceSampler(Path.of(System.getProperty("java.home"))).sample(Integer.MAX_VALUE - 1L));
+    }
+}
