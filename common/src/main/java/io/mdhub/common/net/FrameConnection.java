@@ -2,6 +2,7 @@ package io.mdhub.common.net;
 
 import java.io.IOException;
 import java.net.ConnectException;
+import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.SelectionKey;
@@ -49,6 +50,7 @@ public final class FrameConnection
     private boolean isReadPaused;
     private int interestOps;
     private Object attachment;
+    private InetSocketAddress remoteSocketAddress;
 
     FrameConnection(
         final SocketPoller poller,
@@ -86,6 +88,19 @@ public final class FrameConnection
     public String remoteAddress()
     {
         return remote;
+    }
+
+    /**
+     * @return where an accepted connection comes from; null for one this side opened.
+     */
+    public InetSocketAddress remoteSocketAddress()
+    {
+        return remoteSocketAddress;
+    }
+
+    void remoteSocketAddress(final InetSocketAddress remoteSocketAddress)
+    {
+        this.remoteSocketAddress = remoteSocketAddress;
     }
 
     /**

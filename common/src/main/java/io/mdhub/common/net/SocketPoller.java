@@ -81,18 +81,43 @@ public final class SocketPoller implements AutoCloseable
     }
 
     /**
+     * Decides whether a listener takes a connection, as it is accepted and before anything is set up for it (no
+     * buffers, no handler): one it refuses is closed at once, so refusing costs an accept and a close.
+     */
+    public interface AcceptFilter
+    {
+        /**
+         * @param remote where the connection comes from.
+         * @return true to take it; false closes it at once.
+         */
+        boolean admit(InetSocketAddress remote);
+
+        /**
+         * A connection admitted could not be set up (reset before it was taken): it never reaches the handler.
+         *
+         * @param remote where it came from.
+         */
+        default void abandoned(final InetSocketAddress remote)
+        {
+        }
+    }
+
+    /**
      * A bound listening socket; its accepted connections go to its handler.
      */
     public final class Listener implements AutoCloseable
     {
         private final ServerSocketChannel channel;
         private final ConnectionHandler handler;
+        private final AcceptFilter filter;
         private final InetSocketAddress boundAddress;
 
-        private Listener(final ServerSocketChannel channel, final ConnectionHandler handler) throws IOException
+        private Listener(final ServerSocketChannel channel, final ConnectionHandler handler, final AcceptFilter filter)
+            throws IOException
         {
             this.channel = channel;
             this.handler = handler;
+            this.filter = filter;
             this.boundAddress = (InetSocketAddress)channel.getLocalAddress();
         }
 
@@ -134,15 +159,27 @@ public final class SocketPoller implements AutoCloseable
                     break;
                 }
                 accepted++;
+                InetSocketAddress remote = null;
                 final FrameConnection connection;
                 try
                 {
-                    connection = open(socket, handler, socket.getRemoteAddress().toString());
+                    remote = (InetSocketAddress)socket.getRemoteAddress();
+                    if (null != filter && !filter.admit(remote))
+                    {
+                        CloseHelper.quietClose(socket);
+                        continue;
+                    }
+                    connection = open(socket, handler, remote.toString());
+                    connection.remoteSocketAddress(remote);
                     connection.register(socket.register(selector, SelectionKey.OP_READ, connection), true);
                 }
                 catch (final IOException ex)
                 {
-                    CloseHelper.quietClose(socket); // reset between accept and set-up: nothing to tell anyone
+                    CloseHelper.quietClose(socket); // reset between accept and set-up: nothing to tell the handler
+                    if (null != filter && null != remote)
+                    {
+                        filter.abandoned(remote);
+                    }
                     continue;
                 }
                 connections.add(connection);
@@ -186,6 +223,20 @@ public final class SocketPoller implements AutoCloseable
      */
     public Listener listen(final InetSocketAddress address, final ConnectionHandler handler)
     {
+        return listen(address, handler, null);
+    }
+
+    /**
+     * Listen on an address; connections the filter admits are told to the handler, the others closed as accepted.
+     *
+     * @param address where (port 0 picks a free one).
+     * @param handler for the accepted connections.
+     * @param filter  decides on each connection before anything is set up for it; null takes every one.
+     * @return the listener.
+     * @throws UncheckedIOException if the address cannot be bound.
+     */
+    public Listener listen(final InetSocketAddress address, final ConnectionHandler handler, final AcceptFilter filter)
+    {
         ServerSocketChannel channel = null;
         try
         {
@@ -193,7 +244,7 @@ public final class SocketPoller implements AutoCloseable
             channel.setOption(StandardSocketOptions.SO_REUSEADDR, true);
             channel.bind(address, 1024);
             channel.configureBlocking(false);
-            final Listener listener = new Listener(channel, handler);
+            final Listener listener = new Listener(channel, handler, filter);
             channel.register(selector, SelectionKey.OP_ACCEPT, listener);
             listeners.add(listener);
             return listener;

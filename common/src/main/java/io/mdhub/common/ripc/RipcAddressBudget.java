@@ -1,26 +1,17 @@
 package io.mdhub.common.ripc;
 
 import java.net.InetAddress;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicLong;
+
+import io.mdhub.common.net.AddressBudget;
 
 /**
- * What one remote address may cost a RIPC listener: at most so many connections in their handshake at once, and new
- * connections at a bounded rate (a token bucket holding one second's worth). A connection over either budget is
- * closed as it is accepted, before any handler or timer is set up for it, so a flood of connections from one address
- * costs the flooder its connections and the listener almost nothing, and other addresses' sessions keep their event
- * loops. Shared by the listener's event loops (thread safe); an address's entry is dropped once it is idle again.
+ * What one remote address may cost a RIPC listener ({@link AddressBudget} with the RIPC keys): at most so many
+ * connections in their RIPC handshake at once, and new connections at a bounded rate. Shared by the listener's event
+ * loops (thread safe).
  */
 final class RipcAddressBudget
 {
-    /** Entries beyond which idle ones are swept, at most once a second. */
-    private static final int SWEEP_THRESHOLD = 10_000;
-    private static final long SWEEP_INTERVAL_NS = 1_000_000_000L;
-
-    private final int maxHandshakes;
-    private final long acceptsPerSecond;
-    private final ConcurrentHashMap<InetAddress, Entry> entries = new ConcurrentHashMap<>();
-    private final AtomicLong nextSweepNs = new AtomicLong();
+    private final AddressBudget budget;
 
     /**
      * @param maxHandshakes    connections of one address in their handshake at once.
@@ -28,8 +19,8 @@ final class RipcAddressBudget
      */
     RipcAddressBudget(final int maxHandshakes, final long acceptsPerSecond)
     {
-        this.maxHandshakes = maxHandshakes;
-        this.acceptsPerSecond = acceptsPerSecond;
+        budget = new AddressBudget(maxHandshakes, acceptsPerSecond, RipcConfiguration.ADDRESS_MAX_HANDSHAKES_PROP_NAME,
+            RipcConfiguration.ADDRESS_ACCEPT_RATE_PROP_NAME);
     }
 
     /**
@@ -39,50 +30,7 @@ final class RipcAddressBudget
      */
     String admit(final InetAddress address, final long nowNs)
     {
-        final long sweepAtNs = nextSweepNs.get();
-        if (entries.size() > SWEEP_THRESHOLD && nowNs - sweepAtNs >= 0 &&
-            nextSweepNs.compareAndSet(sweepAtNs, nowNs + SWEEP_INTERVAL_NS))
-        {
-            entries.forEach((key, entry) ->
-            {
-                synchronized (entry)
-                {
-                    if (entry.isIdle(nowNs))
-                    {
-                        entries.remove(key, entry);
-                    }
-                }
-            });
-        }
-        while (true)
-        {
-            final Entry entry = entries.computeIfAbsent(address, (key) -> new Entry(acceptsPerSecond, nowNs));
-            synchronized (entry)
-            {
-                if (entries.get(address) == entry) // not swept away meanwhile
-                {
-                    return admit(entry, address, nowNs);
-                }
-            }
-        }
-    }
-
-    private String admit(final Entry entry, final InetAddress address, final long nowNs)
-    {
-        entry.refill(nowNs);
-        if (entry.tokens < 1)
-        {
-            return "more than " + acceptsPerSecond + " new connections a second from " +
-                address.getHostAddress() + " (" + RipcConfiguration.ADDRESS_ACCEPT_RATE_PROP_NAME + ")";
-        }
-        if (entry.handshakes >= maxHandshakes)
-        {
-            return "more than " + maxHandshakes + " connections from " + address.getHostAddress() +
-                " in their handshake at once (" + RipcConfiguration.ADDRESS_MAX_HANDSHAKES_PROP_NAME + ")";
-        }
-        entry.tokens -= 1;
-        entry.handshakes++;
-        return null;
+        return budget.admit(address, nowNs);
     }
 
     /**
@@ -90,14 +38,7 @@ final class RipcAddressBudget
      */
     void handshakeEnded(final InetAddress address)
     {
-        final Entry entry = entries.get(address);
-        if (null != entry)
-        {
-            synchronized (entry)
-            {
-                entry.handshakes = Math.max(0, entry.handshakes - 1);
-            }
-        }
+        budget.handshakeEnded(address);
     }
 
     /**
@@ -105,35 +46,6 @@ final class RipcAddressBudget
      */
     int addresses()
     {
-        return entries.size();
-    }
-
-    private final class Entry
-    {
-        double tokens;
-        long refilledAtNs;
-        int handshakes;
-
-        Entry(final long tokens, final long nowNs)
-        {
-            this.tokens = tokens;
-            this.refilledAtNs = nowNs;
-        }
-
-        void refill(final long nowNs)
-        {
-            final long elapsedNs = nowNs - refilledAtNs;
-            if (elapsedNs > 0)
-            {
-                tokens = Math.min(acceptsPerSecond, tokens + elapsedNs * (acceptsPerSecond / 1e9));
-                refilledAtNs = nowNs;
-            }
-        }
-
-        synchronized boolean isIdle(final long nowNs)
-        {
-            refill(nowNs);
-            return 0 == handshakes && tokens >= acceptsPerSecond;
-        }
+        return budget.addresses();
     }
 }

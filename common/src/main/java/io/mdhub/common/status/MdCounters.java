@@ -400,6 +400,30 @@ public final class MdCounters
     public static final int ORDER_STORE_INLINE_CHUNKS_TYPE_ID = 20_419;
 
     /**
+     * Order service: catch-up requests a serving server ignored as stale (an attempt of the rejoining peer it had
+     * already taken, e.g. a retry that crossed the transfer's end on the wire).
+     */
+    public static final int ORDER_CATCH_UP_STALE_TYPE_ID = 20_420;
+
+    /**
+     * Order service: connections to the order or peer port closed as they were accepted because their remote address
+     * was over its budget (in their handshake at once, or new ones a second).
+     */
+    public static final int ORDER_CONNECTIONS_REFUSED_TYPE_ID = 20_421;
+
+    /**
+     * Order service: client connections closed for sending what is not the order protocol (no order header, unknown
+     * message, fields past the message), and orders refused MALFORMED_FIX for FIX bytes that do not parse.
+     */
+    public static final int ORDER_GARBAGE_TYPE_ID = 20_422;
+
+    /**
+     * Order service: orders a serving server sent its peer as part of a catch-up (state transfer, or a resend after
+     * a retry), beside live replication.
+     */
+    public static final int ORDER_CATCH_UP_SENT_TYPE_ID = 20_423;
+
+    /**
      * A thread's doorbell on the media driver (see {@code Doorbell}): its key names the IPC streams it polls and its
      * socket; its value is 1 while the thread may block (a publisher must ring), 0 while it runs. A state, not a total.
      */
@@ -442,7 +466,7 @@ public final class MdCounters
                         typeId <= DISTRIBUTOR_POSTS_TYPE_ID) ||
                     (typeId >= P2P_CONNECTIONS_ACTIVE_TYPE_ID && typeId <= P2P_POSTS_TYPE_ID) ||
                     (typeId >= BACKBONE_MALFORMED_TYPE_ID && typeId <= BACKBONE_MESSAGES_IN_TYPE_ID) ||
-                    (typeId >= ORDER_ACCEPTED_TYPE_ID && typeId <= ORDER_STORE_INLINE_CHUNKS_TYPE_ID) ||
+                    (typeId >= ORDER_ACCEPTED_TYPE_ID && typeId <= ORDER_CATCH_UP_SENT_TYPE_ID) ||
                     DOORBELL_REFUSED_TYPE_ID == typeId;
         }
     }

@@ -121,7 +121,7 @@ final class BackupReplication
                 {
                     gapFrom[i] = partitions[i].last + 1;
                 }
-                peer.catchUpRequest(startEpochMs, gapFrom, partitions.length);
+                peer.catchUpRequest(startEpochMs, 0, gapFrom, partitions.length);
             }
             return;
         }

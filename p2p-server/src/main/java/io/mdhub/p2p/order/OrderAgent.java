@@ -43,6 +43,7 @@ final class OrderAgent implements Agent, PeerListener, RoleArbiter.Actions
     private final int serverId;
     private final SocketPoller poller;
     private final SocketPoller.Listener ingressListener;
+    private final OrderIngress ingress;
     private final PeerLink peer;
     private final PeerFence fence;
     private final OrderQueue queue;
@@ -57,6 +58,7 @@ final class OrderAgent implements Agent, PeerListener, RoleArbiter.Actions
     private final long startEpochMs = System.currentTimeMillis();
     private final MessageHeaderDecoder headerDecoder = new MessageHeaderDecoder();
     private final OrderRecordDecoder recordDecoder = new OrderRecordDecoder();
+    private final long[] catchUpFrom;
 
     OrderAgent(
         final OrderService.Context ctx,
@@ -71,6 +73,7 @@ final class OrderAgent implements Agent, PeerListener, RoleArbiter.Actions
         this.queue = queue;
         this.counters = counters;
         this.partitions = new Partition[ctx.partitions()];
+        this.catchUpFrom = new long[partitions.length];
         for (int i = 0; i < partitions.length; i++)
         {
             partitions[i] = new Partition(i, i % 2);
@@ -79,7 +82,8 @@ final class OrderAgent implements Agent, PeerListener, RoleArbiter.Actions
             OrderServiceConfiguration.processName(serverId), queue, counters.storeInlineChunks);
         this.clients = new ClientSessions(serverId, partitions.length, counters);
         this.peer = new PeerLink(serverId, poller, ctx.peerAddress(), ctx.peerRemoteAddress(),
-            ctx.peerSendLimitBytes(), this, counters.malformed);
+            ctx.peerSendLimitBytes(), this, counters.malformed, new AddressGate(serverId, "peer port",
+            ctx.addressMaxHandshakes(), ctx.addressAcceptRate(), counters.connectionsRefused));
         final ProcessorFailures processorFailures = new ProcessorFailures(serverId, counters);
         this.roles = new RoleArbiter(ctx, partitions, fence, this, counters);
         this.primary = new PrimaryReplication(
@@ -87,8 +91,11 @@ final class OrderAgent implements Agent, PeerListener, RoleArbiter.Actions
         this.backup = new BackupReplication(
             serverId, startEpochMs, partitions, store, clients, peer, counters);
         this.drain = new OrderDrain(ctx, partitions, store.region, queue, counters);
-        this.ingressListener = poller.listen(ctx.address(), new OrderIngress(
-            ctx, partitions, store, clients, roles, processorFailures, counters));
+        final AddressGate ingressGate = new AddressGate(serverId, "order port", ctx.addressMaxHandshakes(),
+            ctx.addressAcceptRate(), counters.connectionsRefused);
+        this.ingress = new OrderIngress(ctx, partitions, store, clients, roles, processorFailures, counters,
+            ingressGate);
+        this.ingressListener = poller.listen(ctx.address(), ingress, ingressGate);
         poller.blockAfterWork(true); // every duty cycle sets the deadline to its next timer, or now with work left
         fence.watchOn(poller); // served when its sockets are ready or its timers due, not on a tick
     }
@@ -150,25 +157,28 @@ final class OrderAgent implements Agent, PeerListener, RoleArbiter.Actions
         }
         work += peer.poll(nowNs);
         work += poller.poll();
+        if (roles.isHeartbeatDue(nowNs))
+        {
+            // ahead of this cycle's replication: behind a catch-up it would wait for the batch to be written
+            peer.heartbeat(startEpochMs, nowNs, roles.isSteppingDown(), partitions);
+            work++;
+        }
         work += primary.replicate();
         work += backup.sendBackupAcks(nowNs);
         work += primary.complete();
         work += drain.drain(nowNs);
         final int decided = roles.decide(nowNs);
-        // a budget stopped replication or completion short, or a role changed: what it makes due runs next cycle
-        final boolean isMoreWorkPending = primary.isMoreWorkPending() || decided > 0;
         work += decided;
-        if (roles.isHeartbeatDue(nowNs))
-        {
-            peer.heartbeat(startEpochMs, nowNs, roles.isSteppingDown(), partitions);
-            work++;
-        }
         work += clients.closeStopped();
         if (roles.takeMapDue())
         {
             clients.partitionMaps(partitions);
         }
         poller.flush(); // every answer and replication message of the cycle: one write per connection
+        work += ingress.closeGarbled(); // after their answers were written
+        // a budget stopped replication or completion short, a catch-up has room again after the flush, or a role
+        // changed (a heartbeat may be due): what it makes due runs next cycle
+        final boolean isMoreWorkPending = primary.isMoreWorkPending() || decided > 0;
         // the next wait ends at the first timer, or at once when a budget stopped this cycle short (see blockAfterWork)
         poller.deadlineNs(isMoreWorkPending ? nowNs : Math.min(
             Math.min(Math.min(fence.deadlineNs(nowNs), roles.nextHeartbeatNs()), roles.nextDecisionNs(nowNs)),
@@ -226,7 +236,25 @@ final class OrderAgent implements Agent, PeerListener, RoleArbiter.Actions
         }
         if (BooleanType.TRUE == request.full())
         {
-            roles.onFullCatchUpRequest();
+            final long requestId = request.requestId(); // the null value (negative) from a version 3 peer
+            final RoleArbiter.CatchUpAnswer answer = roles.onCatchUpRequest(request.startEpochMs(), requestId);
+            if (RoleArbiter.CatchUpAnswer.STALE == answer)
+            {
+                return;
+            }
+            boolean hasPositions = false;
+            for (final CatchUpRequestDecoder.PartitionsDecoder entry : request.partitions())
+            {
+                roles.catchUpFrom(entry.partition(), entry.fromSequence(), answer);
+                hasPositions = true;
+            }
+            if (!hasPositions)
+            {
+                for (final Partition partition : partitions)
+                {
+                    roles.catchUpFrom(partition.id, 1, answer); // a peer that does not say: everything
+                }
+            }
             return;
         }
         for (final CatchUpRequestDecoder.PartitionsDecoder entry : request.partitions())
@@ -243,15 +271,16 @@ final class OrderAgent implements Agent, PeerListener, RoleArbiter.Actions
             return;
         }
         final long nowNs = System.nanoTime();
+        final long requestId = complete.requestId() > 0 ? complete.requestId() : Long.MAX_VALUE; // v3: unsaid
         for (final CatchUpCompleteDecoder.PartitionsDecoder entry : complete.partitions())
         {
             if (!roles.onPartitionCaughtUp(
-                nowNs, entry.partition(), entry.lastSequence(), entry.epoch(), entry.drainedSequence()))
+                nowNs, requestId, entry.partition(), entry.lastSequence(), entry.epoch(), entry.drainedSequence()))
             {
                 return;
             }
         }
-        roles.onCaughtUp();
+        roles.onCaughtUp(nowNs);
     }
 
     // ---------------------------------------------------------------- what the roles do here
@@ -281,9 +310,13 @@ final class OrderAgent implements Agent, PeerListener, RoleArbiter.Actions
     }
 
     @Override
-    public void requestFullCatchUp()
+    public void requestCatchUp(final long requestId)
     {
-        peer.catchUpRequest(startEpochMs, null, partitions.length);
+        for (int i = 0; i < partitions.length; i++)
+        {
+            catchUpFrom[i] = partitions[i].last + 1;
+        }
+        peer.catchUpRequest(startEpochMs, requestId, catchUpFrom, partitions.length);
     }
 
     @Override

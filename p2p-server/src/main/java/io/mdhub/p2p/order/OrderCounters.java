@@ -29,6 +29,10 @@ final class OrderCounters implements AutoCloseable
     final AtomicCounter errors;
     final AtomicCounter clientsEvicted;
     final AtomicCounter storeInlineChunks;
+    final AtomicCounter staleCatchUpRequests;
+    final AtomicCounter connectionsRefused;
+    final AtomicCounter garbage;
+    final AtomicCounter catchUpSent;
     /** Not a counter: the store-to-completion latency of the orders this server completes as primary. */
     final OrderAckLatency ackLatency = new OrderAckLatency();
 
@@ -58,6 +62,12 @@ final class OrderCounters implements AutoCloseable
             "order-clients-evicted" + suffix, MdCounters.ORDER_CLIENTS_EVICTED_TYPE_ID);
         storeInlineChunks = counters.newCounter(
             "order-store-inline-chunks" + suffix, MdCounters.ORDER_STORE_INLINE_CHUNKS_TYPE_ID);
+        staleCatchUpRequests = counters.newCounter(
+            "order-catch-up-stale-requests" + suffix, MdCounters.ORDER_CATCH_UP_STALE_TYPE_ID);
+        connectionsRefused = counters.newCounter(
+            "order-connections-refused" + suffix, MdCounters.ORDER_CONNECTIONS_REFUSED_TYPE_ID);
+        garbage = counters.newCounter("order-garbage" + suffix, MdCounters.ORDER_GARBAGE_TYPE_ID);
+        catchUpSent = counters.newCounter("order-catch-up-sent" + suffix, MdCounters.ORDER_CATCH_UP_SENT_TYPE_ID);
     }
 
     @Override
@@ -65,6 +75,7 @@ final class OrderCounters implements AutoCloseable
     {
         CloseHelper.quietCloseAll(ordersAccepted, ordersAcked, duplicates, rejected, replicated, gaps, failovers,
             malformed, heldAcks, forcedTakeovers, fenceLost, sinkErrors, unknownClient, answersForPeer,
-            answerRequests, errors, clientsEvicted, storeInlineChunks);
+            answerRequests, errors, clientsEvicted, storeInlineChunks, staleCatchUpRequests, connectionsRefused,
+            garbage, catchUpSent);
     }
 }

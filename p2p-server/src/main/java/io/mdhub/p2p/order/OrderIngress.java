@@ -1,5 +1,7 @@
 package io.mdhub.p2p.order;
 
+import java.util.ArrayList;
+
 import org.agrona.DirectBuffer;
 import org.agrona.ExpandableDirectByteBuffer;
 import org.slf4j.Logger;
@@ -11,6 +13,7 @@ import io.mdhub.common.codecs.order.MessageHeaderEncoder;
 import io.mdhub.common.codecs.order.OrderRecordEncoder;
 import io.mdhub.common.codecs.order.RejectReason;
 import io.mdhub.common.codecs.order.SubmitOrderDecoder;
+import io.mdhub.common.log.LogSummary;
 import io.mdhub.common.net.ConnectionHandler;
 import io.mdhub.common.net.FrameConnection;
 
@@ -18,6 +21,11 @@ import io.mdhub.common.net.FrameConnection;
  * Client connections: their hellos, and their orders checked, pre-processed and stored (Orders region, identity
  * index, write-behind queue) on the partitions this server is primary of, for {@link PrimaryReplication} to send to
  * the backup; duplicates answered with their original ack; and the connections' end.
+ * <p>
+ * Bad input stays with its sender: an order whose FIX does not parse is refused MALFORMED_FIX to its client; a
+ * message that is not the order protocol at all (no order header, unknown message, fields past its end) closes the
+ * connection it came on, once the answers already queued on it are written. Both count in {@code order-garbage}
+ * and are logged a few lines per reason and 10 s, then summed up ({@link LogSummary}).
  */
 final class OrderIngress implements ConnectionHandler
 {
@@ -38,8 +46,13 @@ final class OrderIngress implements ConnectionHandler
     private final SubmitOrderDecoder submitDecoder = new SubmitOrderDecoder();
     private final OrderRecordEncoder recordEncoder = new OrderRecordEncoder();
     private final ExpandableDirectByteBuffer recordBuffer = new ExpandableDirectByteBuffer(1024);
-    private final LogInterval malformedLog = new LogInterval(LogInterval.ONE_SECOND_NS);
+    private static final int GARBAGE_LOG_PROTOCOL = 0;
+    private static final int GARBAGE_LOG_FIX = 1;
+
+    private final LogSummary garbageLog;
     private final LogInterval unknownClientLog = new LogInterval(LogInterval.ONE_SECOND_NS);
+    private final AddressGate gate;
+    private final ArrayList<FrameConnection> closing = new ArrayList<>();
 
     OrderIngress(
         final OrderService.Context ctx,
@@ -48,9 +61,12 @@ final class OrderIngress implements ConnectionHandler
         final ClientSessions clients,
         final RoleArbiter roles,
         final ProcessorFailures processorFailures,
-        final OrderCounters counters)
+        final OrderCounters counters,
+        final AddressGate gate)
     {
         this.serverId = ctx.serverId();
+        this.gate = gate;
+        this.garbageLog = new LogSummary(LOG, "order server " + serverId, "garbage from clients", 2);
         this.maxOrderBytes = ctx.maxOrderBytes();
         this.preProcessor = ctx.preProcessor();
         this.partitions = partitions;
@@ -64,12 +80,17 @@ final class OrderIngress implements ConnectionHandler
     @Override
     public void onOpen(final FrameConnection connection)
     {
+        gate.opened(connection);
     }
 
     @Override
     public void onMessage(
         final FrameConnection connection, final DirectBuffer buffer, final int offset, final int length)
     {
+        if (connection.isClosed() || connection.attachment() == closing)
+        {
+            return; // closing for garbage: what it sent after is not read
+        }
         if (length < MessageHeaderDecoder.ENCODED_LENGTH)
         {
             malformed("shorter than a message header", length, connection);
@@ -89,6 +110,7 @@ final class OrderIngress implements ConnectionHandler
                 case ClientHelloDecoder.TEMPLATE_ID:
                     helloDecoder.wrap(buffer, bodyOffset, headerDecoder.blockLength(), headerDecoder.version());
                     clients.onHello(helloDecoder.clientId(), connection, partitions);
+                    gate.established(connection);
                     break;
                 case SubmitOrderDecoder.TEMPLATE_ID:
                     submitDecoder.wrap(buffer, bodyOffset, headerDecoder.blockLength(), headerDecoder.version());
@@ -108,22 +130,47 @@ final class OrderIngress implements ConnectionHandler
     @Override
     public void onClose(final FrameConnection connection, final String reason)
     {
+        gate.closed(connection);
         clients.onClose(connection, reason);
     }
 
     /**
-     * Count a message that cannot be read at all (no client to answer: the sender is unknown) and log it, at most
-     * once a second with how many came meanwhile.
+     * Close the connections that sent garbage, after the duty cycle's flush wrote what was queued for them (their
+     * rejects among it).
+     *
+     * @return connections closed.
+     */
+    int closeGarbled()
+    {
+        final int count = closing.size();
+        for (int i = 0; i < count; i++)
+        {
+            final FrameConnection connection = closing.get(i);
+            connection.attach(null);
+            connection.close("sent what is not the order protocol");
+        }
+        closing.clear();
+        return count;
+    }
+
+    /**
+     * A message that is not the order protocol (no client to answer: the sender is unknown): counted, logged (summed
+     * up past a few lines), and its connection stops being read and is closed after this duty cycle's flush.
      */
     private void malformed(final String what, final int length, final FrameConnection connection)
     {
         counters.malformed.increment();
-        final long skipped = malformedLog.onEvent(System.nanoTime());
-        if (skipped > 0)
+        counters.garbage.increment();
+        if (garbageLog.admit(GARBAGE_LOG_PROTOCOL, "not-order-protocol", true, what + " from " +
+            connection.remoteAddress()))
         {
-            LOG.warn("order server {}: skipped {} malformed ingress message(s); the last: {} bytes, {} (from {})",
-                serverId, skipped, length, what, connection.remoteAddress());
+            LOG.warn("order server {}: closing the connection from {}: a message of {} bytes is not the order " +
+                "protocol ({})", serverId, connection.remoteAddress(), length, what);
         }
+        connection.readPaused(true);
+        clients.onClose(connection, "sent garbage"); // no more answers are queued on it
+        connection.attach(closing);
+        closing.add(connection);
     }
 
     private void onSubmit(final FrameConnection connection, final DirectBuffer buffer, final int fragmentEnd)
@@ -149,6 +196,13 @@ final class OrderIngress implements ConnectionHandler
         }
         if (fixOffset + fixLength > fragmentEnd)
         {
+            counters.garbage.increment();
+            if (garbageLog.admit(GARBAGE_LOG_FIX, "malformed-fix", true, "order " + orderId + " of client " +
+                clientId + ": truncated"))
+            {
+                LOG.warn("order server {}: order {} of client {} refused MALFORMED_FIX: its FIX runs past the message",
+                    serverId, orderId, clientId);
+            }
             reject(client, orderId, id, RejectReason.MALFORMED_FIX, sendNs, "truncated message");
             return;
         }
@@ -247,6 +301,16 @@ final class OrderIngress implements ConnectionHandler
         }
         if (null != refused)
         {
+            if (RejectReason.MALFORMED_FIX == refused)
+            {
+                counters.garbage.increment();
+                if (garbageLog.admit(GARBAGE_LOG_FIX, "malformed-fix", true, "order " + orderId + " of client " +
+                    client.clientId + ": " + preProcessor.lastRejectText()))
+                {
+                    LOG.warn("order server {}: order {} of client {} refused MALFORMED_FIX: {}", serverId, orderId,
+                        client.clientId, preProcessor.lastRejectText());
+                }
+            }
             reject(client, orderId, partition, refused, sendNs, preProcessor.lastRejectText());
             return false;
         }

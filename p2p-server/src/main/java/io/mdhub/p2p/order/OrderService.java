@@ -358,7 +358,7 @@ public final class OrderService implements AutoCloseable
      */
     public static final class Context extends BaseContext<Context>
     {
-        /** Room in the in-memory counters: the service makes 18. */
+        /** Room in the in-memory counters: the service makes 22. */
         private static final int COUNTERS_CAPACITY = 32;
 
         private int serverId = OrderServiceConfiguration.serverId();
@@ -389,6 +389,10 @@ public final class OrderService implements AutoCloseable
         private boolean rebalance = OrderServiceConfiguration.rebalance();
         private boolean backupAnswers = OrderServiceConfiguration.backupAnswers();
         private String idleStrategySpec = OrderServiceConfiguration.idleStrategy();
+        private int catchUpBatch = OrderServiceConfiguration.catchUpBatch();
+        private int catchUpWindowBytes = OrderServiceConfiguration.catchUpWindowBytes();
+        private int addressMaxHandshakes = OrderServiceConfiguration.addressMaxHandshakes();
+        private int addressAcceptRate = OrderServiceConfiguration.addressAcceptRate();
         private boolean registerMBean = true;
         private CountersManager countersManager;
         private OrderPreProcessor preProcessor;
@@ -409,6 +413,12 @@ public final class OrderService implements AutoCloseable
                     " must be 1 to " + OrderServiceConfiguration.EXPECTED_ORDERS_MAX + ": " + expectedOrders);
             }
             requirePositive(OrderServiceConfiguration.HEARTBEAT_INTERVAL_PROP_NAME, heartbeatIntervalNs);
+            requireRange(OrderServiceConfiguration.CATCH_UP_BATCH_PROP_NAME, catchUpBatch, 1, 65_536);
+            requireRange(OrderServiceConfiguration.CATCH_UP_WINDOW_PROP_NAME, catchUpWindowBytes,
+                OrderServiceConfiguration.MAX_MESSAGE_BYTES, OrderServiceConfiguration.PEER_SEND_LIMIT_BYTES / 2);
+            requireRange(OrderServiceConfiguration.ADDRESS_MAX_HANDSHAKES_PROP_NAME, addressMaxHandshakes, 1,
+                1_000_000);
+            requireRange(OrderServiceConfiguration.ADDRESS_ACCEPT_RATE_PROP_NAME, addressAcceptRate, 1, 1_000_000);
             requirePositive(OrderServiceConfiguration.FENCE_TIMEOUT_PROP_NAME, fenceTimeoutNs);
             requirePositive(OrderServiceConfiguration.FENCE_CONNECT_TIMEOUT_PROP_NAME, fenceConnectTimeoutNs);
             if (peerTimeoutNs < 3 * heartbeatIntervalNs)
@@ -569,6 +579,52 @@ public final class OrderService implements AutoCloseable
         public InetSocketAddress peerRemoteAddress()
         {
             return toAddress(peerRemoteAddress);
+        }
+
+        /**
+         * @param catchUpBatch       orders of a catch-up sent per duty cycle, after live replication.
+         * @param catchUpWindowBytes bytes a catch-up may leave waiting to be written to the peer.
+         * @return this.
+         */
+        public Context catchUp(final int catchUpBatch, final int catchUpWindowBytes)
+        {
+            checkNotConcluded();
+            this.catchUpBatch = catchUpBatch;
+            this.catchUpWindowBytes = catchUpWindowBytes;
+            return this;
+        }
+
+        int catchUpBatch()
+        {
+            return catchUpBatch;
+        }
+
+        int catchUpWindowBytes()
+        {
+            return catchUpWindowBytes;
+        }
+
+        /**
+         * @param maxHandshakes    connections of one remote address open on a port without a first valid message.
+         * @param acceptsPerSecond new connections one remote address may open a second on a port.
+         * @return this.
+         */
+        public Context addressBudget(final int maxHandshakes, final int acceptsPerSecond)
+        {
+            checkNotConcluded();
+            this.addressMaxHandshakes = maxHandshakes;
+            this.addressAcceptRate = acceptsPerSecond;
+            return this;
+        }
+
+        int addressMaxHandshakes()
+        {
+            return addressMaxHandshakes;
+        }
+
+        int addressAcceptRate()
+        {
+            return addressAcceptRate;
         }
 
         /**

@@ -137,6 +137,26 @@ public final class OrderServiceConfiguration
 
     /** Idle strategy of the order agent's thread. */
     public static final String IDLE_STRATEGY_PROP_NAME = "mdhub.order.idle.strategy";
+
+    /** Orders of a catch-up a serving server sends its rejoining peer per duty cycle, after live replication. */
+    public static final String CATCH_UP_BATCH_PROP_NAME = "mdhub.order.catch.up.batch";
+    /** Default catch-up batch. */
+    public static final int CATCH_UP_BATCH_DEFAULT = 256;
+
+    /** Bytes a catch-up may leave waiting to be written to the peer before it waits for the socket. */
+    public static final String CATCH_UP_WINDOW_PROP_NAME = "mdhub.order.catch.up.window";
+    /** Default catch-up window. */
+    public static final int CATCH_UP_WINDOW_DEFAULT = 1024 * 1024;
+
+    /** Connections of one remote address the order and peer ports let be open without a first valid message. */
+    public static final String ADDRESS_MAX_HANDSHAKES_PROP_NAME = "mdhub.order.address.max.handshakes";
+    /** Default handshakes per address. */
+    public static final int ADDRESS_MAX_HANDSHAKES_DEFAULT = 64;
+
+    /** New connections one remote address may open a second on the order port or the peer port (each). */
+    public static final String ADDRESS_ACCEPT_RATE_PROP_NAME = "mdhub.order.address.accept.rate";
+    /** Default accept rate per address. */
+    public static final int ADDRESS_ACCEPT_RATE_DEFAULT = 200;
     /** Default idle strategy: blocks until a client or the peer sends, or the agent's next timer is due. */
     public static final String IDLE_STRATEGY_DEFAULT = "socket";
 
@@ -258,6 +278,26 @@ public final class OrderServiceConfiguration
     static boolean backupAnswers()
     {
         return ConfigValues.getBoolean(BACKUP_ANSWERS_PROP_NAME, BACKUP_ANSWERS_DEFAULT);
+    }
+
+    static int catchUpBatch()
+    {
+        return ConfigValues.getInt(CATCH_UP_BATCH_PROP_NAME, CATCH_UP_BATCH_DEFAULT);
+    }
+
+    static int catchUpWindowBytes()
+    {
+        return ConfigValues.getSizeAsInt(CATCH_UP_WINDOW_PROP_NAME, CATCH_UP_WINDOW_DEFAULT);
+    }
+
+    static int addressMaxHandshakes()
+    {
+        return ConfigValues.getInt(ADDRESS_MAX_HANDSHAKES_PROP_NAME, ADDRESS_MAX_HANDSHAKES_DEFAULT);
+    }
+
+    static int addressAcceptRate()
+    {
+        return ConfigValues.getInt(ADDRESS_ACCEPT_RATE_PROP_NAME, ADDRESS_ACCEPT_RATE_DEFAULT);
     }
 
     static String idleStrategy()

@@ -86,6 +86,7 @@ public final class OrderVerifier
         if (null != acked)
         {
             final List<long[]> acks = readAcks(acked);
+            acknowledgedOnce(acks);
             for (final QueueContents queue : complete)
             {
                 complete(queue, acks);
@@ -228,6 +229,29 @@ public final class OrderVerifier
             new Long2LongHashMap(-1);
     }
 
+    /**
+     * An order acknowledged twice must have been acknowledged at one place (partition and sequence): two places are
+     * two copies of it somewhere in the pair.
+     */
+    private void acknowledgedOnce(final List<long[]> acks)
+    {
+        final Object2ObjectHashMap<String, long[]> byOrder = new Object2ObjectHashMap<>();
+        int twice = 0;
+        for (final long[] ack : acks)
+        {
+            final long[] previous = byOrder.put(ack[0] + "/" + ack[1], ack);
+            if (null != previous && (previous[2] != ack[2] || previous[4] != ack[4]) && twice++ < 20)
+            {
+                problems.add("order " + ack[0] + "/" + ack[1] + " acknowledged at partition " + previous[2] +
+                    " sequence " + previous[4] + " and at partition " + ack[2] + " sequence " + ack[4]);
+            }
+        }
+        if (twice > 20)
+        {
+            problems.add(twice + " orders acknowledged at two places in all");
+        }
+    }
+
     private void complete(final QueueContents queue, final List<long[]> acks)
     {
         int missing = 0;
@@ -248,6 +272,8 @@ public final class OrderVerifier
         {
             problems.add(queue.directory + ": " + missing + " acknowledged orders missing or misplaced in all");
         }
+        notes.add(queue.directory + ": " + (acks.size() - missing) + " of " + acks.size() +
+            " acknowledged orders in place, " + missing + " missing or misplaced");
     }
 
     private static List<long[]> readAcks(final Path file)

@@ -21,6 +21,11 @@ final class Partition
     long sent;
     /** Primary: last sequence the peer said it stored. */
     long backupAcked;
+    /**
+     * Primary: orders up to here are (re)sent to the peer as part of a catch-up — after live replication, in bounded
+     * batches, and never answered by the peer — however the peer stands otherwise.
+     */
+    long catchUpEnd;
     /** Last sequence the downstream sink made durable (the primary's, or the one replicated from it); persisted. */
     long drained;
     /** Primary: last sequence written to the sink, not yet flushed ({@code drained <= written <= acked}). */
@@ -40,6 +45,11 @@ final class Partition
     long lastRoundTripNs;
     long maxRoundTripNs;
     PartitionRole peerRole = PartitionRole.NONE;
+    /**
+     * The role the peer's last heartbeat gave (where {@link #peerRole} counts a peer that was sent its catch-up's end
+     * as a backup before it says so).
+     */
+    PartitionRole peerReportedRole = PartitionRole.NONE;
     int peerEpoch;
     long peerLast;
     long peerDrained;
@@ -146,6 +156,7 @@ final class Partition
         acked = 0;
         sent = 0;
         backupAcked = 0;
+        catchUpEnd = 0;
         written = drained;
         peerAcked = UNKNOWN;
         isAckDue = false;

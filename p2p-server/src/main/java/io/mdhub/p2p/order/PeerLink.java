@@ -51,6 +51,7 @@ final class PeerLink implements AutoCloseable
     private final PeerListener listener;
     private final AtomicCounter malformed;
     private final SocketPoller.Listener acceptor;
+    private final AddressGate gate;
     private final ConnectionHandler inbound = new Inbound();
     private final ConnectionHandler outboundHandler = new Outbound();
     private FrameConnection outbound;
@@ -87,15 +88,17 @@ final class PeerLink implements AutoCloseable
         final InetSocketAddress remoteAddress,
         final int sendLimitBytes,
         final PeerListener listener,
-        final AtomicCounter malformed)
+        final AtomicCounter malformed,
+        final AddressGate gate)
     {
+        this.gate = gate;
         this.serverId = serverId;
         this.poller = poller;
         this.remoteAddress = remoteAddress;
         this.sendLimitBytes = sendLimitBytes;
         this.listener = listener;
         this.malformed = malformed;
-        this.acceptor = poller.listen(listenAddress, inbound);
+        this.acceptor = poller.listen(listenAddress, inbound, gate);
     }
 
     /**
@@ -154,6 +157,15 @@ final class PeerLink implements AutoCloseable
     boolean hasPendingOutput()
     {
         return null != outbound && outbound.pendingBytes() > 0;
+    }
+
+    /**
+     * @return bytes queued for the peer and not yet written; {@link Integer#MAX_VALUE} while there is no open
+     * connection (nothing can be queued, so a sender must wait for the connection, not try again at once).
+     */
+    int pendingBytes()
+    {
+        return null != outbound && outbound.isOpen() ? outbound.pendingBytes() : Integer.MAX_VALUE;
     }
 
     boolean isConnected()
@@ -221,31 +233,32 @@ final class PeerLink implements AutoCloseable
     }
 
     /**
-     * @param fromSequence first sequence wanted per partition, or null for everything (full transfer).
+     * @param requestId    the catch-up's attempt (from 1), or 0 for a backup's request after a gap.
+     * @param fromSequence first sequence wanted per partition.
      */
-    boolean catchUpRequest(final long startEpochMs, final long[] fromSequence, final int partitions)
+    boolean catchUpRequest(
+        final long startEpochMs, final long requestId, final long[] fromSequence, final int partitions)
     {
         final CatchUpRequestEncoder.PartitionsEncoder entries = catchUpRequestEncoder
             .wrapAndApplyHeader(buffer, 0, headerEncoder)
             .serverId(serverId)
             .startEpochMs(startEpochMs)
-            .full(null == fromSequence ? BooleanType.TRUE : BooleanType.FALSE)
-            .partitionsCount(null == fromSequence ? 0 : partitions);
-        if (null != fromSequence)
+            .full(requestId > 0 ? BooleanType.TRUE : BooleanType.FALSE)
+            .requestId(requestId)
+            .partitionsCount(partitions);
+        for (int i = 0; i < partitions; i++)
         {
-            for (int i = 0; i < partitions; i++)
-            {
-                entries.next().partition(i).fromSequence(fromSequence[i]);
-            }
+            entries.next().partition(i).fromSequence(fromSequence[i]);
         }
         return offer(catchUpRequestEncoder.encodedLength());
     }
 
-    boolean catchUpComplete(final Partition[] partitions)
+    boolean catchUpComplete(final long requestId, final Partition[] partitions)
     {
         final CatchUpCompleteEncoder.PartitionsEncoder entries = catchUpCompleteEncoder
             .wrapAndApplyHeader(buffer, 0, headerEncoder)
             .serverId(serverId)
+            .requestId(requestId)
             .partitionsCount(partitions.length);
         for (final Partition partition : partitions)
         {
@@ -273,22 +286,25 @@ final class PeerLink implements AutoCloseable
             outbound.offer(buffer, 0, MessageHeaderEncoder.ENCODED_LENGTH + bodyLength);
     }
 
-    private void onMessage(final DirectBuffer buffer, final int offset, final int length)
+    /**
+     * @return false if the message is not the order protocol (counted; the connection is no peer's).
+     */
+    private boolean onMessage(final DirectBuffer buffer, final int offset, final int length)
     {
         if (isSevered)
         {
-            return;
+            return true;
         }
         if (length < MessageHeaderDecoder.ENCODED_LENGTH)
         {
             malformed.increment();
-            return;
+            return false;
         }
         headerDecoder.wrap(buffer, offset);
         if (headerDecoder.schemaId() != MessageHeaderDecoder.SCHEMA_ID)
         {
             malformed.increment();
-            return;
+            return false;
         }
         final int bodyOffset = offset + MessageHeaderDecoder.ENCODED_LENGTH;
         final int blockLength = headerDecoder.blockLength();
@@ -310,7 +326,7 @@ final class PeerLink implements AutoCloseable
                     if (recordOffset + recordLength > offset + length)
                     {
                         malformed.increment();
-                        return;
+                        return false;
                     }
                     listener.onReplicateOrder(catchUp, answer, sendTimestampNs, buffer, recordOffset, recordLength);
                     break;
@@ -330,13 +346,15 @@ final class PeerLink implements AutoCloseable
                     break;
                 default:
                     malformed.increment();
-                    break;
+                    return false;
             }
         }
         catch (final IndexOutOfBoundsException ex)
         {
             malformed.increment(); // a group or var field that runs past the fragment
+            return false;
         }
+        return true;
     }
 
     @Override
@@ -357,6 +375,7 @@ final class PeerLink implements AutoCloseable
         @Override
         public void onOpen(final FrameConnection connection)
         {
+            gate.opened(connection);
             LOG.info("order server {}: peer connected from {}", serverId, connection.remoteAddress());
         }
 
@@ -364,12 +383,21 @@ final class PeerLink implements AutoCloseable
         public void onMessage(
             final FrameConnection connection, final DirectBuffer buffer, final int offset, final int length)
         {
-            PeerLink.this.onMessage(buffer, offset, length);
+            if (PeerLink.this.onMessage(buffer, offset, length))
+            {
+                gate.established(connection);
+            }
+            else
+            {
+                // the peer speaks nothing else: whoever sent it is no peer, and its connection costs this thread
+                connection.close("sent what is not the peer protocol");
+            }
         }
 
         @Override
         public void onClose(final FrameConnection connection, final String reason)
         {
+            gate.closed(connection);
             LOG.info("order server {}: peer connection from {} ended: {}", serverId, connection.remoteAddress(),
                 reason);
         }

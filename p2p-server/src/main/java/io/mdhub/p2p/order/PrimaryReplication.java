@@ -10,10 +10,10 @@ import io.mdhub.common.codecs.order.OrderRecordDecoder;
 import io.mdhub.common.codecs.order.PartitionRole;
 
 /**
- * The primary's side of replication: send the orders stored here to the backup (or a catching-up peer), complete
- * them — post-process, answer the client unless the backup did, and count them acknowledged for draining — once the
- * backup has acknowledged them (at once with no synchronous backup), answer a client the backup could not, and
- * resend from where the peer asks.
+ * The primary's side of replication: send the orders stored here to the backup or a catching-up peer (live orders
+ * ahead of catch-up, catch-up in bounded batches), complete them — post-process, answer the client unless the backup
+ * did, and count them acknowledged for draining — once the backup has acknowledged them (at once with no synchronous
+ * backup), answer a client the backup could not, and resend from where the peer asks.
  * <p>
  * When the peer is alive but the replication link is silent, completions are HELD: neither server takes over the
  * other's partitions while the fence says the other is alive, so no order is ever given a sequence twice.
@@ -40,7 +40,10 @@ final class PrimaryReplication
     private final MessageHeaderDecoder headerDecoder = new MessageHeaderDecoder();
     private final OrderRecordDecoder recordDecoder = new OrderRecordDecoder();
     private final UnsafeBuffer view = new UnsafeBuffer(0, 0);
+    private final int catchUpBatch;
+    private final int catchUpWindowBytes;
     private boolean isReplicationPending;
+    private boolean isCatchUpWaiting;
     private boolean isCompletionPending;
     private boolean wereAcksHeld;
 
@@ -59,6 +62,8 @@ final class PrimaryReplication
         this.serverId = ctx.serverId();
         this.peerId = 1 - serverId;
         this.isBackupAnswering = ctx.backupAnswers();
+        this.catchUpBatch = ctx.catchUpBatch();
+        this.catchUpWindowBytes = ctx.catchUpWindowBytes();
         this.postProcessor = ctx.postProcessor();
         this.partitions = partitions;
         this.region = region;
@@ -72,58 +77,127 @@ final class PrimaryReplication
     }
 
     /**
-     * @return true when a budget stopped the last {@link #replicate()} or {@link #complete()} short: the next duty
-     * cycle must not wait.
+     * @return true when the next duty cycle must not wait: a budget stopped the last {@link #replicate()} or
+     * {@link #complete()} short, or a catch-up stopped at its window that the flush has since made room in (one still
+     * full waits for the socket to become writable, which wakes the poller).
      */
     boolean isMoreWorkPending()
     {
-        return isReplicationPending || isCompletionPending;
+        return isReplicationPending || isCompletionPending ||
+            isCatchUpWaiting && peer.pendingBytes() < catchUpWindowBytes;
     }
 
+    /**
+     * Send what the peer lacks: live replication first, then catch-up. Live orders of a synchronous backup go
+     * whole (up to {@link #REPLICATION_BUDGET} a cycle); a catch-up — the peer catching up, or orders resent up to
+     * {@link Partition#catchUpEnd} — at most {@code mdhub.order.catch.up.batch} orders a cycle and only while less
+     * than {@code mdhub.order.catch.up.window} bytes wait to be written to the peer, so heartbeats, acks and live
+     * orders queued after it never wait behind more than that, and the order thread serves its clients between
+     * batches.
+     *
+     * @return orders sent.
+     */
     int replicate()
     {
         isReplicationPending = false;
-        int sent = 0;
-        for (final Partition partition : partitions)
+        isCatchUpWaiting = false;
+        int sent = replicateLive();
+        if (sent >= 0)
         {
-            if (!partition.isPrimary() || !roles.hasBackupTarget(partition))
-            {
-                continue;
-            }
-            // a synchronous backup answers the client itself; orders of a state transfer are answered from here
-            final boolean answer =
-                isBackupAnswering && !roles.isPeerCatchingUp() && PartitionRole.BACKUP == partition.peerRole;
-            while (partition.sent < partition.last && sent < REPLICATION_BUDGET)
-            {
-                final long sequence = partition.sent + 1;
-                final int length = region.wrap(partition.id, sequence, view);
-                final long sendNs = answer ? partition.sendTimestampNs[Partition.slot(sequence)] : 0;
-                if (!peer.replicate(roles.isPeerCatchingUp(), answer, sendNs, view, 0, length))
-                {
-                    return sent; // back-pressure: the position stays, next cycle resumes from it
-                }
-                partition.backupAnswers(sequence, answer);
-                if (0 == partition.replicationSentSequence)
-                {
-                    partition.replicationSentSequence = sequence;
-                    partition.replicationSentNs = System.nanoTime();
-                }
-                partition.sent = sequence;
-                sent++;
-            }
-            isReplicationPending |= partition.sent < partition.last && sent >= REPLICATION_BUDGET;
+            sent += replicateCatchUp();
         }
-        if (roles.isPeerCatchingUp() && isEverythingSent())
+        else
+        {
+            sent = 0;
+        }
+        if (roles.isCatchUpCompleteDue() && isEverythingSent())
         {
             // once the peer has this message it is a backup and may take over if this server dies: from then on
             // this store no longer proves it holds every acknowledged order
             queue.standing(OrderQueue.Standing.PAIRED, "server " + peerId + " caught up");
-            if (peer.catchUpComplete(partitions))
+            if (peer.catchUpComplete(roles.catchUpRequestId(), partitions))
             {
                 roles.onCatchUpSent();
             }
         }
         return sent;
+    }
+
+    private boolean isCatchingUp(final Partition partition)
+    {
+        return roles.isPeerCatchingUp() || partition.sent < partition.catchUpEnd;
+    }
+
+    /**
+     * @return orders sent, or -1 when the link refused one (back-pressure: the position stays, and no catch-up goes).
+     */
+    private int replicateLive()
+    {
+        int sent = 0;
+        for (final Partition partition : partitions)
+        {
+            if (!partition.isPrimary() || !roles.hasBackupTarget(partition) || isCatchingUp(partition))
+            {
+                continue;
+            }
+            // a synchronous backup answers the client itself
+            final boolean answer = isBackupAnswering && PartitionRole.BACKUP == partition.peerRole;
+            while (partition.sent < partition.last && sent < REPLICATION_BUDGET)
+            {
+                if (!send(partition, false, answer))
+                {
+                    return -1;
+                }
+                sent++;
+            }
+            isReplicationPending |= partition.sent < partition.last && sent >= REPLICATION_BUDGET;
+        }
+        return sent;
+    }
+
+    private int replicateCatchUp()
+    {
+        int sent = 0;
+        for (final Partition partition : partitions)
+        {
+            if (!partition.isPrimary() || !roles.hasBackupTarget(partition) || !isCatchingUp(partition))
+            {
+                continue;
+            }
+            while (partition.sent < partition.last && sent < catchUpBatch)
+            {
+                // orders of a state transfer are answered from here, never by the peer
+                if (peer.pendingBytes() >= catchUpWindowBytes || !send(partition, true, false))
+                {
+                    isCatchUpWaiting = true;
+                    counters.catchUpSent.getAndAdd(sent);
+                    return sent;
+                }
+                sent++;
+            }
+            isReplicationPending |= partition.sent < partition.last && sent >= catchUpBatch;
+        }
+        counters.catchUpSent.getAndAdd(sent);
+        return sent;
+    }
+
+    private boolean send(final Partition partition, final boolean isCatchUp, final boolean answer)
+    {
+        final long sequence = partition.sent + 1;
+        final int length = region.wrap(partition.id, sequence, view);
+        final long sendNs = answer ? partition.sendTimestampNs[Partition.slot(sequence)] : 0;
+        if (!peer.replicate(isCatchUp, answer, sendNs, view, 0, length))
+        {
+            return false; // back-pressure: the position stays, a later cycle resumes from it
+        }
+        partition.backupAnswers(sequence, answer);
+        if (0 == partition.replicationSentSequence)
+        {
+            partition.replicationSentSequence = sequence;
+            partition.replicationSentNs = System.nanoTime();
+        }
+        partition.sent = sequence;
+        return true;
     }
 
     private boolean isEverythingSent()

@@ -70,9 +70,12 @@ final class RoleArbiter
         void drained(int partition, long sequence);
 
         /**
-         * Ask the peer for every order.
+         * Ask the peer to catch this server up from where each partition stands here (the next sequence after the
+         * last one stored; 1 after a discard).
+         *
+         * @param requestId the attempt, from 1 within this start: the peer ignores one it has taken already.
          */
-        void requestFullCatchUp();
+        void requestCatchUp(long requestId);
 
         /**
          * Post-process the orders of a partition taken over that the dead primary may not have completed.
@@ -107,6 +110,14 @@ final class RoleArbiter
     private long catchUpRequestedNs;
     /** Orders this server held when the catch-up was last seen to move (asked, or orders arrived since). */
     private long catchUpHeld;
+    /** Catching up: the attempt last asked for (retries count on; the peer ignores an attempt it has taken). */
+    private long catchUpAttempt;
+    private long catchUpStartedNs;
+    /** Serving a catch-up: the start of the peer it is for, and the latest attempt of that peer taken. */
+    private long catchUpPeerStartMs;
+    private long catchUpPeerRequestId;
+    /** Serving a catch-up: its CatchUpComplete (again) once everything is sent. */
+    private boolean isCatchUpCompleteDue;
     private boolean isMapDue;
     private boolean isPeerDead;
     private volatile boolean isSteppingDown;
@@ -260,7 +271,12 @@ final class RoleArbiter
                     }
                     else
                     {
-                        requestFullCatchUp(nowNs); // nothing came for a while: the request or its answer was lost
+                        // nothing came for a while: the request or its answer was lost; ask again from where each
+                        // partition stands (what arrived stays, and the peer resumes rather than starts over)
+                        LOG.info("order server {}: catching up from server {}: nothing arrived in {} ms; asking " +
+                            "again from {} orders held (attempt {})", serverId, peerId,
+                            (nowNs - catchUpRequestedNs) / 1_000_000, held, catchUpAttempt + 1);
+                        requestCatchUp(nowNs, false);
                     }
                 }
                 return 0;
@@ -337,7 +353,7 @@ final class RoleArbiter
             "server was cut off; discarding this store (orders held here were never acknowledged) and catching up " +
             "from it", serverId, peerId, supersededPartition);
         isSuperseded = false;
-        requestFullCatchUp(nowNs);
+        requestCatchUp(nowNs, true);
     }
 
     /**
@@ -382,7 +398,7 @@ final class RoleArbiter
         {
             if (isPeerServing())
             {
-                requestFullCatchUp(nowNs);
+                requestCatchUp(nowNs, true);
                 return 1;
             }
             if (isAuthority())
@@ -390,7 +406,7 @@ final class RoleArbiter
                 serveEverything("the pair starts and this server holds the most");
                 return 1;
             }
-            requestFullCatchUp(nowNs);
+            requestCatchUp(nowNs, true);
             return 1;
         }
         final long waitNs = startupPeerWaitNs;
@@ -478,9 +494,13 @@ final class RoleArbiter
         LOG.info("order server {}: primary of all {} partitions ({})", serverId, partitions.length, why);
     }
 
-    private void requestFullCatchUp(final long nowNs)
+    /**
+     * Ask the peer for what this server lacks: from scratch (the store discarded first) when it starts catching up
+     * or holds what the peer does not; else from where each partition stands, as a new attempt.
+     */
+    private void requestCatchUp(final long nowNs, final boolean isFromScratch)
     {
-        if (ServerState.CATCHING_UP != state)
+        if (ServerState.CATCHING_UP != state || isFromScratch)
         {
             final Path aside = actions.discardStore();
             for (final Partition partition : partitions)
@@ -489,13 +509,15 @@ final class RoleArbiter
             }
             state = ServerState.CATCHING_UP;
             isCatchUpComplete = false;
+            catchUpStartedNs = nowNs;
             isMapDue = true;
             LOG.info("order server {}: taking every order from server {} (old queue moved to {})", serverId, peerId,
                 aside);
         }
         catchUpRequestedNs = nowNs;
         catchUpHeld = heldOrders();
-        actions.requestFullCatchUp();
+        catchUpAttempt++;
+        actions.requestCatchUp(catchUpAttempt);
     }
 
     private long heldOrders()
@@ -533,12 +555,14 @@ final class RoleArbiter
                     serverId, peerId, partition.id, partition.epoch, partition.last);
             }
             partition.peerRole = PartitionRole.NONE;
+            partition.peerReportedRole = PartitionRole.NONE;
         }
         if (work > 0)
         {
             isMapDue = true;
         }
         isPeerCatchingUp = false;
+        isCatchUpCompleteDue = false;
         return work;
     }
 
@@ -565,7 +589,9 @@ final class RoleArbiter
         for (final Partition partition : partitions)
         {
             final boolean isToPeer = isSteppingDown || (isRebalance && partition.homeServerId == peerId);
-            if (partition.isPrimary() && isToPeer && !isPeerSteppingDown && PartitionRole.BACKUP == partition.peerRole)
+            // the peer says it is a backup itself: one sent its catch-up's end may not have had it
+            if (partition.isPrimary() && isToPeer && !isPeerSteppingDown &&
+                PartitionRole.BACKUP == partition.peerRole && PartitionRole.BACKUP == partition.peerReportedRole)
             {
                 partition.isHandingOver = true;
                 if (partition.acked == partition.last && partition.backupAcked == partition.last &&
@@ -639,6 +665,7 @@ final class RoleArbiter
         // a heartbeat the peer sent before it read CatchUpComplete still says CATCHING_UP: it is a backup now
         partition.peerRole = isCatchUpCompleteSent && PartitionRole.CATCHING_UP == role &&
             partition.isPrimary() ? PartitionRole.BACKUP : role;
+        partition.peerReportedRole = role;
         partition.peerEpoch = epoch;
         partition.peerLast = last;
         partition.peerDrained = drained;
@@ -683,13 +710,43 @@ final class RoleArbiter
     }
 
     /**
-     * The peer asks for everything (it discarded its store): it becomes the target of a state transfer, and counts
-     * as alive again should an operator have declared it dead.
+     * What a serving server does with a catch-up request of its peer.
      */
-    void onFullCatchUpRequest()
+    enum CatchUpAnswer
     {
-        LOG.info("order server {}: server {} asks for everything: sending {} partitions", serverId, peerId,
-            partitions.length);
+        /** An attempt already taken (a retry that crossed the transfer on the wire): nothing changes. */
+        STALE,
+        /** The peer catches up: it is no synchronous backup until the transfer ends; send from its positions. */
+        TRANSFER,
+        /**
+         * The transfer's end was sent, yet the peer asks again (it may not have had it): send what it lacks from its
+         * positions and the end again, the peer staying a synchronous backup (it stores in order and acks only
+         * what it holds).
+         */
+        RESEND
+    }
+
+    /**
+     * The peer asks to catch up (it discarded its store, or asks again from where it stands). Retries are idempotent:
+     * an attempt of the same peer start no newer than one taken, or arriving after the peer's heartbeats said it had
+     * caught up, is stale and ignored; a newer one resumes from the peer's positions ({@link #catchUpFrom}) instead of
+     * starting over; one after the transfer's end was sent keeps the peer a synchronous backup. Counts the peer as
+     * alive again should an operator have declared it dead.
+     *
+     * @param peerStartEpochMs the asking peer's start.
+     * @param requestId        its attempt (0 from a peer that does not number them: taken as a new transfer).
+     * @return what to do.
+     */
+    CatchUpAnswer onCatchUpRequest(final long peerStartEpochMs, final long requestId)
+    {
+        final boolean isSamePeer = peerStartEpochMs == catchUpPeerStartMs;
+        if (isSamePeer && requestId > 0 && (requestId <= catchUpPeerRequestId || isPeerCaughtUp()))
+        {
+            counters.staleCatchUpRequests.increment();
+            LOG.info("order server {}: server {} asks to catch up with attempt {}, stale (latest taken {}, caught up " +
+                "since: {}): ignored", serverId, peerId, requestId, catchUpPeerRequestId, isPeerCaughtUp());
+            return CatchUpAnswer.STALE;
+        }
         if (isPeerDeclaredDead)
         {
             LOG.warn("order server {}: server {}, declared dead by an operator, discarded its store and " +
@@ -697,14 +754,85 @@ final class RoleArbiter
             isPeerDeclaredDead = false;
             isPeerDead = false;
         }
+        catchUpPeerStartMs = peerStartEpochMs;
+        catchUpPeerRequestId = requestId;
+        isCatchUpCompleteDue = true;
+        if (isSamePeer && requestId > 0 && isCatchUpCompleteSent)
+        {
+            LOG.info("order server {}: server {} asks to catch up again (attempt {}) after the transfer's end was " +
+                "sent: sending what it lacks and the end again; it stays a synchronous backup", serverId, peerId,
+                requestId);
+            return CatchUpAnswer.RESEND;
+        }
+        LOG.info("order server {}: server {} asks to catch up (attempt {}): sending {} partitions from where it " +
+            "stands", serverId, peerId, requestId, partitions.length);
         isCatchUpCompleteSent = false;
         isPeerCatchingUp = true;
         for (final Partition partition : partitions)
         {
-            partition.sent = 0;
-            partition.backupAcked = 0;
             partition.peerRole = PartitionRole.CATCHING_UP;
         }
+        return CatchUpAnswer.TRANSFER;
+    }
+
+    /**
+     * @return true once the peer's heartbeats say it is caught up (backup or primary of every partition) after its
+     * catch-up's end was sent: a request it sent before is stale.
+     */
+    private boolean isPeerCaughtUp()
+    {
+        if (!isCatchUpCompleteSent)
+        {
+            return false;
+        }
+        for (final Partition partition : partitions)
+        {
+            final PartitionRole role = partition.peerReportedRole;
+            if (PartitionRole.BACKUP != role && PartitionRole.PRIMARY != role)
+            {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * Where the peer's catch-up of a partition resumes (after {@link #onCatchUpRequest} said TRANSFER or RESEND).
+     *
+     * @param id           the partition.
+     * @param fromSequence the first sequence the peer lacks (1: everything).
+     * @param answer       what {@link #onCatchUpRequest} said.
+     */
+    void catchUpFrom(final int id, final long fromSequence, final CatchUpAnswer answer)
+    {
+        if (id < 0 || id >= partitions.length || !partitions[id].isPrimary())
+        {
+            return;
+        }
+        final Partition partition = partitions[id];
+        final long held = Math.max(0, Math.min(fromSequence - 1, partition.last)); // what the peer holds already
+        partition.sent = held;
+        partition.catchUpEnd = partition.last; // sent flagged as catch-up: not answered again by the peer
+        if (CatchUpAnswer.TRANSFER == answer)
+        {
+            partition.backupAcked = held;
+        }
+    }
+
+    /**
+     * @return true once the transfer of the latest catch-up request must end with a CatchUpComplete.
+     */
+    boolean isCatchUpCompleteDue()
+    {
+        return isCatchUpCompleteDue;
+    }
+
+    /**
+     * @return the peer's attempt the next CatchUpComplete answers.
+     */
+    long catchUpRequestId()
+    {
+        return catchUpPeerRequestId;
     }
 
     /**
@@ -713,6 +841,7 @@ final class RoleArbiter
     void onCatchUpSent()
     {
         isPeerCatchingUp = false;
+        isCatchUpCompleteDue = false;
         isCatchUpCompleteSent = true;
         for (final Partition partition : partitions)
         {
@@ -721,16 +850,24 @@ final class RoleArbiter
                 partition.peerRole = PartitionRole.BACKUP; // synchronous from the next order on
             }
         }
-        LOG.info("order server {}: catch-up of server {} sent", serverId, peerId);
+        LOG.info("order server {}: catch-up of server {} sent (attempt {})", serverId, peerId, catchUpPeerRequestId);
     }
 
     /**
-     * One partition of the peer's CatchUpComplete: this server must hold what the peer holds.
+     * One partition of the peer's CatchUpComplete: this server must hold what the peer holds. When it does not, the
+     * answer to an older attempt is ignored (the newer one's follows); else the catch-up is asked again, from where
+     * this server stands, or from scratch should it hold more than the peer.
      *
-     * @return false when it does not (a full catch-up is asked again, and the rest of the message is moot).
+     * @param requestId the attempt the message answers ({@link Long#MAX_VALUE}: the peer did not say).
+     * @return false when it does not hold what the peer holds (the rest of the message is moot).
      */
     boolean onPartitionCaughtUp(
-        final long nowNs, final int id, final long lastSequence, final int epoch, final long drainedSequence)
+        final long nowNs,
+        final long requestId,
+        final int id,
+        final long lastSequence,
+        final int epoch,
+        final long drainedSequence)
     {
         if (id < 0 || id >= partitions.length)
         {
@@ -739,9 +876,17 @@ final class RoleArbiter
         final Partition partition = partitions[id];
         if (partition.last != lastSequence)
         {
-            LOG.warn("order server {}: catch-up of partition {} ended at {} but the peer holds {}; asking again",
-                serverId, id, partition.last, lastSequence);
-            requestFullCatchUp(nowNs);
+            if (requestId < catchUpAttempt)
+            {
+                LOG.info("order server {}: catch-up end of attempt {} (partition {} at {}, here {}) is older than " +
+                    "attempt {}: waiting for that one", serverId, requestId, id, lastSequence, partition.last,
+                    catchUpAttempt);
+                return false;
+            }
+            final boolean isAhead = partition.last > lastSequence;
+            LOG.warn("order server {}: catch-up of partition {} ended at {} but the peer holds {}; asking again {}",
+                serverId, id, partition.last, lastSequence, isAhead ? "from scratch" : "from here");
+            requestCatchUp(nowNs, isAhead);
             return false;
         }
         partition.epoch = Math.max(partition.epoch, epoch);
@@ -754,7 +899,7 @@ final class RoleArbiter
     /**
      * Every partition of the peer's CatchUpComplete matched: this server is backup of every partition.
      */
-    void onCaughtUp()
+    void onCaughtUp(final long nowNs)
     {
         actions.standing(OrderQueue.Standing.PAIRED, "caught up from server " + peerId);
         for (final Partition partition : partitions)
@@ -765,7 +910,8 @@ final class RoleArbiter
         state = ServerState.SERVING;
         isMapDue = true;
         nextHeartbeatNs = 0;
-        LOG.info("order server {}: caught up; backup of every partition", serverId);
+        LOG.info("order server {}: caught up; backup of every partition ({} orders held, {} ms after the catch-up " +
+            "began, {} attempt(s))", serverId, heldOrders(), (nowNs - catchUpStartedNs) / 1_000_000, catchUpAttempt);
     }
 
     // ---------------------------------------------------------------- what the other parts read

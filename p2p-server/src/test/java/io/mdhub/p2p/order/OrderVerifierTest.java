@@ -128,6 +128,23 @@ class OrderVerifierTest
     }
 
     @Test
+    void anOrderAcknowledgedAtTwoPlacesIsFoundAndEachQueueSaysHowManyAcksItHolds() throws IOException
+    {
+        final Path a = queue("a", order(0, 1, 1), order(0, 2, 2));
+        final Path b = queue("b", order(0, 1, 1), order(0, 2, 2));
+        final Path acked = Files.writeString(dir.resolve("acked.csv"), "7,1,0,1,1\n7,2,0,1,2\n7,2,0,1,2\n");
+        final OrderVerifier same = verify(List.of(a, b), acked, false);
+        assertTrue(same.problems().isEmpty(), () -> "the same ack twice is one ack: " + same.problems());
+        assertTrue(same.notes().stream().anyMatch((note) -> note.endsWith("b: 3 of 3 acknowledged orders in place, " +
+            "0 missing or misplaced")), () -> String.join("\n", same.notes()));
+
+        final Path twice = Files.writeString(dir.resolve("twice.csv"), "7,1,0,1,1\n7,1,0,1,2\n");
+        final OrderVerifier verifier = verify(List.of(a, b), twice, false);
+        assertTrue(mentions(verifier, "order 7/1 acknowledged at partition 0 sequence 1 and at partition 0 sequence 2"),
+            () -> String.join("\n", verifier.problems()));
+    }
+
+    @Test
     void aQueueBehindInEveryPartitionItDiffersInIsAllowedOnlyWithAllowBehind() throws IOException
     {
         final Path a = queue("a", order(0, 1, 1), order(1, 1, 2), order(0, 2, 3));

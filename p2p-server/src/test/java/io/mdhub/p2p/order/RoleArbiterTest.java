@@ -117,14 +117,15 @@ class RoleArbiterTest
         heartbeat(PEER_START_EPOCH_MS, PartitionRole.PRIMARY, 1, 3);
         arbiter.decide(nowNs);
         assertEquals(2, actions.catchUpRequests, "asked again");
+        assertEquals(2, actions.lastRequestId, "as a new attempt");
         assertEquals(1, actions.discards, "already empty: nothing more to discard");
 
         for (final Partition partition : partitions)
         {
             partition.last = 3; // what the state transfer stored
-            assertTrue(arbiter.onPartitionCaughtUp(nowNs, partition.id, 3, 1, 2));
+            assertTrue(arbiter.onPartitionCaughtUp(nowNs, 2, partition.id, 3, 1, 2));
         }
-        arbiter.onCaughtUp();
+        arbiter.onCaughtUp(nowNs);
 
         assertEquals(RoleArbiter.ServerState.SERVING, arbiter.state());
         assertEquals(OrderQueue.Standing.PAIRED, actions.standing);
@@ -160,19 +161,95 @@ class RoleArbiterTest
     }
 
     @Test
-    void catchUpThatEndsShortOfThePeerIsAskedAgainFromScratch()
+    void catchUpThatEndsShortOfThePeerIsAskedAgainFromWhereItStandsAndOneAheadFromScratch()
     {
         start(1);
         heartbeat(PEER_START_EPOCH_MS, PartitionRole.PRIMARY, 1, 0);
         arbiter.decide(nowNs);
         assertEquals(1, actions.catchUpRequests);
 
-        assertTrue(arbiter.onPartitionCaughtUp(nowNs, PARTITIONS, 4, 1, 0), "an unknown partition is skipped");
-        assertFalse(arbiter.onPartitionCaughtUp(nowNs, 0, 4, 1, 0), "the peer holds 4, this server none");
+        assertTrue(arbiter.onPartitionCaughtUp(nowNs, 1, PARTITIONS, 4, 1, 0), "an unknown partition is skipped");
+        assertFalse(arbiter.onPartitionCaughtUp(nowNs, 1, 0, 4, 1, 0), "the peer holds 4, this server none");
 
         assertEquals(RoleArbiter.ServerState.CATCHING_UP, arbiter.state());
         assertEquals(2, actions.catchUpRequests);
-        assertEquals(1, actions.discards, "already empty: nothing more to discard");
+        assertEquals(1, actions.discards, "what arrived stays: asked from here");
+
+        assertFalse(arbiter.onPartitionCaughtUp(nowNs, 1, 0, 4, 1, 0), "the end of attempt 1 is stale now");
+        assertEquals(2, actions.catchUpRequests, "attempt 2's end is awaited, not asked for again");
+
+        partitions[0].last = 6;
+        assertFalse(arbiter.onPartitionCaughtUp(nowNs, 2, 0, 4, 1, 0), "this server holds more than the peer");
+        assertEquals(3, actions.catchUpRequests);
+        assertEquals(2, actions.discards, "a store ahead of the peer is not its prefix: discarded");
+        assertEquals(0, partitions[0].last);
+    }
+
+    @Test
+    void servingPeerResumesFromTheRejoinersPositionsIgnoresStaleAttemptsAndStaysSynchronousAfterTheEnd()
+    {
+        serveAloneAfterThePeerDied(7);
+        final long restartedEpochMs = PEER_START_EPOCH_MS + 60_000;
+        heartbeat(restartedEpochMs, PartitionRole.CATCHING_UP, 0, 0);
+        arbiter.decide(nowNs);
+
+        assertEquals(RoleArbiter.CatchUpAnswer.TRANSFER, arbiter.onCatchUpRequest(restartedEpochMs, 1));
+        for (final Partition partition : partitions)
+        {
+            arbiter.catchUpFrom(partition.id, 1, RoleArbiter.CatchUpAnswer.TRANSFER);
+            assertEquals(0, partition.sent, "everything");
+            partition.sent = 5; // sent meanwhile
+        }
+        assertFalse(arbiter.isSynchronous(partitions[0]), "a catching-up peer is no synchronous backup");
+
+        assertEquals(RoleArbiter.CatchUpAnswer.TRANSFER, arbiter.onCatchUpRequest(restartedEpochMs, 2),
+            "a retry during the transfer");
+        arbiter.catchUpFrom(0, 4, RoleArbiter.CatchUpAnswer.TRANSFER);
+        assertEquals(3, partitions[0].sent, "resumed after the peer's last order, not from the first");
+        assertEquals(3, partitions[0].backupAcked);
+        partitions[0].sent = 7;
+
+        assertEquals(RoleArbiter.CatchUpAnswer.STALE, arbiter.onCatchUpRequest(restartedEpochMs, 2));
+        assertEquals(RoleArbiter.CatchUpAnswer.STALE, arbiter.onCatchUpRequest(restartedEpochMs, 1));
+        assertEquals(2, counters.staleCatchUpRequests.get());
+        assertEquals(7, partitions[0].sent, "a stale attempt changes nothing");
+
+        assertTrue(arbiter.isCatchUpCompleteDue());
+        assertEquals(2, arbiter.catchUpRequestId(), "the end answers the latest attempt");
+        arbiter.onCatchUpSent();
+        assertFalse(arbiter.isCatchUpCompleteDue());
+        assertTrue(arbiter.isSynchronous(partitions[0]));
+        actions.standing = OrderQueue.Standing.PAIRED;
+
+        // a retry the peer sent before the end reached it
+        assertEquals(RoleArbiter.CatchUpAnswer.RESEND, arbiter.onCatchUpRequest(restartedEpochMs, 3));
+        arbiter.catchUpFrom(0, 6, RoleArbiter.CatchUpAnswer.RESEND);
+        assertEquals(5, partitions[0].sent, "what the peer lacked when it asked goes again");
+        assertEquals(7, partitions[0].catchUpEnd, "flagged as catch-up: not answered twice");
+        assertFalse(arbiter.isPeerCatchingUp());
+        assertTrue(arbiter.isSynchronous(partitions[0]), "the peer stays a synchronous backup");
+        assertTrue(arbiter.isCatchUpCompleteDue(), "and hears the end again");
+        assertEquals(OrderQueue.Standing.PAIRED, actions.standing, "nothing is acknowledged alone");
+
+        assertEquals(RoleArbiter.CatchUpAnswer.TRANSFER, arbiter.onCatchUpRequest(restartedEpochMs + 1, 1),
+            "attempt 1 of a new start of the peer");
+        assertFalse(arbiter.isSynchronous(partitions[0]));
+    }
+
+    /**
+     * Server 0, which served with its peer, alone now and primary of every partition holding {@code last} orders.
+     */
+    private void serveAloneAfterThePeerDied(final long last)
+    {
+        serveAsBackupOf(last, 0);
+        fence.state = PeerFence.State.DOWN;
+        advance(PEER_TIMEOUT_NS);
+        arbiter.decide(nowNs);
+        fence.state = PeerFence.State.UP;
+        for (final Partition partition : partitions)
+        {
+            assertEquals(PartitionRole.PRIMARY, partition.role);
+        }
     }
 
     @Test
@@ -298,7 +375,7 @@ class RoleArbiterTest
         heartbeat(restartedEpochMs, PartitionRole.CATCHING_UP, 0, 0);
         assertEquals(0, arbiter.decide(nowNs), "a catching-up peer gets nothing handed");
         assertTrue(arbiter.isLinkUp());
-        arbiter.onFullCatchUpRequest();
+        assertEquals(RoleArbiter.CatchUpAnswer.TRANSFER, arbiter.onCatchUpRequest(restartedEpochMs, 1));
         assertTrue(arbiter.isPeerCatchingUp());
         assertTrue(arbiter.hasBackupTarget(partitions[0]));
         assertFalse(arbiter.isSynchronous(partitions[0]), "a catching-up peer is no synchronous backup");
@@ -311,10 +388,15 @@ class RoleArbiterTest
         assertFalse(arbiter.isPeerCatchingUp());
         assertTrue(arbiter.isSynchronous(partitions[0]));
 
-        // its first heartbeat may still say CATCHING_UP: it is a backup now
+        // its first heartbeat may still say CATCHING_UP: a synchronous backup now, but nothing is handed to it
+        // until it says it is one (the end of the transfer may have been lost on the way)
         advance(HEARTBEAT_INTERVAL_NS);
         heartbeat(restartedEpochMs, PartitionRole.CATCHING_UP, 4, 7);
         assertEquals(PartitionRole.BACKUP, partitions[0].peerRole);
+        assertTrue(arbiter.isSynchronous(partitions[0]));
+        assertEquals(0, arbiter.decide(nowNs), "not handed to a peer that has not said it caught up");
+        advance(HEARTBEAT_INTERVAL_NS);
+        heartbeat(restartedEpochMs, PartitionRole.BACKUP, 4, 7);
         assertEquals(2, arbiter.decide(nowNs), "the two partitions whose home is the peer");
 
         for (final Partition partition : partitions)
@@ -514,9 +596,9 @@ class RoleArbiterTest
         {
             partition.last = last; // what the state transfer stored
             partition.acked = last;
-            assertTrue(arbiter.onPartitionCaughtUp(nowNs, partition.id, last, 3, drained));
+            assertTrue(arbiter.onPartitionCaughtUp(nowNs, 1, partition.id, last, 3, drained));
         }
-        arbiter.onCaughtUp();
+        arbiter.onCaughtUp(nowNs);
         arbiter.takeMapDue();
         heartbeat(PEER_START_EPOCH_MS, PartitionRole.PRIMARY, 3, last);
         assertEquals(0, arbiter.decide(nowNs));
@@ -578,6 +660,7 @@ class RoleArbiterTest
         OrderQueue.Standing standing = OrderQueue.Standing.UNPROVEN;
         int discards;
         int catchUpRequests;
+        long lastRequestId;
         boolean isSevered;
         final Map<Integer, Long> drained = new HashMap<>();
         final List<Integer> postProcessedTakenOver = new ArrayList<>();
@@ -608,9 +691,10 @@ class RoleArbiterTest
         }
 
         @Override
-        public void requestFullCatchUp()
+        public void requestCatchUp(final long requestId)
         {
             catchUpRequests++;
+            lastRequestId = requestId;
         }
 
         @Override

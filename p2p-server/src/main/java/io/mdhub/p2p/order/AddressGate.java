@@ -1,0 +1,126 @@
+package io.mdhub.p2p.order;
+
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.util.IdentityHashMap;
+
+import org.agrona.concurrent.status.AtomicCounter;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import io.mdhub.common.log.LogSummary;
+import io.mdhub.common.net.AddressBudget;
+import io.mdhub.common.net.FrameConnection;
+import io.mdhub.common.net.SocketPoller;
+
+/**
+ * The per-address budget of one order listening port (the client port or the peer port), on the order agent's
+ * thread: a remote address may have at most {@code mdhub.order.address.max.handshakes} connections open that have
+ * not yet proven they speak the order protocol (a client's hello, any valid message of the peer) and open at most
+ * {@code mdhub.order.address.accept.rate} new ones a second. A connection over either is closed as it is accepted,
+ * before a buffer is made for it ({@code order-connections-refused}, a summarised warning), so a flood from one
+ * address costs the order thread an accept and a close per connection and no other client its acknowledgements.
+ */
+final class AddressGate implements SocketPoller.AcceptFilter
+{
+    private static final Logger LOG = LoggerFactory.getLogger(AddressGate.class);
+
+    private final int serverId;
+    private final String port;
+    private final AddressBudget budget;
+    private final AtomicCounter refused;
+    private final LogSummary refusals;
+    private final IdentityHashMap<FrameConnection, InetAddress> inHandshake = new IdentityHashMap<>();
+
+    /**
+     * @param port             the port's name in logs ("order port", "peer port").
+     * @param maxHandshakes    connections of one address open without a first valid message.
+     * @param acceptsPerSecond new connections one address may open a second.
+     * @param refused          counts the connections closed as accepted.
+     */
+    AddressGate(
+        final int serverId,
+        final String port,
+        final int maxHandshakes,
+        final int acceptsPerSecond,
+        final AtomicCounter refused)
+    {
+        this.serverId = serverId;
+        this.port = port;
+        this.budget = new AddressBudget(maxHandshakes, acceptsPerSecond,
+            OrderServiceConfiguration.ADDRESS_MAX_HANDSHAKES_PROP_NAME,
+            OrderServiceConfiguration.ADDRESS_ACCEPT_RATE_PROP_NAME);
+        this.refused = refused;
+        this.refusals = new LogSummary(LOG, "order server " + serverId + " " + port, "refused connections", 1);
+    }
+
+    @Override
+    public boolean admit(final InetSocketAddress remote)
+    {
+        final String why = budget.admit(remote.getAddress(), System.nanoTime());
+        if (null == why)
+        {
+            return true;
+        }
+        refused.increment();
+        if (refusals.admit(0, "address-budget", true, why))
+        {
+            LOG.warn("order server {}: {} connection from {} closed as accepted: {}", serverId, port, remote, why);
+        }
+        return false;
+    }
+
+    @Override
+    public void abandoned(final InetSocketAddress remote)
+    {
+        budget.handshakeEnded(remote.getAddress());
+    }
+
+    /**
+     * An admitted connection is open: it counts as in its handshake until {@link #established} or {@link #closed}.
+     */
+    void opened(final FrameConnection connection)
+    {
+        final InetSocketAddress remote = connection.remoteSocketAddress();
+        if (null != remote)
+        {
+            inHandshake.put(connection, remote.getAddress());
+        }
+    }
+
+    /**
+     * The connection spoke the protocol: it no longer counts against its address's handshakes.
+     */
+    void established(final FrameConnection connection)
+    {
+        if (!inHandshake.isEmpty())
+        {
+            final InetAddress address = inHandshake.remove(connection);
+            if (null != address)
+            {
+                budget.handshakeEnded(address);
+            }
+        }
+    }
+
+    void closed(final FrameConnection connection)
+    {
+        established(connection);
+    }
+
+    /**
+     * @return connections open and not yet established (for tests).
+     */
+    int inHandshake()
+    {
+        return inHandshake.size();
+    }
+
+    /**
+     * Log the summaries of refusals still pending.
+     */
+    void flushLog()
+    {
+        refusals.flush();
+    }
+}
