@@ -282,22 +282,23 @@ public final class OrderServiceConfiguration
 
     static int catchUpBatch()
     {
-        return ConfigValues.getInt(CATCH_UP_BATCH_PROP_NAME, CATCH_UP_BATCH_DEFAULT);
+        return ConfigValues.getInt(CATCH_UP_BATCH_PROP_NAME, CATCH_UP_BATCH_DEFAULT, 1, 65_536);
     }
 
     static int catchUpWindowBytes()
     {
-        return ConfigValues.getSizeAsInt(CATCH_UP_WINDOW_PROP_NAME, CATCH_UP_WINDOW_DEFAULT);
+        return ConfigValues.getSize(
+            CATCH_UP_WINDOW_PROP_NAME, CATCH_UP_WINDOW_DEFAULT, MAX_MESSAGE_BYTES, PEER_SEND_LIMIT_BYTES / 2);
     }
 
     static int addressMaxHandshakes()
     {
-        return ConfigValues.getInt(ADDRESS_MAX_HANDSHAKES_PROP_NAME, ADDRESS_MAX_HANDSHAKES_DEFAULT);
+        return ConfigValues.getInt(ADDRESS_MAX_HANDSHAKES_PROP_NAME, ADDRESS_MAX_HANDSHAKES_DEFAULT, 1, 1_000_000);
     }
 
     static int addressAcceptRate()
     {
-        return ConfigValues.getInt(ADDRESS_ACCEPT_RATE_PROP_NAME, ADDRESS_ACCEPT_RATE_DEFAULT);
+        return ConfigValues.getInt(ADDRESS_ACCEPT_RATE_PROP_NAME, ADDRESS_ACCEPT_RATE_DEFAULT, 1, 1_000_000);
     }
 
     static String idleStrategy()
