@@ -64,7 +64,8 @@ final class BackboneCounters implements AutoCloseable
         pendingBytes = countersManager.newCounter(
             "distributor-backbone-pending-bytes: stream=data" + suffix,
             MdCounters.DISTRIBUTOR_BACKBONE_PENDING_BYTES_TYPE_ID);
-        reconnects = countersManager.newCounter("backbone-reconnects:" + suffix, MdCounters.BACKBONE_RECONNECTS_TYPE_ID);
+        reconnects =
+            countersManager.newCounter("backbone-reconnects:" + suffix, MdCounters.BACKBONE_RECONNECTS_TYPE_ID);
         up = countersManager.newCounter("backbone-up:" + suffix, MdCounters.BACKBONE_UP_TYPE_ID);
         pendingHighWater = countersManager.newCounter(
             "distributor-backbone-pending-hwm: stream=data" + suffix,

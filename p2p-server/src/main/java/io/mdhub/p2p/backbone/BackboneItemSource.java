@@ -1749,8 +1749,8 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
     private boolean send(final OpenItem item)
     {
         item.requestedAtNs = System.nanoTime();
-        return !isBackboneDown && control.requestItem(item.requestId, item.serviceId, item.domainType, item.isStreaming, item.isPrivate,
-            item.name, 0, item.name.capacity(), item.view) > 0;
+        return !isBackboneDown && control.requestItem(item.requestId, item.serviceId, item.domainType,
+            item.isStreaming, item.isPrivate, item.name, 0, item.name.capacity(), item.view) > 0;
     }
 
     private void enqueue(final OpenItem item)
