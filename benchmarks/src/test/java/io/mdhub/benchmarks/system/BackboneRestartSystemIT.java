@@ -14,6 +14,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import io.mdhub.backbone.BackboneConfiguration;
+import io.mdhub.backbone.BackboneLink;
 import io.mdhub.common.test.InterruptAfter;
 import io.mdhub.common.test.MdTests;
 import io.mdhub.common.test.SystemProcesses;
@@ -23,9 +25,10 @@ import io.mdhub.common.test.SystemProcesses;
  * servers stay up with their provider and consumer connections, every item the test client watches turns
  * Open/Suspect, and once a daemon is started again on the same Aeron directory every item comes back with a fresh
  * Open/Ok refresh and updates flow again, with no update lost without a Suspect first (the client's per-item
- * counters). The time from the restart to the last recovered item is printed.
+ * counters). The time from the restart to the last recovered item is printed. And servers whose daemon does not
+ * come back within their reconnect timeout exit with {@link BackboneLink#EXIT_BACKBONE_LOST} after one clear line.
  */
-@InterruptAfter(value = 240)
+@InterruptAfter(value = 300)
 class BackboneRestartSystemIT
 {
     private static final int ITEMS = 1_000;
@@ -112,6 +115,36 @@ class BackboneRestartSystemIT
         assertTrue(Long.parseLong(summary.group(1)) >= ITEMS, output);
         System.out.printf("backbone restart: the longest an item stayed Suspect: %s ms%n", summary.group(2));
         assertTrue(distributor.isAlive() && p2p.isAlive(), "both servers still run");
+    }
+
+    @Test
+    void theServersExitWhenTheirDaemonDoesNotComeBackInTime() throws Exception
+    {
+        final String aeronDir = dir.resolve("aeron").toString();
+        final Path backboneLog = dir.resolve("backbone.log");
+        final Process backbone = start(backboneLog, "backbone/target/mdhub-backbone.jar", "--aeron-dir", aeronDir);
+        SystemProcesses.awaitLine(backboneLog, "mdhub-backbone ready");
+        final String timeout = BackboneConfiguration.RECONNECT_TIMEOUT_MS_PROP_NAME + "=2000";
+        final Path distributorLog = dir.resolve("distributor.log");
+        final Process distributor = start(distributorLog, "distributor/target/mdhub-distributor.jar",
+            "--aeron-dir", aeronDir, "--port", Integer.toString(MdTests.unusedPort()), "-D", timeout);
+        final Path p2pLog = dir.resolve("p2p.log");
+        final Process p2p = start(p2pLog, "p2p-server/target/mdhub-p2p.jar", "--aeron-dir", aeronDir,
+            "--port", Integer.toString(MdTests.unusedPort()), "-D", timeout);
+        SystemProcesses.awaitLine(distributorLog, "mdhub-distributor ready");
+        SystemProcesses.awaitLine(p2pLog, "mdhub-p2p ready");
+
+        backbone.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+        assertTrue(distributor.waitFor(60, TimeUnit.SECONDS), () -> SystemProcesses.tail(distributorLog));
+        assertTrue(p2p.waitFor(60, TimeUnit.SECONDS), () -> SystemProcesses.tail(p2pLog));
+        assertEquals(BackboneLink.EXIT_BACKBONE_LOST, distributor.exitValue(), SystemProcesses.read(distributorLog));
+        assertEquals(BackboneLink.EXIT_BACKBONE_LOST, p2p.exitValue(), SystemProcesses.read(p2pLog));
+        for (final Path log : List.of(distributorLog, p2pLog))
+        {
+            final String output = SystemProcesses.read(log);
+            assertTrue(output.contains("backbone lost"), output);
+            assertTrue(output.contains("giving up"), output);
+        }
     }
 
     /**
