@@ -204,7 +204,7 @@ public final class BackboneLink implements AutoCloseable
             }
             client.holders++;
             member.client = client;
-            member.conductor = new ConductorDuty(client.aeron);
+            member.conductor = client.conductorDuty();
         }
         return member;
     }
@@ -622,7 +622,7 @@ public final class BackboneLink implements AutoCloseable
                 next.holders++;
             }
             client = next;
-            conductor = new ConductorDuty(next.aeron);
+            conductor = next.conductorDuty();
             try
             {
                 listener.onBackboneRestored(next.aeron);
@@ -669,12 +669,27 @@ public final class BackboneLink implements AutoCloseable
         final Aeron aeron;
         final ClientErrors errors;
         int holders;
-        boolean isLost;
+        volatile boolean isLost;
 
         Client(final Aeron aeron, final ClientErrors errors)
         {
             this.aeron = aeron;
             this.errors = errors;
+        }
+
+        /**
+         * @return a loop's duty on this client's conductor, which never runs it once the client is lost or its
+         * conductor hit a fatal error: the next run would close the client while other loops still use its memory.
+         */
+        ConductorDuty conductorDuty()
+        {
+            return new ConductorDuty(aeron, this::isUsable);
+        }
+
+        private boolean isUsable()
+        {
+            return !isLost && (null == errors ||
+                (!errors.isDriverLost && !(errors.isSuspect && isTerminating(aeron))));
         }
     }
 
