@@ -358,6 +358,10 @@ public final class DistributorBackbone implements AutoCloseable
      */
     private void backboneLost()
     {
+        if (isBackboneDown)
+        {
+            return; // a new client whose streams could not be made: nothing of the lost one is touched again
+        }
         isBackboneDown = true;
         if (null != linkSleep)
         {
@@ -379,20 +383,22 @@ public final class DistributorBackbone implements AutoCloseable
      */
     private void backboneRestored(final Aeron aeron)
     {
-        final ExclusivePublication pub = aeron.addExclusivePublication(ctx.channel(), ctx.dataStreamId());
-        final Subscription sub;
+        ExclusivePublication pub = null;
+        Subscription sub = null;
         final DoorbellRinger ringerMade;
         try
         {
+            pub = aeron.addExclusivePublication(ctx.channel(), ctx.dataStreamId());
             sub = aeron.addSubscription(ctx.controlChannel(), ctx.controlStreamId(),
                 (image) -> cycleWaker.run(), (image) -> cycleWaker.run());
             ringerMade = ringerOf(pub, aeron);
         }
         catch (final RuntimeException ex)
         {
-            CloseHelper.quietClose(pub);
+            CloseHelper.quietCloseAll(sub, pub);
             throw ex;
         }
+        final Subscription restored = sub;
         publication = pub;
         subscription = sub;
         ringer = ringerMade;
@@ -403,12 +409,12 @@ public final class DistributorBackbone implements AutoCloseable
         isBackboneDown = false;
         if (null != linkSleep)
         {
-            final DoorbellSleep sleep = new DoorbellSleep(sub, this::isNothingTimed);
+            final DoorbellSleep sleep = new DoorbellSleep(restored, this::isNothingTimed);
             linkSleep.delegate(sleep); // polls on timers until its doorbell is open
             LinkSleep.openDoorbell(aeron, doorbellName(), (EventLoop)eventLoop, dutyCycle, ctx.controlStreamId(),
                 (opened) ->
                 {
-                    if (subscription == sub && !isBackboneDown)
+                    if (subscription == restored && !isBackboneDown)
                     {
                         doorbell = sleep.doorbell(opened);
                     }

@@ -1945,6 +1945,10 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
      */
     private void backboneLost()
     {
+        if (isBackboneDown)
+        {
+            return; // a new client whose wiring failed: the lost one's memory may be gone, nothing of it is touched
+        }
         isBackboneDown = true;
         if (null != linkSleep)
         {
