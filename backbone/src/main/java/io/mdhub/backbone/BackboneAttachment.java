@@ -7,18 +7,19 @@ import io.aeron.Aeron;
 
 /**
  * How an MDHub server process reaches the backbone: an Aeron client of the host's backbone daemon (found through
- * {@code mdhub.backbone.aeron.dir}), or of a media driver embedded in the process. Closing closes the client and
+ * {@code mdhub.backbone.aeron.dir}), or of a media driver embedded in the process, held by a {@link BackboneLink}
+ * that outlives a restart of the daemon ({@code mdhub.backbone.reconnect.timeout.ms}). Closing closes the client and
  * then the embedded driver, if any.
  */
 public final class BackboneAttachment implements AutoCloseable
 {
     private final BackboneNode node;
-    private final Aeron aeron;
+    private final BackboneLink link;
 
-    private BackboneAttachment(final BackboneNode node, final Aeron aeron)
+    private BackboneAttachment(final BackboneNode node, final BackboneLink link)
     {
         this.node = node;
-        this.aeron = aeron;
+        this.link = link;
     }
 
     /**
@@ -33,7 +34,8 @@ public final class BackboneAttachment implements AutoCloseable
             node = embedded ? BackboneNode.launch() : null;
             final String directory = null != node ? node.aeronDirectoryName() :
                 BackboneConfiguration.aeronDirectoryName();
-            return new BackboneAttachment(node, Aeron.connect(clientContext(directory)));
+            return new BackboneAttachment(node,
+                BackboneLink.connect(directory, BackboneConfiguration.reconnectTimeoutMs()));
         }
         catch (final Throwable ex)
         {
@@ -60,11 +62,19 @@ public final class BackboneAttachment implements AutoCloseable
     }
 
     /**
-     * @return the Aeron client.
+     * @return the link to the backbone, which holds the Aeron client.
+     */
+    public BackboneLink link()
+    {
+        return link;
+    }
+
+    /**
+     * @return the Aeron client in use, or null while the backbone daemon is lost.
      */
     public Aeron aeron()
     {
-        return aeron;
+        return link.aeron();
     }
 
     /**
@@ -72,12 +82,12 @@ public final class BackboneAttachment implements AutoCloseable
      */
     public String aeronDirectoryName()
     {
-        return aeron.context().aeronDirectoryName();
+        return link.aeronDirectoryName();
     }
 
     @Override
     public void close()
     {
-        CloseHelper.closeAll(aeron, node);
+        CloseHelper.closeAll(link, node);
     }
 }

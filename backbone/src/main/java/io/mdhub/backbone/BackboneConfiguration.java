@@ -149,6 +149,23 @@ public final class BackboneConfiguration
     public static final long DRIVER_TIMEOUT_MS_DEFAULT = 10_000;
 
     /**
+     * How long a distributor or p2p-server waits for its lost backbone daemon (a media driver on the same Aeron
+     * directory) to come back, in milliseconds, before it exits with status {@link BackboneLink#EXIT_BACKBONE_LOST};
+     * 0 exits at the loss.
+     */
+    public static final String RECONNECT_TIMEOUT_MS_PROP_NAME = "mdhub.backbone.reconnect.timeout.ms";
+
+    /**
+     * Default for {@link #RECONNECT_TIMEOUT_MS_PROP_NAME}: 5 minutes.
+     */
+    public static final long RECONNECT_TIMEOUT_MS_DEFAULT = 300_000;
+
+    /**
+     * Largest {@link #RECONNECT_TIMEOUT_MS_PROP_NAME}: a day.
+     */
+    public static final long RECONNECT_TIMEOUT_MS_MAX = 86_400_000;
+
+    /**
      * Whether the media driver prints its complete Aeron configuration when it starts.
      */
     public static final String PRINT_CONFIGURATION_PROP_NAME = "mdhub.backbone.print.configuration";
@@ -283,6 +300,16 @@ public final class BackboneConfiguration
     public static long driverTimeoutMs()
     {
         return ConfigValues.getLong(DRIVER_TIMEOUT_MS_PROP_NAME, DRIVER_TIMEOUT_MS_DEFAULT, 100, 600_000);
+    }
+
+    /**
+     * @return {@link #RECONNECT_TIMEOUT_MS_PROP_NAME} or its default.
+     * @throws IllegalArgumentException when outside [0, {@link #RECONNECT_TIMEOUT_MS_MAX}].
+     */
+    public static long reconnectTimeoutMs()
+    {
+        return ConfigValues.getLong(
+            RECONNECT_TIMEOUT_MS_PROP_NAME, RECONNECT_TIMEOUT_MS_DEFAULT, 0, RECONNECT_TIMEOUT_MS_MAX);
     }
 
     /**

@@ -1,5 +1,7 @@
 package io.mdhub.backbone;
 
+import java.util.function.BooleanSupplier;
+
 import org.agrona.concurrent.AgentInvoker;
 
 import io.aeron.Aeron;
@@ -30,6 +32,7 @@ public final class ConductorDuty
     public static final long MAX_LOOP_PERIOD_NS = 1_000_000_000L;
 
     private final AgentInvoker invoker;
+    private final BooleanSupplier isUsable;
     private long nextNs;
 
     /**
@@ -37,7 +40,20 @@ public final class ConductorDuty
      */
     public ConductorDuty(final Aeron aeron)
     {
+        this(aeron, () -> true);
+    }
+
+    /**
+     * @param aeron    the client.
+     * @param isUsable asked under the lock the loops share, just before the conductor runs: false skips it. A
+     *                 conductor that hit a fatal error (the driver timed out) closes its client, and unmaps its
+     *                 memory, the next time it runs; while other loops still use that memory it must not run again
+     *                 (see {@link BackboneLink}).
+     */
+    public ConductorDuty(final Aeron aeron, final BooleanSupplier isUsable)
+    {
         this.invoker = aeron.conductorAgentInvoker();
+        this.isUsable = isUsable;
         this.nextNs = System.nanoTime();
     }
 
@@ -66,6 +82,10 @@ public final class ConductorDuty
         nextNs = nowNs + INTERVAL_NS;
         synchronized (invoker)
         {
+            if (!isUsable.getAsBoolean())
+            {
+                return false;
+            }
             invoker.invoke();
         }
         return true;

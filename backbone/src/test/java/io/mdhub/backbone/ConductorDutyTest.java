@@ -121,6 +121,21 @@ class ConductorDutyTest
         }
     }
 
+    @Test
+    void aConductorThatIsNotUsableAnyMoreIsNotRun()
+    {
+        try (Aeron aeron = Aeron.connect(BackboneAttachment.clientContext(driver.aeronDirectoryName())))
+        {
+            final AtomicInteger asked = new AtomicInteger();
+            final ConductorDuty duty = new ConductorDuty(aeron, () -> 1 == asked.incrementAndGet());
+            final long nowNs = System.nanoTime();
+            assertTrue(duty.doWork(nowNs));
+            assertFalse(duty.doWork(nowNs + ConductorDuty.INTERVAL_NS), "no longer usable: not run");
+            assertEquals(2, asked.get());
+            assertFalse(aeron.isClosed());
+        }
+    }
+
     private static void runFor(final ConductorDuty duty, final long durationNs) throws InterruptedException
     {
         final long endNs = System.nanoTime() + durationNs;

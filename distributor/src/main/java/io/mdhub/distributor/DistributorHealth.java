@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.StringJoiner;
 
 import io.aeron.Aeron;
+import io.mdhub.backbone.BackboneLink;
 import io.mdhub.common.management.HealthChecks;
 import io.mdhub.common.management.HealthStatus;
 import io.mdhub.common.management.LoopLiveness;
@@ -41,14 +42,19 @@ public final class DistributorHealth
         {
             return HealthStatus.up("off: this distributor publishes to no backbone");
         }
+        final BackboneLink link = distributor.context().backbone().link();
+        if (null != link && !link.isUp())
+        {
+            return HealthStatus.down(link.describe());
+        }
         final Aeron aeron = distributor.context().backbone().aeron();
         if (null == aeron || aeron.isClosed())
         {
             return HealthStatus.down("the backbone's Aeron client is closed (driver gone?)");
         }
         final int p2pServers = distributor.onEventLoop((directory) -> backbone.p2pServerCount());
-        return HealthStatus.up("joined " + aeron.context().aeronDirectoryName() + "; " + p2pServers +
-            " p2p-server(s) heard");
+        return HealthStatus.up((null == link ? "joined " + aeron.context().aeronDirectoryName() : link.describe()) +
+            "; " + p2pServers + " p2p-server(s) heard");
     }
 
     private static HealthStatus services(final Distributor distributor)

@@ -8,6 +8,7 @@ import java.util.concurrent.Callable;
 import org.agrona.concurrent.ShutdownSignalBarrier;
 
 import io.mdhub.backbone.BackboneAttachment;
+import io.mdhub.backbone.BackboneLink;
 import io.mdhub.backbone.ServerOptions;
 import io.mdhub.common.management.ManagementConfiguration;
 import io.mdhub.common.management.ManagementServer;
@@ -95,7 +96,9 @@ public final class DistributorMain implements Callable<Integer>
         {
             if (null != backbone)
             {
-                ctx.backbone().aeron(backbone.aeron());
+                ctx.backbone().link(backbone.link());
+                // a backbone that does not come back ends the process (orderly, through the barrier) for a supervisor
+                backbone.link().onGiveUp(barrier::signal);
             }
             try (Distributor distributor = Distributor.launch(ctx);
                 CountersExport export = CountersExport.start(
@@ -111,7 +114,7 @@ public final class DistributorMain implements Callable<Integer>
                 out.flush();
                 barrier.await();
             }
-            return 0;
+            return null != backbone && backbone.link().isGivenUp() ? BackboneLink.EXIT_BACKBONE_LOST : 0;
         }
         finally
         {

@@ -40,6 +40,8 @@ public final class P2pCounters implements AutoCloseable
     private final Int2ObjectHashMap<ServiceCounters> services = new Int2ObjectHashMap<>();
     private final CountersManager countersManager;
     private final String suffix;
+    private final AtomicCounter backboneReconnects;
+    private final AtomicCounter backboneUp;
 
     /**
      * Allocate every counter; call from {@code conclude()} (CountersManager allocation is not thread safe).
@@ -51,6 +53,9 @@ public final class P2pCounters implements AutoCloseable
     {
         this.countersManager = countersManager;
         this.suffix = " component=" + component;
+        backboneReconnects = countersManager.newCounter(
+            "backbone-reconnects:" + suffix, MdCounters.BACKBONE_RECONNECTS_TYPE_ID);
+        backboneUp = countersManager.newCounter("backbone-up:" + suffix, MdCounters.BACKBONE_UP_TYPE_ID);
         connectionsActive = countersManager.newCounter(
             "p2p-connections-active:" + suffix, MdCounters.P2P_CONNECTIONS_ACTIVE_TYPE_ID);
         loginsAccepted = countersManager.newCounter(
@@ -101,6 +106,23 @@ public final class P2pCounters implements AutoCloseable
     {
         final UnsafeBuffer labelBuffer = new UnsafeBuffer(label.getBytes(StandardCharsets.US_ASCII));
         return countersManager.newCounter(typeId, key, 0, Integer.BYTES, labelBuffer, 0, labelBuffer.capacity());
+    }
+
+    /**
+     * @return new backbone clients after the backbone daemon was lost (set by the server's {@code BackboneLink}).
+     */
+    public AtomicCounter backboneReconnects()
+    {
+        return backboneReconnects;
+    }
+
+    /**
+     * @return 1 while the backbone daemon is there, 0 while it is waited for (set by the server's
+     * {@code BackboneLink}).
+     */
+    public AtomicCounter backboneUp()
+    {
+        return backboneUp;
     }
 
     /**

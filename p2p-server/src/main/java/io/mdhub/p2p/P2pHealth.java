@@ -3,6 +3,7 @@ package io.mdhub.p2p;
 import java.util.List;
 import java.util.StringJoiner;
 
+import io.mdhub.backbone.BackboneLink;
 import io.mdhub.common.management.HealthChecks;
 import io.mdhub.common.management.HealthStatus;
 import io.mdhub.common.management.LoopLiveness;
@@ -34,11 +35,31 @@ public final class P2pHealth
     public static HealthChecks of(
         final String component, final P2pServer server, final OrderService orders, final long loopTimeoutMs)
     {
+        return of(component, server, null, orders, loopTimeoutMs);
+    }
+
+    /**
+     * @param component     the server's name in reports.
+     * @param server        the market data server, or null when this one serves orders only.
+     * @param link          the server's link to the backbone daemon, or null: while it is down the backbone check
+     *                      says so (and for how long it is waited for).
+     * @param orders        the order service, or null.
+     * @param loopTimeoutMs how long each worker may take to answer.
+     * @return the checks.
+     */
+    public static HealthChecks of(
+        final String component,
+        final P2pServer server,
+        final BackboneLink link,
+        final OrderService orders,
+        final long loopTimeoutMs)
+    {
         final HealthChecks checks = new HealthChecks(component);
         if (null != server)
         {
             checks.liveness("workers", LoopLiveness.of("worker", server.workerLoops(), loopTimeoutMs))
-                .readiness("backbone", () -> backbone(server.workerStatus(loopTimeoutMs)))
+                .readiness("backbone", () -> null != link && !link.isUp() ?
+                    HealthStatus.down(link.describe()) : backbone(server.workerStatus(loopTimeoutMs)))
                 .readiness("services", () -> services(server.workerStatus(loopTimeoutMs)));
         }
         if (null != orders)

@@ -6,6 +6,7 @@ import java.util.concurrent.Callable;
 import org.agrona.concurrent.ShutdownSignalBarrier;
 
 import io.mdhub.backbone.BackboneAttachment;
+import io.mdhub.backbone.BackboneLink;
 import io.mdhub.backbone.ServerOptions;
 import io.mdhub.common.management.ManagementConfiguration;
 import io.mdhub.common.management.ManagementServer;
@@ -55,18 +56,25 @@ public final class P2pMain implements Callable<Integer>
             .execute(args));
     }
 
-    private void serveMarketData(
+    /**
+     * @return the exit status: 0, or {@link BackboneLink#EXIT_BACKBONE_LOST} when the backbone daemon did not come
+     * back in time.
+     */
+    private int serveMarketData(
         final PrintWriter out, final ShutdownSignalBarrier barrier, final OrderService orders, final String orderInfo)
     {
         try (BackboneAttachment backbone = BackboneAttachment.attach(options.isEmbeddedDriver()))
         {
+            // a backbone that does not come back ends the process (orderly, through the barrier) for a supervisor
+            backbone.link().onGiveUp(barrier::signal);
             final P2pServer.Context ctx = new P2pServer.Context().itemSourceFactory(
-                new BackboneItemSourceFactory(backbone.aeron(), new BackboneItemSourceFactory.Settings()));
+                new BackboneItemSourceFactory(backbone.link(), new BackboneItemSourceFactory.Settings()));
             try (P2pServer server = P2pServer.launch(ctx);
                 CountersExport export = CountersExport.start(
                     ctx.countersManager(), ctx.componentName(), MdCounters::isMonotonic);
-                ManagementServer http = launchHttp(ctx.componentName(), server, orders))
+                ManagementServer http = launchHttp(ctx.componentName(), server, backbone.link(), orders))
             {
+                backbone.link().counters(ctx.counters().backboneReconnects(), ctx.counters().backboneUp());
                 final StringBuilder extra = new StringBuilder();
                 for (int i = 0; i < ctx.extraListeners().size(); i++)
                 {
@@ -79,15 +87,16 @@ public final class P2pMain implements Callable<Integer>
                 out.flush();
                 barrier.await();
             }
+            return backbone.link().isGivenUp() ? BackboneLink.EXIT_BACKBONE_LOST : 0;
         }
     }
 
     private static ManagementServer launchHttp(
-        final String component, final P2pServer server, final OrderService orders)
+        final String component, final P2pServer server, final BackboneLink link, final OrderService orders)
     {
         return ManagementServer.launch(new ManagementServer.Context()
             .port(P2pConfiguration.httpPort(), P2pConfiguration.HTTP_PORT_PROP_NAME)
-            .checks(P2pHealth.of(component, server, orders, ManagementConfiguration.loopTimeoutMs())));
+            .checks(P2pHealth.of(component, server, link, orders, ManagementConfiguration.loopTimeoutMs())));
     }
 
     @Override
@@ -111,7 +120,7 @@ public final class P2pMain implements Callable<Integer>
             if (!P2pConfiguration.marketDataEnabled())
             {
                 // the order service speaks TCP only: without market data this process needs no media driver
-                try (ManagementServer http = launchHttp(OrderServiceConfiguration.processName(), null, orders))
+                try (ManagementServer http = launchHttp(OrderServiceConfiguration.processName(), null, null, orders))
                 {
                     out.println(READY_LINE_PREFIX + ": marketData=off" + orderInfo + " " +
                         ManagementServer.describe(http) + " pid=" + ProcessHandle.current().pid());
@@ -120,8 +129,7 @@ public final class P2pMain implements Callable<Integer>
                 }
                 return 0;
             }
-            serveMarketData(out, barrier, orders, orderInfo);
-            return 0;
+            return serveMarketData(out, barrier, orders, orderInfo);
         }
         finally
         {

@@ -20,10 +20,10 @@ import io.mdhub.common.concurrent.DoorbellRinger;
  */
 public final class BackbonePublication
 {
-    private final Publication publication;
     private final int maxAttempts;
     private final AtomicCounter backPressureEvents;
-    private final DoorbellRinger ringer;
+    private Publication publication;
+    private DoorbellRinger ringer;
     private final BufferClaim claim = new BufferClaim();
     private final ExpandableArrayBuffer scratch = new ExpandableArrayBuffer(4096);
     private MutableDirectBuffer buffer;
@@ -62,6 +62,20 @@ public final class BackbonePublication
         this.publication = publication;
         this.maxAttempts = maxAttempts;
         this.backPressureEvents = backPressureEvents;
+        this.ringer = ringer;
+    }
+
+    /**
+     * Publish on another publication of the same stream from now on: the one made on a new Aeron client after the
+     * backbone daemon was lost. Call between messages, on the publishing thread.
+     *
+     * @param publication the new publication.
+     * @param ringer      its ringer.
+     */
+    public void retarget(final Publication publication, final DoorbellRinger ringer)
+    {
+        isClaimed = false;
+        this.publication = publication;
         this.ringer = ringer;
     }
 

@@ -304,6 +304,16 @@ public final class MdCounters
     public static final int BACKBONE_MESSAGES_IN_TYPE_ID = 20_304;
 
     /**
+     * Backbone: new Aeron clients a server connected after its backbone daemon was lost (one per process).
+     */
+    public static final int BACKBONE_RECONNECTS_TYPE_ID = 20_305;
+
+    /**
+     * Backbone: 1 while the server holds a client of a live backbone daemon, 0 while it waits for one (a level).
+     */
+    public static final int BACKBONE_UP_TYPE_ID = 20_306;
+
+    /**
      * Order service: new orders accepted on a primary (sequenced). Block 20 400-20 499 belongs to the order service.
      */
     public static final int ORDER_ACCEPTED_TYPE_ID = 20_400;
@@ -459,13 +469,14 @@ public final class MdCounters
             case P2P_ITEMS_OPEN_TYPE_ID:
             case P2P_WATCHLIST_ENTRIES_TYPE_ID:
             case P2P_SERVICE_ITEMS_TYPE_ID:
+            case BACKBONE_UP_TYPE_ID:
                 return false; // levels (a high-water mark is a level too)
             default:
                 return (typeId >= RIPC_CONNECTIONS_OPENED_TYPE_ID && typeId <= RIPC_DISCONNECTS_TYPE_ID) ||
                     (typeId >= DISTRIBUTOR_PROVIDERS_ACTIVE_TYPE_ID &&
                         typeId <= DISTRIBUTOR_POSTS_TYPE_ID) ||
                     (typeId >= P2P_CONNECTIONS_ACTIVE_TYPE_ID && typeId <= P2P_POSTS_TYPE_ID) ||
-                    (typeId >= BACKBONE_MALFORMED_TYPE_ID && typeId <= BACKBONE_MESSAGES_IN_TYPE_ID) ||
+                    (typeId >= BACKBONE_MALFORMED_TYPE_ID && typeId <= BACKBONE_RECONNECTS_TYPE_ID) ||
                     (typeId >= ORDER_ACCEPTED_TYPE_ID && typeId <= ORDER_CATCH_UP_SENT_TYPE_ID) ||
                     DOORBELL_REFUSED_TYPE_ID == typeId;
         }

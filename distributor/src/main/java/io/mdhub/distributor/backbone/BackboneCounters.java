@@ -39,6 +39,8 @@ final class BackboneCounters implements AutoCloseable
     final AtomicCounter pendingHighWater;
     final AtomicCounter postAcksDropped;
     final AtomicCounter genericsDropped;
+    final AtomicCounter reconnects;
+    final AtomicCounter up;
 
     BackboneCounters(final CountersManager countersManager, final String component)
     {
@@ -62,6 +64,9 @@ final class BackboneCounters implements AutoCloseable
         pendingBytes = countersManager.newCounter(
             "distributor-backbone-pending-bytes: stream=data" + suffix,
             MdCounters.DISTRIBUTOR_BACKBONE_PENDING_BYTES_TYPE_ID);
+        reconnects =
+            countersManager.newCounter("backbone-reconnects:" + suffix, MdCounters.BACKBONE_RECONNECTS_TYPE_ID);
+        up = countersManager.newCounter("backbone-up:" + suffix, MdCounters.BACKBONE_UP_TYPE_ID);
         pendingHighWater = countersManager.newCounter(
             "distributor-backbone-pending-hwm: stream=data" + suffix,
             MdCounters.DISTRIBUTOR_BACKBONE_PENDING_HWM_TYPE_ID);
@@ -80,6 +85,6 @@ final class BackboneCounters implements AutoCloseable
     public void close()
     {
         CloseHelper.closeAll(malformedControl, backPressure, droppedPendingFull, droppedRejected, droppedNotConnected,
-            recoveries, pendingBytes, pendingHighWater, postAcksDropped, genericsDropped);
+            recoveries, pendingBytes, pendingHighWater, postAcksDropped, genericsDropped, reconnects, up);
     }
 }

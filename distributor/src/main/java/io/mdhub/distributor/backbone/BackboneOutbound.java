@@ -60,7 +60,7 @@ final class BackboneOutbound implements DistributorListener, PendingLiveMessages
     private static final long REJECTED = Long.MIN_VALUE;
 
     private final MarketDataPublisher publisher;
-    private final Publication publication;
+    private Publication publication;
     private final ServiceSequences sequences;
     private final BackboneCounters counters;
     private final PendingLiveMessages pending;
@@ -72,6 +72,7 @@ final class BackboneOutbound implements DistributorListener, PendingLiveMessages
     private int closedServiceId = NO_HANDLE;
     private int closedHandle = NO_HANDLE;
     private boolean isWaiting;
+    private boolean isBackboneDown;
     private boolean isFailureLogged;
     private long episodeDrops;
 
@@ -101,6 +102,28 @@ final class BackboneOutbound implements DistributorListener, PendingLiveMessages
         this.reads = reads;
         this.headroomBytes = headroomBytes;
         pending.sink(this);
+    }
+
+    /**
+     * The backbone daemon is lost: live messages are not published (nor waited with) until it is back — the
+     * distributor's cache holds them, and the p2p-servers ask for every image again then. Waiting messages are dropped
+     * by the next {@link #drain()}, which then resumes provider reading.
+     */
+    void backboneLost()
+    {
+        isBackboneDown = true;
+    }
+
+    /**
+     * A new data publication on a new client: live messages go out again.
+     *
+     * @param publication the new publication.
+     */
+    void backboneRestored(final Publication publication)
+    {
+        this.publication = publication;
+        isBackboneDown = false;
+        isFailureLogged = false;
     }
 
     @Override
@@ -173,6 +196,11 @@ final class BackboneOutbound implements DistributorListener, PendingLiveMessages
     {
         final long originNs = System.nanoTime();
         final int nameLength = name.capacity();
+        if (isBackboneDown)
+        {
+            counters.droppedNotConnected.increment();
+            return;
+        }
         if (pending.isEmpty() && hasWindow(nameLength + rwfLength))
         {
             final long sequence = sequences.peekNext(serviceId);
@@ -206,6 +234,11 @@ final class BackboneOutbound implements DistributorListener, PendingLiveMessages
         final int rwfLength)
     {
         final long originNs = System.nanoTime();
+        if (isBackboneDown)
+        {
+            counters.droppedNotConnected.increment();
+            return;
+        }
         if (pending.isEmpty() && hasWindow(rwfLength))
         {
             final long sequence = sequences.peekNext(serviceId);
@@ -253,7 +286,7 @@ final class BackboneOutbound implements DistributorListener, PendingLiveMessages
     public void onItemGeneric(
         final int serviceId, final int itemHandle, final DirectBuffer rwf, final int rwfOffset, final int rwfLength)
     {
-        if (publisher.generic(serviceId, itemHandle, rwf, rwfOffset, rwfLength) < 0)
+        if (isBackboneDown || publisher.generic(serviceId, itemHandle, rwf, rwfOffset, rwfLength) < 0)
         {
             counters.genericsDropped.increment();
         }
@@ -272,7 +305,7 @@ final class BackboneOutbound implements DistributorListener, PendingLiveMessages
         final int nakCode,
         final String text)
     {
-        if (publisher.postAck(consumerId, sourceIndex, postRequestId, serviceId, nakCode, text) < 0)
+        if (isBackboneDown || publisher.postAck(consumerId, sourceIndex, postRequestId, serviceId, nakCode, text) < 0)
         {
             counters.postAcksDropped.increment();
         }
@@ -311,6 +344,11 @@ final class BackboneOutbound implements DistributorListener, PendingLiveMessages
         final int rwfLength)
     {
         final long originNs = System.nanoTime();
+        if (isBackboneDown)
+        {
+            counters.droppedNotConnected.increment();
+            return;
+        }
         if (pending.isEmpty() && hasWindow(rwfLength))
         {
             final long sequence = sequences.peekNext(serviceId);
@@ -376,6 +414,11 @@ final class BackboneOutbound implements DistributorListener, PendingLiveMessages
     @Override
     public boolean publishPending(final DirectBuffer record, final int offset)
     {
+        if (isBackboneDown)
+        {
+            counters.droppedNotConnected.increment();
+            return true; // dropped: the p2p-servers recover every item from the cache when the backbone is back
+        }
         final int nameLength = PendingLiveMessages.nameLength(record, offset);
         final int rwfLength = PendingLiveMessages.rwfLength(record, offset);
         if (publication.isClosed() || !hasWindow(nameLength + rwfLength))

@@ -11,7 +11,9 @@ import io.aeron.Aeron;
 import io.aeron.ExclusivePublication;
 import io.aeron.Subscription;
 import io.mdhub.backbone.BackboneAttachment;
+import io.mdhub.backbone.BackboneLink;
 import io.mdhub.backbone.ConductorDuty;
+import io.mdhub.backbone.LinkSleep;
 import io.mdhub.backbone.protocol.BackbonePublication;
 import io.mdhub.backbone.protocol.ControlAdapter;
 import io.mdhub.backbone.protocol.MarketDataPublisher;
@@ -48,6 +50,12 @@ import io.netty.util.concurrent.EventExecutor;
  * Lifecycle: built by the distributor's Context after its event loop and directory exist, {@link #start()}ed by the
  * distributor, {@link #stop()}ped first at close and {@link #close()}d after the event loop has stopped (publication,
  * subscription and counters; the Aeron client belongs to the {@link Context}).
+ * <p>
+ * The backbone daemon lost ({@link BackboneLink}): the provider connections stay, the cache goes on taking their
+ * messages, live data is not published (nor waited with: provider reading is never paused for it), and nothing is
+ * polled or announced. On a new client the publication, the subscription, the ringer and the doorbell are made again,
+ * the services are announced at once, and the p2p-servers (which outlive the outage too) ask for every image again,
+ * answered from the cache.
  */
 public final class DistributorBackbone implements AutoCloseable
 {
@@ -56,21 +64,25 @@ public final class DistributorBackbone implements AutoCloseable
     private static final long MAX_WAKE_TICK_NS = 100_000_000L;
 
     private final Context ctx;
-    private final ExclusivePublication publication;
-    private final Subscription subscription;
+    private ExclusivePublication publication;
+    private Subscription subscription;
     private final BackboneCounters counters;
     private final BackboneOutbound outbound;
     private final ControlAdapter controlAdapter;
     private final BackboneControlHandler controlHandler;
     private final ServiceRecovery recovery;
     private final ServiceAnnouncer announcer;
-    private final ConductorDuty conductor;
+    private final BackboneLink.Member backbone;
+    private final BackbonePublication backbonePublication;
+    private final EventExecutor eventLoop;
+    private final LinkSleep linkSleep;
     private final P2pServerTracker p2pServers;
     private final SinkDrivenItems sinkItems;
     private final EventLoopDutyCycle dutyCycle;
     private final CycleWaker cycleWaker = new CycleWaker();
-    private final DoorbellRinger ringer;
-    private final EventLoopDoorbell doorbell;
+    private DoorbellRinger ringer;
+    private EventLoopDoorbell doorbell;
+    private boolean isBackboneDown;
     private final int controlFragmentLimit;
     private final long expiryCheckIntervalNs;
     private long nextExpiryCheckNs;
@@ -99,6 +111,7 @@ public final class DistributorBackbone implements AutoCloseable
         final ItemPosts posts)
     {
         this.ctx = ctx;
+        this.eventLoop = eventLoop;
         this.controlFragmentLimit = ctx.controlFragmentLimit();
         this.expiryCheckIntervalNs = ctx.announceIntervalMs() * 1_000_000L;
         ExclusivePublication pub = null;
@@ -120,7 +133,6 @@ public final class DistributorBackbone implements AutoCloseable
         this.publication = pub;
         this.subscription = sub;
         this.counters = allocated;
-        this.conductor = new ConductorDuty(ctx.aeron());
 
         final int headroomBytes = Math.min(ctx.answerHeadroomBytes(), publication.termBufferLength() / 8);
         DoorbellRinger ringerMade = null;
@@ -132,8 +144,9 @@ public final class DistributorBackbone implements AutoCloseable
                 .ringAfterBurstOn(eventLoop) : DoorbellRinger.NONE;
             this.ringer = ringerMade;
             final ServiceSequences sequences = new ServiceSequences();
-            final MarketDataPublisher publisher = new MarketDataPublisher(
-                new BackbonePublication(publication, ctx.maxPublishAttempts(), counters.backPressure, ringer));
+            this.backbonePublication =
+                new BackbonePublication(publication, ctx.maxPublishAttempts(), counters.backPressure, ringer);
+            final MarketDataPublisher publisher = new MarketDataPublisher(backbonePublication);
             final PendingLiveMessages pending = new PendingLiveMessages(
                 ctx.pendingBytes(), counters.pendingBytes, counters.pendingHighWater);
             final ItemImagePublisher images = new ItemImagePublisher(publisher, sequences, pending);
@@ -156,9 +169,10 @@ public final class DistributorBackbone implements AutoCloseable
                 // announcement), which rings nothing
                 final long tickNs = Math.min(expiryCheckIntervalNs, MAX_WAKE_TICK_NS);
                 final DoorbellSleep sleep = new DoorbellSleep(subscription, this::isNothingTimed);
+                this.linkSleep = new LinkSleep(sleep);
                 this.dutyCycle = new EventLoopDutyCycle(eventLoop, this::doWork, ctx.idleMinNs(), ctx.idleMaxNs(),
-                    sleep, tickNs).warnWhenLate("backbone", Math.max(expiryCheckIntervalNs, 2 * tickNs) + tickNs);
-                this.doorbell = sleep.doorbell(EventLoopDoorbell.open(ctx.aeron(), "distributor-" + ctx.distributorId(),
+                    linkSleep, tickNs).warnWhenLate("backbone", Math.max(expiryCheckIntervalNs, 2 * tickNs) + tickNs);
+                this.doorbell = sleep.doorbell(EventLoopDoorbell.open(ctx.aeron(), doorbellName(),
                     (EventLoop)eventLoop, dutyCycle, ctx.controlStreamId()));
                 cycleWaker.wakeOn(eventLoop, dutyCycle);
             }
@@ -168,11 +182,14 @@ public final class DistributorBackbone implements AutoCloseable
                     eventLoop, this::doWork, ctx.idleMinNs(), ctx.idleMaxNs(), ctx.newBusyIdle())
                     .warnWhenLate("backbone", Math.max(expiryCheckIntervalNs / 2, 2 * ctx.idleMaxNs()));
                 this.doorbell = null;
+                this.linkSleep = null;
             }
+            this.backbone = ctx.link().join(new LinkListener());
+            ctx.link().counters(counters.reconnects, counters.up);
         }
         catch (final RuntimeException ex)
         {
-            CloseHelper.quietCloseAll(ringerMade, sub, pub, allocated); // the doorbell is the last thing opened
+            CloseHelper.quietCloseAll(doorbell, ringerMade, sub, pub, allocated);
             throw ex;
         }
         LOG.info("backbone: distributor {} epoch {} data {} stream {}, control {} stream {}, pending store {} bytes, " +
@@ -286,7 +303,14 @@ public final class DistributorBackbone implements AutoCloseable
 
     int doWork(final long nowNs)
     {
-        conductor.doWork(nowNs); // first: nothing below that throws may keep the client from its keepalives
+        // first: nothing below that throws may keep the client from its keepalives; it may also find the backbone
+        // lost or back, and rewire the streams
+        backbone.doWork(nowNs);
+        if (isBackboneDown)
+        {
+            sinkItems.flush(); // requests to mounted providers go on: their items feed the cache
+            return outbound.drain(); // drops what waited, then resumes provider reading
+        }
         controlHandler.now(nowNs);
         // answers first: they get the window freed since the last cycle before the waiting live data does
         int work = controlAdapter.poll(subscription, controlFragmentLimit);
@@ -312,7 +336,121 @@ public final class DistributorBackbone implements AutoCloseable
     public void close()
     {
         dutyCycle.close();
-        CloseHelper.closeAll(doorbell, ringer, subscription, publication, counters);
+        CloseHelper.closeAll(doorbell, ringer, subscription, publication, counters, backbone);
+    }
+
+    private String doorbellName()
+    {
+        return "distributor-" + ctx.distributorId();
+    }
+
+    /**
+     * @return true while the backbone daemon is lost (call on the event loop).
+     */
+    public boolean isBackboneDown()
+    {
+        return isBackboneDown;
+    }
+
+    /**
+     * The driver is gone (on the event loop, before the lost client's memory is unmapped): never touch its doorbell,
+     * ringer or streams again.
+     */
+    private void backboneLost()
+    {
+        if (isBackboneDown)
+        {
+            return; // a new client whose streams could not be made: nothing of the lost one is touched again
+        }
+        isBackboneDown = true;
+        if (null != linkSleep)
+        {
+            linkSleep.delegate(null);
+        }
+        CloseHelper.quietCloseAll(doorbell, ringer, subscription, publication);
+        doorbell = null;
+        ringer = DoorbellRinger.NONE;
+        backbonePublication.retarget(publication, DoorbellRinger.NONE);
+        outbound.backboneLost();
+        recovery.clear();
+        LOG.warn("backbone lost: distributor {} keeps its providers and its cache, publishes nothing until it is back",
+            ctx.distributorId());
+    }
+
+    /**
+     * A new client (on the event loop): make the streams again and announce the services at once; the p2p-servers ask
+     * for their items again, answered from the cache.
+     */
+    private void backboneRestored(final Aeron aeron)
+    {
+        ExclusivePublication pub = null;
+        Subscription sub = null;
+        final DoorbellRinger ringerMade;
+        try
+        {
+            pub = aeron.addExclusivePublication(ctx.channel(), ctx.dataStreamId());
+            sub = aeron.addSubscription(ctx.controlChannel(), ctx.controlStreamId(),
+                (image) -> cycleWaker.run(), (image) -> cycleWaker.run());
+            ringerMade = ringerOf(pub, aeron);
+        }
+        catch (final RuntimeException ex)
+        {
+            CloseHelper.quietCloseAll(sub, pub);
+            throw ex;
+        }
+        final Subscription restored = sub;
+        publication = pub;
+        subscription = sub;
+        ringer = ringerMade;
+        backbonePublication.retarget(pub, ringerMade);
+        outbound.backboneRestored(pub);
+        announcer.publication(pub);
+        p2pServers.renew(System.nanoTime());
+        isBackboneDown = false;
+        if (null != linkSleep)
+        {
+            final DoorbellSleep sleep = new DoorbellSleep(restored, this::isNothingTimed);
+            linkSleep.delegate(sleep); // polls on timers until its doorbell is open
+            LinkSleep.openDoorbell(aeron, doorbellName(), (EventLoop)eventLoop, dutyCycle, ctx.controlStreamId(),
+                (opened) ->
+                {
+                    if (subscription == restored && !isBackboneDown)
+                    {
+                        doorbell = sleep.doorbell(opened);
+                    }
+                    else
+                    {
+                        CloseHelper.quietClose(opened);
+                    }
+                });
+        }
+        LOG.info("backbone back: distributor {} publishes again (data {} stream {}), announcing its services",
+            ctx.distributorId(), ctx.channel(), ctx.dataStreamId());
+        dutyCycle.wake();
+    }
+
+    private DoorbellRinger ringerOf(final ExclusivePublication pub, final Aeron aeron)
+    {
+        return DistributorBackboneConfiguration.WAKE_DOORBELL.equals(ctx.wake()) ?
+            DoorbellRinger.forPublication(aeron, pub).ringAfterBurstOn(eventLoop) : DoorbellRinger.NONE;
+    }
+
+    /**
+     * The event loop's reaction to the backbone daemon lost and back, run by {@link BackboneLink.Member}.
+     */
+    private final class LinkListener implements BackboneLink.Listener
+    {
+        @Override
+        public void onBackboneLost()
+        {
+            backboneLost();
+        }
+
+        @Override
+        public void onBackboneRestored(final Aeron aeron)
+        {
+            backboneRestored(aeron);
+        }
     }
 
     /**
@@ -346,6 +484,7 @@ public final class DistributorBackbone implements AutoCloseable
         private long epoch;
         private boolean isEpochAssigned;
         private Aeron aeron;
+        private BackboneLink link;
         private boolean ownsAeron;
 
         @Override
@@ -405,10 +544,14 @@ public final class DistributorBackbone implements AutoCloseable
                 epoch = new SystemEpochNanoClock().nanoTime();
                 isEpochAssigned = true;
             }
-            if (null == aeron)
+            if (null == link)
             {
-                ownsAeron = true;
-                aeron = Aeron.connect(BackboneAttachment.clientContext(aeronDirectoryName));
+                if (null == aeron)
+                {
+                    ownsAeron = true;
+                    aeron = Aeron.connect(BackboneAttachment.clientContext(aeronDirectoryName));
+                }
+                link = BackboneLink.of(aeron);
             }
         }
 
@@ -417,7 +560,8 @@ public final class DistributorBackbone implements AutoCloseable
          */
         public boolean isActive()
         {
-            return enabled && (null != aeron || (null != aeronDirectoryName && !aeronDirectoryName.isEmpty()));
+            return enabled && (null != link || null != aeron ||
+                (null != aeronDirectoryName && !aeronDirectoryName.isEmpty()));
         }
 
         /**
@@ -444,6 +588,7 @@ public final class DistributorBackbone implements AutoCloseable
             if (ownsAeron)
             {
                 copy.aeron = null;
+                copy.link = null;
             }
             copy.ownsAeron = false;
             if (isEpochAssigned)
@@ -485,11 +630,32 @@ public final class DistributorBackbone implements AutoCloseable
         }
 
         /**
-         * @return the Aeron client (after conclude, the one in use).
+         * @return the Aeron client in use (after conclude: the link's current one, null while the backbone daemon is
+         * lost).
          */
         public Aeron aeron()
         {
-            return aeron;
+            return null != link ? link.aeron() : aeron;
+        }
+
+        /**
+         * @param link the link to the backbone daemon, supplied by the caller, who keeps owning it: the distributor
+         *             outlives a restart of the daemon.
+         * @return this.
+         */
+        public Context link(final BackboneLink link)
+        {
+            checkNotConcluded();
+            this.link = link;
+            return this;
+        }
+
+        /**
+         * @return the link to the backbone (after conclude: the one in use).
+         */
+        public BackboneLink link()
+        {
+            return link;
         }
 
         /**

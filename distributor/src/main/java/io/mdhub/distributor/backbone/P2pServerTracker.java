@@ -77,6 +77,20 @@ final class P2pServerTracker
     }
 
     /**
+     * Count every p2p-server as heard now: after the backbone daemon was lost, nobody could be heard, and the
+     * p2p-servers outlive the outage as this distributor does (they announce again on the new streams).
+     *
+     * @param nowNs now.
+     */
+    void renew(final long nowNs)
+    {
+        for (final Peer peer : peers.values())
+        {
+            peer.lastSeenNs = nowNs;
+        }
+    }
+
+    /**
      * Forget the p2p-servers that fell silent.
      *
      * @return how many expired.

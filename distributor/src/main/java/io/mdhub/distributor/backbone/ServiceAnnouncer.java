@@ -35,7 +35,7 @@ final class ServiceAnnouncer implements AnnouncedServices
     private final ServiceDirectory directory;
     private final ServiceSequences sequences;
     private final MarketDataPublisher publisher;
-    private final Publication publication;
+    private Publication publication;
     private final int distributorId;
     private final long epoch;
     private final int intervalMs;
@@ -63,6 +63,17 @@ final class ServiceAnnouncer implements AnnouncedServices
         this.intervalMs = intervalMs;
         this.intervalNs = intervalMs * 1_000_000L;
         this.earlyGapNs = intervalNs / EARLY_GAP_DIVISOR;
+    }
+
+    /**
+     * Announce on another publication from now on (one made on a new client after a lost backbone daemon), at once.
+     *
+     * @param publication the new publication.
+     */
+    void publication(final Publication publication)
+    {
+        this.publication = publication;
+        hasAnnounced = false;
     }
 
     /**

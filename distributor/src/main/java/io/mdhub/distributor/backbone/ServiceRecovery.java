@@ -72,6 +72,16 @@ final class ServiceRecovery
     }
 
     /**
+     * Drop every recovery in progress (the backbone daemon is lost: the p2p-servers ask again when it is back).
+     */
+    void clear()
+    {
+        active.clear();
+        nextHandle.clear();
+        lastHandle.clear();
+    }
+
+    /**
      * @return true while some service is being recovered.
      */
     boolean isActive()

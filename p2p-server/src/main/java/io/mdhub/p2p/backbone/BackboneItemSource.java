@@ -2,6 +2,7 @@ package io.mdhub.p2p.backbone;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Function;
 
 import org.agrona.CloseHelper;
 import org.agrona.DirectBuffer;
@@ -12,6 +13,7 @@ import org.agrona.collections.IntArrayList;
 import org.agrona.collections.Long2LongHashMap;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.status.AtomicCounter;
+import org.agrona.concurrent.status.CountersReader;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -25,7 +27,8 @@ import io.aeron.Aeron;
 import io.aeron.Image;
 import io.aeron.Publication;
 import io.aeron.Subscription;
-import io.mdhub.backbone.ConductorDuty;
+import io.mdhub.backbone.BackboneLink;
+import io.mdhub.backbone.LinkSleep;
 import io.mdhub.backbone.protocol.ControlPublisher;
 import io.mdhub.backbone.protocol.MarketDataAdapter;
 import io.mdhub.backbone.protocol.MarketDataListener;
@@ -90,6 +93,13 @@ import io.netty.channel.EventLoop;
  * providers is up at its distributor) is never passed on: the item's consumers see Open/Suspect, and it is asked for
  * again after the same growing waits for as long as they want it, and at once when the service is announced up
  * again.
+ * <p>
+ * <b>The backbone daemon lost.</b> When the host's media driver goes ({@link BackboneLink}), every distributor is
+ * lost at once: their items turn Open/Suspect as for a dead distributor, nothing is sent (requests and closes wait),
+ * and the consumers stay connected. On a new client the subscription, the control publication, the doorbell and the
+ * counters are made again; the distributors announce themselves on new sessions, and every item is asked for again
+ * through the paths above (a service that comes back releases its held requests and the items bound to a dead
+ * distributor), so its watchers get a fresh refresh.
  */
 public final class BackboneItemSource implements ItemSource, MarketDataListener
 {
@@ -138,14 +148,14 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
     private static final int PENDING_CLOSE_CAPACITY = 65_536;
 
     private final ItemSourceListener listener;
-    private final Subscription data;
-    private final Publication controlPublication;
-    private final ControlPublisher control;
-    private final MarketDataAdapter adapter;
-    private final AtomicCounter gaps;
-    private final AtomicCounter recoveries;
-    private final AtomicCounter messagesIn;
-    private final List<AutoCloseable> owned;
+    private Subscription data;
+    private Publication controlPublication;
+    private ControlPublisher control;
+    private MarketDataAdapter adapter;
+    private AtomicCounter gaps;
+    private AtomicCounter recoveries;
+    private AtomicCounter messagesIn;
+    private Wiring wiring;
     private final long requestIdBase;
     private final int workerIndex;
     private final long announceIntervalNs;
@@ -180,8 +190,14 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
     private final MarketPriceEncoder statusEncoder = new MarketPriceEncoder();
     private final ExpandableArrayBuffer statusBuffer = new ExpandableArrayBuffer(512);
     private final EventLoopDutyCycle dutyCycle;
-    private final EventLoopDoorbell doorbell;
-    private final ConductorDuty conductor;
+    private final EventLoop eventLoop;
+    private final BackboneItemSourceFactory.Settings settings;
+    private final boolean wakesOnData;
+    private final LinkSleep linkSleep;
+    private final BackboneLink.Member backbone;
+    private EventLoopDoorbell doorbell;
+    /** The backbone daemon is lost: nothing can be sent or read until a new client is wired. */
+    private boolean isBackboneDown;
     private DistributorState current;
     private int pendingPasses;
     private long closesGivenUp;
@@ -200,6 +216,51 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
     {
         this.listener = listener;
         this.workerIndex = workerIndex;
+        this.eventLoop = eventLoop;
+        this.settings = settings;
+        use(wiring);
+        this.epoch = wiring.epoch;
+        this.requestIdBase = ((long)(settings.consumerId() & 0x7F_FFFF) << 40) | ((long)(workerIndex & 0xFF) << 32);
+        this.announceIntervalNs = settings.announceIntervalMs() * 1_000_000L;
+        this.missedAnnouncements = settings.missedAnnouncements();
+        this.recoveryGraceNs = Math.max(0, settings.recoveryGraceMs()) * 1_000_000L;
+        this.isItemWait = settings.isItemWait();
+        this.wakesOnData = !settings.isBusyPolling() &&
+            BackboneSourceConfiguration.WAKE_DOORBELL.equals(settings.wake()) && Doorbell.isIpc(settings.channel()) &&
+            EventLoopDoorbell.canServe(eventLoop);
+        if (wakesOnData)
+        {
+            final DoorbellSleep sleep = new DoorbellSleep(data, this::isNothingTimed);
+            this.linkSleep = new LinkSleep(sleep);
+            this.dutyCycle = new EventLoopDutyCycle(eventLoop, this::doWork, settings.idleMinNs(),
+                settings.idleMaxNs(), linkSleep, settings.wakeTickMs() * 1_000_000L);
+            this.doorbell = sleep.doorbell(EventLoopDoorbell.open(
+                wiring.aeron, doorbellName(), eventLoop, dutyCycle, settings.dataStreamId()));
+            wiring.owned.add(doorbell);
+            wiring.cycleWaker.wakeOn(eventLoop, dutyCycle); // a distributor's new image, which rings nothing
+        }
+        else
+        {
+            this.linkSleep = null;
+            this.dutyCycle = new EventLoopDutyCycle(
+                eventLoop, this::doWork, settings.idleMinNs(), settings.idleMaxNs(), settings.newBusyIdle());
+            this.doorbell = null;
+        }
+        this.backbone = wiring.link.join(new LinkListener());
+        dutyCycle.start();
+    }
+
+    private String doorbellName()
+    {
+        return "p2p-" + settings.consumerId() + "-worker-" + workerIndex;
+    }
+
+    /**
+     * Take the streams and counters of one client.
+     */
+    private void use(final Wiring wiring)
+    {
+        this.wiring = wiring;
         this.data = wiring.data;
         this.controlPublication = wiring.controlPublication;
         this.control = wiring.control;
@@ -207,34 +268,6 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
         this.gaps = wiring.gaps;
         this.messagesIn = wiring.messagesIn;
         this.recoveries = wiring.recoveries;
-        this.owned = wiring.owned;
-        this.epoch = wiring.epoch;
-        this.requestIdBase = ((long)(settings.consumerId() & 0x7F_FFFF) << 40) | ((long)(workerIndex & 0xFF) << 32);
-        this.announceIntervalNs = settings.announceIntervalMs() * 1_000_000L;
-        this.missedAnnouncements = settings.missedAnnouncements();
-        this.recoveryGraceNs = Math.max(0, settings.recoveryGraceMs()) * 1_000_000L;
-        this.isItemWait = settings.isItemWait();
-        this.conductor = new ConductorDuty(wiring.aeron);
-        final boolean wakesOnData = !settings.isBusyPolling() &&
-            BackboneSourceConfiguration.WAKE_DOORBELL.equals(settings.wake()) && Doorbell.isIpc(settings.channel()) &&
-            EventLoopDoorbell.canServe(eventLoop);
-        if (wakesOnData)
-        {
-            final DoorbellSleep sleep = new DoorbellSleep(data, this::isNothingTimed);
-            this.dutyCycle = new EventLoopDutyCycle(eventLoop, this::doWork, settings.idleMinNs(),
-                settings.idleMaxNs(), sleep, settings.wakeTickMs() * 1_000_000L);
-            this.doorbell = sleep.doorbell(EventLoopDoorbell.open(wiring.aeron, "p2p-" + settings.consumerId() +
-                "-worker-" + workerIndex, eventLoop, dutyCycle, settings.dataStreamId()));
-            owned.add(doorbell);
-            wiring.cycleWaker.wakeOn(eventLoop, dutyCycle); // a distributor's new image, which rings nothing
-        }
-        else
-        {
-            this.dutyCycle = new EventLoopDutyCycle(
-                eventLoop, this::doWork, settings.idleMinNs(), settings.idleMaxNs(), settings.newBusyIdle());
-            this.doorbell = null;
-        }
-        dutyCycle.start();
     }
 
     /**
@@ -324,7 +357,7 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
     public boolean generic(final int itemId, final DirectBuffer rwf, final int offset, final int length)
     {
         final OpenItem item = items.get(itemId);
-        return null != item && item.handle >= 0 && null != item.distributor &&
+        return !isBackboneDown && null != item && item.handle >= 0 && null != item.distributor &&
             control.generic(item.distributor.epoch, item.serviceId, item.handle, rwf, offset, length) > 0;
     }
 
@@ -346,7 +379,7 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
         final OpenItem item = items.get(itemId);
         if (null != item && item.isPrivate)
         {
-            if (item.handle >= 0)
+            if (item.handle >= 0 && !isBackboneDown)
             {
                 control.requestRecovery(item.serviceId, item.handle, item.domainType, 0);
             }
@@ -397,6 +430,10 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
 
     private boolean sendClose(final long distributorEpoch, final int serviceId, final int handle)
     {
+        if (isBackboneDown)
+        {
+            return false; // kept until the backbone is back: the distributor still holds the interest
+        }
         final long result = control.closeItem(distributorEpoch, serviceId, handle);
         return result > 0 || Publication.NOT_CONNECTED == result || Publication.CLOSED == result;
     }
@@ -441,15 +478,15 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
     public void close()
     {
         dutyCycle.close();
-        for (int i = owned.size() - 1; i >= 0; i--)
-        {
-            CloseHelper.quietClose(owned.get(i));
-        }
+        wiring.close();
+        backbone.close();
     }
 
     private int doWork(final long nowNs)
     {
-        conductor.doWork(nowNs); // first: nothing below that throws may keep the client from its keepalives
+        // first: nothing below that throws may keep the client from its keepalives; it may also find the backbone
+        // lost or back, and rewire this source
+        backbone.doWork(nowNs);
         this.nowNs = nowNs;
         // one poll is one burst for the worker: its consumers get one write each at the end, not one per message
         listener.onBatchStart();
@@ -1038,7 +1075,7 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
         final int rwfOffset,
         final int rwfLength)
     {
-        if (!hasCarrier(serviceId))
+        if (!hasCarrier(serviceId) || isBackboneDown)
         {
             return services.containsKey(serviceId) ? NakCodes.SOURCE_DOWN : NakCodes.SOURCE_UNKNOWN;
         }
@@ -1187,6 +1224,11 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
         LOG.warn("worker {}: distributor {} (session {}) silent for {} ms with nothing left to read: its items " +
             "go Open/Suspect", workerIndex, distributor.distributorId, distributor.sessionId,
             (nowNs - distributor.lastSeenNs) / 1_000_000);
+        died(distributor, "distributor lost: recovering");
+    }
+
+    private void died(final DistributorState distributor, final String text)
+    {
         distributor.isAlive = false;
         itemScratch.clear();
         for (final OpenItem item : items.values())
@@ -1214,7 +1256,7 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
             {
                 item.awaitingPass = null; // its pass died with it
             }
-            suspect(item, "distributor lost: recovering");
+            suspect(item, text);
         }
         requestUnansweredAgain(distributor);
         serviceScratch.clear();
@@ -1470,7 +1512,7 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
 
     private boolean sendPass(final CarriedService service)
     {
-        if (control.requestRecovery(service.serviceId, -1,
+        if (!isBackboneDown && control.requestRecovery(service.serviceId, -1,
             service.distributor.sequences.lastSequence(service.serviceId)) > 0)
         {
             service.passState = PASS_SENT;
@@ -1576,6 +1618,10 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
         final DistributorState distributor = item.distributor;
         if (null != distributor && distributor.isAlive && !distributor.isReplaced && item.handle >= 0)
         {
+            if (isBackboneDown)
+            {
+                return true; // not reached: every distributor is dead while the backbone is down
+            }
             control.requestRecovery(item.serviceId, item.handle, item.domainType, 0);
             return true;
         }
@@ -1703,8 +1749,8 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
     private boolean send(final OpenItem item)
     {
         item.requestedAtNs = System.nanoTime();
-        return control.requestItem(item.requestId, item.serviceId, item.domainType, item.isStreaming, item.isPrivate,
-            item.name, 0, item.name.capacity(), item.view) > 0;
+        return !isBackboneDown && control.requestItem(item.requestId, item.serviceId, item.domainType,
+            item.isStreaming, item.isPrivate, item.name, 0, item.name.capacity(), item.view) > 0;
     }
 
     private void enqueue(final OpenItem item)
@@ -1890,22 +1936,164 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
         }
     }
 
+    // ---- the backbone daemon lost and back ----------------------------------------------------------------------
+
     /**
-     * What the factory made for one source: streams, counters, and everything to close with it.
+     * The driver is gone (on the worker's loop, before the lost client's memory is unmapped): never touch its doorbell,
+     * counters or streams again; every distributor is lost with it, their items turn Open/Suspect, and nothing is sent
+     * until a new client is wired (requests wait in the queue, closes in theirs).
      */
-    static final class Wiring
+    private void backboneLost()
+    {
+        if (isBackboneDown)
+        {
+            return; // a new client whose wiring failed: the lost one's memory may be gone, nothing of it is touched
+        }
+        isBackboneDown = true;
+        if (null != linkSleep)
+        {
+            linkSleep.delegate(null);
+        }
+        doorbell = null;
+        final Wiring lost = wiring;
+        lost.malformedValue = lost.malformed.get();
+        lost.backPressureValue = lost.backPressure.get();
+        // the running totals go on counting on the heap until a new client holds them again
+        gaps = detached(gaps);
+        recoveries = detached(recoveries);
+        messagesIn = detached(messagesIn);
+        lost.close();
+        int lostItems = 0;
+        for (int i = 0, size = distributors.size(); i < size; i++)
+        {
+            final DistributorState distributor = distributors.get(i);
+            if (distributor.isAlive)
+            {
+                died(distributor, "backbone lost: recovering");
+            }
+        }
+        for (final OpenItem item : items.values())
+        {
+            lostItems += null == item.distributor ? 0 : 1;
+        }
+        // their sessions end with the driver; a new driver may give the same session ids to other publications
+        distributors.clear();
+        distributorBySession.clear();
+        current = null;
+        pendingPasses = 0;
+        LOG.warn("worker {}: backbone lost: {} item(s) Open/Suspect, consumers stay connected", workerIndex,
+            lostItems);
+    }
+
+    /**
+     * A new client (on the worker's loop): make the streams, counters and doorbell again; the distributors announce
+     * themselves on it and every item is asked for again through the usual recovery.
+     */
+    private void backboneRestored(final Aeron aeron)
+    {
+        final Wiring lost = wiring;
+        final Wiring next = lost.rewire.apply(aeron);
+        next.link = lost.link;
+        next.rewire = lost.rewire;
+        next.malformed.setOrdered(lost.malformedValue);
+        next.backPressure.setOrdered(lost.backPressureValue);
+        next.gaps.setOrdered(gaps.get());
+        next.recoveries.setOrdered(recoveries.get());
+        next.messagesIn.setOrdered(messagesIn.get());
+        use(next);
+        isBackboneDown = false;
+        nextHousekeepingNs = nowNs;
+        nextRequestCheckNs = nowNs;
+        nextAnnounceNs = nowNs; // the distributors hear of this server at once
+        if (wakesOnData)
+        {
+            final DoorbellSleep sleep = new DoorbellSleep(next.data, this::isNothingTimed);
+            linkSleep.delegate(sleep); // polls on timers until its doorbell is open
+            next.cycleWaker.wakeOn(eventLoop, dutyCycle);
+            LinkSleep.openDoorbell(aeron, doorbellName(), eventLoop, dutyCycle, settings.dataStreamId(), (opened) ->
+            {
+                if (wiring == next && !isBackboneDown)
+                {
+                    doorbell = sleep.doorbell(opened);
+                    next.owned.add(opened);
+                }
+                else
+                {
+                    CloseHelper.quietClose(opened);
+                }
+            });
+        }
+        LOG.info("worker {}: backbone back: subscribed again, {} item(s) to recover", workerIndex, items.size());
+        dutyCycle.wake();
+    }
+
+    private static AtomicCounter detached(final AtomicCounter counter)
+    {
+        final AtomicCounter copy = new AtomicCounter(new UnsafeBuffer(new byte[CountersReader.COUNTER_LENGTH]), 0);
+        copy.setOrdered(counter.get());
+        return copy;
+    }
+
+    /**
+     * @return true while the backbone daemon is lost (read on the worker's event loop).
+     */
+    boolean isBackboneDown()
+    {
+        return isBackboneDown;
+    }
+
+    /**
+     * The worker's reaction to the backbone daemon lost and back, run on its loop by {@link BackboneLink.Member}.
+     */
+    private final class LinkListener implements BackboneLink.Listener
+    {
+        @Override
+        public void onBackboneLost()
+        {
+            backboneLost();
+        }
+
+        @Override
+        public void onBackboneRestored(final Aeron aeron)
+        {
+            backboneRestored(aeron);
+        }
+    }
+
+    /**
+     * What the factory made for one source on one client: streams, counters, and everything to close with it.
+     */
+    static final class Wiring implements AutoCloseable
     {
         final List<AutoCloseable> owned = new ArrayList<>();
         Aeron aeron;
+        BackboneLink link;
+        Function<Aeron, Wiring> rewire;
         CycleWaker cycleWaker = new CycleWaker();
         Subscription data;
         Publication controlPublication;
         ControlPublisher control;
         AtomicCounter malformed;
+        AtomicCounter backPressure;
         AtomicCounter gaps;
         AtomicCounter recoveries;
         AtomicCounter messagesIn;
+        long malformedValue;
+        long backPressureValue;
         long epoch = System.currentTimeMillis();
+
+        /**
+         * Close everything made, newest first (quietly: after a lost driver they are closed already).
+         */
+        @Override
+        public void close()
+        {
+            for (int i = owned.size() - 1; i >= 0; i--)
+            {
+                CloseHelper.quietClose(owned.get(i));
+            }
+            owned.clear();
+        }
     }
 
     /**

@@ -1,11 +1,11 @@
 package io.mdhub.p2p.backbone;
 
-import org.agrona.CloseHelper;
 import org.agrona.concurrent.IdleStrategy;
 
 import io.aeron.Aeron;
 import io.aeron.Counter;
 import io.aeron.ExclusivePublication;
+import io.mdhub.backbone.BackboneLink;
 import io.mdhub.backbone.ConductorDuty;
 import io.mdhub.backbone.protocol.BackbonePublication;
 import io.mdhub.backbone.protocol.ControlPublisher;
@@ -20,13 +20,15 @@ import io.netty.channel.EventLoop;
 /**
  * Makes each fan-out worker its own {@link BackboneItemSource}: its own subscription to the data stream, its own
  * exclusive publication on the control stream, and its counters in the Aeron client's counters file (so the
- * backbone daemon's JMX bridge and AeronStat show them). The Aeron client is shared and owned by the caller.
+ * backbone daemon's JMX bridge and AeronStat show them). The Aeron client is shared, held by a {@link BackboneLink}
+ * owned by the caller; after a lost backbone daemon each source makes its streams and counters again on the new
+ * client ({@link #wire}).
  */
 public final class BackboneItemSourceFactory implements ItemSourceFactory
 {
     private static final int PUBLISH_ATTEMPTS = 3;
 
-    private final Aeron aeron;
+    private final BackboneLink link;
     private final Settings settings;
     /**
      * One epoch for the whole p2p-server: every worker announces itself under the server's consumer id, so they must
@@ -40,9 +42,26 @@ public final class BackboneItemSourceFactory implements ItemSourceFactory
      */
     public BackboneItemSourceFactory(final Aeron aeron, final Settings settings)
     {
+        this(BackboneLink.of(aeron), settings);
+    }
+
+    /**
+     * @param link     the link to the host's media driver (owned by the caller, outlives the server).
+     * @param settings streams and timings.
+     */
+    public BackboneItemSourceFactory(final BackboneLink link, final Settings settings)
+    {
         settings.check();
-        this.aeron = aeron;
+        this.link = link;
         this.settings = settings;
+    }
+
+    /**
+     * @return the link the sources use.
+     */
+    public BackboneLink link()
+    {
+        return link;
     }
 
     @Override
@@ -55,17 +74,44 @@ public final class BackboneItemSourceFactory implements ItemSourceFactory
     public BackboneItemSource newItemSource(
         final int workerIndex, final EventLoop eventLoop, final ItemSourceListener listener)
     {
+        final Aeron aeron = link.aeron();
+        if (null == aeron)
+        {
+            throw new IllegalStateException("the backbone is down: no client to subscribe with");
+        }
+        final BackboneItemSource.Wiring wiring = wire(aeron, workerIndex, eventLoop);
+        try
+        {
+            wiring.link = link;
+            wiring.rewire = (restored) -> wire(restored, workerIndex, eventLoop);
+            return new BackboneItemSource(workerIndex, eventLoop, listener, settings, wiring);
+        }
+        catch (final RuntimeException ex)
+        {
+            wiring.close();
+            throw ex;
+        }
+    }
+
+    /**
+     * Make one source's streams and counters on a client: at start, and again on each new client after a lost
+     * backbone daemon.
+     */
+    private BackboneItemSource.Wiring wire(final Aeron aeron, final int workerIndex, final EventLoop eventLoop)
+    {
         final BackboneItemSource.Wiring wiring = new BackboneItemSource.Wiring();
         wiring.epoch = epoch;
         try
         {
             final String suffix = ": consumer=" + settings.consumerId() + " worker=" + workerIndex;
-            wiring.malformed = add(wiring, MdCounters.BACKBONE_MALFORMED_TYPE_ID, "backbone-malformed" + suffix);
-            final Counter backPressure =
-                add(wiring, MdCounters.BACKBONE_BACK_PRESSURE_TYPE_ID, "backbone-back-pressure" + suffix);
-            wiring.gaps = add(wiring, MdCounters.BACKBONE_GAPS_TYPE_ID, "backbone-gaps" + suffix);
-            wiring.recoveries = add(wiring, MdCounters.BACKBONE_RECOVERIES_TYPE_ID, "backbone-recoveries" + suffix);
-            wiring.messagesIn = add(wiring, MdCounters.BACKBONE_MESSAGES_IN_TYPE_ID, "backbone-messages-in" + suffix);
+            wiring.malformed = add(aeron, wiring, MdCounters.BACKBONE_MALFORMED_TYPE_ID, "backbone-malformed" + suffix);
+            wiring.backPressure =
+                add(aeron, wiring, MdCounters.BACKBONE_BACK_PRESSURE_TYPE_ID, "backbone-back-pressure" + suffix);
+            wiring.gaps = add(aeron, wiring, MdCounters.BACKBONE_GAPS_TYPE_ID, "backbone-gaps" + suffix);
+            wiring.recoveries =
+                add(aeron, wiring, MdCounters.BACKBONE_RECOVERIES_TYPE_ID, "backbone-recoveries" + suffix);
+            wiring.messagesIn =
+                add(aeron, wiring, MdCounters.BACKBONE_MESSAGES_IN_TYPE_ID, "backbone-messages-in" + suffix);
             final CycleWaker cycleWaker = new CycleWaker();
             wiring.cycleWaker = cycleWaker;
             wiring.data = aeron.addSubscription(settings.channel(), settings.dataStreamId(),
@@ -80,22 +126,20 @@ public final class BackboneItemSourceFactory implements ItemSourceFactory
                 DoorbellRinger.NONE;
             wiring.owned.add(ringer);
             wiring.control = new ControlPublisher(
-                new BackbonePublication(controlPublication, PUBLISH_ATTEMPTS, backPressure, ringer),
+                new BackbonePublication(controlPublication, PUBLISH_ATTEMPTS, wiring.backPressure, ringer),
                 settings.consumerId(), workerIndex);
             wiring.aeron = aeron;
-            return new BackboneItemSource(workerIndex, eventLoop, listener, settings, wiring);
+            return wiring;
         }
         catch (final RuntimeException ex)
         {
-            for (int i = wiring.owned.size() - 1; i >= 0; i--)
-            {
-                CloseHelper.quietClose(wiring.owned.get(i));
-            }
+            wiring.close();
             throw ex;
         }
     }
 
-    private Counter add(final BackboneItemSource.Wiring wiring, final int typeId, final String label)
+    private static Counter add(
+        final Aeron aeron, final BackboneItemSource.Wiring wiring, final int typeId, final String label)
     {
         final Counter counter = aeron.addCounter(typeId, label);
         wiring.owned.add(counter);
