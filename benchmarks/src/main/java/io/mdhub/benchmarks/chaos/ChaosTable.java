@@ -64,7 +64,7 @@ public final class ChaosTable
     }
 
     /**
-     * @return the header and every row, columns aligned (text left, numbers right), the verdict unpadded.
+     * @return the header and every row, columns aligned (the fault left, the figures right), the verdict unpadded.
      */
     public String text()
     {
@@ -227,7 +227,7 @@ public final class ChaosTable
             {
                 line.append(cell);
             }
-            else if (isNumber(cell) || "-".equals(cell))
+            else if (1 != c)
             {
                 line.append(" ".repeat(Math.max(0, widths[c] - cell.length()))).append(cell);
             }

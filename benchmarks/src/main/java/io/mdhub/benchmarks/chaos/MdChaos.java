@@ -193,7 +193,6 @@ public final class MdChaos implements Callable<Integer>
         figures.round = round.round();
         figures.fault = round.fault().label;
         figures.boundSeconds = recoveryBoundSeconds;
-        figures.downS = round.downMs() / 1000.0;
         final BenchProcess client = path.get(MdPath.CLIENT);
         final int offset = client.output().length();
         final List<ClientFaultLine> before = ClientFaultLine.all(client.output());
@@ -214,6 +213,7 @@ public final class MdChaos implements Callable<Integer>
             figures.problems.add("a restart failed: " + firstLine(ex.getMessage()));
         }
         final long restartMs = System.currentTimeMillis();
+        figures.downS = (restartMs - killMs) / 1000.0;
         final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(recoveryBoundSeconds);
         final BenchProcess watching = path.get(MdPath.CLIENT);
         final int from = watching == client ? offset : 0;

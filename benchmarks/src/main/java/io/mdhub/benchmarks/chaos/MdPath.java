@@ -90,8 +90,9 @@ final class MdPath
                 process.awaitLine("mdhub-distributor ready", READY_SECONDS);
                 break;
             case P2P:
-                process = processes.start(nextName(component), BenchProcesses.P2P_JAR, List.of("-Dmdhub.p2p.http.port=-1"),
-                    "--aeron-dir", aeronDir, "--port", Integer.toString(consumerPort));
+                process = processes.start(nextName(component), BenchProcesses.P2P_JAR,
+                    List.of("-Dmdhub.p2p.http.port=-1"), "--aeron-dir", aeronDir,
+                    "--port", Integer.toString(consumerPort));
                 process.awaitLine("mdhub-p2p ready", READY_SECONDS);
                 break;
             case SOURCE:

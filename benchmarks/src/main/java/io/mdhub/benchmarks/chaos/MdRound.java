@@ -9,12 +9,12 @@ import java.util.List;
 final class MdRound
 {
     /** The table's columns. */
-    static final List<String> COLUMNS = List.of("round", "fault", "down (s)", "to Suspect (ms)", "to recovered (ms)",
-        "skipped silently", "streams closed", "verdict");
+    static final List<String> COLUMNS = List.of("round", "fault", "back after (s)", "to Suspect (ms)",
+        "to recovered (ms)", "skipped silently", "streams closed", "verdict");
 
     int round;
     String fault = "";
-    /** How long the killed process stayed down before its restart, seconds. */
+    /** From the kill until the killed process (and what died with it) was running and ready again, seconds. */
     double downS;
     /** From the kill to the consumer's first Suspect item, ms; -1 when no item went Suspect. */
     long toSuspectMs = -1;
