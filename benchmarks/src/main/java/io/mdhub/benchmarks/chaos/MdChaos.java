@@ -226,6 +226,13 @@ public final class MdChaos implements Callable<Integer>
             OrderPair.sleepMs(100);
         }
         read(watching.output().substring(from), killMs, restartMs, figures);
+        for (final String dead : path.dead())
+        {
+            // died after its restart, or after the others came back (a server that outlives its backbone daemon for
+            // a driver timeout, then exits): the next round must not start without it
+            figures.problems.add(dead + " exited (status " + exitValue(path, dead) + ") after the " +
+                round.fault().label + " was restarted");
+        }
         if (watching == client)
         {
             figures.skippedSilently -= atStart.skippedSilently();
