@@ -43,6 +43,7 @@ public final class MdChaos implements Callable<Integer>
     static final String NAME = "chaos md";
     private static final long QUIET_FROM_MS = 2000;
     private static final long QUIET_SPAN_MS = 3000;
+    private static final long WATCH_AFTER_KILL_MS = 15_000;
 
     /**
      * What a round kills.
@@ -226,6 +227,9 @@ public final class MdChaos implements Callable<Integer>
             OrderPair.sleepMs(100);
         }
         read(watching.output().substring(from), killMs, restartMs, figures);
+        // a process may die of the fault well after the others recovered: an Aeron client gives up on a silent
+        // driver after its timeout (10 s), so every round is watched for that long after the kill before it ends
+        OrdersChaos.sleepUntilMs(killMs + WATCH_AFTER_KILL_MS);
         for (final String dead : path.dead())
         {
             // died after its restart, or after the others came back (a server that outlives its backbone daemon for
