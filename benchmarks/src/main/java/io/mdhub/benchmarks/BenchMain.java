@@ -13,7 +13,8 @@ import picocli.CommandLine;
 /**
  * Main class of {@code mdhub-bench.jar}: {@code source ...} runs the market data source, {@code client ...} the
  * test client, {@code latency ...} and {@code throughput ...} the published market data tests, {@code orders ...}
- * the published order test, {@code tcp-floor-server ...} and {@code hazelcast-member ...} the servers of its
+ * the published order test, {@code chaos orders|md ...} the random kill rounds, {@code tcp-floor-server ...}
+ * and {@code hazelcast-member ...} the servers of its
  * references, and {@code probe ...} the order probe with every
  * target of this jar (as {@code mdhub-order-probe.jar probe});
  * {@code peer-publisher ...}, {@code peer-subscriber ...} and {@code tcp-relay ...} the ends of the pub/sub peers and
@@ -25,6 +26,7 @@ public final class BenchMain
 {
     private static final String USAGE =
         "usage: mdhub-bench.jar (demo | source | client | console | latency | throughput | orders | idle | gate | " +
+        "chaos | " +
         "tcp-floor-server " +
         "| hazelcast-member | peer-publisher | peer-subscriber | tcp-relay | probe [options] | [jmh] [JMH options])";
 
@@ -60,6 +62,9 @@ public final class BenchMain
                 break;
             case "orders":
                 System.exit(new CommandLine(new io.mdhub.benchmarks.bench.OrdersBench()).execute(rest));
+                break;
+            case "chaos":
+                System.exit(new CommandLine(new io.mdhub.benchmarks.chaos.ChaosMain()).execute(rest));
                 break;
             case "gate":
                 System.exit(new CommandLine(new io.mdhub.benchmarks.gate.GateMain()).execute(rest));

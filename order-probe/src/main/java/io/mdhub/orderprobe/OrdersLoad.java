@@ -28,6 +28,9 @@ public final class OrdersLoad implements OrderListener
     /** Most orders in one run (the outcomes are kept in memory, about 17 bytes each). */
     public static final long MAX_ORDERS = 200_000_000L;
 
+    /** Printed once the servers are ready, followed by the epoch milliseconds of order 0's scheduled creation. */
+    public static final String CREATION_STARTS = "orders-load: creation starts at epoch-ms ";
+
     private static final long NS_PER_S = 1_000_000_000L;
     private static final long HIGHEST_TRACKABLE_NS = 60 * NS_PER_S;
 
@@ -110,6 +113,10 @@ public final class OrdersLoad implements OrderListener
             return totals(false);
         }
         startNs = clock.nanoTime();
+        // the wall-clock start of the schedule: line n of the report covers (start + n - 1 s, start + n s], which a
+        // tool that breaks the servers under the load lines up with its own faults
+        out.printf("%s%d%n", CREATION_STARTS, epochClock.time());
+        out.flush();
         warmupEndNs = startNs + settings.warmupSeconds * NS_PER_S;
         long limit = total;
         long endNs = startNs + settings.durationSeconds * NS_PER_S + settings.drainTimeoutSeconds * NS_PER_S;

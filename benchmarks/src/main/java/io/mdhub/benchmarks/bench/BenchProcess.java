@@ -24,7 +24,7 @@ import io.mdhub.common.config.LauncherJvmOptions;
  * One MDHub component run as its own JVM for a benchmark ({@code java -jar <fat jar> ...}), its output in a log
  * file, its standard input open for commands (the source's {@code ur <rate>}); ended by PID, gently first.
  */
-final class BenchProcess implements AutoCloseable
+public final class BenchProcess implements AutoCloseable
 {
     private static final long STOP_WAIT_SECONDS = 10;
     /** Field numbers in {@code /proc/<pid>/task/<tid>/stat} (proc(5)): rt_priority, policy. */
@@ -109,7 +109,7 @@ final class BenchProcess implements AutoCloseable
     /**
      * @return everything it printed so far.
      */
-    String output()
+    public String output()
     {
         try
         {
@@ -126,7 +126,7 @@ final class BenchProcess implements AutoCloseable
      *
      * @throws IllegalStateException when it exits first or the time is up (with the end of its output).
      */
-    void awaitLine(final String text, final long timeoutSeconds)
+    public void awaitLine(final String text, final long timeoutSeconds)
     {
         final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(timeoutSeconds);
         while (!output().contains(text))
@@ -148,7 +148,7 @@ final class BenchProcess implements AutoCloseable
      * @return the first match, its groups readable.
      * @throws IllegalStateException when it exits first or the time is up (with the end of its output).
      */
-    Matcher awaitMatch(final Pattern pattern, final long timeoutSeconds)
+    public Matcher awaitMatch(final Pattern pattern, final long timeoutSeconds)
     {
         final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(timeoutSeconds);
         while (true)
@@ -173,7 +173,7 @@ final class BenchProcess implements AutoCloseable
      *
      * @throws IllegalStateException when it exits first or the time is up (with the end of its output).
      */
-    void awaitLinesInARow(final Predicate<String> matches, final int count, final long timeoutSeconds)
+    public void awaitLinesInARow(final Predicate<String> matches, final int count, final long timeoutSeconds)
     {
         final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(timeoutSeconds);
         int read = output().length();
@@ -203,7 +203,7 @@ final class BenchProcess implements AutoCloseable
     /**
      * @return true once it exited by itself within the time.
      */
-    boolean awaitExit(final long timeoutSeconds) throws InterruptedException
+    public boolean awaitExit(final long timeoutSeconds) throws InterruptedException
     {
         return process.waitFor(timeoutSeconds, TimeUnit.SECONDS);
     }
@@ -211,7 +211,7 @@ final class BenchProcess implements AutoCloseable
     /**
      * Send a line to its standard input.
      */
-    void send(final String line)
+    public void send(final String line)
     {
         try
         {
@@ -227,7 +227,7 @@ final class BenchProcess implements AutoCloseable
     /**
      * @return the last lines of its output.
      */
-    String tail()
+    public String tail()
     {
         final String output = output();
         return output.substring(Math.max(0, output.length() - 3000));
@@ -236,7 +236,7 @@ final class BenchProcess implements AutoCloseable
     /**
      * @return whether it runs.
      */
-    boolean isAlive()
+    public boolean isAlive()
     {
         return process.isAlive();
     }
@@ -244,7 +244,7 @@ final class BenchProcess implements AutoCloseable
     /**
      * @return its process id.
      */
-    long pid()
+    public long pid()
     {
         return process.pid();
     }
@@ -321,7 +321,7 @@ final class BenchProcess implements AutoCloseable
     /**
      * @return its name.
      */
-    String name()
+    public String name()
     {
         return name;
     }
@@ -329,9 +329,35 @@ final class BenchProcess implements AutoCloseable
     /**
      * @return its log file.
      */
-    Path log()
+    public Path log()
     {
         return log;
+    }
+
+    /**
+     * SIGKILL (kill -9): the process ends at once, without its shutdown hooks, as in a crash; returns once it is gone.
+     *
+     * @return true when it ended within the wait.
+     */
+    public boolean kill()
+    {
+        try
+        {
+            return process.destroyForcibly().waitFor(STOP_WAIT_SECONDS, TimeUnit.SECONDS);
+        }
+        catch (final InterruptedException ex)
+        {
+            Thread.currentThread().interrupt();
+            return !process.isAlive();
+        }
+    }
+
+    /**
+     * @return its exit status, or -1 while it runs.
+     */
+    public int exitValue()
+    {
+        return process.isAlive() ? -1 : process.exitValue();
     }
 
     /**

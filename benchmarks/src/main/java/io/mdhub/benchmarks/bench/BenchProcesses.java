@@ -25,15 +25,15 @@ import io.mdhub.common.config.LauncherJvmOptions;
 public final class BenchProcesses implements AutoCloseable
 {
     /** The backbone daemon's jar, relative to the checkout. */
-    static final String BACKBONE_JAR = "backbone/target/mdhub-backbone.jar";
+    public static final String BACKBONE_JAR = "backbone/target/mdhub-backbone.jar";
     /** The distributor's jar. */
-    static final String DISTRIBUTOR_JAR = "distributor/target/mdhub-distributor.jar";
+    public static final String DISTRIBUTOR_JAR = "distributor/target/mdhub-distributor.jar";
     /** The p2p-server's jar. */
-    static final String P2P_JAR = "p2p-server/target/mdhub-p2p.jar";
+    public static final String P2P_JAR = "p2p-server/target/mdhub-p2p.jar";
     /** The order probe's jar. */
-    static final String ORDER_PROBE_JAR = "order-probe/target/mdhub-order-probe.jar";
+    public static final String ORDER_PROBE_JAR = "order-probe/target/mdhub-order-probe.jar";
     /** The source's and the test client's jar. */
-    static final String BENCH_JAR = "benchmarks/target/mdhub-bench.jar";
+    public static final String BENCH_JAR = "benchmarks/target/mdhub-bench.jar";
 
     private static final int JCMD_TIMEOUT_SECONDS = 30;
     private static final long START_TIMEOUT_SECONDS = 60;
@@ -81,7 +81,7 @@ public final class BenchProcesses implements AutoCloseable
      * @param dir     where the logs go.
      * @param jvmOpts options of every JVM, after the launcher's.
      */
-    BenchProcesses(final Path root, final Path dir, final List<String> jvmOpts)
+    public BenchProcesses(final Path root, final Path dir, final List<String> jvmOpts)
     {
         this.root = root;
         this.dir = dir;
@@ -124,7 +124,7 @@ public final class BenchProcesses implements AutoCloseable
      * @param args its arguments.
      * @return the process.
      */
-    BenchProcess start(final String name, final String jar, final String... args)
+    public BenchProcess start(final String name, final String jar, final String... args)
     {
         return start(name, jar, List.of(), args);
     }
@@ -138,7 +138,7 @@ public final class BenchProcesses implements AutoCloseable
      * @param args      its arguments.
      * @return the process.
      */
-    BenchProcess start(final String name, final String jar, final List<String> extraOpts, final String... args)
+    public BenchProcess start(final String name, final String jar, final List<String> extraOpts, final String... args)
     {
         return start(name, jar, extraOpts, Map.of(), args);
     }
@@ -356,7 +356,7 @@ public final class BenchProcesses implements AutoCloseable
      * @param name what the directory holds.
      * @return its absolute path.
      */
-    Path memoryDir(final String name)
+    public Path memoryDir(final String name)
     {
         if (null == memoryRoot)
         {

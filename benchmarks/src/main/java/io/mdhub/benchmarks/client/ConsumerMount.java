@@ -174,7 +174,7 @@ final class ConsumerMount extends ChannelInboundHandlerAdapter implements RipcMe
         }
         else
         {
-            MountStats.add(stats.itemsSuspect, items.connectionLost(System.nanoTime()));
+            stats.suspectChanged(items.connectionLost(System.nanoTime()));
             onConnectionLost.run();
         }
         super.channelInactive(ctx);
@@ -231,14 +231,14 @@ final class ConsumerMount extends ChannelInboundHandlerAdapter implements RipcMe
             if (0 == suspectSinceNs[k])
             {
                 suspectSinceNs[k] = System.nanoTime();
-                MountStats.increment(stats.itemsSuspect);
+                stats.suspectChanged(1);
             }
         }
         else if (DataStates.OK == header.dataState() && 0 != suspectSinceNs[k])
         {
             final long recoveryNs = System.nanoTime() - suspectSinceNs[k];
             suspectSinceNs[k] = 0;
-            MountStats.add(stats.itemsSuspect, -1);
+            stats.suspectChanged(-1);
             MountStats.increment(stats.recoveries);
             if (recoveryNs > stats.maxRecoveryNs.get())
             {
@@ -278,6 +278,11 @@ final class ConsumerMount extends ChannelInboundHandlerAdapter implements RipcMe
             if (sequence > last + 1)
             {
                 MountStats.add(stats.lostUpdates, sequence - last - 1);
+                if (0 == suspectSinceNs[k])
+                {
+                    // no Suspect told the consumer its data might be incomplete: the gap went unannounced
+                    MountStats.add(stats.skippedSilently, sequence - last - 1);
+                }
             }
             else if (sequence <= last)
             {

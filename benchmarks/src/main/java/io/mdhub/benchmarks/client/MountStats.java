@@ -23,6 +23,11 @@ public final class MountStats
     final AtomicLong recoveries = new AtomicLong();
     final AtomicLong maxRecoveryNs = new AtomicLong();
     final AtomicLong failovers = new AtomicLong();
+    final AtomicLong skippedSilently = new AtomicLong();
+    /** Epoch ms the first Suspect episode since the reporter last looked began (0: none); the reporter clears it. */
+    final AtomicLong suspectFromMs = new AtomicLong();
+    /** Epoch ms the mount's last Suspect episode ended (every item Ok again; 0: none yet). */
+    final AtomicLong allOkMs = new AtomicLong();
     final LatencyRecorder latency = new LatencyRecorder("end-to-end");
     volatile boolean isReady;
     volatile String failure;
@@ -35,6 +40,35 @@ public final class MountStats
     static void add(final AtomicLong counter, final long delta)
     {
         counter.lazySet(counter.get() + delta);
+    }
+
+    /**
+     * Change the count of Suspect items (event loop only), noting when the mount's first item goes Suspect and when
+     * its last one is Ok again: the times a fault reaches the consumer and the consumer is whole again.
+     *
+     * @param delta items newly Suspect (positive) or recovered (negative).
+     */
+    void suspectChanged(final long delta)
+    {
+        final long before = itemsSuspect.get();
+        final long after = before + delta;
+        itemsSuspect.lazySet(after);
+        if (0 == before && after > 0)
+        {
+            suspectFromMs.compareAndSet(0, System.currentTimeMillis());
+        }
+        else if (before > 0 && 0 == after)
+        {
+            allOkMs.lazySet(System.currentTimeMillis());
+        }
+    }
+
+    /**
+     * @return updates missing by the per-item counters while the item was not Suspect: lost without a word.
+     */
+    public long skippedSilently()
+    {
+        return skippedSilently.get();
     }
 
     /**

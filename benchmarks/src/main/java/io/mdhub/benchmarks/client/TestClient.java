@@ -209,6 +209,7 @@ public final class TestClient implements AutoCloseable
             totals.recoveries += stats.recoveries();
             totals.maxRecoveryNs = Math.max(totals.maxRecoveryNs, stats.maxRecoveryNs());
             totals.failovers += stats.failovers();
+            totals.skippedSilently += stats.skippedSilently();
             totals.readyMounts += stats.isReady() ? 1 : 0;
             if (null != stats.failure() && null == totals.failure)
             {
@@ -216,6 +217,34 @@ public final class TestClient implements AutoCloseable
             }
         }
         return totals;
+    }
+
+    /**
+     * What faults did since the last call (reporting thread only): the first Suspect since then is taken, so each
+     * is reported once.
+     *
+     * @return skipped and closed so far, the first Suspect since the last call, the end of the last Suspect episode.
+     */
+    public ClientFaultLine faults()
+    {
+        long skipped = 0;
+        long closed = 0;
+        long suspectFromMs = 0;
+        long allOkMs = 0;
+        long suspect = 0;
+        for (final MountStats stats : mounts)
+        {
+            skipped += stats.skippedSilently();
+            closed += stats.itemsClosed();
+            suspect += stats.itemsSuspect();
+            final long fromMs = stats.suspectFromMs.getAndSet(0);
+            if (0 != fromMs && (0 == suspectFromMs || fromMs < suspectFromMs))
+            {
+                suspectFromMs = fromMs;
+            }
+            allOkMs = Math.max(allOkMs, stats.allOkMs.get());
+        }
+        return new ClientFaultLine(skipped, closed, suspectFromMs, 0 == suspect ? allOkMs : 0);
     }
 
     /**
@@ -286,6 +315,8 @@ public final class TestClient implements AutoCloseable
         public long maxRecoveryNs;
         /** Connections lost and moved to the next server. */
         public long failovers;
+        /** Updates missing while their item was not Suspect. */
+        public long skippedSilently;
         /** Updates missing by the per-item counters. */
         public long lostUpdates;
         /** Updates whose counter went backwards. */

@@ -128,7 +128,7 @@ public final class TestClientMain implements Callable<Integer>
                 out.println(new ClientStatsLine(
                     now.refreshes - last.refreshes, now.updates - last.updates, now.statuses - last.statuses,
                     now.itemsOpen, client.itemsRequested(), now.itemsSuspect, now.recoveries, now.lostUpdates)
-                    .format(interval));
+                    .format(interval) + " | " + client.faults().format());
                 out.flush();
                 last = now;
                 if (null != now.failure)
@@ -142,10 +142,11 @@ public final class TestClientMain implements Callable<Integer>
         }
 
         out.printf("mdhub-client: refreshes %d, updates %d, statuses %d, items open %d, closed %d, lost %d, " +
-            "out of order %d, malformed %d, suspect now %d, recovered %d (longest %d ms), failovers %d%n",
+            "out of order %d, malformed %d, suspect now %d, recovered %d (longest %d ms), failovers %d, " +
+            "skipped silently %d%n",
             totals.refreshes, totals.updates, totals.statuses, totals.itemsOpen, totals.itemsClosed,
             totals.lostUpdates, totals.outOfOrder, totals.malformed, totals.itemsSuspect, totals.recoveries,
-            TimeUnit.NANOSECONDS.toMillis(totals.maxRecoveryNs), totals.failovers);
+            TimeUnit.NANOSECONDS.toMillis(totals.maxRecoveryNs), totals.failovers, totals.skippedSilently);
         final LatencySummary summary = new LatencySummary("run").add("end-to-end", total);
         out.println(summary.header());
         out.println(summary.csvLine(0));
