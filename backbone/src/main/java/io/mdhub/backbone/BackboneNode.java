@@ -148,12 +148,32 @@ public final class BackboneNode implements AutoCloseable
                 .publicationTermBufferLength(termBufferLength)
                 .ipcTermBufferLength(ipcTermBufferLength)
                 .termBufferSparseFile(termBufferSparseFile)
-                .dirDeleteOnStart(dirDeleteOnStart)
+                .dirDeleteOnStart(dirDeleteOnStart || isLeftByDeadDriver(aeronDirectoryName))
                 .dirDeleteOnShutdown(dirDeleteOnShutdown)
                 .driverTimeoutMs(driverTimeoutMs)
                 .printConfigurationOnStart(printConfiguration);
             applyIdleStrategies(driverCtx);
             mediaDriverContext = driverCtx;
+        }
+
+        private static boolean isLeftByDeadDriver(final String directory)
+        {
+            final long pid;
+            try
+            {
+                pid = DeadDriverDirectory.awaitDeadDriver(new java.io.File(directory));
+            }
+            catch (final InterruptedException ex)
+            {
+                Thread.currentThread().interrupt();
+                return false;
+            }
+            if (pid > 0)
+            {
+                org.slf4j.LoggerFactory.getLogger(BackboneNode.class).warn(
+                    "the driver that left {} (pid {}) is no longer running: taking the directory over", directory, pid);
+            }
+            return pid > 0;
         }
 
         private void applyIdleStrategies(final MediaDriver.Context driverCtx)

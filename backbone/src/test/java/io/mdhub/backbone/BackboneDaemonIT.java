@@ -92,6 +92,39 @@ class BackboneDaemonIT
     }
 
     @Test
+    void aRestartedDaemonTakesOverTheDirectoryOfOneKilledWithoutWaitingForTheDriverTimeout()
+        throws InterruptedException
+    {
+        final Path aeronDir = dir.resolve("aeron");
+        final Path killedLog = dir.resolve("killed.log");
+        process = start(killedLog, "--aeron-dir", aeronDir.toString());
+        awaitReady(killedLog);
+        process.destroyForcibly(); // SIGKILL: the CnC file stays, naming a dead process
+        process.waitFor();
+
+        final Path log = dir.resolve("restarted.log");
+        final long startNs = System.nanoTime();
+        process = start(log, "--aeron-dir", aeronDir.toString());
+        awaitReady(log);
+        final long readyMs = (System.nanoTime() - startNs) / 1_000_000;
+        assertTrue(read(log).contains("is no longer running: taking the directory over"), () -> read(log));
+        assertTrue(readyMs < BackboneConfiguration.DRIVER_TIMEOUT_MS_DEFAULT,
+            () -> "ready after " + readyMs + " ms, not before the driver timeout:\n" + read(log));
+    }
+
+    private void awaitReady(final Path log)
+    {
+        MdTests.await(() -> "ready line from the daemon; output so far:\n" + read(log), () ->
+        {
+            if (!process.isAlive())
+            {
+                throw new AssertionError("daemon exited with " + process.exitValue() + ":\n" + read(log));
+            }
+            return read(log).contains(BackboneMain.READY_LINE_PREFIX);
+        });
+    }
+
+    @Test
     void badConfigurationExitsWithStatusTwoAndAClearMessage() throws InterruptedException
     {
         final Path log = dir.resolve("bad.log");
