@@ -107,6 +107,10 @@ public final class MdChaos implements Callable<Integer>
             "(default ${DEFAULT-VALUE}).")
     long recoveryBoundSeconds = 30;
 
+    @Option(names = "--minutes", paramLabel = "M",
+        description = "Start no round after M minutes (0, the default: no limit; a soak sets many rounds and this).")
+    long minutes;
+
     @Option(names = "--out", paramLabel = "DIR",
         description = "Report directory (default target/chaos-md-<date-time>).")
     Path out;
@@ -119,7 +123,7 @@ public final class MdChaos implements Callable<Integer>
     {
         final PrintWriter console = spec.commandLine().getOut();
         final List<Fault> faults = ChaosReport.faults(faultNames, Fault.byLabel());
-        if (rounds < 1 || items < 1 || rate < 1 || mounts < 1 || recoveryBoundSeconds < 1)
+        if (rounds < 1 || items < 1 || rate < 1 || mounts < 1 || recoveryBoundSeconds < 1 || minutes < 0)
         {
             throw new CommandLine.ParameterException(spec.commandLine(),
                 "--rounds, --items, --rate, --mounts and --recovery-bound must be positive");
@@ -157,8 +161,13 @@ public final class MdChaos implements Callable<Integer>
             }
             console.println(table.header());
             console.flush();
+            final long endNs = System.nanoTime() + TimeUnit.MINUTES.toNanos(minutes);
             for (final FaultPlan.Round<Fault> round : plan)
             {
+                if (minutes > 0 && System.nanoTime() - endNs > 0)
+                {
+                    break;
+                }
                 final MdRound figures = canGoOn ? runRound(round, path) : notRun(round);
                 table.add(figures.cells());
                 failed += figures.verdict().isOk() ? 0 : 1;
@@ -215,9 +224,17 @@ public final class MdChaos implements Callable<Integer>
         }
         final long restartMs = System.currentTimeMillis();
         figures.downS = (restartMs - killMs) / 1000.0;
-        final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(recoveryBoundSeconds);
         final BenchProcess watching = path.get(MdPath.CLIENT);
         final int from = watching == client ? offset : 0;
+        // a fault may show well after the restart: the backbone's clients notice a dead daemon only after their
+        // driver timeout (10 s; meanwhile IPC data still flows through the shared log buffers), so every round is
+        // watched for that long after the kill before it is judged, and then until the client is whole again
+        while (System.currentTimeMillis() < killMs + WATCH_AFTER_KILL_MS)
+        {
+            read(watching.output().substring(from), killMs, restartMs, figures);
+            OrderPair.sleepMs(100);
+        }
+        final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(recoveryBoundSeconds);
         while (System.nanoTime() - deadlineNs < 0)
         {
             if (read(watching.output().substring(from), killMs, restartMs, figures))
@@ -227,9 +244,6 @@ public final class MdChaos implements Callable<Integer>
             OrderPair.sleepMs(100);
         }
         read(watching.output().substring(from), killMs, restartMs, figures);
-        // a process may die of the fault well after the others recovered: an Aeron client gives up on a silent
-        // driver after its timeout (10 s), so every round is watched for that long after the kill before it ends
-        OrdersChaos.sleepUntilMs(killMs + WATCH_AFTER_KILL_MS);
         for (final String dead : path.dead())
         {
             // died after its restart, or after the others came back (a server that outlives its backbone daemon for
@@ -329,8 +343,13 @@ public final class MdChaos implements Callable<Integer>
         figures.toSuspectMs = 0 == suspectFromMs ? -1 : suspectFromMs - killMs;
         final long nowMs = System.currentTimeMillis();
         final boolean isRecovered = isWhole && nowMs >= restartMs;
-        // recovered at the last item's Ok when one went Suspect; else when the client's line said so (to 1 s)
-        figures.toRecoveredMs = !isRecovered ? -1 : 0 != suspectFromMs ? allOkMs - killMs : nowMs - killMs;
+        if (isRecovered && 0 == figures.firstWholeMs)
+        {
+            figures.firstWholeMs = nowMs;
+        }
+        // recovered at the last item's Ok when one went Suspect; else when the client's line first said so (to 1 s)
+        figures.toRecoveredMs =
+            !isRecovered ? -1 : 0 != suspectFromMs ? allOkMs - killMs : figures.firstWholeMs - killMs;
         return isRecovered;
     }
 

@@ -20,6 +20,8 @@ final class MdRound
     long toSuspectMs = -1;
     /** From the kill to every item Open/Ok again with updates flowing, ms; -1 when not within the bound. */
     long toRecoveredMs = -1;
+    /** When the client was first seen whole after the restart (wall clock, ms), 0 before. */
+    long firstWholeMs;
     long skippedSilently;
     long streamsClosed;
     /** Whether a second of the consumer's report after the kill had no update at all (the data stopped). */

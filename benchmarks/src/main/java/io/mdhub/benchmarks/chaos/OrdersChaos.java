@@ -114,6 +114,10 @@ public final class OrdersChaos implements Callable<Integer>
         description = "JVM options of the order servers (default ${DEFAULT-VALUE}).")
     String serverJvmOpts = "-Xms256m -Xmx1g -XX:+UseParallelGC";
 
+    @Option(names = "--minutes", paramLabel = "M",
+        description = "Start no round after M minutes (0, the default: no limit; a soak sets many rounds and this).")
+    long minutes;
+
     @Option(names = "--out", paramLabel = "DIR",
         description = "Report directory (default target/chaos-orders-<date-time>).")
     Path out;
@@ -129,7 +133,7 @@ public final class OrdersChaos implements Callable<Integer>
     {
         final PrintWriter console = spec.commandLine().getOut();
         final List<Fault> faults = ChaosReport.faults(faultNames, Fault.byLabel());
-        if (rounds < 1 || rate < 1 || roundSeconds < 2 || recoveryBoundSeconds < 1 || partitions < 2)
+        if (rounds < 1 || rate < 1 || roundSeconds < 2 || recoveryBoundSeconds < 1 || partitions < 2 || minutes < 0)
         {
             throw new CommandLine.ParameterException(spec.commandLine(), "--rounds, --rate and --recovery-bound " +
                 "must be positive, --round-seconds at least 2, --partitions at least 2");
@@ -167,8 +171,13 @@ public final class OrdersChaos implements Callable<Integer>
             }
             console.println(table.header());
             console.flush();
+            final long endNs = System.nanoTime() + TimeUnit.MINUTES.toNanos(minutes);
             for (final FaultPlan.Round<Fault> round : plan)
             {
+                if (minutes > 0 && System.nanoTime() - endNs > 0)
+                {
+                    break;
+                }
                 final OrderRound figures = canGoOn ? tryRound(round, pair, processes, dir) : notRun(round);
                 table.add(figures.cells());
                 failed += figures.verdict().isOk() ? 0 : 1;
