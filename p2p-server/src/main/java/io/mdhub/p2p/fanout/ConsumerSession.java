@@ -51,7 +51,11 @@ public final class ConsumerSession extends ChannelInboundHandlerAdapter
     private long unwritableSinceNs;
     private long lastPendingBytes;
     private long stalledSinceNs;
+    /** Output the socket had not taken right after the last flush. */
+    private long pendingAtFlush;
     private long loginClockNs;
+    /** What waited for the consumer when the server closed its connection (released with the connection). */
+    private long outputBytesAtClose;
 
     ConsumerSession(final FanOutWorker worker, final long connectionId, final boolean isLatencyProfile)
     {
@@ -223,6 +227,7 @@ public final class ConsumerSession extends ChannelInboundHandlerAdapter
         if (!isClosing)
         {
             ctx.flush();
+            pendingAtFlush = pendingOutputBytes();
         }
     }
 
@@ -235,7 +240,8 @@ public final class ConsumerSession extends ChannelInboundHandlerAdapter
     /**
      * A consumer that stops reading with less queued than makes its channel unwritable would otherwise be held until
      * its ping timeout: its output is stalled when what waits for it has not shrunk between two checks, for longer
-     * than the timeout.
+     * than the timeout. While writes wait for the next flush (a throughput connection between its flush ticks), what
+     * they add says nothing of the consumer, so the check reads what the socket left waiting after the last flush.
      *
      * @param nowNs     now (housekeeping calls this a few times a second).
      * @param timeoutNs how long the output may stay stalled.
@@ -243,7 +249,7 @@ public final class ConsumerSession extends ChannelInboundHandlerAdapter
      */
     boolean isStalledLongerThan(final long nowNs, final long timeoutNs)
     {
-        final long pending = pendingOutputBytes();
+        final long pending = isDirty ? pendingAtFlush : pendingOutputBytes();
         final boolean isDraining = 0 == pending || pending < lastPendingBytes;
         lastPendingBytes = pending;
         if (isDraining)
@@ -257,14 +263,6 @@ public final class ConsumerSession extends ChannelInboundHandlerAdapter
             return false;
         }
         return nowNs - stalledSinceNs > timeoutNs;
-    }
-
-    /**
-     * @return true while writes wait for this session's next flush (what is queued is then not all the socket's).
-     */
-    boolean hasUnflushedWrites()
-    {
-        return isDirty;
     }
 
     boolean isUnwritableLongerThan(final long nowNs, final long timeoutNs)
@@ -282,6 +280,7 @@ public final class ConsumerSession extends ChannelInboundHandlerAdapter
             return;
         }
         isClosing = true;
+        outputBytesAtClose = pendingOutputBytes();
         worker.countDisconnect(reason);
         if (worker.isDisconnectLogged(reason, "connection " + connectionId + " (" + remoteAddress() + " user=" +
             userName + ") " + detail))
@@ -315,6 +314,14 @@ public final class ConsumerSession extends ChannelInboundHandlerAdapter
     {
         isClosing = true;
         ctx.channel().close();
+    }
+
+    /**
+     * @return output that waited for the consumer when the server closed the connection (0 if it closed otherwise).
+     */
+    long outputBytesAtClose()
+    {
+        return outputBytesAtClose;
     }
 
     String remoteAddress()

@@ -31,6 +31,7 @@ import io.mdhub.p2p.source.ItemSourceFactory;
 import io.mdhub.p2p.source.ItemSourceListener;
 import io.mdhub.p2p.source.ServiceInfo;
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.channel.EventLoop;
 import org.agrona.DirectBuffer;
 import org.agrona.collections.Int2ObjectHashMap;
@@ -65,6 +66,8 @@ public final class FanOutWorker implements ItemSourceListener
     private static final int MAX_NAME_LENGTH = 255;
     private static final long CLOSE_TIMEOUT_MS = 5_000;
     private static final long MAX_HOUSEKEEPING_PERIOD_NS = TimeUnit.MILLISECONDS.toNanos(100);
+    /** Output of a dropped consumer above which the worker's allocator cache is trimmed. */
+    private static final long TRIM_CACHE_AFTER_BYTES = 1024 * 1024;
 
     private final int index;
     private final EventLoop eventLoop;
@@ -264,10 +267,28 @@ public final class FanOutWorker implements ItemSourceListener
         }
         session.watches.clear();
         session.directoryStreamId = 0;
+        if (session.outputBytesAtClose() >= TRIM_CACHE_AFTER_BYTES)
+        {
+            trimAllocatorCache(session);
+        }
         if (sessions.isEmpty() && null != housekeepingTimer)
         {
             housekeepingTimer.cancel(false);
             housekeepingTimer = null;
+        }
+    }
+
+    /**
+     * The output of a dropped consumer has gone back to the pool by now (Netty releases a closed channel's outbound
+     * buffer before it fires channelInactive), but the worker thread's cache keeps up to a few hundred buffers of each
+     * size for reuse, and a pool chunk that still holds one is never freed. Trimming the cache after a large drop lets
+     * the chunks the consumer's output filled go back to the operating system.
+     */
+    private static void trimAllocatorCache(final ConsumerSession session)
+    {
+        if (session.alloc() instanceof PooledByteBufAllocator)
+        {
+            ((PooledByteBufAllocator)session.alloc()).trimCurrentThreadCache();
         }
     }
 
@@ -424,8 +445,7 @@ public final class FanOutWorker implements ItemSourceListener
                 session.disconnect(DisconnectReason.SLOW_CONSUMER, "pending output " +
                     session.pendingOutputBytes() + " bytes above the limit " + settings.maxOutputBytes());
             }
-            else if (!session.hasUnflushedWrites() &&
-                session.isStalledLongerThan(nowNs, settings.slowConsumerTimeoutNs()))
+            else if (session.isStalledLongerThan(nowNs, settings.slowConsumerTimeoutNs()))
             {
                 session.disconnect(DisconnectReason.SLOW_CONSUMER, session.pendingOutputBytes() +
                     " bytes of output waited without draining for more than " +
