@@ -7,9 +7,13 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 
 import com.refinitiv.eta.codec.MsgClasses;
+import com.refinitiv.eta.codec.UpdateMsg;
+import com.refinitiv.eta.codec.UpdateMsgFlags;
 import io.mdhub.common.dictionary.FieldIds;
 import io.mdhub.common.test.EtaTransportExtension;
 import io.mdhub.common.test.InterruptAfter;
@@ -35,6 +39,9 @@ class P2pSlowConsumerTest
     static final int MAX_PUBLISHED = 400_000;
     static final long SLACK_MS = 4_000;
     static final int MAX_UNHANDLED = 5_000;
+    static final int VIEW_ITEMS = 100;
+    static final int CONFLATE_ROUNDS = 30;
+    static final long MAX_HOUSEKEEPING_MS = 100;
     /** Two chunks of the output pool: what the pool may keep beyond its level before the slow consumer. */
     static final long POOL_SLACK_BYTES = 2 * P2pConfiguration.OUTPUT_POOL_CHUNK_SIZE_DEFAULT;
 
@@ -168,18 +175,7 @@ class P2pSlowConsumerTest
                 source.update(SERVICE_ID, name(item), FILLER, FieldIds.TRDVOL_1, ++seq[item]);
             }
         }
-        MdTests.await("the good consumer caught up", () ->
-        {
-            drain(good, goodSeen);
-            for (int item = 0; item < GOOD_ITEMS; item++)
-            {
-                if (goodSeen[item] != seq[item])
-                {
-                    return false;
-                }
-            }
-            return true;
-        });
+        awaitCaughtUp(good, goodSeen, seq);
         assertEquals(1, counters.disconnects(DisconnectReason.SLOW_CONSUMER).get(), "only the slow consumer");
 
         // what its output held goes back: the pool returns to its level before the slow consumer filled it
@@ -187,7 +183,7 @@ class P2pSlowConsumerTest
             poolBytes(), () -> poolBytes() <= poolBefore + POOL_SLACK_BYTES);
         System.gc();
         System.out.println("slow consumer dropped after " + elapsedMs + " ms, " + published + " updates published; " +
-            "pool peak " + poolPeak + " bytes; before: " + before + "; at the drop: " + atDrop + "; after: " +
+            "pool peak " + poolPeak + " bytes; before: " + before + "; just after the drop: " + atDrop + "; after: " +
             figures());
         slow.close();
     }
@@ -222,6 +218,188 @@ class P2pSlowConsumerTest
         assertEquals(1, counters.disconnects(DisconnectReason.SLOW_CONSUMER).get(), "after " + elapsedMs + " ms");
         assertTrue(elapsedMs < timeoutMs + SLACK_MS, "at the slow-consumer timeout, not later: " + elapsedMs);
         MdTests.await("its stream gone", () -> 0 == counters.watchlistEntries().get());
+    }
+
+    @Test
+    void underConflateAConsumerThatPausesGetsEveryItemsLatestValuesWhenItResumes() throws Exception
+    {
+        server = P2pServer.launch(new P2pServer.Context().port(0).componentName("p2p-slow-3").itemSourceFactory(source)
+            .slowConsumerPolicy(SlowConsumerPolicy.CONFLATE)
+            .guaranteedOutputBytes(64 * 1024)
+            .slowConsumerTimeoutNs(TimeUnit.MILLISECONDS.toNanos(500))
+            .conflateTimeoutNs(TimeUnit.SECONDS.toNanos(60)));
+        final P2pCounters counters = server.context().counters();
+        final EtaConsumer good = consumer("good", GOOD_ITEMS);
+        // the paused consumer watches every item; the first VIEW_ITEMS with a view of two fields
+        final EtaConsumer paused = EtaConsumer.connect(server.port());
+        closeables.add(paused);
+        final List<Map<Integer, Long>> seen = subscribeWithViews(paused);
+
+        // it stops reading while every item updates many times; the good consumer reads as it goes
+        final long[] seq = new long[ITEMS];
+        final long[] goodSeen = new long[GOOD_ITEMS];
+        int published = 0;
+        while (published < CONFLATE_ROUNDS * ITEMS)
+        {
+            final int item = published++ % ITEMS;
+            ++seq[item];
+            source.update(SERVICE_ID, name(item), FILLER, FieldIds.BID, 20_000 + seq[item], FieldIds.TRDVOL_1,
+                seq[item]);
+            if (0 == published % 100)
+            {
+                final long sent = published;
+                MdTests.await("the worker keeping up with the stub source", () ->
+                {
+                    drain(good, goodSeen);
+                    return sent - updatesIn(counters) < MAX_UNHANDLED;
+                });
+            }
+        }
+        final long total = published;
+        MdTests.await("every update handled", () -> total == updatesIn(counters));
+        final long conflatedWhilePaused = counters.updatesConflated().get();
+        assertTrue(conflatedWhilePaused > 0, "updates were held back while it was behind");
+        assertEquals(0, counters.disconnects(DisconnectReason.SLOW_CONSUMER).get(),
+            "behind for longer than the slow-consumer timeout, but not the conflation timeout");
+
+        // it reads again: each item's stream reaches the source's latest values, never going back
+        final long resumeNs = System.nanoTime();
+        int conflatedUpdates = 0;
+        int upToDate = 0;
+        final boolean[] isUpToDate = new boolean[ITEMS];
+        while (upToDate < ITEMS)
+        {
+            final EtaMessage message = paused.awaitMessage();
+            final int index = message.streamId() - 10;
+            assertTrue(index >= 0 && index < ITEMS, message::toString);
+            assertTrue(MsgClasses.UPDATE == message.msgClass(), () -> "no stream closed or refreshed: " + message);
+            final Map<Integer, Long> fields = message.mantissas();
+            final Long volume = fields.get(FieldIds.TRDVOL_1);
+            if (null != volume)
+            {
+                assertTrue(volume > seen.get(index).get(FieldIds.TRDVOL_1), "never back: " + message);
+            }
+            if (0 != (message.flags() & UpdateMsgFlags.HAS_CONF_INFO))
+            {
+                conflatedUpdates++;
+                final UpdateMsg update = (UpdateMsg)message.msg();
+                assertTrue(update.conflationCount() > 0, message::toString);
+                assertTrue(0 != (message.flags() & UpdateMsgFlags.DO_NOT_RIPPLE), message::toString);
+                if (index < VIEW_ITEMS)
+                {
+                    assertEquals(java.util.Set.of(FieldIds.BID, FieldIds.TRDVOL_1), fields.keySet(),
+                        "the conflated update honours the view: " + message);
+                }
+            }
+            seen.get(index).putAll(fields);
+            if (!isUpToDate[index] && seq[index] == seen.get(index).get(FieldIds.TRDVOL_1))
+            {
+                isUpToDate[index] = true;
+                upToDate++;
+            }
+        }
+        final long catchUpMs = (System.nanoTime() - resumeNs) / 1_000_000;
+        for (int i = 0; i < ITEMS; i++)
+        {
+            final Map<Integer, Long> expected = source.image(SERVICE_ID, name(i));
+            if (i < VIEW_ITEMS)
+            {
+                expected.keySet().retainAll(java.util.Set.of(FieldIds.BID, FieldIds.TRDVOL_1));
+            }
+            assertEquals(expected, seen.get(i), "the latest values of " + name(i));
+        }
+        assertTrue(conflatedUpdates > 0, "conflated updates with conflation info");
+
+        // the good consumer saw every update in order, and nothing more arrives on the paused one's streams
+        awaitCaughtUp(good, goodSeen, seq);
+        assertEquals(2, counters.connectionsActive().get());
+        assertEquals(0, counters.disconnects(DisconnectReason.SLOW_CONSUMER).get());
+        System.out.println("conflate: " + published + " updates published, " + conflatedWhilePaused +
+            " held back, " + conflatedUpdates + " conflated updates sent, caught up in " + catchUpMs + " ms");
+    }
+
+    @Test
+    void underConflateAConsumerBehindPastTheConflationTimeoutIsStillDisconnected() throws Exception
+    {
+        final long slowTimeoutMs = 300;
+        final long conflateTimeoutMs = 2_000;
+        server = P2pServer.launch(new P2pServer.Context().port(0).componentName("p2p-slow-4").itemSourceFactory(source)
+            .slowConsumerPolicy(SlowConsumerPolicy.CONFLATE)
+            .guaranteedOutputBytes(64 * 1024)
+            .slowConsumerTimeoutNs(TimeUnit.MILLISECONDS.toNanos(slowTimeoutMs))
+            .conflateTimeoutNs(TimeUnit.MILLISECONDS.toNanos(conflateTimeoutMs)));
+        final P2pCounters counters = server.context().counters();
+        consumer("never-reads-again", ITEMS);
+
+        long unwritableNs = 0;
+        final long[] seq = new long[ITEMS];
+        int published = 0;
+        while (0 == counters.disconnects(DisconnectReason.SLOW_CONSUMER).get() && published < MAX_PUBLISHED)
+        {
+            final int item = published++ % ITEMS;
+            source.update(SERVICE_ID, name(item), FILLER, FieldIds.TRDVOL_1, ++seq[item]);
+            if (0 == published % 100)
+            {
+                final long sent = published;
+                MdTests.await("the worker keeping up with the stub source", () -> sent - updatesIn(counters) < 1000);
+                if (0 == unwritableNs && counters.updatesConflated().get() > 0)
+                {
+                    unwritableNs = System.nanoTime(); // it is behind: updates are held back from here on
+                }
+            }
+        }
+        final long behindMs = (System.nanoTime() - unwritableNs) / 1_000_000;
+        assertEquals(1, counters.disconnects(DisconnectReason.SLOW_CONSUMER).get(), "published " + published);
+        assertTrue(0 != unwritableNs, "it was behind before it was dropped");
+        assertTrue(behindMs >= conflateTimeoutMs - MAX_HOUSEKEEPING_MS, "kept past the slow-consumer timeout, up to " +
+            "the conflation timeout: " + behindMs + " ms");
+        assertTrue(behindMs < conflateTimeoutMs + SLACK_MS, "dropped at the conflation timeout: " + behindMs + " ms");
+        MdTests.await("its connection and streams gone", () -> 0 == counters.connectionsActive().get());
+    }
+
+    /**
+     * Log in and open every item, the first {@link #VIEW_ITEMS} with a view of BID and TRDVOL_1.
+     *
+     * @return each stream's REAL fields as its refresh gave them.
+     */
+    private static List<Map<Integer, Long>> subscribeWithViews(final EtaConsumer consumer)
+    {
+        consumer.login("paused");
+        for (int i = 0; i < ITEMS; i++)
+        {
+            if (i < VIEW_ITEMS)
+            {
+                consumer.requestView(10 + i, SERVICE_ID, name(i), true, FieldIds.BID, FieldIds.TRDVOL_1);
+            }
+            else
+            {
+                consumer.requestItem(10 + i, SERVICE_ID, name(i), true);
+            }
+        }
+        final List<Map<Integer, Long>> seen = new ArrayList<>();
+        for (int i = 0; i < ITEMS; i++)
+        {
+            final EtaMessage refresh = consumer.awaitMessage(10 + i);
+            assertEquals(MsgClasses.REFRESH, refresh.msgClass());
+            seen.add(new TreeMap<>(refresh.mantissas()));
+        }
+        return seen;
+    }
+
+    private static void awaitCaughtUp(final EtaConsumer good, final long[] goodSeen, final long[] seq)
+    {
+        MdTests.await("the good consumer caught up", () ->
+        {
+            drain(good, goodSeen);
+            for (int item = 0; item < GOOD_ITEMS; item++)
+            {
+                if (goodSeen[item] != seq[item])
+                {
+                    return false;
+                }
+            }
+            return true;
+        });
     }
 
     private static long updatesIn(final P2pCounters counters)

@@ -1,5 +1,6 @@
 package io.mdhub.p2p.fanout;
 
+import java.util.ArrayList;
 import java.util.concurrent.TimeUnit;
 
 import io.mdhub.common.ripc.RipcFrameEncoder;
@@ -33,6 +34,8 @@ public final class ConsumerSession extends ChannelInboundHandlerAdapter
     final long connectionId;
     final boolean isLatencyProfile;
     final Int2ObjectHashMap<ItemWatch> watches = new Int2ObjectHashMap<>();
+    /** Streams that missed updates (conflate policy), each listed once, in no order. */
+    final ArrayList<ItemWatch> conflated = new ArrayList<>();
     private final FanOutWorker worker;
     private ChannelHandlerContext ctx;
     private RipcFrameEncoder encoder;
@@ -140,7 +143,12 @@ public final class ConsumerSession extends ChannelInboundHandlerAdapter
     @Override
     public void channelWritabilityChanged(final ChannelHandlerContext ctx)
     {
-        unwritableSinceNs = ctx.channel().isWritable() ? 0 : Math.max(1, System.nanoTime());
+        final boolean isWritable = ctx.channel().isWritable();
+        unwritableSinceNs = isWritable ? 0 : Math.max(1, System.nanoTime());
+        if (isWritable && !conflated.isEmpty())
+        {
+            worker.onCaughtUp(this);
+        }
         ctx.fireChannelWritabilityChanged();
     }
 
@@ -195,6 +203,39 @@ public final class ConsumerSession extends ChannelInboundHandlerAdapter
             return;
         }
         write(messages.copyWithStreamId(ctx.alloc(), source, offset, length, streamId));
+    }
+
+    /**
+     * Conflate policy: whether an update for a stream is held back. It is while the stream already missed updates
+     * (its conflated update brings them), and from the moment the connection is unwritable (its output passed the
+     * guaranteed output): the stream is then listed, once, and only counts what it misses. Allocates nothing but the
+     * list's growth.
+     *
+     * @return true if the update is not to be written to this stream.
+     */
+    boolean holdsBackUpdate(final ItemWatch watch)
+    {
+        if (0 != watch.conflatedUpdates)
+        {
+            if (Integer.MAX_VALUE != watch.conflatedUpdates)
+            {
+                watch.conflatedUpdates++;
+            }
+            return true;
+        }
+        if (ctx.channel().isWritable())
+        {
+            return false;
+        }
+        watch.conflatedUpdates = 1;
+        watch.conflatedSinceNs = System.nanoTime();
+        conflated.add(watch);
+        return true;
+    }
+
+    boolean isWritable()
+    {
+        return ctx.channel().isWritable();
     }
 
     /**
