@@ -24,6 +24,8 @@ import io.netty.buffer.PooledByteBufAllocatorMetric;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Slow consumers under load: real ETA consumers, thousands of items, one consumer that stops reading.
@@ -140,6 +142,7 @@ class P2pSlowConsumerTest
         final long[] seq = new long[ITEMS];
         final long[] goodSeen = new long[GOOD_ITEMS];
         long poolPeak = 0;
+        long rssPeakKb = 0;
         final long startNs = System.nanoTime();
         int published = 0;
         while (0 == counters.disconnects(DisconnectReason.SLOW_CONSUMER).get() && published < MAX_PUBLISHED)
@@ -150,6 +153,7 @@ class P2pSlowConsumerTest
             {
                 drain(good, goodSeen);
                 poolPeak = Math.max(poolPeak, poolBytes());
+                rssPeakKb = Math.max(rssPeakKb, rssKb());
                 // a backbone source hands the worker what it can take; the stub queues tasks without limit
                 final long sent = published;
                 MdTests.await("the worker keeping up with the stub source", () ->
@@ -183,7 +187,8 @@ class P2pSlowConsumerTest
             poolBytes(), () -> poolBytes() <= poolBefore + POOL_SLACK_BYTES);
         System.gc();
         System.out.println("slow consumer dropped after " + elapsedMs + " ms, " + published + " updates published; " +
-            "pool peak " + poolPeak + " bytes; before: " + before + "; just after the drop: " + atDrop + "; after: " +
+            "pool peak " + poolPeak + " bytes, rss peak " +
+            rssPeakKb + " kB; before: " + before + "; just after the drop: " + atDrop + "; after: " +
             figures());
         slow.close();
     }
@@ -220,10 +225,17 @@ class P2pSlowConsumerTest
         MdTests.await("its stream gone", () -> 0 == counters.watchlistEntries().get());
     }
 
-    @Test
-    void underConflateAConsumerThatPausesGetsEveryItemsLatestValuesWhenItResumes() throws Exception
+    /**
+     * With the cache a stream that missed updates gets one conflated update from the item's image; without it, an
+     * unsolicited refresh asked from the source.
+     */
+    @ParameterizedTest
+    @ValueSource(booleans = {true, false})
+    void underConflateAConsumerThatPausesGetsEveryItemsLatestValuesWhenItResumes(final boolean isCached)
+        throws Exception
     {
         server = P2pServer.launch(new P2pServer.Context().port(0).componentName("p2p-slow-3").itemSourceFactory(source)
+            .cacheEnabled(isCached)
             .slowConsumerPolicy(SlowConsumerPolicy.CONFLATE)
             .guaranteedOutputBytes(64 * 1024)
             .slowConsumerTimeoutNs(TimeUnit.MILLISECONDS.toNanos(500))
@@ -272,14 +284,16 @@ class P2pSlowConsumerTest
             final EtaMessage message = paused.awaitMessage();
             final int index = message.streamId() - 10;
             assertTrue(index >= 0 && index < ITEMS, message::toString);
-            assertTrue(MsgClasses.UPDATE == message.msgClass(), () -> "no stream closed or refreshed: " + message);
+            assertTrue(MsgClasses.UPDATE == message.msgClass() ||
+                (!isCached && MsgClasses.REFRESH == message.msgClass() && !message.isSolicited()),
+                () -> "no stream closed; a refresh only without the cache, unsolicited: " + message);
             final Map<Integer, Long> fields = message.mantissas();
             final Long volume = fields.get(FieldIds.TRDVOL_1);
             if (null != volume)
             {
                 assertTrue(volume > seen.get(index).get(FieldIds.TRDVOL_1), "never back: " + message);
             }
-            if (0 != (message.flags() & UpdateMsgFlags.HAS_CONF_INFO))
+            if (MsgClasses.UPDATE == message.msgClass() && 0 != (message.flags() & UpdateMsgFlags.HAS_CONF_INFO))
             {
                 conflatedUpdates++;
                 final UpdateMsg update = (UpdateMsg)message.msg();
@@ -308,14 +322,15 @@ class P2pSlowConsumerTest
             }
             assertEquals(expected, seen.get(i), "the latest values of " + name(i));
         }
-        assertTrue(conflatedUpdates > 0, "conflated updates with conflation info");
+        assertEquals(isCached, conflatedUpdates > 0, "conflated updates with conflation info from the cache");
 
         // the good consumer saw every update in order, and nothing more arrives on the paused one's streams
         awaitCaughtUp(good, goodSeen, seq);
         assertEquals(2, counters.connectionsActive().get());
         assertEquals(0, counters.disconnects(DisconnectReason.SLOW_CONSUMER).get());
-        System.out.println("conflate: " + published + " updates published, " + conflatedWhilePaused +
-            " held back, " + conflatedUpdates + " conflated updates sent, caught up in " + catchUpMs + " ms");
+        System.out.println("conflate (cache " + isCached + "): " + published + " updates published, " +
+            conflatedWhilePaused + " held back, " + conflatedUpdates + " conflated updates sent, caught up in " +
+            catchUpMs + " ms");
     }
 
     @Test
