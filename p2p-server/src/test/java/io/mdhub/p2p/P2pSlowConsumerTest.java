@@ -143,7 +143,7 @@ class P2pSlowConsumerTest
         final long[] goodSeen = new long[GOOD_ITEMS];
         long poolPeak = 0;
         long rssPeakKb = 0;
-        final long startNs = System.nanoTime();
+        long unwritableNs = 0;
         int published = 0;
         while (0 == counters.disconnects(DisconnectReason.SLOW_CONSUMER).get() && published < MAX_PUBLISHED)
         {
@@ -151,6 +151,10 @@ class P2pSlowConsumerTest
             source.update(SERVICE_ID, name(item), FILLER, FieldIds.TRDVOL_1, ++seq[item]);
             if (0 == published % 100)
             {
+                if (0 == unwritableNs && isUnwritable("slow"))
+                {
+                    unwritableNs = System.nanoTime(); // its output passed the guaranteed output: the clock runs
+                }
                 drain(good, goodSeen);
                 poolPeak = Math.max(poolPeak, poolBytes());
                 rssPeakKb = Math.max(rssPeakKb, rssKb());
@@ -165,11 +169,16 @@ class P2pSlowConsumerTest
         }
         MdTests.await("the slow consumer disconnected",
             () -> 1 == counters.disconnects(DisconnectReason.SLOW_CONSUMER).get());
-        final long elapsedMs = (System.nanoTime() - startNs) / 1_000_000;
+        final long elapsedMs = (System.nanoTime() - unwritableNs) / 1_000_000;
         final String atDrop = figures();
         MdTests.await("the slow consumer's connection and streams gone",
             () -> 1 == counters.connectionsActive().get() && GOOD_ITEMS == counters.watchlistEntries().get());
-        assertTrue(elapsedMs < timeoutMs + SLACK_MS, "dropped at its output limit or timeout: " + elapsedMs + " ms");
+        assertTrue(0 != unwritableNs, "it was behind before it was dropped");
+        assertTrue(elapsedMs < timeoutMs + SLACK_MS, "dropped at its output limit or timeout: " + elapsedMs +
+            " ms after it turned unwritable");
+        final long maxOutputBytes = server.context().maxOutputBytes();
+        assertTrue(poolPeak <= 2 * maxOutputBytes, "the pool held about what was queued for it (at most " +
+            maxOutputBytes + " bytes), not a frame per flush: " + poolPeak);
 
         // every consumer left gets every update, without a gap, during and after the drop
         for (int round = 0; round < 3; round++)
@@ -186,7 +195,8 @@ class P2pSlowConsumerTest
         MdTests.await(() -> "the output pool back within " + POOL_SLACK_BYTES + " bytes of " + poolBefore + ": " +
             poolBytes(), () -> poolBytes() <= poolBefore + POOL_SLACK_BYTES);
         System.gc();
-        System.out.println("slow consumer dropped after " + elapsedMs + " ms, " + published + " updates published; " +
+        System.out.println("slow consumer dropped " + elapsedMs + " ms after it turned unwritable, " + published +
+            " updates published; " +
             "pool peak " + poolPeak + " bytes, rss peak " +
             rssPeakKb + " kB; before: " + before + "; just after the drop: " + atDrop + "; after: " +
             figures());
@@ -221,7 +231,8 @@ class P2pSlowConsumerTest
         }
         final long elapsedMs = (System.nanoTime() - startNs) / 1_000_000;
         assertEquals(1, counters.disconnects(DisconnectReason.SLOW_CONSUMER).get(), "after " + elapsedMs + " ms");
-        assertTrue(elapsedMs < timeoutMs + SLACK_MS, "at the slow-consumer timeout, not later: " + elapsedMs);
+        // before the stall check read what waited after a flush, this one stayed until unwritable (8 s at 4 MB/s)
+        assertTrue(elapsedMs < timeoutMs + SLACK_MS + 1_500, "at the slow-consumer timeout, not later: " + elapsedMs);
         MdTests.await("its stream gone", () -> 0 == counters.watchlistEntries().get());
     }
 
@@ -425,6 +436,21 @@ class P2pSlowConsumerTest
             sum += service.updatesIn().get();
         }
         return sum;
+    }
+
+    /**
+     * @return true if the user's connection is unwritable now, as the JMX connection list says.
+     */
+    private boolean isUnwritable(final String user)
+    {
+        for (final String line : server.control().getConnections())
+        {
+            if (line.contains(" user=" + user + " ") && line.endsWith("writable=false"))
+            {
+                return true;
+            }
+        }
+        return false;
     }
 
     private long poolBytes()
