@@ -43,6 +43,7 @@ class P2pSlowConsumerTest
     static final int MAX_UNHANDLED = 5_000;
     static final int VIEW_ITEMS = 100;
     static final int CONFLATE_ROUNDS = 30;
+    static final int RESUME_ROUNDS = 10;
     static final long MAX_HOUSEKEEPING_MS = 100;
     /** Two chunks of the output pool: what the pool may keep beyond its level before the slow consumer. */
     static final long POOL_SLACK_BYTES = 2 * P2pConfiguration.OUTPUT_POOL_CHUNK_SIZE_DEFAULT;
@@ -285,44 +286,35 @@ class P2pSlowConsumerTest
         assertEquals(0, counters.disconnects(DisconnectReason.SLOW_CONSUMER).get(),
             "behind for longer than the slow-consumer timeout, but not the conflation timeout");
 
-        // it reads again: each item's stream reaches the source's latest values, never going back
+        // it reads again while the updates go on (its connection turns writable and unwritable as it catches up):
+        // each item's stream reaches the source's latest values, never going back
         final long resumeNs = System.nanoTime();
-        int conflatedUpdates = 0;
-        int upToDate = 0;
-        final boolean[] isUpToDate = new boolean[ITEMS];
-        while (upToDate < ITEMS)
+        final ResumedConsumer resumed = new ResumedConsumer(seen, isCached);
+        for (int round = 0; round < RESUME_ROUNDS; round++)
         {
-            final EtaMessage message = paused.awaitMessage();
-            final int index = message.streamId() - 10;
-            assertTrue(index >= 0 && index < ITEMS, message::toString);
-            assertTrue(MsgClasses.UPDATE == message.msgClass() ||
-                (!isCached && MsgClasses.REFRESH == message.msgClass() && !message.isSolicited()),
-                () -> "no stream closed; a refresh only without the cache, unsolicited: " + message);
-            final Map<Integer, Long> fields = message.mantissas();
-            final Long volume = fields.get(FieldIds.TRDVOL_1);
-            if (null != volume)
+            for (int item = 0; item < ITEMS; item++)
             {
-                assertTrue(volume > seen.get(index).get(FieldIds.TRDVOL_1), "never back: " + message);
-            }
-            if (MsgClasses.UPDATE == message.msgClass() && 0 != (message.flags() & UpdateMsgFlags.HAS_CONF_INFO))
-            {
-                conflatedUpdates++;
-                final UpdateMsg update = (UpdateMsg)message.msg();
-                assertTrue(update.conflationCount() > 0, message::toString);
-                assertTrue(0 != (message.flags() & UpdateMsgFlags.DO_NOT_RIPPLE), message::toString);
-                if (index < VIEW_ITEMS)
+                ++seq[item];
+                source.update(SERVICE_ID, name(item), FILLER, FieldIds.BID, 20_000 + seq[item], FieldIds.TRDVOL_1,
+                    seq[item]);
+                if (0 == ++published % 100)
                 {
-                    assertEquals(java.util.Set.of(FieldIds.BID, FieldIds.TRDVOL_1), fields.keySet(),
-                        "the conflated update honours the view: " + message);
+                    final long sent = published;
+                    MdTests.await("the worker keeping up with the stub source", () ->
+                    {
+                        drain(good, goodSeen);
+                        resumed.pollAll(paused);
+                        return sent - updatesIn(counters) < MAX_UNHANDLED;
+                    });
                 }
             }
-            seen.get(index).putAll(fields);
-            if (!isUpToDate[index] && seq[index] == seen.get(index).get(FieldIds.TRDVOL_1))
-            {
-                isUpToDate[index] = true;
-                upToDate++;
-            }
         }
+        MdTests.await("every item's latest values on the resumed consumer", () ->
+        {
+            resumed.pollAll(paused);
+            return resumed.isUpToDate(seq);
+        });
+        final int conflatedUpdates = resumed.conflatedUpdates;
         final long catchUpMs = (System.nanoTime() - resumeNs) / 1_000_000;
         for (int i = 0; i < ITEMS; i++)
         {
@@ -470,6 +462,70 @@ class P2pSlowConsumerTest
                 assertEquals(seen[index] + 1, value, "no gap on stream " + message.streamId());
                 seen[index] = value;
             }
+        }
+    }
+    /**
+     * What a consumer that paused sees when it reads again: every message checked as it arrives.
+     */
+    private static final class ResumedConsumer
+    {
+        final List<Map<Integer, Long>> seen;
+        final boolean isCached;
+        int conflatedUpdates;
+
+        ResumedConsumer(final List<Map<Integer, Long>> seen, final boolean isCached)
+        {
+            this.seen = seen;
+            this.isCached = isCached;
+        }
+
+        void pollAll(final EtaConsumer consumer)
+        {
+            EtaMessage message;
+            while (null != (message = consumer.poll()))
+            {
+                apply(message);
+            }
+        }
+
+        void apply(final EtaMessage message)
+        {
+            final int index = message.streamId() - 10;
+            assertTrue(index >= 0 && index < ITEMS, message::toString);
+            assertTrue(MsgClasses.UPDATE == message.msgClass() ||
+                (!isCached && MsgClasses.REFRESH == message.msgClass() && !message.isSolicited()),
+                () -> "no stream closed; a refresh only without the cache, unsolicited: " + message);
+            final Map<Integer, Long> fields = message.mantissas();
+            final Long volume = fields.get(FieldIds.TRDVOL_1);
+            if (null != volume)
+            {
+                assertTrue(volume > seen.get(index).get(FieldIds.TRDVOL_1), "never back: " + message);
+            }
+            if (MsgClasses.UPDATE == message.msgClass() && 0 != (message.flags() & UpdateMsgFlags.HAS_CONF_INFO))
+            {
+                conflatedUpdates++;
+                final UpdateMsg update = (UpdateMsg)message.msg();
+                assertTrue(update.conflationCount() > 0, message::toString);
+                assertTrue(0 != (message.flags() & UpdateMsgFlags.DO_NOT_RIPPLE), message::toString);
+                if (index < VIEW_ITEMS)
+                {
+                    assertEquals(java.util.Set.of(FieldIds.BID, FieldIds.TRDVOL_1), fields.keySet(),
+                        "the conflated update honours the view: " + message);
+                }
+            }
+            seen.get(index).putAll(fields);
+        }
+
+        boolean isUpToDate(final long[] seq)
+        {
+            for (int i = 0; i < ITEMS; i++)
+            {
+                if (seq[i] != seen.get(i).get(FieldIds.TRDVOL_1))
+                {
+                    return false;
+                }
+            }
+            return true;
         }
     }
 }

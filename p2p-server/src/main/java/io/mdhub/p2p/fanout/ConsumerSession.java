@@ -57,6 +57,8 @@ public final class ConsumerSession extends ChannelInboundHandlerAdapter
     /** Output the socket had not taken right after the last flush. */
     private long pendingAtFlush;
     private long loginClockNs;
+    private final Runnable caughtUpTask = this::caughtUp;
+    private boolean isCaughtUpScheduled;
     /** What waited for the consumer when the server closed its connection (released with the connection). */
     private long outputBytesAtClose;
 
@@ -145,9 +147,12 @@ public final class ConsumerSession extends ChannelInboundHandlerAdapter
     {
         final boolean isWritable = ctx.channel().isWritable();
         unwritableSinceNs = isWritable ? 0 : Math.max(1, System.nanoTime());
-        if (isWritable && !conflated.isEmpty())
+        if (isWritable && !conflated.isEmpty() && !isCaughtUpScheduled)
         {
-            worker.onCaughtUp(this);
+            // Netty tells of writability from inside a flush (the worker's flush loop among others): what the
+            // consumer missed is written from a task of its own, never from inside someone else's flush
+            isCaughtUpScheduled = true;
+            ctx.executor().execute(caughtUpTask);
         }
         ctx.fireChannelWritabilityChanged();
     }
@@ -231,6 +236,15 @@ public final class ConsumerSession extends ChannelInboundHandlerAdapter
         watch.conflatedSinceNs = System.nanoTime();
         conflated.add(watch);
         return true;
+    }
+
+    private void caughtUp()
+    {
+        isCaughtUpScheduled = false;
+        if (!isClosing)
+        {
+            worker.onCaughtUp(this);
+        }
     }
 
     boolean isWritable()
