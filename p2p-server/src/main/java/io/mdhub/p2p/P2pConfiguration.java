@@ -119,7 +119,7 @@ public final class P2pConfiguration
 
     /**
      * Under the conflate policy, longest time a consumer may stay unwritable (or have output that does not drain)
-     * before it is disconnected as slow; at least {@link #SLOW_CONSUMER_TIMEOUT_PROP_NAME}.
+     * before it is disconnected as slow; under conflate, at least {@link #SLOW_CONSUMER_TIMEOUT_PROP_NAME}.
      */
     public static final String CONFLATE_TIMEOUT_PROP_NAME = "mdhub.p2p.slow.consumer.conflate.timeout";
 
@@ -129,9 +129,9 @@ public final class P2pConfiguration
     public static final long CONFLATE_TIMEOUT_DEFAULT_NS = TimeUnit.SECONDS.toNanos(60);
 
     /**
-     * Chunk size of the buffer pool consumer connections write through (a power of two, 64k to 16m): the pool frees
-     * the memory a dropped consumer's output held one whole chunk at a time, so a small chunk gives memory back soon
-     * after a slow consumer is dropped; a message larger than a chunk is allocated outside the pool.
+     * Chunk size of the consumer connections' own buffer pool, their output and input (a power of two, 64k to 16m):
+     * it frees the memory a dropped consumer's output held one whole chunk at a time, so a small chunk gives memory
+     * back soon after a slow consumer is dropped; a message larger than a chunk is allocated outside the pool.
      */
     public static final String OUTPUT_POOL_CHUNK_SIZE_PROP_NAME = "mdhub.p2p.output.pool.chunk.size";
 

@@ -409,7 +409,7 @@ public final class P2pServer implements AutoCloseable
             {
                 throw new IllegalArgumentException(P2pConfiguration.SLOW_CONSUMER_POLICY_PROP_NAME + " is required");
             }
-            if (conflateTimeoutNs < slowConsumerTimeoutNs)
+            if (SlowConsumerPolicy.CONFLATE == slowConsumerPolicy && conflateTimeoutNs < slowConsumerTimeoutNs)
             {
                 throw new IllegalArgumentException(P2pConfiguration.CONFLATE_TIMEOUT_PROP_NAME + " (" +
                     conflateTimeoutNs + " ns) must be at least " + P2pConfiguration.SLOW_CONSUMER_TIMEOUT_PROP_NAME +

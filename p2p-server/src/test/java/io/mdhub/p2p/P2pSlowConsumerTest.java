@@ -1,6 +1,7 @@
 package io.mdhub.p2p;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
@@ -373,6 +374,40 @@ class P2pSlowConsumerTest
             "the conflation timeout: " + behindMs + " ms");
         assertTrue(behindMs < conflateTimeoutMs + SLACK_MS, "dropped at the conflation timeout: " + behindMs + " ms");
         MdTests.await("its connection and streams gone", () -> 0 == counters.connectionsActive().get());
+    }
+
+    @Test
+    void slowConsumerSettingsAreCheckedWhenConfigured()
+    {
+        assertEquals(SlowConsumerPolicy.CONFLATE, SlowConsumerPolicy.parse(" Conflate "));
+        final IllegalArgumentException policy =
+            assertThrows(IllegalArgumentException.class, () -> SlowConsumerPolicy.parse("drop"));
+        assertTrue(policy.getMessage().startsWith(P2pConfiguration.SLOW_CONSUMER_POLICY_PROP_NAME),
+            policy.getMessage());
+        final IllegalArgumentException shorter = assertThrows(IllegalArgumentException.class, () -> context()
+            .slowConsumerPolicy(SlowConsumerPolicy.CONFLATE).slowConsumerTimeoutNs(TimeUnit.SECONDS.toNanos(30))
+            .conflateTimeoutNs(TimeUnit.SECONDS.toNanos(20)).conclude());
+        assertTrue(shorter.getMessage().contains(P2pConfiguration.CONFLATE_TIMEOUT_PROP_NAME), shorter.getMessage());
+        for (final int chunkSize : new int[] {32 * 1024, 100 * 1024, 32 << 20})
+        {
+            final IllegalArgumentException chunk = assertThrows(IllegalArgumentException.class,
+                () -> context().outputPoolChunkSize(chunkSize).conclude(), () -> "chunk size " + chunkSize);
+            assertTrue(chunk.getMessage().contains(P2pConfiguration.OUTPUT_POOL_CHUNK_SIZE_PROP_NAME),
+                chunk.getMessage());
+        }
+        // the conflation timeout matters only under conflate
+        final P2pServer.Context disconnect = context().slowConsumerTimeoutNs(TimeUnit.SECONDS.toNanos(120))
+            .outputPoolChunkSize(64 * 1024);
+        disconnect.conclude();
+        assertEquals(SlowConsumerPolicy.DISCONNECT, disconnect.slowConsumerPolicy(), "the default");
+        assertEquals(64 * 1024, disconnect.outputAllocator().metric().chunkSize());
+        disconnect.close();
+    }
+
+    private P2pServer.Context context()
+    {
+        return new P2pServer.Context().port(0).componentName("p2p-slow-settings").itemSourceFactory(source)
+            .registerMBean(false);
     }
 
     /**

@@ -303,16 +303,16 @@ public final class FanOutWorker implements ItemSourceListener
 
     /**
      * Conflate policy: a consumer that was behind is writable again (called from a task of its own or housekeeping,
-     * never from inside a flush). Each of its streams that missed updates gets the
-     * item's latest state once — from the source's image as an update with conflation info (a FieldList item) or an
-     * unsolicited refresh (a Map item: an update could not say which entries went away) — until the connection turns
-     * unwritable again; the rest wait for the next writability change.
+     * never from inside a flush). Each of its streams that missed updates gets the item's latest state once — from
+     * the source's image as an update with conflation info (a FieldList item) or an unsolicited refresh (a Map item:
+     * an update could not say which entries went away) — until the connection turns unwritable again; the rest wait
+     * for the next writability change.
      */
     void onCaughtUp(final ConsumerSession session)
     {
         if (isSendingConflated || session.isClosing)
         {
-            return; // a flush inside the loop below made the channel writable again: the loop goes on anyway
+            return; // the loop below is already at work (it writes, so nothing should call back here; if it did)
         }
         isSendingConflated = true;
         try
