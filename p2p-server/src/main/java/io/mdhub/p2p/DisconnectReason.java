@@ -6,7 +6,8 @@ package io.mdhub.p2p;
 public enum DisconnectReason
 {
     /**
-     * Output above {@code mdhub.p2p.max.output.bytes}, or unwritable longer than the slow-consumer timeout.
+     * Output above {@code mdhub.p2p.max.output.bytes}, or unwritable (or output not draining) longer than the
+     * slow-consumer timeout ({@code mdhub.p2p.slow.consumer.conflate.timeout} under the conflate policy).
      */
     SLOW_CONSUMER(0, "slow-consumer"),
 

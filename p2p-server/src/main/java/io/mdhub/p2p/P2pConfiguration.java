@@ -105,6 +105,41 @@ public final class P2pConfiguration
     public static final long SLOW_CONSUMER_TIMEOUT_DEFAULT_NS = TimeUnit.SECONDS.toNanos(10);
 
     /**
+     * What happens to a consumer whose output passes the guaranteed output: {@code disconnect} (queue everything,
+     * disconnect at the limits) or {@code conflate} (stop queueing updates, send each missed item's latest state when
+     * the consumer reads again).
+     */
+    public static final String SLOW_CONSUMER_POLICY_PROP_NAME = "mdhub.p2p.slow.consumer.policy";
+
+    /**
+     * Default slow-consumer policy.
+     */
+    public static final String SLOW_CONSUMER_POLICY_DEFAULT = "disconnect";
+
+    /**
+     * Under the conflate policy, longest time a consumer may stay unwritable (or have output that does not drain)
+     * before it is disconnected as slow; under conflate, at least {@link #SLOW_CONSUMER_TIMEOUT_PROP_NAME}.
+     */
+    public static final String CONFLATE_TIMEOUT_PROP_NAME = "mdhub.p2p.slow.consumer.conflate.timeout";
+
+    /**
+     * Default conflation timeout.
+     */
+    public static final long CONFLATE_TIMEOUT_DEFAULT_NS = TimeUnit.SECONDS.toNanos(60);
+
+    /**
+     * Chunk size of the consumer connections' own buffer pool, their output and input (a power of two, 64k to 16m):
+     * it frees the memory a dropped consumer's output held one whole chunk at a time, so a small chunk gives memory
+     * back soon after a slow consumer is dropped; a message larger than a chunk is allocated outside the pool.
+     */
+    public static final String OUTPUT_POOL_CHUNK_SIZE_PROP_NAME = "mdhub.p2p.output.pool.chunk.size";
+
+    /**
+     * Default output pool chunk size.
+     */
+    public static final int OUTPUT_POOL_CHUNK_SIZE_DEFAULT = 256 * 1024;
+
+    /**
      * Longest time from a consumer's completed RIPC handshake to its login request; a connection still not logged in
      * then is closed (reason {@code login-timeout}), so connections that handshake, ping and never log in do not hold
      * a worker's resources for good. A duration: {@code 10s}, {@code 500ms}.
@@ -281,6 +316,34 @@ public final class P2pConfiguration
         return ConfigValues.getDurationNs(
             SLOW_CONSUMER_TIMEOUT_PROP_NAME, SLOW_CONSUMER_TIMEOUT_DEFAULT_NS,
             TimeUnit.MILLISECONDS.toNanos(1), TimeUnit.HOURS.toNanos(1));
+    }
+
+    /**
+     * @return the slow-consumer policy.
+     */
+    public static SlowConsumerPolicy slowConsumerPolicy()
+    {
+        return SlowConsumerPolicy.parse(System.getProperty(SLOW_CONSUMER_POLICY_PROP_NAME,
+            SLOW_CONSUMER_POLICY_DEFAULT));
+    }
+
+    /**
+     * @return the conflation timeout in nanoseconds.
+     */
+    public static long conflateTimeoutNs()
+    {
+        return ConfigValues.getDurationNs(
+            CONFLATE_TIMEOUT_PROP_NAME, CONFLATE_TIMEOUT_DEFAULT_NS,
+            TimeUnit.MILLISECONDS.toNanos(1), TimeUnit.HOURS.toNanos(1));
+    }
+
+    /**
+     * @return the consumer output pool's chunk size in bytes.
+     */
+    public static int outputPoolChunkSize()
+    {
+        return ConfigValues.getSize(
+            OUTPUT_POOL_CHUNK_SIZE_PROP_NAME, OUTPUT_POOL_CHUNK_SIZE_DEFAULT, 64 * 1024, 16 * 1024 * 1024);
     }
 
     /**

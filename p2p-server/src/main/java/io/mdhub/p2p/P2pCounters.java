@@ -31,6 +31,7 @@ public final class P2pCounters implements AutoCloseable
     private final AtomicCounter cacheRefreshes;
     private final AtomicCounter cacheMisses;
     private final AtomicCounter messagesIgnored;
+    private final AtomicCounter updatesConflated;
     private final AtomicCounter postsSent;
     private final AtomicCounter postsAcked;
     private final AtomicCounter postsRefused;
@@ -74,6 +75,8 @@ public final class P2pCounters implements AutoCloseable
         cacheMisses = countersManager.newCounter("p2p-cache-misses:" + suffix, MdCounters.P2P_CACHE_MISSES_TYPE_ID);
         messagesIgnored = countersManager.newCounter(
             "p2p-messages-ignored:" + suffix, MdCounters.P2P_MESSAGES_IGNORED_TYPE_ID);
+        updatesConflated = countersManager.newCounter(
+            "p2p-updates-conflated:" + suffix, MdCounters.P2P_UPDATES_CONFLATED_TYPE_ID);
 
         final UnsafeBuffer key = new UnsafeBuffer(new byte[Integer.BYTES]);
         postsSent = newPostsCounter(countersManager, key, 1, "sent");
@@ -263,6 +266,14 @@ public final class P2pCounters implements AutoCloseable
     }
 
     /**
+     * @return updates not written to consumers that were behind (conflate policy).
+     */
+    public AtomicCounter updatesConflated()
+    {
+        return updatesConflated;
+    }
+
+    /**
      * @param reason why.
      * @return the rejected-request counter of that reason.
      */
@@ -328,6 +339,7 @@ public final class P2pCounters implements AutoCloseable
         cacheRefreshes.close();
         cacheMisses.close();
         messagesIgnored.close();
+        updatesConflated.close();
         postsSent.close();
         postsAcked.close();
         postsRefused.close();

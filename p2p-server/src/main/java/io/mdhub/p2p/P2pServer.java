@@ -29,6 +29,7 @@ import io.mdhub.p2p.fanout.FanOutWorker;
 import io.mdhub.p2p.fanout.WorkerSettings;
 import io.mdhub.p2p.fanout.WorkerStatus;
 import io.mdhub.p2p.source.ItemSourceFactory;
+import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.channel.Channel;
 import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
@@ -77,7 +78,8 @@ public final class P2pServer implements AutoCloseable
         this.ctx = ctx;
         final WorkerSettings settings = new WorkerSettings(ctx.componentName(), ctx.maxItemsPerConsumer(),
             ctx.maxItems(), ctx.maxOutputBytes(), ctx.slowConsumerTimeoutNs(), ctx.loginTimeoutNs(),
-            ctx.flushIntervalNs(), ctx.counters(), ctx.dictionarySupplier(), ctx.entitlements(), ctx.postTimeoutNs());
+            ctx.flushIntervalNs(), ctx.counters(), ctx.dictionarySupplier(), ctx.entitlements(), ctx.postTimeoutNs(),
+            ctx.slowConsumerPolicy(), ctx.conflateTimeoutNs());
         final ItemSourceFactory sourceFactory = ctx.cacheEnabled() ? CachingItemSource.factory(
             ctx.itemSourceFactory(), ctx.counters().cacheRefreshes(), ctx.counters().cacheMisses()) :
             ctx.itemSourceFactory();
@@ -149,6 +151,7 @@ public final class P2pServer implements AutoCloseable
         // unwritable above the guaranteed output starts the slow-consumer clock; the maximum disconnects at once
         channel.config().setWriteBufferWaterMark(
             new WriteBufferWaterMark(ctx.guaranteedOutputBytes() / 2, ctx.guaranteedOutputBytes()));
+        channel.config().setAllocator(ctx.outputAllocator());
         channel.pipeline().addLast("p2p-consumer", worker.newSession(connectionIds.incrementAndGet(), profile));
     }
 
@@ -314,6 +317,12 @@ public final class P2pServer implements AutoCloseable
         }
 
         @Override
+        public long getOutputPoolBytes()
+        {
+            return ctx.outputAllocator().metric().usedDirectMemory();
+        }
+
+        @Override
         public boolean dropConnection(final long connectionId)
         {
             for (final FanOutWorker worker : workers)
@@ -342,6 +351,9 @@ public final class P2pServer implements AutoCloseable
         public static final int DEFAULT_COUNTERS_CAPACITY = 256;
         private static final int MAX_WORKERS = 64;
         private static final int MIN_OUTPUT_BYTES = 4096;
+        private static final int POOL_PAGE_SIZE = 8192;
+        private static final int MIN_POOL_CHUNK_SIZE = 64 * 1024;
+        private static final int MAX_POOL_CHUNK_SIZE = 16 * 1024 * 1024;
 
         private String bindAddress = P2pConfiguration.bindAddress();
         private int port = P2pConfiguration.port();
@@ -352,6 +364,10 @@ public final class P2pServer implements AutoCloseable
         private int maxOutputBytes = P2pConfiguration.maxOutputBytes();
         private int guaranteedOutputBytes = P2pConfiguration.guaranteedOutputBytes();
         private long slowConsumerTimeoutNs = P2pConfiguration.slowConsumerTimeoutNs();
+        private SlowConsumerPolicy slowConsumerPolicy = P2pConfiguration.slowConsumerPolicy();
+        private long conflateTimeoutNs = P2pConfiguration.conflateTimeoutNs();
+        private int outputPoolChunkSize = P2pConfiguration.outputPoolChunkSize();
+        private PooledByteBufAllocator outputAllocator;
         private long loginTimeoutNs = P2pConfiguration.loginTimeoutNs();
         private FlushProfile flushProfile = P2pConfiguration.flushProfile();
         private List<ConsumerListener> extraListeners = P2pConfiguration.extraListeners();
@@ -389,6 +405,23 @@ public final class P2pServer implements AutoCloseable
             requireRange(P2pConfiguration.MAX_OUTPUT_BYTES_PROP_NAME, maxOutputBytes, MIN_OUTPUT_BYTES,
                 Integer.MAX_VALUE);
             requirePositive(P2pConfiguration.SLOW_CONSUMER_TIMEOUT_PROP_NAME, slowConsumerTimeoutNs);
+            if (null == slowConsumerPolicy)
+            {
+                throw new IllegalArgumentException(P2pConfiguration.SLOW_CONSUMER_POLICY_PROP_NAME + " is required");
+            }
+            if (SlowConsumerPolicy.CONFLATE == slowConsumerPolicy && conflateTimeoutNs < slowConsumerTimeoutNs)
+            {
+                throw new IllegalArgumentException(P2pConfiguration.CONFLATE_TIMEOUT_PROP_NAME + " (" +
+                    conflateTimeoutNs + " ns) must be at least " + P2pConfiguration.SLOW_CONSUMER_TIMEOUT_PROP_NAME +
+                    " (" + slowConsumerTimeoutNs + " ns)");
+            }
+            requireRange(P2pConfiguration.OUTPUT_POOL_CHUNK_SIZE_PROP_NAME, outputPoolChunkSize, MIN_POOL_CHUNK_SIZE,
+                MAX_POOL_CHUNK_SIZE);
+            if (Integer.bitCount(outputPoolChunkSize) != 1)
+            {
+                throw new IllegalArgumentException(P2pConfiguration.OUTPUT_POOL_CHUNK_SIZE_PROP_NAME +
+                    " must be a power of two: " + outputPoolChunkSize);
+            }
             requirePositive(P2pConfiguration.LOGIN_TIMEOUT_PROP_NAME, loginTimeoutNs);
             requirePositive(P2pConfiguration.FLUSH_INTERVAL_PROP_NAME, flushIntervalNs);
             if (null == itemSourceFactory)
@@ -440,6 +473,7 @@ public final class P2pServer implements AutoCloseable
                     new UnsafeBuffer(countersMetaData), new UnsafeBuffer(countersValues));
             }
             counters = new P2pCounters(countersManager, componentName);
+            outputAllocator = newOutputAllocator(workers, outputPoolChunkSize);
             if (null == eventLoopGroup)
             {
                 eventLoopGroup = RipcTransport.newEventLoopGroup(
@@ -679,6 +713,85 @@ public final class P2pServer implements AutoCloseable
         public long slowConsumerTimeoutNs()
         {
             return slowConsumerTimeoutNs;
+        }
+
+        /**
+         * @param slowConsumerPolicy what happens to a consumer whose output passes the guaranteed output.
+         * @return this.
+         */
+        public Context slowConsumerPolicy(final SlowConsumerPolicy slowConsumerPolicy)
+        {
+            checkNotConcluded();
+            this.slowConsumerPolicy = slowConsumerPolicy;
+            return this;
+        }
+
+        /**
+         * @return the slow-consumer policy.
+         */
+        public SlowConsumerPolicy slowConsumerPolicy()
+        {
+            return slowConsumerPolicy;
+        }
+
+        /**
+         * @param conflateTimeoutNs under the conflate policy, how long a consumer may stay unwritable (at least the
+         *                          slow-consumer timeout).
+         * @return this.
+         */
+        public Context conflateTimeoutNs(final long conflateTimeoutNs)
+        {
+            checkNotConcluded();
+            this.conflateTimeoutNs = conflateTimeoutNs;
+            return this;
+        }
+
+        /**
+         * @return the conflation timeout in nanoseconds.
+         */
+        public long conflateTimeoutNs()
+        {
+            return conflateTimeoutNs;
+        }
+
+        /**
+         * @param outputPoolChunkSize chunk size of the consumer connections' buffer pool (a power of two, 64k-16m).
+         * @return this.
+         */
+        public Context outputPoolChunkSize(final int outputPoolChunkSize)
+        {
+            checkNotConcluded();
+            this.outputPoolChunkSize = outputPoolChunkSize;
+            return this;
+        }
+
+        /**
+         * @return the consumer output pool's chunk size.
+         */
+        public int outputPoolChunkSize()
+        {
+            return outputPoolChunkSize;
+        }
+
+        /**
+         * @return the buffer pool of the consumer connections, after conclude.
+         */
+        public PooledByteBufAllocator outputAllocator()
+        {
+            return outputAllocator;
+        }
+
+        /**
+         * The consumer connections' own pool: one arena per worker, and chunks small enough that what a dropped
+         * consumer's output filled goes back to the operating system chunk by chunk, instead of staying in the 4 MiB
+         * chunks of Netty's process-wide pool that any long-lived buffer keeps. Per-thread caches as Netty's default.
+         */
+        private static PooledByteBufAllocator newOutputAllocator(final int workers, final int chunkSize)
+        {
+            final int maxOrder = Integer.numberOfTrailingZeros(chunkSize / POOL_PAGE_SIZE);
+            return new PooledByteBufAllocator(true, 0, workers, POOL_PAGE_SIZE, maxOrder,
+                PooledByteBufAllocator.defaultSmallCacheSize(), PooledByteBufAllocator.defaultNormalCacheSize(),
+                true);
         }
 
         /**

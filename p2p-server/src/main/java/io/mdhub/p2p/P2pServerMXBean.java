@@ -34,6 +34,11 @@ public interface P2pServerMXBean
     String[] getConnections();
 
     /**
+     * @return direct memory held by the consumer connections' buffer pool (chunks in use or cached), in bytes.
+     */
+    long getOutputPoolBytes();
+
+    /**
      * Disconnect a consumer (counted as an admin drop).
      *
      * @param connectionId the {@code id=} of a line of {@link #getConnections()}.

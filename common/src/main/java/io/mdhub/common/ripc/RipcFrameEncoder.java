@@ -20,6 +20,7 @@ import org.agrona.concurrent.UnsafeBuffer;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelOutboundBuffer;
 import io.netty.channel.ChannelOutboundHandlerAdapter;
 import io.netty.channel.ChannelPromise;
 import io.netty.util.concurrent.PromiseCombiner;
@@ -318,7 +319,7 @@ public final class RipcFrameEncoder extends ChannelOutboundHandlerAdapter
     {
         if (null != pack)
         {
-            final ByteBuf frame = pack;
+            final ByteBuf frame = compactIfQueued(ctx, pack);
             pack = null;
             frame.setShort(0, frame.readableBytes());
             frame.setByte(2, PACKED_FRAME_FLAGS);
@@ -342,6 +343,31 @@ public final class RipcFrameEncoder extends ChannelOutboundHandlerAdapter
             pendingPromise = null;
             writeSingle(ctx, message, promise);
         }
+    }
+
+    /**
+     * A pack is allocated for a whole frame (maxUserMsgSize) and is usually sent at the next flush, so its size costs
+     * nothing. But a pack closed while earlier output still waits in the channel waits too, and a consumer that stopped
+     * reading would then hold a frame-sized buffer per flush for a few hundred bytes each: the outbound buffer counts
+     * readable bytes, so its limit would bound a tenth of the memory really held. Such a pack, when less than half
+     * full, is copied into a buffer of its own size (one copy, only for output that queues).
+     */
+    private static ByteBuf compactIfQueued(final ChannelHandlerContext ctx, final ByteBuf pack)
+    {
+        final int length = pack.readableBytes();
+        if (length >= pack.capacity() >> 1)
+        {
+            return pack;
+        }
+        final ChannelOutboundBuffer outbound = ctx.channel().unsafe().outboundBuffer();
+        if (null == outbound || 0 == outbound.totalPendingWriteBytes())
+        {
+            return pack;
+        }
+        final ByteBuf compact = ctx.alloc().buffer(length, length);
+        compact.writeBytes(pack, pack.readerIndex(), length);
+        pack.release();
+        return compact;
     }
 
     private void writeSingle(final ChannelHandlerContext ctx, final ByteBuf message, final ChannelPromise promise)

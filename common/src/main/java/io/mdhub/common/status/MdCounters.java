@@ -278,6 +278,12 @@ public final class MdCounters
     public static final int P2P_POSTS_TYPE_ID = 20_216;
 
     /**
+     * p2p-server: updates not written to a consumer because it was behind (conflate slow-consumer policy); the item's
+     * latest state reached it later in one conflated update.
+     */
+    public static final int P2P_UPDATES_CONFLATED_TYPE_ID = 20_217;
+
+    /**
      * Backbone: messages skipped as malformed or of an unknown schema/template, per stream reader.
      */
     public static final int BACKBONE_MALFORMED_TYPE_ID = 20_300;
@@ -475,7 +481,7 @@ public final class MdCounters
                 return (typeId >= RIPC_CONNECTIONS_OPENED_TYPE_ID && typeId <= RIPC_DISCONNECTS_TYPE_ID) ||
                     (typeId >= DISTRIBUTOR_PROVIDERS_ACTIVE_TYPE_ID &&
                         typeId <= DISTRIBUTOR_POSTS_TYPE_ID) ||
-                    (typeId >= P2P_CONNECTIONS_ACTIVE_TYPE_ID && typeId <= P2P_POSTS_TYPE_ID) ||
+                    (typeId >= P2P_CONNECTIONS_ACTIVE_TYPE_ID && typeId <= P2P_UPDATES_CONFLATED_TYPE_ID) ||
                     (typeId >= BACKBONE_MALFORMED_TYPE_ID && typeId <= BACKBONE_RECONNECTS_TYPE_ID) ||
                     (typeId >= ORDER_ACCEPTED_TYPE_ID && typeId <= ORDER_CATCH_UP_SENT_TYPE_ID) ||
                     DOORBELL_REFUSED_TYPE_ID == typeId;

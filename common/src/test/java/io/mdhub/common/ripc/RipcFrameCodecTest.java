@@ -670,6 +670,48 @@ class RipcFrameCodecTest
         assertFalse(channel.finishAndReleaseAll());
     }
 
+    /**
+     * A pack is a whole frame's buffer; one closed while earlier output still waits in the channel would wait too, so
+     * it is copied into a buffer of its own size when less than half full (a consumer that stopped reading must not
+     * hold a frame-sized buffer per flush). Nothing waits before the first pack: it keeps its buffer.
+     */
+    @Test
+    void aPackClosedBehindWaitingOutputIsCopiedIntoABufferOfItsOwnSize()
+    {
+        final EmbeddedChannel channel = encoderChannel(true, MAX_USER_MSG_SIZE);
+        final RipcFrameEncoder encoder = channel.pipeline().get(RipcFrameEncoder.class);
+        final byte[] a = message(50, 1);
+        final byte[] b = message(60, 2);
+        final byte[] big = message(MAX_USER_MSG_SIZE, 3);
+        final byte[] c = message(70, 4);
+        assertTrue(encoder.writePackedCopy(new UnsafeBuffer(a), 0, a.length, 0, 1));
+        assertTrue(encoder.writePackedCopy(new UnsafeBuffer(b), 0, b.length, 0, 2));
+        channel.write(Unpooled.copiedBuffer(big)); // not packable: the pack goes first, into an empty channel
+        assertTrue(encoder.writePackedCopy(new UnsafeBuffer(c), 0, c.length, 0, 4));
+        channel.flush(); // this pack closes behind the two unflushed writes
+
+        final List<ByteBuf> frames = new ArrayList<>();
+        ByteBuf frame;
+        while (null != (frame = channel.readOutbound()))
+        {
+            frames.add(frame);
+        }
+        final ByteBuf first = frames.get(0);
+        final ByteBuf last = frames.get(frames.size() - 1);
+        assertTrue(first.capacity() > 2 * first.readableBytes(), "nothing waited: the pack keeps its buffer");
+        assertEquals(last.readableBytes(), last.capacity(), "copied into a buffer of its own size");
+        final byte[] patchedA = a.clone();
+        java.nio.ByteBuffer.wrap(patchedA).putInt(0, 1);
+        final byte[] patchedB = b.clone();
+        java.nio.ByteBuffer.wrap(patchedB).putInt(0, 2);
+        final byte[] patchedC = c.clone();
+        java.nio.ByteBuffer.wrap(patchedC).putInt(0, 4);
+        assertArrayEquals(packedFrame(patchedA, patchedB), bytes(first));
+        assertArrayEquals(packedFrame(patchedC), bytes(last));
+        frames.forEach(ByteBuf::release);
+        assertFalse(channel.finishAndReleaseAll());
+    }
+
     @Test
     void packedCopiesAreRefusedWithoutPacking()
     {

@@ -182,6 +182,25 @@ public final class CachingItemSource implements ItemSource, ItemSourceListener
         upstream.refresh(itemId);
     }
 
+    /**
+     * The cached image as a refresh, whatever its data state (an item gone Suspect still has its latest fields; the
+     * status that said so has passed to the consumers already): any complete FieldList or Map image.
+     */
+    @Override
+    public int writeImage(final int itemId, final ExpandableDirectByteBuffer target)
+    {
+        applyDeferredUpdates();
+        final CacheEntry entry = activeEntry(itemId);
+        if (null == entry || !entry.image.isImaged() || !entry.image.isRefreshComplete())
+        {
+            return NO_IMAGE;
+        }
+        target.checkLimit(entry.image.encodedPayloadLength() + entry.nameLength + 256);
+        final int length = encoder.encode(entry.image, 0, entry.serviceId, entry.name, entry.nameLength, false,
+            target, 0, target.capacity());
+        return length > 0 ? length : NO_IMAGE;
+    }
+
     @Override
     public void close(final int itemId)
     {

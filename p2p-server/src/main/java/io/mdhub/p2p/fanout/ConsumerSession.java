@@ -1,5 +1,6 @@
 package io.mdhub.p2p.fanout;
 
+import java.util.ArrayList;
 import java.util.concurrent.TimeUnit;
 
 import io.mdhub.common.ripc.RipcFrameEncoder;
@@ -33,6 +34,8 @@ public final class ConsumerSession extends ChannelInboundHandlerAdapter
     final long connectionId;
     final boolean isLatencyProfile;
     final Int2ObjectHashMap<ItemWatch> watches = new Int2ObjectHashMap<>();
+    /** Streams that missed updates (conflate policy), each listed once, in no order. */
+    final ArrayList<ItemWatch> conflated = new ArrayList<>();
     private final FanOutWorker worker;
     private ChannelHandlerContext ctx;
     private RipcFrameEncoder encoder;
@@ -51,7 +54,13 @@ public final class ConsumerSession extends ChannelInboundHandlerAdapter
     private long unwritableSinceNs;
     private long lastPendingBytes;
     private long stalledSinceNs;
+    /** Output the socket had not taken right after the last flush. */
+    private long pendingAtFlush;
     private long loginClockNs;
+    private final Runnable caughtUpTask = this::caughtUp;
+    private boolean isCaughtUpScheduled;
+    /** What waited for the consumer when the server closed its connection (released with the connection). */
+    private long outputBytesAtClose;
 
     ConsumerSession(final FanOutWorker worker, final long connectionId, final boolean isLatencyProfile)
     {
@@ -136,7 +145,15 @@ public final class ConsumerSession extends ChannelInboundHandlerAdapter
     @Override
     public void channelWritabilityChanged(final ChannelHandlerContext ctx)
     {
-        unwritableSinceNs = ctx.channel().isWritable() ? 0 : Math.max(1, System.nanoTime());
+        final boolean isWritable = ctx.channel().isWritable();
+        unwritableSinceNs = isWritable ? 0 : Math.max(1, System.nanoTime());
+        if (isWritable && !conflated.isEmpty() && !isCaughtUpScheduled)
+        {
+            // Netty tells of writability from inside a flush (the worker's flush loop among others): what the
+            // consumer missed is written from a task of its own, never from inside someone else's flush
+            isCaughtUpScheduled = true;
+            ctx.executor().execute(caughtUpTask);
+        }
         ctx.fireChannelWritabilityChanged();
     }
 
@@ -194,6 +211,48 @@ public final class ConsumerSession extends ChannelInboundHandlerAdapter
     }
 
     /**
+     * Conflate policy: whether an update for a stream is held back. It is while the stream already missed updates
+     * (its conflated update brings them), and from the moment the connection is unwritable (its output passed the
+     * guaranteed output): the stream is then listed, once, and only counts what it misses. Allocates nothing but the
+     * list's growth.
+     *
+     * @return true if the update is not to be written to this stream.
+     */
+    boolean holdsBackUpdate(final ItemWatch watch)
+    {
+        if (0 != watch.conflatedUpdates)
+        {
+            if (Integer.MAX_VALUE != watch.conflatedUpdates)
+            {
+                watch.conflatedUpdates++;
+            }
+            return true;
+        }
+        if (ctx.channel().isWritable())
+        {
+            return false;
+        }
+        watch.conflatedUpdates = 1;
+        watch.conflatedSinceNs = System.nanoTime();
+        conflated.add(watch);
+        return true;
+    }
+
+    private void caughtUp()
+    {
+        isCaughtUpScheduled = false;
+        if (!isClosing)
+        {
+            worker.onCaughtUp(this);
+        }
+    }
+
+    boolean isWritable()
+    {
+        return ctx.channel().isWritable();
+    }
+
+    /**
      * @return false after disconnecting a consumer whose pending output passed the limit, so fan-out never waits.
      */
     private boolean hasOutputRoom()
@@ -223,6 +282,7 @@ public final class ConsumerSession extends ChannelInboundHandlerAdapter
         if (!isClosing)
         {
             ctx.flush();
+            pendingAtFlush = pendingOutputBytes();
         }
     }
 
@@ -235,7 +295,8 @@ public final class ConsumerSession extends ChannelInboundHandlerAdapter
     /**
      * A consumer that stops reading with less queued than makes its channel unwritable would otherwise be held until
      * its ping timeout: its output is stalled when what waits for it has not shrunk between two checks, for longer
-     * than the timeout.
+     * than the timeout. While writes wait for the next flush (a throughput connection between its flush ticks), what
+     * they add says nothing of the consumer, so the check reads what the socket left waiting after the last flush.
      *
      * @param nowNs     now (housekeeping calls this a few times a second).
      * @param timeoutNs how long the output may stay stalled.
@@ -243,7 +304,7 @@ public final class ConsumerSession extends ChannelInboundHandlerAdapter
      */
     boolean isStalledLongerThan(final long nowNs, final long timeoutNs)
     {
-        final long pending = pendingOutputBytes();
+        final long pending = isDirty ? pendingAtFlush : pendingOutputBytes();
         final boolean isDraining = 0 == pending || pending < lastPendingBytes;
         lastPendingBytes = pending;
         if (isDraining)
@@ -257,14 +318,6 @@ public final class ConsumerSession extends ChannelInboundHandlerAdapter
             return false;
         }
         return nowNs - stalledSinceNs > timeoutNs;
-    }
-
-    /**
-     * @return true while writes wait for this session's next flush (what is queued is then not all the socket's).
-     */
-    boolean hasUnflushedWrites()
-    {
-        return isDirty;
     }
 
     boolean isUnwritableLongerThan(final long nowNs, final long timeoutNs)
@@ -282,6 +335,7 @@ public final class ConsumerSession extends ChannelInboundHandlerAdapter
             return;
         }
         isClosing = true;
+        outputBytesAtClose = pendingOutputBytes();
         worker.countDisconnect(reason);
         if (worker.isDisconnectLogged(reason, "connection " + connectionId + " (" + remoteAddress() + " user=" +
             userName + ") " + detail))
@@ -315,6 +369,14 @@ public final class ConsumerSession extends ChannelInboundHandlerAdapter
     {
         isClosing = true;
         ctx.channel().close();
+    }
+
+    /**
+     * @return output that waited for the consumer when the server closed the connection (0 if it closed otherwise).
+     */
+    long outputBytesAtClose()
+    {
+        return outputBytesAtClose;
     }
 
     String remoteAddress()

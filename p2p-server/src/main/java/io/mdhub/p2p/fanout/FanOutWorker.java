@@ -26,13 +26,16 @@ import io.mdhub.p2p.DisconnectReason;
 import io.mdhub.p2p.FlushProfile;
 import io.mdhub.p2p.P2pCounters;
 import io.mdhub.p2p.RejectReason;
+import io.mdhub.p2p.SlowConsumerPolicy;
 import io.mdhub.p2p.source.ItemSource;
 import io.mdhub.p2p.source.ItemSourceFactory;
 import io.mdhub.p2p.source.ItemSourceListener;
 import io.mdhub.p2p.source.ServiceInfo;
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.channel.EventLoop;
 import org.agrona.DirectBuffer;
+import org.agrona.ExpandableDirectByteBuffer;
 import org.agrona.collections.Int2ObjectHashMap;
 import org.agrona.collections.IntArrayList;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -65,6 +68,8 @@ public final class FanOutWorker implements ItemSourceListener
     private static final int MAX_NAME_LENGTH = 255;
     private static final long CLOSE_TIMEOUT_MS = 5_000;
     private static final long MAX_HOUSEKEEPING_PERIOD_NS = TimeUnit.MILLISECONDS.toNanos(100);
+    /** Output of a dropped consumer above which the worker's allocator cache is trimmed. */
+    private static final long TRIM_CACHE_AFTER_BYTES = 1024 * 1024;
 
     private final int index;
     private final EventLoop eventLoop;
@@ -76,6 +81,9 @@ public final class FanOutWorker implements ItemSourceListener
     private final BatchRequestLists batchLists = new BatchRequestLists();
     private final ViewRequestDecoder viewDecoder = new ViewRequestDecoder();
     private final ViewedMessages viewed = new ViewedMessages();
+    private final boolean isConflating;
+    private final ExpandableDirectByteBuffer image = new ExpandableDirectByteBuffer(4096);
+    private final RwfMsgFlyweight imageMsg = new RwfMsgFlyweight();
     private final ConsumerPosts posts;
     private final LogSummary disconnectLog;
     private final RwfMsgFlyweight inbound = new RwfMsgFlyweight();
@@ -101,6 +109,8 @@ public final class FanOutWorker implements ItemSourceListener
     private long refreshesOut;
     private long updatesOut;
     private long statusOut;
+    private long updatesConflated;
+    private boolean isSendingConflated;
     private boolean isInSourceBatch;
     private ScheduledFuture<?> flushTimer;
     private ScheduledFuture<?> housekeepingTimer;
@@ -122,6 +132,7 @@ public final class FanOutWorker implements ItemSourceListener
         this.eventLoop = eventLoop;
         this.settings = settings;
         this.counters = settings.counters();
+        this.isConflating = SlowConsumerPolicy.CONFLATE == settings.slowConsumerPolicy();
         this.directory = new DirectoryView(settings.componentName());
         this.admin = new AdminResponder(settings.componentName(), settings.fieldDictionary().get());
         this.source = sourceFactory.newItemSource(index, eventLoop, this);
@@ -263,12 +274,101 @@ public final class FanOutWorker implements ItemSourceListener
             detach(watch);
         }
         session.watches.clear();
+        session.conflated.clear();
         session.directoryStreamId = 0;
+        if (session.outputBytesAtClose() >= TRIM_CACHE_AFTER_BYTES)
+        {
+            trimAllocatorCache(session);
+        }
         if (sessions.isEmpty() && null != housekeepingTimer)
         {
             housekeepingTimer.cancel(false);
             housekeepingTimer = null;
         }
+    }
+
+    /**
+     * The output of a dropped consumer has gone back to the pool by now (Netty releases a closed channel's outbound
+     * buffer before it fires channelInactive), but the worker thread's cache keeps up to a few hundred buffers of each
+     * size for reuse, and a pool chunk that still holds one is never freed. Trimming the cache after a large drop lets
+     * the chunks the consumer's output filled go back to the operating system.
+     */
+    private static void trimAllocatorCache(final ConsumerSession session)
+    {
+        if (session.alloc() instanceof PooledByteBufAllocator)
+        {
+            ((PooledByteBufAllocator)session.alloc()).trimCurrentThreadCache();
+        }
+    }
+
+    /**
+     * Conflate policy: a consumer that was behind is writable again (called from a task of its own or housekeeping,
+     * never from inside a flush). Each of its streams that missed updates gets the item's latest state once — from
+     * the source's image as an update with conflation info (a FieldList item) or an unsolicited refresh (a Map item:
+     * an update could not say which entries went away) — until the connection turns unwritable again; the rest wait
+     * for the next writability change.
+     */
+    void onCaughtUp(final ConsumerSession session)
+    {
+        if (isSendingConflated || session.isClosing)
+        {
+            return; // the loop below is already at work (it writes, so nothing should call back here; if it did)
+        }
+        isSendingConflated = true;
+        try
+        {
+            final long nowNs = System.nanoTime();
+            final ArrayList<ItemWatch> conflated = session.conflated;
+            while (!conflated.isEmpty() && session.isWritable() && !session.isClosing)
+            {
+                final ItemWatch watch = conflated.remove(conflated.size() - 1);
+                if (0 != watch.conflatedUpdates && ItemWatch.NOT_WATCHING != watch.index)
+                {
+                    sendConflated(watch, nowNs);
+                }
+                watch.conflatedUpdates = 0;
+            }
+        }
+        finally
+        {
+            isSendingConflated = false;
+        }
+        if (session.isLatencyProfile)
+        {
+            flushLatency();
+        }
+    }
+
+    private void sendConflated(final ItemWatch watch, final long nowNs)
+    {
+        final ConsumerSession session = watch.session;
+        final int length = source.writeImage(watch.item.itemId, image);
+        if (length > 0 && imageMsg.wrap(image, 0, length) && RwfMsgDescriptor.REFRESH == imageMsg.msgClass())
+        {
+            final RwfMsgFlyweight latest = null == watch.view ? imageMsg : viewed.refresh(imageMsg, watch.view);
+            final boolean isFieldList = DataTypes.FIELD_LIST == latest.containerType();
+            final ByteBuf out = isFieldList ?
+                messages.conflatedUpdate(session.alloc(), latest, watch.streamId, watch.conflatedUpdates,
+                    TimeUnit.NANOSECONDS.toMillis(nowNs - watch.conflatedSinceNs)) :
+                messages.refreshFor(session.alloc(), latest, watch, false);
+            if (null != out)
+            {
+                session.write(out);
+                if (isFieldList)
+                {
+                    updatesOut++;
+                }
+                else
+                {
+                    refreshesOut++;
+                }
+                return;
+            }
+        }
+        // no image kept here (no cache, a private stream): a fresh one from upstream, sent as an unsolicited refresh
+        watch.isAwaitingRefresh = true;
+        watch.isResyncing = true;
+        source.refresh(watch.item.itemId);
     }
 
     void markDirty(final ConsumerSession session)
@@ -374,6 +474,11 @@ public final class FanOutWorker implements ItemSourceListener
             counters.statusOut().getAndAdd(statusOut);
             statusOut = 0;
         }
+        if (0 != updatesConflated)
+        {
+            counters.updatesConflated().getAndAdd(updatesConflated);
+            updatesConflated = 0;
+        }
         final ArrayList<ServiceTally> tallies = this.tallies;
         for (int i = 0, size = tallies.size(); i < size; i++)
         {
@@ -406,6 +511,8 @@ public final class FanOutWorker implements ItemSourceListener
         {
             flushLatency();
         }
+        // under conflate a consumer that is behind costs no memory, only staleness: it gets the longer timeout
+        final long slowTimeoutNs = isConflating ? settings.conflateTimeoutNs() : settings.slowConsumerTimeoutNs();
         for (int i = sessions.size() - 1; i >= 0; i--)
         {
             final ConsumerSession session = sessions.get(i);
@@ -413,23 +520,26 @@ public final class FanOutWorker implements ItemSourceListener
             {
                 continue;
             }
-            if (session.isUnwritableLongerThan(nowNs, settings.slowConsumerTimeoutNs()))
+            if (session.isUnwritableLongerThan(nowNs, slowTimeoutNs))
             {
                 session.disconnect(DisconnectReason.SLOW_CONSUMER, "unwritable for more than " +
-                    TimeUnit.NANOSECONDS.toMillis(settings.slowConsumerTimeoutNs()) + " ms with " +
-                    session.pendingOutputBytes() + " bytes pending");
+                    TimeUnit.NANOSECONDS.toMillis(slowTimeoutNs) + " ms with " + session.pendingOutputBytes() +
+                    " bytes pending" + (isConflating ? " and " + session.conflated.size() + " items conflated" : ""));
             }
             else if (session.pendingOutputBytes() > settings.maxOutputBytes())
             {
                 session.disconnect(DisconnectReason.SLOW_CONSUMER, "pending output " +
                     session.pendingOutputBytes() + " bytes above the limit " + settings.maxOutputBytes());
             }
-            else if (!session.hasUnflushedWrites() &&
-                session.isStalledLongerThan(nowNs, settings.slowConsumerTimeoutNs()))
+            else if (session.isStalledLongerThan(nowNs, slowTimeoutNs))
             {
                 session.disconnect(DisconnectReason.SLOW_CONSUMER, session.pendingOutputBytes() +
                     " bytes of output waited without draining for more than " +
-                    TimeUnit.NANOSECONDS.toMillis(settings.slowConsumerTimeoutNs()) + " ms");
+                    TimeUnit.NANOSECONDS.toMillis(slowTimeoutNs) + " ms");
+            }
+            else if (!session.conflated.isEmpty() && session.isWritable())
+            {
+                onCaughtUp(session); // the writability event normally does it; this is the safety net
             }
             else if (session.isLoginOverdue(nowNs, settings.loginTimeoutNs()))
             {
@@ -1219,7 +1329,8 @@ public final class FanOutWorker implements ItemSourceListener
                 continue;
             }
             final ByteBuf out = messages.refreshFor(watch.session.alloc(),
-                null == watch.view ? sourceMsg : viewed.refresh(sourceMsg, watch.view), watch, watch.isAwaitingRefresh);
+                null == watch.view ? sourceMsg : viewed.refresh(sourceMsg, watch.view), watch,
+                watch.isAwaitingRefresh && !watch.isResyncing);
             if (null == out)
             {
                 LOG.warn("item {}: cannot re-encode the source's refresh for stream {}", item.key, watch.streamId);
@@ -1227,9 +1338,11 @@ public final class FanOutWorker implements ItemSourceListener
             }
             watch.session.write(out);
             refreshesOut++;
+            watch.conflatedUpdates = 0; // the image holds whatever it missed
             if (isComplete)
             {
                 watch.isAwaitingRefresh = false;
+                watch.isResyncing = false;
                 if (!watch.isStreaming)
                 {
                     item.removeWatcherAt(i);
@@ -1265,6 +1378,11 @@ public final class FanOutWorker implements ItemSourceListener
                 final ItemWatch watch = item.watcher(i);
                 if (!watch.isAwaitingRefresh && !watch.session.isClosing)
                 {
+                    if (isConflating && watch.session.holdsBackUpdate(watch))
+                    {
+                        updatesConflated++;
+                        continue;
+                    }
                     watch.session.writeCopy(buffer, offset, length, watch.streamId, messages);
                     updatesOut++;
                 }
@@ -1285,6 +1403,11 @@ public final class FanOutWorker implements ItemSourceListener
             final ItemWatch watch = item.watcher(i);
             if (watch.isAwaitingRefresh || watch.session.isClosing)
             {
+                continue;
+            }
+            if (isConflating && watch.session.holdsBackUpdate(watch))
+            {
+                updatesConflated++;
                 continue;
             }
             if (null == watch.view || !viewed.filterUpdate(watch.view))

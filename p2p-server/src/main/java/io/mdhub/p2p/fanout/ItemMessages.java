@@ -16,10 +16,14 @@ import com.refinitiv.eta.codec.RefreshMsgFlags;
 import com.refinitiv.eta.codec.StatusMsg;
 import com.refinitiv.eta.codec.StatusMsgFlags;
 import com.refinitiv.eta.codec.StreamStates;
+import com.refinitiv.eta.codec.UpdateMsg;
+import com.refinitiv.eta.codec.UpdateMsgFlags;
+import com.refinitiv.eta.rdm.UpdateEventTypes;
 import io.mdhub.common.ripc.RipcFrameEncoder;
 import io.mdhub.common.rwf.RwfMsgDescriptor;
 import io.mdhub.common.rwf.RwfMsgFlags;
 import io.mdhub.common.rwf.RwfMsgFlyweight;
+import io.mdhub.common.rwf.eta.EtaBufferView;
 import io.mdhub.common.rwf.eta.EtaMsgReader;
 import io.mdhub.common.rwf.eta.EtaMsgWriter;
 import io.netty.buffer.ByteBuf;
@@ -34,6 +38,7 @@ import org.agrona.concurrent.UnsafeBuffer;
  * <li>a refresh for one watcher: patched in place when the source's msgKey already carries the consumer-facing
  * serviceId and name (SOLICITED and the stream-state bits never change a field's width, facts §3.1), otherwise the
  * header re-encoded with ETA around a copy of the payload;</li>
+ * <li>a conflated UpdateMsg with an item's latest image;</li>
  * <li>a StatusMsg of any domain (rejections, the batch stream close);</li>
  * <li>an AckMsg answering a consumer's post.</li>
  * </ul>
@@ -43,11 +48,17 @@ final class ItemMessages
 {
     private static final int STATE_HEADROOM = 64;
     private static final int MAX_TEXT_LENGTH = 1024;
+    /** UpdateMsg conflationCount is a u15rb. */
+    private static final int MAX_CONFLATION_COUNT = 0x7FFF;
+    /** UpdateMsg conflationTime is a uint16. */
+    private static final int MAX_CONFLATION_TIME_MS = 0xFFFF;
 
     private final EtaMsgReader reader = new EtaMsgReader();
     private final EtaMsgWriter writer = new EtaMsgWriter();
     private final StatusMsg status = (StatusMsg)CodecFactory.createMsg();
     private final AckMsg ack = (AckMsg)CodecFactory.createMsg();
+    private final UpdateMsg update = (UpdateMsg)CodecFactory.createMsg();
+    private final EtaBufferView payloadView = new EtaBufferView();
     private final Buffer text = CodecFactory.createBuffer();
     private final ByteBuffer textBytes = ByteBuffer.allocateDirect(MAX_TEXT_LENGTH);
     private final Buffer name = CodecFactory.createBuffer();
@@ -164,6 +175,46 @@ final class ItemMessages
         }
         out.writerIndex(out.writerIndex() + writer.encodedLength());
         reencodedRefreshes++;
+        return out;
+    }
+
+    /**
+     * An UpdateMsg carrying an item's latest image for a consumer that missed updates (the conflate slow-consumer
+     * policy), as an ADS sends a conflated update: the image's payload (every field, or the watcher's view of them),
+     * HAS_CONF_INFO with how many updates it stands for and over how long, and DO_NOT_RIPPLE, since fields that did
+     * not change are sent again and must not be rippled into their history fields.
+     *
+     * @param image        the image as a refresh, wrapped (its payload is copied).
+     * @param streamId     the watcher's stream.
+     * @param count        updates conflated (capped at the wire's 32767).
+     * @param periodMs     time since the first of them, in ms (capped at 65535).
+     * @return the message, or null if it cannot be encoded.
+     */
+    ByteBuf conflatedUpdate(
+        final ByteBufAllocator allocator,
+        final RwfMsgFlyweight image,
+        final int streamId,
+        final int count,
+        final long periodMs)
+    {
+        update.clear();
+        update.msgClass(MsgClasses.UPDATE);
+        update.domainType(image.domainType());
+        update.streamId(streamId);
+        update.containerType(image.containerType());
+        update.updateType(UpdateEventTypes.UNSPECIFIED);
+        update.flags(UpdateMsgFlags.HAS_CONF_INFO | UpdateMsgFlags.DO_NOT_RIPPLE);
+        update.conflationCount(Math.min(count, MAX_CONFLATION_COUNT));
+        update.conflationTime((int)Math.min(Math.max(0, periodMs), MAX_CONFLATION_TIME_MS));
+        update.encodedDataBody(payloadView.wrap(image.buffer(), image.payloadOffset(), image.payloadLength()));
+        final int capacity = image.payloadLength() + STATE_HEADROOM;
+        final ByteBuf out = RipcFrameEncoder.newMessageBuffer(allocator, capacity);
+        if (CodecReturnCodes.SUCCESS != update.encode(writer.begin(out, out.writerIndex(), capacity)))
+        {
+            out.release();
+            return null;
+        }
+        out.writerIndex(out.writerIndex() + writer.encodedLength());
         return out;
     }
 

@@ -26,6 +26,15 @@ final class ItemWatch
     FieldView view;
     /** Where the item's watcher list holds this watch (kept by {@link WatchedItem}). */
     int index = NOT_WATCHING;
+    /**
+     * Updates this stream missed while its consumer was behind (conflate policy); 0 while it is up to date. While it
+     * is not 0 the stream gets no update until its conflated one.
+     */
+    int conflatedUpdates;
+    /** When it missed the first of them. */
+    long conflatedSinceNs;
+    /** Waits for a refresh that stands for missed updates of an item no image was kept of: sent unsolicited. */
+    boolean isResyncing;
 
     ItemWatch(
         final ConsumerSession session,

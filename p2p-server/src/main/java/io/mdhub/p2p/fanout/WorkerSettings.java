@@ -2,6 +2,7 @@ package io.mdhub.p2p.fanout;
 
 import com.refinitiv.eta.codec.DataDictionary;
 import io.mdhub.p2p.P2pCounters;
+import io.mdhub.p2p.SlowConsumerPolicy;
 import io.mdhub.p2p.entitlement.Entitlements;
 
 /**
@@ -20,7 +21,10 @@ import io.mdhub.p2p.entitlement.Entitlements;
  *                              dictionary encoder is not shared between threads).
  * @param entitlements          what each consumer may do (posting).
  * @param postTimeoutNs         time a post waits for its ACK before the poster gets a NAK (NoResponse).
+ * @param slowConsumerPolicy    what happens to a consumer whose output passes the guaranteed output.
+ * @param conflateTimeoutNs     under the conflate policy, time a consumer may stay unwritable.
  */
+@SuppressWarnings("checkstyle:ParameterNumber") // a record of settings
 public record WorkerSettings(
     String componentName,
     int maxItemsPerConsumer,
@@ -32,6 +36,8 @@ public record WorkerSettings(
     P2pCounters counters,
     java.util.function.Supplier<DataDictionary> fieldDictionary,
     Entitlements entitlements,
-    long postTimeoutNs)
+    long postTimeoutNs,
+    SlowConsumerPolicy slowConsumerPolicy,
+    long conflateTimeoutNs)
 {
 }

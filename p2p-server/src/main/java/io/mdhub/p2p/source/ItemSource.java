@@ -3,6 +3,7 @@ package io.mdhub.p2p.source;
 import java.util.List;
 
 import org.agrona.DirectBuffer;
+import org.agrona.ExpandableDirectByteBuffer;
 
 import com.refinitiv.eta.codec.NakCodes;
 
@@ -117,6 +118,24 @@ public interface ItemSource extends AutoCloseable
     default void widenView(final int itemId, final FieldView view)
     {
         refresh(itemId);
+    }
+
+    /** {@link #writeImage} result: this source keeps no image of the item (no cache, not imaged, closed). */
+    int NO_IMAGE = -1;
+
+    /**
+     * Write the latest image of an open streaming item, as a complete refresh (streamId 0, not solicited), from the
+     * image this source keeps of it: for a consumer that missed updates (the conflate slow-consumer policy). It holds
+     * every update delivered to the listener so far. Answered within the call; a source without images answers
+     * {@link #NO_IMAGE}, and the worker asks for a refresh instead.
+     *
+     * @param itemId an open item.
+     * @param target where to write (grown as needed).
+     * @return the refresh's length in bytes from offset 0, or {@link #NO_IMAGE}.
+     */
+    default int writeImage(final int itemId, final ExpandableDirectByteBuffer target)
+    {
+        return NO_IMAGE;
     }
 
     /**

@@ -261,6 +261,51 @@ class CachingItemSourceTest
         assertFalse(upstream.refreshes < 2);
     }
 
+    /**
+     * For a consumer that missed updates (conflate policy): the image as an unsolicited refresh, at once, with every
+     * update the worker has had (those of the batch being written too), also while the item is Suspect; nothing for
+     * an item without an image.
+     */
+    @Test
+    void writeImageGivesTheLatestImageAtOnceEvenSuspectAndNothingWithoutOne()
+    {
+        launch();
+        openStreaming(true);
+        final org.agrona.ExpandableDirectByteBuffer target = new org.agrona.ExpandableDirectByteBuffer(16);
+        final int[] length = new int[1];
+        onLoop(() -> length[0] = cache.writeImage(ITEM, target));
+        assertEquals(ItemSource.NO_IMAGE, length[0], "no refresh yet");
+
+        fromUpstream(refresh(100, 101), 'R');
+        final UnsafeBuffer inBatch = update(105);
+        onLoop(() ->
+        {
+            upstream.listener.onBatchStart();
+            upstream.listener.onUpdate(ITEM, inBatch, 0, inBatch.capacity());
+            length[0] = cache.writeImage(ITEM, target); // as a worker would while it writes the batch
+            upstream.listener.onBatchEnd();
+        });
+        assertTrue(length[0] > 0, "length " + length[0]);
+        final byte[] bytes = new byte[length[0]];
+        target.getBytes(0, bytes);
+        final RefreshMsg refresh = (RefreshMsg)RwfTestSupport.decode(bytes);
+        assertFalse(refresh.checkSolicited());
+        assertTrue(refresh.checkRefreshComplete());
+        final Map<Integer, byte[]> fields = EtaFieldLists.decode(RwfTestSupport.bytes(refresh.encodedDataBody()));
+        assertTrue(java.util.Arrays.equals(fields.get(FieldIds.BID), EtaFieldLists.decode(
+            new EtaFieldLists().begin(0, 0).real(FieldIds.BID, 105, 12).end()).get(FieldIds.BID)),
+            "the update of the batch is in it");
+        assertEquals(0, upstream.refreshes, "nothing went upstream");
+
+        fromUpstream(status(DataStates.SUSPECT), 'S');
+        onLoop(() -> length[0] = cache.writeImage(ITEM, target));
+        assertTrue(length[0] > 0, "a Suspect item still has its latest fields");
+
+        onLoop(() -> cache.close(ITEM));
+        onLoop(() -> length[0] = cache.writeImage(ITEM, target));
+        assertEquals(ItemSource.NO_IMAGE, length[0], "a closed item has none");
+    }
+
     private static final class RecordingWorker implements ItemSourceListener
     {
         final List<byte[]> refreshes = new ArrayList<>();
