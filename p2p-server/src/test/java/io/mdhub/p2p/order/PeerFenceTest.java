@@ -79,6 +79,52 @@ class PeerFenceTest
         }
     }
 
+    @Test
+    void silentConnectionsFromAnotherAddressAreRefusedOverTheBudgetAndThePeerStaysUp() throws IOException
+    {
+        final int portA = MdTests.unusedPort();
+        final int portB = MdTests.unusedPort();
+        final List<SocketChannel> junk = new ArrayList<>();
+        try (PeerFence a = new PeerFence(address(portA), address(portB), TIMEOUT_NS, CONNECT_TIMEOUT_NS,
+            new io.mdhub.common.net.AddressBudget(4, 1_000, "handshakes", "rate"));
+            PeerFence b = fence(portB, portA))
+        {
+            MdTests.await("both up", () ->
+            {
+                poll(b);
+                return PeerFence.State.UP == poll(a) && PeerFence.State.UP == poll(b);
+            });
+            for (int i = 0; i < 20; i++)
+            {
+                final SocketChannel channel = SocketChannel.open();
+                channel.bind(new InetSocketAddress("127.0.0.2", 0));
+                channel.connect(address(portA));
+                junk.add(channel);
+            }
+            MdTests.await(() -> "16 of 20 silent connections refused: " + a.connectionsRefused(), () ->
+            {
+                poll(b);
+                assertEquals(PeerFence.State.UP, poll(a), a::reason);
+                return 16 == a.connectionsRefused();
+            });
+            final long untilNs = System.nanoTime() + 2 * TIMEOUT_NS;
+            while (System.nanoTime() < untilNs) // the peer's own connection is not one of them
+            {
+                poll(b);
+                assertEquals(PeerFence.State.UP, poll(a), a::reason);
+                assertEquals(PeerFence.State.UP, b.state(), b::reason);
+                MdTests.idle(() -> "polling");
+            }
+        }
+        finally
+        {
+            for (final SocketChannel channel : junk)
+            {
+                channel.close();
+            }
+        }
+    }
+
     /**
      * A crashed host: the established connection goes quiet (no reset), and new connects get no answer (here: a
      * listener that never accepts, its backlog full, so the kernel drops the SYNs). The fence must not say DOWN —
