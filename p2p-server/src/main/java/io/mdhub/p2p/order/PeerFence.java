@@ -592,7 +592,8 @@ final class PeerFence implements AutoCloseable, RoleArbiter.Fence
     /**
      * @return when the fence first saw the peer down (meaningful while {@link State#DOWN}).
      */
-    long downSinceNs()
+    @Override
+    public long downSinceNs()
     {
         return downSinceNs;
     }

@@ -46,6 +46,11 @@ final class RoleArbiter
         boolean isUnreachable();
 
         long connectionsLost();
+
+        /**
+         * @return when the state last turned DOWN (on the duty cycle's clock).
+         */
+        long downSinceNs();
     }
 
     /**
@@ -236,10 +241,11 @@ final class RoleArbiter
         final boolean wasLinkUp = isLinkUp;
         isLinkUp = isPeerHeard && nowNs - peerHeardNs < peerTimeoutNs && !actions.isLinkSevered();
         watchFence();
-        // the fence says the process is gone AND it has stopped talking (a DOWN from before it started is stale);
-        // or an operator declared it dead
-        isPeerDead = PeerFence.State.DOWN == fence.state() &&
-            (!isPeerHeard || nowNs - peerHeardNs >= peerTimeoutNs) || isPeerDeclaredDead;
+        // the fence says the process is gone AND it has stopped talking (a DOWN from before it started is stale),
+        // or it refused a connect after it last spoke (a kill: no need to wait for the silence to reach the
+        // timeout); or an operator declared it dead
+        isPeerDead = PeerFence.State.DOWN == fence.state() && (!isPeerHeard || nowNs - peerHeardNs >= peerTimeoutNs ||
+            fence.downSinceNs() - peerHeardNs > 0) || isPeerDeclaredDead;
         if (wasLinkUp && !isLinkUp)
         {
             LOG.warn("order server {}: replication link to server {} lost (fence: {} - {}, publication connected: " +

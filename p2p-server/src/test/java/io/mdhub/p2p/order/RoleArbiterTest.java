@@ -285,6 +285,20 @@ class RoleArbiterTest
         assertEquals(0, arbiter.decide(nowNs + 1), "nothing more to take");
     }
 
+    @Test
+    void takesOverAtOnceWhenThePeerRefusesAConnectAfterItLastSpoke()
+    {
+        serveAsBackupOf(7, 3);
+        advance(1_000_000L);
+        fence.state = PeerFence.State.DOWN; // killed: its fence port refuses a millisecond after its last heartbeat
+        fence.downSinceNs = nowNs;
+        assertEquals(PARTITIONS, arbiter.decide(nowNs), "no need to wait for the link's silence to time out");
+        for (final Partition partition : partitions)
+        {
+            assertEquals(PartitionRole.PRIMARY, partition.role);
+        }
+    }
+
     /**
      * The agent sleeps until the arbiter's next decision: the moment a silent peer's link is lost and, with the
      * fence DOWN, its partitions are taken — never a moment already past, which would keep the agent awake.
@@ -629,6 +643,7 @@ class RoleArbiterTest
         String reason = "keep-alives arrive";
         boolean isUnreachable;
         long connectionsLost;
+        long downSinceNs;
 
         @Override
         public PeerFence.State state()
@@ -652,6 +667,12 @@ class RoleArbiterTest
         public long connectionsLost()
         {
             return connectionsLost;
+        }
+
+        @Override
+        public long downSinceNs()
+        {
+            return downSinceNs;
         }
     }
 
