@@ -3,8 +3,6 @@ package io.mdhub.benchmarks.chaos;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.LocalDateTime;
-import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -70,21 +68,12 @@ public final class MdChaos implements Callable<Integer>
 
         static Map<String, Fault> byLabel()
         {
-            final Map<String, Fault> all = new LinkedHashMap<>();
-            for (final Fault fault : values())
-            {
-                all.put(fault.label, fault);
-            }
-            return all;
+            return ChaosRunOptions.byLabel(values(), (fault) -> fault.label);
         }
     }
 
-    @Option(names = "--rounds", paramLabel = "N", description = "Rounds (default ${DEFAULT-VALUE}).")
-    int rounds = 20;
-
-    @Option(names = "--seed", paramLabel = "S", description = "Seed of the faults, their moments and delays " +
-        "(default: a new one, printed).")
-    Long seed;
+    @CommandLine.Mixin
+    ChaosRunOptions run = new ChaosRunOptions();
 
     @Option(names = "--items", paramLabel = "N",
         description = "Items published and watched (default ${DEFAULT-VALUE}).")
@@ -107,14 +96,6 @@ public final class MdChaos implements Callable<Integer>
             "(default ${DEFAULT-VALUE}).")
     long recoveryBoundSeconds = 30;
 
-    @Option(names = "--minutes", paramLabel = "M",
-        description = "Start no round after M minutes (0, the default: no limit; a soak sets many rounds and this).")
-    long minutes;
-
-    @Option(names = "--out", paramLabel = "DIR",
-        description = "Report directory (default target/chaos-md-<date-time>).")
-    Path out;
-
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
@@ -123,22 +104,21 @@ public final class MdChaos implements Callable<Integer>
     {
         final PrintWriter console = spec.commandLine().getOut();
         final List<Fault> faults = ChaosReport.faults(faultNames, Fault.byLabel());
-        if (rounds < 1 || items < 1 || rate < 1 || mounts < 1 || recoveryBoundSeconds < 1 || minutes < 0)
+        if (!run.isValid() || items < 1 || rate < 1 || mounts < 1 || recoveryBoundSeconds < 1)
         {
             throw new CommandLine.ParameterException(spec.commandLine(),
                 "--rounds, --items, --rate, --mounts and --recovery-bound must be positive");
         }
-        final long runSeed = null != seed ? seed : FaultPlan.newSeed();
+        final long runSeed = run.runSeed();
         final Path root = LatencyBench.checkoutRoot();
-        final Path dir = null != out ? out : root.resolve("target").resolve("chaos-md-" +
-            LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
+        final Path dir = run.reportDir(root, "md");
         Files.createDirectories(dir);
         ChaosReport.printSeed(console, NAME, runSeed);
-        final List<FaultPlan.Round<Fault>> plan = FaultPlan.plan(runSeed, rounds, faults);
+        final List<FaultPlan.Round<Fault>> plan = FaultPlan.plan(runSeed, run.rounds, faults);
         final ChaosTable table = new ChaosTable(MdRound.COLUMNS);
         final Map<String, Object> settings = new LinkedHashMap<>();
         settings.put("seed", runSeed);
-        settings.put("rounds", rounds);
+        settings.put("rounds", run.rounds);
         settings.put("items", items);
         settings.put("rate", rate);
         settings.put("mounts", mounts);
@@ -150,7 +130,7 @@ public final class MdChaos implements Callable<Integer>
         {
             final MdPath path = new MdPath(processes, items, rate, mounts);
             console.printf("%s: starting backbone, distributor, p2p-server, source (%d items, %d updates/s) and " +
-                "client (%d mount(s)); %d round(s), faults %s; logs in %s%n", NAME, items, rate, mounts, rounds,
+                "client (%d mount(s)); %d round(s), faults %s; logs in %s%n", NAME, items, rate, mounts, run.rounds,
                 String.join(",", faultNames), logs);
             console.flush();
             path.start();
@@ -161,10 +141,10 @@ public final class MdChaos implements Callable<Integer>
             }
             console.println(table.header());
             console.flush();
-            final long endNs = System.nanoTime() + TimeUnit.MINUTES.toNanos(minutes);
+            final long endNs = run.endNs();
             for (final FaultPlan.Round<Fault> round : plan)
             {
-                if (minutes > 0 && System.nanoTime() - endNs > 0)
+                if (run.isPastEnd(endNs))
                 {
                     break;
                 }

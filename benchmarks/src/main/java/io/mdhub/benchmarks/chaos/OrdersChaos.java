@@ -6,8 +6,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.time.LocalDateTime;
-import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -75,21 +73,12 @@ public final class OrdersChaos implements Callable<Integer>
 
         static Map<String, Fault> byLabel()
         {
-            final Map<String, Fault> all = new LinkedHashMap<>();
-            for (final Fault fault : values())
-            {
-                all.put(fault.label, fault);
-            }
-            return all;
+            return ChaosRunOptions.byLabel(values(), (fault) -> fault.label);
         }
     }
 
-    @Option(names = "--rounds", paramLabel = "N", description = "Rounds (default ${DEFAULT-VALUE}).")
-    int rounds = 20;
-
-    @Option(names = "--seed", paramLabel = "S", description = "Seed of the faults, their moments and delays " +
-        "(default: a new one, printed).")
-    Long seed;
+    @CommandLine.Mixin
+    ChaosRunOptions run = new ChaosRunOptions();
 
     @Option(names = "--rate", paramLabel = "N", description = "Orders per second (default ${DEFAULT-VALUE}).")
     long rate = 2000;
@@ -114,14 +103,6 @@ public final class OrdersChaos implements Callable<Integer>
         description = "JVM options of the order servers (default ${DEFAULT-VALUE}).")
     String serverJvmOpts = "-Xms256m -Xmx1g -XX:+UseParallelGC";
 
-    @Option(names = "--minutes", paramLabel = "M",
-        description = "Start no round after M minutes (0, the default: no limit; a soak sets many rounds and this).")
-    long minutes;
-
-    @Option(names = "--out", paramLabel = "DIR",
-        description = "Report directory (default target/chaos-orders-<date-time>).")
-    Path out;
-
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
@@ -133,35 +114,34 @@ public final class OrdersChaos implements Callable<Integer>
     {
         final PrintWriter console = spec.commandLine().getOut();
         final List<Fault> faults = ChaosReport.faults(faultNames, Fault.byLabel());
-        if (rounds < 1 || rate < 1 || roundSeconds < 2 || recoveryBoundSeconds < 1 || partitions < 2 || minutes < 0)
+        if (!run.isValid() || rate < 1 || roundSeconds < 2 || recoveryBoundSeconds < 1 || partitions < 2)
         {
             throw new CommandLine.ParameterException(spec.commandLine(), "--rounds, --rate and --recovery-bound " +
                 "must be positive, --round-seconds at least 2, --partitions at least 2");
         }
-        final long runSeed = null != seed ? seed : FaultPlan.newSeed();
+        final long runSeed = run.runSeed();
         final Path root = LatencyBench.checkoutRoot();
-        final Path dir = null != out ? out : root.resolve("target").resolve("chaos-orders-" +
-            LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
+        final Path dir = run.reportDir(root, "orders");
         Files.createDirectories(dir);
         ChaosReport.printSeed(console, NAME, runSeed);
-        final List<FaultPlan.Round<Fault>> plan = FaultPlan.plan(runSeed, rounds, faults);
+        final List<FaultPlan.Round<Fault>> plan = FaultPlan.plan(runSeed, run.rounds, faults);
         final ChaosTable table = new ChaosTable(OrderRound.COLUMNS);
         final Map<String, Object> settings = new LinkedHashMap<>();
         settings.put("seed", runSeed);
-        settings.put("rounds", rounds);
+        settings.put("rounds", run.rounds);
         settings.put("rate", rate);
         settings.put("round_seconds", roundSeconds);
         settings.put("faults", String.join(",", faultNames));
         settings.put("recovery_bound_s", recoveryBoundSeconds);
         int failed = 0;
         final List<String> opts = new ArrayList<>(split(serverJvmOpts));
-        opts.add(OrderPair.expectedOrders(rate * roundSeconds * rounds));
+        opts.add(OrderPair.expectedOrders(rate * roundSeconds * run.rounds));
         final Path logs = Files.createDirectories(dir.resolve("logs"));
         try (BenchProcesses processes = new BenchProcesses(root, logs, List.of()))
         {
             final OrderPair pair = new OrderPair(processes, opts, partitions, faults.contains(Fault.BACKBONE));
             console.printf("%s: starting the pair%s; %d round(s) of %d s at %d orders/s, faults %s; logs in %s%n",
-                NAME, pair.isOnBackbone() ? " on its backbone daemon" : "", rounds, roundSeconds, rate,
+                NAME, pair.isOnBackbone() ? " on its backbone daemon" : "", run.rounds, roundSeconds, rate,
                 String.join(",", faultNames), logs);
             console.flush();
             boolean canGoOn = pair.start(2 * recoveryBoundSeconds);
@@ -171,10 +151,10 @@ public final class OrdersChaos implements Callable<Integer>
             }
             console.println(table.header());
             console.flush();
-            final long endNs = System.nanoTime() + TimeUnit.MINUTES.toNanos(minutes);
+            final long endNs = run.endNs();
             for (final FaultPlan.Round<Fault> round : plan)
             {
-                if (minutes > 0 && System.nanoTime() - endNs > 0)
+                if (run.isPastEnd(endNs))
                 {
                     break;
                 }
