@@ -129,6 +129,19 @@ public final class ManagementRequests
         channel.close();
     }
 
+    /**
+     * A connection over its address's budget ({@link ManagementServer#MAX_CONNECTIONS_PER_ADDRESS} open, or
+     * {@link ManagementServer#ACCEPTS_PER_SECOND_PER_ADDRESS} new a second): counted, logged and closed.
+     *
+     * @param channel the connection.
+     * @param why     which budget it is over.
+     */
+    void refused(final Channel channel, final String why)
+    {
+        logAt(refused.incrementAndGet(), "connection from {} refused: {}", channel.remoteAddress(), why);
+        channel.close();
+    }
+
     private void logAt(final long count, final String format, final Object first, final Object second)
     {
         if (count <= 10 || Long.bitCount(count) == 1)

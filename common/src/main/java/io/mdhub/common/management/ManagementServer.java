@@ -1,5 +1,6 @@
 package io.mdhub.common.management;
 
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
@@ -9,6 +10,7 @@ import org.slf4j.LoggerFactory;
 
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.mdhub.common.metrics.MdMetrics;
+import io.mdhub.common.net.AddressBudget;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelInitializer;
@@ -42,6 +44,13 @@ public final class ManagementServer implements AutoCloseable
 {
     /** Connections served at once; more are closed as they come. */
     public static final int MAX_CONNECTIONS = 32;
+    /**
+     * Connections one remote address may hold open at once: a scraper and a console need one or two, so a flood from
+     * one address cannot take every connection from the others.
+     */
+    public static final int MAX_CONNECTIONS_PER_ADDRESS = 8;
+    /** New connections one remote address may open a second (also the burst). */
+    public static final int ACCEPTS_PER_SECOND_PER_ADDRESS = 50;
     /** A connection without a request for this long is closed. */
     public static final int IDLE_TIMEOUT_SECONDS = 30;
     static final int MAX_REQUEST_BYTES = 8192;
@@ -80,6 +89,9 @@ public final class ManagementServer implements AutoCloseable
         final EventLoopGroup group = isEpoll ? new EpollEventLoopGroup(1, threads) : new NioEventLoopGroup(1, threads);
         final ChannelGroup connections = new DefaultChannelGroup("management", group.next());
         final ManagementRequests requests = new ManagementRequests(ctx.checks, ctx.registry);
+        // an open connection counts against its address until it closes: HTTP has no handshake worth the name
+        final AddressBudget budget = new AddressBudget(MAX_CONNECTIONS_PER_ADDRESS, ACCEPTS_PER_SECOND_PER_ADDRESS,
+            "management connections per address", "management connections a second per address");
         try
         {
             final Class<? extends ServerChannel> channelType =
@@ -98,6 +110,14 @@ public final class ManagementServer implements AutoCloseable
                             requests.refused(channel);
                             return;
                         }
+                        final InetAddress address = channel.remoteAddress().getAddress();
+                        final String overBudget = budget.admit(address, System.nanoTime());
+                        if (null != overBudget)
+                        {
+                            requests.refused(channel, overBudget);
+                            return;
+                        }
+                        channel.closeFuture().addListener((closed) -> budget.handshakeEnded(address));
                         connections.add(channel);
                         channel.pipeline()
                             .addLast(new IdleStateHandler(0, 0, IDLE_TIMEOUT_SECONDS, TimeUnit.SECONDS))

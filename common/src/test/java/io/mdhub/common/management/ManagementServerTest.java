@@ -194,9 +194,10 @@ class ManagementServerTest
         {
             for (int i = 0; i < ManagementServer.MAX_CONNECTIONS; i++)
             {
-                open.add(new Socket("127.0.0.1", server.port()));
+                // from several addresses, each within its own budget
+                open.add(connectFrom("127.0.0." + (2 + i / ManagementServer.MAX_CONNECTIONS_PER_ADDRESS)));
             }
-            try (Socket extra = new Socket("127.0.0.1", server.port()))
+            try (Socket extra = connectFrom("127.0.0.100"))
             {
                 extra.setSoTimeout(5_000);
                 final InputStream in = extra.getInputStream();
@@ -211,6 +212,48 @@ class ManagementServerTest
                 socket.close();
             }
         }
+    }
+
+    @Test
+    void oneAddressCannotTakeTheConnectionsOfTheOthers() throws Exception
+    {
+        final List<Socket> open = new ArrayList<>();
+        try
+        {
+            for (int i = 0; i < ManagementServer.MAX_CONNECTIONS_PER_ADDRESS; i++)
+            {
+                open.add(connectFrom("127.0.0.7"));
+            }
+            try (Socket extra = connectFrom("127.0.0.7"))
+            {
+                extra.setSoTimeout(5_000);
+                assertEquals(-1, extra.getInputStream().read(), "over its address's budget: closed without an answer");
+            }
+            assertEquals(1, server.requests().refused());
+            try (Socket other = connectFrom("127.0.0.8"))
+            {
+                other.setSoTimeout(5_000);
+                other.getOutputStream().write("GET /health/live HTTP/1.1\r\nHost: x\r\n\r\n"
+                    .getBytes(StandardCharsets.ISO_8859_1));
+                final byte[] head = other.getInputStream().readNBytes(12);
+                assertEquals("HTTP/1.1 200", new String(head, StandardCharsets.ISO_8859_1), "another address served");
+            }
+        }
+        finally
+        {
+            for (final Socket socket : open)
+            {
+                socket.close();
+            }
+        }
+    }
+
+    private Socket connectFrom(final String localAddress) throws IOException
+    {
+        final Socket socket = new Socket();
+        socket.bind(new InetSocketAddress(localAddress, 0));
+        socket.connect(new InetSocketAddress("127.0.0.1", server.port()), 5_000);
+        return socket;
     }
 
     @Test
