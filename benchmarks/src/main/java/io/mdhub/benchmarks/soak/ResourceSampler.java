@@ -18,7 +18,9 @@ import java.util.stream.Stream;
 public final class ResourceSampler
 {
     private static final Pattern VM_RSS = Pattern.compile("(?m)^VmRSS:\\s+(\\d+) kB");
-    private static final Pattern HEAP_USED = Pattern.compile("(?m)^\\s*\\S.*heap\\s+total \\d+K, used (\\d+)K");
+    private static final Pattern RSS_ANON = Pattern.compile("(?m)^RssAnon:\\s+(\\d+) kB");
+    /** A heap's line, or each generation's (Parallel, Serial): {@code total 76288K, used 5505K}. */
+    private static final Pattern HEAP_USED = Pattern.compile("(?m)^\\s\\S.*\\stotal \\d+K, used (\\d+)K");
     private static final long JCMD_TIMEOUT_SECONDS = 30;
 
     private final Path jcmd;
@@ -40,13 +42,15 @@ public final class ResourceSampler
         final Path proc = Path.of("/proc", Long.toString(pid));
         try
         {
-            final long rss = rssBytes(Files.readString(proc.resolve("status"), StandardCharsets.US_ASCII));
+            final String status = Files.readString(proc.resolve("status"), StandardCharsets.US_ASCII);
+            final long rss = kilobytes(VM_RSS, status) * 1024;
+            final long anonRss = kilobytes(RSS_ANON, status) * 1024;
             final int fds;
             try (Stream<Path> open = Files.list(proc.resolve("fd")))
             {
                 fds = (int)open.count();
             }
-            return new ResourceSample(rss, heapAfterGcBytes(pid), fds);
+            return new ResourceSample(rss, anonRss, heapAfterGcBytes(pid), fds);
         }
         catch (final java.nio.file.NoSuchFileException ex)
         {
@@ -59,27 +63,52 @@ public final class ResourceSampler
     }
 
     /**
+     * @param line   the line's pattern, its value in kB the first group.
+     * @param status the text of {@code /proc/<pid>/status}.
+     * @return the line's value in kB.
+     */
+    static long kilobytes(final Pattern line, final String status)
+    {
+        final Matcher matcher = line.matcher(status);
+        if (!matcher.find())
+        {
+            throw new IllegalArgumentException("no " + line + " line in /proc status");
+        }
+        return Long.parseLong(matcher.group(1));
+    }
+
+    /**
      * @param status the text of {@code /proc/<pid>/status}.
      * @return its VmRSS in bytes.
      */
     static long rssBytes(final String status)
     {
-        final Matcher matcher = VM_RSS.matcher(status);
-        if (!matcher.find())
-        {
-            throw new IllegalArgumentException("no VmRSS line in /proc status");
-        }
-        return Long.parseLong(matcher.group(1)) * 1024;
+        return kilobytes(VM_RSS, status) * 1024;
+    }
+
+    /**
+     * @param status the text of {@code /proc/<pid>/status}.
+     * @return its RssAnon in bytes.
+     */
+    static long anonRssBytes(final String status)
+    {
+        return kilobytes(RSS_ANON, status) * 1024;
     }
 
     /**
      * @param heapInfo the output of {@code jcmd <pid> GC.heap_info}.
-     * @return the heap's used bytes, -1 if the output names none.
+     * @return the heap's used bytes (over its generations where the collector lists them apart), -1 if the output
+     * names none.
      */
     static long heapUsedBytes(final String heapInfo)
     {
         final Matcher matcher = HEAP_USED.matcher(heapInfo);
-        return matcher.find() ? Long.parseLong(matcher.group(1)) * 1024 : -1;
+        long used = -1;
+        while (matcher.find())
+        {
+            used = Math.max(used, 0) + Long.parseLong(matcher.group(1)) * 1024;
+        }
+        return used;
     }
 
     private long heapAfterGcBytes(final long pid)
