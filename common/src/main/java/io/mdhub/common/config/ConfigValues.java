@@ -13,6 +13,11 @@ import org.agrona.SystemUtil;
  */
 public final class ConfigValues
 {
+    private static final long[] SIZE_FACTORS = {1024L * 1024 * 1024, 1024L * 1024, 1024L};
+    private static final String[] SIZE_UNITS = {"g", "m", "k"};
+    private static final long[] DURATION_FACTORS = {1_000_000_000L, 1_000_000L, 1_000L};
+    private static final String[] DURATION_UNITS = {"s", "ms", "us"};
+
     private ConfigValues()
     {
     }
@@ -154,37 +159,27 @@ public final class ConfigValues
 
     private static String size(final long bytes)
     {
-        if (0 != bytes && 0 == bytes % (1024L * 1024 * 1024))
-        {
-            return bytes / (1024L * 1024 * 1024) + "g";
-        }
-        if (0 != bytes && 0 == bytes % (1024L * 1024))
-        {
-            return bytes / (1024L * 1024) + "m";
-        }
-        if (0 != bytes && 0 == bytes % 1024)
-        {
-            return bytes / 1024 + "k";
-        }
-        return Long.toString(bytes);
+        return inLargestUnit(bytes, SIZE_FACTORS, SIZE_UNITS, "");
     }
 
     private static String duration(final long ns)
     {
-        final long second = 1_000_000_000L;
-        if (0 != ns && 0 == ns % second)
+        return inLargestUnit(ns, DURATION_FACTORS, DURATION_UNITS, "ns");
+    }
+
+    /**
+     * @return the value in the largest unit that divides it exactly ({@code 65536} as {@code 64k}), else as it is.
+     */
+    private static String inLargestUnit(final long value, final long[] factors, final String[] units, final String base)
+    {
+        for (int i = 0; i < factors.length; i++)
         {
-            return ns / second + "s";
+            if (0 != value && 0 == value % factors[i])
+            {
+                return value / factors[i] + units[i];
+            }
         }
-        if (0 != ns && 0 == ns % 1_000_000)
-        {
-            return ns / 1_000_000 + "ms";
-        }
-        if (0 != ns && 0 == ns % 1_000)
-        {
-            return ns / 1_000 + "us";
-        }
-        return ns + "ns";
+        return value + base;
     }
 
     /**
