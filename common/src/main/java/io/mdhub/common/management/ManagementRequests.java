@@ -124,9 +124,7 @@ public final class ManagementRequests
      */
     void refused(final Channel channel)
     {
-        logAt(refused.incrementAndGet(), "connection from {} refused: {} management connections open already",
-            channel.remoteAddress(), ManagementServer.MAX_CONNECTIONS);
-        channel.close();
+        refused(channel, ManagementServer.MAX_CONNECTIONS + " management connections open already");
     }
 
     /**
