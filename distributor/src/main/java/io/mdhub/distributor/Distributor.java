@@ -240,7 +240,8 @@ public final class Distributor implements AutoCloseable
                 {
                 };
             }
-            requireRange(DistributorConfiguration.ROUTE_RECONNECT_MS_PROP_NAME, routeReconnectMs, 1, 3_600_000);
+            requireRange(DistributorConfiguration.ROUTE_RECONNECT_MS_PROP_NAME, routeReconnectMs, 1,
+                DistributorConfiguration.ROUTE_RECONNECT_MS_MAX);
             requirePositive("routePostTimeoutNs", routePostTimeoutNs);
             final boolean isLoadBalancing = "load-balance".equals(routeMirroring);
             if (!isLoadBalancing && !"hot-standby".equals(routeMirroring))

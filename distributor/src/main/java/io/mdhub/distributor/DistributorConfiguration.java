@@ -155,6 +155,9 @@ public final class DistributorConfiguration
      */
     public static final int ROUTE_RECONNECT_MS_DEFAULT = 1000;
 
+    /** Longest route reconnect interval: an hour. */
+    public static final int ROUTE_RECONNECT_MS_MAX = 3_600_000;
+
     /**
      * User name the distributor logs in with on mounted providers.
      */
@@ -294,7 +297,7 @@ public final class DistributorConfiguration
      */
     public static int routeReconnectMs()
     {
-        return ConfigValues.getInt(ROUTE_RECONNECT_MS_PROP_NAME, ROUTE_RECONNECT_MS_DEFAULT, 1, 3_600_000);
+        return ConfigValues.getInt(ROUTE_RECONNECT_MS_PROP_NAME, ROUTE_RECONNECT_MS_DEFAULT, 1, ROUTE_RECONNECT_MS_MAX);
     }
 
     /**

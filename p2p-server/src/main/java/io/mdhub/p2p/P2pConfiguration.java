@@ -56,6 +56,9 @@ public final class P2pConfiguration
      */
     public static final int WORKERS_DEFAULT = 1;
 
+    /** Most fan-out workers. */
+    public static final int WORKERS_MAX = 64;
+
     /**
      * Most item streams one consumer connection may have open.
      */
@@ -138,6 +141,12 @@ public final class P2pConfiguration
      * Default output pool chunk size.
      */
     public static final int OUTPUT_POOL_CHUNK_SIZE_DEFAULT = 256 * 1024;
+
+    /** Smallest pool chunk. */
+    public static final int OUTPUT_POOL_CHUNK_SIZE_MIN = 64 * 1024;
+
+    /** Largest pool chunk. */
+    public static final int OUTPUT_POOL_CHUNK_SIZE_MAX = 16 * 1024 * 1024;
 
     /**
      * Longest time from a consumer's completed RIPC handshake to its login request; a connection still not logged in
@@ -252,7 +261,7 @@ public final class P2pConfiguration
      */
     public static int workers()
     {
-        return ConfigValues.getInt(WORKERS_PROP_NAME, WORKERS_DEFAULT, 1, 256);
+        return ConfigValues.getInt(WORKERS_PROP_NAME, WORKERS_DEFAULT, 1, WORKERS_MAX);
     }
 
     /**
@@ -343,7 +352,8 @@ public final class P2pConfiguration
     public static int outputPoolChunkSize()
     {
         return ConfigValues.getSize(
-            OUTPUT_POOL_CHUNK_SIZE_PROP_NAME, OUTPUT_POOL_CHUNK_SIZE_DEFAULT, 64 * 1024, 16 * 1024 * 1024);
+            OUTPUT_POOL_CHUNK_SIZE_PROP_NAME, OUTPUT_POOL_CHUNK_SIZE_DEFAULT, OUTPUT_POOL_CHUNK_SIZE_MIN,
+            OUTPUT_POOL_CHUNK_SIZE_MAX);
     }
 
     /**

@@ -349,11 +349,8 @@ public final class P2pServer implements AutoCloseable
          * service 2 more, each further listener about 20).
          */
         public static final int DEFAULT_COUNTERS_CAPACITY = 256;
-        private static final int MAX_WORKERS = 64;
         private static final int MIN_OUTPUT_BYTES = 4096;
         private static final int POOL_PAGE_SIZE = 8192;
-        private static final int MIN_POOL_CHUNK_SIZE = 64 * 1024;
-        private static final int MAX_POOL_CHUNK_SIZE = 16 * 1024 * 1024;
 
         private String bindAddress = P2pConfiguration.bindAddress();
         private int port = P2pConfiguration.port();
@@ -393,7 +390,7 @@ public final class P2pServer implements AutoCloseable
         protected void concludeContext()
         {
             requireRange(P2pConfiguration.PORT_PROP_NAME, port, 0, 0xFFFF);
-            requireRange(P2pConfiguration.WORKERS_PROP_NAME, workers, 1, MAX_WORKERS);
+            requireRange(P2pConfiguration.WORKERS_PROP_NAME, workers, 1, P2pConfiguration.WORKERS_MAX);
             requirePositive(P2pConfiguration.MAX_ITEMS_PER_CONSUMER_PROP_NAME, maxItemsPerConsumer);
             requirePositive(P2pConfiguration.MAX_ITEMS_PROP_NAME, maxItems);
             if (0 == guaranteedOutputBytes)
@@ -415,8 +412,8 @@ public final class P2pServer implements AutoCloseable
                     conflateTimeoutNs + " ns) must be at least " + P2pConfiguration.SLOW_CONSUMER_TIMEOUT_PROP_NAME +
                     " (" + slowConsumerTimeoutNs + " ns)");
             }
-            requireRange(P2pConfiguration.OUTPUT_POOL_CHUNK_SIZE_PROP_NAME, outputPoolChunkSize, MIN_POOL_CHUNK_SIZE,
-                MAX_POOL_CHUNK_SIZE);
+            requireRange(P2pConfiguration.OUTPUT_POOL_CHUNK_SIZE_PROP_NAME, outputPoolChunkSize,
+                P2pConfiguration.OUTPUT_POOL_CHUNK_SIZE_MIN, P2pConfiguration.OUTPUT_POOL_CHUNK_SIZE_MAX);
             if (Integer.bitCount(outputPoolChunkSize) != 1)
             {
                 throw new IllegalArgumentException(P2pConfiguration.OUTPUT_POOL_CHUNK_SIZE_PROP_NAME +

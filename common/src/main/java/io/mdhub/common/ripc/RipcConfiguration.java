@@ -95,6 +95,9 @@ public final class RipcConfiguration
      */
     public static final int ADDRESS_ACCEPT_RATE_DEFAULT = 200;
 
+    /** Largest value of either address budget. */
+    public static final int ADDRESS_BUDGET_MAX = 1_000_000;
+
     /**
      * Longest time one frame may stay incomplete after its first byte arrived (catches trickling peers that ping
      * liveness alone would not).
@@ -136,6 +139,9 @@ public final class RipcConfiguration
      * Default event-loop threads: one (these hosts have two cores).
      */
     public static final int EVENT_LOOP_THREADS_DEFAULT = 1;
+
+    /** Most event-loop threads. */
+    public static final int EVENT_LOOP_THREADS_MAX = 64;
 
     /**
      * Use the native epoll transport when it is available (else NIO).
@@ -252,7 +258,8 @@ public final class RipcConfiguration
      */
     public static int addressMaxHandshakes()
     {
-        return ConfigValues.getInt(ADDRESS_MAX_HANDSHAKES_PROP_NAME, ADDRESS_MAX_HANDSHAKES_DEFAULT, 1, 1_000_000);
+        return ConfigValues.getInt(
+            ADDRESS_MAX_HANDSHAKES_PROP_NAME, ADDRESS_MAX_HANDSHAKES_DEFAULT, 1, ADDRESS_BUDGET_MAX);
     }
 
     /**
@@ -260,7 +267,7 @@ public final class RipcConfiguration
      */
     public static int addressAcceptRate()
     {
-        return ConfigValues.getInt(ADDRESS_ACCEPT_RATE_PROP_NAME, ADDRESS_ACCEPT_RATE_DEFAULT, 1, 1_000_000);
+        return ConfigValues.getInt(ADDRESS_ACCEPT_RATE_PROP_NAME, ADDRESS_ACCEPT_RATE_DEFAULT, 1, ADDRESS_BUDGET_MAX);
     }
 
     /**
@@ -306,7 +313,7 @@ public final class RipcConfiguration
      */
     public static int eventLoopThreads()
     {
-        return ConfigValues.getInt(EVENT_LOOP_THREADS_PROP_NAME, EVENT_LOOP_THREADS_DEFAULT, 1, 1024);
+        return ConfigValues.getInt(EVENT_LOOP_THREADS_PROP_NAME, EVENT_LOOP_THREADS_DEFAULT, 1, EVENT_LOOP_THREADS_MAX);
     }
 
     /**

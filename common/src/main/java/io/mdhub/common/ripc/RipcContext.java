@@ -69,7 +69,8 @@ public abstract class RipcContext<T extends RipcContext<T>> extends BaseContext<
         // one message of the largest accepted size must fit the per-connection budget
         requireRange(RipcConfiguration.MAX_REASSEMBLY_BYTES_PROP_NAME, maxReassemblyBytes, maxReassembledMessageSize,
             Integer.MAX_VALUE);
-        requireRange(RipcConfiguration.EVENT_LOOP_THREADS_PROP_NAME, eventLoopThreads, 1, 64);
+        requireRange(RipcConfiguration.EVENT_LOOP_THREADS_PROP_NAME, eventLoopThreads, 1,
+            RipcConfiguration.EVENT_LOOP_THREADS_MAX);
 
         if (null == countersManager)
         {

@@ -153,8 +153,10 @@ public final class RipcServer implements AutoCloseable
                 1, 255);
             requireRange(RipcConfiguration.MIN_PING_TIMEOUT_PROP_NAME,
                 TimeUnit.NANOSECONDS.toSeconds(minPingTimeoutNs), 1, TimeUnit.NANOSECONDS.toSeconds(pingTimeoutNs));
-            requireRange(RipcConfiguration.ADDRESS_MAX_HANDSHAKES_PROP_NAME, addressMaxHandshakes, 1, 1_000_000);
-            requireRange(RipcConfiguration.ADDRESS_ACCEPT_RATE_PROP_NAME, addressAcceptRate, 1, 1_000_000);
+            requireRange(RipcConfiguration.ADDRESS_MAX_HANDSHAKES_PROP_NAME, addressMaxHandshakes, 1,
+                RipcConfiguration.ADDRESS_BUDGET_MAX);
+            requireRange(RipcConfiguration.ADDRESS_ACCEPT_RATE_PROP_NAME, addressAcceptRate, 1,
+                RipcConfiguration.ADDRESS_BUDGET_MAX);
             super.concludeContext();
         }
 

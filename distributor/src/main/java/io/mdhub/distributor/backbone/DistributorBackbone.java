@@ -461,8 +461,6 @@ public final class DistributorBackbone implements AutoCloseable
     public static final class Context extends BaseContext<Context>
     {
         private static final int MAX_STREAM_ID = Integer.MAX_VALUE;
-        private static final int MAX_ANNOUNCE_INTERVAL_MS = 60_000;
-        private static final int MAX_SERVICE_ID = 0xFFFF;
 
         private boolean enabled = DistributorBackboneConfiguration.enabled();
         private String aeronDirectoryName = DistributorBackboneConfiguration.aeronDir();
@@ -510,9 +508,10 @@ public final class DistributorBackbone implements AutoCloseable
                 throw new IllegalArgumentException("data and control streams are the same: " + channel + " stream " +
                     dataStreamId);
             }
-            requireRange(DistributorBackboneConfiguration.DISTRIBUTOR_ID_PROP_NAME, distributorId, 1, MAX_SERVICE_ID);
+            requireRange(DistributorBackboneConfiguration.DISTRIBUTOR_ID_PROP_NAME, distributorId, 1,
+                DistributorBackboneConfiguration.DISTRIBUTOR_ID_MAX);
             requireRange(DistributorBackboneConfiguration.ANNOUNCE_INTERVAL_MS_PROP_NAME, announceIntervalMs, 1,
-                MAX_ANNOUNCE_INTERVAL_MS);
+                DistributorBackboneConfiguration.ANNOUNCE_INTERVAL_MS_MAX);
             requireRange(DistributorBackboneConfiguration.IDLE_MIN_NS_PROP_NAME, idleMinNs, 0, Long.MAX_VALUE);
             // the loop's cycle runs its Aeron client's conductor: an idle loop must cycle well within the client's
             // liveness timeout

@@ -1,5 +1,6 @@
 package io.mdhub.distributor.backbone;
 
+import io.mdhub.backbone.ConductorDuty;
 import io.mdhub.common.config.ConfigValues;
 
 /**
@@ -81,6 +82,9 @@ public final class DistributorBackboneConfiguration
      */
     public static final int DISTRIBUTOR_ID_DEFAULT = 1;
 
+    /** Largest distributor id (ids travel as service ids do, in 16 bits). */
+    public static final int DISTRIBUTOR_ID_MAX = 0xFFFF;
+
     /**
      * Milliseconds between service announcements (the distributor's heartbeat, carrying each service's last sequence).
      */
@@ -90,6 +94,9 @@ public final class DistributorBackboneConfiguration
      * Default announcement interval.
      */
     public static final int ANNOUNCE_INTERVAL_MS_DEFAULT = 100;
+
+    /** Longest announcement interval. */
+    public static final int ANNOUNCE_INTERVAL_MS_MAX = 60_000;
 
     /**
      * First idle delay of the backbone duty cycle on the event loop after a cycle that found nothing, in nanoseconds;
@@ -255,7 +262,7 @@ public final class DistributorBackboneConfiguration
      */
     public static int distributorId()
     {
-        return ConfigValues.getInt(DISTRIBUTOR_ID_PROP_NAME, DISTRIBUTOR_ID_DEFAULT, 0, Integer.MAX_VALUE);
+        return ConfigValues.getInt(DISTRIBUTOR_ID_PROP_NAME, DISTRIBUTOR_ID_DEFAULT, 1, DISTRIBUTOR_ID_MAX);
     }
 
     /**
@@ -263,7 +270,8 @@ public final class DistributorBackboneConfiguration
      */
     public static int announceIntervalMs()
     {
-        return ConfigValues.getInt(ANNOUNCE_INTERVAL_MS_PROP_NAME, ANNOUNCE_INTERVAL_MS_DEFAULT, 1, 60_000);
+        return ConfigValues.getInt(
+            ANNOUNCE_INTERVAL_MS_PROP_NAME, ANNOUNCE_INTERVAL_MS_DEFAULT, 1, ANNOUNCE_INTERVAL_MS_MAX);
     }
 
     /**
@@ -287,7 +295,8 @@ public final class DistributorBackboneConfiguration
      */
     public static long idleMaxNs()
     {
-        return ConfigValues.getLong(IDLE_MAX_NS_PROP_NAME, IDLE_MAX_NS_DEFAULT, 1_000L, 1_000_000_000L);
+        return ConfigValues.getLong(
+            IDLE_MAX_NS_PROP_NAME, IDLE_MAX_NS_DEFAULT, 1_000L, ConductorDuty.MAX_LOOP_PERIOD_NS);
     }
 
     /**

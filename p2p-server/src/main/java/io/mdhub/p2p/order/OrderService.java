@@ -408,20 +408,23 @@ public final class OrderService implements AutoCloseable
         protected void concludeContext()
         {
             requireRange(OrderServiceConfiguration.SERVER_ID_PROP_NAME, serverId, 0, 1);
-            requireRange(OrderServiceConfiguration.PARTITIONS_PROP_NAME, partitions, 1, 1024);
-            requireRange(OrderServiceConfiguration.MAX_ORDER_BYTES_PROP_NAME, maxOrderBytes, 64, 60_000);
+            requireRange(OrderServiceConfiguration.PARTITIONS_PROP_NAME, partitions, 1, OrderQueue.MAX_PARTITIONS);
+            requireRange(OrderServiceConfiguration.MAX_ORDER_BYTES_PROP_NAME, maxOrderBytes,
+                OrderServiceConfiguration.MAX_ORDER_BYTES_MIN, OrderServiceConfiguration.MAX_ORDER_BYTES_MAX);
             if (expectedOrders < 1 || expectedOrders > OrderServiceConfiguration.EXPECTED_ORDERS_MAX)
             {
                 throw new IllegalArgumentException(OrderServiceConfiguration.EXPECTED_ORDERS_PROP_NAME +
                     " must be 1 to " + OrderServiceConfiguration.EXPECTED_ORDERS_MAX + ": " + expectedOrders);
             }
             requirePositive(OrderServiceConfiguration.HEARTBEAT_INTERVAL_PROP_NAME, heartbeatIntervalNs);
-            requireRange(OrderServiceConfiguration.CATCH_UP_BATCH_PROP_NAME, catchUpBatch, 1, 65_536);
+            requireRange(OrderServiceConfiguration.CATCH_UP_BATCH_PROP_NAME, catchUpBatch, 1,
+                OrderServiceConfiguration.CATCH_UP_BATCH_MAX);
             requireRange(OrderServiceConfiguration.CATCH_UP_WINDOW_PROP_NAME, catchUpWindowBytes,
                 OrderServiceConfiguration.MAX_MESSAGE_BYTES, OrderServiceConfiguration.PEER_SEND_LIMIT_BYTES / 2);
             requireRange(OrderServiceConfiguration.ADDRESS_MAX_HANDSHAKES_PROP_NAME, addressMaxHandshakes, 1,
-                1_000_000);
-            requireRange(OrderServiceConfiguration.ADDRESS_ACCEPT_RATE_PROP_NAME, addressAcceptRate, 1, 1_000_000);
+                OrderServiceConfiguration.ADDRESS_BUDGET_MAX);
+            requireRange(OrderServiceConfiguration.ADDRESS_ACCEPT_RATE_PROP_NAME, addressAcceptRate, 1,
+                OrderServiceConfiguration.ADDRESS_BUDGET_MAX);
             requirePositive(OrderServiceConfiguration.FENCE_TIMEOUT_PROP_NAME, fenceTimeoutNs);
             requirePositive(OrderServiceConfiguration.FENCE_CONNECT_TIMEOUT_PROP_NAME, fenceConnectTimeoutNs);
             if (peerTimeoutNs < 3 * heartbeatIntervalNs)

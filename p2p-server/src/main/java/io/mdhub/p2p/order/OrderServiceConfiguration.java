@@ -91,6 +91,10 @@ public final class OrderServiceConfiguration
     public static final String MAX_ORDER_BYTES_PROP_NAME = "mdhub.order.max.order.bytes";
     /** Default largest order. */
     public static final int MAX_ORDER_BYTES_DEFAULT = 4096;
+    /** Smallest order accepted. */
+    public static final int MAX_ORDER_BYTES_MIN = 64;
+    /** Largest order accepted. */
+    public static final int MAX_ORDER_BYTES_MAX = 60_000;
 
     /**
      * Orders the store's tables of sequence position blocks are sized for when the server starts (8 bytes per 512
@@ -142,6 +146,8 @@ public final class OrderServiceConfiguration
     public static final String CATCH_UP_BATCH_PROP_NAME = "mdhub.order.catch.up.batch";
     /** Default catch-up batch. */
     public static final int CATCH_UP_BATCH_DEFAULT = 256;
+    /** Largest catch-up batch. */
+    public static final int CATCH_UP_BATCH_MAX = 65_536;
 
     /** Bytes a catch-up may leave waiting to be written to the peer before it waits for the socket. */
     public static final String CATCH_UP_WINDOW_PROP_NAME = "mdhub.order.catch.up.window";
@@ -157,6 +163,8 @@ public final class OrderServiceConfiguration
     public static final String ADDRESS_ACCEPT_RATE_PROP_NAME = "mdhub.order.address.accept.rate";
     /** Default accept rate per address. */
     public static final int ADDRESS_ACCEPT_RATE_DEFAULT = 200;
+    /** Largest value of either address budget. */
+    public static final int ADDRESS_BUDGET_MAX = 1_000_000;
     /** Default idle strategy: blocks until a client or the peer sends, or the agent's next timer is due. */
     public static final String IDLE_STRATEGY_DEFAULT = "socket";
 
@@ -252,12 +260,13 @@ public final class OrderServiceConfiguration
 
     static int maxOrderBytes()
     {
-        return ConfigValues.getSize(MAX_ORDER_BYTES_PROP_NAME, MAX_ORDER_BYTES_DEFAULT, 64, 1024 * 1024);
+        return ConfigValues.getSize(
+            MAX_ORDER_BYTES_PROP_NAME, MAX_ORDER_BYTES_DEFAULT, MAX_ORDER_BYTES_MIN, MAX_ORDER_BYTES_MAX);
     }
 
     static long expectedOrders()
     {
-        return ConfigValues.getLong(EXPECTED_ORDERS_PROP_NAME, EXPECTED_ORDERS_DEFAULT, 1, 1L << 40);
+        return ConfigValues.getLong(EXPECTED_ORDERS_PROP_NAME, EXPECTED_ORDERS_DEFAULT, 1, EXPECTED_ORDERS_MAX);
     }
 
     static String preProcessor()
@@ -282,7 +291,7 @@ public final class OrderServiceConfiguration
 
     static int catchUpBatch()
     {
-        return ConfigValues.getInt(CATCH_UP_BATCH_PROP_NAME, CATCH_UP_BATCH_DEFAULT, 1, 65_536);
+        return ConfigValues.getInt(CATCH_UP_BATCH_PROP_NAME, CATCH_UP_BATCH_DEFAULT, 1, CATCH_UP_BATCH_MAX);
     }
 
     static int catchUpWindowBytes()
@@ -293,12 +302,13 @@ public final class OrderServiceConfiguration
 
     static int addressMaxHandshakes()
     {
-        return ConfigValues.getInt(ADDRESS_MAX_HANDSHAKES_PROP_NAME, ADDRESS_MAX_HANDSHAKES_DEFAULT, 1, 1_000_000);
+        return ConfigValues.getInt(
+            ADDRESS_MAX_HANDSHAKES_PROP_NAME, ADDRESS_MAX_HANDSHAKES_DEFAULT, 1, ADDRESS_BUDGET_MAX);
     }
 
     static int addressAcceptRate()
     {
-        return ConfigValues.getInt(ADDRESS_ACCEPT_RATE_PROP_NAME, ADDRESS_ACCEPT_RATE_DEFAULT, 1, 1_000_000);
+        return ConfigValues.getInt(ADDRESS_ACCEPT_RATE_PROP_NAME, ADDRESS_ACCEPT_RATE_DEFAULT, 1, ADDRESS_BUDGET_MAX);
     }
 
     static String idleStrategy()

@@ -832,8 +832,6 @@ public final class OrderClient implements AutoCloseable
      */
     public static final class Context extends BaseContext<Context>
     {
-        private static final int MAX_WINDOW = 1 << 20;
-        private static final int MAX_ORDER_LENGTH = 65_000;
 
         private long clientId = OrderClientConfiguration.clientId();
         private List<OrderServerAddress> servers = OrderServerAddress.parseList(OrderClientConfiguration.servers());
@@ -858,8 +856,9 @@ public final class OrderClient implements AutoCloseable
                     " must list the servers of one or more pairs (2 per pair): " + servers);
             }
             servers = List.copyOf(servers);
-            requireRange(OrderClientConfiguration.WINDOW_PROP_NAME, window, 1, MAX_WINDOW);
-            requireRange(OrderClientConfiguration.MAX_ORDER_LENGTH_PROP_NAME, maxOrderLength, 1, MAX_ORDER_LENGTH);
+            requireRange(OrderClientConfiguration.WINDOW_PROP_NAME, window, 1, OrderClientConfiguration.WINDOW_MAX);
+            requireRange(OrderClientConfiguration.MAX_ORDER_LENGTH_PROP_NAME, maxOrderLength, 1,
+                OrderClientConfiguration.MAX_ORDER_LENGTH_MAX);
             requirePositive(OrderClientConfiguration.ACK_TIMEOUT_MS_PROP_NAME, ackTimeoutMs);
             requirePositive(OrderClientConfiguration.SUBMIT_TIMEOUT_MS_PROP_NAME, submitTimeoutMs);
             requirePositive(OrderClientConfiguration.HELLO_INTERVAL_MS_PROP_NAME, helloIntervalMs);

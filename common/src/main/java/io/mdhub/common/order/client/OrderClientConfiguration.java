@@ -2,7 +2,6 @@ package io.mdhub.common.order.client;
 
 import io.mdhub.common.concurrent.IdleStrategies;
 import io.mdhub.common.config.ConfigValues;
-import io.mdhub.common.order.fix.FixOrderParser;
 
 /**
  * Settings of an {@link OrderClient}: the only place {@code mdhub.order.client.*} system properties are read. Each
@@ -43,6 +42,9 @@ public final class OrderClientConfiguration
      */
     public static final int WINDOW_DEFAULT = 1024;
 
+    /** Largest window. */
+    public static final int WINDOW_MAX = 1 << 20;
+
     /**
      * Longest FIX message the client accepts (the size of each in-flight slot); at most 65000, the protocol's limit.
      */
@@ -52,6 +54,9 @@ public final class OrderClientConfiguration
      * Default for {@link #MAX_ORDER_LENGTH_PROP_NAME}: 1 KiB, room for the 305-byte probe orders and then some.
      */
     public static final int MAX_ORDER_LENGTH_DEFAULT = 1024;
+
+    /** Largest order length accepted. */
+    public static final int MAX_ORDER_LENGTH_MAX = 65_000;
 
     /**
      * Milliseconds an order may wait for its answer before it is sent again to its partition's primary (as the
@@ -133,7 +138,7 @@ public final class OrderClientConfiguration
      */
     public static int window()
     {
-        return ConfigValues.getInt(WINDOW_PROP_NAME, WINDOW_DEFAULT, 1, 1 << 20);
+        return ConfigValues.getInt(WINDOW_PROP_NAME, WINDOW_DEFAULT, 1, WINDOW_MAX);
     }
 
     /**
@@ -141,7 +146,7 @@ public final class OrderClientConfiguration
      */
     public static int maxOrderLength()
     {
-        return ConfigValues.getSize(MAX_ORDER_LENGTH_PROP_NAME, MAX_ORDER_LENGTH_DEFAULT, 1, FixOrderParser.MAX_LENGTH);
+        return ConfigValues.getSize(MAX_ORDER_LENGTH_PROP_NAME, MAX_ORDER_LENGTH_DEFAULT, 1, MAX_ORDER_LENGTH_MAX);
     }
 
     /**
