@@ -195,10 +195,20 @@ public final class CachingItemSource implements ItemSource, ItemSourceListener
         {
             return NO_IMAGE;
         }
-        target.checkLimit(entry.image.encodedPayloadLength() + entry.nameLength + 256);
-        final int length = encoder.encode(entry.image, 0, entry.serviceId, entry.name, entry.nameLength, false,
-            target, 0, target.capacity());
+        final int length = encodeImage(entry, false, target);
         return length > 0 ? length : NO_IMAGE;
+    }
+
+    /**
+     * The entry's image as a complete refresh from offset 0 of target, grown to hold it.
+     *
+     * @return its length, or the encoder's failure (not above 0).
+     */
+    private int encodeImage(final CacheEntry entry, final boolean solicited, final ExpandableDirectByteBuffer target)
+    {
+        target.checkLimit(entry.image.encodedPayloadLength() + entry.nameLength + 256);
+        return encoder.encode(entry.image, 0, entry.serviceId, entry.name, entry.nameLength, solicited, target, 0,
+            target.capacity());
     }
 
     @Override
@@ -278,9 +288,7 @@ public final class CachingItemSource implements ItemSource, ItemSourceListener
                 upstream.refresh(itemId);
                 continue;
             }
-            encoded.checkLimit(entry.image.encodedPayloadLength() + entry.nameLength + 256);
-            final int length = encoder.encode(entry.image, 0, entry.serviceId, entry.name, entry.nameLength, true,
-                encoded, 0, encoded.capacity());
+            final int length = encodeImage(entry, true, encoded);
             if (length > 0)
             {
                 servedFromCache.increment();

@@ -34,7 +34,11 @@ public final class ConsumerSession extends ChannelInboundHandlerAdapter
     final long connectionId;
     final boolean isLatencyProfile;
     final Int2ObjectHashMap<ItemWatch> watches = new Int2ObjectHashMap<>();
-    /** Streams that missed updates (conflate policy), each listed once, in no order. */
+    /**
+     * Streams that missed updates (conflate policy), in no order: a stream goes on when it misses its first. One a
+     * refresh brought up to date before its turn, or closed, stays on (its turn sends nothing), so a stream that
+     * misses updates again after such a refresh can be on twice.
+     */
     final ArrayList<ItemWatch> conflated = new ArrayList<>();
     private final FanOutWorker worker;
     private ChannelHandlerContext ctx;

@@ -57,21 +57,6 @@ public interface ItemSource extends AutoCloseable
         FieldView view);
 
     /**
-     * {@link #open(int, int, int, DirectBuffer, int, int, boolean, FieldView)} for every field.
-     */
-    default void open(
-        final int itemId,
-        final int domainType,
-        final int serviceId,
-        final DirectBuffer name,
-        final int nameOffset,
-        final int nameLength,
-        final boolean streaming)
-    {
-        open(itemId, domainType, serviceId, name, nameOffset, nameLength, streaming, null);
-    }
-
-    /**
      * Ask for the current image of an open item, for a new watcher. Answered with a solicited refresh, possibly at
      * once from a cache (but always from a later task, never inside this call).
      *

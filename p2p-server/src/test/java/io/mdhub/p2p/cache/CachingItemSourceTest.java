@@ -88,7 +88,7 @@ class CachingItemSourceTest
     {
         final byte[] name = NAME.getBytes(StandardCharsets.US_ASCII);
         onLoop(() -> cache.open(ITEM, DomainTypes.MARKET_PRICE, SERVICE_ID, new UnsafeBuffer(name), 0, name.length,
-            streaming));
+            streaming, null));
     }
 
     private UnsafeBuffer refresh(final long bid, final long ask)
