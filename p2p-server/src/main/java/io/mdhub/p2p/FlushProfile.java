@@ -1,5 +1,7 @@
 package io.mdhub.p2p;
 
+import io.mdhub.common.config.ConfigValues;
+
 /**
  * When a fan-out worker flushes what it wrote to its consumers.
  */
@@ -23,14 +25,6 @@ public enum FlushProfile
      */
     public static FlushProfile parse(final String value)
     {
-        for (final FlushProfile profile : values())
-        {
-            if (profile.name().equalsIgnoreCase(value.trim()))
-            {
-                return profile;
-            }
-        }
-        throw new IllegalArgumentException(
-            P2pConfiguration.FLUSH_PROFILE_PROP_NAME + " must be latency or throughput: " + value);
+        return ConfigValues.parseEnum(P2pConfiguration.FLUSH_PROFILE_PROP_NAME, FlushProfile.class, value);
     }
 }

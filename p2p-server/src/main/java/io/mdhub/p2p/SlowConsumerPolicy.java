@@ -1,5 +1,7 @@
 package io.mdhub.p2p;
 
+import io.mdhub.common.config.ConfigValues;
+
 /**
  * What the p2p-server does with a consumer whose output passes {@code mdhub.p2p.guaranteed.output.bytes} (its
  * connection turns unwritable).
@@ -26,14 +28,6 @@ public enum SlowConsumerPolicy
      */
     public static SlowConsumerPolicy parse(final String value)
     {
-        for (final SlowConsumerPolicy policy : values())
-        {
-            if (policy.name().equalsIgnoreCase(value.trim()))
-            {
-                return policy;
-            }
-        }
-        throw new IllegalArgumentException(
-            P2pConfiguration.SLOW_CONSUMER_POLICY_PROP_NAME + " must be disconnect or conflate: " + value);
+        return ConfigValues.parseEnum(P2pConfiguration.SLOW_CONSUMER_POLICY_PROP_NAME, SlowConsumerPolicy.class, value);
     }
 }

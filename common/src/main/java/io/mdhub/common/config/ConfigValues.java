@@ -183,6 +183,32 @@ public final class ConfigValues
     }
 
     /**
+     * @param name  the key the value is for, named in the error.
+     * @param type  the enum.
+     * @param value one of its constants' names, any case, surrounding blanks ignored.
+     * @param <E>   the enum type.
+     * @return the constant.
+     * @throws IllegalArgumentException naming the key and the choices for any other value.
+     */
+    public static <E extends Enum<E>> E parseEnum(final String name, final Class<E> type, final String value)
+    {
+        final E[] choices = type.getEnumConstants();
+        for (final E choice : choices)
+        {
+            if (choice.name().equalsIgnoreCase(value.trim()))
+            {
+                return choice;
+            }
+        }
+        final StringBuilder names = new StringBuilder();
+        for (final E choice : choices)
+        {
+            names.append(names.length() > 0 ? " or " : "").append(choice.name().toLowerCase(Locale.ROOT));
+        }
+        throw new IllegalArgumentException(name + " must be " + names + ": " + value);
+    }
+
+    /**
      * @param name         property name.
      * @param defaultValue value when the property is not set.
      * @return the trimmed value.

@@ -69,4 +69,17 @@ class ConfigValuesTest
             () -> ConfigValues.getDurationNs(KEY, 0, TimeUnit.MILLISECONDS.toNanos(1), TimeUnit.HOURS.toNanos(1)))
             .getMessage());
     }
+
+    enum Colour
+    {
+        RED, DARK_BLUE
+    }
+
+    @Test
+    void enumsMatchAnyCaseAndNameTheChoices()
+    {
+        assertEquals(Colour.DARK_BLUE, ConfigValues.parseEnum(KEY, Colour.class, " dark_Blue "));
+        assertEquals(KEY + " must be red or dark_blue: green", assertThrows(IllegalArgumentException.class,
+            () -> ConfigValues.parseEnum(KEY, Colour.class, "green")).getMessage());
+    }
 }
