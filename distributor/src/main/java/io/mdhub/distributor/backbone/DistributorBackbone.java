@@ -345,14 +345,6 @@ public final class DistributorBackbone implements AutoCloseable
     }
 
     /**
-     * @return true while the backbone daemon is lost (call on the event loop).
-     */
-    public boolean isBackboneDown()
-    {
-        return isBackboneDown;
-    }
-
-    /**
      * The driver is gone (on the event loop, before the lost client's memory is unmapped): never touch its doorbell,
      * ringer or streams again.
      */

@@ -2035,14 +2035,6 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
     }
 
     /**
-     * @return true while the backbone daemon is lost (read on the worker's event loop).
-     */
-    boolean isBackboneDown()
-    {
-        return isBackboneDown;
-    }
-
-    /**
      * The worker's reaction to the backbone daemon lost and back, run on its loop by {@link BackboneLink.Member}.
      */
     private final class LinkListener implements BackboneLink.Listener

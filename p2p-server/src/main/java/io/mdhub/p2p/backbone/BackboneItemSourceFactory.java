@@ -56,14 +56,6 @@ public final class BackboneItemSourceFactory implements ItemSourceFactory
         this.settings = settings;
     }
 
-    /**
-     * @return the link the sources use.
-     */
-    public BackboneLink link()
-    {
-        return link;
-    }
-
     @Override
     public IdleStrategy busyPollIdle()
     {
