@@ -1993,8 +1993,6 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
     {
         final Wiring lost = wiring;
         final Wiring next = lost.rewire.apply(aeron);
-        next.link = lost.link;
-        next.rewire = lost.rewire;
         next.malformed.setOrdered(lost.malformedValue);
         next.backPressure.setOrdered(lost.backPressureValue);
         next.gaps.setOrdered(gaps.get());
