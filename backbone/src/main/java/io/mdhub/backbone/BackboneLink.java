@@ -587,14 +587,6 @@ public final class BackboneLink implements AutoCloseable
             return null != client;
         }
 
-        /**
-         * @return the link.
-         */
-        public BackboneLink link()
-        {
-            return BackboneLink.this;
-        }
-
         private void lose()
         {
             final Client held = client;

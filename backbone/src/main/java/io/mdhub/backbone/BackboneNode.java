@@ -1,5 +1,6 @@
 package io.mdhub.backbone;
 
+import java.io.File;
 import java.util.Locale;
 
 import org.agrona.BitUtil;
@@ -7,6 +8,7 @@ import org.agrona.CloseHelper;
 import org.agrona.LangUtil;
 import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.status.CountersReader;
+import org.slf4j.LoggerFactory;
 
 import io.aeron.driver.MediaDriver;
 import io.aeron.driver.ThreadingMode;
@@ -161,7 +163,7 @@ public final class BackboneNode implements AutoCloseable
             final long pid;
             try
             {
-                pid = DeadDriverDirectory.awaitDeadDriver(new java.io.File(directory));
+                pid = DeadDriverDirectory.awaitDeadDriver(new File(directory));
             }
             catch (final InterruptedException ex)
             {
@@ -170,7 +172,7 @@ public final class BackboneNode implements AutoCloseable
             }
             if (pid > 0)
             {
-                org.slf4j.LoggerFactory.getLogger(BackboneNode.class).warn(
+                LoggerFactory.getLogger(BackboneNode.class).warn(
                     "the driver that left {} (pid {}) is no longer running: taking the directory over", directory, pid);
             }
             return pid > 0;

@@ -58,22 +58,6 @@ final class DeadDriverDirectory
         }
     }
 
-    /**
-     * @param directory the Aeron directory.
-     * @param nowMs     the wall clock, in ms.
-     * @return the dead driver's PID when the directory was left by a driver that is no longer running, else -1.
-     */
-    static long deadDriverPid(final File directory, final long nowMs)
-    {
-        final long[] pidAndHeartbeat = read(directory);
-        if (null == pidAndHeartbeat)
-        {
-            return -1;
-        }
-        final long pid = pidAndHeartbeat[0];
-        return isDead(pid, isRunning(pid), pidAndHeartbeat[1], nowMs) ? pid : -1;
-    }
-
     private static boolean isRunning(final long pid)
     {
         return ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false);

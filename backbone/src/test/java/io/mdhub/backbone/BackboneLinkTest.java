@@ -114,9 +114,7 @@ class BackboneLinkTest
         final Recorder recorder = new Recorder();
         final BackboneLink.Member member = link.join(recorder);
 
-        CloseHelper.close(driver);
-        driver = null;
-        awaitWhileDriving(() -> 1 == recorder.lost.get(), member);
+        closeDriverUntilLost(recorder, member);
         assertEquals(1, givenUp.get());
         assertTrue(link.isGivenUp());
         driveFor(TimeUnit.MILLISECONDS.toNanos(600), member);
@@ -132,9 +130,7 @@ class BackboneLinkTest
         final Recorder recorder = new Recorder();
         final BackboneLink.Member member = link.join(recorder);
 
-        CloseHelper.close(driver);
-        driver = null;
-        awaitWhileDriving(() -> 1 == recorder.lost.get(), member);
+        closeDriverUntilLost(recorder, member);
         final long lostNs = System.nanoTime();
         assertEquals(0, givenUp.get(), "it waits first");
         awaitWhileDriving(() -> 1 == givenUp.get(), member);
@@ -154,9 +150,7 @@ class BackboneLinkTest
         recorder.failRestores = 1;
         final BackboneLink.Member member = link.join(recorder);
 
-        CloseHelper.close(driver);
-        driver = null;
-        awaitWhileDriving(() -> 1 == recorder.lost.get(), member);
+        closeDriverUntilLost(recorder, member);
         assertThrows(IllegalStateException.class, () -> link.join(new Recorder()));
 
         driver = launch();
@@ -165,6 +159,16 @@ class BackboneLinkTest
         assertEquals(2, recorder.lost.get());
         assertEquals(2, link.reconnects());
         assertTrue(recorder.restored.get(0).isClosed(), "the client whose restore failed is closed");
+    }
+
+    /**
+     * Close the driver (it says it shut down) and drive the member until its listener is told of the loss.
+     */
+    private void closeDriverUntilLost(final Recorder recorder, final BackboneLink.Member member)
+    {
+        CloseHelper.close(driver);
+        driver = null;
+        awaitWhileDriving(() -> 1 == recorder.lost.get(), member);
     }
 
     private MediaDriver launch()

@@ -28,18 +28,21 @@ class DeadDriverDirectoryTest
     }
 
     @Test
-    void aLiveDriversDirectoryIsNotTakenAndAMissingOneIsNothing() throws IOException
+    void aLiveDriversDirectoryIsNotTakenAndAMissingOneIsNothing() throws IOException, InterruptedException
     {
         final Path dir = Files.createTempDirectory(Path.of("/dev/shm"), "mdhub-dead-driver-");
         try
         {
             final Path aeron = dir.resolve("aeron");
-            assertEquals(-1, DeadDriverDirectory.deadDriverPid(aeron.toFile(), System.currentTimeMillis()));
+            assertEquals(-1, DeadDriverDirectory.awaitDeadDriver(aeron.toFile()));
             try (BackboneNode node = BackboneNode.launch(new BackboneNode.Context().aeronDirectoryName(aeron.toString())
                 .dirDeleteOnShutdown(false)))
             {
-                assertEquals(-1, DeadDriverDirectory.deadDriverPid(aeron.toFile(), System.currentTimeMillis()),
+                final long startNs = System.nanoTime();
+                assertEquals(-1, DeadDriverDirectory.awaitDeadDriver(aeron.toFile()),
                     "a running driver of this very process");
+                assertTrue(System.nanoTime() - startNs < DeadDriverDirectory.STALE_HEARTBEAT_MS * 1_000_000L,
+                    "a running driver's directory is judged at once, not waited on");
             }
         }
         finally

@@ -42,19 +42,18 @@ public final class DistributorHealth
         {
             return HealthStatus.up("off: this distributor publishes to no backbone");
         }
-        final BackboneLink link = distributor.context().backbone().link();
-        if (null != link && !link.isUp())
+        final BackboneLink link = distributor.context().backbone().link(); // there is one: the backbone joined it
+        if (!link.isUp())
         {
             return HealthStatus.down(link.describe());
         }
-        final Aeron aeron = distributor.context().backbone().aeron();
+        final Aeron aeron = link.aeron();
         if (null == aeron || aeron.isClosed())
         {
             return HealthStatus.down("the backbone's Aeron client is closed (driver gone?)");
         }
         final int p2pServers = distributor.onEventLoop((directory) -> backbone.p2pServerCount());
-        return HealthStatus.up((null == link ? "joined " + aeron.context().aeronDirectoryName() : link.describe()) +
-            "; " + p2pServers + " p2p-server(s) heard");
+        return HealthStatus.up(link.describe() + "; " + p2pServers + " p2p-server(s) heard");
     }
 
     private static HealthStatus services(final Distributor distributor)

@@ -22,12 +22,15 @@ import io.aeron.driver.ThreadingMode;
 import io.mdhub.backbone.BackboneLink;
 import io.mdhub.common.cache.EtaFieldLists;
 import io.mdhub.common.dictionary.FieldIds;
+import io.mdhub.common.management.HealthChecks;
+import io.mdhub.common.management.HealthStatus;
 import io.mdhub.common.test.EtaTransportExtension;
 import io.mdhub.common.test.InterruptAfter;
 import io.mdhub.common.test.MdTests;
 import io.mdhub.common.test.eta.EtaConsumer;
 import io.mdhub.common.test.eta.EtaMessage;
 import io.mdhub.common.test.eta.EtaNiProvider;
+import io.mdhub.p2p.P2pHealth;
 import io.mdhub.p2p.P2pServer;
 import io.mdhub.p2p.backbone.BackboneItemSourceFactory;
 
@@ -36,7 +39,8 @@ import io.mdhub.p2p.backbone.BackboneItemSourceFactory;
  * the distributor and the p2p-server each with a {@link BackboneLink} of its own (as separate processes have): an ETA
  * consumer's item turns Open/Suspect when the driver goes and stays connected, the provider stays connected and its
  * update published meanwhile reaches the distributor's cache, and once the driver is back the consumer gets a fresh
- * Open/Ok refresh carrying that update, then the provider's next update.
+ * Open/Ok refresh carrying that update, then the provider's next update. Both servers' {@code backbone} health check
+ * reads DOWN while the driver is gone, saying how long it is waited for.
  */
 @ExtendWith(EtaTransportExtension.class)
 @InterruptAfter(90)
@@ -48,6 +52,7 @@ class BackboneRestartTest
     private static final int PROVIDER_STREAM = -2;
     private static final int CONSUMER_STREAM = 5;
     private static final Duration WAIT = Duration.ofSeconds(30);
+    private static final long LOOP_TIMEOUT_MS = 5_000;
 
     private String aeronDir;
     private MediaDriver driver;
@@ -95,6 +100,10 @@ class BackboneRestartTest
         assertImage(consumer.awaitMessage(CONSUMER_STREAM), 1);
         provider.update(PROVIDER_STREAM, fields(2));
         assertUpdate(consumer.awaitMessage(CONSUMER_STREAM), 2);
+        final HealthChecks distributorHealth = DistributorHealth.of(distributor, LOOP_TIMEOUT_MS);
+        final HealthChecks p2pHealth = P2pHealth.of("restart-p2p", p2p, p2pLink, null, LOOP_TIMEOUT_MS);
+        assertTrue(backboneHealth(distributorHealth).isUp(), () -> backboneHealth(distributorHealth).toString());
+        assertTrue(backboneHealth(p2pHealth).isUp(), () -> backboneHealth(p2pHealth).toString());
 
         CloseHelper.close(driver); // the clients see the driver shut down at their next keepalive check
         driver = null;
@@ -103,6 +112,13 @@ class BackboneRestartTest
         assertEquals(StreamStates.OPEN, suspect.streamState(), suspect::toString);
         assertEquals(DataStates.SUSPECT, suspect.dataState(), suspect::toString);
         MdTests.await("both links down", () -> !distributorLink.isUp() && !p2pLink.isUp());
+        for (final HealthChecks health : new HealthChecks[]{distributorHealth, p2pHealth})
+        {
+            final HealthStatus down = backboneHealth(health);
+            assertFalse(down.isUp(), down::toString);
+            assertTrue(down.detail().contains(" lost ") && down.detail().contains("waiting up to 60 s"),
+                down::toString);
+        }
 
         provider.update(PROVIDER_STREAM, fields(3)); // the distributor caches it and cannot publish it
         assertTrue(provider.service(), "the provider stays connected");
@@ -115,7 +131,21 @@ class BackboneRestartTest
         assertUpdate(awaitItemMessage(), 4);
         assertEquals(1, distributorLink.reconnects());
         assertEquals(1, p2pLink.reconnects());
+        final HealthStatus back = backboneHealth(distributorHealth);
+        assertTrue(back.isUp() && back.detail().contains("(1 reconnect(s))"), back::toString);
         assertTrue(consumer.service(), "the consumer stays connected");
+    }
+
+    private static HealthStatus backboneHealth(final HealthChecks checks)
+    {
+        for (final HealthChecks.Result result : checks.evaluate(true).results())
+        {
+            if ("backbone".equals(result.name()))
+            {
+                return result.status();
+            }
+        }
+        throw new AssertionError("no backbone check in " + checks.component());
     }
 
     private EtaMessage awaitItemMessage()

@@ -28,19 +28,6 @@ public final class P2pHealth
     /**
      * @param component     the server's name in reports.
      * @param server        the market data server, or null when this one serves orders only.
-     * @param orders        the order service, or null.
-     * @param loopTimeoutMs how long each worker may take to answer.
-     * @return the checks.
-     */
-    public static HealthChecks of(
-        final String component, final P2pServer server, final OrderService orders, final long loopTimeoutMs)
-    {
-        return of(component, server, null, orders, loopTimeoutMs);
-    }
-
-    /**
-     * @param component     the server's name in reports.
-     * @param server        the market data server, or null when this one serves orders only.
      * @param link          the server's link to the backbone daemon, or null: while it is down the backbone check
      *                      says so (and for how long it is waited for).
      * @param orders        the order service, or null.

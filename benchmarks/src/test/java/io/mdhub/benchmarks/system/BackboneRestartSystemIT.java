@@ -34,7 +34,6 @@ class BackboneRestartSystemIT
     private static final int ITEMS = 1_000;
     private static final int RATE = 1_000;
     private static final int CLIENT_SECONDS = 75;
-    private static final Pattern STATE = Pattern.compile("open (\\d+)/\\d+, suspect (\\d+), recovered (\\d+),");
     private static final Pattern UPDATES = Pattern.compile("updates/s (\\d+),");
 
     @TempDir
@@ -82,7 +81,8 @@ class BackboneRestartSystemIT
 
         backbone.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
         final long killedNs = System.nanoTime();
-        awaitClientState(clientLog, "every item Open/Suspect after the daemon was killed", ITEMS, ITEMS);
+        ClientStatus.awaitOpenAndSuspect(
+            clientLog, ITEMS, ITEMS, "every item Open/Suspect after the daemon was killed");
         System.out.printf("backbone restart: every item Suspect %d ms after the kill%n",
             TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - killedNs));
         SystemProcesses.awaitLine(distributorLog, "backbone lost");
@@ -145,23 +145,6 @@ class BackboneRestartSystemIT
             assertTrue(output.contains("backbone lost"), output);
             assertTrue(output.contains("giving up"), output);
         }
-    }
-
-    /**
-     * Wait for a status line of the client with this many items open and this many Suspect.
-     */
-    private static void awaitClientState(final Path clientLog, final String what, final long open, final long suspect)
-    {
-        MdTests.await(() -> what + ":\n" + SystemProcesses.tail(clientLog), () ->
-        {
-            final Matcher line = STATE.matcher(SystemProcesses.read(clientLog));
-            boolean isThere = false;
-            while (line.find())
-            {
-                isThere = open == Long.parseLong(line.group(1)) && suspect == Long.parseLong(line.group(2));
-            }
-            return isThere;
-        });
     }
 
     /**

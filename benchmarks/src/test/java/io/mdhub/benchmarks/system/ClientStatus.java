@@ -42,4 +42,21 @@ final class ClientStatus
         });
         return seen[0];
     }
+
+    /**
+     * Wait for a status line saying {@code open} items are open and {@code suspect} of them Suspect now.
+     */
+    static void awaitOpenAndSuspect(final Path clientLog, final long open, final long suspect, final String what)
+    {
+        MdTests.await(() -> what + ":\n" + SystemProcesses.tail(clientLog), () ->
+        {
+            final Matcher line = STATE.matcher(SystemProcesses.read(clientLog));
+            boolean isThere = false;
+            while (line.find())
+            {
+                isThere = open == Long.parseLong(line.group(1)) && suspect == Long.parseLong(line.group(2));
+            }
+            return isThere;
+        });
+    }
 }

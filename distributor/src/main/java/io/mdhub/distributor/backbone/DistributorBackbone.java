@@ -121,9 +121,7 @@ public final class DistributorBackbone implements AutoCloseable
         {
             allocated = new BackboneCounters(countersManager, component);
             pub = ctx.aeron().addExclusivePublication(ctx.channel(), ctx.dataStreamId());
-            // a p2p-server's new control image wakes the loop (a loop asleep on its doorbell would not look at it)
-            sub = ctx.aeron().addSubscription(ctx.controlChannel(), ctx.controlStreamId(),
-                (image) -> cycleWaker.run(), (image) -> cycleWaker.run());
+            sub = subscribeControl(ctx.aeron());
         }
         catch (final RuntimeException ex)
         {
@@ -139,9 +137,7 @@ public final class DistributorBackbone implements AutoCloseable
         try
         {
             final boolean usesDoorbells = DistributorBackboneConfiguration.WAKE_DOORBELL.equals(ctx.wake());
-            // the p2p-servers' workers sleep until the data they wait for is published: one ring per burst of the loop
-            ringerMade = usesDoorbells ? DoorbellRinger.forPublication(ctx.aeron(), publication)
-                .ringAfterBurstOn(eventLoop) : DoorbellRinger.NONE;
+            ringerMade = ringerOf(publication, ctx.aeron());
             this.ringer = ringerMade;
             final ServiceSequences sequences = new ServiceSequences();
             this.backbonePublication =
@@ -345,14 +341,6 @@ public final class DistributorBackbone implements AutoCloseable
     }
 
     /**
-     * @return true while the backbone daemon is lost (call on the event loop).
-     */
-    public boolean isBackboneDown()
-    {
-        return isBackboneDown;
-    }
-
-    /**
      * The driver is gone (on the event loop, before the lost client's memory is unmapped): never touch its doorbell,
      * ringer or streams again.
      */
@@ -389,8 +377,7 @@ public final class DistributorBackbone implements AutoCloseable
         try
         {
             pub = aeron.addExclusivePublication(ctx.channel(), ctx.dataStreamId());
-            sub = aeron.addSubscription(ctx.controlChannel(), ctx.controlStreamId(),
-                (image) -> cycleWaker.run(), (image) -> cycleWaker.run());
+            sub = subscribeControl(aeron);
             ringerMade = ringerOf(pub, aeron);
         }
         catch (final RuntimeException ex)
@@ -429,8 +416,16 @@ public final class DistributorBackbone implements AutoCloseable
         dutyCycle.wake();
     }
 
+    private Subscription subscribeControl(final Aeron aeron)
+    {
+        // a p2p-server's new control image wakes the loop (a loop asleep on its doorbell would not look at it)
+        return aeron.addSubscription(ctx.controlChannel(), ctx.controlStreamId(),
+            (image) -> cycleWaker.run(), (image) -> cycleWaker.run());
+    }
+
     private DoorbellRinger ringerOf(final ExclusivePublication pub, final Aeron aeron)
     {
+        // the p2p-servers' workers sleep until the data they wait for is published: one ring per burst of the loop
         return DistributorBackboneConfiguration.WAKE_DOORBELL.equals(ctx.wake()) ?
             DoorbellRinger.forPublication(aeron, pub).ringAfterBurstOn(eventLoop) : DoorbellRinger.NONE;
     }

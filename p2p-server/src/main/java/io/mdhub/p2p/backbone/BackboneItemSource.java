@@ -1993,8 +1993,6 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
     {
         final Wiring lost = wiring;
         final Wiring next = lost.rewire.apply(aeron);
-        next.link = lost.link;
-        next.rewire = lost.rewire;
         next.malformed.setOrdered(lost.malformedValue);
         next.backPressure.setOrdered(lost.backPressureValue);
         next.gaps.setOrdered(gaps.get());
@@ -2032,14 +2030,6 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
         final AtomicCounter copy = new AtomicCounter(new UnsafeBuffer(new byte[CountersReader.COUNTER_LENGTH]), 0);
         copy.setOrdered(counter.get());
         return copy;
-    }
-
-    /**
-     * @return true while the backbone daemon is lost (read on the worker's event loop).
-     */
-    boolean isBackboneDown()
-    {
-        return isBackboneDown;
     }
 
     /**

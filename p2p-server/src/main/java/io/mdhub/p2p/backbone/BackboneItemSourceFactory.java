@@ -56,14 +56,6 @@ public final class BackboneItemSourceFactory implements ItemSourceFactory
         this.settings = settings;
     }
 
-    /**
-     * @return the link the sources use.
-     */
-    public BackboneLink link()
-    {
-        return link;
-    }
-
     @Override
     public IdleStrategy busyPollIdle()
     {
@@ -82,8 +74,6 @@ public final class BackboneItemSourceFactory implements ItemSourceFactory
         final BackboneItemSource.Wiring wiring = wire(aeron, workerIndex, eventLoop);
         try
         {
-            wiring.link = link;
-            wiring.rewire = (restored) -> wire(restored, workerIndex, eventLoop);
             return new BackboneItemSource(workerIndex, eventLoop, listener, settings, wiring);
         }
         catch (final RuntimeException ex)
@@ -94,13 +84,15 @@ public final class BackboneItemSourceFactory implements ItemSourceFactory
     }
 
     /**
-     * Make one source's streams and counters on a client: at start, and again on each new client after a lost
-     * backbone daemon.
+     * Make one source's streams and counters on a client: at start, and again (by the wiring's {@code rewire}) on
+     * each new client after a lost backbone daemon.
      */
     private BackboneItemSource.Wiring wire(final Aeron aeron, final int workerIndex, final EventLoop eventLoop)
     {
         final BackboneItemSource.Wiring wiring = new BackboneItemSource.Wiring();
         wiring.epoch = epoch;
+        wiring.link = link;
+        wiring.rewire = (restored) -> wire(restored, workerIndex, eventLoop);
         try
         {
             final String suffix = ": consumer=" + settings.consumerId() + " worker=" + workerIndex;
