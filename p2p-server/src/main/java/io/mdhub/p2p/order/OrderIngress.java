@@ -30,6 +30,8 @@ import io.mdhub.common.net.FrameConnection;
 final class OrderIngress implements ConnectionHandler
 {
     private static final Logger LOG = LoggerFactory.getLogger(OrderIngress.class);
+    private static final int GARBAGE_LOG_PROTOCOL = 0;
+    private static final int GARBAGE_LOG_FIX = 1;
 
     private final int serverId;
     private final int maxOrderBytes;
@@ -46,9 +48,6 @@ final class OrderIngress implements ConnectionHandler
     private final SubmitOrderDecoder submitDecoder = new SubmitOrderDecoder();
     private final OrderRecordEncoder recordEncoder = new OrderRecordEncoder();
     private final ExpandableDirectByteBuffer recordBuffer = new ExpandableDirectByteBuffer(1024);
-    private static final int GARBAGE_LOG_PROTOCOL = 0;
-    private static final int GARBAGE_LOG_FIX = 1;
-
     private final LogSummary garbageLog;
     private final LogInterval unknownClientLog = new LogInterval(LogInterval.ONE_SECOND_NS);
     private final AddressGate gate;
@@ -173,6 +172,21 @@ final class OrderIngress implements ConnectionHandler
         closing.add(connection);
     }
 
+    /**
+     * An order whose FIX does not parse (the caller refuses it MALFORMED_FIX to its client): counted in
+     * {@code order-garbage} and logged, summed up past a few lines.
+     */
+    private void malformedFix(final long clientId, final long orderId, final String why)
+    {
+        counters.garbage.increment();
+        if (garbageLog.admit(GARBAGE_LOG_FIX, "malformed-fix", true, "order " + orderId + " of client " + clientId +
+            ": " + why))
+        {
+            LOG.warn("order server {}: order {} of client {} refused MALFORMED_FIX: {}", serverId, orderId, clientId,
+                why);
+        }
+    }
+
     private void onSubmit(final FrameConnection connection, final DirectBuffer buffer, final int fragmentEnd)
     {
         final long clientId = submitDecoder.clientId();
@@ -196,13 +210,7 @@ final class OrderIngress implements ConnectionHandler
         }
         if (fixOffset + fixLength > fragmentEnd)
         {
-            counters.garbage.increment();
-            if (garbageLog.admit(GARBAGE_LOG_FIX, "malformed-fix", true, "order " + orderId + " of client " +
-                clientId + ": truncated"))
-            {
-                LOG.warn("order server {}: order {} of client {} refused MALFORMED_FIX: its FIX runs past the message",
-                    serverId, orderId, clientId);
-            }
+            malformedFix(clientId, orderId, "its FIX runs past the message");
             reject(client, orderId, id, RejectReason.MALFORMED_FIX, sendNs, "truncated message");
             return;
         }
@@ -303,13 +311,7 @@ final class OrderIngress implements ConnectionHandler
         {
             if (RejectReason.MALFORMED_FIX == refused)
             {
-                counters.garbage.increment();
-                if (garbageLog.admit(GARBAGE_LOG_FIX, "malformed-fix", true, "order " + orderId + " of client " +
-                    client.clientId + ": " + preProcessor.lastRejectText()))
-                {
-                    LOG.warn("order server {}: order {} of client {} refused MALFORMED_FIX: {}", serverId, orderId,
-                        client.clientId, preProcessor.lastRejectText());
-                }
+                malformedFix(client.clientId, orderId, preProcessor.lastRejectText());
             }
             reject(client, orderId, partition, refused, sendNs, preProcessor.lastRejectText());
             return false;
