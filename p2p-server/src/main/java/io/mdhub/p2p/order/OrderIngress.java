@@ -153,6 +153,15 @@ final class OrderIngress implements ConnectionHandler
     }
 
     /**
+     * Log the summaries of garbage and refused connections still pending (at close).
+     */
+    void flushLogs()
+    {
+        garbageLog.flush();
+        gate.flushLog();
+    }
+
+    /**
      * A message that is not the order protocol (no client to answer: the sender is unknown): counted, logged (summed
      * up past a few lines), and its connection stops being read and is closed after this duty cycle's flush.
      */

@@ -549,5 +549,6 @@ final class PeerFence implements AutoCloseable, RoleArbiter.Fence
             CloseHelper.quietClose(connection.channel);
         }
         CloseHelper.quietClose(listener);
+        gate.flushLog();
     }
 }
