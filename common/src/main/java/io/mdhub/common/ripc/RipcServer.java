@@ -16,6 +16,8 @@ import io.netty.channel.socket.SocketChannel;
 import io.netty.util.concurrent.GlobalEventExecutor;
 import org.agrona.CloseHelper;
 
+import io.mdhub.common.net.AddressBudget;
+
 /**
  * An RSSL (RIPC) server over Netty that real ETA 3.9 consumers and providers connect to. Launch it from a
  * {@link Context}; every accepted connection gets one pipeline built by one {@code ChannelInitializer} (see
@@ -40,7 +42,8 @@ public final class RipcServer implements AutoCloseable
         final RipcServerSettings serverSettings = new RipcServerSettings(
             ctx.maxUserMsgSize(), ctx.pingTimeoutNs(), ctx.minPingTimeoutNs(), ctx.componentName());
         final RipcChannelHook hook = ctx.channelHook();
-        final RipcAddressBudget budget = new RipcAddressBudget(ctx.addressMaxHandshakes(), ctx.addressAcceptRate());
+        final AddressBudget budget = new AddressBudget(ctx.addressMaxHandshakes(), ctx.addressAcceptRate(),
+            RipcConfiguration.ADDRESS_MAX_HANDSHAKES_PROP_NAME, RipcConfiguration.ADDRESS_ACCEPT_RATE_PROP_NAME);
 
         final ServerBootstrap bootstrap = new ServerBootstrap()
             .group(ctx.eventLoopGroup())
@@ -319,11 +322,11 @@ public final class RipcServer implements AutoCloseable
      */
     private static final class HandshakeSlot extends ChannelInboundHandlerAdapter
     {
-        private final RipcAddressBudget budget;
+        private final AddressBudget budget;
         private final InetAddress address;
         private boolean isHeld = true;
 
-        HandshakeSlot(final RipcAddressBudget budget, final InetAddress address)
+        HandshakeSlot(final AddressBudget budget, final InetAddress address)
         {
             this.budget = budget;
             this.address = address;

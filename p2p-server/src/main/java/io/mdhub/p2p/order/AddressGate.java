@@ -14,9 +14,10 @@ import io.mdhub.common.net.FrameConnection;
 import io.mdhub.common.net.SocketPoller;
 
 /**
- * The per-address budget of one order listening port (the client port or the peer port), on the order agent's
- * thread: a remote address may have at most {@code mdhub.order.address.max.handshakes} connections open that have
- * not yet proven they speak the order protocol (a client's hello, any valid message of the peer) and open at most
+ * The per-address budget of one order listening port (the client port, the peer port or the fence port), on the
+ * order agent's thread: a remote address may have at most {@code mdhub.order.address.max.handshakes} connections
+ * open that have not yet proven they speak their protocol (a client's hello, any valid message of the peer, the
+ * fence's first keep-alive byte) and open at most
  * {@code mdhub.order.address.accept.rate} new ones a second. A connection over either is closed as it is accepted,
  * before a buffer is made for it ({@code order-connections-refused}, a summarised warning), so a flood from one
  * address costs the order thread an accept and a close per connection and no other client its acknowledgements.
@@ -33,7 +34,7 @@ final class AddressGate implements SocketPoller.AcceptFilter
     private final IdentityHashMap<FrameConnection, InetAddress> inHandshake = new IdentityHashMap<>();
 
     /**
-     * @param port             the port's name in logs ("order port", "peer port").
+     * @param port             the port's name in logs ("order port", "peer port", "fence port").
      * @param maxHandshakes    connections of one address open without a first valid message.
      * @param acceptsPerSecond new connections one address may open a second.
      * @param refused          counts the connections closed as accepted.
@@ -72,6 +73,15 @@ final class AddressGate implements SocketPoller.AcceptFilter
 
     @Override
     public void abandoned(final InetSocketAddress remote)
+    {
+        handshakeEnded(remote);
+    }
+
+    /**
+     * The handshake of a connection admitted from this address is over (for a listener that keeps its own
+     * connections, as the fence does; {@link #established} for a {@link FrameConnection}).
+     */
+    void handshakeEnded(final InetSocketAddress remote)
     {
         budget.handshakeEnded(remote.getAddress());
     }

@@ -422,5 +422,6 @@ final class OrderAgent implements Agent, PeerListener, RoleArbiter.Actions
     public void onClose()
     {
         CloseHelper.quietCloseAll(ingressListener, peer, poller, store);
+        ingress.flushLogs();
     }
 }

@@ -30,6 +30,8 @@ import io.mdhub.common.net.FrameConnection;
 final class OrderIngress implements ConnectionHandler
 {
     private static final Logger LOG = LoggerFactory.getLogger(OrderIngress.class);
+    private static final int GARBAGE_LOG_PROTOCOL = 0;
+    private static final int GARBAGE_LOG_FIX = 1;
 
     private final int serverId;
     private final int maxOrderBytes;
@@ -46,9 +48,6 @@ final class OrderIngress implements ConnectionHandler
     private final SubmitOrderDecoder submitDecoder = new SubmitOrderDecoder();
     private final OrderRecordEncoder recordEncoder = new OrderRecordEncoder();
     private final ExpandableDirectByteBuffer recordBuffer = new ExpandableDirectByteBuffer(1024);
-    private static final int GARBAGE_LOG_PROTOCOL = 0;
-    private static final int GARBAGE_LOG_FIX = 1;
-
     private final LogSummary garbageLog;
     private final LogInterval unknownClientLog = new LogInterval(LogInterval.ONE_SECOND_NS);
     private final AddressGate gate;
@@ -154,6 +153,15 @@ final class OrderIngress implements ConnectionHandler
     }
 
     /**
+     * Log the summaries of garbage and refused connections still pending (at close).
+     */
+    void flushLogs()
+    {
+        garbageLog.flush();
+        gate.flushLog();
+    }
+
+    /**
      * A message that is not the order protocol (no client to answer: the sender is unknown): counted, logged (summed
      * up past a few lines), and its connection stops being read and is closed after this duty cycle's flush.
      */
@@ -171,6 +179,21 @@ final class OrderIngress implements ConnectionHandler
         clients.onClose(connection, "sent garbage"); // no more answers are queued on it
         connection.attach(closing);
         closing.add(connection);
+    }
+
+    /**
+     * An order whose FIX does not parse (the caller refuses it MALFORMED_FIX to its client): counted in
+     * {@code order-garbage} and logged, summed up past a few lines.
+     */
+    private void malformedFix(final long clientId, final long orderId, final String why)
+    {
+        counters.garbage.increment();
+        if (garbageLog.admit(GARBAGE_LOG_FIX, "malformed-fix", true, "order " + orderId + " of client " + clientId +
+            ": " + why))
+        {
+            LOG.warn("order server {}: order {} of client {} refused MALFORMED_FIX: {}", serverId, orderId, clientId,
+                why);
+        }
     }
 
     private void onSubmit(final FrameConnection connection, final DirectBuffer buffer, final int fragmentEnd)
@@ -196,13 +219,7 @@ final class OrderIngress implements ConnectionHandler
         }
         if (fixOffset + fixLength > fragmentEnd)
         {
-            counters.garbage.increment();
-            if (garbageLog.admit(GARBAGE_LOG_FIX, "malformed-fix", true, "order " + orderId + " of client " +
-                clientId + ": truncated"))
-            {
-                LOG.warn("order server {}: order {} of client {} refused MALFORMED_FIX: its FIX runs past the message",
-                    serverId, orderId, clientId);
-            }
+            malformedFix(clientId, orderId, "its FIX runs past the message");
             reject(client, orderId, id, RejectReason.MALFORMED_FIX, sendNs, "truncated message");
             return;
         }
@@ -303,13 +320,7 @@ final class OrderIngress implements ConnectionHandler
         {
             if (RejectReason.MALFORMED_FIX == refused)
             {
-                counters.garbage.increment();
-                if (garbageLog.admit(GARBAGE_LOG_FIX, "malformed-fix", true, "order " + orderId + " of client " +
-                    client.clientId + ": " + preProcessor.lastRejectText()))
-                {
-                    LOG.warn("order server {}: order {} of client {} refused MALFORMED_FIX: {}", serverId, orderId,
-                        client.clientId, preProcessor.lastRejectText());
-                }
+                malformedFix(client.clientId, orderId, preProcessor.lastRejectText());
             }
             reject(client, orderId, partition, refused, sendNs, preProcessor.lastRejectText());
             return false;

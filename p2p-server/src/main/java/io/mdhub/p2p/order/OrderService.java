@@ -19,7 +19,6 @@ import org.slf4j.LoggerFactory;
 import io.mdhub.common.concurrent.IdleStrategies;
 import io.mdhub.common.config.BaseContext;
 import io.mdhub.common.metrics.MBeans;
-import io.mdhub.common.net.AddressBudget;
 import io.mdhub.common.net.SocketIdleStrategy;
 import io.mdhub.common.net.SocketPoller;
 
@@ -57,9 +56,8 @@ public final class OrderService implements AutoCloseable
         try
         {
             fence = new PeerFence(ctx.fenceAddress(), ctx.peerFenceAddress(), ctx.fenceTimeoutNs(),
-                ctx.fenceConnectTimeoutNs(), new AddressBudget(ctx.addressMaxHandshakes(), ctx.addressAcceptRate(),
-                OrderServiceConfiguration.ADDRESS_MAX_HANDSHAKES_PROP_NAME,
-                OrderServiceConfiguration.ADDRESS_ACCEPT_RATE_PROP_NAME));
+                ctx.fenceConnectTimeoutNs(), new AddressGate(ctx.serverId(), "fence port", ctx.addressMaxHandshakes(),
+                ctx.addressAcceptRate(), counters.connectionsRefused));
             queue = new OrderQueue(ctx.queueDirectory());
             poller = new SocketPoller(OrderServiceConfiguration.MAX_MESSAGE_BYTES,
                 OrderServiceConfiguration.CLIENT_SEND_LIMIT_BYTES);

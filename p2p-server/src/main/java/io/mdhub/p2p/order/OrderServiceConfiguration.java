@@ -2,7 +2,6 @@ package io.mdhub.p2p.order;
 
 import java.util.concurrent.TimeUnit;
 
-
 import io.mdhub.common.config.ConfigValues;
 
 /**
@@ -141,6 +140,8 @@ public final class OrderServiceConfiguration
 
     /** Idle strategy of the order agent's thread. */
     public static final String IDLE_STRATEGY_PROP_NAME = "mdhub.order.idle.strategy";
+    /** Default idle strategy: blocks until a client or the peer sends, or the agent's next timer is due. */
+    public static final String IDLE_STRATEGY_DEFAULT = "socket";
 
     /** Orders of a catch-up a serving server sends its rejoining peer per duty cycle, after live replication. */
     public static final String CATCH_UP_BATCH_PROP_NAME = "mdhub.order.catch.up.batch";
@@ -154,19 +155,17 @@ public final class OrderServiceConfiguration
     /** Default catch-up window. */
     public static final int CATCH_UP_WINDOW_DEFAULT = 1024 * 1024;
 
-    /** Connections of one remote address the order and peer ports let be open without a first valid message. */
+    /** Connections of one remote address the order, peer and fence ports (each) let be open before they speak. */
     public static final String ADDRESS_MAX_HANDSHAKES_PROP_NAME = "mdhub.order.address.max.handshakes";
     /** Default handshakes per address. */
     public static final int ADDRESS_MAX_HANDSHAKES_DEFAULT = 64;
 
-    /** New connections one remote address may open a second on the order port or the peer port (each). */
+    /** New connections one remote address may open a second on the order, peer and fence ports (each). */
     public static final String ADDRESS_ACCEPT_RATE_PROP_NAME = "mdhub.order.address.accept.rate";
     /** Default accept rate per address. */
     public static final int ADDRESS_ACCEPT_RATE_DEFAULT = 200;
     /** Largest value of either address budget. */
     public static final int ADDRESS_BUDGET_MAX = 1_000_000;
-    /** Default idle strategy: blocks until a client or the peer sends, or the agent's next timer is due. */
-    public static final String IDLE_STRATEGY_DEFAULT = "socket";
 
     private OrderServiceConfiguration()
     {

@@ -12,11 +12,7 @@ import java.nio.channels.UnresolvedAddressException;
 import java.util.ArrayList;
 
 import org.agrona.CloseHelper;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
-import io.mdhub.common.log.LogSummary;
-import io.mdhub.common.net.AddressBudget;
 import io.mdhub.common.net.SocketPoller;
 
 /**
@@ -67,25 +63,21 @@ final class PeerFence implements AutoCloseable, RoleArbiter.Fence
     private static final class Accepted
     {
         final SocketChannel channel;
-        final java.net.InetAddress address;
+        final InetSocketAddress remote;
         boolean isProven;
         long heardNs;
         long nextKeepAliveNs;
 
-        Accepted(final SocketChannel channel, final java.net.InetAddress address, final long nowNs)
+        Accepted(final SocketChannel channel, final InetSocketAddress remote, final long nowNs)
         {
             this.channel = channel;
-            this.address = address;
+            this.remote = remote;
             this.heardNs = nowNs;
         }
     }
 
-    private static final Logger LOG = LoggerFactory.getLogger(PeerFence.class);
-
     private final ServerSocketChannel listener;
-    private final AddressBudget budget;
-    private final LogSummary refusals = new LogSummary(LOG, "order fence", "refused connections", 1);
-    private long connectionsRefused;
+    private final AddressGate gate;
     private final SocketPoller.ReadyHandler onReady = this::onReady;
     private final InetSocketAddress peerAddress;
     private final long timeoutNs;
@@ -114,26 +106,7 @@ final class PeerFence implements AutoCloseable, RoleArbiter.Fence
      * @param peerAddress      the peer's fence.
      * @param timeoutNs        silence after which a fence connection counts as lost.
      * @param connectTimeoutNs how long a connect may stay unanswered before the state is UNKNOWN.
-     */
-    PeerFence(
-        final InetSocketAddress bindAddress,
-        final InetSocketAddress peerAddress,
-        final long timeoutNs,
-        final long connectTimeoutNs)
-    {
-        this(bindAddress, peerAddress, timeoutNs, connectTimeoutNs, new AddressBudget(
-            OrderServiceConfiguration.ADDRESS_MAX_HANDSHAKES_DEFAULT,
-            OrderServiceConfiguration.ADDRESS_ACCEPT_RATE_DEFAULT,
-            OrderServiceConfiguration.ADDRESS_MAX_HANDSHAKES_PROP_NAME,
-            OrderServiceConfiguration.ADDRESS_ACCEPT_RATE_PROP_NAME));
-    }
-
-    /**
-     * @param bindAddress      where this server's fence listens.
-     * @param peerAddress      the peer's fence.
-     * @param timeoutNs        silence after which a fence connection counts as lost.
-     * @param connectTimeoutNs how long a connect may stay unanswered before the state is UNKNOWN.
-     * @param budget           what one remote address may cost the fence port: a connection counts as in its
+     * @param gate             what one remote address may cost the fence port: a connection counts as in its
      *                         handshake until its first byte arrives; one over the budget is closed as accepted.
      */
     PeerFence(
@@ -141,9 +114,9 @@ final class PeerFence implements AutoCloseable, RoleArbiter.Fence
         final InetSocketAddress peerAddress,
         final long timeoutNs,
         final long connectTimeoutNs,
-        final AddressBudget budget)
+        final AddressGate gate)
     {
-        this.budget = budget;
+        this.gate = gate;
         this.peerAddress = peerAddress;
         this.timeoutNs = timeoutNs;
         this.keepAliveIntervalNs = Math.max(1_000_000L, timeoutNs / 4);
@@ -273,16 +246,15 @@ final class PeerFence implements AutoCloseable, RoleArbiter.Fence
             for (SocketChannel channel = listener.accept(); null != channel; channel = listener.accept())
             {
                 work++;
-                final java.net.InetAddress address = ((InetSocketAddress)channel.getRemoteAddress()).getAddress();
-                final String why = budget.admit(address, nowNs);
-                if (null != why)
+                final InetSocketAddress remote = (InetSocketAddress)channel.getRemoteAddress();
+                if (!gate.admit(remote))
                 {
-                    refuse(channel, why);
+                    CloseHelper.quietClose(channel);
                     continue;
                 }
                 channel.configureBlocking(false);
                 channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
-                accepted.add(new Accepted(channel, address, nowNs));
+                accepted.add(new Accepted(channel, remote, nowNs));
                 watch(channel, SelectionKey.OP_READ);
             }
         }
@@ -323,28 +295,6 @@ final class PeerFence implements AutoCloseable, RoleArbiter.Fence
         return work;
     }
 
-    private void refuse(final SocketChannel channel, final String why)
-    {
-        connectionsRefused++;
-        if (refusals.admit(0, "address-budget", true, why))
-        {
-            LOG.warn("order fence: connection from {} closed as accepted: {}", remote(channel), why);
-        }
-        CloseHelper.quietClose(channel);
-    }
-
-    private static Object remote(final SocketChannel channel)
-    {
-        try
-        {
-            return channel.getRemoteAddress();
-        }
-        catch (final IOException ex)
-        {
-            return "?";
-        }
-    }
-
     /**
      * A fence connection whose first byte arrived speaks the fence: it no longer counts against its address's
      * handshake budget.
@@ -354,7 +304,7 @@ final class PeerFence implements AutoCloseable, RoleArbiter.Fence
         if (!connection.isProven)
         {
             connection.isProven = true;
-            budget.handshakeEnded(connection.address);
+            gate.handshakeEnded(connection.remote);
         }
     }
 
@@ -363,14 +313,6 @@ final class PeerFence implements AutoCloseable, RoleArbiter.Fence
         final Accepted connection = accepted.remove(index);
         proven(connection);
         CloseHelper.quietClose(connection.channel);
-    }
-
-    /**
-     * @return connections the fence port closed as accepted, over their address's budget.
-     */
-    long connectionsRefused()
-    {
-        return connectionsRefused;
     }
 
     /**
@@ -607,5 +549,6 @@ final class PeerFence implements AutoCloseable, RoleArbiter.Fence
             CloseHelper.quietClose(connection.channel);
         }
         CloseHelper.quietClose(listener);
+        gate.flushLog();
     }
 }

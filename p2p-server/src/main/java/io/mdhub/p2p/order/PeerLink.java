@@ -365,6 +365,7 @@ final class PeerLink implements AutoCloseable
         {
             outbound.close("closed locally");
         }
+        gate.flushLog();
     }
 
     /**

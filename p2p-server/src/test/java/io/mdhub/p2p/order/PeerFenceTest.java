@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import org.agrona.CloseHelper;
+import org.agrona.concurrent.status.AtomicCounter;
 import org.junit.jupiter.api.Test;
 
 import io.mdhub.common.net.SocketPoller;
@@ -85,8 +86,9 @@ class PeerFenceTest
         final int portA = MdTests.unusedPort();
         final int portB = MdTests.unusedPort();
         final List<SocketChannel> junk = new ArrayList<>();
+        final AtomicCounter refused = TestCounters.newCounter("refused");
         try (PeerFence a = new PeerFence(address(portA), address(portB), TIMEOUT_NS, CONNECT_TIMEOUT_NS,
-            new io.mdhub.common.net.AddressBudget(4, 1_000, "handshakes", "rate"));
+            new AddressGate(0, "fence port", 4, 1_000, refused));
             PeerFence b = fence(portB, portA))
         {
             MdTests.await("both up", () ->
@@ -101,11 +103,11 @@ class PeerFenceTest
                 channel.connect(address(portA));
                 junk.add(channel);
             }
-            MdTests.await(() -> "16 of 20 silent connections refused: " + a.connectionsRefused(), () ->
+            MdTests.await(() -> "16 of 20 silent connections refused: " + refused.get(), () ->
             {
                 poll(b);
                 assertEquals(PeerFence.State.UP, poll(a), a::reason);
-                return 16 == a.connectionsRefused();
+                return 16 == refused.get();
             });
             final long untilNs = System.nanoTime() + 2 * TIMEOUT_NS;
             while (System.nanoTime() < untilNs) // the peer's own connection is not one of them
@@ -139,7 +141,7 @@ class PeerFenceTest
         final ServerSocket deadHost = new ServerSocket(0, 1, loopback);
         final List<SocketChannel> fillers = new ArrayList<>();
         try (PeerFence a = new PeerFence(new InetSocketAddress(loopback, portA),
-            new InetSocketAddress(loopback, deadHost.getLocalPort()), TIMEOUT_NS, CONNECT_TIMEOUT_NS))
+            new InetSocketAddress(loopback, deadHost.getLocalPort()), TIMEOUT_NS, CONNECT_TIMEOUT_NS, defaultGate()))
         {
             MdTests.await("connected to the host", () -> PeerFence.State.UP == poll(a));
             try (Socket accepted = deadHost.accept())
@@ -250,7 +252,13 @@ class PeerFenceTest
 
     private static PeerFence fence(final int port, final int peerPort)
     {
-        return new PeerFence(address(port), address(peerPort), TIMEOUT_NS, CONNECT_TIMEOUT_NS);
+        return new PeerFence(address(port), address(peerPort), TIMEOUT_NS, CONNECT_TIMEOUT_NS, defaultGate());
+    }
+
+    private static AddressGate defaultGate()
+    {
+        return new AddressGate(0, "fence port", OrderServiceConfiguration.ADDRESS_MAX_HANDSHAKES_DEFAULT,
+            OrderServiceConfiguration.ADDRESS_ACCEPT_RATE_DEFAULT, TestCounters.newCounter("refused"));
     }
 
     private static PeerFence.State poll(final PeerFence fence)

@@ -1,4 +1,4 @@
-package io.mdhub.common.ripc;
+package io.mdhub.common.net;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -12,17 +12,19 @@ import io.mdhub.common.test.InterruptAfter;
 
 /**
  * One address's budget: new connections at a bounded rate that refills with time, a bounded number in their
- * handshake at once that frees as handshakes end, and other addresses untouched.
+ * handshake at once that frees as handshakes end, other addresses untouched, and each refusal naming its key.
  */
 @InterruptAfter(10)
-class RipcAddressBudgetTest
+class AddressBudgetTest
 {
     private static final long SECOND = 1_000_000_000L;
+    private static final String HANDSHAKES_KEY = "mdhub.test.address.max.handshakes";
+    private static final String RATE_KEY = "mdhub.test.address.accept.rate";
 
     @Test
     void newConnectionsAreAdmittedAtTheRateAndTheBucketRefills() throws Exception
     {
-        final RipcAddressBudget budget = new RipcAddressBudget(1_000, 10);
+        final AddressBudget budget = new AddressBudget(1_000, 10, HANDSHAKES_KEY, RATE_KEY);
         final InetAddress flooder = InetAddress.getByName("127.0.0.2");
         final InetAddress other = InetAddress.getByName("127.0.0.3");
         long now = 1_000 * SECOND;
@@ -33,6 +35,7 @@ class RipcAddressBudgetTest
         }
         final String refused = budget.admit(flooder, now);
         assertTrue(refused.contains("more than 10 new connections a second from 127.0.0.2"), refused);
+        assertTrue(refused.contains("(" + RATE_KEY + ")"), refused);
         assertNull(budget.admit(other, now), "another address has its own budget");
 
         now += SECOND / 2;
@@ -47,7 +50,7 @@ class RipcAddressBudgetTest
     @Test
     void connectionsInTheirHandshakeAreBoundedAndFreeTheirSlotWhenItEnds() throws Exception
     {
-        final RipcAddressBudget budget = new RipcAddressBudget(3, 1_000);
+        final AddressBudget budget = new AddressBudget(3, 1_000, HANDSHAKES_KEY, RATE_KEY);
         final InetAddress address = InetAddress.getByName("127.0.0.2");
         final long now = 5 * SECOND;
         for (int i = 0; i < 3; i++)
@@ -56,6 +59,7 @@ class RipcAddressBudgetTest
         }
         final String refused = budget.admit(address, now);
         assertTrue(refused.contains("more than 3 connections from 127.0.0.2 in their handshake at once"), refused);
+        assertTrue(refused.contains("(" + HANDSHAKES_KEY + ")"), refused);
         budget.handshakeEnded(address);
         assertNull(budget.admit(address, now), "a handshake that ended frees its slot");
         assertEquals(1, budget.addresses());
