@@ -246,16 +246,7 @@ final class PeerFence implements AutoCloseable, RoleArbiter.Fence
             for (SocketChannel channel = listener.accept(); null != channel; channel = listener.accept())
             {
                 work++;
-                final InetSocketAddress remote = (InetSocketAddress)channel.getRemoteAddress();
-                if (!gate.admit(remote))
-                {
-                    CloseHelper.quietClose(channel);
-                    continue;
-                }
-                channel.configureBlocking(false);
-                channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
-                accepted.add(new Accepted(channel, remote, nowNs));
-                watch(channel, SelectionKey.OP_READ);
+                admit(channel, nowNs);
             }
         }
         catch (final IOException ignore)
@@ -313,6 +304,36 @@ final class PeerFence implements AutoCloseable, RoleArbiter.Fence
         final Accepted connection = accepted.remove(index);
         proven(connection);
         CloseHelper.quietClose(connection.channel);
+    }
+
+    /**
+     * Take an accepted connection on, or close it: over its address's budget, or reset between the accept and its
+     * set-up (then its budget slot is given back too).
+     */
+    private void admit(final SocketChannel channel, final long nowNs)
+    {
+        InetSocketAddress remote = null;
+        try
+        {
+            remote = (InetSocketAddress)channel.getRemoteAddress();
+            if (!gate.admit(remote))
+            {
+                CloseHelper.quietClose(channel);
+                return;
+            }
+            channel.configureBlocking(false);
+            channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
+            accepted.add(new Accepted(channel, remote, nowNs));
+            watch(channel, SelectionKey.OP_READ);
+        }
+        catch (final IOException ex)
+        {
+            CloseHelper.quietClose(channel);
+            if (null != remote)
+            {
+                gate.abandoned(remote);
+            }
+        }
     }
 
     /**
