@@ -193,10 +193,9 @@ public final class MdChaos implements Callable<Integer>
         final long killMs = System.currentTimeMillis();
         path.get(round.fault().component).kill();
         OrderPair.sleepMs(round.downMs());
-        final List<String> restarted = new ArrayList<>();
         try
         {
-            restartAfter(round.fault(), path, figures, restarted);
+            restartAfter(round.fault(), path, figures);
         }
         catch (final IllegalStateException ex)
         {
@@ -244,11 +243,9 @@ public final class MdChaos implements Callable<Integer>
      * non-interactive provider ends with its connection, as it has no reconnect); anything else found dead is a
      * problem of the round and started again too.
      */
-    private static void restartAfter(
-        final Fault fault, final MdPath path, final MdRound figures, final List<String> restarted)
+    private static void restartAfter(final Fault fault, final MdPath path, final MdRound figures)
     {
         path.start(fault.component);
-        restarted.add(fault.component);
         if (Fault.DISTRIBUTOR == fault)
         {
             awaitExit(path.get(MdPath.SOURCE));
@@ -261,7 +258,6 @@ public final class MdChaos implements Callable<Integer>
                     fault.label + " was killed");
             }
             path.start(dead);
-            restarted.add(dead);
         }
     }
 

@@ -59,16 +59,6 @@ final class MdPath
         return running.get(component);
     }
 
-    int items()
-    {
-        return items;
-    }
-
-    long itemsWatched()
-    {
-        return (long)items * mounts;
-    }
-
     /**
      * Start one component and wait until it is ready (the client: until it printed its first line).
      *

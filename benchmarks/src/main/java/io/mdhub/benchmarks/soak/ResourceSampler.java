@@ -43,14 +43,12 @@ public final class ResourceSampler
         try
         {
             final String status = Files.readString(proc.resolve("status"), StandardCharsets.US_ASCII);
-            final long rss = kilobytes(VM_RSS, status) * 1024;
-            final long anonRss = kilobytes(RSS_ANON, status) * 1024;
             final int fds;
             try (Stream<Path> open = Files.list(proc.resolve("fd")))
             {
                 fds = (int)open.count();
             }
-            return new ResourceSample(rss, anonRss, heapAfterGcBytes(pid), fds);
+            return new ResourceSample(rssBytes(status), anonRssBytes(status), heapAfterGcBytes(pid), fds);
         }
         catch (final java.nio.file.NoSuchFileException ex)
         {
