@@ -134,37 +134,17 @@ public final class MdChaos implements Callable<Integer>
                 String.join(",", faultNames), logs);
             console.flush();
             path.start();
-            boolean canGoOn = awaitWhole(path, System.nanoTime() + TimeUnit.SECONDS.toNanos(2 * recoveryBoundSeconds));
-            if (!canGoOn)
+            final boolean isWhole =
+                awaitWhole(path, System.nanoTime() + TimeUnit.SECONDS.toNanos(2 * recoveryBoundSeconds));
+            if (!isWhole)
             {
                 console.printf("%s: the client did not get every item Ok and updating after the start%n", NAME);
             }
-            console.println(table.header());
-            console.flush();
-            final long endNs = run.endNs();
-            for (final FaultPlan.Round<Fault> round : plan)
-            {
-                if (run.isPastEnd(endNs))
-                {
-                    break;
-                }
-                final MdRound figures = canGoOn ? runRound(round, path) : notRun(round);
-                table.add(figures.cells());
-                failed += figures.verdict().isOk() ? 0 : 1;
-                console.println(table.row(table.rows().size() - 1));
-                console.flush();
-                if (canGoOn && !figures.verdict().isOk())
-                {
-                    canGoOn = restore(path, console);
-                }
-            }
+            failed = run.play(console, plan, table, isWhole, (round) -> runRound(round, path), this::notRun,
+                () -> restore(path, console));
             path.stopAll();
         }
-        console.println();
-        console.print(ChaosReport.write(dir, NAME, settings, table, failed));
-        console.printf("%s: report in %s%n", NAME, dir);
-        console.flush();
-        return 0 == failed ? 0 : 1;
+        return ChaosReport.finish(console, dir, NAME, settings, table, failed);
     }
 
     private MdRound notRun(final FaultPlan.Round<Fault> round)
@@ -199,7 +179,7 @@ public final class MdChaos implements Callable<Integer>
         }
         catch (final IllegalStateException ex)
         {
-            figures.problems.add("a restart failed: " + firstLine(ex.getMessage()));
+            figures.problems.add("a restart failed: " + ChaosReport.firstLine(ex.getMessage()));
         }
         final long restartMs = System.currentTimeMillis();
         figures.downS = (restartMs - killMs) / 1000.0;
@@ -358,7 +338,7 @@ public final class MdChaos implements Callable<Integer>
         }
         catch (final IllegalStateException ex)
         {
-            console.printf("%s: %s%n", NAME, firstLine(ex.getMessage()));
+            console.printf("%s: %s%n", NAME, ChaosReport.firstLine(ex.getMessage()));
         }
         console.printf("%s: the path could not be made whole; the remaining rounds are not run%n", NAME);
         console.flush();
@@ -389,9 +369,4 @@ public final class MdChaos implements Callable<Integer>
         return false;
     }
 
-    private static String firstLine(final String text)
-    {
-        final int newline = null == text ? -1 : text.indexOf('\n');
-        return newline < 0 ? String.valueOf(text) : text.substring(0, newline);
-    }
 }

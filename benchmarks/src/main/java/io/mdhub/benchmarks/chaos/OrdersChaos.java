@@ -144,36 +144,15 @@ public final class OrdersChaos implements Callable<Integer>
                 NAME, pair.isOnBackbone() ? " on its backbone daemon" : "", run.rounds, roundSeconds, rate,
                 String.join(",", faultNames), logs);
             console.flush();
-            boolean canGoOn = pair.start(2 * recoveryBoundSeconds);
-            if (!canGoOn)
+            final boolean isWhole = pair.start(2 * recoveryBoundSeconds);
+            if (!isWhole)
             {
                 console.printf("%s: the pair did not become whole after its start%n", NAME);
             }
-            console.println(table.header());
-            console.flush();
-            final long endNs = run.endNs();
-            for (final FaultPlan.Round<Fault> round : plan)
-            {
-                if (run.isPastEnd(endNs))
-                {
-                    break;
-                }
-                final OrderRound figures = canGoOn ? tryRound(round, pair, processes, dir) : notRun(round);
-                table.add(figures.cells());
-                failed += figures.verdict().isOk() ? 0 : 1;
-                console.println(table.row(table.rows().size() - 1));
-                console.flush();
-                if (canGoOn && !figures.isWhole)
-                {
-                    canGoOn = restore(pair, console);
-                }
-            }
+            failed = run.play(console, plan, table, isWhole, (round) -> tryRound(round, pair, processes, dir),
+                this::notRun, () -> restore(pair, console));
         }
-        console.println();
-        console.print(ChaosReport.write(dir, NAME, settings, table, failed));
-        console.printf("%s: report in %s%n", NAME, dir);
-        console.flush();
-        return 0 == failed ? 0 : 1;
+        return ChaosReport.finish(console, dir, NAME, settings, table, failed);
     }
 
     private OrderRound notRun(final FaultPlan.Round<Fault> round)
@@ -236,17 +215,12 @@ public final class OrdersChaos implements Callable<Integer>
         catch (final IllegalStateException | java.io.UncheckedIOException ex)
         {
             final OrderRound figures = notRun(round);
-            figures.problems.set(0, "the round broke off: " + firstLine(ex.getMessage()));
+            figures.problems.set(0, "the round broke off: " + ChaosReport.firstLine(ex.getMessage()));
             figures.isWhole = false;
             return figures;
         }
     }
 
-    private static String firstLine(final String text)
-    {
-        final int newline = null == text ? -1 : text.indexOf('\n');
-        return newline < 0 ? String.valueOf(text) : text.substring(0, newline);
-    }
 
     private OrderRound runRound(
         final FaultPlan.Round<Fault> round, final OrderPair pair, final BenchProcesses processes, final Path dir)
