@@ -7,7 +7,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -134,7 +133,7 @@ public final class OrdersChaos implements Callable<Integer>
         settings.put("faults", String.join(",", faultNames));
         settings.put("recovery_bound_s", recoveryBoundSeconds);
         int failed = 0;
-        final List<String> opts = new ArrayList<>(split(serverJvmOpts));
+        final List<String> opts = new ArrayList<>(BenchProcesses.jvmOptions(serverJvmOpts));
         opts.add(OrderPair.expectedOrders(rate * roundSeconds * run.rounds));
         final Path logs = Files.createDirectories(dir.resolve("logs"));
         try (BenchProcesses processes = new BenchProcesses(root, logs, List.of()))
@@ -343,11 +342,6 @@ public final class OrdersChaos implements Callable<Integer>
         {
             OrderPair.sleepMs(waitMs);
         }
-    }
-
-    private static List<String> split(final String opts)
-    {
-        return opts.isBlank() ? List.of() : Arrays.asList(opts.trim().split("\\s+"));
     }
 
     /**
