@@ -248,7 +248,9 @@ public final class OrdersChaos implements Callable<Integer>
         {
             load.close();
             figures.problems.add("orders-load did not start: " + lastLine(load.tail()));
-            figures.isWhole = pair.awaitWhole(System.nanoTime(), new ArrayList<>(), false, new TreeSet<>());
+            // not looked at (a wait with a deadline of now never looks): the pair is checked by the restore that a
+            // round not whole is followed by, and made whole again where it is not
+            figures.isWhole = false;
             figures.loadFinished = true;
             figures.verifierFinished = true;
             return figures;
