@@ -26,8 +26,8 @@ import picocli.CommandLine.Option;
  * client's report says when its first item went Suspect, when every item was Ok again, how many updates went missing
  * without a Suspect first, and how many streams were closed. A round fails when an update was skipped silently, a
  * stream was closed, the data stopped without a Suspect, or the consumer was not whole again with updates flowing
- * within {@code --recovery-bound} of the restart; whatever a round left dead is then started again, and if that does
- * not make the path whole, the whole path is.
+ * by {@code --recovery-bound} after the round's first 15 s (or after the restart, when later); whatever a round left
+ * dead is then started again, and if that does not make the path whole, the whole path is.
  */
 @Command(
     name = "md",
@@ -92,8 +92,8 @@ public final class MdChaos implements Callable<Integer>
     List<String> faultNames = new ArrayList<>(Fault.byLabel().keySet());
 
     @Option(names = "--recovery-bound", paramLabel = "S",
-        description = "Seconds from a restart until every item must be Ok and updating again " +
-            "(default ${DEFAULT-VALUE}).")
+        description = "Seconds, after a round's first 15 s or its restart if later, until every item must be Ok and " +
+            "updating again (default ${DEFAULT-VALUE}).")
     long recoveryBoundSeconds = 30;
 
     @CommandLine.Spec

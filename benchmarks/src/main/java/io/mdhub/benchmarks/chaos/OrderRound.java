@@ -23,7 +23,7 @@ final class OrderRound implements ChaosRound
     long lost;
     /** Orders stored twice in a queue, newly in this round. */
     long duplicated;
-    /** From the (last) restart to the pair whole again, seconds; -1 when it did not become whole. */
+    /** From a restart to the pair whole again, the longest of the round's, seconds; -1 when it did not become whole. */
     double caughtUpS = -1;
     /** Worst create-to-end of the answers while the fault lasted, ms; -1 when no answer came then. */
     double worstMs = -1;
