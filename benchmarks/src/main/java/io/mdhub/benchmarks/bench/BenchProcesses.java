@@ -71,7 +71,7 @@ public final class BenchProcesses implements AutoCloseable
      * @param spec JVM options as given on the command line, separated by spaces (values cannot hold spaces).
      * @return the options.
      */
-    static List<String> jvmOptions(final String spec)
+    public static List<String> jvmOptions(final String spec)
     {
         return spec.isBlank() ? List.of() : Arrays.asList(spec.trim().split("\\s+"));
     }

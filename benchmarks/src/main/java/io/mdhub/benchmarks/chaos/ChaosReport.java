@@ -57,6 +57,26 @@ final class ChaosReport
         return text + summary(table.rows().size(), failed) + "\n";
     }
 
+    /**
+     * Write the files, then print the table, the verdict line and where the files are.
+     *
+     * @return the run's exit status: 0 when every round was ok, 1 when any failed.
+     */
+    static int finish(
+        final PrintWriter console,
+        final Path dir,
+        final String title,
+        final Map<String, Object> settings,
+        final ChaosTable table,
+        final int failed) throws IOException
+    {
+        console.println();
+        console.print(write(dir, title, settings, table, failed));
+        console.printf("%s: report in %s%n", title, dir);
+        console.flush();
+        return 0 == failed ? 0 : 1;
+    }
+
     static String summary(final int rounds, final int failed)
     {
         return 0 == failed ? String.format(Locale.ROOT, "%d round(s), all ok", rounds) :
@@ -90,6 +110,15 @@ final class ChaosReport
             }
             return fault;
         }).toList();
+    }
+
+    /**
+     * @return the first line of a message (a process's failure to start goes on with the end of its log).
+     */
+    static String firstLine(final String text)
+    {
+        final int newline = null == text ? -1 : text.indexOf('\n');
+        return newline < 0 ? String.valueOf(text) : text.substring(0, newline);
     }
 
     static String seconds(final double seconds)

@@ -1,21 +1,40 @@
 package io.mdhub.benchmarks.chaos;
 
+import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 import java.util.function.Function;
 
 import picocli.CommandLine.Option;
 
 /**
  * The options every chaos command shares: how many rounds, from which seed, for how long at most, and where the
- * report goes (a picocli mixin).
+ * report goes (a picocli mixin); and the round loop they drive.
  */
 final class ChaosRunOptions
 {
+    /**
+     * Carries out one round of the plan.
+     *
+     * @param <F> the kind of fault.
+     */
+    @FunctionalInterface
+    interface RoundRunner<F>
+    {
+        /**
+         * @param round the round's draw.
+         * @return its figures.
+         * @throws Exception when it cannot go on; the run ends.
+         */
+        ChaosRound run(FaultPlan.Round<F> round) throws Exception;
+    }
+
     @Option(names = "--rounds", paramLabel = "N", description = "Rounds (default ${DEFAULT-VALUE}).")
     int rounds = 20;
 
@@ -59,20 +78,51 @@ final class ChaosRunOptions
     }
 
     /**
-     * @return a deadline for {@link #isPastEnd}: now plus the minutes.
+     * Play the rounds in order, the table's header first and a row printed as each round ends, until the plan or the
+     * minutes run out. A round that left the system broken is followed by {@code restore}; once that fails, the
+     * remaining rounds are tabled as {@code notRun}.
+     *
+     * @param console where the rows go.
+     * @param plan    the rounds.
+     * @param table   gets a row per round.
+     * @param isWhole whether the system came up whole; if not, no round is run.
+     * @param run     carries out a round.
+     * @param notRun  the figures of a round that could not be run.
+     * @param restore makes the system whole again; false when it could not.
+     * @param <F>     the kind of fault.
+     * @return how many rounds failed.
      */
-    long endNs()
+    <F> int play(
+        final PrintWriter console,
+        final List<FaultPlan.Round<F>> plan,
+        final ChaosTable table,
+        final boolean isWhole,
+        final RoundRunner<F> run,
+        final Function<FaultPlan.Round<F>, ChaosRound> notRun,
+        final BooleanSupplier restore) throws Exception
     {
-        return System.nanoTime() + TimeUnit.MINUTES.toNanos(minutes);
-    }
-
-    /**
-     * @param endNs from {@link #endNs()}.
-     * @return true when a time limit was set and has passed: start no more rounds.
-     */
-    boolean isPastEnd(final long endNs)
-    {
-        return minutes > 0 && System.nanoTime() - endNs > 0;
+        console.println(table.header());
+        console.flush();
+        final long endNs = System.nanoTime() + TimeUnit.MINUTES.toNanos(minutes);
+        boolean canGoOn = isWhole;
+        int failed = 0;
+        for (final FaultPlan.Round<F> round : plan)
+        {
+            if (minutes > 0 && System.nanoTime() - endNs > 0)
+            {
+                break; // the time limit has passed: start no more rounds
+            }
+            final ChaosRound figures = canGoOn ? run.run(round) : notRun.apply(round);
+            table.add(figures.cells());
+            failed += figures.verdict().isOk() ? 0 : 1;
+            console.println(table.row(table.rows().size() - 1));
+            console.flush();
+            if (canGoOn && figures.leftBroken())
+            {
+                canGoOn = restore.getAsBoolean();
+            }
+        }
+        return failed;
     }
 
     /**

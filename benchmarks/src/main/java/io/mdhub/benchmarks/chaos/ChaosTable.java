@@ -56,14 +56,6 @@ public final class ChaosTable
     }
 
     /**
-     * @return the column names.
-     */
-    public List<String> columns()
-    {
-        return columns;
-    }
-
-    /**
      * @return the header and every row, columns aligned (the fault left, the figures right), the verdict unpadded.
      */
     public String text()

@@ -26,7 +26,6 @@ final class LoadOutput
     final List<Double> worstUsBySecond = new ArrayList<>();
     /** Whether the summary was printed. */
     final boolean hasSummary;
-    final long created;
     final long sent;
     final long acked;
     final long rejected;
@@ -49,7 +48,6 @@ final class LoadOutput
         }
         final Matcher summary = SUMMARY.matcher(output);
         hasSummary = summary.find();
-        created = hasSummary ? Long.parseLong(summary.group(1)) : 0;
         sent = hasSummary ? Long.parseLong(summary.group(3)) : 0;
         acked = hasSummary ? Long.parseLong(summary.group(4)) : 0;
         rejected = hasSummary ? Long.parseLong(summary.group(7)) : 0;

@@ -26,8 +26,8 @@ import picocli.CommandLine.Option;
  * client's report says when its first item went Suspect, when every item was Ok again, how many updates went missing
  * without a Suspect first, and how many streams were closed. A round fails when an update was skipped silently, a
  * stream was closed, the data stopped without a Suspect, or the consumer was not whole again with updates flowing
- * within {@code --recovery-bound} of the restart; whatever a round left dead is then started again, and if that does
- * not make the path whole, the whole path is.
+ * by {@code --recovery-bound} after the round's first 15 s (or after the restart, when later); whatever a round left
+ * dead is then started again, and if that does not make the path whole, the whole path is.
  */
 @Command(
     name = "md",
@@ -92,8 +92,8 @@ public final class MdChaos implements Callable<Integer>
     List<String> faultNames = new ArrayList<>(Fault.byLabel().keySet());
 
     @Option(names = "--recovery-bound", paramLabel = "S",
-        description = "Seconds from a restart until every item must be Ok and updating again " +
-            "(default ${DEFAULT-VALUE}).")
+        description = "Seconds, after a round's first 15 s or its restart if later, until every item must be Ok and " +
+            "updating again (default ${DEFAULT-VALUE}).")
     long recoveryBoundSeconds = 30;
 
     @CommandLine.Spec
@@ -134,37 +134,17 @@ public final class MdChaos implements Callable<Integer>
                 String.join(",", faultNames), logs);
             console.flush();
             path.start();
-            boolean canGoOn = awaitWhole(path, System.nanoTime() + TimeUnit.SECONDS.toNanos(2 * recoveryBoundSeconds));
-            if (!canGoOn)
+            final boolean isWhole =
+                awaitWhole(path, System.nanoTime() + TimeUnit.SECONDS.toNanos(2 * recoveryBoundSeconds));
+            if (!isWhole)
             {
                 console.printf("%s: the client did not get every item Ok and updating after the start%n", NAME);
             }
-            console.println(table.header());
-            console.flush();
-            final long endNs = run.endNs();
-            for (final FaultPlan.Round<Fault> round : plan)
-            {
-                if (run.isPastEnd(endNs))
-                {
-                    break;
-                }
-                final MdRound figures = canGoOn ? runRound(round, path) : notRun(round);
-                table.add(figures.cells());
-                failed += figures.verdict().isOk() ? 0 : 1;
-                console.println(table.row(table.rows().size() - 1));
-                console.flush();
-                if (canGoOn && !figures.verdict().isOk())
-                {
-                    canGoOn = restore(path, console);
-                }
-            }
+            failed = run.play(console, plan, table, isWhole, (round) -> runRound(round, path), this::notRun,
+                () -> restore(path, console));
             path.stopAll();
         }
-        console.println();
-        console.print(ChaosReport.write(dir, NAME, settings, table, failed));
-        console.printf("%s: report in %s%n", NAME, dir);
-        console.flush();
-        return 0 == failed ? 0 : 1;
+        return ChaosReport.finish(console, dir, NAME, settings, table, failed);
     }
 
     private MdRound notRun(final FaultPlan.Round<Fault> round)
@@ -193,14 +173,13 @@ public final class MdChaos implements Callable<Integer>
         final long killMs = System.currentTimeMillis();
         path.get(round.fault().component).kill();
         OrderPair.sleepMs(round.downMs());
-        final List<String> restarted = new ArrayList<>();
         try
         {
-            restartAfter(round.fault(), path, figures, restarted);
+            restartAfter(round.fault(), path, figures);
         }
         catch (final IllegalStateException ex)
         {
-            figures.problems.add("a restart failed: " + firstLine(ex.getMessage()));
+            figures.problems.add("a restart failed: " + ChaosReport.firstLine(ex.getMessage()));
         }
         final long restartMs = System.currentTimeMillis();
         figures.downS = (restartMs - killMs) / 1000.0;
@@ -244,11 +223,9 @@ public final class MdChaos implements Callable<Integer>
      * non-interactive provider ends with its connection, as it has no reconnect); anything else found dead is a
      * problem of the round and started again too.
      */
-    private static void restartAfter(
-        final Fault fault, final MdPath path, final MdRound figures, final List<String> restarted)
+    private static void restartAfter(final Fault fault, final MdPath path, final MdRound figures)
     {
         path.start(fault.component);
-        restarted.add(fault.component);
         if (Fault.DISTRIBUTOR == fault)
         {
             awaitExit(path.get(MdPath.SOURCE));
@@ -261,7 +238,6 @@ public final class MdChaos implements Callable<Integer>
                     fault.label + " was killed");
             }
             path.start(dead);
-            restarted.add(dead);
         }
     }
 
@@ -362,7 +338,7 @@ public final class MdChaos implements Callable<Integer>
         }
         catch (final IllegalStateException ex)
         {
-            console.printf("%s: %s%n", NAME, firstLine(ex.getMessage()));
+            console.printf("%s: %s%n", NAME, ChaosReport.firstLine(ex.getMessage()));
         }
         console.printf("%s: the path could not be made whole; the remaining rounds are not run%n", NAME);
         console.flush();
@@ -393,9 +369,4 @@ public final class MdChaos implements Callable<Integer>
         return false;
     }
 
-    private static String firstLine(final String text)
-    {
-        final int newline = null == text ? -1 : text.indexOf('\n');
-        return newline < 0 ? String.valueOf(text) : text.substring(0, newline);
-    }
 }

@@ -1,11 +1,15 @@
 package io.mdhub.benchmarks.chaos;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 import io.mdhub.benchmarks.bench.BenchProcess;
 import io.mdhub.benchmarks.bench.BenchProcesses;
 import io.mdhub.common.net.LocalPorts;
+import io.mdhub.distributor.DistributorConfiguration;
+import io.mdhub.p2p.P2pConfiguration;
 
 /**
  * The market data path a chaos run breaks, each component its own JVM from its fat jar as a user starts them: the
@@ -30,8 +34,8 @@ final class MdPath
     private final String aeronDir;
     private final int providerPort = LocalPorts.unused();
     private final int consumerPort = LocalPorts.unused();
-    private final java.util.Map<String, BenchProcess> running = new java.util.HashMap<>();
-    private final java.util.Map<String, Integer> starts = new java.util.HashMap<>();
+    private final Map<String, BenchProcess> running = new HashMap<>();
+    private final Map<String, Integer> starts = new HashMap<>();
 
     MdPath(final BenchProcesses processes, final int items, final long rate, final int mounts)
     {
@@ -59,16 +63,6 @@ final class MdPath
         return running.get(component);
     }
 
-    int items()
-    {
-        return items;
-    }
-
-    long itemsWatched()
-    {
-        return (long)items * mounts;
-    }
-
     /**
      * Start one component and wait until it is ready (the client: until it printed its first line).
      *
@@ -84,16 +78,12 @@ final class MdPath
                 process = OrderPair.startBackbone(processes, () -> nextName(component), aeronDir);
                 break;
             case DISTRIBUTOR:
-                process = processes.start(nextName(component), BenchProcesses.DISTRIBUTOR_JAR,
-                    List.of("-Dmdhub.distributor.http.port=-1"), "--aeron-dir", aeronDir,
-                    "--port", Integer.toString(providerPort));
-                process.awaitLine("mdhub-distributor ready", READY_SECONDS);
+                process = startOnBackbone(component, BenchProcesses.DISTRIBUTOR_JAR,
+                    DistributorConfiguration.HTTP_PORT_PROP_NAME, providerPort, "mdhub-distributor ready");
                 break;
             case P2P:
-                process = processes.start(nextName(component), BenchProcesses.P2P_JAR,
-                    List.of("-Dmdhub.p2p.http.port=-1"), "--aeron-dir", aeronDir,
-                    "--port", Integer.toString(consumerPort));
-                process.awaitLine("mdhub-p2p ready", READY_SECONDS);
+                process = startOnBackbone(component, BenchProcesses.P2P_JAR, P2pConfiguration.HTTP_PORT_PROP_NAME,
+                    consumerPort, "mdhub-p2p ready");
                 break;
             case SOURCE:
                 process = processes.start(nextName(component), BenchProcesses.BENCH_JAR, List.of(), "source",
@@ -111,6 +101,18 @@ final class MdPath
                 throw new IllegalArgumentException(component);
         }
         running.put(component, process);
+        return process;
+    }
+
+    /**
+     * A server on the backbone (distributor, p2p-server) with its management HTTP port off, awaited until ready.
+     */
+    private BenchProcess startOnBackbone(
+        final String component, final String jar, final String httpPortProperty, final int port, final String ready)
+    {
+        final BenchProcess process = processes.start(nextName(component), jar,
+            List.of("-D" + httpPortProperty + "=-1"), "--aeron-dir", aeronDir, "--port", Integer.toString(port));
+        process.awaitLine(ready, READY_SECONDS);
         return process;
     }
 

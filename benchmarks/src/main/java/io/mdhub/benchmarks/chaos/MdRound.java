@@ -6,7 +6,7 @@ import java.util.List;
 /**
  * The figures of one {@code chaos md} round and the rules that make its verdict.
  */
-final class MdRound
+final class MdRound implements ChaosRound
 {
     /** The table's columns. */
     static final List<String> COLUMNS = List.of("round", "fault", "back after (s)", "to Suspect (ms)",
@@ -30,10 +30,8 @@ final class MdRound
     /** What went wrong besides the figures: processes that exited by themselves, tools that did not start. */
     final List<String> problems = new ArrayList<>();
 
-    /**
-     * @return ok, or FAIL with every broken promise.
-     */
-    Verdict verdict()
+    @Override
+    public Verdict verdict()
     {
         final Verdict verdict = new Verdict()
             .failIf(skippedSilently > 0, skippedSilently + " update(s) skipped without a Suspect")
@@ -44,13 +42,20 @@ final class MdRound
         return verdict;
     }
 
-    /**
-     * @return the table row.
-     */
-    List<String> cells()
+    @Override
+    public List<String> cells()
     {
         return List.of(Integer.toString(round), fault, ChaosReport.seconds(downS),
             toSuspectMs < 0 ? "-" : Long.toString(toSuspectMs), toRecoveredMs < 0 ? "-" : Long.toString(toRecoveredMs),
             Long.toString(skippedSilently), Long.toString(streamsClosed), verdict().toString());
+    }
+
+    /**
+     * @return true on any broken promise: the path is then checked, and made whole again where it is not.
+     */
+    @Override
+    public boolean leftBroken()
+    {
+        return !verdict().isOk();
     }
 }

@@ -7,7 +7,7 @@ import java.util.Locale;
 /**
  * The figures of one {@code chaos orders} round and the rules that make its verdict.
  */
-final class OrderRound
+final class OrderRound implements ChaosRound
 {
     /** The table's columns. */
     static final List<String> COLUMNS = List.of("round", "fault", "kill at (s)", "sent", "acked", "lost",
@@ -23,7 +23,7 @@ final class OrderRound
     long lost;
     /** Orders stored twice in a queue, newly in this round. */
     long duplicated;
-    /** From the (last) restart to the pair whole again, seconds; -1 when it did not become whole. */
+    /** From a restart to the pair whole again, the longest of the round's, seconds; -1 when it did not become whole. */
     double caughtUpS = -1;
     /** Worst create-to-end of the answers while the fault lasted, ms; -1 when no answer came then. */
     double worstMs = -1;
@@ -38,10 +38,8 @@ final class OrderRound
     /** What went wrong besides the figures: processes that exited by themselves, tools that did not finish. */
     final List<String> problems = new ArrayList<>();
 
-    /**
-     * @return ok, or FAIL with every broken promise.
-     */
-    Verdict verdict()
+    @Override
+    public Verdict verdict()
     {
         final Verdict verdict = new Verdict()
             .failIf(lost > 0, lost + " acknowledged order(s) lost")
@@ -60,13 +58,21 @@ final class OrderRound
         return verdict;
     }
 
-    /**
-     * @return the table row.
-     */
-    List<String> cells()
+    @Override
+    public List<String> cells()
     {
         return List.of(Integer.toString(round), fault, ChaosReport.seconds(killAtS), Long.toString(sent),
             Long.toString(acked), Long.toString(lost), Long.toString(duplicated), ChaosReport.seconds(caughtUpS),
             worstMs < 0 ? "-" : String.format(Locale.ROOT, "%.1f", worstMs), verdict().toString());
+    }
+
+    /**
+     * @return true when the pair was not whole at the round's end; a round that only failed its figures (an order
+     * lost while the pair recovered) leaves it serving.
+     */
+    @Override
+    public boolean leftBroken()
+    {
+        return !isWhole;
     }
 }

@@ -19,7 +19,8 @@ import org.HdrHistogram.Histogram;
  * @param itemsRequested     items the watchlist asked for.
  * @param itemsSuspect       items Open/Suspect now.
  * @param recoveries         items recovered from Suspect so far.
- * @param lostUpdates        updates lost without a Suspect first, so far.
+ * @param lostUpdates        updates missing by the per-item counters (a gap with no refresh between), so far;
+ *                           those while the item was not Suspect are {@link ClientFaultLine#skippedSilently()}.
  */
 public record ClientStatsLine(
     long refreshesPerSecond,

@@ -43,14 +43,12 @@ public final class ResourceSampler
         try
         {
             final String status = Files.readString(proc.resolve("status"), StandardCharsets.US_ASCII);
-            final long rss = kilobytes(VM_RSS, status) * 1024;
-            final long anonRss = kilobytes(RSS_ANON, status) * 1024;
             final int fds;
             try (Stream<Path> open = Files.list(proc.resolve("fd")))
             {
                 fds = (int)open.count();
             }
-            return new ResourceSample(rss, anonRss, heapAfterGcBytes(pid), fds);
+            return new ResourceSample(rssBytes(status), anonRssBytes(status), heapAfterGcBytes(pid), fds);
         }
         catch (final java.nio.file.NoSuchFileException ex)
         {
@@ -127,13 +125,15 @@ public final class ResourceSampler
         {
             final Process process = new ProcessBuilder(jcmd.toString(), Long.toString(pid), command)
                 .redirectErrorStream(true).start();
-            final byte[] output = process.getInputStream().readAllBytes();
+            // waited for before its output is read, so a jcmd that hangs is given up on; what these commands print
+            // (a line, a heap summary) fits in the pipe
             if (!process.waitFor(JCMD_TIMEOUT_SECONDS, TimeUnit.SECONDS))
             {
                 process.destroyForcibly();
                 return null;
             }
-            return 0 == process.exitValue() ? new String(output, StandardCharsets.UTF_8) : null;
+            return 0 == process.exitValue() ?
+                new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8) : null;
         }
         catch (final IOException ex)
         {
