@@ -32,6 +32,8 @@ public final class P2pCounters implements AutoCloseable
     private final AtomicCounter cacheMisses;
     private final AtomicCounter messagesIgnored;
     private final AtomicCounter updatesConflated;
+    private final AtomicCounter entitlementReloads;
+    private final AtomicCounter entitlementReloadFailures;
     private final AtomicCounter postsSent;
     private final AtomicCounter postsAcked;
     private final AtomicCounter postsRefused;
@@ -77,6 +79,10 @@ public final class P2pCounters implements AutoCloseable
             "p2p-messages-ignored:" + suffix, MdCounters.P2P_MESSAGES_IGNORED_TYPE_ID);
         updatesConflated = countersManager.newCounter(
             "p2p-updates-conflated:" + suffix, MdCounters.P2P_UPDATES_CONFLATED_TYPE_ID);
+        entitlementReloads = countersManager.newCounter(
+            "entitlement-reloads:" + suffix, MdCounters.ENTITLEMENT_RELOADS_TYPE_ID);
+        entitlementReloadFailures = countersManager.newCounter(
+            "entitlement-reload-failures:" + suffix, MdCounters.ENTITLEMENT_RELOAD_FAILURES_TYPE_ID);
 
         final UnsafeBuffer key = new UnsafeBuffer(new byte[Integer.BYTES]);
         postsSent = newPostsCounter(countersManager, key, 1, "sent");
@@ -271,6 +277,22 @@ public final class P2pCounters implements AutoCloseable
     public AtomicCounter updatesConflated()
     {
         return updatesConflated;
+    }
+
+    /**
+     * @return entitlement file versions applied after the first.
+     */
+    public AtomicCounter entitlementReloads()
+    {
+        return entitlementReloads;
+    }
+
+    /**
+     * @return entitlement file changes that were not valid.
+     */
+    public AtomicCounter entitlementReloadFailures()
+    {
+        return entitlementReloadFailures;
     }
 
     /**

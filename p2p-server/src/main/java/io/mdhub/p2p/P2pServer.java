@@ -19,7 +19,13 @@ import io.mdhub.common.concurrent.SpinBudget;
 import io.mdhub.common.config.BaseContext;
 import io.mdhub.common.dictionary.DictionaryConfiguration;
 import io.mdhub.common.dictionary.DictionaryLoader;
-import io.mdhub.p2p.entitlement.Entitlements;
+import io.mdhub.common.entitlement.EntitlementConfiguration;
+import io.mdhub.common.entitlement.EntitlementSource;
+import io.mdhub.common.entitlement.LoginThrottle;
+import io.mdhub.common.entitlement.TokenValidator;
+import io.mdhub.common.entitlement.WatchedEntitlementFile;
+import io.mdhub.p2p.entitlement.ConsumerEntitlements;
+import io.mdhub.p2p.entitlement.UsageLog;
 import io.mdhub.common.metrics.MBeans;
 import io.mdhub.common.ripc.RipcConfiguration;
 import io.mdhub.common.ripc.RipcServer;
@@ -91,6 +97,8 @@ public final class P2pServer implements AutoCloseable
             workers[index++] = worker;
             workerByLoop.put(executor, worker);
         }
+        // a changed entitlement file is applied by every worker on its own thread, to its own consumers
+        ctx.entitlementSource().onChange(this::applyEntitlementChange);
 
         final List<ConsumerListener> listeners = ctx.listeners();
         ripcServers = new RipcServer[listeners.size()];
@@ -153,6 +161,21 @@ public final class P2pServer implements AutoCloseable
             new WriteBufferWaterMark(ctx.guaranteedOutputBytes() / 2, ctx.guaranteedOutputBytes()));
         channel.config().setAllocator(ctx.outputAllocator());
         channel.pipeline().addLast("p2p-consumer", worker.newSession(connectionIds.incrementAndGet(), profile));
+    }
+
+    private void applyEntitlementChange()
+    {
+        for (final FanOutWorker worker : workers)
+        {
+            try
+            {
+                worker.eventLoop().execute(worker::onEntitlementsChanged);
+            }
+            catch (final java.util.concurrent.RejectedExecutionException ex)
+            {
+                // the server is closing: nobody left to check
+            }
+        }
     }
 
     /**
@@ -375,7 +398,12 @@ public final class P2pServer implements AutoCloseable
         private String dictionaryFieldFile = DictionaryConfiguration.fieldFile();
         private String dictionaryEnumFile = DictionaryConfiguration.enumFile();
         private Supplier<DataDictionary> dictionarySupplier;
-        private Entitlements entitlements = Entitlements.ALLOW_ALL;
+        private EntitlementSource entitlementSource;
+        private boolean ownsEntitlementSource;
+        private TokenValidator tokenValidator = TokenValidator.FILE;
+        private LoginThrottle loginThrottle;
+        private UsageLog usageLog = UsageLog.NONE;
+        private ConsumerEntitlements entitlements;
         private long postTimeoutNs = P2pConfiguration.postTimeoutNs();
         private RipcServer.Context ripcContext;
         private CountersManager countersManager;
@@ -470,6 +498,7 @@ public final class P2pServer implements AutoCloseable
                     new UnsafeBuffer(countersMetaData), new UnsafeBuffer(countersValues));
             }
             counters = new P2pCounters(countersManager, componentName);
+            concludeEntitlements();
             outputAllocator = newOutputAllocator(workers, outputPoolChunkSize);
             if (null == eventLoopGroup)
             {
@@ -478,8 +507,26 @@ public final class P2pServer implements AutoCloseable
             }
         }
 
+        private void concludeEntitlements()
+        {
+            if (null == entitlementSource)
+            {
+                final java.nio.file.Path file = EntitlementConfiguration.file();
+                // an invalid file stops the server before it listens
+                entitlementSource = null == file ? EntitlementSource.OPEN : WatchedEntitlementFile.open(
+                    file, counters.entitlementReloads(), counters.entitlementReloadFailures());
+                ownsEntitlementSource = null != file;
+            }
+            if (null == loginThrottle)
+            {
+                loginThrottle = EntitlementConfiguration.loginThrottle();
+            }
+            entitlements = new ConsumerEntitlements(entitlementSource, tokenValidator, loginThrottle, usageLog);
+        }
+
         /**
-         * Shut the worker event loops down (waiting), then free the counters and their in-memory buffers.
+         * Shut the worker event loops down (waiting), stop watching the entitlement file, then free the counters and
+         * their in-memory buffers.
          */
         @Override
         public void close()
@@ -488,6 +535,12 @@ public final class P2pServer implements AutoCloseable
             {
                 eventLoopGroup.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
                 eventLoopGroup = null;
+            }
+            if (ownsEntitlementSource)
+            {
+                CloseHelper.quietClose(entitlementSource);
+                entitlementSource = null;
+                ownsEntitlementSource = false;
             }
             CloseHelper.close(counters);
             counters = null;
@@ -579,20 +632,70 @@ public final class P2pServer implements AutoCloseable
         }
 
         /**
-         * @param entitlements what each consumer may do (allow-all by default).
+         * @param source where the entitlements come from and say they changed (default: the file
+         *               {@code mdhub.entitlements.file} if set, else no checks). Not closed by this Context.
          * @return this.
          */
-        public Context entitlements(final Entitlements entitlements)
+        public Context entitlementSource(final EntitlementSource source)
         {
             checkNotConcluded();
-            this.entitlements = entitlements;
+            this.entitlementSource = source;
             return this;
         }
 
         /**
-         * @return what each consumer may do.
+         * @return where the entitlements come from (set once concluded).
          */
-        public Entitlements entitlements()
+        public EntitlementSource entitlementSource()
+        {
+            return entitlementSource;
+        }
+
+        /**
+         * @param validator checks token logins (default: the entitlement file's {@code token-sha256} lines).
+         * @return this.
+         */
+        public Context tokenValidator(final TokenValidator validator)
+        {
+            checkNotConcluded();
+            this.tokenValidator = validator;
+            return this;
+        }
+
+        /**
+         * @param throttle failed logins per address (default from {@code mdhub.entitlements.login.*}).
+         * @return this.
+         */
+        public Context loginThrottle(final LoginThrottle throttle)
+        {
+            checkNotConcluded();
+            this.loginThrottle = throttle;
+            return this;
+        }
+
+        /**
+         * @param usageLog where grants, denials, opens and closes are recorded (default: nowhere).
+         * @return this.
+         */
+        public Context usageLog(final UsageLog usageLog)
+        {
+            checkNotConcluded();
+            this.usageLog = usageLog;
+            return this;
+        }
+
+        /**
+         * @return where usage is recorded.
+         */
+        public UsageLog usageLog()
+        {
+            return usageLog;
+        }
+
+        /**
+         * @return what the fan-out workers consult about consumers (set once concluded).
+         */
+        public ConsumerEntitlements entitlements()
         {
             return entitlements;
         }

@@ -43,7 +43,27 @@ public enum RejectReason
     /**
      * A dictionary the server does not have.
      */
-    UNKNOWN_DICTIONARY(7, "unknown-dictionary");
+    UNKNOWN_DICTIONARY(7, "unknown-dictionary"),
+
+    /**
+     * The user is not entitled to the service or the item (Closed/NotEntitled).
+     */
+    NOT_ENTITLED(8, "not-entitled"),
+
+    /**
+     * A login the entitlements refused: unknown user, application or position not permitted, invalid token.
+     */
+    LOGIN_DENIED(9, "login-denied"),
+
+    /**
+     * A login refused unchecked: its address failed to log in too often lately.
+     */
+    LOGIN_THROTTLED(10, "login-throttled"),
+
+    /**
+     * An open stream or login closed because the entitlements changed and no longer allow it.
+     */
+    ENTITLEMENT_WITHDRAWN(11, "entitlement-withdrawn");
 
     private final int code;
     private final String label;

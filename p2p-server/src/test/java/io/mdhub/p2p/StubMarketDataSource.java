@@ -50,6 +50,7 @@ final class StubMarketDataSource implements ItemSourceFactory
     private final HashMap<String, StubItem> items = new HashMap<>();
     private final List<StubItemSource> sources = new CopyOnWriteArrayList<>();
     private final StubEncoder sharedEncoder = new StubEncoder();
+    private final Map<String, byte[]> locks = new java.util.concurrent.ConcurrentHashMap<>();
     final AtomicInteger opens = new AtomicInteger();
     final AtomicInteger closes = new AtomicInteger();
     final AtomicInteger refreshRequests = new AtomicInteger();
@@ -77,6 +78,15 @@ final class StubMarketDataSource implements ItemSourceFactory
             }
             items.put(key(serviceId, name), item);
         }
+        return this;
+    }
+
+    /**
+     * Give an item a lock: its refreshes carry it as PermData (text, e.g. {@code "62,144"}).
+     */
+    StubMarketDataSource lock(final int serviceId, final String name, final String permData)
+    {
+        locks.put(key(serviceId, name), permData.getBytes(StandardCharsets.US_ASCII));
         return this;
     }
 
@@ -370,6 +380,7 @@ final class StubMarketDataSource implements ItemSourceFactory
                 listener.onStatus(itemId, status, 0, status.capacity());
                 return;
             }
+            encoder.encoder.permData(locks.get(openItem.key));
             final UnsafeBuffer refresh = encoder.refresh(openItem.serviceId, openItem.name, openItem.image,
                 openItem.isStreaming ? StreamStates.OPEN : StreamStates.NON_STREAMING,
                 isUp(openItem.serviceId) ? DataStates.OK : DataStates.SUSPECT);
@@ -409,6 +420,7 @@ final class StubMarketDataSource implements ItemSourceFactory
                 }
                 if (info.isUp())
                 {
+                    encoder.encoder.permData(locks.get(openItem.key));
                     final UnsafeBuffer refresh = encoder.refresh(
                         openItem.serviceId, openItem.name, openItem.image, StreamStates.OPEN, DataStates.OK);
                     listener.onRefresh(entry.getKey(), false, refresh, 0, refresh.capacity());

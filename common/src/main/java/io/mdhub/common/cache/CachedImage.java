@@ -73,6 +73,9 @@ public final class CachedImage
     private boolean isImaged;
     private String noImageText = NOT_LOADED_TEXT;
     private boolean isRefreshComplete;
+    /** The item's lock as its provider last sent it (a refresh's or status's PermData), so a cached refresh has it. */
+    private byte[] permData = new byte[0];
+    private int permDataLength;
 
     /**
      * @param domainType the item's RDM domain until a refresh says otherwise.
@@ -121,7 +124,26 @@ public final class CachedImage
         dataState = refresh.dataState();
         stateCode = refresh.stateCode();
         readQos(refresh);
+        readPermData(refresh);
         isRefreshComplete = 0 != (refresh.flags() & RwfMsgFlags.Refresh.REFRESH_COMPLETE);
+    }
+
+    /**
+     * A message's PermData replaces the lock kept; one without keeps it (only a refresh's first part need carry it).
+     */
+    private void readPermData(final RwfMsgFlyweight msg)
+    {
+        final int length = msg.permDataLength();
+        if (msg.permDataOffset() < 0)
+        {
+            return;
+        }
+        if (permData.length < length)
+        {
+            permData = new byte[length];
+        }
+        msg.buffer().getBytes(msg.permDataOffset(), permData, 0, length);
+        permDataLength = length;
     }
 
     /**
@@ -179,6 +201,7 @@ public final class CachedImage
             dataState = status.dataState();
             stateCode = status.stateCode();
         }
+        readPermData(status);
         if (0 != (status.flags() & RwfMsgFlags.Status.CLEAR_CACHE))
         {
             clearPayload();
@@ -212,6 +235,23 @@ public final class CachedImage
         stateCode = 0;
         hasQos = false;
         isRefreshComplete = false;
+        permDataLength = 0;
+    }
+
+    /**
+     * @return the length of the item's lock (its provider's PermData), 0 if it has none.
+     */
+    public int permDataLength()
+    {
+        return permDataLength;
+    }
+
+    /**
+     * @return the item's lock bytes (the first {@link #permDataLength()} of them).
+     */
+    public byte[] permData()
+    {
+        return permData;
     }
 
     private void clearPayload()

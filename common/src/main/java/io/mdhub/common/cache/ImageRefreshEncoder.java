@@ -4,6 +4,7 @@ import java.nio.ByteBuffer;
 
 import org.agrona.ExpandableDirectByteBuffer;
 import org.agrona.MutableDirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
 
 import com.refinitiv.eta.codec.Buffer;
 import com.refinitiv.eta.codec.CodecFactory;
@@ -44,6 +45,8 @@ public final class ImageRefreshEncoder
     private final EtaBufferView summaryView = new EtaBufferView();
     private final EtaBufferView keyView = new EtaBufferView();
     private final EtaBufferView permView = new EtaBufferView();
+    private final EtaBufferView lockView = new EtaBufferView();
+    private final UnsafeBuffer lockBytes = new UnsafeBuffer(new byte[0]);
     private final EtaBufferView payloadView = new EtaBufferView();
 
     /**
@@ -112,6 +115,13 @@ public final class ImageRefreshEncoder
         if (image.hasQos())
         {
             flags |= RefreshMsgFlags.HAS_QOS;
+        }
+        if (image.permDataLength() > 0)
+        {
+            // the provider's lock goes with every image: the p2p-servers check entitlements against it
+            flags |= RefreshMsgFlags.HAS_PERM_DATA;
+            lockBytes.wrap(image.permData(), 0, image.permDataLength());
+            refresh.permData(lockView.wrap(lockBytes, 0, image.permDataLength()));
         }
         // ETA hands out qos() only once HAS_QOS is among the flags
         refresh.flags(flags);

@@ -60,6 +60,8 @@ public final class RwfMsgFlyweight
     private int stateTextLength;
     private int groupIdOffset;
     private int groupIdLength;
+    private int permDataOffset;
+    private int permDataLength;
     private int updateType;
     private int partNum;
     private int postUserInfoOffset;
@@ -161,6 +163,8 @@ public final class RwfMsgFlyweight
         stateTextLength = 0;
         groupIdOffset = ABSENT;
         groupIdLength = 0;
+        permDataOffset = ABSENT;
+        permDataLength = 0;
         updateType = ABSENT;
         partNum = ABSENT;
         postUserInfoOffset = ABSENT;
@@ -205,7 +209,7 @@ public final class RwfMsgFlyweight
         {
             return false;
         }
-        if (optional(RwfMsgFlags.Refresh.HAS_PERM_DATA) && !skipBuf15())
+        if (optional(RwfMsgFlags.Refresh.HAS_PERM_DATA) && !readPermData())
         {
             return false;
         }
@@ -238,7 +242,7 @@ public final class RwfMsgFlyweight
         {
             return false;
         }
-        if (optional(RwfMsgFlags.Status.HAS_PERM_DATA) && !skipBuf15())
+        if (optional(RwfMsgFlags.Status.HAS_PERM_DATA) && !readPermData())
         {
             return false;
         }
@@ -269,7 +273,7 @@ public final class RwfMsgFlyweight
         {
             return false;
         }
-        if (optional(RwfMsgFlags.Update.HAS_PERM_DATA) && !skipBuf15())
+        if (optional(RwfMsgFlags.Update.HAS_PERM_DATA) && !readPermData())
         {
             return false;
         }
@@ -434,6 +438,19 @@ public final class RwfMsgFlyweight
             return fail(RwfError.MEMBER_OVERRUN);
         }
         return skipFixed(1 + (buffer.getByte(cursor) & 0xFF));
+    }
+
+    private boolean readPermData()
+    {
+        final int at = cursor;
+        if (!skipBuf15())
+        {
+            return false;
+        }
+        final int width = RwfPrimitives.u15rbWidth(buffer, at);
+        permDataOffset = at + width;
+        permDataLength = cursor - permDataOffset;
+        return true;
     }
 
     private boolean skipBuf15()
@@ -764,6 +781,23 @@ public final class RwfMsgFlyweight
     public int groupIdLength()
     {
         return groupIdLength;
+    }
+
+    /**
+     * @return where the permission data (the item's lock) of a refresh, status or update starts in the wrapped
+     * buffer, or -1 if the message has none.
+     */
+    public int permDataOffset()
+    {
+        return permDataOffset;
+    }
+
+    /**
+     * @return the permission data's length in bytes (0 if none).
+     */
+    public int permDataLength()
+    {
+        return permDataLength;
     }
 
     /**

@@ -450,6 +450,16 @@ public final class MdCounters
      */
     public static final int DOORBELL_REFUSED_TYPE_ID = 20_501;
 
+    /**
+     * Entitlements: entitlement file versions loaded after the first (a change the servers applied).
+     */
+    public static final int ENTITLEMENT_RELOADS_TYPE_ID = 20_700;
+
+    /**
+     * Entitlements: changes of the entitlement file that were not valid (the previous version stayed in force).
+     */
+    public static final int ENTITLEMENT_RELOAD_FAILURES_TYPE_ID = 20_701;
+
     private MdCounters()
     {
     }
@@ -484,6 +494,7 @@ public final class MdCounters
                     (typeId >= P2P_CONNECTIONS_ACTIVE_TYPE_ID && typeId <= P2P_UPDATES_CONFLATED_TYPE_ID) ||
                     (typeId >= BACKBONE_MALFORMED_TYPE_ID && typeId <= BACKBONE_RECONNECTS_TYPE_ID) ||
                     (typeId >= ORDER_ACCEPTED_TYPE_ID && typeId <= ORDER_CATCH_UP_SENT_TYPE_ID) ||
+                    (typeId >= ENTITLEMENT_RELOADS_TYPE_ID && typeId <= ENTITLEMENT_RELOAD_FAILURES_TYPE_ID) ||
                     DOORBELL_REFUSED_TYPE_ID == typeId;
         }
     }

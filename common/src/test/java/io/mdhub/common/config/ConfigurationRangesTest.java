@@ -8,6 +8,7 @@ import org.junit.jupiter.api.Test;
 
 import io.mdhub.common.concurrent.IdleConfiguration;
 import io.mdhub.common.dictionary.DictionaryConfiguration;
+import io.mdhub.common.entitlement.EntitlementConfiguration;
 import io.mdhub.common.latency.LatencyConfiguration;
 import io.mdhub.common.management.ManagementConfiguration;
 import io.mdhub.common.metrics.MetricsConfiguration;
@@ -66,5 +67,12 @@ class ConfigurationRangesTest
     {
         assertEveryNumericKeyIsRangeChecked(DictionaryConfiguration.class,
             Set.of(DictionaryConfiguration.FIELD_FILE_PROP_NAME, DictionaryConfiguration.ENUM_FILE_PROP_NAME));
+    }
+
+    @Test
+    void entitlementKeys()
+    {
+        assertEveryNumericKeyIsRangeChecked(
+            EntitlementConfiguration.class, Set.of(EntitlementConfiguration.FILE_PROP_NAME));
     }
 }

@@ -26,13 +26,16 @@ final class ConsumerPosts
     private static final Logger LOG = LoggerFactory.getLogger(ConsumerPosts.class);
 
     private final WorkerSettings settings;
+    private final PostCheck check;
     private final P2pCounters counters;
     private final ItemSource source;
     private final ItemMessages messages;
     private final PendingPosts pending = new PendingPosts();
 
-    ConsumerPosts(final WorkerSettings settings, final ItemSource source, final ItemMessages messages)
+    ConsumerPosts(
+        final WorkerSettings settings, final ItemSource source, final ItemMessages messages, final PostCheck check)
     {
+        this.check = check;
         this.settings = settings;
         this.counters = settings.counters();
         this.source = source;
@@ -78,10 +81,10 @@ final class ConsumerPosts
                 "an off-stream post names its item by serviceId and name in its msgKey" : "no open item stream");
             return;
         }
-        if (!settings.entitlements().mayPost(session.userName, serviceId, domainType, name, nameOffset, nameLength))
+        final String denial = check.denial(session, serviceId, watch, name, nameOffset, nameLength);
+        if (null != denial)
         {
-            refuse(session, post, wantsAck, postId, NakCodes.ACCESS_DENIED,
-                "user " + session.userName + " may not post to this item");
+            refuse(session, post, wantsAck, postId, NakCodes.ACCESS_DENIED, denial);
             return;
         }
         final long id = wantsAck ? pending.add(session, streamId, domainType, postId, post.hasSeqNum(),
@@ -173,5 +176,18 @@ final class ConsumerPosts
     void forget(final ConsumerSession session)
     {
         pending.forget(session);
+    }
+
+    /**
+     * The entitlement check of a post.
+     */
+    @FunctionalInterface
+    interface PostCheck
+    {
+        /**
+         * @return null if the session's user may post to the item, else why not.
+         */
+        String denial(
+            ConsumerSession session, int serviceId, ItemWatch watch, DirectBuffer name, int nameOffset, int nameLength);
     }
 }

@@ -3,6 +3,7 @@ package io.mdhub.p2p.fanout;
 import java.util.ArrayList;
 import java.util.concurrent.TimeUnit;
 
+import io.mdhub.common.entitlement.UserRights;
 import io.mdhub.common.ripc.RipcFrameEncoder;
 import io.mdhub.common.ripc.RipcSession;
 import io.mdhub.common.rwf.RwfMsgDescriptor;
@@ -47,6 +48,11 @@ public final class ConsumerSession extends ChannelInboundHandlerAdapter
     boolean isLoggedIn;
     int loginStreamId;
     String userName = "";
+    /** What the user may see and do, as the entitlements stood at the login or their last change. */
+    UserRights rights = UserRights.ALL;
+    /** The login's application id and position ("" when it gave none): kept for re-checks and usage records. */
+    String application = "";
+    String position = "";
     int directoryStreamId;
     long directoryFilter;
     int directoryServiceId = -1;
@@ -381,6 +387,16 @@ public final class ConsumerSession extends ChannelInboundHandlerAdapter
     long outputBytesAtClose()
     {
         return outputBytesAtClose;
+    }
+
+    /**
+     * @return the remote host's address (no port): what failed logins are throttled by.
+     */
+    String remoteHost()
+    {
+        final java.net.SocketAddress remote = ctx.channel().remoteAddress();
+        return remote instanceof java.net.InetSocketAddress ?
+            ((java.net.InetSocketAddress)remote).getAddress().getHostAddress() : String.valueOf(remote);
     }
 
     String remoteAddress()

@@ -14,6 +14,7 @@ import com.refinitiv.eta.codec.StateCodes;
 import com.refinitiv.eta.codec.StreamStates;
 import com.refinitiv.eta.rdm.DomainTypes;
 import com.refinitiv.eta.valueadd.domainrep.rdm.directory.Service;
+import io.mdhub.common.entitlement.UserRights;
 import io.mdhub.common.log.LogSummary;
 import io.mdhub.common.rwf.FieldView;
 import io.mdhub.common.rwf.RwfMsgDescriptor;
@@ -27,6 +28,7 @@ import io.mdhub.p2p.FlushProfile;
 import io.mdhub.p2p.P2pCounters;
 import io.mdhub.p2p.RejectReason;
 import io.mdhub.p2p.SlowConsumerPolicy;
+import io.mdhub.p2p.entitlement.UsageEvent;
 import io.mdhub.p2p.source.ItemSource;
 import io.mdhub.p2p.source.ItemSourceFactory;
 import io.mdhub.p2p.source.ItemSourceListener;
@@ -78,6 +80,8 @@ public final class FanOutWorker implements ItemSourceListener
     private final ItemSource source;
     private final AdminResponder admin;
     private final ItemMessages messages = new ItemMessages();
+    private final EntitlementChecks entitlements;
+    private final ArrayList<ItemWatch> withdrawn = new ArrayList<>();
     private final BatchRequestLists batchLists = new BatchRequestLists();
     private final ViewRequestDecoder viewDecoder = new ViewRequestDecoder();
     private final ViewedMessages viewed = new ViewedMessages();
@@ -136,7 +140,9 @@ public final class FanOutWorker implements ItemSourceListener
         this.directory = new DirectoryView(settings.componentName());
         this.admin = new AdminResponder(settings.componentName(), settings.fieldDictionary().get());
         this.source = sourceFactory.newItemSource(index, eventLoop, this);
-        this.posts = new ConsumerPosts(settings, source, messages);
+        this.entitlements = new EntitlementChecks(
+            settings.entitlements(), settings.componentName() + " worker " + index);
+        this.posts = new ConsumerPosts(settings, source, messages, this::postDenial);
         this.disconnectLog = new LogSummary(LOG, settings.componentName() + " worker " + index, "consumer disconnects",
             DisconnectReason.values().length);
     }
@@ -271,8 +277,10 @@ public final class FanOutWorker implements ItemSourceListener
         posts.forget(session);
         for (final ItemWatch watch : session.watches.values())
         {
+            entitlements.closed(watch, directory.info(watch.serviceId), "connection closed");
             detach(watch);
         }
+        entitlements.logoff(session, "connection closed");
         session.watches.clear();
         session.conflated.clear();
         session.directoryStreamId = 0;
@@ -726,8 +734,10 @@ public final class FanOutWorker implements ItemSourceListener
                 // closing the login stream logs off: every stream of the user goes with it
                 for (final ItemWatch watch : session.watches.values())
                 {
+                    entitlements.closed(watch, directory.info(watch.serviceId), "logoff");
                     detach(watch);
                 }
+                entitlements.logoff(session, "logoff");
                 session.watches.clear();
                 session.directoryStreamId = 0;
                 session.isLoggedIn = false;
@@ -757,13 +767,20 @@ public final class FanOutWorker implements ItemSourceListener
                 "provider-role login by " + admin.loginDecoder.request().userName());
             return;
         }
+        final String denial = entitlements.login(session, admin.loginDecoder.request(), System.nanoTime());
+        if (null != denial)
+        {
+            counters.rejected(entitlements.loginRejectReason()).increment();
+            session.write(admin.loginReject(session, streamId, StateCodes.NOT_ENTITLED, denial));
+            session.closeAfterLinger(DisconnectReason.LOGIN_REJECTED, "login refused: " + denial);
+            return;
+        }
         if (!session.isLoggedIn)
         {
             counters.loginsAccepted().increment();
         }
         session.isLoggedIn = true;
         session.loginStreamId = streamId;
-        session.userName = admin.loginDecoder.request().userName().toString();
         session.write(admin.loginAccept(session));
     }
 
@@ -813,8 +830,15 @@ public final class FanOutWorker implements ItemSourceListener
                 "Unknown service");
             return;
         }
+        if (serviceId >= 0 && !entitlements.mayUseService(session, directory.info(serviceId)))
+        {
+            reject(session, DomainTypes.SOURCE, streamId, RejectReason.NOT_ENTITLED, StateCodes.NOT_ENTITLED,
+                "User " + session.userName + " is not entitled to service " + directory.info(serviceId).name());
+            return;
+        }
         final long filter = admin.directoryDecoder.filter();
-        session.write(admin.directoryRefresh(session, streamId, filter, serviceId, directory.services()));
+        session.write(admin.directoryRefresh(session, streamId, filter, serviceId,
+            entitlements.visibleServices(session, directory.services(), directory)));
         if (admin.directoryDecoder.streaming())
         {
             session.directoryStreamId = streamId;
@@ -827,7 +851,7 @@ public final class FanOutWorker implements ItemSourceListener
         }
     }
 
-    private void notifyDirectoryWatchers(final Service change)
+    private void notifyDirectoryWatchers(final Service change, final ServiceInfo info)
     {
         changedServices.clear();
         changedServices.add(change);
@@ -835,7 +859,8 @@ public final class FanOutWorker implements ItemSourceListener
         {
             final ConsumerSession session = sessions.get(i);
             if (0 != session.directoryStreamId && !session.isClosing &&
-                (session.directoryServiceId < 0 || session.directoryServiceId == change.serviceId()))
+                (session.directoryServiceId < 0 || session.directoryServiceId == change.serviceId()) &&
+                entitlements.mayUseService(session, info))
             {
                 session.write(admin.directoryUpdate(
                     session, session.directoryStreamId, session.directoryFilter, changedServices));
@@ -1060,7 +1085,7 @@ public final class FanOutWorker implements ItemSourceListener
         final boolean isStreaming,
         final FieldView view)
     {
-        if (!isRequestable(session, domainType, streamId, serviceId, nameLength))
+        if (!isRequestable(session, domainType, streamId, serviceId, name, nameOffset, nameLength))
         {
             return;
         }
@@ -1113,7 +1138,7 @@ public final class FanOutWorker implements ItemSourceListener
      */
     private boolean isRequestable(
         final ConsumerSession session, final int domainType, final int streamId, final int serviceId,
-        final int nameLength)
+        final DirectBuffer name, final int nameOffset, final int nameLength)
     {
         ensureDirectory();
         if (null == directory.info(serviceId))
@@ -1126,6 +1151,15 @@ public final class FanOutWorker implements ItemSourceListener
         {
             reject(session, domainType, streamId, RejectReason.MALFORMED_REQUEST, StateCodes.USAGE_ERROR,
                 "Item name must be 1 to 255 bytes");
+            return false;
+        }
+        final ServiceInfo info = directory.info(serviceId);
+        if (!entitlements.mayUseService(session, info))
+        {
+            final String why = "User " + session.userName + " is not entitled to service " + info.name();
+            entitlements.denied(session, domainType, info.name(), name, nameOffset, nameLength,
+                UsageEvent.ITEM_DENIED, why);
+            reject(session, domainType, streamId, RejectReason.NOT_ENTITLED, StateCodes.NOT_ENTITLED, why);
             return false;
         }
         return true;
@@ -1145,7 +1179,7 @@ public final class FanOutWorker implements ItemSourceListener
         final int nameType,
         final FieldView view)
     {
-        if (!isRequestable(session, domainType, streamId, serviceId, nameLength))
+        if (!isRequestable(session, domainType, streamId, serviceId, inboundView, nameOffset, nameLength))
         {
             return;
         }
@@ -1232,6 +1266,7 @@ public final class FanOutWorker implements ItemSourceListener
         final ItemWatch watch = session.watches.remove(streamId);
         if (null != watch)
         {
+            entitlements.closed(watch, directory.info(watch.serviceId), "closed by the consumer");
             detach(watch);
         }
     }
@@ -1285,6 +1320,130 @@ public final class FanOutWorker implements ItemSourceListener
         return itemId >= 0 && itemId < itemsById.length ? itemsById[itemId] : null;
     }
 
+    // ---------------------------------------------------------------- entitlements
+
+    /**
+     * Checks a watch against its item's lock as a refresh brings it: a watch the user may not have is closed with
+     * Closed/NotEntitled (a first refresh: denied; a stream already granted: withdrawn); a first grant is recorded.
+     *
+     * @return true if the watch may have the refresh.
+     */
+    private boolean isEntitled(final ItemWatch watch, final int index, final ServiceInfo info, final long nowMs)
+    {
+        final String denial = entitlements.itemDenial(watch, info);
+        if (null == denial)
+        {
+            if (0 == watch.grantedMs)
+            {
+                entitlements.granted(watch, info, nowMs);
+            }
+            return true;
+        }
+        watch.item.removeWatcherAt(index);
+        watch.session.watches.remove(watch.streamId);
+        counters.watchlistEntries().decrement();
+        if (0 == watch.grantedMs)
+        {
+            entitlements.denied(watch, info, denial);
+            reject(watch.session, watch.item.key.domainType(), watch.streamId, RejectReason.NOT_ENTITLED,
+                StateCodes.NOT_ENTITLED, denial);
+        }
+        else
+        {
+            entitlements.closed(watch, info, "permission withdrawn: " + denial);
+            reject(watch.session, watch.item.key.domainType(), watch.streamId, RejectReason.ENTITLEMENT_WITHDRAWN,
+                StateCodes.NOT_ENTITLED, denial);
+        }
+        return false;
+    }
+
+    /**
+     * The entitlements changed (worker thread): every logged-in consumer is checked again. A user no longer allowed to
+     * log in gets its login closed (NotEntitled) and is disconnected; a stream whose item the user may no longer see
+     * is closed with NotEntitled; a consumer watching the directory is told of the services it gained or lost.
+     */
+    public void onEntitlementsChanged()
+    {
+        final long nowMs = System.currentTimeMillis();
+        for (int s = 0, size = sessions.size(); s < size; s++)
+        {
+            final ConsumerSession session = sessions.get(s);
+            if (!session.isLoggedIn || session.isClosing)
+            {
+                continue;
+            }
+            final UserRights before = session.rights;
+            final String denial = entitlements.recheckLogin(session);
+            if (null != denial)
+            {
+                counters.rejected(RejectReason.ENTITLEMENT_WITHDRAWN).increment();
+                for (final ItemWatch watch : session.watches.values())
+                {
+                    entitlements.closed(watch, directory.info(watch.serviceId), "permission withdrawn: " + denial);
+                }
+                entitlements.logoff(session, "permission withdrawn: " + denial);
+                session.write(admin.loginReject(session, session.loginStreamId, StateCodes.NOT_ENTITLED,
+                    "Permission withdrawn: " + denial));
+                session.closeAfterLinger(DisconnectReason.LOGIN_REJECTED, "permission withdrawn: " + denial);
+                continue;
+            }
+            withdrawn.clear();
+            for (final ItemWatch watch : session.watches.values())
+            {
+                if (!watch.isAwaitingRefresh)
+                {
+                    withdrawn.add(watch);
+                }
+            }
+            for (int w = 0; w < withdrawn.size(); w++)
+            {
+                final ItemWatch watch = withdrawn.get(w);
+                if (!isEntitled(watch, watch.index, directory.info(watch.serviceId), nowMs) &&
+                    0 == watch.item.watcherCount())
+                {
+                    freeItem(watch.item);
+                }
+            }
+            withdrawn.clear();
+            tellDirectoryChanges(session, before);
+        }
+        afterSourceEvent();
+    }
+
+    private void tellDirectoryChanges(final ConsumerSession session, final UserRights before)
+    {
+        if (0 == session.directoryStreamId)
+        {
+            return;
+        }
+        changedServices.clear();
+        ensureDirectory();
+        for (final Service service : directory.services())
+        {
+            final ServiceInfo info = directory.info(service.serviceId());
+            final boolean was = before.mayUseService(info.name());
+            final boolean is = session.rights.mayUseService(info.name());
+            if (was != is && (session.directoryServiceId < 0 || session.directoryServiceId == info.serviceId()))
+            {
+                changedServices.add(is ? directory.added(info) : DirectoryView.deleted(info.serviceId()));
+            }
+        }
+        if (!changedServices.isEmpty())
+        {
+            session.write(admin.directoryUpdate(
+                session, session.directoryStreamId, session.directoryFilter, changedServices));
+        }
+        changedServices.clear();
+    }
+
+    private String postDenial(
+        final ConsumerSession session, final int serviceId, final ItemWatch watch, final DirectBuffer name,
+        final int nameOffset, final int nameLength)
+    {
+        return entitlements.postDenial(session, directory.info(serviceId), null == watch ? null : watch.item, name,
+            nameOffset, nameLength);
+    }
+
     // ---------------------------------------------------------------- posts
 
     @Override
@@ -1320,9 +1479,17 @@ public final class FanOutWorker implements ItemSourceListener
             item.hasImage = true;
             item.statusBeforeImage = null;
         }
+        final boolean isLockChanged = EntitlementChecks.takeLock(
+            item, buffer, sourceMsg.permDataOffset(), sourceMsg.permDataLength());
+        final ServiceInfo info = directory.info(item.key.serviceId());
+        final long nowMs = System.currentTimeMillis();
         for (int i = item.watcherCount() - 1; i >= 0; i--)
         {
             final ItemWatch watch = item.watcher(i);
+            if ((watch.isAwaitingRefresh || isLockChanged) && !isEntitled(watch, i, info, nowMs))
+            {
+                continue;
+            }
             // a snapshot image cannot start a stream: a streaming watcher waits for the refresh of its upgrade
             if ((solicited && !watch.isAwaitingRefresh) || (watch.isStreaming && !isStreamingImage))
             {
@@ -1348,6 +1515,7 @@ public final class FanOutWorker implements ItemSourceListener
                     item.removeWatcherAt(i);
                     watch.session.watches.remove(watch.streamId);
                     counters.watchlistEntries().decrement();
+                    entitlements.closed(watch, info, "snapshot");
                 }
             }
         }
@@ -1456,6 +1624,7 @@ public final class FanOutWorker implements ItemSourceListener
                 item.removeWatcherAt(i);
                 watch.session.watches.remove(watch.streamId);
                 counters.watchlistEntries().decrement();
+                entitlements.closed(watch, directory.info(watch.serviceId), "closed by the source");
                 if (StateCodes.NOT_FOUND == code)
                 {
                     counters.rejected(RejectReason.NOT_FOUND).increment();
@@ -1478,7 +1647,7 @@ public final class FanOutWorker implements ItemSourceListener
             return;
         }
         final boolean isNew = directory.put(service);
-        notifyDirectoryWatchers(isNew ? directory.added(service) : directory.stateChange(service));
+        notifyDirectoryWatchers(isNew ? directory.added(service) : directory.stateChange(service), service);
         afterSourceEvent();
     }
 
@@ -1490,8 +1659,9 @@ public final class FanOutWorker implements ItemSourceListener
             ensureDirectory();
             return;
         }
+        final ServiceInfo removed = directory.info(serviceId);
         directory.remove(serviceId);
-        notifyDirectoryWatchers(DirectoryView.deleted(serviceId));
+        notifyDirectoryWatchers(DirectoryView.deleted(serviceId), removed);
         afterSourceEvent();
     }
 }

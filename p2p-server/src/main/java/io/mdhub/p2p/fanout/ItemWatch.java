@@ -35,6 +35,8 @@ final class ItemWatch
     long conflatedSinceNs;
     /** Waits for a refresh that stands for missed updates of an item no image was kept of: sent unsolicited. */
     boolean isResyncing;
+    /** When the entitlements granted this stream (its first refresh), ms since the epoch; 0 until then. */
+    long grantedMs;
 
     ItemWatch(
         final ConsumerSession session,

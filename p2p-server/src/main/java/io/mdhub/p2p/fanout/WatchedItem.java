@@ -2,6 +2,7 @@ package io.mdhub.p2p.fanout;
 
 import java.util.Arrays;
 
+import io.mdhub.common.entitlement.PermissionLock;
 import io.mdhub.common.rwf.FieldView;
 
 /**
@@ -44,6 +45,8 @@ final class WatchedItem
      * a watcher that joins before the image gets it too, not silence.
      */
     byte[] statusBeforeImage;
+    /** The lock the item's provider put in its last refresh or status (PermData), or null if it sent none. */
+    PermissionLock lock;
 
     WatchedItem(final int itemId, final ItemKey key, final boolean isUpstreamStreaming, final ServiceTally tally)
     {

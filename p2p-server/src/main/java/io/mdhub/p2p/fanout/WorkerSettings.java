@@ -3,7 +3,7 @@ package io.mdhub.p2p.fanout;
 import com.refinitiv.eta.codec.DataDictionary;
 import io.mdhub.p2p.P2pCounters;
 import io.mdhub.p2p.SlowConsumerPolicy;
-import io.mdhub.p2p.entitlement.Entitlements;
+import io.mdhub.p2p.entitlement.ConsumerEntitlements;
 
 /**
  * What every fan-out worker of one server shares: limits, the timed-write interval, counters and the dictionary
@@ -19,7 +19,7 @@ import io.mdhub.p2p.entitlement.Entitlements;
  * @param counters              the server's counters.
  * @param fieldDictionary       loader of the dictionary served to consumers (one instance per worker: ETA's
  *                              dictionary encoder is not shared between threads).
- * @param entitlements          what each consumer may do (posting).
+ * @param entitlements          what each consumer may log in as, see, watch and post to; where usage goes.
  * @param postTimeoutNs         time a post waits for its ACK before the poster gets a NAK (NoResponse).
  * @param slowConsumerPolicy    what happens to a consumer whose output passes the guaranteed output.
  * @param conflateTimeoutNs     under the conflate policy, time a consumer may stay unwritable.
@@ -35,7 +35,7 @@ public record WorkerSettings(
     long flushIntervalNs,
     P2pCounters counters,
     java.util.function.Supplier<DataDictionary> fieldDictionary,
-    Entitlements entitlements,
+    ConsumerEntitlements entitlements,
     long postTimeoutNs,
     SlowConsumerPolicy slowConsumerPolicy,
     long conflateTimeoutNs)

@@ -32,6 +32,7 @@ public final class MarketPriceEncoder
     private static final int MAX_NAME_LENGTH = 255;
 
     private final RefreshMsg refresh = (RefreshMsg)CodecFactory.createMsg();
+    private com.refinitiv.eta.codec.Buffer permData;
     private final UpdateMsg update = (UpdateMsg)CodecFactory.createMsg();
     private final StatusMsg status = (StatusMsg)CodecFactory.createMsg();
     private final CloseMsg close = (CloseMsg)CodecFactory.createMsg();
@@ -82,7 +83,15 @@ public final class MarketPriceEncoder
         {
             flags |= RefreshMsgFlags.SOLICITED;
         }
+        if (null != permData)
+        {
+            flags |= RefreshMsgFlags.HAS_PERM_DATA;
+        }
         refresh.flags(flags);
+        if (null != permData)
+        {
+            refresh.permData(permData);
+        }
         refresh.state().streamState(streamState);
         refresh.state().dataState(dataState);
         refresh.qos().timeliness(QosTimeliness.REALTIME);
@@ -95,6 +104,25 @@ public final class MarketPriceEncoder
         this.name.data(nameCopy, 0, nameLength);
         refresh.msgKey().name(this.name);
         return begin(iterator, refresh, dictionaryId);
+    }
+
+    /**
+     * @param lock the PermData (the item's lock, e.g. {@code "62"}) of the refreshes begun from now on, or null for
+     *             none.
+     * @return this.
+     */
+    public MarketPriceEncoder permData(final byte[] lock)
+    {
+        if (null == lock)
+        {
+            permData = null;
+        }
+        else
+        {
+            permData = CodecFactory.createBuffer();
+            permData.data(java.nio.ByteBuffer.wrap(lock.clone()));
+        }
+        return this;
     }
 
     /**

@@ -160,6 +160,23 @@ public final class EtaConsumer implements AutoCloseable
     }
 
     /**
+     * Send a LoginRequest on stream 1 without waiting, as ETA's default request changed by the caller (application
+     * id, position, a token user name type...).
+     *
+     * @param user       user name (or token).
+     * @param customiser changes the request before it is sent.
+     */
+    public void sendLogin(final String user, final java.util.function.Consumer<LoginRequest> customiser)
+    {
+        final LoginRequest request = (LoginRequest)LoginMsgFactory.createMsg();
+        request.rdmMsgType(LoginMsgType.REQUEST);
+        request.initDefaultRequest(LOGIN_STREAM);
+        request.userName().data(user);
+        customiser.accept(request);
+        channel.write(request::encode);
+    }
+
+    /**
      * Ask for the source directory of every service, streaming.
      *
      * @param streamId directory stream.
