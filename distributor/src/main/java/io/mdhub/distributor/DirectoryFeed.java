@@ -105,6 +105,10 @@ final class DirectoryFeed
                 return;
             }
             final String name = announced.info().serviceName().toString();
+            if (!session.isRoute() && !core.entitlements.mayPublish(session.userName(), name, session.connectionId()))
+            {
+                return; // not mapped: the service's item messages are dropped as of an unknown service
+            }
             service = core.directory.findOrAdd(name, providerServiceId);
             if (null == service)
             {

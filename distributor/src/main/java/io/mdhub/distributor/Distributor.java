@@ -14,6 +14,10 @@ import org.agrona.concurrent.status.CountersManager;
 import org.agrona.concurrent.status.CountersReader;
 
 import io.mdhub.common.config.BaseContext;
+import io.mdhub.common.entitlement.EntitlementConfiguration;
+import io.mdhub.common.entitlement.EntitlementSource;
+import io.mdhub.common.entitlement.LoginThrottle;
+import io.mdhub.common.entitlement.WatchedEntitlementFile;
 import io.mdhub.common.metrics.MBeans;
 import io.mdhub.common.ripc.RipcConfiguration;
 import io.mdhub.common.ripc.RipcServer;
@@ -200,6 +204,9 @@ public final class Distributor implements AutoCloseable
         private boolean useEpoll = RipcConfiguration.epoll();
         private boolean registerMBean = true;
         private DistributorListener listener;
+        private EntitlementSource entitlementSource;
+        private boolean ownsEntitlementSource;
+        private LoginThrottle loginThrottle;
         private CountersManager countersManager;
         private RipcServer.Context ripc = new RipcServer.Context();
         private DistributorBackbone.Context backbone = new DistributorBackbone.Context();
@@ -279,6 +286,7 @@ public final class Distributor implements AutoCloseable
             }
             core = new DistributorCore(componentName, maxProviders, providerMaxOutputBytes, loginTimeoutNs, directory,
                 listeners, counters, readGate, ripc.partialFrameTimeoutNs(), sinkItems, posts);
+            concludeEntitlements(counters);
             final DistributorCore sessionsCore = core;
             ripc.port(providerPort)
                 .bindAddress(bindAddress)
@@ -299,6 +307,12 @@ public final class Distributor implements AutoCloseable
             {
                 eventLoopGroup.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
                 eventLoopGroup = null;
+            }
+            if (ownsEntitlementSource)
+            {
+                CloseHelper.quietClose(entitlementSource);
+                entitlementSource = null;
+                ownsEntitlementSource = false;
             }
             if (null != backboneRuntime)
             {
@@ -508,6 +522,60 @@ public final class Distributor implements AutoCloseable
         public boolean registerMBean()
         {
             return registerMBean;
+        }
+
+        private void concludeEntitlements(final DistributorCounters counters)
+        {
+            if (null == entitlementSource)
+            {
+                final java.nio.file.Path file = EntitlementConfiguration.file();
+                // an invalid file stops the distributor before it listens
+                entitlementSource = null == file ? EntitlementSource.OPEN : WatchedEntitlementFile.open(
+                    file, counters.entitlementReloads(), counters.entitlementReloadFailures());
+                ownsEntitlementSource = null != file;
+            }
+            if (null == loginThrottle)
+            {
+                loginThrottle = EntitlementConfiguration.loginThrottle();
+            }
+            final DistributorCore entitledCore = core;
+            entitledCore.entitlements = new ProviderEntitlements(
+                entitlementSource, loginThrottle, counters.servicesRefused(), componentName);
+            final EventLoop loop = eventLoop;
+            entitlementSource.onChange(() ->
+            {
+                try
+                {
+                    loop.execute(entitledCore::onEntitlementsChanged);
+                }
+                catch (final java.util.concurrent.RejectedExecutionException ex)
+                {
+                    // closing: no provider left to check
+                }
+            });
+        }
+
+        /**
+         * @param source which provider logins may publish which services (default: the file
+         *               {@code mdhub.entitlements.file} if set, else no checks). Not closed by this Context.
+         * @return this.
+         */
+        public Context entitlementSource(final EntitlementSource source)
+        {
+            checkNotConcluded();
+            this.entitlementSource = source;
+            return this;
+        }
+
+        /**
+         * @param throttle failed provider logins per address (default from {@code mdhub.entitlements.login.*}).
+         * @return this.
+         */
+        public Context loginThrottle(final LoginThrottle throttle)
+        {
+            checkNotConcluded();
+            this.loginThrottle = throttle;
+            return this;
         }
 
         /**

@@ -51,6 +51,8 @@ final class DistributorCore
     final DirectoryFeed directoryFeed;
     final SinkDrivenItems sinkItems;
     final ItemPosts posts;
+    /** Which provider logins may publish which services; set by the launcher (no checks until then). */
+    ProviderEntitlements entitlements;
     /** Provider disconnects logged a few at a time, a flood of them summarised. */
     final LogSummary disconnectLog;
     private long nextConnectionId = 1;
@@ -100,6 +102,7 @@ final class DistributorCore
         sinkItems.attach(this);
         this.posts = posts;
         posts.attach(this);
+        this.entitlements = ProviderEntitlements.open(counters.servicesRefused(), component);
         this.disconnectLog = new LogSummary(LoggerFactory.getLogger(ProviderLink.class), component,
             "provider disconnects", ProviderDisconnectReason.values().length);
         loginAcceptText.data("Provider login accepted by MDHub distributor " + component);
@@ -116,5 +119,31 @@ final class DistributorCore
     long nextConnectionId()
     {
         return nextConnectionId++;
+    }
+
+    /**
+     * The entitlements changed (event loop): a provider that lost the right to log in or to publish a service it
+     * publishes is disconnected; it logs in again under the new rules.
+     */
+    void onEntitlementsChanged()
+    {
+        final java.util.ArrayList<ProviderLink> refused = new java.util.ArrayList<>();
+        final java.util.ArrayList<String> reasons = new java.util.ArrayList<>();
+        for (final ProviderLink link : sessions.values())
+        {
+            if (!link.isRoute() && link.isLoggedIn)
+            {
+                final String why = entitlements.withdrawn(link);
+                if (null != why)
+                {
+                    refused.add(link);
+                    reasons.add(why);
+                }
+            }
+        }
+        for (int i = 0; i < refused.size(); i++)
+        {
+            refused.get(i).disconnect(ProviderDisconnectReason.ENTITLEMENT_WITHDRAWN, reasons.get(i));
+        }
     }
 }

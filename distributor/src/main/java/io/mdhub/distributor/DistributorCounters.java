@@ -28,6 +28,9 @@ final class DistributorCounters implements AutoCloseable
     private final AtomicCounter postsApplied;
     private final AtomicCounter postsForwarded;
     private final AtomicCounter postsRefused;
+    private final AtomicCounter servicesRefused;
+    private final AtomicCounter entitlementReloads;
+    private final AtomicCounter entitlementReloadFailures;
     private final AtomicCounter[] disconnects = new AtomicCounter[ProviderDisconnectReason.values().length];
     private final AtomicCounter[] itemsRejected = new AtomicCounter[ItemRejectReason.values().length];
 
@@ -50,6 +53,11 @@ final class DistributorCounters implements AutoCloseable
         postsForwarded = newKeyedCounter(
             MdCounters.DISTRIBUTOR_POSTS_TYPE_ID, 2, "distributor-posts: outcome=forwarded");
         postsRefused = newKeyedCounter(MdCounters.DISTRIBUTOR_POSTS_TYPE_ID, 3, "distributor-posts: outcome=refused");
+        servicesRefused = newCounter(
+            MdCounters.ENTITLEMENT_SERVICES_REFUSED_TYPE_ID, "entitlement-services-refused:");
+        entitlementReloads = newCounter(MdCounters.ENTITLEMENT_RELOADS_TYPE_ID, "entitlement-reloads:");
+        entitlementReloadFailures = newCounter(
+            MdCounters.ENTITLEMENT_RELOAD_FAILURES_TYPE_ID, "entitlement-reload-failures:");
         for (final ProviderDisconnectReason reason : ProviderDisconnectReason.values())
         {
             disconnects[reason.code()] = newKeyedCounter(MdCounters.DISTRIBUTOR_DISCONNECTS_TYPE_ID, reason.code(),
@@ -60,6 +68,30 @@ final class DistributorCounters implements AutoCloseable
             itemsRejected[reason.code()] = newKeyedCounter(MdCounters.DISTRIBUTOR_ITEMS_REJECTED_TYPE_ID,
                 reason.code(), "distributor-items-rejected: reason=" + reason.label());
         }
+    }
+
+    /**
+     * @return services providers announced that they may not publish.
+     */
+    AtomicCounter servicesRefused()
+    {
+        return servicesRefused;
+    }
+
+    /**
+     * @return entitlement file versions applied after the first.
+     */
+    AtomicCounter entitlementReloads()
+    {
+        return entitlementReloads;
+    }
+
+    /**
+     * @return entitlement file changes that were not valid.
+     */
+    AtomicCounter entitlementReloadFailures()
+    {
+        return entitlementReloadFailures;
     }
 
     private AtomicCounter newKeyedCounter(final int typeId, final int code, final String label)
@@ -157,6 +189,7 @@ final class DistributorCounters implements AutoCloseable
         CloseHelper.closeAll(disconnects);
         CloseHelper.closeAll(itemsRejected);
         CloseHelper.closeAll(providersActive, loginsRejected, messagesDropped, sinkItemsOpened, sinkItemsClosed,
-            sinkReissues, routeConnectFailures, postsApplied, postsForwarded, postsRefused);
+            sinkReissues, routeConnectFailures, postsApplied, postsForwarded, postsRefused, servicesRefused,
+            entitlementReloads, entitlementReloadFailures);
     }
 }

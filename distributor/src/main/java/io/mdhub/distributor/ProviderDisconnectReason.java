@@ -34,7 +34,9 @@ public enum ProviderDisconnectReason
      * reading. */
     SLOW_PROVIDER(12, "slow-provider"),
     /** No login request within {@code mdhub.distributor.login.timeout} of the handshake. */
-    LOGIN_TIMEOUT(13, "login-timeout");
+    LOGIN_TIMEOUT(13, "login-timeout"),
+    /** The entitlements changed and no longer let the provider publish what it publishes. */
+    ENTITLEMENT_WITHDRAWN(14, "entitlement-withdrawn");
 
     private static final ProviderDisconnectReason[] VALUES = values();
 

@@ -409,6 +409,21 @@ abstract class ProviderLink extends ChannelInboundHandlerAdapter implements Ripc
         return -1;
     }
 
+    /**
+     * @return the remote host's address (no port): what failed logins are throttled by.
+     */
+    String remoteHost()
+    {
+        final java.net.SocketAddress remote = null == channel ? null : channel.remoteAddress();
+        return remote instanceof java.net.InetSocketAddress ?
+            ((java.net.InetSocketAddress)remote).getAddress().getHostAddress() : String.valueOf(remote);
+    }
+
+    void forEachService(final java.util.function.Consumer<DistributedService> action)
+    {
+        servicesByProviderId.values().forEach(action);
+    }
+
     void mapService(final int providerServiceId, final DistributedService service)
     {
         servicesByProviderId.put(providerServiceId, service);

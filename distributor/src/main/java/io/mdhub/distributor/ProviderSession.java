@@ -131,7 +131,16 @@ final class ProviderSession extends ProviderLink
         final int streamId = loginDecoder.request().streamId();
         if (!loginDecoder.isProvider())
         {
-            rejectLogin(streamId);
+            rejectLogin(streamId, StateCodes.USAGE_ERROR, loginRejectText, "role is not provider");
+            return;
+        }
+        final String denial = core.entitlements.loginDenial(
+            loginDecoder.request().userName().toString(), remoteHost(), System.nanoTime());
+        if (null != denial)
+        {
+            final Buffer text = com.refinitiv.eta.codec.CodecFactory.createBuffer();
+            text.data(denial);
+            rejectLogin(streamId, StateCodes.NOT_ENTITLED, text, denial);
             return;
         }
         // the refresh echoes the request's attributes (application name, position ...): room for all of them
@@ -153,13 +162,13 @@ final class ProviderSession extends ProviderLink
         loggedIn(loginDecoder.request().userName().toString());
     }
 
-    private void rejectLogin(final int streamId)
+    private void rejectLogin(final int streamId, final int code, final Buffer text, final String why)
     {
         core.counters.loginsRejected().increment();
         final ByteBuf status = RipcFrameEncoder.newMessageBuffer(ctx.alloc(), STATUS_CAPACITY);
         final int result = loginEncoder.encodeReject(
             core.writer.begin(status, status.writerIndex(), status.writableBytes()), streamId,
-            StateCodes.USAGE_ERROR, loginRejectText);
+            code, text);
         if (CodecReturnCodes.SUCCESS != result)
         {
             status.release();
@@ -167,7 +176,7 @@ final class ProviderSession extends ProviderLink
             return;
         }
         status.writerIndex(status.writerIndex() + core.writer.encodedLength());
-        record(ProviderDisconnectReason.LOGIN_REJECTED, "role is not provider");
+        record(ProviderDisconnectReason.LOGIN_REJECTED, why);
         // ETA drops data that arrives together with the connection close, so give the peer time to read the status
         ctx.writeAndFlush(status);
         ctx.executor().schedule(() -> channel.close(), REJECT_CLOSE_DELAY_MS, TimeUnit.MILLISECONDS);

@@ -46,9 +46,25 @@ final class FullPathServers implements AutoCloseable
      */
     static FullPathServers launch(final Path dir, final String name)
     {
+        return launch(dir, name, (distributor) -> { }, (p2p) -> { });
+    }
+
+    /**
+     * @param dir         where the Aeron directory goes.
+     * @param name        prefix of the components' names.
+     * @param distributor changes the distributor's Context before launch.
+     * @param p2p         changes the p2p-server's Context before launch.
+     * @return the running servers.
+     */
+    static FullPathServers launch(
+        final Path dir,
+        final String name,
+        final java.util.function.Consumer<Distributor.Context> distributor,
+        final java.util.function.Consumer<P2pServer.Context> p2p)
+    {
         BackboneNode node = null;
         Aeron aeron = null;
-        Distributor distributor = null;
+        Distributor launched = null;
         try
         {
             node = BackboneNode.launch(new BackboneNode.Context()
@@ -61,16 +77,18 @@ final class FullPathServers implements AutoCloseable
                 .providerPort(0)
                 .componentName(name + "-distributor");
             distributorContext.backbone().aeron(aeron);
-            distributor = Distributor.launch(distributorContext);
-            final P2pServer p2p = P2pServer.launch(new P2pServer.Context()
+            distributor.accept(distributorContext);
+            launched = Distributor.launch(distributorContext);
+            final P2pServer.Context p2pContext = new P2pServer.Context()
                 .port(0)
                 .componentName(name + "-p2p")
-                .itemSourceFactory(new BackboneItemSourceFactory(aeron, new BackboneItemSourceFactory.Settings())));
-            return new FullPathServers(node, aeron, distributor, p2p);
+                .itemSourceFactory(new BackboneItemSourceFactory(aeron, new BackboneItemSourceFactory.Settings()));
+            p2p.accept(p2pContext);
+            return new FullPathServers(node, aeron, launched, P2pServer.launch(p2pContext));
         }
         catch (final RuntimeException ex)
         {
-            CloseHelper.quietCloseAll(distributor, aeron, node);
+            CloseHelper.quietCloseAll(launched, aeron, node);
             throw ex;
         }
     }

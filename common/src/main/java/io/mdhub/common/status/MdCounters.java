@@ -460,6 +460,11 @@ public final class MdCounters
      */
     public static final int ENTITLEMENT_RELOAD_FAILURES_TYPE_ID = 20_701;
 
+    /**
+     * Entitlements: services a provider announced that it may not publish (refused, their items dropped).
+     */
+    public static final int ENTITLEMENT_SERVICES_REFUSED_TYPE_ID = 20_702;
+
     private MdCounters()
     {
     }
@@ -494,7 +499,7 @@ public final class MdCounters
                     (typeId >= P2P_CONNECTIONS_ACTIVE_TYPE_ID && typeId <= P2P_UPDATES_CONFLATED_TYPE_ID) ||
                     (typeId >= BACKBONE_MALFORMED_TYPE_ID && typeId <= BACKBONE_RECONNECTS_TYPE_ID) ||
                     (typeId >= ORDER_ACCEPTED_TYPE_ID && typeId <= ORDER_CATCH_UP_SENT_TYPE_ID) ||
-                    (typeId >= ENTITLEMENT_RELOADS_TYPE_ID && typeId <= ENTITLEMENT_RELOAD_FAILURES_TYPE_ID) ||
+                    (typeId >= ENTITLEMENT_RELOADS_TYPE_ID && typeId <= ENTITLEMENT_SERVICES_REFUSED_TYPE_ID) ||
                     DOORBELL_REFUSED_TYPE_ID == typeId;
         }
     }
