@@ -1,6 +1,8 @@
 package io.mdhub.p2p;
 
 import java.nio.ByteBuffer;
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.IdentityHashMap;
@@ -19,8 +21,11 @@ import io.mdhub.common.concurrent.SpinBudget;
 import io.mdhub.common.config.BaseContext;
 import io.mdhub.common.dictionary.DictionaryConfiguration;
 import io.mdhub.common.dictionary.DictionaryLoader;
+import io.mdhub.p2p.entitlement.ChronicleUsageLog;
 import io.mdhub.p2p.entitlement.Entitlements;
+import io.mdhub.p2p.entitlement.UsageLog;
 import io.mdhub.common.metrics.MBeans;
+import io.mdhub.common.status.MdCounters;
 import io.mdhub.common.ripc.RipcConfiguration;
 import io.mdhub.common.ripc.RipcServer;
 import io.mdhub.common.ripc.RipcTransport;
@@ -40,6 +45,7 @@ import org.agrona.CloseHelper;
 import org.agrona.collections.Long2LongHashMap;
 import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.UnsafeBuffer;
+import org.agrona.concurrent.status.AtomicCounter;
 import org.agrona.concurrent.status.CountersManager;
 
 /**
@@ -376,6 +382,10 @@ public final class P2pServer implements AutoCloseable
         private String dictionaryEnumFile = DictionaryConfiguration.enumFile();
         private Supplier<DataDictionary> dictionarySupplier;
         private Entitlements entitlements = Entitlements.ALLOW_ALL;
+        private String usageDir = P2pConfiguration.usageDir();
+        private UsageLog usageLog;
+        private AtomicCounter usageRecords;
+        private AtomicCounter usageFailures;
         private long postTimeoutNs = P2pConfiguration.postTimeoutNs();
         private RipcServer.Context ripcContext;
         private CountersManager countersManager;
@@ -470,6 +480,10 @@ public final class P2pServer implements AutoCloseable
                     new UnsafeBuffer(countersMetaData), new UnsafeBuffer(countersValues));
             }
             counters = new P2pCounters(countersManager, componentName);
+            if (null == usageLog)
+            {
+                usageLog = newUsageLog();
+            }
             outputAllocator = newOutputAllocator(workers, outputPoolChunkSize);
             if (null == eventLoopGroup)
             {
@@ -489,6 +503,12 @@ public final class P2pServer implements AutoCloseable
                 eventLoopGroup.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
                 eventLoopGroup = null;
             }
+            // after the event loops: no worker appends any more
+            CloseHelper.close(usageLog);
+            usageLog = null;
+            CloseHelper.closeAll(usageRecords, usageFailures);
+            usageRecords = null;
+            usageFailures = null;
             CloseHelper.close(counters);
             counters = null;
             if (ownsCountersManager)
@@ -595,6 +615,78 @@ public final class P2pServer implements AutoCloseable
         public Entitlements entitlements()
         {
             return entitlements;
+        }
+
+        /**
+         * @param usageDir directory of the usage log built at conclude when no {@link #usageLog(UsageLog)} is set;
+         *                 empty for none.
+         * @return this.
+         */
+        public Context usageDir(final String usageDir)
+        {
+            checkNotConcluded();
+            this.usageDir = usageDir;
+            return this;
+        }
+
+        /**
+         * @return the usage log's directory, empty for none.
+         */
+        public String usageDir()
+        {
+            return usageDir;
+        }
+
+        /**
+         * @param usageLog where the fan-out workers append usage records; owned by the server from now on (closed
+         *                 with it). When not set, conclude opens a {@link ChronicleUsageLog} in {@link #usageDir()},
+         *                 or uses {@link UsageLog#NONE} when that is empty.
+         * @return this.
+         */
+        public Context usageLog(final UsageLog usageLog)
+        {
+            checkNotConcluded();
+            this.usageLog = usageLog;
+            return this;
+        }
+
+        /**
+         * @return the usage log, after conclude ({@link UsageLog#NONE} when nothing is recorded).
+         */
+        public UsageLog usageLog()
+        {
+            return usageLog;
+        }
+
+        private UsageLog newUsageLog()
+        {
+            final String dir = null == usageDir ? "" : usageDir.trim();
+            if (dir.isEmpty())
+            {
+                return UsageLog.NONE;
+            }
+            final Path path;
+            try
+            {
+                path = Path.of(dir);
+            }
+            catch (final InvalidPathException ex)
+            {
+                throw new IllegalArgumentException(P2pConfiguration.USAGE_DIR_PROP_NAME + " is not a path: " + dir, ex);
+            }
+            usageRecords = countersManager.newCounter(
+                "p2p-usage-records: component=" + componentName, MdCounters.P2P_USAGE_RECORDS_TYPE_ID);
+            usageFailures = countersManager.newCounter(
+                "p2p-usage-failures: component=" + componentName, MdCounters.P2P_USAGE_FAILURES_TYPE_ID);
+            try
+            {
+                return new ChronicleUsageLog(path, usageRecords, usageFailures);
+            }
+            catch (final RuntimeException ex)
+            {
+                throw new IllegalArgumentException(P2pConfiguration.USAGE_DIR_PROP_NAME + ": cannot open a usage log " +
+                    "in " + path + ": " + ex.getMessage(), ex);
+            }
         }
 
         /**
