@@ -19,15 +19,14 @@ import net.openhft.chronicle.wire.DocumentContext;
 
 /**
  * The usage log as a Chronicle Queue in its own directory: one excerpt per record, every field of the
- * {@link UsageRecord} written by name (Chronicle's self-describing binary wire) after a format version, so a later
- * reader finds the fields it knows by name and skips the ones it does not, and Chronicle's own dump tools show the
- * records as they are. Daily files ({@link RollCycles#FAST_DAILY}, rolled at midnight UTC): old days are the
- * operator's to archive or delete.
+ * {@link UsageRecord} in a small binary layout that starts with a format version ({@link UsageWire}), so a later
+ * version can add fields and still read these records. Daily files ({@link RollCycles#FAST_DAILY}, rolled at
+ * midnight UTC): old days are the operator's to archive or delete.
  * <p>
  * Appends come from every fan-out worker thread. Chronicle appenders are single-threaded, so each thread gets its own
  * on its first append (a thread-local; all of them are closed with the log). An append writes into the memory-mapped
  * file and allocates nothing of its own: the text fields are written from the record's strings, the event by its
- * name. It does not wait for the disk. The rare slow append is Chronicle mapping its next chunk of the file, or
+ * code. It does not wait for the disk. The rare slow append is Chronicle mapping its next chunk of the file, or
  * creating the next day's file.
  * <p>
  * Opening the log appends a {@link UsageEvent#LOG_OPENED} record, closing it a {@link UsageEvent#LOG_CLOSED} one:
@@ -120,7 +119,7 @@ public final class ChronicleUsageLog implements UsageLog
         {
             try (DocumentContext context = threadAppender.get().writingDocument())
             {
-                UsageWire.write(context.wire(), record);
+                UsageWire.write(context.wire().bytes(), record);
             }
             if (null != appended)
             {

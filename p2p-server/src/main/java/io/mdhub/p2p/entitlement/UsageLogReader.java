@@ -102,7 +102,7 @@ public final class UsageLogReader implements AutoCloseable
             final int version;
             try
             {
-                version = UsageWire.read(context.wire(), record);
+                version = UsageWire.read(context.wire().bytes(), record);
             }
             catch (final RuntimeException ex)
             {
@@ -110,7 +110,7 @@ public final class UsageLogReader implements AutoCloseable
             }
             if (version < 1)
             {
-                throw new UsageLogException(notUsage(index) + " (no format version field)");
+                throw new UsageLogException(notUsage(index) + " (no usage magic and version at its start)");
             }
             read++;
             return true;
