@@ -7,6 +7,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
+import org.agrona.concurrent.EpochClock;
+import org.agrona.concurrent.SystemEpochClock;
 import org.agrona.concurrent.status.AtomicCounter;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -52,6 +54,7 @@ public final class ChronicleUsageLog implements UsageLog
     private final LogSummary failures;
     private final List<ExcerptAppender> appenders = new ArrayList<>();
     private final ThreadLocal<ExcerptAppender> threadAppender = ThreadLocal.withInitial(this::newAppender);
+    private final EpochClock clock;
     private volatile boolean isClosed;
 
     /**
@@ -64,7 +67,23 @@ public final class ChronicleUsageLog implements UsageLog
      */
     public ChronicleUsageLog(final Path directory, final AtomicCounter appended, final AtomicCounter failed)
     {
+        this(directory, appended, failed, SystemEpochClock.INSTANCE);
+    }
+
+    /**
+     * Open (or create) the log in a directory and record its opening.
+     *
+     * @param directory where the queue's files go; created if missing.
+     * @param appended  counts records appended (may be null).
+     * @param failed    counts appends that failed (may be null).
+     * @param clock     the time of the log's own opening and closing records.
+     * @throws UncheckedIOException if the directory cannot be created.
+     */
+    public ChronicleUsageLog(
+        final Path directory, final AtomicCounter appended, final AtomicCounter failed, final EpochClock clock)
+    {
         this.directory = directory;
+        this.clock = clock;
         this.appended = appended;
         this.failed = failed;
         this.failures = new LogSummary(LOG, "usage log " + directory, "failed appends", 1);
@@ -148,7 +167,7 @@ public final class ChronicleUsageLog implements UsageLog
     {
         final UsageRecord marker = new UsageRecord();
         marker.event = event;
-        marker.timeMs = System.currentTimeMillis();
+        marker.timeMs = clock.time();
         marker.reason = "pid " + ProcessHandle.current().pid();
         append(marker);
     }

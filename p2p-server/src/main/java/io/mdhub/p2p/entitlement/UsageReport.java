@@ -115,7 +115,11 @@ public final class UsageReport
             return;
         }
         final long timeMs = record.timeMs;
-        final boolean isInWindow = timeMs >= fromMs && timeMs < toMs;
+        if (timeMs >= toMs)
+        {
+            return; // nothing at or after the window's end ends a stream: what is open then counts as open
+        }
+        final boolean isInWindow = timeMs >= fromMs;
         counted += isInWindow ? 1 : 0;
         switch (record.event)
         {

@@ -183,6 +183,20 @@ class ChronicleUsageLogTest
     }
 
     @Test
+    void everyEventHasItsOwnStableCode()
+    {
+        final java.util.Set<Integer> codes = new java.util.HashSet<>();
+        for (final UsageEvent event : UsageEvent.values())
+        {
+            final int code = UsageWire.code(event);
+            assertEquals(event, UsageWire.event(code), event + " has no code of its own in UsageWire");
+            codes.add(code);
+        }
+        assertEquals(UsageEvent.values().length, codes.size());
+        assertEquals(4, UsageWire.code(UsageEvent.ITEM_GRANTED), "codes in the log never change");
+    }
+
+    @Test
     void appendsAfterCloseAreDropped()
     {
         final ChronicleUsageLog log = new ChronicleUsageLog(dir);
