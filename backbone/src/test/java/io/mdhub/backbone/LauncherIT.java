@@ -32,7 +32,7 @@ class LauncherIT
         assertEquals(0, result.status, result.output);
         for (final String command : List.of(
             "backbone", "version", "help", "demo", "distributor", "p2p", "source", "client", "orders-load",
-            "verify-orders", "probe", "bench", "console"))
+            "verify-orders", "usage-report", "probe", "bench", "console"))
         {
             assertTrue(result.output.contains("\n  " + command + " "), () -> command + " missing:\n" + result.output);
         }

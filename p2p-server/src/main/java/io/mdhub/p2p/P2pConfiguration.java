@@ -228,8 +228,27 @@ public final class P2pConfiguration
      */
     public static final boolean CACHE_ENABLED_DEFAULT = true;
 
+    /**
+     * Directory of the usage log (who watched what, for exchange usage reports): a Chronicle Queue of daily files.
+     * Empty: no usage log.
+     */
+    public static final String USAGE_DIR_PROP_NAME = "mdhub.p2p.usage.dir";
+
+    /**
+     * Default usage directory: none, nothing is recorded.
+     */
+    public static final String USAGE_DIR_DEFAULT = "";
+
     private P2pConfiguration()
     {
+    }
+
+    /**
+     * @return the usage log's directory, empty for none.
+     */
+    public static String usageDir()
+    {
+        return ConfigValues.getString(USAGE_DIR_PROP_NAME, USAGE_DIR_DEFAULT);
     }
 
     /**

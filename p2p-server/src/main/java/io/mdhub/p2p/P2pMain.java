@@ -31,7 +31,7 @@ import picocli.CommandLine.Command;
     mixinStandardHelpOptions = true,
     version = "mdhub-p2p (MDHub)",
     description = "Point-to-Point server: backbone consumer, RSSL server for consumer applications; order service.",
-    subcommands = io.mdhub.p2p.order.VerifyOrdersMain.class)
+    subcommands = {io.mdhub.p2p.order.VerifyOrdersMain.class, io.mdhub.p2p.entitlement.UsageReportMain.class})
 public final class P2pMain implements Callable<Integer>
 {
     /**

@@ -1,6 +1,8 @@
 package io.mdhub.p2p;
 
 import java.nio.ByteBuffer;
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.IdentityHashMap;
@@ -24,9 +26,11 @@ import io.mdhub.common.entitlement.EntitlementSource;
 import io.mdhub.common.entitlement.LoginThrottle;
 import io.mdhub.common.entitlement.TokenValidator;
 import io.mdhub.common.entitlement.WatchedEntitlementFile;
+import io.mdhub.p2p.entitlement.ChronicleUsageLog;
 import io.mdhub.p2p.entitlement.ConsumerEntitlements;
 import io.mdhub.p2p.entitlement.UsageLog;
 import io.mdhub.common.metrics.MBeans;
+import io.mdhub.common.status.MdCounters;
 import io.mdhub.common.ripc.RipcConfiguration;
 import io.mdhub.common.ripc.RipcServer;
 import io.mdhub.common.ripc.RipcTransport;
@@ -46,6 +50,7 @@ import org.agrona.CloseHelper;
 import org.agrona.collections.Long2LongHashMap;
 import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.UnsafeBuffer;
+import org.agrona.concurrent.status.AtomicCounter;
 import org.agrona.concurrent.status.CountersManager;
 
 /**
@@ -402,8 +407,11 @@ public final class P2pServer implements AutoCloseable
         private boolean ownsEntitlementSource;
         private TokenValidator tokenValidator = TokenValidator.FILE;
         private LoginThrottle loginThrottle;
-        private UsageLog usageLog = UsageLog.NONE;
         private ConsumerEntitlements entitlements;
+        private String usageDir = P2pConfiguration.usageDir();
+        private UsageLog usageLog;
+        private AtomicCounter usageRecords;
+        private AtomicCounter usageFailures;
         private long postTimeoutNs = P2pConfiguration.postTimeoutNs();
         private RipcServer.Context ripcContext;
         private CountersManager countersManager;
@@ -498,6 +506,10 @@ public final class P2pServer implements AutoCloseable
                     new UnsafeBuffer(countersMetaData), new UnsafeBuffer(countersValues));
             }
             counters = new P2pCounters(countersManager, componentName);
+            if (null == usageLog)
+            {
+                usageLog = newUsageLog();
+            }
             concludeEntitlements();
             outputAllocator = newOutputAllocator(workers, outputPoolChunkSize);
             if (null == eventLoopGroup)
@@ -542,6 +554,12 @@ public final class P2pServer implements AutoCloseable
                 entitlementSource = null;
                 ownsEntitlementSource = false;
             }
+            // after the event loops: no worker appends any more
+            CloseHelper.close(usageLog);
+            usageLog = null;
+            CloseHelper.closeAll(usageRecords, usageFailures);
+            usageRecords = null;
+            usageFailures = null;
             CloseHelper.close(counters);
             counters = null;
             if (ownsCountersManager)
@@ -674,7 +692,37 @@ public final class P2pServer implements AutoCloseable
         }
 
         /**
-         * @param usageLog where grants, denials, opens and closes are recorded (default: nowhere).
+         * @return what the fan-out workers consult about consumers (set once concluded).
+         */
+        public ConsumerEntitlements entitlements()
+        {
+            return entitlements;
+        }
+
+        /**
+         * @param usageDir directory of the usage log built at conclude when no {@link #usageLog(UsageLog)} is set;
+         *                 empty for none.
+         * @return this.
+         */
+        public Context usageDir(final String usageDir)
+        {
+            checkNotConcluded();
+            this.usageDir = usageDir;
+            return this;
+        }
+
+        /**
+         * @return the usage log's directory, empty for none.
+         */
+        public String usageDir()
+        {
+            return usageDir;
+        }
+
+        /**
+         * @param usageLog where the fan-out workers append usage records; owned by the server from now on (closed
+         *                 with it). When not set, conclude opens a {@link ChronicleUsageLog} in {@link #usageDir()},
+         *                 or uses {@link UsageLog#NONE} when that is empty.
          * @return this.
          */
         public Context usageLog(final UsageLog usageLog)
@@ -685,19 +733,42 @@ public final class P2pServer implements AutoCloseable
         }
 
         /**
-         * @return where usage is recorded.
+         * @return the usage log, after conclude ({@link UsageLog#NONE} when nothing is recorded).
          */
         public UsageLog usageLog()
         {
             return usageLog;
         }
 
-        /**
-         * @return what the fan-out workers consult about consumers (set once concluded).
-         */
-        public ConsumerEntitlements entitlements()
+        private UsageLog newUsageLog()
         {
-            return entitlements;
+            final String dir = null == usageDir ? "" : usageDir.trim();
+            if (dir.isEmpty())
+            {
+                return UsageLog.NONE;
+            }
+            final Path path;
+            try
+            {
+                path = Path.of(dir);
+            }
+            catch (final InvalidPathException ex)
+            {
+                throw new IllegalArgumentException(P2pConfiguration.USAGE_DIR_PROP_NAME + " is not a path: " + dir, ex);
+            }
+            usageRecords = countersManager.newCounter(
+                "p2p-usage-records: component=" + componentName, MdCounters.P2P_USAGE_RECORDS_TYPE_ID);
+            usageFailures = countersManager.newCounter(
+                "p2p-usage-failures: component=" + componentName, MdCounters.P2P_USAGE_FAILURES_TYPE_ID);
+            try
+            {
+                return new ChronicleUsageLog(path, usageRecords, usageFailures);
+            }
+            catch (final RuntimeException ex)
+            {
+                throw new IllegalArgumentException(P2pConfiguration.USAGE_DIR_PROP_NAME + ": cannot open a usage log " +
+                    "in " + path + ": " + ex.getMessage(), ex);
+            }
         }
 
         /**

@@ -20,7 +20,8 @@ class ConfigurationRangesTest
     void p2pConfigurationKeys()
     {
         assertEveryNumericKeyIsRangeChecked(P2pConfiguration.class, Set.of(
-            P2pConfiguration.BIND_ADDRESS_PROP_NAME, P2pConfiguration.COMPONENT_NAME_PROP_NAME));
+            P2pConfiguration.BIND_ADDRESS_PROP_NAME, P2pConfiguration.COMPONENT_NAME_PROP_NAME,
+            P2pConfiguration.USAGE_DIR_PROP_NAME));
     }
 
     @Test

@@ -284,6 +284,17 @@ public final class MdCounters
     public static final int P2P_UPDATES_CONFLATED_TYPE_ID = 20_217;
 
     /**
+     * p2p-server: usage records appended to the usage log ({@code mdhub.p2p.usage.dir}).
+     */
+    public static final int P2P_USAGE_RECORDS_TYPE_ID = 20_230;
+
+    /**
+     * p2p-server: usage records that could not be appended (disk full, a file that could not be mapped); each is
+     * logged, summarised.
+     */
+    public static final int P2P_USAGE_FAILURES_TYPE_ID = 20_231;
+
+    /**
      * Backbone: messages skipped as malformed or of an unknown schema/template, per stream reader.
      */
     public static final int BACKBONE_MALFORMED_TYPE_ID = 20_300;
@@ -497,6 +508,7 @@ public final class MdCounters
                     (typeId >= DISTRIBUTOR_PROVIDERS_ACTIVE_TYPE_ID &&
                         typeId <= DISTRIBUTOR_POSTS_TYPE_ID) ||
                     (typeId >= P2P_CONNECTIONS_ACTIVE_TYPE_ID && typeId <= P2P_UPDATES_CONFLATED_TYPE_ID) ||
+                    (typeId >= P2P_USAGE_RECORDS_TYPE_ID && typeId <= P2P_USAGE_FAILURES_TYPE_ID) ||
                     (typeId >= BACKBONE_MALFORMED_TYPE_ID && typeId <= BACKBONE_RECONNECTS_TYPE_ID) ||
                     (typeId >= ORDER_ACCEPTED_TYPE_ID && typeId <= ORDER_CATCH_UP_SENT_TYPE_ID) ||
                     (typeId >= ENTITLEMENT_RELOADS_TYPE_ID && typeId <= ENTITLEMENT_SERVICES_REFUSED_TYPE_ID) ||

@@ -18,5 +18,12 @@ public enum UsageEvent
     /** An open item stream ended: closed by the consumer, by the server, or by a withdrawn permission. */
     ITEM_CLOSED,
     /** A post refused because the user may not post to the item. */
-    POST_DENIED
+    POST_DENIED,
+    /**
+     * Written by the log itself when it opens (a server start): logins and streams still open in the log then belong
+     * to a process that ended without closing them (a crash), so the report ends them there.
+     */
+    LOG_OPENED,
+    /** Written by the log itself when it closes (a server stop): the report ends what is still open there. */
+    LOG_CLOSED
 }
