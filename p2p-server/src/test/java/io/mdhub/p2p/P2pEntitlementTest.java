@@ -30,7 +30,9 @@ import io.mdhub.common.test.EtaTransportExtension;
 import io.mdhub.common.test.InterruptAfter;
 import io.mdhub.common.test.eta.EtaConsumer;
 import io.mdhub.common.test.eta.EtaMessage;
+import io.mdhub.p2p.entitlement.ChronicleUsageLog;
 import io.mdhub.p2p.entitlement.RecordingUsageLog;
+import io.mdhub.p2p.entitlement.UsageLog;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -101,6 +103,11 @@ class P2pEntitlementTest
 
     private void launch(final LoginThrottle throttle) throws IOException
     {
+        launch(throttle, usage);
+    }
+
+    private void launch(final LoginThrottle throttle, final UsageLog usageLog) throws IOException
+    {
         file = dir.resolve("entitlements");
         Files.writeString(file, FILE);
         entitlements = WatchedEntitlementFile.open(file, null, null);
@@ -111,7 +118,7 @@ class P2pEntitlementTest
             .itemSourceFactory(source)
             .entitlementSource(entitlements)
             .loginThrottle(throttle)
-            .usageLog(usage));
+            .usageLog(usageLog));
     }
 
     private EtaConsumer consumer(final String user)
@@ -252,6 +259,40 @@ class P2pEntitlementTest
         assertEquals(3, server.context().counters().rejected(RejectReason.LOGIN_DENIED).get());
         assertEquals(1, server.context().counters().rejected(RejectReason.LOGIN_THROTTLED).get());
         assertEquals(4, usage.count("LOGIN_DENIED"));
+    }
+
+    @Test
+    void theUsageReportListsBothUsers() throws IOException
+    {
+        final Path usageDir = dir.resolve("usage");
+        launch(new LoginThrottle(0, 1, 1), new ChronicleUsageLog(usageDir));
+        final EtaConsumer alice = consumer("alice");
+        final EtaConsumer bob = consumer("bob");
+        alice.requestItem(5, FEED, "TRI.N");
+        assertRefresh(alice.awaitMessage(5));
+        alice.requestItem(6, FEED, "IBM.N");
+        assertRefresh(alice.awaitMessage(6));
+        bob.requestItem(5, FEED, "TRI.N");
+        assertNotEntitled(bob.awaitMessage(5), "(lock 62)");
+        bob.requestItem(6, FEED, "MSFT.O");
+        assertRefresh(bob.awaitMessage(6));
+        alice.closeItem(5);
+        assertLoginRefused("mallory", (request) -> { }, "unknown user mallory");
+        server.close(); // the log is closed with the server: every record is written
+        server = null;
+
+        final java.io.StringWriter out = new java.io.StringWriter();
+        final picocli.CommandLine command = new picocli.CommandLine(new P2pMain());
+        command.setOut(new java.io.PrintWriter(out));
+        assertEquals(0, command.execute("usage-report", "--dir", usageDir.toString(), "--format", "csv"));
+        final List<String> lines = List.of(out.toString().split("\n"));
+        // user, logins, logins-denied, items, items-denied, distinct-items, watch, open, posts-denied
+        assertTrue(lines.stream().anyMatch((line) -> line.matches("alice,1,0,2,0,2,\\d+,0,0")), out::toString);
+        assertTrue(lines.stream().anyMatch((line) -> line.matches("bob,1,0,1,1,1,\\d+,0,0")), out::toString);
+        assertTrue(lines.stream().anyMatch((line) -> line.startsWith("mallory,0,1,0,0,0,")), out::toString);
+        // code, name, users, distinct-items, grants, watch, open: 62 is TRI.N (alice), 5625 is IBM.N (alice)
+        assertTrue(lines.stream().anyMatch((line) -> line.matches("62,,1,1,1,\\d+,0")), out::toString);
+        assertTrue(lines.stream().anyMatch((line) -> line.matches("5625,,1,1,1,\\d+,0")), out::toString);
     }
 
     private void assertLoginRefused(
