@@ -19,6 +19,7 @@ import io.mdhub.common.log.LogSummary;
 import io.mdhub.p2p.RejectReason;
 import io.mdhub.p2p.entitlement.ConsumerEntitlements;
 import io.mdhub.p2p.entitlement.UsageEvent;
+import io.mdhub.p2p.entitlement.UsageLog;
 import io.mdhub.p2p.entitlement.UsageRecord;
 import io.mdhub.p2p.source.ServiceInfo;
 
@@ -263,6 +264,10 @@ final class EntitlementChecks
         final ConsumerSession session, final int domainType, final String service, final DirectBuffer name,
         final int nameOffset, final int nameLength, final UsageEvent event, final String reason)
     {
+        if (isNotRecording())
+        {
+            return;
+        }
         final UsageRecord r = begin(event, session, System.currentTimeMillis());
         r.service = service;
         r.item = name.getStringWithoutLengthAscii(nameOffset, nameLength);
@@ -286,7 +291,7 @@ final class EntitlementChecks
 
     void logoff(final ConsumerSession session, final String reason)
     {
-        if (session.isLoggedIn)
+        if (session.isLoggedIn && !isNotRecording())
         {
             final UsageRecord r = begin(UsageEvent.LOGOFF, session, System.currentTimeMillis());
             r.reason = reason;
@@ -298,6 +303,10 @@ final class EntitlementChecks
         final UsageEvent event, final ItemWatch watch, final ServiceInfo service, final long nowMs,
         final String reason, final long openedMs)
     {
+        if (isNotRecording())
+        {
+            return;
+        }
         final UsageRecord r = begin(event, watch.session, nowMs);
         r.service = null == service ? "service id " + watch.serviceId : service.name();
         r.item = watch.name.getStringWithoutLengthAscii(0, watch.name.capacity());
@@ -312,10 +321,22 @@ final class EntitlementChecks
     private void recordLogin(
         final UsageEvent event, final ConsumerSession session, final String user, final String reason)
     {
+        if (isNotRecording())
+        {
+            return;
+        }
         final UsageRecord r = begin(event, session, System.currentTimeMillis());
         r.user = user;
         r.reason = reason;
         shared.usage().append(r);
+    }
+
+    /**
+     * @return true when usage goes nowhere: no record is built (an item name is a String in a record).
+     */
+    private boolean isNotRecording()
+    {
+        return UsageLog.NONE == shared.usage();
     }
 
     private UsageRecord begin(final UsageEvent event, final ConsumerSession session, final long nowMs)
