@@ -82,6 +82,10 @@ final class NiProviderSession extends ChannelInboundHandlerAdapter
         this.items = settings.items();
         this.updateCounts = new long[items.size()];
         text.data("MDHub source");
+        if (null != settings.lock())
+        {
+            marketPrice.permData(settings.lock().getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+        }
     }
 
     @Override

@@ -127,6 +127,7 @@ public final class Source implements AutoCloseable
         private long rate = 1000;
         private int timestampEvery = 10;
         private int maxBurst = UpdatePacer.MAX_BURST_DEFAULT;
+        private String lock;
 
         /**
          * Defaults: port 14003, user mdhub-source.
@@ -149,6 +150,26 @@ public final class Source implements AutoCloseable
 
 
 
+
+        /**
+         * @param lock the items' lock, sent as the PermData of every refresh ({@code "62"}, {@code "62,144"}), or
+         *             null for none.
+         * @return this.
+         */
+        public Context lock(final String lock)
+        {
+            checkNotConcluded();
+            this.lock = lock;
+            return this;
+        }
+
+        /**
+         * @return the items' lock, or null.
+         */
+        public String lock()
+        {
+            return lock;
+        }
 
         /**
          * @param serviceName service published.

@@ -55,6 +55,14 @@ public final class SourceMain implements Callable<Integer>
     @Option(names = "--service-id", description = "The provider's service id (default ${DEFAULT-VALUE}).")
     int serviceId = 1;
 
+    @Option(names = "--user", description = "Provider login user name (default mdhub-source; not with --interactive)"
+        + ": what the distributor's entitlement file knows the provider as.")
+    String user;
+
+    @Option(names = "--lock", description = "The items' lock, sent as the PermData of every refresh, e.g. 62 or "
+        + "62,144 (any of) or 62+144 (all of); not with --interactive.")
+    String lock;
+
     @Option(names = "--items", description = "Generated universe size (default ${DEFAULT-VALUE}).")
     int items = 100_000;
 
@@ -112,7 +120,12 @@ public final class SourceMain implements Callable<Integer>
             .itemCount(items)
             .rate(rate)
             .maxBurst(maxBurst)
-            .timestampEvery(timestampEvery);
+            .timestampEvery(timestampEvery)
+            .lock(lock);
+        if (null != user)
+        {
+            ctx.userName(user);
+        }
         if (null != itemFile)
         {
             ctx.items(ItemUniverse.fromFile(itemFile));
