@@ -16,6 +16,12 @@ public final class OrderClientConfiguration
     public static final String CLIENT_ID_PROP_NAME = "mdhub.order.client.id";
 
     /**
+     * Whether the client speaks TLS to the order servers (the {@code mdhub.tls.*} settings: truststore, and a
+     * keystore for a client certificate).
+     */
+    public static final String TLS_ENABLED_PROP_NAME = "mdhub.order.client.tls.enabled";
+
+    /**
      * Default for {@link #CLIENT_ID_PROP_NAME}: 0, a new id per run.
      */
     public static final long CLIENT_ID_DEFAULT = 0;
