@@ -21,6 +21,7 @@ import io.mdhub.common.entitlement.WatchedEntitlementFile;
 import io.mdhub.common.metrics.MBeans;
 import io.mdhub.common.ripc.RipcConfiguration;
 import io.mdhub.common.ripc.RipcServer;
+import io.mdhub.common.tls.TlsSettings;
 import io.mdhub.common.ripc.RipcTransport;
 import io.mdhub.distributor.backbone.DistributorBackbone;
 import io.netty.channel.EventLoop;
@@ -194,6 +195,8 @@ public final class Distributor implements AutoCloseable
         private static final int COUNTERS_HEADROOM = 128;
 
         private int providerPort = DistributorConfiguration.providerPort();
+        private boolean tlsEnabled = DistributorConfiguration.tlsEnabled();
+        private TlsSettings tls;
         private String bindAddress = DistributorConfiguration.bindAddress();
         private int maxItemsPerService = DistributorConfiguration.maxItemsPerService();
         private int maxServices = DistributorConfiguration.maxServices();
@@ -289,6 +292,9 @@ public final class Distributor implements AutoCloseable
             concludeEntitlements(counters);
             final DistributorCore sessionsCore = core;
             ripc.port(providerPort)
+                // key material is read now: a wrong path or password stops the distributor before it listens
+                .sslContext(tlsEnabled ? (null == tls ? TlsSettings.fromConfiguration() : tls).nettyServerContext() :
+                    null)
                 .bindAddress(bindAddress)
                 .componentName(componentName)
                 .eventLoopGroup(eventLoopGroup)
@@ -342,6 +348,36 @@ public final class Distributor implements AutoCloseable
         {
             checkNotConcluded();
             this.providerPort = providerPort;
+            return this;
+        }
+
+        /**
+         * @param tlsEnabled whether the provider port speaks TLS.
+         * @return this.
+         */
+        public Context tlsEnabled(final boolean tlsEnabled)
+        {
+            checkNotConcluded();
+            this.tlsEnabled = tlsEnabled;
+            return this;
+        }
+
+        /**
+         * @return whether the provider port speaks TLS.
+         */
+        public boolean tlsEnabled()
+        {
+            return tlsEnabled;
+        }
+
+        /**
+         * @param tls TLS settings of the provider port; when null, conclude reads the {@code mdhub.tls.*} keys.
+         * @return this.
+         */
+        public Context tls(final TlsSettings tls)
+        {
+            checkNotConcluded();
+            this.tls = tls;
             return this;
         }
 

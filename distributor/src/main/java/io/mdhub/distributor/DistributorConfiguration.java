@@ -36,6 +36,16 @@ public final class DistributorConfiguration
     public static final int PROVIDER_PORT_DEFAULT = 14003;
 
     /**
+     * Whether the provider port speaks TLS (with the {@code mdhub.tls.*} settings) instead of plain TCP.
+     */
+    public static final String TLS_ENABLED_PROP_NAME = "mdhub.distributor.tls.enabled";
+
+    /**
+     * Default: plain TCP.
+     */
+    public static final boolean TLS_ENABLED_DEFAULT = false;
+
+    /**
      * Address the provider listener binds to.
      */
     public static final String BIND_ADDRESS_PROP_NAME = "mdhub.distributor.bind.address";
@@ -197,6 +207,14 @@ public final class DistributorConfiguration
     public static int providerPort()
     {
         return ConfigValues.getInt(PROVIDER_PORT_PROP_NAME, PROVIDER_PORT_DEFAULT, 0, 65_535);
+    }
+
+    /**
+     * @return whether the provider port speaks TLS.
+     */
+    public static boolean tlsEnabled()
+    {
+        return ConfigValues.getBoolean(TLS_ENABLED_PROP_NAME, TLS_ENABLED_DEFAULT);
     }
 
     /**

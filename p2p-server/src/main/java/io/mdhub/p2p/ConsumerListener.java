@@ -6,16 +6,21 @@ import java.util.List;
 /**
  * A port the p2p-server accepts consumers on, with the flush profile of every connection it accepts (as RMDS
  * configured tcpNoDelay, timedWrites and flushInterval per listener): latency listeners flush at once with
- * TCP_NODELAY; throughput listeners write on the flush timer and let TCP coalesce.
+ * TCP_NODELAY; throughput listeners write on the flush timer and let TCP coalesce. A listener speaks TLS or plain
+ * TCP, never both on one port: a server offers both on two listeners.
  *
  * @param port    TCP port, 0 for an ephemeral one.
  * @param profile flush profile of its connections.
+ * @param tls     whether the port speaks TLS (with the {@code mdhub.tls.*} settings).
  */
-public record ConsumerListener(int port, FlushProfile profile)
+public record ConsumerListener(int port, FlushProfile profile, boolean tls)
 {
+    private static final String TLS_SUFFIX = "tls";
+
     /**
      * @param port    TCP port, 0 for an ephemeral one.
      * @param profile flush profile of its connections.
+     * @param tls     whether the port speaks TLS.
      */
     public ConsumerListener
     {
@@ -30,8 +35,19 @@ public record ConsumerListener(int port, FlushProfile profile)
     }
 
     /**
-     * @param value comma-separated {@code port:profile} entries ({@code 14012:throughput,14022:latency}); blank
-     *              for none.
+     * A plain-TCP listener.
+     *
+     * @param port    TCP port, 0 for an ephemeral one.
+     * @param profile flush profile of its connections.
+     */
+    public ConsumerListener(final int port, final FlushProfile profile)
+    {
+        this(port, profile, false);
+    }
+
+    /**
+     * @param value comma-separated {@code port:profile[:tls]} entries ({@code 14012:throughput,14022:latency:tls});
+     *              blank for none.
      * @return the listeners in the order given.
      * @throws IllegalArgumentException naming the key and the entry that is wrong.
      */
@@ -50,10 +66,17 @@ public record ConsumerListener(int port, FlushProfile profile)
             {
                 if (colon < 0)
                 {
-                    throw new IllegalArgumentException("expected port:profile");
+                    throw new IllegalArgumentException("expected port:profile or port:profile:tls");
+                }
+                final int second = trimmed.indexOf(':', colon + 1);
+                final String profile = second < 0 ? trimmed.substring(colon + 1) : trimmed.substring(colon + 1, second);
+                final boolean tls = second >= 0;
+                if (tls && !TLS_SUFFIX.equals(trimmed.substring(second + 1).trim()))
+                {
+                    throw new IllegalArgumentException("the only suffix is :tls");
                 }
                 listeners.add(new ConsumerListener(Integer.parseInt(trimmed.substring(0, colon).trim()),
-                    FlushProfile.parse(trimmed.substring(colon + 1))));
+                    FlushProfile.parse(profile), tls));
             }
             catch (final IllegalArgumentException ex)
             {

@@ -193,10 +193,21 @@ public final class P2pConfiguration
     public static final long FLUSH_INTERVAL_DEFAULT_NS = TimeUnit.MILLISECONDS.toNanos(20);
 
     /**
-     * Further consumer listeners beside {@link #PORT_PROP_NAME}, each with its own flush profile:
-     * {@code port:profile,...} (e.g. {@code 14012:throughput}).
+     * Further consumer listeners beside {@link #PORT_PROP_NAME}, each with its own flush profile and, with a
+     * {@code :tls} suffix, TLS: {@code port:profile[:tls],...} (e.g. {@code 14012:throughput,14003:latency:tls}).
      */
     public static final String EXTRA_LISTENERS_PROP_NAME = "mdhub.p2p.extra.listeners";
+
+    /**
+     * Whether the main consumer port ({@link #PORT_PROP_NAME}) speaks TLS (with the {@code mdhub.tls.*} settings)
+     * instead of plain TCP.
+     */
+    public static final String TLS_ENABLED_PROP_NAME = "mdhub.p2p.tls.enabled";
+
+    /**
+     * Default: plain TCP.
+     */
+    public static final boolean TLS_ENABLED_DEFAULT = false;
 
     /**
      * Component name: in the RIPC ConnectAck, the Login refresh, logs, counter labels and the MBean name.
@@ -265,6 +276,14 @@ public final class P2pConfiguration
     public static int httpPort()
     {
         return ManagementConfiguration.port(HTTP_PORT_PROP_NAME, HTTP_PORT_DEFAULT);
+    }
+
+    /**
+     * @return whether the main consumer port speaks TLS.
+     */
+    public static boolean tlsEnabled()
+    {
+        return ConfigValues.getBoolean(TLS_ENABLED_PROP_NAME, TLS_ENABLED_DEFAULT);
     }
 
     /**

@@ -33,6 +33,7 @@ import io.mdhub.common.metrics.MBeans;
 import io.mdhub.common.status.MdCounters;
 import io.mdhub.common.ripc.RipcConfiguration;
 import io.mdhub.common.ripc.RipcServer;
+import io.mdhub.common.tls.TlsSettings;
 import io.mdhub.common.ripc.RipcTransport;
 import io.mdhub.p2p.cache.CachingItemSource;
 import io.mdhub.p2p.fanout.FanOutWorker;
@@ -43,6 +44,7 @@ import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.channel.Channel;
 import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
+import io.netty.handler.ssl.SslContext;
 import io.netty.channel.WriteBufferWaterMark;
 import io.netty.util.concurrent.EventExecutor;
 import org.agrona.BufferUtil;
@@ -122,6 +124,7 @@ public final class P2pServer implements AutoCloseable
                     .eventLoopGroup(ctx.eventLoopGroup())
                     .countersManager(ctx.countersManager())
                     .tcpNoDelay(FlushProfile.LATENCY == listener.profile())
+                    .sslContext(listener.tls() ? ctx.serverSslContext() : null)
                     .channelHook((channel) -> initChannel(channel, listener.profile())));
             }
             for (final FanOutWorker worker : workers)
@@ -396,6 +399,9 @@ public final class P2pServer implements AutoCloseable
         private long loginTimeoutNs = P2pConfiguration.loginTimeoutNs();
         private FlushProfile flushProfile = P2pConfiguration.flushProfile();
         private List<ConsumerListener> extraListeners = P2pConfiguration.extraListeners();
+        private boolean tlsEnabled = P2pConfiguration.tlsEnabled();
+        private TlsSettings tls;
+        private SslContext serverSslContext;
         private long flushIntervalNs = P2pConfiguration.flushIntervalNs();
         private String componentName = P2pConfiguration.componentName();
         private boolean registerMBean = true;
@@ -484,6 +490,11 @@ public final class P2pServer implements AutoCloseable
                         ": port " + listener.port() + " is listed twice (or is " + P2pConfiguration.PORT_PROP_NAME +
                         ")");
                 }
+            }
+            if (listeners().stream().anyMatch(ConsumerListener::tls))
+            {
+                // key material is read now: a wrong path or password stops the server before it listens
+                serverSslContext = (null == tls ? TlsSettings.fromConfiguration() : tls).nettyServerContext();
             }
             if (null != ripcContext && ripcContext.isConcluded())
             {
@@ -1015,6 +1026,52 @@ public final class P2pServer implements AutoCloseable
         }
 
         /**
+         * @param tlsEnabled whether the main port speaks TLS.
+         * @return this.
+         */
+        public Context tlsEnabled(final boolean tlsEnabled)
+        {
+            checkNotConcluded();
+            this.tlsEnabled = tlsEnabled;
+            return this;
+        }
+
+        /**
+         * @return whether the main port speaks TLS.
+         */
+        public boolean tlsEnabled()
+        {
+            return tlsEnabled;
+        }
+
+        /**
+         * @param tls the TLS settings of the TLS listeners; when null, conclude reads the {@code mdhub.tls.*} keys.
+         * @return this.
+         */
+        public Context tls(final TlsSettings tls)
+        {
+            checkNotConcluded();
+            this.tls = tls;
+            return this;
+        }
+
+        /**
+         * @return the TLS settings given, or null.
+         */
+        public TlsSettings tls()
+        {
+            return tls;
+        }
+
+        /**
+         * @return after conclude, the TLS context every TLS listener shares; null when none speaks TLS.
+         */
+        public SslContext serverSslContext()
+        {
+            return serverSslContext;
+        }
+
+        /**
          * @return the further listeners.
          */
         public List<ConsumerListener> extraListeners()
@@ -1028,7 +1085,7 @@ public final class P2pServer implements AutoCloseable
         public List<ConsumerListener> listeners()
         {
             final List<ConsumerListener> all = new ArrayList<>(1 + extraListeners.size());
-            all.add(new ConsumerListener(port, flushProfile));
+            all.add(new ConsumerListener(port, flushProfile, tlsEnabled));
             all.addAll(extraListeners);
             return all;
         }

@@ -22,4 +22,13 @@ public interface ConnectionHandler extends FrameHandler
      * @param reason     why, for logs.
      */
     void onClose(FrameConnection connection, String reason);
+
+    /**
+     * The TLS handshake of a TLS connection completed (never called for a plain one).
+     *
+     * @param connection the connection.
+     */
+    default void onTlsReady(final FrameConnection connection)
+    {
+    }
 }

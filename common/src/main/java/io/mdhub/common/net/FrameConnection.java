@@ -8,6 +8,10 @@ import java.nio.ByteOrder;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.SocketChannel;
 
+import javax.net.ssl.SSLEngine;
+import javax.net.ssl.SSLEngineResult;
+import javax.net.ssl.SSLException;
+
 import org.agrona.BitUtil;
 import org.agrona.CloseHelper;
 import org.agrona.DirectBuffer;
@@ -27,10 +31,19 @@ import org.agrona.concurrent.UnsafeBuffer;
  * {@code write}. What the socket does not take stays and is written when it becomes writable. The send buffer grows
  * up to the connection's send limit: past it {@link #offer} says no, and the owner decides what back-pressure means
  * (retry later, drop and count, or close a peer that stopped reading).
+ * <p>
+ * <b>TLS</b> ({@link #startTls}): an {@link SSLEngine} sits between the frames and the socket. Reads unwrap what the
+ * socket has into the receive buffer and dispatch from there; flushes wrap what waits in the send buffer into one
+ * network buffer of at most two TLS records' worth and write that. The handshake is driven by the same reads and
+ * flushes (its delegated tasks run inline on the poller's thread: certificate checks, a few per connection); messages
+ * offered before it completes wait in the send buffer, so back-pressure stays the send limit plus the bounded network
+ * buffer. A handshake that fails (a plain-TCP peer, an untrusted certificate) closes the connection; the owner tells
+ * it by {@link #tlsFailure()} in {@code onClose}.
  */
 public final class FrameConnection
 {
     private static final int READ_BUDGET_BUFFERS = 4;
+    private static final ByteBuffer EMPTY = ByteBuffer.allocate(0);
 
     private final SocketPoller poller;
     private final SocketChannel channel;
@@ -51,6 +64,11 @@ public final class FrameConnection
     private int interestOps;
     private Object attachment;
     private InetSocketAddress remoteSocketAddress;
+    private SSLEngine engine;
+    private ByteBuffer netIn;
+    private ByteBuffer netOut;
+    private boolean isTlsReady;
+    private String tlsFailure;
 
     FrameConnection(
         final SocketPoller poller,
@@ -80,6 +98,44 @@ public final class FrameConnection
         this.key = key;
         this.interestOps = key.interestOps();
         this.isOpen = isConnected;
+    }
+
+    /**
+     * Speak TLS on this connection: call before it is registered with the poller (the poller does, for a TLS
+     * listener or a TLS connect).
+     *
+     * @param engine a server or client engine, not yet used.
+     */
+    void startTls(final SSLEngine engine)
+    {
+        this.engine = engine;
+        final int packet = engine.getSession().getPacketBufferSize();
+        netIn = ByteBuffer.allocateDirect(packet);
+        netOut = ByteBuffer.allocateDirect(2 * packet);
+    }
+
+    /**
+     * @return true if this connection speaks TLS.
+     */
+    public boolean isTls()
+    {
+        return null != engine;
+    }
+
+    /**
+     * @return true once the TLS handshake completed (always true for a plain connection once open).
+     */
+    public boolean isTlsReady()
+    {
+        return null == engine || isTlsReady;
+    }
+
+    /**
+     * @return why the TLS handshake or a TLS record failed, or null: set when the connection was closed for it.
+     */
+    public String tlsFailure()
+    {
+        return tlsFailure;
     }
 
     /**
@@ -148,7 +204,7 @@ public final class FrameConnection
      */
     public int pendingBytes()
     {
-        return send.position();
+        return send.position() + (null == netOut ? 0 : netOut.position());
     }
 
     /**
@@ -178,7 +234,7 @@ public final class FrameConnection
         isReadPaused = isPaused;
         if (isOpen && !isClosed)
         {
-            interest(send.position() > 0 ? SelectionKey.OP_WRITE : 0);
+            interest(pendingBytes() > 0 ? SelectionKey.OP_WRITE : 0);
         }
     }
 
@@ -227,6 +283,10 @@ public final class FrameConnection
     public int flush()
     {
         isFlushQueued = false;
+        if (null != engine && isOpen && !isClosed)
+        {
+            return flushTls();
+        }
         if (isClosed || !isOpen || 0 == send.position())
         {
             return 0;
@@ -275,6 +335,10 @@ public final class FrameConnection
      */
     int read()
     {
+        if (null != engine)
+        {
+            return readTls();
+        }
         int messages = 0;
         int budget = READ_BUDGET_BUFFERS * receive.capacity();
         while (!isClosed && budget > 0)
@@ -331,11 +395,252 @@ public final class FrameConnection
         isOpen = true;
         interest(0);
         handler.onOpen(this);
+        if (null != engine && !isClosed)
+        {
+            beginTls();
+            return 1;
+        }
         if (send.position() > 0 && !isClosed)
         {
             flush(); // what was offered while it connected
         }
         return 1;
+    }
+
+    /**
+     * Start the TLS handshake of an open connection (a client sends its hello now, a server waits for one).
+     */
+    void beginTls()
+    {
+        try
+        {
+            engine.beginHandshake();
+            driveHandshake();
+        }
+        catch (final SSLException ex)
+        {
+            failTls(ex);
+        }
+    }
+
+    private int readTls()
+    {
+        int messages = 0;
+        int budget = READ_BUDGET_BUFFERS * receive.capacity();
+        while (!isClosed && budget > 0)
+        {
+            final int space = netIn.remaining();
+            final int read;
+            try
+            {
+                read = channel.read(netIn);
+            }
+            catch (final IOException ex)
+            {
+                close("read failed: " + ex.getMessage());
+                return messages;
+            }
+            messages += unwrap();
+            if (read < 0)
+            {
+                if (!isClosed)
+                {
+                    close(isTlsReady ? "closed by peer" : "closed by peer during the TLS handshake");
+                }
+                return messages;
+            }
+            if (read < space || 0 == read)
+            {
+                break;
+            }
+            budget -= read;
+        }
+        return messages;
+    }
+
+    private int unwrap()
+    {
+        int messages = 0;
+        netIn.flip();
+        try
+        {
+            while (!isClosed)
+            {
+                final SSLEngineResult result = engine.unwrap(netIn, receive);
+                if (SSLEngineResult.HandshakeStatus.FINISHED == result.getHandshakeStatus())
+                {
+                    onTlsReady();
+                }
+                if (result.bytesProduced() > 0)
+                {
+                    messages += dispatch();
+                }
+                final SSLEngineResult.Status status = result.getStatus();
+                if (SSLEngineResult.Status.CLOSED == status)
+                {
+                    close("TLS closed by peer");
+                    break;
+                }
+                if (SSLEngineResult.Status.BUFFER_OVERFLOW == status)
+                {
+                    ensureReceiveRoom(engine.getSession().getApplicationBufferSize());
+                    continue;
+                }
+                if (!isTlsReady)
+                {
+                    driveHandshake();
+                }
+                if (SSLEngineResult.Status.BUFFER_UNDERFLOW == status || !netIn.hasRemaining())
+                {
+                    break; // the rest of a record is still on its way
+                }
+            }
+        }
+        catch (final SSLException ex)
+        {
+            failTls(ex);
+        }
+        if (!isClosed)
+        {
+            netIn.compact();
+        }
+        return messages;
+    }
+
+    private void driveHandshake() throws SSLException
+    {
+        while (!isClosed)
+        {
+            final SSLEngineResult.HandshakeStatus status = engine.getHandshakeStatus();
+            if (SSLEngineResult.HandshakeStatus.NEED_TASK == status)
+            {
+                Runnable task;
+                while (null != (task = engine.getDelegatedTask()))
+                {
+                    task.run();
+                }
+            }
+            else if (SSLEngineResult.HandshakeStatus.NEED_WRAP == status)
+            {
+                final SSLEngineResult result = engine.wrap(EMPTY, netOut);
+                if (SSLEngineResult.Status.BUFFER_OVERFLOW == result.getStatus() && 0 == writeNet())
+                {
+                    break; // the socket takes nothing now: OP_WRITE brings us back
+                }
+                if (SSLEngineResult.HandshakeStatus.FINISHED == result.getHandshakeStatus())
+                {
+                    onTlsReady();
+                }
+                if (SSLEngineResult.Status.CLOSED == result.getStatus())
+                {
+                    break;
+                }
+            }
+            else
+            {
+                break; // NEED_UNWRAP: the peer's turn; NOT_HANDSHAKING: done
+            }
+        }
+        if (!isClosed)
+        {
+            writeNet();
+        }
+    }
+
+    private void onTlsReady()
+    {
+        if (!isTlsReady)
+        {
+            isTlsReady = true;
+            handler.onTlsReady(this);
+            if (send.position() > 0 && !isFlushQueued && !isClosed)
+            {
+                isFlushQueued = true;
+                poller.queueFlush(this); // what was offered during the handshake
+            }
+        }
+    }
+
+    private int flushTls()
+    {
+        try
+        {
+            if (!isTlsReady)
+            {
+                driveHandshake();
+                return 0;
+            }
+            if (send.position() > 0)
+            {
+                send.flip();
+                while (send.hasRemaining() && !isClosed)
+                {
+                    final SSLEngineResult result = engine.wrap(send, netOut);
+                    if (SSLEngineResult.Status.CLOSED == result.getStatus())
+                    {
+                        close("TLS closed");
+                        return 0;
+                    }
+                    if (SSLEngineResult.Status.BUFFER_OVERFLOW == result.getStatus() && 0 == writeNet())
+                    {
+                        break; // the network buffer is full and the socket takes nothing: wait for OP_WRITE
+                    }
+                }
+                send.compact();
+            }
+            return isClosed ? 0 : writeNet();
+        }
+        catch (final SSLException ex)
+        {
+            failTls(ex);
+            return 0;
+        }
+    }
+
+    private int writeNet()
+    {
+        if (0 == netOut.position())
+        {
+            interest(send.position() > 0 && isTlsReady ? SelectionKey.OP_WRITE : 0);
+            return 0;
+        }
+        final int written;
+        try
+        {
+            netOut.flip();
+            written = channel.write(netOut);
+            netOut.compact();
+        }
+        catch (final IOException ex)
+        {
+            close("write failed: " + ex.getMessage());
+            return 0;
+        }
+        interest(pendingBytes() > 0 ? SelectionKey.OP_WRITE : 0);
+        return written;
+    }
+
+    private void failTls(final SSLException ex)
+    {
+        if (!isClosed)
+        {
+            tlsFailure = (isTlsReady ? "TLS failed: " : "TLS handshake failed: ") + ex.getMessage();
+            close(tlsFailure);
+        }
+    }
+
+    private void ensureReceiveRoom(final int room)
+    {
+        if (receive.remaining() >= room)
+        {
+            return;
+        }
+        final ByteBuffer larger = ByteBuffer.allocateDirect(
+            BitUtil.findNextPositivePowerOfTwo(receive.position() + room)).order(ByteOrder.LITTLE_ENDIAN);
+        receive.flip();
+        larger.put(receive);
+        receive = larger;
+        receiveView.wrap(receive);
     }
 
     private int dispatch()

@@ -12,6 +12,9 @@ import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.util.ArrayList;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
+
+import javax.net.ssl.SSLEngine;
 
 import org.agrona.CloseHelper;
 
@@ -110,14 +113,20 @@ public final class SocketPoller implements AutoCloseable
         private final ServerSocketChannel channel;
         private final ConnectionHandler handler;
         private final AcceptFilter filter;
+        private final Supplier<SSLEngine> tls;
         private final InetSocketAddress boundAddress;
 
-        private Listener(final ServerSocketChannel channel, final ConnectionHandler handler, final AcceptFilter filter)
+        private Listener(
+            final ServerSocketChannel channel,
+            final ConnectionHandler handler,
+            final AcceptFilter filter,
+            final Supplier<SSLEngine> tls)
             throws IOException
         {
             this.channel = channel;
             this.handler = handler;
             this.filter = filter;
+            this.tls = tls;
             this.boundAddress = (InetSocketAddress)channel.getLocalAddress();
         }
 
@@ -171,6 +180,10 @@ public final class SocketPoller implements AutoCloseable
                     }
                     connection = open(socket, handler, remote.toString());
                     connection.remoteSocketAddress(remote);
+                    if (null != tls)
+                    {
+                        connection.startTls(tls.get());
+                    }
                     connection.register(socket.register(selector, SelectionKey.OP_READ, connection), true);
                 }
                 catch (final IOException ex)
@@ -184,6 +197,10 @@ public final class SocketPoller implements AutoCloseable
                 }
                 connections.add(connection);
                 handler.onOpen(connection);
+                if (connection.isTls() && !connection.isClosed())
+                {
+                    connection.beginTls();
+                }
             }
             return accepted;
         }
@@ -237,6 +254,25 @@ public final class SocketPoller implements AutoCloseable
      */
     public Listener listen(final InetSocketAddress address, final ConnectionHandler handler, final AcceptFilter filter)
     {
+        return listen(address, handler, filter, null);
+    }
+
+    /**
+     * Listen on an address for TLS (or plain) connections.
+     *
+     * @param address where (port 0 picks a free one).
+     * @param handler for the accepted connections.
+     * @param filter  decides on each connection before anything is set up for it; null takes every one.
+     * @param tls     a new server engine per accepted connection; null for plain TCP.
+     * @return the listener.
+     * @throws UncheckedIOException if the address cannot be bound.
+     */
+    public Listener listen(
+        final InetSocketAddress address,
+        final ConnectionHandler handler,
+        final AcceptFilter filter,
+        final Supplier<SSLEngine> tls)
+    {
         ServerSocketChannel channel = null;
         try
         {
@@ -244,7 +280,7 @@ public final class SocketPoller implements AutoCloseable
             channel.setOption(StandardSocketOptions.SO_REUSEADDR, true);
             channel.bind(address, 1024);
             channel.configureBlocking(false);
-            final Listener listener = new Listener(channel, handler, filter);
+            final Listener listener = new Listener(channel, handler, filter, tls);
             channel.register(selector, SelectionKey.OP_ACCEPT, listener);
             listeners.add(listener);
             return listener;
@@ -266,12 +302,31 @@ public final class SocketPoller implements AutoCloseable
      */
     public FrameConnection connect(final InetSocketAddress address, final ConnectionHandler handler)
     {
+        return connect(address, handler, null);
+    }
+
+    /**
+     * Start a connect, TLS when given an engine: the handshake starts once connected, and messages offered
+     * meanwhile go once it completes.
+     *
+     * @param address where to.
+     * @param handler for the connection.
+     * @param tls     a client engine for this connection, or null for plain TCP.
+     * @return the connection, connecting (or already closed if the connect failed at once).
+     */
+    public FrameConnection connect(
+        final InetSocketAddress address, final ConnectionHandler handler, final SSLEngine tls)
+    {
         SocketChannel socket = null;
         try
         {
             socket = SocketChannel.open();
             socket.configureBlocking(false);
             final FrameConnection connection = open(socket, handler, address.toString());
+            if (null != tls)
+            {
+                connection.startTls(tls);
+            }
             final boolean isConnected = socket.connect(address);
             connection.register(socket.register(selector,
                 isConnected ? SelectionKey.OP_READ : SelectionKey.OP_CONNECT, connection), isConnected);
@@ -279,6 +334,10 @@ public final class SocketPoller implements AutoCloseable
             if (isConnected)
             {
                 handler.onOpen(connection);
+                if (null != tls && !connection.isClosed())
+                {
+                    connection.beginTls();
+                }
             }
             return connection;
         }

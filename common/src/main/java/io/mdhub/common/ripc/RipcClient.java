@@ -18,10 +18,13 @@ import io.netty.channel.EventLoopGroup;
 import io.netty.channel.group.ChannelGroup;
 import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.channel.socket.SocketChannel;
+import io.netty.handler.ssl.SslContext;
 import io.netty.util.concurrent.Future;
 import io.netty.util.concurrent.GlobalEventExecutor;
 import io.netty.util.concurrent.Promise;
 import org.agrona.CloseHelper;
+
+import io.mdhub.common.tls.TlsSettings;
 
 /**
  * An RSSL (RIPC) client over Netty, speaking to ETA servers (ADS-like providers) and to MDHub servers: it does the
@@ -31,7 +34,10 @@ import org.agrona.CloseHelper;
  * {@link #connect()} returns a future that completes with the channel once the handshake is done (the application
  * handlers added by the {@link RipcChannelHook} have then received the {@link RipcSession} event), or fails with a
  * {@link RipcHandshakeException}. When the server closes a RIPC14 connection during the handshake and fallback is
- * on, the client retries once with RIPC13 on a new connection, as ETA does.
+ * on, the client retries once with RIPC13 on a new connection, as ETA does. With a TLS context
+ * ({@link Context#sslContext}, or {@code mdhub.ripc.client.tls.enabled} and the {@code mdhub.tls.*} keys) every
+ * connection speaks TLS first; a failed TLS handshake fails the connect with reason {@code tls-handshake}, without
+ * a RIPC13 retry.
  */
 public final class RipcClient implements AutoCloseable
 {
@@ -148,7 +154,7 @@ public final class RipcClient implements AutoCloseable
         {
             final Promise<Channel> handshake = ctx.eventLoopGroup().next().newPromise();
             handshake.addListener((Future<Channel> f) -> onHandshakeDone(f, address, version, result));
-            final ChannelFuture connectFuture = bootstrap(version, handshake).connect(address);
+            final ChannelFuture connectFuture = bootstrap(address, version, handshake).connect(address);
             connectFuture.addListener((ChannelFuture f) ->
             {
                 if (!f.isSuccess())
@@ -163,8 +169,10 @@ public final class RipcClient implements AutoCloseable
         }
     }
 
-    private Bootstrap bootstrap(final RipcVersion version, final Promise<Channel> handshake)
+    private Bootstrap bootstrap(
+        final InetSocketAddress address, final RipcVersion version, final Promise<Channel> handshake)
     {
+        final SslContext sslContext = ctx.sslContext();
         final RipcChannelSettings settings = ctx.channelSettings();
         final int pingTimeoutSeconds = (int)TimeUnit.NANOSECONDS.toSeconds(ctx.pingTimeoutNs());
         return new Bootstrap()
@@ -179,8 +187,11 @@ public final class RipcClient implements AutoCloseable
                 protected void initChannel(final SocketChannel channel)
                 {
                     channels.add(channel);
+                    // the host name as given (not a reverse lookup) is what the server's certificate must name
                     RipcPipeline.initHandshakePhase(channel, settings, new RipcClientHandshakeHandler(
-                        settings, version, pingTimeoutSeconds, ctx.hostName(), random, handshake), ctx.channelHook());
+                        settings, version, pingTimeoutSeconds, ctx.hostName(), random, handshake), ctx.channelHook(),
+                        null == sslContext ? null :
+                        sslContext.newHandler(channel.alloc(), address.getHostString(), address.getPort()));
                 }
             });
     }
@@ -259,6 +270,7 @@ public final class RipcClient implements AutoCloseable
         private int port = RipcConfiguration.clientPort();
         private long pingTimeoutNs = RipcConfiguration.pingTimeoutNs();
         private boolean versionFallback = RipcConfiguration.clientVersionFallback();
+        private boolean tlsEnabled = RipcConfiguration.clientTlsEnabled();
         private String hostName;
 
         @Override
@@ -338,6 +350,31 @@ public final class RipcClient implements AutoCloseable
         public long pingTimeoutNs()
         {
             return pingTimeoutNs;
+        }
+
+        /**
+         * @param tlsEnabled speak TLS with the {@code mdhub.tls.*} settings when no TLS context is supplied.
+         * @return this.
+         */
+        public Context tlsEnabled(final boolean tlsEnabled)
+        {
+            checkNotConcluded();
+            this.tlsEnabled = tlsEnabled;
+            return this;
+        }
+
+        /**
+         * @return whether the client speaks TLS with the {@code mdhub.tls.*} settings.
+         */
+        public boolean tlsEnabled()
+        {
+            return tlsEnabled;
+        }
+
+        @Override
+        protected SslContext defaultSslContext()
+        {
+            return tlsEnabled ? TlsSettings.fromConfiguration().nettyClientContext() : null;
         }
 
         /**

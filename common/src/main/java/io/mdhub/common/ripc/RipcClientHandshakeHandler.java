@@ -24,6 +24,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.ByteToMessageDecoder;
+import io.netty.handler.ssl.SslHandler;
 import io.netty.util.concurrent.Promise;
 
 /**
@@ -97,8 +98,11 @@ final class RipcClientHandshakeHandler extends ByteToMessageDecoder
             timeout.cancel(false);
             // The guard (or whoever closed the channel) recorded why: only a close by the peer may trigger the
             // RIPC13 fallback, never a local close, an error or a malformed ack.
+            // A close before the TLS handshake completed is a TLS failure, which a RIPC13 retry cannot mend.
             final RipcDisconnectReason recorded = RipcDisconnects.reason(ctx.channel());
-            final RipcDisconnectReason reason = null == recorded ? RipcDisconnectReason.PEER_CLOSED : recorded;
+            final SslHandler tls = ctx.pipeline().get(SslHandler.class);
+            final RipcDisconnectReason reason = null != tls && !tls.handshakeFuture().isSuccess() ?
+                RipcDisconnectReason.TLS_HANDSHAKE : null == recorded ? RipcDisconnectReason.PEER_CLOSED : recorded;
             connectPromise.tryFailure(new RipcHandshakeException(
                 reason, version, "connection ended (" + reason.label() + ") before the ConnectAck"));
         }

@@ -204,6 +204,17 @@ public final class RipcConfiguration
      */
     public static final boolean CLIENT_VERSION_FALLBACK_DEFAULT = true;
 
+    /**
+     * Whether a {@link RipcClient} (the {@code client} and {@code source} tools, the distributor's route links)
+     * speaks TLS, with the {@code mdhub.tls.*} settings (truststore; keystore for a client certificate).
+     */
+    public static final String CLIENT_TLS_ENABLED_PROP_NAME = "mdhub.ripc.client.tls.enabled";
+
+    /**
+     * Default: plain TCP.
+     */
+    public static final boolean CLIENT_TLS_ENABLED_DEFAULT = false;
+
     private RipcConfiguration()
     {
     }
@@ -354,6 +365,14 @@ public final class RipcConfiguration
     public static int clientPort()
     {
         return ConfigValues.getInt(CLIENT_PORT_PROP_NAME, CLIENT_PORT_DEFAULT, 1, 65_535);
+    }
+
+    /**
+     * @return true when a client speaks TLS.
+     */
+    public static boolean clientTlsEnabled()
+    {
+        return ConfigValues.getBoolean(CLIENT_TLS_ENABLED_PROP_NAME, CLIENT_TLS_ENABLED_DEFAULT);
     }
 
     /**

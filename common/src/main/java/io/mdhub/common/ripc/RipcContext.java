@@ -6,6 +6,7 @@ import java.util.concurrent.TimeUnit;
 
 import io.mdhub.common.config.BaseContext;
 import io.netty.channel.EventLoopGroup;
+import io.netty.handler.ssl.SslContext;
 import io.netty.util.concurrent.EventExecutor;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.status.CountersManager;
@@ -23,7 +24,7 @@ import org.slf4j.LoggerFactory;
 public abstract class RipcContext<T extends RipcContext<T>> extends BaseContext<T>
 {
     /**
-     * Counters the default in-memory CountersManager has room for (a RIPC component allocates about 26).
+     * Counters the default in-memory CountersManager has room for (a RIPC component allocates about 30).
      */
     public static final int DEFAULT_COUNTERS_CAPACITY = 64;
 
@@ -50,6 +51,7 @@ public abstract class RipcContext<T extends RipcContext<T>> extends BaseContext<
     private boolean useEpoll = RipcConfiguration.epoll();
     private boolean packOutbound = RipcConfiguration.packOutbound();
     private RipcChannelHook channelHook;
+    private SslContext sslContext;
     private CountersManager countersManager;
     private EventLoopGroup eventLoopGroup;
 
@@ -72,6 +74,11 @@ public abstract class RipcContext<T extends RipcContext<T>> extends BaseContext<
         requireRange(RipcConfiguration.EVENT_LOOP_THREADS_PROP_NAME, eventLoopThreads, 1,
             RipcConfiguration.EVENT_LOOP_THREADS_MAX);
 
+        if (null == sslContext)
+        {
+            sslContext = defaultSslContext();
+        }
+
         if (null == countersManager)
         {
             ownsCountersManager = true;
@@ -91,6 +98,15 @@ public abstract class RipcContext<T extends RipcContext<T>> extends BaseContext<
             eventLoopGroup = RipcTransport.newEventLoopGroup(
                 eventLoopThreads, useEpoll, EVENT_LOOP_THREAD_PREFIX + componentName);
         }
+    }
+
+    /**
+     * @return the TLS context conclude uses when none was supplied: null (plain TCP) unless a subclass's
+     * configuration asks for TLS.
+     */
+    protected SslContext defaultSslContext()
+    {
+        return null;
     }
 
     /**
@@ -341,6 +357,26 @@ public abstract class RipcContext<T extends RipcContext<T>> extends BaseContext<
     public RipcChannelHook channelHook()
     {
         return channelHook;
+    }
+
+    /**
+     * @param sslContext TLS on every connection of this component (a server context for a server, a client context
+     *                   for a client; see {@code TlsSettings}); null for plain TCP.
+     * @return this.
+     */
+    public T sslContext(final SslContext sslContext)
+    {
+        checkNotConcluded();
+        this.sslContext = sslContext;
+        return self();
+    }
+
+    /**
+     * @return the TLS context, or null for plain TCP.
+     */
+    public SslContext sslContext()
+    {
+        return sslContext;
     }
 
     /**

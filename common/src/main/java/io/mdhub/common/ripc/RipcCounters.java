@@ -30,6 +30,8 @@ public final class RipcCounters implements AutoCloseable
     private final AtomicCounter bytesOut;
     private final AtomicCounter pingsIn;
     private final AtomicCounter pingsOut;
+    private final AtomicCounter tlsHandshakeFailures;
+    private final AtomicCounter tlsHandshakesCompleted;
     private final AtomicCounter[] disconnects = new AtomicCounter[RipcDisconnectReason.count()];
 
     /**
@@ -57,6 +59,10 @@ public final class RipcCounters implements AutoCloseable
         bytesOut = countersManager.newCounter("ripc-bytes-out:" + suffix, MdCounters.RIPC_BYTES_OUT_TYPE_ID);
         pingsIn = countersManager.newCounter("ripc-pings-in:" + suffix, MdCounters.RIPC_PINGS_IN_TYPE_ID);
         pingsOut = countersManager.newCounter("ripc-pings-out:" + suffix, MdCounters.RIPC_PINGS_OUT_TYPE_ID);
+        tlsHandshakeFailures = countersManager.newCounter(
+            "ripc-tls-handshake-failures:" + suffix, MdCounters.RIPC_TLS_HANDSHAKE_FAILURES_TYPE_ID);
+        tlsHandshakesCompleted = countersManager.newCounter(
+            "ripc-tls-handshakes-completed:" + suffix, MdCounters.RIPC_TLS_HANDSHAKES_COMPLETED_TYPE_ID);
 
         final UnsafeBuffer key = new UnsafeBuffer(new byte[Integer.BYTES]);
         for (final RipcDisconnectReason reason : RipcDisconnectReason.values())
@@ -158,6 +164,22 @@ public final class RipcCounters implements AutoCloseable
     }
 
     /**
+     * @return TLS handshakes that did not complete (TLS ports and TLS clients only).
+     */
+    public AtomicCounter tlsHandshakeFailures()
+    {
+        return tlsHandshakeFailures;
+    }
+
+    /**
+     * @return TLS handshakes completed.
+     */
+    public AtomicCounter tlsHandshakesCompleted()
+    {
+        return tlsHandshakesCompleted;
+    }
+
+    /**
      * @param reason a disconnect reason.
      * @return the counter of that reason.
      */
@@ -174,6 +196,7 @@ public final class RipcCounters implements AutoCloseable
     {
         CloseHelper.closeAll(disconnects);
         CloseHelper.closeAll(connectionsOpened, connectionsActive, handshakesCompleted, framesIn, framesOut,
-            messagesIn, messagesOut, bytesIn, bytesOut, pingsIn, pingsOut);
+            messagesIn, messagesOut, bytesIn, bytesOut, pingsIn, pingsOut, tlsHandshakeFailures,
+            tlsHandshakesCompleted);
     }
 }

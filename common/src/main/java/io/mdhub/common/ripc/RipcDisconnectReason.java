@@ -87,7 +87,13 @@ public enum RipcDisconnectReason
      * The remote address is over its budget of connections in their handshake or of new connections a second:
      * closed as it was accepted.
      */
-    ADDRESS_BUDGET(15, "address-budget", true);
+    ADDRESS_BUDGET(15, "address-budget", true),
+
+    /**
+     * The TLS handshake of a TLS port failed: a plain-TCP (or otherwise non-TLS) peer, a certificate not trusted or
+     * missing where mutual TLS requires one, no common protocol or suite.
+     */
+    TLS_HANDSHAKE(16, "tls-handshake", true);
 
     private static final RipcDisconnectReason[] VALUES = values();
 

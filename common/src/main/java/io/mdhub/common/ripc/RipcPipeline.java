@@ -4,13 +4,18 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelPipeline;
+import io.netty.handler.ssl.SslHandler;
 
 /**
  * Names of the RIPC handlers and the one place that lays them out. A RIPC pipeline, socket side first:
  * <pre>
- *  handshake phase:  ripc-guard | ripc-handshake                              | application... | ripc-errors
- *  data phase:       ripc-guard | ripc-liveness | ripc-decoder | ripc-encoder | application... | ripc-errors
+ *  handshake phase:  ripc-guard [ripc-tls ripc-tls-watch] ripc-handshake                   application.. ripc-errors
+ *  data phase:       ripc-guard [ripc-tls] ripc-liveness ripc-decoder ripc-encoder application.. ripc-errors
  * </pre>
+ * On a TLS connection the {@code SslHandler} sits behind the guard, so the guard still counts bytes as they cross the
+ * socket and sees every connection, also one refused in its TLS handshake; the RIPC handshake starts once the TLS
+ * one is done (the client's ConnectReq waits in the {@code SslHandler}), and the RIPC handshake timeout, started
+ * when the pipeline is built, bounds both.
  * The application handlers (added by a {@link RipcChannelHook}) receive a {@link RipcSession} user event when the
  * handshake completes, then one {@code ByteBuf} per RWF message (theirs to release); they write one {@code ByteBuf}
  * per RWF message (the encoder's to release).
@@ -21,6 +26,16 @@ public final class RipcPipeline
      * Connection counting and close bookkeeping.
      */
     public static final String GUARD = "ripc-guard";
+
+    /**
+     * Netty's {@code SslHandler} on a TLS connection.
+     */
+    public static final String TLS = "ripc-tls";
+
+    /**
+     * Counts the TLS handshake's outcome and ends a connection whose TLS handshake failed; leaves on success.
+     */
+    public static final String TLS_WATCH = "ripc-tls-watch";
 
     /**
      * Server or client handshake handler; replaced by the data-phase handlers.
@@ -57,8 +72,24 @@ public final class RipcPipeline
         final ChannelHandler handshakeHandler,
         final RipcChannelHook hook)
     {
+        initHandshakePhase(channel, settings, handshakeHandler, hook, null);
+    }
+
+    static void initHandshakePhase(
+        final Channel channel,
+        final RipcChannelSettings settings,
+        final ChannelHandler handshakeHandler,
+        final RipcChannelHook hook,
+        final SslHandler tls)
+    {
         final ChannelPipeline pipeline = channel.pipeline();
         pipeline.addLast(GUARD, new RipcConnectionGuard(settings));
+        if (null != tls)
+        {
+            tls.setHandshakeTimeoutMillis(0); // the RIPC handshake timeout covers both handshakes
+            pipeline.addLast(TLS, tls);
+            pipeline.addLast(TLS_WATCH, new RipcTlsWatcher(settings));
+        }
         pipeline.addLast(HANDSHAKE, handshakeHandler);
         if (null != hook)
         {
@@ -76,7 +107,7 @@ public final class RipcPipeline
     {
         final ChannelPipeline pipeline = handshakeCtx.pipeline();
         final RipcFrameDecoder decoder = new RipcFrameDecoder(session, settings);
-        pipeline.addAfter(GUARD, LIVENESS, new RipcLivenessHandler(session, settings, decoder));
+        pipeline.addBefore(HANDSHAKE, LIVENESS, new RipcLivenessHandler(session, settings, decoder));
         pipeline.addAfter(HANDSHAKE, DECODER, decoder);
         pipeline.addAfter(DECODER, ENCODER, new RipcFrameEncoder(session, settings));
         handshakeCtx.channel().attr(RipcSession.ATTRIBUTE).set(session);

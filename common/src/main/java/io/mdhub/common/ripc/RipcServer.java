@@ -13,6 +13,7 @@ import io.netty.channel.ChannelOption;
 import io.netty.channel.group.ChannelGroup;
 import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.channel.socket.SocketChannel;
+import io.netty.handler.ssl.SslContext;
 import io.netty.util.concurrent.GlobalEventExecutor;
 import org.agrona.CloseHelper;
 
@@ -21,7 +22,10 @@ import io.mdhub.common.net.AddressBudget;
 /**
  * An RSSL (RIPC) server over Netty that real ETA 3.9 consumers and providers connect to. Launch it from a
  * {@link Context}; every accepted connection gets one pipeline built by one {@code ChannelInitializer} (see
- * {@link RipcPipeline}), and the application sees decoded RWF messages through its {@link RipcChannelHook}.
+ * {@link RipcPipeline}), and the application sees decoded RWF messages through its {@link RipcChannelHook}. With a
+ * TLS context ({@link Context#sslContext}) the port speaks TLS only: a plain-TCP client fails the TLS handshake and
+ * is closed (reason {@code tls-handshake}); the TLS handshake counts against the address's handshake budget and the
+ * handshake timeout like the RIPC one.
  * <pre>{@code
  * try (RipcServer server = RipcServer.launch(new RipcServer.Context().port(14002).channelHook(
  *     (ch) -> ch.pipeline().addLast(new MyRwfHandler()))))
@@ -42,6 +46,11 @@ public final class RipcServer implements AutoCloseable
         final RipcServerSettings serverSettings = new RipcServerSettings(
             ctx.maxUserMsgSize(), ctx.pingTimeoutNs(), ctx.minPingTimeoutNs(), ctx.componentName());
         final RipcChannelHook hook = ctx.channelHook();
+        final SslContext sslContext = ctx.sslContext();
+        if (null != sslContext && !sslContext.isServer())
+        {
+            throw new IllegalArgumentException("a RIPC server needs a server TLS context");
+        }
         final AddressBudget budget = new AddressBudget(ctx.addressMaxHandshakes(), ctx.addressAcceptRate(),
             RipcConfiguration.ADDRESS_MAX_HANDSHAKES_PROP_NAME, RipcConfiguration.ADDRESS_ACCEPT_RATE_PROP_NAME);
 
@@ -64,8 +73,9 @@ public final class RipcServer implements AutoCloseable
                         return;
                     }
                     channels.add(channel);
-                    RipcPipeline.initHandshakePhase(
-                        channel, settings, new RipcServerHandshakeHandler(settings, serverSettings), hook);
+                    RipcPipeline.initHandshakePhase(channel, settings,
+                        new RipcServerHandshakeHandler(settings, serverSettings), hook,
+                        null == sslContext ? null : sslContext.newHandler(channel.alloc()));
                     channel.pipeline().addAfter(RipcPipeline.HANDSHAKE, HANDSHAKE_SLOT,
                         new HandshakeSlot(budget, address));
                 }

@@ -12,7 +12,7 @@ import org.agrona.concurrent.status.CountersReader;
  * (e.g. {@code "ripc-disconnects: reason=ping-timeout component=p2p"}) so the label alone says what it counts.
  * <p>
  * Blocks: 20 000-20 099 RIPC transport; 20 100-20 199 distributor; 20 200-20 299 p2p-server; 20 300-20 399
- * backbone protocol; the next ones are free (orders...).
+ * backbone protocol; 20 400-20 499 orders; 20 500-20 599 doorbells; 20 600-20 619 TLS.
  */
 public final class MdCounters
 {
@@ -476,6 +476,27 @@ public final class MdCounters
      */
     public static final int ENTITLEMENT_SERVICES_REFUSED_TYPE_ID = 20_702;
 
+    /**
+     * RIPC over TLS: TLS handshakes that did not complete (a plain-TCP or otherwise non-TLS peer, a certificate
+     * not trusted, no common protocol or suite, a timeout or a close during the handshake).
+     */
+    public static final int RIPC_TLS_HANDSHAKE_FAILURES_TYPE_ID = 20_600;
+
+    /**
+     * RIPC over TLS: TLS handshakes completed.
+     */
+    public static final int RIPC_TLS_HANDSHAKES_COMPLETED_TYPE_ID = 20_601;
+
+    /**
+     * Orders over TLS: TLS handshakes on an order port that did not complete (as for RIPC).
+     */
+    public static final int ORDER_TLS_HANDSHAKE_FAILURES_TYPE_ID = 20_610;
+
+    /**
+     * Orders over TLS: TLS handshakes on an order port completed.
+     */
+    public static final int ORDER_TLS_HANDSHAKES_COMPLETED_TYPE_ID = 20_611;
+
     private MdCounters()
     {
     }
@@ -512,6 +533,8 @@ public final class MdCounters
                     (typeId >= BACKBONE_MALFORMED_TYPE_ID && typeId <= BACKBONE_RECONNECTS_TYPE_ID) ||
                     (typeId >= ORDER_ACCEPTED_TYPE_ID && typeId <= ORDER_CATCH_UP_SENT_TYPE_ID) ||
                     (typeId >= ENTITLEMENT_RELOADS_TYPE_ID && typeId <= ENTITLEMENT_SERVICES_REFUSED_TYPE_ID) ||
+                    (typeId >= RIPC_TLS_HANDSHAKE_FAILURES_TYPE_ID &&
+                        typeId <= ORDER_TLS_HANDSHAKES_COMPLETED_TYPE_ID) ||
                     DOORBELL_REFUSED_TYPE_ID == typeId;
         }
     }

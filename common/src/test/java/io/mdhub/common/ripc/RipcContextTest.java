@@ -55,7 +55,7 @@ class RipcContextTest
             MdTests.await("close() to wait for the live channel",
                 () -> Thread.State.TIMED_WAITING == closer.getState() || !closer.isAlive());
             assertTrue(closer.isAlive(), "close() returned while a channel could still update its counters");
-            assertEquals(RipcContextTest.countCounters(countersManager), RipcDisconnectReason.count() + 11);
+            assertEquals(RipcContextTest.countCounters(countersManager), RipcDisconnectReason.count() + 13);
 
             channel.close(); // its close is still counted in a live counter
             assertEquals(1, localCloses.get());

@@ -95,7 +95,7 @@ final class OrderAgent implements Agent, PeerListener, RoleArbiter.Actions
             ctx.addressAcceptRate(), counters.connectionsRefused);
         this.ingress = new OrderIngress(ctx, partitions, store, clients, roles, processorFailures, counters,
             ingressGate);
-        this.ingressListener = poller.listen(ctx.address(), ingress, ingressGate);
+        this.ingressListener = poller.listen(ctx.address(), ingress, ingressGate, ctx.serverEngines());
         poller.blockAfterWork(true); // every duty cycle sets the deadline to its next timer, or now with work left
         fence.watchOn(poller); // served when its sockets are ready or its timers due, not on a tick
     }

@@ -31,6 +31,8 @@ final class OrderCounters implements AutoCloseable
     final AtomicCounter storeInlineChunks;
     final AtomicCounter staleCatchUpRequests;
     final AtomicCounter connectionsRefused;
+    final AtomicCounter tlsHandshakeFailures;
+    final AtomicCounter tlsHandshakesCompleted;
     final AtomicCounter garbage;
     final AtomicCounter catchUpSent;
     /** Not a counter: the store-to-completion latency of the orders this server completes as primary. */
@@ -66,6 +68,10 @@ final class OrderCounters implements AutoCloseable
             "order-catch-up-stale-requests" + suffix, MdCounters.ORDER_CATCH_UP_STALE_TYPE_ID);
         connectionsRefused = counters.newCounter(
             "order-connections-refused" + suffix, MdCounters.ORDER_CONNECTIONS_REFUSED_TYPE_ID);
+        tlsHandshakeFailures = counters.newCounter(
+            "order-tls-handshake-failures" + suffix, MdCounters.ORDER_TLS_HANDSHAKE_FAILURES_TYPE_ID);
+        tlsHandshakesCompleted = counters.newCounter(
+            "order-tls-handshakes-completed" + suffix, MdCounters.ORDER_TLS_HANDSHAKES_COMPLETED_TYPE_ID);
         garbage = counters.newCounter("order-garbage" + suffix, MdCounters.ORDER_GARBAGE_TYPE_ID);
         catchUpSent = counters.newCounter("order-catch-up-sent" + suffix, MdCounters.ORDER_CATCH_UP_SENT_TYPE_ID);
     }
@@ -76,6 +82,6 @@ final class OrderCounters implements AutoCloseable
         CloseHelper.quietCloseAll(ordersAccepted, ordersAcked, duplicates, rejected, replicated, gaps, failovers,
             malformed, heldAcks, forcedTakeovers, fenceLost, sinkErrors, unknownClient, answersForPeer,
             answerRequests, errors, clientsEvicted, storeInlineChunks, staleCatchUpRequests, connectionsRefused,
-            garbage, catchUpSent);
+            garbage, catchUpSent, tlsHandshakeFailures, tlsHandshakesCompleted);
     }
 }

@@ -49,6 +49,7 @@ final class OrderIngress implements ConnectionHandler
     private final OrderRecordEncoder recordEncoder = new OrderRecordEncoder();
     private final ExpandableDirectByteBuffer recordBuffer = new ExpandableDirectByteBuffer(1024);
     private final LogSummary garbageLog;
+    private final LogSummary tlsLog;
     private final LogInterval unknownClientLog = new LogInterval(LogInterval.ONE_SECOND_NS);
     private final AddressGate gate;
     private final ArrayList<FrameConnection> closing = new ArrayList<>();
@@ -66,6 +67,7 @@ final class OrderIngress implements ConnectionHandler
         this.serverId = ctx.serverId();
         this.gate = gate;
         this.garbageLog = new LogSummary(LOG, "order server " + serverId, "garbage from clients", 2);
+        this.tlsLog = new LogSummary(LOG, "order server " + serverId, "failed TLS handshakes", 1);
         this.maxOrderBytes = ctx.maxOrderBytes();
         this.preProcessor = ctx.preProcessor();
         this.partitions = partitions;
@@ -74,6 +76,12 @@ final class OrderIngress implements ConnectionHandler
         this.roles = roles;
         this.processorFailures = processorFailures;
         this.counters = counters;
+    }
+
+    @Override
+    public void onTlsReady(final FrameConnection connection)
+    {
+        counters.tlsHandshakesCompleted.increment();
     }
 
     @Override
@@ -129,6 +137,16 @@ final class OrderIngress implements ConnectionHandler
     @Override
     public void onClose(final FrameConnection connection, final String reason)
     {
+        if (connection.isTls() && !connection.isTlsReady())
+        {
+            counters.tlsHandshakeFailures.increment(); // refused (plain TCP, untrusted certificate) or abandoned
+            if (null != connection.tlsFailure() &&
+                tlsLog.admit(0, "tls-handshake", true, connection.remoteAddress() + " " + reason))
+            {
+                LOG.warn("order server {}: closed the connection from {}: {}", serverId, connection.remoteAddress(),
+                    reason);
+            }
+        }
         gate.closed(connection);
         clients.onClose(connection, reason);
     }

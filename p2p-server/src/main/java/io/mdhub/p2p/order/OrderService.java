@@ -1,5 +1,13 @@
 package io.mdhub.p2p.order;
 
+import java.util.function.Supplier;
+
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLEngine;
+
+import io.mdhub.common.config.ConfigValues;
+import io.mdhub.common.tls.TlsSettings;
+
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
@@ -365,6 +373,9 @@ public final class OrderService implements AutoCloseable
         private int serverId = OrderServiceConfiguration.serverId();
         private int partitions = OrderServiceConfiguration.partitions();
         private String address = OrderServiceConfiguration.string(OrderServiceConfiguration.ADDRESS_PROP_NAME);
+        private boolean tlsEnabled = OrderServiceConfiguration.tlsEnabled();
+        private TlsSettings tls;
+        private Supplier<SSLEngine> serverEngines;
         private String peerAddress = OrderServiceConfiguration.string(
             OrderServiceConfiguration.PEER_ADDRESS_PROP_NAME);
         private String peerRemoteAddress = OrderServiceConfiguration.string(
@@ -405,6 +416,13 @@ public final class OrderService implements AutoCloseable
         @Override
         protected void concludeContext()
         {
+            if (tlsEnabled)
+            {
+                // key material is read now: a wrong path or password stops the server before it listens
+                final TlsSettings settings = null == tls ? TlsSettings.fromConfiguration() : tls;
+                final SSLContext sslContext = settings.jdkContext(true);
+                serverEngines = () -> settings.newServerEngine(sslContext);
+            }
             requireRange(OrderServiceConfiguration.SERVER_ID_PROP_NAME, serverId, 0, 1);
             requireRange(OrderServiceConfiguration.PARTITIONS_PROP_NAME, partitions, 1, OrderQueue.MAX_PARTITIONS);
             requireRange(OrderServiceConfiguration.MAX_ORDER_BYTES_PROP_NAME, maxOrderBytes,
@@ -619,6 +637,33 @@ public final class OrderService implements AutoCloseable
             this.addressMaxHandshakes = maxHandshakes;
             this.addressAcceptRate = acceptsPerSecond;
             return this;
+        }
+
+        /**
+         * @param tlsEnabled whether the client order port speaks TLS.
+         * @return this.
+         */
+        public Context tlsEnabled(final boolean tlsEnabled)
+        {
+            checkNotConcluded();
+            this.tlsEnabled = tlsEnabled;
+            return this;
+        }
+
+        /**
+         * @param tls TLS settings of the client order port; when null, conclude reads the {@code mdhub.tls.*} keys.
+         * @return this.
+         */
+        public Context tls(final TlsSettings tls)
+        {
+            checkNotConcluded();
+            this.tls = tls;
+            return this;
+        }
+
+        Supplier<SSLEngine> serverEngines()
+        {
+            return serverEngines;
         }
 
         int addressMaxHandshakes()

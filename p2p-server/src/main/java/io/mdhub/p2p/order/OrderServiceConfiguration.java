@@ -30,6 +30,12 @@ public final class OrderServiceConfiguration
     /** host:port this server takes order clients on (TCP). */
     public static final String ADDRESS_PROP_NAME = "mdhub.order.address";
 
+    /**
+     * Whether the client order port ({@link #ADDRESS_PROP_NAME}) speaks TLS (the {@code mdhub.tls.*} settings);
+     * the peer and fence ports stay plain TCP.
+     */
+    public static final String TLS_ENABLED_PROP_NAME = "mdhub.order.tls.enabled";
+
     /** host:port this server takes its peer's replication and heartbeats on (TCP). */
     public static final String PEER_ADDRESS_PROP_NAME = "mdhub.order.peer.address";
     /** host:port of the peer's peer address, where this server sends. */
@@ -313,5 +319,13 @@ public final class OrderServiceConfiguration
     static String idleStrategy()
     {
         return ConfigValues.getString(IDLE_STRATEGY_PROP_NAME, IDLE_STRATEGY_DEFAULT);
+    }
+
+    /**
+     * @return true if the client order port speaks TLS ({@code mdhub.tls.*} give its keys).
+     */
+    public static boolean tlsEnabled()
+    {
+        return ConfigValues.getBoolean(TLS_ENABLED_PROP_NAME, false);
     }
 }

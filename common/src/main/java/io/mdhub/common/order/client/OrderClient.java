@@ -1,5 +1,7 @@
 package io.mdhub.common.order.client;
 
+import io.mdhub.common.tls.TlsSettings;
+
 import java.util.ArrayList;
 import java.util.List;
 
@@ -111,6 +113,10 @@ public final class OrderClient implements AutoCloseable
             this.routing = new OrderRouting(pairCount, orders, ackTimeoutNs);
             this.links = new ServerLinks(clientId, addresses, ctx.maxOrderLength(),
                 ctx.helloIntervalMs() * 1_000_000L, clock, poller, routing, counters);
+            if (null != ctx.tls())
+            {
+                links.tls(ctx.tls(), ctx.tls().jdkContext(false));
+            }
             links.connect(new OrderClientEgress(clientId, clock, orders, routing, links, counters));
             if (idleStrategy instanceof SocketIdleStrategy)
             {
@@ -836,6 +842,8 @@ public final class OrderClient implements AutoCloseable
         private long clientId = OrderClientConfiguration.clientId();
         private List<OrderServerAddress> servers = OrderServerAddress.parseList(OrderClientConfiguration.servers());
         private int window = OrderClientConfiguration.window();
+        private TlsSettings tls = OrderClientConfiguration.tlsEnabled() ?
+            TlsSettings.fromConfiguration() : null;
         private int maxOrderLength = OrderClientConfiguration.maxOrderLength();
         private long ackTimeoutMs = OrderClientConfiguration.ackTimeoutMs();
         private long submitTimeoutMs = OrderClientConfiguration.submitTimeoutMs();
@@ -846,6 +854,26 @@ public final class OrderClient implements AutoCloseable
         private NanoClock nanoClock;
         private boolean isClientIdAssigned;
         private IdleStrategy concludedIdleStrategy;
+
+        /**
+         * @param tls TLS to the servers with these settings; null for plain TCP (the default unless
+         *            {@code mdhub.order.client.tls.enabled} is set).
+         * @return this.
+         */
+        public Context tls(final TlsSettings tls)
+        {
+            checkNotConcluded();
+            this.tls = tls;
+            return this;
+        }
+
+        /**
+         * @return the TLS settings, or null for plain TCP.
+         */
+        public TlsSettings tls()
+        {
+            return tls;
+        }
 
         @Override
         protected void concludeContext()

@@ -16,6 +16,12 @@ public final class OrderClientConfiguration
     public static final String CLIENT_ID_PROP_NAME = "mdhub.order.client.id";
 
     /**
+     * Whether the client speaks TLS to the order servers (the {@code mdhub.tls.*} settings: truststore, and a
+     * keystore for a client certificate).
+     */
+    public static final String TLS_ENABLED_PROP_NAME = "mdhub.order.client.tls.enabled";
+
+    /**
      * Default for {@link #CLIENT_ID_PROP_NAME}: 0, a new id per run.
      */
     public static final long CLIENT_ID_DEFAULT = 0;
@@ -188,5 +194,13 @@ public final class OrderClientConfiguration
     {
         return ConfigValues.getSize(
             SEND_LIMIT_BYTES_PROP_NAME, SEND_LIMIT_BYTES_DEFAULT, 64 * 1024, 1024 * 1024 * 1024);
+    }
+
+    /**
+     * @return true if the client speaks TLS to the order servers ({@code mdhub.tls.*} give its trust and keys).
+     */
+    public static boolean tlsEnabled()
+    {
+        return ConfigValues.getBoolean(TLS_ENABLED_PROP_NAME, false);
     }
 }

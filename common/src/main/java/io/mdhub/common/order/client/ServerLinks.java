@@ -1,5 +1,11 @@
 package io.mdhub.common.order.client;
 
+import java.net.InetSocketAddress;
+
+import javax.net.ssl.SSLContext;
+
+import io.mdhub.common.tls.TlsSettings;
+
 import java.util.List;
 
 import org.agrona.DirectBuffer;
@@ -46,6 +52,21 @@ final class ServerLinks
      * @param routing         told when a server connects or is lost; says whose map has arrived.
      * @param counters        the client's counters (hellos, server losses).
      */
+    private TlsSettings tls;
+    private SSLContext sslContext;
+
+    /**
+     * Speak TLS to the servers: call before {@link #connect}.
+     *
+     * @param tls        the settings (host name check, protocols).
+     * @param sslContext the client context built from them.
+     */
+    void tls(final TlsSettings tls, final SSLContext sslContext)
+    {
+        this.tls = tls;
+        this.sslContext = sslContext;
+    }
+
     ServerLinks(
         final long clientId,
         final List<OrderServerAddress> addresses,
@@ -303,7 +324,9 @@ final class ServerLinks
     private int connect(final ServerLink link, final long nowNs)
     {
         link.nextConnectNs = nowNs + SocketPoller.RECONNECT_INTERVAL_NS;
-        link.connection = poller.connect(link.address.socketAddress(), link);
+        final InetSocketAddress address = link.address.socketAddress();
+        link.connection = poller.connect(address, link,
+            null == sslContext ? null : tls.newClientEngine(sslContext, address.getHostString(), address.getPort()));
         link.publisher.connection(link.connection);
         return 1;
     }

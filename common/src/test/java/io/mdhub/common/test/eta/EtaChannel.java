@@ -7,6 +7,7 @@ import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
 import java.util.Iterator;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import java.util.function.Predicate;
 
 import com.refinitiv.eta.codec.Buffer;
@@ -130,6 +131,68 @@ public final class EtaChannel implements AutoCloseable
         final int protocolType,
         final String componentVersion)
     {
+        return connectAsync(host, port, pingTimeoutSeconds, protocolType, componentVersion, (options) -> { });
+    }
+
+    /**
+     * Connect over TLS (ETA's ENCRYPTED connection type carrying a SOCKET connection) and wait until ACTIVE.
+     *
+     * @param host             server host, as its certificate names it ({@code localhost}).
+     * @param port             server port.
+     * @param keystore         ETA's one keystore: the trusted server certificate, and the client's key for mutual
+     *                         TLS.
+     * @param password         the keystore's password.
+     * @param componentVersion text ETA appends to its own component version in the ConnectReq.
+     * @return the active channel.
+     */
+    public static EtaChannel connectEncrypted(
+        final String host, final int port, final String keystore, final String password,
+        final String componentVersion)
+    {
+        final EtaChannel etaChannel = connectAsync(host, port, DEFAULT_PING_TIMEOUT_SECONDS, Codec.protocolType(),
+            componentVersion, encrypted(keystore, password));
+        etaChannel.awaitActive();
+        return etaChannel;
+    }
+
+    /**
+     * @param keystore PKCS12 keystore ETA trusts (and, for mutual TLS, presents its key from).
+     * @param password its password.
+     * @return what turns connect options into ETA's ENCRYPTED (TLS, then RIPC over the socket) options.
+     */
+    public static Consumer<ConnectOptions> encrypted(final String keystore, final String password)
+    {
+        return (options) ->
+        {
+            options.connectionType(ConnectionTypes.ENCRYPTED);
+            options.encryptionOptions().connectionType(ConnectionTypes.SOCKET);
+            options.encryptionOptions().KeystoreFile(keystore);
+            options.encryptionOptions().KeystorePasswd(password);
+            options.encryptionOptions().KeystoreType("PKCS12");
+            options.encryptionOptions().SecurityProtocol("TLS");
+            options.encryptionOptions().SecurityProtocolVersions(new String[]{"1.3", "1.2"});
+        };
+    }
+
+    /**
+     * Start a connection without waiting for the handshake: see {@link #awaitInitResult()}.
+     *
+     * @param host               server address.
+     * @param port               server port.
+     * @param pingTimeoutSeconds ping timeout to ask for.
+     * @param protocolType       0 for RWF (ETA's {@code Codec.protocolType()}), 2 for JSON.
+     * @param componentVersion   text ETA appends to its own component version in the ConnectReq.
+     * @param customizer         last changes to the connect options (e.g. {@link #encrypted}).
+     * @return the channel, still initialising.
+     */
+    public static EtaChannel connectAsync(
+        final String host,
+        final int port,
+        final int pingTimeoutSeconds,
+        final int protocolType,
+        final String componentVersion,
+        final Consumer<ConnectOptions> customizer)
+    {
         final ConnectOptions options = TransportFactory.createConnectOptions();
         options.connectionType(ConnectionTypes.SOCKET);
         options.unifiedNetworkInfo().address(host);
@@ -140,6 +203,7 @@ public final class EtaChannel implements AutoCloseable
         options.blocking(false);
         options.pingTimeout(pingTimeoutSeconds);
         options.componentVersion(componentVersion);
+        customizer.accept(options);
         final Error connectError = TransportFactory.createError();
         final Channel channel = Transport.connect(options, connectError);
         assertTrue(null != channel, () -> "Transport.connect to " + host + ":" + port + ": " + connectError.text());

@@ -98,6 +98,21 @@ public final class EtaConsumer implements AutoCloseable
     }
 
     /**
+     * Connect over TLS (ETA's ENCRYPTED connection type), the login is up to the caller.
+     *
+     * @param host     server host, as its certificate names it.
+     * @param port     server port.
+     * @param keystore ETA's keystore (trusted server certificate; the client key for mutual TLS).
+     * @param password its password.
+     * @return the connected consumer.
+     */
+    public static EtaConsumer connectEncrypted(
+        final String host, final int port, final String keystore, final String password)
+    {
+        return new EtaConsumer(EtaChannel.connectEncrypted(host, port, keystore, password, "mdhub-eta-consumer"));
+    }
+
+    /**
      * @return the transport channel.
      */
     public EtaChannel channel()

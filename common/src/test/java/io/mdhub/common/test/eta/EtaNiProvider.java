@@ -91,6 +91,21 @@ public final class EtaNiProvider implements AutoCloseable
     }
 
     /**
+     * Connect over TLS (ETA's ENCRYPTED connection type); the login is up to the caller.
+     *
+     * @param host     server host, as its certificate names it.
+     * @param port     server port.
+     * @param keystore ETA's keystore (trusted server certificate; the client key for mutual TLS).
+     * @param password its password.
+     * @return the connected provider.
+     */
+    public static EtaNiProvider connectEncrypted(
+        final String host, final int port, final String keystore, final String password)
+    {
+        return new EtaNiProvider(EtaChannel.connectEncrypted(host, port, keystore, password, "mdhub-eta-niprovider"));
+    }
+
+    /**
      * @return the transport channel.
      */
     public EtaChannel channel()
