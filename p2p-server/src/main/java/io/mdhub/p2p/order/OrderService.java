@@ -5,7 +5,6 @@ import java.util.function.Supplier;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLEngine;
 
-import io.mdhub.common.config.ConfigValues;
 import io.mdhub.common.tls.TlsSettings;
 
 import java.net.InetSocketAddress;
