@@ -450,6 +450,21 @@ public final class MdCounters
      */
     public static final int DOORBELL_REFUSED_TYPE_ID = 20_501;
 
+    /** Remote JMX logins refused for a wrong user name or password, or a user without a role. */
+    public static final int JMX_LOGINS_FAILED_TYPE_ID = 20_640;
+
+    /**
+     * Remote JMX logins refused unchecked because their address used up its failed logins of the last minute
+     * ({@code mdhub.jmx.login.failures.per.minute}).
+     */
+    public static final int JMX_LOGINS_THROTTLED_TYPE_ID = 20_641;
+
+    /** Remote JMX logins accepted. */
+    public static final int JMX_LOGINS_ACCEPTED_TYPE_ID = 20_642;
+
+    /** Remote JMX requests refused for the user's role (a monitor invoking an operation, an MBean created). */
+    public static final int JMX_ACCESS_DENIED_TYPE_ID = 20_643;
+
     private MdCounters()
     {
     }
@@ -484,7 +499,8 @@ public final class MdCounters
                     (typeId >= P2P_CONNECTIONS_ACTIVE_TYPE_ID && typeId <= P2P_UPDATES_CONFLATED_TYPE_ID) ||
                     (typeId >= BACKBONE_MALFORMED_TYPE_ID && typeId <= BACKBONE_RECONNECTS_TYPE_ID) ||
                     (typeId >= ORDER_ACCEPTED_TYPE_ID && typeId <= ORDER_CATCH_UP_SENT_TYPE_ID) ||
-                    DOORBELL_REFUSED_TYPE_ID == typeId;
+                    DOORBELL_REFUSED_TYPE_ID == typeId ||
+                    (typeId >= JMX_LOGINS_FAILED_TYPE_ID && typeId <= JMX_ACCESS_DENIED_TYPE_ID);
         }
     }
 
