@@ -2,6 +2,7 @@ package io.mdhub.common.management.jmx;
 
 import java.io.IOException;
 import java.net.MalformedURLException;
+import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
 
@@ -42,6 +43,16 @@ public final class JmxClient
         {
             throw new IllegalArgumentException("a remote process is host:port, not " + hostAndPort, ex);
         }
+    }
+
+    /**
+     * @param passwordFile a file holding a password on its first line, readable by its owner only.
+     * @return the password.
+     * @throws IllegalArgumentException when the file is missing, empty or others may read it.
+     */
+    public static String password(final Path passwordFile)
+    {
+        return JmxUsers.readSecret(passwordFile, "the password file");
     }
 
     /**

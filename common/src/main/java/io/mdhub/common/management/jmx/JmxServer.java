@@ -5,8 +5,6 @@ import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.UnknownHostException;
 import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.rmi.AlreadyBoundException;
 import java.rmi.NoSuchObjectException;
@@ -313,29 +311,13 @@ public final class JmxServer implements AutoCloseable
         }
     }
 
-    /**
-     * @param file    a file whose first line is a secret, readable by its owner only.
-     * @param keyName the key that named it.
-     * @return the secret.
-     */
-    static char[] secret(final String file, final String keyName)
+    private static char[] secret(final String file, final String keyName)
     {
         if (file.isEmpty())
         {
             throw new IllegalArgumentException(keyName + " must name the file holding the store's password");
         }
-        final Path path = Path.of(file);
-        JmxUsers.requireOwnerOnly(path, keyName);
-        try
-        {
-            final String content = Files.readString(path, StandardCharsets.UTF_8);
-            final int end = content.indexOf('\n');
-            return (end < 0 ? content : content.substring(0, end)).strip().toCharArray();
-        }
-        catch (final IOException ex)
-        {
-            throw new IllegalArgumentException(keyName + " " + file + " cannot be read: " + ex.getMessage(), ex);
-        }
+        return JmxUsers.readSecret(Path.of(file), keyName).toCharArray();
     }
 
     /**

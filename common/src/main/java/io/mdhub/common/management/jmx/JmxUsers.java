@@ -122,6 +122,32 @@ public final class JmxUsers
     }
 
     /**
+     * @param file    a file whose first line is a secret (a password), readable by its owner only.
+     * @param keyName the key or option that named it, for messages.
+     * @return the first line, without its line end.
+     * @throws IllegalArgumentException when it is missing, too open or empty.
+     */
+    public static String readSecret(final Path file, final String keyName)
+    {
+        requireOwnerOnly(file, keyName);
+        try
+        {
+            final String content = Files.readString(file, StandardCharsets.UTF_8);
+            final int end = content.indexOf('\n');
+            final String secret = (end < 0 ? content : content.substring(0, end)).strip();
+            if (secret.isEmpty())
+            {
+                throw new IllegalArgumentException(keyName + " " + file + " holds no secret on its first line");
+            }
+            return secret;
+        }
+        catch (final IOException ex)
+        {
+            throw new IllegalArgumentException(keyName + " " + file + " cannot be read: " + ex.getMessage(), ex);
+        }
+    }
+
+    /**
      * @param name     a user name.
      * @param password the password given.
      * @return true when the user exists and the password is right; as slow for an unknown user as for a known one.
