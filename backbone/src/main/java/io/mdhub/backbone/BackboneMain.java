@@ -13,6 +13,7 @@ import io.aeron.AeronVersion;
 import io.aeron.exceptions.AeronException;
 import io.mdhub.common.config.ConfigLoader;
 import io.mdhub.common.management.ManagementServer;
+import io.mdhub.common.management.jmx.JmxServer;
 import io.mdhub.common.metrics.CountersExport;
 import io.mdhub.common.status.MdCounters;
 import picocli.CommandLine;
@@ -102,7 +103,9 @@ public final class BackboneMain implements Callable<Integer>
 
         final BackboneNode.Context ctx = new BackboneNode.Context();
         final ShutdownSignalBarrier barrier = new ShutdownSignalBarrier();
-        try (BackboneNode node = BackboneNode.launch(ctx))
+        // remote JMX first: a bad or unsafe setting stops the daemon before it starts a driver
+        try (JmxServer jmx = JmxServer.launch("mdhub-backbone");
+            BackboneNode node = BackboneNode.launch(ctx))
         {
             // The export reads the driver's mapped counters: it closes before the driver unmaps them.
             try (CountersExport export = CountersExport.start(node.countersReader(), "aeron", MdCounters::isMonotonic);
@@ -112,7 +115,8 @@ public final class BackboneMain implements Callable<Integer>
             {
                 out.print(ctx);
                 out.println(READY_LINE_PREFIX + ": aeronDir=" + node.aeronDirectoryName() + " threadingMode=" +
-                    ctx.concludedThreadingMode() + " " + ManagementServer.describe(http) + " pid=" +
+                    ctx.concludedThreadingMode() + " " + ManagementServer.describe(http) + " " +
+                    JmxServer.describe(jmx) + " pid=" +
                     ProcessHandle.current().pid() + " aeron=" + AeronVersion.VERSION);
                 out.flush();
                 barrier.await();

@@ -12,6 +12,7 @@ import io.mdhub.backbone.BackboneLink;
 import io.mdhub.backbone.ServerOptions;
 import io.mdhub.common.management.ManagementConfiguration;
 import io.mdhub.common.management.ManagementServer;
+import io.mdhub.common.management.jmx.JmxServer;
 import io.mdhub.common.metrics.CountersExport;
 import io.mdhub.common.ripc.NettyProcessDefaults;
 import io.mdhub.common.status.MdCounters;
@@ -90,9 +91,11 @@ public final class DistributorMain implements Callable<Integer>
             ctx.routeCacheEnabled(routeCache);
         }
         final ShutdownSignalBarrier barrier = new ShutdownSignalBarrier();
-        // no backbone, no client: its conductor runs on the backbone's loop, and nothing would keep it alive
-        try (BackboneAttachment backbone = ctx.backbone().enabled() ?
-            BackboneAttachment.attach(options.isEmbeddedDriver()) : null)
+        // remote JMX first: a bad or unsafe setting stops the process before it serves anything
+        try (JmxServer jmx = JmxServer.launch(ctx.componentName());
+            // no backbone, no client: its conductor runs on the backbone's loop, and nothing would keep it alive
+            BackboneAttachment backbone = ctx.backbone().enabled() ?
+                BackboneAttachment.attach(options.isEmbeddedDriver()) : null)
         {
             if (null != backbone)
             {
@@ -110,7 +113,7 @@ public final class DistributorMain implements Callable<Integer>
                 out.println(READY_LINE_PREFIX + ": port=" + distributor.port() + " aeronDir=" +
                     (null == backbone ? "none" : backbone.aeronDirectoryName()) + " routes=" +
                     (ctx.routes().isBlank() ? "none" : ctx.routes()) + " " + ManagementServer.describe(http) +
-                    " pid=" + ProcessHandle.current().pid());
+                    " " + JmxServer.describe(jmx) + " pid=" + ProcessHandle.current().pid());
                 out.flush();
                 barrier.await();
             }

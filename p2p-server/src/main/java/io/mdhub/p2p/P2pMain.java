@@ -10,6 +10,7 @@ import io.mdhub.backbone.BackboneLink;
 import io.mdhub.backbone.ServerOptions;
 import io.mdhub.common.management.ManagementConfiguration;
 import io.mdhub.common.management.ManagementServer;
+import io.mdhub.common.management.jmx.JmxServer;
 import io.mdhub.common.metrics.CountersExport;
 import io.mdhub.common.pause.PauseRecorder;
 import io.mdhub.common.ripc.NettyProcessDefaults;
@@ -61,7 +62,8 @@ public final class P2pMain implements Callable<Integer>
      * back in time.
      */
     private int serveMarketData(
-        final PrintWriter out, final ShutdownSignalBarrier barrier, final OrderService orders, final String orderInfo)
+        final PrintWriter out, final ShutdownSignalBarrier barrier, final OrderService orders, final String orderInfo,
+        final JmxServer jmx)
     {
         try (BackboneAttachment backbone = BackboneAttachment.attach(options.isEmbeddedDriver()))
         {
@@ -83,7 +85,8 @@ public final class P2pMain implements Callable<Integer>
                 }
                 out.println(READY_LINE_PREFIX + ": port=" + server.port() + extra + " aeronDir=" +
                     backbone.aeronDirectoryName() + " workers=" + ctx.workers() + orderInfo + " " +
-                    ManagementServer.describe(http) + " pid=" + ProcessHandle.current().pid());
+                    ManagementServer.describe(http) + " " + JmxServer.describe(jmx) + " pid=" +
+                    ProcessHandle.current().pid());
                 out.flush();
                 barrier.await();
             }
@@ -106,10 +109,12 @@ public final class P2pMain implements Callable<Integer>
         options.loadConfiguration(P2pConfiguration.PORT_PROP_NAME);
 
         final ShutdownSignalBarrier barrier = new ShutdownSignalBarrier();
-        // the pause timeline an order probe reads over JMX at the end of a run, named as the probe reports it
-        try (PauseRecorder pauses = PauseRecorder.startForServer(OrderServiceConfiguration.isEnabled() ?
-            OrderServiceConfiguration.processName() :
-            P2pConfiguration.componentName());
+        final String processName = OrderServiceConfiguration.isEnabled() ? OrderServiceConfiguration.processName() :
+            P2pConfiguration.componentName();
+        // remote JMX first: a bad or unsafe setting stops the process before it serves anything
+        try (JmxServer jmx = JmxServer.launch(processName);
+            // the pause timeline an order probe reads over JMX at the end of a run, named as the probe reports it
+            PauseRecorder pauses = PauseRecorder.startForServer(processName);
             OrderService orders = OrderServiceConfiguration.isEnabled() ?
                 OrderService.launch(new OrderService.Context()) : null;
             CountersExport orderCounters = null == orders ? null : CountersExport.start(
@@ -123,13 +128,14 @@ public final class P2pMain implements Callable<Integer>
                 try (ManagementServer http = launchHttp(OrderServiceConfiguration.processName(), null, null, orders))
                 {
                     out.println(READY_LINE_PREFIX + ": marketData=off" + orderInfo + " " +
-                        ManagementServer.describe(http) + " pid=" + ProcessHandle.current().pid());
+                        ManagementServer.describe(http) + " " + JmxServer.describe(jmx) + " pid=" +
+                        ProcessHandle.current().pid());
                     out.flush();
                     barrier.await();
                 }
                 return 0;
             }
-            return serveMarketData(out, barrier, orders, orderInfo);
+            return serveMarketData(out, barrier, orders, orderInfo, jmx);
         }
         finally
         {

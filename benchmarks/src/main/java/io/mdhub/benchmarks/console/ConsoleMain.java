@@ -1,9 +1,13 @@
 package io.mdhub.benchmarks.console;
 
 import java.io.PrintWriter;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
+
+import io.mdhub.common.management.jmx.JmxClient;
 
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -20,6 +24,9 @@ import picocli.CommandLine.Option;
         "run it as the servers' user) and remote ones, refreshed every second.")
 public final class ConsoleMain implements Callable<Integer>
 {
+    /** The environment variable holding the password when no --password-file is given. */
+    static final String PASSWORD_ENV = "MDHUB_JMX_PASSWORD";
+
     @Option(names = "--once", description = "Print the overview once and exit (two readings --interval-ms apart, " +
         "so rates are filled in).")
     boolean isOnce;
@@ -28,8 +35,22 @@ public final class ConsoleMain implements Callable<Integer>
     String format = "table";
 
     @Option(names = "--remote", split = ",", paramLabel = "HOST:PORT",
-        description = "Remote processes' JMX RMI connectors (com.sun.management.jmxremote.port), comma separated.")
+        description = "Remote processes' JMX connectors (mdhub.jmx.port, or the JDK's " +
+            "com.sun.management.jmxremote.port), comma separated.")
     List<String> remotes = new ArrayList<>();
+
+    @Option(names = "--user", paramLabel = "NAME", description = "Log in to the remote processes as this user.")
+    String user;
+
+    @Option(names = "--password-file", paramLabel = "FILE", description = "The user's password: the first line " +
+        "of a file only its owner may read. Else the environment variable " + PASSWORD_ENV + ". Never on the " +
+        "command line.")
+    Path passwordFile;
+
+    @Option(names = "--tls", description = "TLS to the remote processes (mdhub.jmx.ssl): the server certificate " +
+        "is checked against the JVM's trust store (-Djavax.net.ssl.trustStore in JAVA_OPTS; a client certificate " +
+        "for mutual TLS from -Djavax.net.ssl.keyStore).")
+    boolean isTls;
 
     @Option(names = "--no-local", description = "Do not look for this host's servers.")
     boolean isNoLocal;
@@ -51,7 +72,7 @@ public final class ConsoleMain implements Callable<Integer>
         {
             throw new CommandLine.ParameterException(spec.commandLine(), "--interval-ms is 100 to 60000");
         }
-        try (ConsoleModel model = ConsoleModel.of(remotes, !isNoLocal))
+        try (ConsoleModel model = ConsoleModel.of(remotes, remoteEnvironment(), !isNoLocal))
         {
             if (!isOnce)
             {
@@ -66,5 +87,39 @@ public final class ConsoleMain implements Callable<Integer>
             out.flush();
             return rows.stream().anyMatch((row) -> null != row.error()) ? 1 : 0;
         }
+    }
+
+    private Map<String, Object> remoteEnvironment()
+    {
+        if (null == user)
+        {
+            if (null != passwordFile)
+            {
+                throw new CommandLine.ParameterException(spec.commandLine(), "--password-file needs --user");
+            }
+            return JmxClient.environment(null, null, isTls);
+        }
+        final String password;
+        if (null != passwordFile)
+        {
+            try
+            {
+                password = JmxClient.password(passwordFile);
+            }
+            catch (final IllegalArgumentException ex)
+            {
+                throw new CommandLine.ParameterException(spec.commandLine(), ex.getMessage());
+            }
+        }
+        else
+        {
+            password = System.getenv(PASSWORD_ENV);
+            if (null == password)
+            {
+                throw new CommandLine.ParameterException(spec.commandLine(),
+                    "--user needs --password-file FILE or the environment variable " + PASSWORD_ENV);
+            }
+        }
+        return JmxClient.environment(user, password, isTls);
     }
 }

@@ -39,16 +39,17 @@ final class ConsoleModel implements AutoCloseable
     /**
      * The processes of this host and the remote ones given.
      *
-     * @param remotes {@code host:port} of remote JMX connectors.
-     * @param isLocal whether to look for this host's servers.
+     * @param remotes     {@code host:port} of remote JMX connectors.
+     * @param environment the remote connectors' credentials and TLS settings.
+     * @param isLocal     whether to look for this host's servers.
      * @return the model.
      */
-    static ConsoleModel of(final List<String> remotes, final boolean isLocal)
+    static ConsoleModel of(final List<String> remotes, final Map<String, ?> environment, final boolean isLocal)
     {
         final List<ConsoleTarget> fixed = new ArrayList<>();
         for (final String remote : remotes)
         {
-            fixed.add(ConsoleTarget.remote(remote));
+            fixed.add(ConsoleTarget.remote(remote, environment));
         }
         return new ConsoleModel(() ->
         {
@@ -127,7 +128,7 @@ final class ConsoleModel implements AutoCloseable
         JMXConnector connector = connectors.get(target.label());
         if (null == connector)
         {
-            connector = JMXConnectorFactory.connect(target.serviceUrl());
+            connector = JMXConnectorFactory.connect(target.serviceUrl(), target.environment());
             connectors.put(target.label(), connector);
         }
         return connector.getMBeanServerConnection();

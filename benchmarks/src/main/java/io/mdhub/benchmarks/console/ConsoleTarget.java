@@ -1,8 +1,11 @@
 package io.mdhub.benchmarks.console;
 
 import java.io.IOException;
+import java.util.Map;
 
 import javax.management.remote.JMXServiceURL;
+
+import io.mdhub.common.management.jmx.JmxClient;
 
 /**
  * An MDHub process the console reads: a local one found through the attach API (its JMX agent started on demand),
@@ -22,19 +25,23 @@ interface ConsoleTarget
     JMXServiceURL serviceUrl() throws IOException;
 
     /**
-     * A remote process's JMX RMI connector.
+     * @return the connector's environment: credentials and TLS for a remote process, nothing for a local one.
+     */
+    default Map<String, ?> environment()
+    {
+        return Map.of();
+    }
+
+    /**
+     * A remote process's JMX RMI connector: MDHub's own ({@code mdhub.jmx.port}) or the JDK's agent.
      *
      * @param hostAndPort {@code host:port}.
+     * @param environment its credentials and TLS settings ({@link JmxClient#environment}).
      * @return the target.
      */
-    static ConsoleTarget remote(final String hostAndPort)
+    static ConsoleTarget remote(final String hostAndPort, final Map<String, ?> environment)
     {
-        final int colon = hostAndPort.lastIndexOf(':');
-        if (colon <= 0 || colon == hostAndPort.length() - 1)
-        {
-            throw new IllegalArgumentException("a remote process is host:port, not " + hostAndPort);
-        }
-        final String url = "service:jmx:rmi:///jndi/rmi://" + hostAndPort + "/jmxrmi";
+        final JMXServiceURL url = JmxClient.serviceUrl(hostAndPort);
         return new ConsoleTarget()
         {
             @Override
@@ -44,9 +51,15 @@ interface ConsoleTarget
             }
 
             @Override
-            public JMXServiceURL serviceUrl() throws IOException
+            public JMXServiceURL serviceUrl()
             {
-                return new JMXServiceURL(url);
+                return url;
+            }
+
+            @Override
+            public Map<String, ?> environment()
+            {
+                return environment;
             }
         };
     }

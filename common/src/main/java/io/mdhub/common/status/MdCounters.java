@@ -497,6 +497,21 @@ public final class MdCounters
      */
     public static final int ORDER_TLS_HANDSHAKES_COMPLETED_TYPE_ID = 20_611;
 
+    /** Remote JMX logins refused for a wrong user name or password, or a user without a role. */
+    public static final int JMX_LOGINS_FAILED_TYPE_ID = 20_640;
+
+    /**
+     * Remote JMX logins refused unchecked because their address used up its failed logins of the last minute
+     * ({@code mdhub.jmx.login.failures.per.minute}).
+     */
+    public static final int JMX_LOGINS_THROTTLED_TYPE_ID = 20_641;
+
+    /** Remote JMX logins accepted. */
+    public static final int JMX_LOGINS_ACCEPTED_TYPE_ID = 20_642;
+
+    /** Remote JMX requests refused for the user's role (a monitor invoking an operation, an MBean created). */
+    public static final int JMX_ACCESS_DENIED_TYPE_ID = 20_643;
+
     private MdCounters()
     {
     }
@@ -535,6 +550,7 @@ public final class MdCounters
                     (typeId >= ENTITLEMENT_RELOADS_TYPE_ID && typeId <= ENTITLEMENT_SERVICES_REFUSED_TYPE_ID) ||
                     (typeId >= RIPC_TLS_HANDSHAKE_FAILURES_TYPE_ID &&
                         typeId <= ORDER_TLS_HANDSHAKES_COMPLETED_TYPE_ID) ||
+                    (typeId >= JMX_LOGINS_FAILED_TYPE_ID && typeId <= JMX_ACCESS_DENIED_TYPE_ID) ||
                     DOORBELL_REFUSED_TYPE_ID == typeId;
         }
     }

@@ -11,6 +11,7 @@ import io.mdhub.common.dictionary.DictionaryConfiguration;
 import io.mdhub.common.entitlement.EntitlementConfiguration;
 import io.mdhub.common.latency.LatencyConfiguration;
 import io.mdhub.common.management.ManagementConfiguration;
+import io.mdhub.common.management.jmx.JmxConfiguration;
 import io.mdhub.common.metrics.MetricsConfiguration;
 import io.mdhub.common.order.client.OrderClientConfiguration;
 import io.mdhub.common.ripc.RipcConfiguration;
@@ -46,6 +47,15 @@ class ConfigurationRangesTest
     {
         assertEveryNumericKeyIsRangeChecked(
             ManagementConfiguration.class, Set.of(ManagementConfiguration.BIND_ADDRESS_PROP_NAME));
+    }
+
+    @Test
+    void jmxKeys()
+    {
+        assertEveryNumericKeyIsRangeChecked(JmxConfiguration.class, Set.of(JmxConfiguration.HOST_PROP_NAME,
+            JmxConfiguration.PASSWORD_FILE_PROP_NAME, JmxConfiguration.ACCESS_FILE_PROP_NAME,
+            JmxConfiguration.SSL_KEYSTORE_PROP_NAME, JmxConfiguration.SSL_KEYSTORE_PASSWORD_FILE_PROP_NAME,
+            JmxConfiguration.SSL_TRUSTSTORE_PROP_NAME, JmxConfiguration.SSL_TRUSTSTORE_PASSWORD_FILE_PROP_NAME));
     }
 
     @Test
