@@ -223,6 +223,74 @@ class P2pEntitlementTest
             "reason=permission withdrawn");
         awaitUsage("LOGOFF user=bob");
         assertEquals(2, server.context().counters().rejected(RejectReason.ENTITLEMENT_WITHDRAWN).get());
+
+        // bob's connection has gone: his grant and his login each have exactly one close
+        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (1 != server.context().counters().connectionsActive().get())
+        {
+            assertTrue(System.nanoTime() < deadline, "bob's connection is still open on the server");
+            Thread.onSpinWait();
+        }
+        assertEquals(1, usage.count("LOGOFF user=bob"), usage.lines()::toString);
+        assertEquals(1, usage.count("ITEM_CLOSED user=bob"), usage.lines()::toString);
+    }
+
+    @Test
+    void aLockInAStatusClosesTheStreamsOfUsersWithoutItsCode() throws IOException
+    {
+        launch(new LoginThrottle(0, 1, 1));
+        final EtaConsumer alice = consumer("alice");
+        final EtaConsumer bob = consumer("bob");
+        alice.requestItem(5, FEED, "MSFT.O");
+        assertRefresh(alice.awaitMessage(5));
+        bob.requestItem(5, FEED, "MSFT.O"); // no lock yet: the service is enough
+        assertRefresh(bob.awaitMessage(5));
+
+        source.lockByStatus(FEED, "MSFT.O", "62"); // alice holds 62, bob does not
+        assertNotEntitled(bob.awaitMessage(5), "(lock 62)");
+        final EtaMessage status = alice.awaitMessage(5);
+        assertEquals(MsgClasses.STATUS, status.msgClass(), status::toString);
+        assertEquals(StreamStates.OPEN, status.streamState(), status::toString);
+        source.update(FEED, "MSFT.O", 0, FieldIds.BID, 41005);
+        assertEquals(MsgClasses.UPDATE, alice.awaitMessage(5).msgClass());
+        awaitUsage("ITEM_CLOSED user=bob service=DIRECT_FEED item=MSFT.O codes=62 app=256 opened " +
+            "reason=permission withdrawn");
+
+        // a new request of bob's meets the lock the status brought
+        bob.requestItem(6, FEED, "MSFT.O");
+        assertNotEntitled(bob.awaitMessage(6), "(lock 62)");
+    }
+
+    @Test
+    void aTokenRemovedFromTheFileLogsOffTheSessionItOpened() throws Exception
+    {
+        launch(new LoginThrottle(0, 1, 1));
+        final EtaConsumer carol = EtaConsumer.connect(server.port());
+        closeables.add(carol);
+        carol.sendLogin(TOKEN, (request) ->
+        {
+            request.applyHasUserNameType();
+            request.userNameType(Login.UserIdTypes.TOKEN);
+        });
+        assertEquals(MsgClasses.REFRESH, carol.awaitMessage(1).msgClass());
+        carol.requestItem(5, FEED, "TRI.N");
+        assertRefresh(carol.awaitMessage(5));
+        final EtaConsumer alice = consumer("alice");
+
+        // the token is revoked; carol the user stays in the file (she may still log in by name)
+        final Path edited = dir.resolve("entitlements.new");
+        Files.writeString(edited, FILE.replace("  token-sha256 " + sha256(TOKEN) + "\n", ""));
+        Files.move(edited, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+
+        final EtaMessage login = carol.awaitMessage(1, Duration.ofSeconds(5));
+        assertEquals(StreamStates.CLOSED, login.streamState(), login::toString);
+        assertEquals(StateCodes.NOT_ENTITLED, login.code(), login::toString);
+        carol.awaitClosed();
+        awaitUsage("ITEM_CLOSED user=carol service=DIRECT_FEED item=TRI.N codes=62 app=256 opened " +
+            "reason=permission withdrawn");
+        // a user logged in by name is not touched
+        alice.requestItem(5, FEED, "TRI.N");
+        assertRefresh(alice.awaitMessage(5));
     }
 
     @Test

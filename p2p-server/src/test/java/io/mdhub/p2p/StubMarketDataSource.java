@@ -10,9 +10,15 @@ import java.util.TreeMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import com.refinitiv.eta.codec.Buffer;
+import com.refinitiv.eta.codec.CodecFactory;
 import com.refinitiv.eta.codec.CodecReturnCodes;
 import com.refinitiv.eta.codec.DataStates;
+import com.refinitiv.eta.codec.DataTypes;
+import com.refinitiv.eta.codec.MsgClasses;
 import com.refinitiv.eta.codec.StateCodes;
+import com.refinitiv.eta.codec.StatusMsg;
+import com.refinitiv.eta.codec.StatusMsgFlags;
 import com.refinitiv.eta.codec.StreamStates;
 import com.refinitiv.eta.rdm.DomainTypes;
 import com.refinitiv.eta.rdm.UpdateEventTypes;
@@ -126,6 +132,24 @@ final class StubMarketDataSource implements ItemSourceFactory
             for (final StubItemSource source : sources)
             {
                 source.eventLoop.execute(() -> source.deliverUpdate(item.key, seq, pairs, message));
+            }
+        }
+    }
+
+    /**
+     * The item's provider locks it anew in an open, OK StatusMsg's PermData (its later refreshes carry the lock too),
+     * sent to every worker watching it.
+     */
+    void lockByStatus(final int serviceId, final String name, final String permData)
+    {
+        synchronized (lock)
+        {
+            final String key = key(serviceId, name);
+            final byte[] bytes = permData.getBytes(StandardCharsets.US_ASCII);
+            locks.put(key, bytes);
+            for (final StubItemSource source : sources)
+            {
+                source.eventLoop.execute(() -> source.deliverLockStatus(key, bytes));
             }
         }
     }
@@ -250,6 +274,24 @@ final class StubMarketDataSource implements ItemSourceFactory
         {
             check(encoder.encodeStatus(writer.begin(buffer, 0, buffer.capacity()), PROVIDER_STREAM_ID,
                 streamState, dataState, code, text));
+            return copy();
+        }
+
+        UnsafeBuffer lockStatus(final byte[] permData)
+        {
+            final StatusMsg status = (StatusMsg)CodecFactory.createMsg();
+            status.msgClass(MsgClasses.STATUS);
+            status.domainType(DomainTypes.MARKET_PRICE);
+            status.streamId(PROVIDER_STREAM_ID);
+            status.containerType(DataTypes.NO_DATA);
+            status.flags(StatusMsgFlags.HAS_STATE | StatusMsgFlags.HAS_PERM_DATA);
+            status.state().streamState(StreamStates.OPEN);
+            status.state().dataState(DataStates.OK);
+            status.state().code(StateCodes.NONE);
+            final Buffer lockBytes = CodecFactory.createBuffer();
+            lockBytes.data(java.nio.ByteBuffer.wrap(permData));
+            status.permData(lockBytes);
+            check(status.encode(writer.begin(buffer, 0, buffer.capacity())));
             return copy();
         }
 
@@ -404,6 +446,18 @@ final class StubMarketDataSource implements ItemSourceFactory
                         openItem.image.put((int)pairs[i], pairs[i + 1]);
                     }
                     listener.onUpdate(entry.getKey(), msg, 0, msg.capacity());
+                }
+            }
+        }
+
+        private void deliverLockStatus(final String key, final byte[] permData)
+        {
+            for (final Map.Entry<Integer, OpenItem> entry : new ArrayList<>(open.entrySet()))
+            {
+                if (entry.getValue().key.equals(key) && entry.getValue().seq >= 0)
+                {
+                    final UnsafeBuffer status = encoder.lockStatus(permData);
+                    listener.onStatus(entry.getKey(), status, 0, status.capacity());
                 }
             }
         }
