@@ -53,6 +53,11 @@ public final class ConsumerSession extends ChannelInboundHandlerAdapter
     /** The login's application id and position ("" when it gave none): kept for re-checks and usage records. */
     String application = "";
     String position = "";
+    /**
+     * The token the user logged in with (null for a login by name): a change of the entitlements checks it again, so
+     * a token revoked in the file ends the session it opened.
+     */
+    String loginToken;
     int directoryStreamId;
     long directoryFilter;
     int directoryServiceId = -1;

@@ -73,6 +73,7 @@ final class EntitlementChecks
         final String given = request.userName().toString();
         session.application = application;
         session.position = position;
+        session.loginToken = null;
         final EntitlementTable table = shared.table();
         if (table.isOpen())
         {
@@ -105,6 +106,7 @@ final class EntitlementChecks
             loginRejectReason = RejectReason.LOGIN_DENIED;
             return denial;
         }
+        session.loginToken = isToken ? given : null;
         grantLogin(session, user, rights);
         return null;
     }
@@ -125,13 +127,18 @@ final class EntitlementChecks
     }
 
     /**
-     * Looks the session's user up again in a changed table.
+     * Looks the session's user up again in a changed table (and its token, for a login by token).
      *
      * @return null if the user may stay logged in, else why not.
      */
     String recheckLogin(final ConsumerSession session)
     {
         final EntitlementTable table = shared.table();
+        if (null != session.loginToken && !table.isOpen() &&
+            !session.userName.equals(shared.tokens().userFor(table, session.loginToken, session.application)))
+        {
+            return "the token of user " + session.userName + " is no longer valid";
+        }
         final UserRights rights = table.user(session.userName);
         final String denial = null == rights ? "user " + session.userName + " is no longer entitled" :
             rights.loginDenial(session.application, session.position);

@@ -1377,11 +1377,17 @@ public final class FanOutWorker implements ItemSourceListener
             if (null != denial)
             {
                 counters.rejected(RejectReason.ENTITLEMENT_WITHDRAWN).increment();
+                // logged off now, not at the disconnect: nothing more reaches the user while the reject lingers,
+                // and the disconnect finds no grant or login left to record
                 for (final ItemWatch watch : session.watches.values())
                 {
                     entitlements.closed(watch, directory.info(watch.serviceId), "permission withdrawn: " + denial);
+                    detach(watch);
                 }
                 entitlements.logoff(session, "permission withdrawn: " + denial);
+                session.watches.clear();
+                session.directoryStreamId = 0;
+                session.isLoggedIn = false;
                 session.write(admin.loginReject(session, session.loginStreamId, StateCodes.NOT_ENTITLED,
                     "Permission withdrawn: " + denial));
                 session.closeAfterLinger(DisconnectReason.LOGIN_REJECTED, "permission withdrawn: " + denial);
@@ -1602,7 +1608,11 @@ public final class FanOutWorker implements ItemSourceListener
         }
         boolean isClosing = false;
         int code = StateCodes.NONE;
-        if (sourceMsg.wrap(buffer, offset, length) && sourceMsg.hasState())
+        // a provider may lock (or lock anew) an item in a status: the watchers it already granted are checked again
+        final boolean isWrapped = sourceMsg.wrap(buffer, offset, length);
+        final boolean isLockChanged = isWrapped &&
+            EntitlementChecks.takeLock(item, buffer, sourceMsg.permDataOffset(), sourceMsg.permDataLength());
+        if (isWrapped && sourceMsg.hasState())
         {
             final int streamState = sourceMsg.streamState();
             isClosing = StreamStates.OPEN != streamState;
@@ -1614,9 +1624,15 @@ public final class FanOutWorker implements ItemSourceListener
                 item.statusBeforeImage = status;
             }
         }
+        final ServiceInfo info = directory.info(item.key.serviceId());
+        final long nowMs = System.currentTimeMillis();
         for (int i = item.watcherCount() - 1; i >= 0; i--)
         {
             final ItemWatch watch = item.watcher(i);
+            if (isLockChanged && !watch.isAwaitingRefresh && !isEntitled(watch, i, info, nowMs))
+            {
+                continue;
+            }
             watch.session.writeCopy(buffer, offset, length, watch.streamId, messages);
             statusOut++;
             if (isClosing)
@@ -1624,7 +1640,7 @@ public final class FanOutWorker implements ItemSourceListener
                 item.removeWatcherAt(i);
                 watch.session.watches.remove(watch.streamId);
                 counters.watchlistEntries().decrement();
-                entitlements.closed(watch, directory.info(watch.serviceId), "closed by the source");
+                entitlements.closed(watch, info, "closed by the source");
                 if (StateCodes.NOT_FOUND == code)
                 {
                     counters.rejected(RejectReason.NOT_FOUND).increment();
