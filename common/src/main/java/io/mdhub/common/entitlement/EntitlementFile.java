@@ -1,6 +1,9 @@
 package io.mdhub.common.entitlement;
 
 import java.io.IOException;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -31,6 +34,12 @@ import java.util.Set;
  */
 public final class EntitlementFile
 {
+    /**
+     * The largest file read, in bytes: a bigger one (a wrong path, a runaway generator) is refused before it is held in
+     * memory. Some hundred thousand users fit.
+     */
+    public static final int MAX_FILE_BYTES = 16 * 1024 * 1024;
+
     private EntitlementFile()
     {
     }
@@ -38,20 +47,62 @@ public final class EntitlementFile
     /**
      * @param file the file.
      * @return its table.
-     * @throws EntitlementFileException if it cannot be read or is not valid.
+     * @throws EntitlementFileException if it cannot be read, is too large or is not valid.
      */
     public static EntitlementTable read(final Path file)
     {
-        final List<String> lines;
         try
         {
-            lines = Files.readAllLines(file, StandardCharsets.UTF_8);
+            return parse(readBytes(file), file.toString());
         }
         catch (final IOException | RuntimeException ex)
         {
+            if (ex instanceof EntitlementFileException)
+            {
+                throw (EntitlementFileException)ex;
+            }
             throw new EntitlementFileException("cannot read entitlement file " + file + ": " + ex);
         }
-        return parse(lines, file.toString());
+    }
+
+    /**
+     * @param file the file.
+     * @return its bytes.
+     * @throws IOException              if it cannot be read (e.g. it is missing).
+     * @throws EntitlementFileException if it holds more than {@link #MAX_FILE_BYTES}.
+     */
+    static byte[] readBytes(final Path file) throws IOException
+    {
+        try (InputStream in = Files.newInputStream(file))
+        {
+            final byte[] bytes = in.readNBytes(MAX_FILE_BYTES + 1);
+            if (bytes.length > MAX_FILE_BYTES)
+            {
+                throw new EntitlementFileException(
+                    "entitlement file " + file + " is larger than " + MAX_FILE_BYTES + " bytes: not read");
+            }
+            return bytes;
+        }
+    }
+
+    /**
+     * @param bytes  the file's bytes (UTF-8).
+     * @param origin the file's name, for messages.
+     * @return the table.
+     * @throws EntitlementFileException if the bytes are not UTF-8 text, or naming the first invalid line.
+     */
+    public static EntitlementTable parse(final byte[] bytes, final String origin)
+    {
+        final String text;
+        try
+        {
+            text = StandardCharsets.UTF_8.newDecoder().decode(ByteBuffer.wrap(bytes)).toString();
+        }
+        catch (final CharacterCodingException ex)
+        {
+            throw new EntitlementFileException(origin + ": not UTF-8 text: " + ex);
+        }
+        return parse(text.lines().toList(), origin);
     }
 
     /**

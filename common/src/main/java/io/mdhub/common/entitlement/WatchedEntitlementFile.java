@@ -3,7 +3,6 @@ package io.mdhub.common.entitlement;
 import java.io.IOException;
 import java.nio.file.ClosedWatchServiceException;
 import java.nio.file.FileSystems;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardWatchEventKinds;
 import java.nio.file.WatchEvent;
@@ -41,11 +40,20 @@ public final class WatchedEntitlementFile implements EntitlementSource
         this.file = file.toAbsolutePath();
         this.reloads = reloads;
         this.reloadFailures = reloadFailures;
-        this.loadedBytes = readBytes();
-        this.current = EntitlementFile.read(this.file);
+        // watched before it is read, and parsed from the bytes compared later: no change goes unseen
         this.watcher = FileSystems.getDefault().newWatchService();
         this.file.getParent().register(watcher, StandardWatchEventKinds.ENTRY_CREATE,
             StandardWatchEventKinds.ENTRY_MODIFY, StandardWatchEventKinds.ENTRY_DELETE);
+        try
+        {
+            this.loadedBytes = readBytes();
+            this.current = EntitlementFile.parse(loadedBytes, this.file.toString());
+        }
+        catch (final IOException | RuntimeException ex)
+        {
+            watcher.close();
+            throw ex;
+        }
         this.thread = new Thread(this::watch, "mdhub-entitlements");
         this.thread.setDaemon(true);
         this.thread.start();
@@ -95,6 +103,16 @@ public final class WatchedEntitlementFile implements EntitlementSource
         {
             bytes = readBytes();
         }
+        catch (final EntitlementFileException ex)
+        {
+            if (null != reloadFailures)
+            {
+                reloadFailures.increment();
+            }
+            LOG.error("entitlement file changed but cannot be loaded; the previous version stays in force: {}",
+                ex.getMessage());
+            return false;
+        }
         catch (final IOException ex)
         {
             // an editor's rename leaves a moment with no file: the next event reads it
@@ -108,7 +126,7 @@ public final class WatchedEntitlementFile implements EntitlementSource
         final EntitlementTable table;
         try
         {
-            table = EntitlementFile.read(file);
+            table = EntitlementFile.parse(bytes, file.toString());
         }
         catch (final EntitlementFileException ex)
         {
@@ -144,7 +162,7 @@ public final class WatchedEntitlementFile implements EntitlementSource
 
     private byte[] readBytes() throws IOException
     {
-        return Files.readAllBytes(file);
+        return EntitlementFile.readBytes(file);
     }
 
     private void watch()

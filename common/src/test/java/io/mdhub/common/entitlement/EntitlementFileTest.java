@@ -7,13 +7,17 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.RandomAccessFile;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
 
 @Timeout(10)
 class EntitlementFileTest
@@ -34,6 +38,30 @@ class EntitlementFileTest
         "  service FEED",
         "provider feed-handler",
         "  publish FEED OTHER");
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void aFileOverTheLimitOrNotUtf8IsRefusedWithAClearError() throws Exception
+    {
+        final Path file = dir.resolve("entitlements");
+        try (RandomAccessFile raf = new RandomAccessFile(file.toFile(), "rw"))
+        {
+            raf.setLength(EntitlementFile.MAX_FILE_BYTES + 1L); // sparse: nothing much is written
+        }
+        final String tooLarge = assertThrows(EntitlementFileException.class, () -> EntitlementFile.read(file))
+            .getMessage();
+        assertTrue(tooLarge.contains("is larger than " + EntitlementFile.MAX_FILE_BYTES + " bytes"), tooLarge);
+
+        Files.write(file, new byte[]{'u', 's', 'e', 'r', ' ', (byte)0xC3, '\n'});
+        final String notText = assertThrows(EntitlementFileException.class, () -> EntitlementFile.read(file))
+            .getMessage();
+        assertTrue(notText.contains("not UTF-8 text"), notText);
+
+        Files.writeString(file, "user alice\r\n  service FEED *\r\n");
+        assertNull(EntitlementFile.read(file).user("alice").itemDenial("FEED", "X", null), "CRLF lines are lines");
+    }
 
     @Test
     void readsUsersProvidersItemLocksAndCodeNames()

@@ -1,11 +1,13 @@
 package io.mdhub.common.entitlement;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.RandomAccessFile;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.Semaphore;
@@ -56,6 +58,35 @@ class WatchedEntitlementFileTest
             assertEquals(1, failures.get());
             assertNotNull(source.current().user("bob"), "the previous version stays in force");
             assertEquals(0, changes.availablePermits());
+        }
+    }
+
+    @Test
+    void aFileTooLargeOrDeletedKeepsThePreviousVersion() throws Exception
+    {
+        final CountersManager counters = new CountersManager(
+            new UnsafeBuffer(new byte[64 * 1024]), new UnsafeBuffer(new byte[16 * 1024]));
+        final AtomicCounter failures = counters.newCounter("failures");
+        final Path file = dir.resolve("entitlements");
+        Files.writeString(file, "user alice\n  service FEED *\n");
+        try (WatchedEntitlementFile source = WatchedEntitlementFile.open(file, null, failures))
+        {
+            // a runaway generator: valid lines past the limit (sparse, so the test writes little)
+            try (RandomAccessFile raf = new RandomAccessFile(file.toFile(), "rw"))
+            {
+                raf.setLength(EntitlementFile.MAX_FILE_BYTES + 1L);
+            }
+            final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+            while (0 == failures.get() && System.nanoTime() < deadline)
+            {
+                Thread.sleep(10);
+            }
+            assertEquals(1, failures.get());
+            assertNotNull(source.current().user("alice"), "the previous version stays in force");
+
+            Files.delete(file);
+            assertFalse(source.reload(), "a deleted file changes nothing");
+            assertNotNull(source.current().user("alice"));
         }
     }
 
