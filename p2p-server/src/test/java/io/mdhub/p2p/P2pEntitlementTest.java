@@ -66,6 +66,9 @@ class P2pEntitlementTest
         user dave
           application 999
           service DIRECT_FEED *
+        user erin
+          service DIRECT_FEED 99
+          post DIRECT_FEED
         """.formatted(sha256(TOKEN));
 
     @TempDir
@@ -108,12 +111,17 @@ class P2pEntitlementTest
 
     private void launch(final LoginThrottle throttle, final UsageLog usageLog) throws IOException
     {
+        launch(throttle, usageLog, 2);
+    }
+
+    private void launch(final LoginThrottle throttle, final UsageLog usageLog, final int workers) throws IOException
+    {
         file = dir.resolve("entitlements");
         Files.writeString(file, FILE);
         entitlements = WatchedEntitlementFile.open(file, null, null);
         server = P2pServer.launch(new P2pServer.Context()
             .port(0)
-            .workers(2)
+            .workers(workers)
             .componentName("p2p-entitlements")
             .itemSourceFactory(source)
             .entitlementSource(entitlements)
@@ -259,6 +267,27 @@ class P2pEntitlementTest
         // a new request of bob's meets the lock the status brought
         bob.requestItem(6, FEED, "MSFT.O");
         assertNotEntitled(bob.awaitMessage(6), "(lock 62)");
+    }
+
+    @Test
+    void aPostMeetsTheLockItsProviderGaveTheItemOnStreamOrOff() throws IOException
+    {
+        launch(new LoginThrottle(0, 1, 1), usage, 1); // one worker: alice's watch puts TRI.N where erin posts
+        final EtaConsumer alice = consumer("alice");
+        final EtaConsumer erin = consumer("erin"); // may post to DIRECT_FEED, holds 99 only
+        alice.requestItem(5, FEED, "TRI.N"); // its provider locks it 62
+        assertRefresh(alice.awaitMessage(5));
+
+        erin.post(1, FEED, "TRI.N", 7, true, new byte[0]); // off-stream, on the login stream
+        final EtaMessage nak = erin.awaitMessage(1);
+        assertEquals(MsgClasses.ACK, nak.msgClass(), nak::toString);
+        assertEquals(NakCodes.ACCESS_DENIED, ((AckMsg)nak.msg()).nakCode(), nak::toString);
+        assertTrue(((AckMsg)nak.msg()).text().toString().contains("(lock 62)"), nak::toString);
+
+        // an item without a lock: erin's post goes on (the stub source takes none: denied by the source)
+        erin.post(1, FEED, "MSFT.O", 8, true, new byte[0]);
+        final EtaMessage sent = erin.awaitMessage(1);
+        assertEquals(NakCodes.DENIED_BY_SRC, ((AckMsg)sent.msg()).nakCode(), sent::toString);
     }
 
     @Test
