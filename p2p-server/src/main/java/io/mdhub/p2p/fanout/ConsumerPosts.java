@@ -81,7 +81,7 @@ final class ConsumerPosts
                 "an off-stream post names its item by serviceId and name in its msgKey" : "no open item stream");
             return;
         }
-        final String denial = check.denial(session, serviceId, watch, name, nameOffset, nameLength);
+        final String denial = check.denial(session, domainType, serviceId, watch, name, nameOffset, nameLength);
         if (null != denial)
         {
             refuse(session, post, wantsAck, postId, NakCodes.ACCESS_DENIED, denial);
@@ -188,6 +188,7 @@ final class ConsumerPosts
          * @return null if the session's user may post to the item, else why not.
          */
         String denial(
-            ConsumerSession session, int serviceId, ItemWatch watch, DirectBuffer name, int nameOffset, int nameLength);
+            ConsumerSession session, int domainType, int serviceId, ItemWatch watch, DirectBuffer name, int nameOffset,
+            int nameLength);
     }
 }

@@ -1442,12 +1442,22 @@ public final class FanOutWorker implements ItemSourceListener
         changedServices.clear();
     }
 
+    /**
+     * A post meets the lock its item's provider gave: on-stream the watch's item, off-stream the item if it is open in
+     * this worker (else only the file's lock for its name is known). A stream not yet granted takes no post: its lock
+     * may still be on its way.
+     */
     private String postDenial(
-        final ConsumerSession session, final int serviceId, final ItemWatch watch, final DirectBuffer name,
-        final int nameOffset, final int nameLength)
+        final ConsumerSession session, final int domainType, final int serviceId, final ItemWatch watch,
+        final DirectBuffer name, final int nameOffset, final int nameLength)
     {
-        return entitlements.postDenial(session, directory.info(serviceId), null == watch ? null : watch.item, name,
-            nameOffset, nameLength);
+        if (null != watch && 0 == watch.grantedMs && session.rights != UserRights.ALL)
+        {
+            return "stream " + watch.streamId + " is not granted yet: no post before its refresh";
+        }
+        final WatchedItem item = null != watch ? watch.item : nameLength > 0 && nameLength <= MAX_NAME_LENGTH ?
+            items.get(lookupKey.set(domainType, serviceId, name, nameOffset, nameLength)) : null;
+        return entitlements.postDenial(session, directory.info(serviceId), item, name, nameOffset, nameLength);
     }
 
     // ---------------------------------------------------------------- posts
