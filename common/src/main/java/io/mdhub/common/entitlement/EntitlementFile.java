@@ -93,6 +93,12 @@ public final class EntitlementFile
      */
     public static EntitlementTable parse(final byte[] bytes, final String origin)
     {
+        if (0 == bytes.length)
+        {
+            // what an editor that rewrites in place leaves for a moment; one that means "nobody" says so in a comment
+            throw new EntitlementFileException(origin + ": the file is empty (a file that refuses everyone holds at " +
+                "least a comment line)");
+        }
         final String text;
         try
         {

@@ -10,6 +10,7 @@ import java.nio.file.WatchKey;
 import java.nio.file.WatchService;
 import java.util.Arrays;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
 
 import org.agrona.concurrent.status.AtomicCounter;
 import org.slf4j.Logger;
@@ -23,6 +24,10 @@ import org.slf4j.LoggerFactory;
  */
 public final class WatchedEntitlementFile implements EntitlementSource
 {
+    /**
+     * Quiet time after the last file event before the file is read: a save in several writes is read whole.
+     */
+    static final long SETTLE_MS = 100;
     private static final Logger LOG = LoggerFactory.getLogger(WatchedEntitlementFile.class);
 
     private final Path file;
@@ -165,6 +170,17 @@ public final class WatchedEntitlementFile implements EntitlementSource
         return EntitlementFile.readBytes(file);
     }
 
+    private static boolean drain(final WatchKey key, final Path name)
+    {
+        boolean isOurs = false;
+        for (final WatchEvent<?> event : key.pollEvents())
+        {
+            isOurs |= StandardWatchEventKinds.OVERFLOW == event.kind() || name.equals(event.context());
+        }
+        key.reset();
+        return isOurs;
+    }
+
     private void watch()
     {
         final Path name = file.getFileName();
@@ -172,13 +188,13 @@ public final class WatchedEntitlementFile implements EntitlementSource
         {
             while (true)
             {
-                final WatchKey key = watcher.take();
-                boolean isOurs = false;
-                for (final WatchEvent<?> event : key.pollEvents())
+                boolean isOurs = drain(watcher.take(), name);
+                // an editor's save is several events (truncate, writes, rename): read once they have stopped
+                WatchKey more;
+                while (isOurs && null != (more = watcher.poll(SETTLE_MS, TimeUnit.MILLISECONDS)))
                 {
-                    isOurs |= StandardWatchEventKinds.OVERFLOW == event.kind() || name.equals(event.context());
+                    drain(more, name);
                 }
-                key.reset();
                 if (isOurs)
                 {
                     reload();
