@@ -25,11 +25,11 @@ import net.jqwik.api.lifecycle.TryLifecycleContext;
  */
 public final class FuzzGuard implements AroundTryHook
 {
-    /** Longest a single try may run (mdhub.fuzz.tryTimeoutMs). */
-    public static final long TRY_TIMEOUT_MS = Long.getLong("mdhub.fuzz.tryTimeoutMs", 10_000);
+    /** Longest a single try may run (fuzz.tryTimeoutMs). */
+    public static final long TRY_TIMEOUT_MS = Long.getLong("fuzz.tryTimeoutMs", 10_000);
 
-    /** Most heap a single try may allocate (mdhub.fuzz.maxTryAllocationBytes). */
-    public static final long MAX_TRY_ALLOCATION_BYTES = Long.getLong("mdhub.fuzz.maxTryAllocationBytes", 16L << 20);
+    /** Most heap a single try may allocate (fuzz.maxTryAllocationBytes). */
+    public static final long MAX_TRY_ALLOCATION_BYTES = Long.getLong("fuzz.maxTryAllocationBytes", 16L << 20);
 
     private static final com.sun.management.ThreadMXBean THREADS =
         (com.sun.management.ThreadMXBean)ManagementFactory.getThreadMXBean();
