@@ -8,6 +8,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
 import net.jqwik.api.lifecycle.AroundTryHook;
+import net.jqwik.api.lifecycle.PropagationMode;
 import net.jqwik.api.lifecycle.TryExecutionResult;
 import net.jqwik.api.lifecycle.TryExecutor;
 import net.jqwik.api.lifecycle.TryLifecycleContext;
@@ -52,6 +53,7 @@ public final class FuzzGuard implements AroundTryHook
     }
 
     @Override
+    @SuppressWarnings("checkstyle:IllegalCatch") // the watchdog's ThreadDeath ends a try that never ends
     public TryExecutionResult aroundTry(
         final TryLifecycleContext context, final TryExecutor aTry, final List<Object> parameters)
     {
@@ -61,10 +63,14 @@ public final class FuzzGuard implements AroundTryHook
         tryId++;
         tryStartNs = System.nanoTime();
         fuzzThread = thread;
-        final TryExecutionResult result;
+        TryExecutionResult result;
         try
         {
-            result = aTry.execute(parameters); // jqwik turns a stopped try's ThreadDeath into a falsified result
+            result = aTry.execute(parameters);
+        }
+        catch (final ThreadDeath ex)
+        {
+            result = null; // stopped by the watchdog: reported below with the stack where it was
         }
         finally
         {
@@ -73,10 +79,10 @@ public final class FuzzGuard implements AroundTryHook
         Thread.interrupted(); // an interrupt that came as the try ended must not reach the next one
 
         final StackTraceElement[] stack = stoppedAt;
-        if (null != stack)
+        if (null != stack || null == result)
         {
             final AssertionError error = new AssertionError("try did not end within " + TRY_TIMEOUT_MS + " ms");
-            error.setStackTrace(stack);
+            error.setStackTrace(null == stack ? new StackTraceElement[0] : stack);
             return TryExecutionResult.falsified(error);
         }
         final long allocated = THREADS.getThreadAllocatedBytes(thread.getId()) - allocatedBefore;
@@ -86,6 +92,12 @@ public final class FuzzGuard implements AroundTryHook
                 " bytes of heap, bound " + MAX_TRY_ALLOCATION_BYTES));
         }
         return result;
+    }
+
+    @Override
+    public PropagationMode propagateTo()
+    {
+        return PropagationMode.ALL_DESCENDANTS; // put on a class, it must reach the tries of its properties
     }
 
     @Override
