@@ -2,6 +2,7 @@ package io.mdhub.common.rwf;
 
 import static io.mdhub.common.rwf.RwfTestSupport.encode;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -267,7 +268,7 @@ class RwfFuzzTest
         if (!fieldList.wrap(new UnsafeBuffer(bytes), 0, bytes.length))
         {
             assertNotEquals(RwfFieldListFlyweight.Error.NONE, fieldList.error());
-            assertEquals(false, fieldList.next());
+            assertFalse(fieldList.next());
             return;
         }
         fieldList.dictionaryId();
@@ -289,7 +290,7 @@ class RwfFuzzTest
         if (!map.wrap(new UnsafeBuffer(bytes), 0, bytes.length))
         {
             assertNotEquals(RwfMapFlyweight.Error.NONE, map.error());
-            assertEquals(false, map.next());
+            assertFalse(map.next());
             return;
         }
         iterateMap(bytes.length);
