@@ -64,7 +64,17 @@ final class DirectoryFeed
         {
             update.clear();
             update.rdmMsgType(DirectoryMsgType.UPDATE);
-            final int result = update.decode(core.reader.iterator(), core.reader.msg());
+            int result;
+            try
+            {
+                result = update.decode(core.reader.iterator(), core.reader.msg());
+            }
+            catch (final RuntimeException ex)
+            {
+                // ETA's RDM decoders throw at some malformed input (a ClassCastException where a container's type
+                // names another container) instead of answering with a code: the provider's bad message all the same
+                result = CodecReturnCodes.FAILURE;
+            }
             if (CodecReturnCodes.SUCCESS != result)
             {
                 session.disconnect(ProviderDisconnectReason.UNDECODABLE_ADMIN,

@@ -72,6 +72,10 @@ public final class ControlAdapter implements ControlledFragmentHandler
             return skip();
         }
 
+        if (blockLength < minBlockLength(header.templateId()))
+        {
+            return skip(); // its fixed fields would be read from beyond it
+        }
         switch (header.templateId())
         {
             case ItemRequestDecoder.TEMPLATE_ID:
@@ -99,6 +103,30 @@ public final class ControlAdapter implements ControlledFragmentHandler
         }
     }
 
+    /**
+     * @return the schema's fixed block length of a template (an unknown one: none, it is skipped anyway).
+     */
+    private static int minBlockLength(final int templateId)
+    {
+        switch (templateId)
+        {
+            case ItemRequestDecoder.TEMPLATE_ID:
+                return ItemRequestDecoder.BLOCK_LENGTH;
+            case ItemCloseDecoder.TEMPLATE_ID:
+                return ItemCloseDecoder.BLOCK_LENGTH;
+            case RecoveryRequestDecoder.TEMPLATE_ID:
+                return RecoveryRequestDecoder.BLOCK_LENGTH;
+            case ItemPostDecoder.TEMPLATE_ID:
+                return ItemPostDecoder.BLOCK_LENGTH;
+            case ItemGenericDecoder.TEMPLATE_ID:
+                return ItemGenericDecoder.BLOCK_LENGTH;
+            case ConsumerAnnouncementDecoder.TEMPLATE_ID:
+                return ConsumerAnnouncementDecoder.BLOCK_LENGTH;
+            default:
+                return 0;
+        }
+    }
+
     private Action onItemRequest(
         final DirectBuffer buffer, final int offset, final int blockLength, final int version, final int end)
     {
@@ -115,13 +143,13 @@ public final class ControlAdapter implements ControlledFragmentHandler
             return skip();
         }
         request.limit(viewLengthOffset);
-        final long viewLength = request.viewLength();
+        final long viewLength = request.viewLength() & 0xFFFF_FFFFL; // SBE's int getter turns 2^31.. negative
         final int viewOffset = viewLengthOffset + ItemRequestDecoder.viewHeaderLength();
         if (viewOffset + viewLength > end || 0 != (viewLength & 1))
         {
             return skip();
         }
-        if (BooleanType.TRUE == request.privateStream())
+        if (BooleanType.TRUE.value() == request.privateStreamRaw())
         {
             return action(listener.onPrivateItemRequest(request.consumerId(), request.sourceIndex(),
                 request.requestId(), request.serviceId(), request.domainType(), buffer, nameOffset, nameLength,
@@ -129,7 +157,7 @@ public final class ControlAdapter implements ControlledFragmentHandler
         }
         return action(listener.onItemRequest(
             request.consumerId(), request.sourceIndex(), request.requestId(), request.serviceId(),
-            request.domainType(), BooleanType.TRUE == request.streaming(), buffer, nameOffset, nameLength,
+            request.domainType(), BooleanType.TRUE.value() == request.streamingRaw(), buffer, nameOffset, nameLength,
             viewOffset, (int)viewLength));
     }
 
@@ -149,7 +177,7 @@ public final class ControlAdapter implements ControlledFragmentHandler
             return skip();
         }
         post.limit(rwfLengthOffset);
-        final long rwfLength = post.rwfLength();
+        final long rwfLength = post.rwfLength() & 0xFFFF_FFFFL; // SBE's int getter turns 2^31.. negative
         final int rwfOffset = rwfLengthOffset + ItemPostDecoder.rwfHeaderLength();
         if (rwfLength > end - rwfOffset)
         {
@@ -169,7 +197,7 @@ public final class ControlAdapter implements ControlledFragmentHandler
         {
             return skip();
         }
-        final long rwfLength = generic.rwfLength();
+        final long rwfLength = generic.rwfLength() & 0xFFFF_FFFFL;
         final int rwfOffset = rwfLengthOffset + ItemGenericDecoder.rwfHeaderLength();
         if (rwfLength > end - rwfOffset)
         {

@@ -144,12 +144,12 @@ public final class MarketDataAdapter implements ControlledFragmentHandler
         {
             return skip();
         }
-        final int rwfLength = (int)(generic.rwfLength() & 0x7FFF_FFFFL);
+        final long rwfLength = generic.rwfLength() & 0xFFFF_FFFFL;
         if (rwfLength > end - rwfOffset)
         {
             return skip();
         }
-        listener.onItemGeneric(generic.serviceId(), generic.itemHandle(), buffer, rwfOffset, rwfLength);
+        listener.onItemGeneric(generic.serviceId(), generic.itemHandle(), buffer, rwfOffset, (int)rwfLength);
         return Action.CONTINUE;
     }
 
@@ -181,14 +181,14 @@ public final class MarketDataAdapter implements ControlledFragmentHandler
         {
             return skip();
         }
-        final int rwfLength = (int)(update.rwfLength() & 0x7FFF_FFFFL);
+        final long rwfLength = update.rwfLength() & 0xFFFF_FFFFL;
         if (rwfLength > end - rwfOffset)
         {
             return skip();
         }
         return action(listener.onItemUpdate(
             update.serviceId(), update.itemHandle(), update.sequence(), update.originTimestampNs(),
-            buffer, rwfOffset, rwfLength));
+            buffer, rwfOffset, (int)rwfLength));
     }
 
     private Action onRefresh(
@@ -207,7 +207,7 @@ public final class MarketDataAdapter implements ControlledFragmentHandler
             return skip();
         }
         refresh.skipItemName();
-        final int rwfLength = (int)(refresh.rwfLength() & 0x7FFF_FFFFL);
+        final long rwfLength = refresh.rwfLength() & 0xFFFF_FFFFL;
         final int rwfOffset = rwfLengthOffset + ItemRefreshDecoder.rwfHeaderLength();
         if (rwfLength > end - rwfOffset)
         {
@@ -216,7 +216,8 @@ public final class MarketDataAdapter implements ControlledFragmentHandler
         final int flags = buffer.getByte(offset + ItemRefreshDecoder.flagsEncodingOffset()) & 0xFF;
         return action(listener.onItemRefresh(
             refresh.serviceId(), refresh.itemHandle(), refresh.sequence(), refresh.originTimestampNs(),
-            refresh.requestId(), refresh.domainType(), flags, buffer, nameOffset, nameLength, rwfOffset, rwfLength));
+            refresh.requestId(), refresh.domainType(), flags, buffer, nameOffset, nameLength, rwfOffset,
+            (int)rwfLength));
     }
 
     private Action onStatus(
@@ -228,14 +229,14 @@ public final class MarketDataAdapter implements ControlledFragmentHandler
         {
             return skip();
         }
-        final int rwfLength = (int)(status.rwfLength() & 0x7FFF_FFFFL);
+        final long rwfLength = status.rwfLength() & 0xFFFF_FFFFL;
         if (rwfLength > end - rwfOffset)
         {
             return skip();
         }
         return action(listener.onItemStatus(
             status.serviceId(), status.itemHandle(), status.sequence(), status.originTimestampNs(),
-            status.requestId(), status.streamState(), status.dataState(), buffer, rwfOffset, rwfLength));
+            status.requestId(), status.streamState(), status.dataState(), buffer, rwfOffset, (int)rwfLength));
     }
 
     private Action onAnnouncement(
@@ -261,8 +262,8 @@ public final class MarketDataAdapter implements ControlledFragmentHandler
             listener.onServiceAnnounced(
                 distributorId,
                 services.serviceId(),
-                ServiceState.UP == services.state(),
-                BooleanType.TRUE == services.acceptingRequests(),
+                ServiceState.UP.value() == services.stateRaw(),
+                BooleanType.TRUE.value() == services.acceptingRequestsRaw(),
                 services.lastSequence(),
                 services.itemCount(),
                 services.capabilities(),

@@ -58,6 +58,24 @@ final class BackupReplication
     }
 
     /**
+     * @return true if the bytes are an OrderRecord whose fixed block lies inside them: read before anything else,
+     * since the generated decoder throws at another template and reads its fixed fields wherever the block says.
+     */
+    private boolean isOrderRecord(final DirectBuffer record, final int offset, final int length)
+    {
+        if (length < MessageHeaderDecoder.ENCODED_LENGTH + OrderRecordDecoder.BLOCK_LENGTH)
+        {
+            return false;
+        }
+        headerDecoder.wrap(record, offset);
+        final int blockLength = headerDecoder.blockLength();
+        return MessageHeaderDecoder.SCHEMA_ID == headerDecoder.schemaId() &&
+            OrderRecordDecoder.TEMPLATE_ID == headerDecoder.templateId() &&
+            blockLength >= OrderRecordDecoder.BLOCK_LENGTH &&
+            MessageHeaderDecoder.ENCODED_LENGTH + blockLength <= length;
+    }
+
+    /**
      * @return when the first ack held back lazily is due ({@link Long#MAX_VALUE}: none is).
      */
     long lazyAckDueNs()
@@ -77,7 +95,7 @@ final class BackupReplication
         final int offset,
         final int length)
     {
-        if (length < MessageHeaderDecoder.ENCODED_LENGTH)
+        if (!isOrderRecord(record, offset, length))
         {
             counters.malformed.increment();
             return;

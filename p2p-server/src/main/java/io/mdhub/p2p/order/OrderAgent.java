@@ -1,6 +1,7 @@
 package io.mdhub.p2p.order;
 
 import java.nio.file.Path;
+import java.util.Arrays;
 
 import org.agrona.CloseHelper;
 import org.agrona.DirectBuffer;
@@ -13,6 +14,7 @@ import io.mdhub.common.codecs.order.CatchUpCompleteDecoder;
 import io.mdhub.common.codecs.order.CatchUpRequestDecoder;
 import io.mdhub.common.codecs.order.MessageHeaderDecoder;
 import io.mdhub.common.codecs.order.OrderRecordDecoder;
+import io.mdhub.common.codecs.order.PartitionRole;
 import io.mdhub.common.codecs.order.PeerHeartbeatDecoder;
 import io.mdhub.common.net.SocketPoller;
 
@@ -39,6 +41,24 @@ import io.mdhub.common.net.SocketPoller;
  */
 final class OrderAgent implements Agent, PeerListener, RoleArbiter.Actions
 {
+    /**
+     * A peer's role byte to its role without the generated getter, which throws at a value the schema does not name
+     * (a newer or broken peer): such a role reads as NONE, serving nothing here.
+     */
+    private static final PartitionRole[] PEER_ROLES = new PartitionRole[256];
+
+    static
+    {
+        Arrays.fill(PEER_ROLES, PartitionRole.NONE);
+        for (final PartitionRole role : PartitionRole.values())
+        {
+            if (PartitionRole.NULL_VAL != role)
+            {
+                PEER_ROLES[role.value() & 0xFF] = role;
+            }
+        }
+    }
+
     private static final Logger LOG = LoggerFactory.getLogger(OrderAgent.class);
     private final int serverId;
     private final SocketPoller poller;
@@ -192,12 +212,12 @@ final class OrderAgent implements Agent, PeerListener, RoleArbiter.Actions
     public void onPeerHeartbeat(final PeerHeartbeatDecoder heartbeat)
     {
         roles.onPeerHeartbeat(
-            System.nanoTime(), heartbeat.startEpochMs(), BooleanType.TRUE == heartbeat.steppingDown());
+            System.nanoTime(), heartbeat.startEpochMs(), BooleanType.TRUE.value() == heartbeat.steppingDownRaw());
         for (final PeerHeartbeatDecoder.PartitionsDecoder entry : heartbeat.partitions())
         {
             final long peerAcked = entry.ackedSequence();
-            roles.onPeerPartition(entry.partition(), entry.role(), entry.epoch(), entry.lastSequence(),
-                entry.drainedSequence(),
+            roles.onPeerPartition(entry.partition(), PEER_ROLES[entry.roleRaw() & 0xFF], entry.epoch(),
+                entry.lastSequence(), entry.drainedSequence(),
                 PeerHeartbeatDecoder.PartitionsDecoder.ackedSequenceNullValue() == peerAcked ?
                 Partition.UNKNOWN : peerAcked);
         }
@@ -234,7 +254,7 @@ final class OrderAgent implements Agent, PeerListener, RoleArbiter.Actions
         {
             return; // nothing authoritative to give yet; the peer asks again
         }
-        if (BooleanType.TRUE == request.full())
+        if (BooleanType.TRUE.value() == request.fullRaw())
         {
             final long requestId = request.requestId(); // the null value (negative) from a version 3 peer
             final RoleArbiter.CatchUpAnswer answer = roles.onCatchUpRequest(request.startEpochMs(), requestId);

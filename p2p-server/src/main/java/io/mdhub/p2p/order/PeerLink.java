@@ -17,6 +17,7 @@ import io.mdhub.common.codecs.order.CatchUpCompleteDecoder;
 import io.mdhub.common.codecs.order.CatchUpCompleteEncoder;
 import io.mdhub.common.codecs.order.CatchUpRequestDecoder;
 import io.mdhub.common.codecs.order.CatchUpRequestEncoder;
+import io.mdhub.common.codecs.order.GroupSizeEncodingDecoder;
 import io.mdhub.common.codecs.order.MessageHeaderDecoder;
 import io.mdhub.common.codecs.order.MessageHeaderEncoder;
 import io.mdhub.common.codecs.order.PeerHeartbeatDecoder;
@@ -287,9 +288,11 @@ final class PeerLink implements AutoCloseable
     }
 
     /**
+     * One message from the peer, as its inbound connection hands it over (package-private for the fuzz test).
+     *
      * @return false if the message is not the order protocol (counted; the connection is no peer's).
      */
-    private boolean onMessage(final DirectBuffer buffer, final int offset, final int length)
+    boolean onMessage(final DirectBuffer buffer, final int offset, final int length)
     {
         if (isSevered)
         {
@@ -309,6 +312,11 @@ final class PeerLink implements AutoCloseable
         final int bodyOffset = offset + MessageHeaderDecoder.ENCODED_LENGTH;
         final int blockLength = headerDecoder.blockLength();
         final int version = headerDecoder.version();
+        if (!isWhole(headerDecoder.templateId(), version, buffer, bodyOffset, blockLength, offset + length))
+        {
+            malformed.increment();
+            return false;
+        }
         try
         {
             switch (headerDecoder.templateId())
@@ -318,8 +326,9 @@ final class PeerLink implements AutoCloseable
                     break;
                 case ReplicateOrderDecoder.TEMPLATE_ID:
                     replicateDecoder.wrap(buffer, bodyOffset, blockLength, version);
-                    final boolean catchUp = BooleanType.TRUE == replicateDecoder.catchUp();
-                    final boolean answer = BooleanType.TRUE == replicateDecoder.answer(); // NULL_VAL before v3
+                    final boolean catchUp = BooleanType.TRUE.value() == replicateDecoder.catchUpRaw();
+                    final boolean answer = version >= ReplicateOrderDecoder.answerSinceVersion() &&
+                        BooleanType.TRUE.value() == replicateDecoder.answerRaw();
                     final long sendTimestampNs = version >= 3 ? replicateDecoder.sendTimestampNs() : 0;
                     final int recordLength = replicateDecoder.recordLength();
                     final int recordOffset = replicateDecoder.limit() + ReplicateOrderDecoder.recordHeaderLength();
@@ -351,10 +360,75 @@ final class PeerLink implements AutoCloseable
         }
         catch (final IndexOutOfBoundsException ex)
         {
-            malformed.increment(); // a group or var field that runs past the fragment
+            malformed.increment(); // isWhole checked every length: only a listener's own fault gets here
             return false;
         }
         return true;
+    }
+
+    /**
+     * Check a message's lengths before anything reads it, so no field is read from beyond it (a read past the
+     * message in the receive buffer would not throw but read the next message's bytes): the fixed block holds
+     * every field of the sender's version, and a group's entries lie inside the message. Raw enum values are read
+     * without the generated getters, which throw at a value the schema does not name.
+     */
+    private static boolean isWhole(
+        final int templateId,
+        final int version,
+        final DirectBuffer buffer,
+        final int bodyOffset,
+        final int blockLength,
+        final int end)
+    {
+        if (bodyOffset + blockLength > end)
+        {
+            return false;
+        }
+        switch (templateId)
+        {
+            case PeerHeartbeatDecoder.TEMPLATE_ID:
+                return blockLength >= PeerHeartbeatDecoder.BLOCK_LENGTH && isGroupWhole(buffer, bodyOffset +
+                    blockLength, end, version >= PeerHeartbeatDecoder.PartitionsDecoder.ackedSequenceSinceVersion() ?
+                    PeerHeartbeatDecoder.PartitionsDecoder.sbeBlockLength() :
+                    PeerHeartbeatDecoder.PartitionsDecoder.ackedSequenceEncodingOffset());
+            case ReplicateOrderDecoder.TEMPLATE_ID:
+                return blockLength >= (version >= ReplicateOrderDecoder.sendTimestampNsSinceVersion() ?
+                    ReplicateOrderDecoder.BLOCK_LENGTH : ReplicateOrderDecoder.answerEncodingOffset()) &&
+                    bodyOffset + blockLength + ReplicateOrderDecoder.recordHeaderLength() <= end;
+            case ReplicateAckDecoder.TEMPLATE_ID:
+                return blockLength >= ReplicateAckDecoder.BLOCK_LENGTH;
+            case AnswerRequestDecoder.TEMPLATE_ID:
+                return blockLength >= AnswerRequestDecoder.BLOCK_LENGTH;
+            case CatchUpRequestDecoder.TEMPLATE_ID:
+                return blockLength >= (version >= CatchUpRequestDecoder.requestIdSinceVersion() ?
+                    CatchUpRequestDecoder.BLOCK_LENGTH : CatchUpRequestDecoder.requestIdEncodingOffset()) &&
+                    isGroupWhole(buffer, bodyOffset + blockLength, end,
+                    CatchUpRequestDecoder.PartitionsDecoder.sbeBlockLength());
+            case CatchUpCompleteDecoder.TEMPLATE_ID:
+                return blockLength >= (version >= CatchUpCompleteDecoder.requestIdSinceVersion() ?
+                    CatchUpCompleteDecoder.BLOCK_LENGTH : CatchUpCompleteDecoder.requestIdEncodingOffset()) &&
+                    isGroupWhole(buffer, bodyOffset + blockLength, end,
+                    CatchUpCompleteDecoder.PartitionsDecoder.sbeBlockLength());
+            default:
+                return true; // an unknown template is the switch's to refuse
+        }
+    }
+
+    /**
+     * @return true if the group whose size header starts at offset has entries of at least minEntryLength bytes,
+     * all inside the message.
+     */
+    private static boolean isGroupWhole(
+        final DirectBuffer buffer, final int offset, final int end, final int minEntryLength)
+    {
+        if (offset + GroupSizeEncodingDecoder.ENCODED_LENGTH > end)
+        {
+            return false;
+        }
+        final int entryLength = buffer.getShort(offset, ByteOrder.LITTLE_ENDIAN) & 0xFFFF;
+        final int entries = buffer.getShort(offset + 2, ByteOrder.LITTLE_ENDIAN) & 0xFFFF;
+        return entryLength >= minEntryLength &&
+            offset + GroupSizeEncodingDecoder.ENCODED_LENGTH + (long)entries * entryLength <= end;
     }
 
     @Override

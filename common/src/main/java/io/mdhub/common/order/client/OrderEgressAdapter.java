@@ -81,9 +81,10 @@ final class OrderEgressAdapter
                     return;
                 }
                 ack.wrap(buffer, bodyOffset, blockLength, version);
+                // raw values: the generated enum getter throws at a value the schema does not name
                 listener.onOrderAck(pair, sessionId, ack.clientId(), ack.orderId(), ack.partition(), ack.epoch(),
-                    ack.sequence(), BooleanType.TRUE == ack.duplicate(), BooleanType.TRUE == ack.replicated(),
-                    ack.sendTimestampNs());
+                    ack.sequence(), BooleanType.TRUE.value() == ack.duplicateRaw(),
+                    BooleanType.TRUE.value() == ack.replicatedRaw(), ack.sendTimestampNs());
                 return;
             case OrderRejectDecoder.TEMPLATE_ID:
                 onReject(buffer, bodyOffset, blockLength, version, end, sessionId);

@@ -47,6 +47,21 @@ public final class BatchRequestLists
     {
         nameOffsets.clear();
         nameLengths.clear();
+        try
+        {
+            return readItemList(iterator);
+        }
+        catch (final RuntimeException ex)
+        {
+            EtaDecoding.malformed();
+            nameOffsets.clear();
+            nameLengths.clear();
+            return -1;
+        }
+    }
+
+    private int readItemList(final DecodeIterator iterator)
+    {
         if (!findArray(iterator, ElementNames.BATCH_ITEM_LIST))
         {
             return -1;
@@ -112,6 +127,20 @@ public final class BatchRequestLists
     public IntArrayList decodeStreamIdList(final DecodeIterator iterator)
     {
         streamIds.clear();
+        try
+        {
+            return readStreamIdList(iterator);
+        }
+        catch (final RuntimeException ex)
+        {
+            EtaDecoding.malformed();
+            streamIds.clear();
+            return null;
+        }
+    }
+
+    private IntArrayList readStreamIdList(final DecodeIterator iterator)
+    {
         if (!findArray(iterator, ElementNames.BATCH_STREAMID_LIST))
         {
             return null;

@@ -18,7 +18,8 @@ public final class DictionaryRequestDecoder
 
     /**
      * @param reader holding a decoded RequestMsg.
-     * @return an ETA {@code CodecReturnCodes} value; FAILURE if the message is not a dictionary request.
+     * @return an ETA {@code CodecReturnCodes} value; FAILURE if the message is not a dictionary request or is
+     * malformed in a way ETA throws at.
      */
     public int decode(final EtaMsgReader reader)
     {
@@ -28,7 +29,14 @@ public final class DictionaryRequestDecoder
         {
             return CodecReturnCodes.FAILURE;
         }
-        return request.decode(reader.iterator(), reader.msg());
+        try
+        {
+            return request.decode(reader.iterator(), reader.msg());
+        }
+        catch (final RuntimeException ex)
+        {
+            return EtaDecoding.malformed();
+        }
     }
 
     /**

@@ -20,7 +20,8 @@ public final class DirectoryRefreshDecoder
 
     /**
      * @param reader holding a decoded RefreshMsg.
-     * @return an ETA {@code CodecReturnCodes} value; FAILURE if the message is not a directory refresh.
+     * @return an ETA {@code CodecReturnCodes} value; FAILURE if the message is not a directory refresh or is
+     * malformed in a way ETA throws at.
      */
     public int decode(final EtaMsgReader reader)
     {
@@ -30,7 +31,14 @@ public final class DirectoryRefreshDecoder
         {
             return CodecReturnCodes.FAILURE;
         }
-        return refresh.decode(reader.iterator(), reader.msg());
+        try
+        {
+            return refresh.decode(reader.iterator(), reader.msg());
+        }
+        catch (final RuntimeException ex)
+        {
+            return EtaDecoding.malformed();
+        }
     }
 
     /**

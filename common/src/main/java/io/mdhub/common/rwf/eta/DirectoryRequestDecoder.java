@@ -20,7 +20,8 @@ public final class DirectoryRequestDecoder
 
     /**
      * @param reader holding a decoded RequestMsg.
-     * @return an ETA {@code CodecReturnCodes} value; FAILURE if the message is not a directory request.
+     * @return an ETA {@code CodecReturnCodes} value; FAILURE if the message is not a directory request or is
+     * malformed in a way ETA throws at.
      */
     public int decode(final EtaMsgReader reader)
     {
@@ -31,7 +32,15 @@ public final class DirectoryRequestDecoder
         {
             return CodecReturnCodes.FAILURE;
         }
-        final int result = request.decode(reader.iterator(), reader.msg());
+        final int result;
+        try
+        {
+            result = request.decode(reader.iterator(), reader.msg());
+        }
+        catch (final RuntimeException ex)
+        {
+            return EtaDecoding.malformed();
+        }
         if (CodecReturnCodes.SUCCESS == result && 0 != (reader.msg().msgKey().flags() & MsgKeyFlags.HAS_NAME))
         {
             serviceName = reader.msg().msgKey().name();

@@ -61,7 +61,14 @@ public final class EtaMsgReader
         iterator.clear();
         msg.clear();
         iterator.setBufferAndRWFVersion(buffer, Codec.majorVersion(), Codec.minorVersion());
-        return msg.decode(iterator);
+        try
+        {
+            return msg.decode(iterator);
+        }
+        catch (final RuntimeException ex)
+        {
+            return EtaDecoding.malformed();
+        }
     }
 
     /**

@@ -41,6 +41,19 @@ public final class FieldListDecoder
      */
     public int decode(final DecodeIterator iterator, final DataDictionary dictionary, final FieldListHandler handler)
     {
+        try
+        {
+            return decodeEntries(iterator, dictionary, handler);
+        }
+        catch (final RuntimeException ex)
+        {
+            return EtaDecoding.malformed();
+        }
+    }
+
+    private int decodeEntries(
+        final DecodeIterator iterator, final DataDictionary dictionary, final FieldListHandler handler)
+    {
         int result = fieldList.decode(iterator, null);
         if (CodecReturnCodes.SUCCESS != result)
         {

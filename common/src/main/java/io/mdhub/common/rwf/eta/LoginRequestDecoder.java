@@ -17,7 +17,8 @@ public final class LoginRequestDecoder
 
     /**
      * @param reader holding a decoded RequestMsg.
-     * @return an ETA {@code CodecReturnCodes} value; FAILURE if the message is not a Login request.
+     * @return an ETA {@code CodecReturnCodes} value; FAILURE if the message is not a Login request or is malformed
+     * in a way ETA throws at.
      */
     public int decode(final EtaMsgReader reader)
     {
@@ -27,7 +28,14 @@ public final class LoginRequestDecoder
         {
             return CodecReturnCodes.FAILURE;
         }
-        return request.decode(reader.iterator(), reader.msg());
+        try
+        {
+            return request.decode(reader.iterator(), reader.msg());
+        }
+        catch (final RuntimeException ex)
+        {
+            return EtaDecoding.malformed();
+        }
     }
 
     /**

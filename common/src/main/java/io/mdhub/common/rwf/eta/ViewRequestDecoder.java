@@ -46,6 +46,19 @@ public final class ViewRequestDecoder
         view = null;
         error = null;
         fieldIds.clear();
+        try
+        {
+            return decodeView(iterator);
+        }
+        catch (final RuntimeException ex)
+        {
+            EtaDecoding.malformed();
+            return fail("malformed view request");
+        }
+    }
+
+    private boolean decodeView(final DecodeIterator iterator)
+    {
         long viewType = ViewTypes.FIELD_ID_LIST;
         boolean hasData = false;
         elementList.clear();

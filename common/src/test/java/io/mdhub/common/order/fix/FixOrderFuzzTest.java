@@ -5,79 +5,102 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.math.BigDecimal;
-import java.util.EnumMap;
-import java.util.Map;
 import java.util.Random;
 
 import org.agrona.concurrent.UnsafeBuffer;
-import org.junit.jupiter.api.Test;
 
 import io.mdhub.common.codecs.order.RejectReason;
-import io.mdhub.common.test.InterruptAfter;
+import io.mdhub.common.test.fuzz.ByteMutations;
+import io.mdhub.common.test.fuzz.FuzzGuarded;
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+import net.jqwik.api.constraints.Size;
+import net.jqwik.api.statistics.Statistics;
 
 /**
- * 100,000 random mutations of valid orders, raw and with BodyLength and CheckSum made right again: the parser never
- * throws, always answers the same for the same bytes, and what it accepts agrees with a plain string reading.
+ * The FIX order parser under random bytes, byte-level mutations of valid orders, and FIX-aware mutations
+ * ({@link FixMutator}) raw and with BodyLength and CheckSum made right again: it never throws, answers the same for
+ * the same bytes, and what it accepts agrees with a plain string reading. The resealed ones must reach both
+ * outcomes (accepted, and refused as an invalid order) in a good share of tries, or the generator has gone blind.
  */
-@InterruptAfter(60)
+@FuzzGuarded
 class FixOrderFuzzTest
 {
-    private static final int MUTATIONS = 100_000;
-
     private final FixOrderEncoder encoder = new FixOrderEncoder();
     private final FixOrderParser parser = new FixOrderParser();
     private final FixOrder order = new FixOrder();
     private final UnsafeBuffer scratch = new UnsafeBuffer(new byte[4096]);
 
-    @Test
-    void rawMutationsNeverThrow()
+    @Property
+    void randomBytes(@ForAll @Size(max = 300) final byte[] bytes)
     {
-        final Map<FixOrderError, Integer> outcomes = run(false, 1);
-        System.out.println("raw mutations: " + outcomes);
+        parse(bytes);
     }
 
-    @Test
-    void resealedMutationsNeverThrowAndAgreeWithTheText()
+    @Property
+    void byteMutations(@ForAll("byteMutated") final byte[] bytes)
     {
-        final Map<FixOrderError, Integer> outcomes = run(true, 2);
-        System.out.println("resealed mutations: " + outcomes);
-        assertTrue(outcomes.getOrDefault(FixOrderError.NONE, 0) > 0);
-        assertTrue(outcomes.keySet().stream().anyMatch(e -> RejectReason.INVALID_ORDER == e.rejectReason()));
+        parse(bytes);
     }
 
-    private Map<FixOrderError, Integer> run(final boolean reseal, final long seed)
+    @Property
+    void rawFixMutations(@ForAll final long seed)
     {
-        final RandomOrders orders = new RandomOrders(seed);
-        final FixMutator mutator = new FixMutator(new Random(seed));
-        final Map<FixOrderError, Integer> outcomes = new EnumMap<>(FixOrderError.class);
-        for (int i = 0; i < MUTATIONS; i++)
+        parse(fixMutated(seed, false));
+    }
+
+    @Property
+    void resealedFixMutationsAgreeWithTheText(@ForAll final long seed)
+    {
+        final FixOrderError error = parse(fixMutated(seed, true));
+        Statistics.label("outcome").collect(FixOrderError.NONE == error ? "accepted" :
+            RejectReason.INVALID_ORDER == error.rejectReason() ? "invalid order" : "other");
+        Statistics.label("outcome").coverage(checker ->
         {
-            orders.next(encoder);
-            final int length = encoder.encode(scratch, 0);
-            final byte[] valid = new byte[length];
-            scratch.getBytes(0, valid);
+            checker.check("accepted").percentage(share -> share > 1);
+            checker.check("invalid order").percentage(share -> share > 1);
+        });
+    }
 
-            byte[] mutated = mutator.mutate(valid);
-            if (reseal)
-            {
-                final byte[] resealed = FixMutator.reseal(mutated);
-                mutated = null == resealed ? mutated : resealed;
-            }
+    @Provide
+    Arbitrary<byte[]> byteMutated()
+    {
+        return ByteMutations.mutated(Arbitraries.longs().map(this::validOrder));
+    }
 
-            final UnsafeBuffer buffer = new UnsafeBuffer(mutated);
-            final boolean ok = parser.parse(buffer, 0, mutated.length, order);
-            final FixOrderError error = order.error();
-            outcomes.merge(error, 1, Integer::sum);
+    private byte[] validOrder(final long seed)
+    {
+        new RandomOrders(seed).next(encoder);
+        final int length = encoder.encode(scratch, 0);
+        final byte[] valid = new byte[length];
+        scratch.getBytes(0, valid);
+        return valid;
+    }
 
-            assertEquals(ok, parser.parse(buffer, 0, mutated.length, order));
-            assertEquals(error, order.error());
-            assertNotNull(error.rejectReason());
-            if (ok)
-            {
-                assertAgreesWithText(FixMessages.string(mutated, 0, mutated.length));
-            }
+    private byte[] fixMutated(final long seed, final boolean reseal)
+    {
+        final byte[] mutated = new FixMutator(new Random(seed)).mutate(validOrder(seed));
+        final byte[] resealed = reseal ? FixMutator.reseal(mutated) : null;
+        return null == resealed ? mutated : resealed;
+    }
+
+    private FixOrderError parse(final byte[] bytes)
+    {
+        final UnsafeBuffer buffer = new UnsafeBuffer(bytes);
+        final boolean ok = parser.parse(buffer, 0, bytes.length, order);
+        final FixOrderError error = order.error();
+        assertEquals(ok, parser.parse(buffer, 0, bytes.length, order));
+        assertEquals(error, order.error());
+        assertNotNull(error.rejectReason());
+        assertEquals(ok, FixOrderError.NONE == error);
+        if (ok)
+        {
+            assertAgreesWithText(FixMessages.string(bytes, 0, bytes.length));
         }
-        return outcomes;
+        return error;
     }
 
     private void assertAgreesWithText(final String message)
