@@ -110,6 +110,15 @@ final class OrderIngress implements ConnectionHandler
             return;
         }
         final int bodyOffset = offset + MessageHeaderDecoder.ENCODED_LENGTH;
+        final String shortBlock = shortBlock(headerDecoder.templateId(), headerDecoder.blockLength(),
+            offset + length - bodyOffset);
+        if (null != shortBlock)
+        {
+            // checked before any field is read: the receive buffer goes on past this message (with the next one), so
+            // a read beyond it would take another message's bytes, not fail
+            malformed(shortBlock, length, connection);
+            return;
+        }
         try
         {
             switch (headerDecoder.templateId())
@@ -132,6 +141,29 @@ final class OrderIngress implements ConnectionHandler
         {
             malformed("a field runs past the message or holds no valid value", length, connection);
         }
+    }
+
+    /**
+     * @param bodyLength what the message holds after its header.
+     * @return null if the message's fixed block (and a SubmitOrder's FIX length field) lies within the message and
+     * holds every field the server reads, else what is wrong.
+     */
+    private static String shortBlock(final int templateId, final int blockLength, final int bodyLength)
+    {
+        if (blockLength > bodyLength)
+        {
+            return "its fixed block runs past the message";
+        }
+        if (ClientHelloDecoder.TEMPLATE_ID == templateId && blockLength < ClientHelloDecoder.BLOCK_LENGTH)
+        {
+            return "a ClientHello fixed block too short for its fields";
+        }
+        if (SubmitOrderDecoder.TEMPLATE_ID == templateId && (blockLength < SubmitOrderDecoder.BLOCK_LENGTH ||
+            blockLength + SubmitOrderDecoder.fixHeaderLength() > bodyLength))
+        {
+            return "a SubmitOrder fixed block too short for its fields or no room for its FIX length";
+        }
+        return null;
     }
 
     @Override

@@ -24,12 +24,14 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import io.mdhub.common.codecs.order.CatchUpRequestDecoder;
+import io.mdhub.common.codecs.order.MessageHeaderEncoder;
 import io.mdhub.common.codecs.order.OrderRecordDecoder;
 import io.mdhub.common.codecs.order.OrderRecordEncoder;
 import io.mdhub.common.codecs.order.PartitionRole;
 import io.mdhub.common.codecs.order.RejectReason;
 import io.mdhub.common.codecs.order.ReplicateAckDecoder;
 import io.mdhub.common.codecs.order.ReplicateOrderDecoder;
+import io.mdhub.common.codecs.order.SubmitOrderEncoder;
 import io.mdhub.common.metrics.MBeans;
 import io.mdhub.common.test.InterruptAfter;
 import io.mdhub.common.test.MdTests;
@@ -669,6 +671,39 @@ class OrderServiceTest
             assertEquals("SERVING", pair.servers[1].state());
             pair.submitAndAwait(101, 120);
             pair.assertEachOrderOnceWithContiguousSequences();
+        }
+        finally
+        {
+            bad.close();
+        }
+    }
+
+    /**
+     * A SubmitOrder whose fixed block says it is longer than the message, sent together with a valid order (so the
+     * server's receive buffer holds both): the short one is garbage, counted malformed and its connection closed; its
+     * fields are not read from the next message's bytes (which would make it an order of an unknown client).
+     */
+    @Test
+    void aSubmitOrderShorterThanItsFixedBlockIsGarbageNotReadFromTheNextMessage()
+    {
+        pair.start();
+        final TestOrderClient bad = pair.newClient(77);
+        try
+        {
+            final UnsafeBuffer shortOrder = new UnsafeBuffer(new byte[MessageHeaderEncoder.ENCODED_LENGTH + 4]);
+            new MessageHeaderEncoder().wrap(shortOrder, 0).blockLength(SubmitOrderEncoder.BLOCK_LENGTH)
+                .templateId(SubmitOrderEncoder.TEMPLATE_ID).schemaId(SubmitOrderEncoder.SCHEMA_ID)
+                .version(SubmitOrderEncoder.SCHEMA_VERSION);
+            bad.offerRaw(0, shortOrder, shortOrder.capacity());
+            bad.submit(1, 0, 0); // queued behind it: one write, one read on the server
+            MdTests.await("the short order counted as garbage", () ->
+            {
+                bad.poll();
+                return 1 == pair.servers[0].counters().malformed.get();
+            });
+            assertEquals(0, pair.servers[0].counters().unknownClient.get(), "no field read beyond the message");
+            pair.submitAndAwait(1, 20);
+            assertEquals("SERVING", pair.servers[0].state());
         }
         finally
         {
