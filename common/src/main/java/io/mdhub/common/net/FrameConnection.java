@@ -450,7 +450,11 @@ public final class FrameConnection
             catch (final IOException ex)
             {
                 isPeerGone = true;
-                close("read failed: " + ex.getMessage());
+                if (isTlsReady && netIn.position() > 0)
+                {
+                    tlsFailure = "TLS record cut short: " + ex.getMessage(); // reset inside a record
+                }
+                close(null == tlsFailure ? "read failed: " + ex.getMessage() : tlsFailure);
                 return messages;
             }
             messages += unwrap();

@@ -138,7 +138,11 @@ public final class TlsTestPeer implements AutoCloseable
         while (in.hasRemaining())
         {
             out.clear();
-            engine.wrap(in, out);
+            final SSLEngineResult result = engine.wrap(in, out);
+            if (0 == result.bytesConsumed() && 0 == result.bytesProduced())
+            {
+                throw new IllegalStateException("cannot wrap: " + result);
+            }
             records.write(out.array(), 0, out.position());
         }
         return records.toByteArray();
