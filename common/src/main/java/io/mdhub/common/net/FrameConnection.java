@@ -35,10 +35,15 @@ import org.agrona.concurrent.UnsafeBuffer;
  * <b>TLS</b> ({@link #startTls}): an {@link SSLEngine} sits between the frames and the socket. Reads unwrap what the
  * socket has into the receive buffer and dispatch from there; flushes wrap what waits in the send buffer into one
  * network buffer of at most two TLS records' worth and write that. The handshake is driven by the same reads and
- * flushes (its delegated tasks run inline on the poller's thread: certificate checks, a few per connection); messages
- * offered before it completes wait in the send buffer, so back-pressure stays the send limit plus the bounded network
- * buffer. A handshake that fails (a plain-TCP peer, an untrusted certificate) closes the connection; the owner tells
- * it by {@link #tlsFailure()} in {@code onClose}.
+ * flushes, and so are the handshake messages the engine asks for after it (a TLS 1.3 key update). Its delegated
+ * tasks (key exchange, signature, certificate checks) run inline on the poller's thread, so a handshake holds every
+ * other connection of the poller for its duration (FrameConnectionTlsTest prints it: milliseconds, not
+ * microseconds); the owner's per-address budget bounds how many a peer can start. Messages offered before
+ * it completes wait in the send buffer, so back-pressure stays the send limit plus the bounded network buffer. A
+ * handshake that fails (a plain-TCP peer, an untrusted certificate), a record that does not decrypt, or an end of
+ * stream inside a record closes the connection; the owner tells it by {@link #tlsFailure()} in {@code onClose}. An
+ * orderly {@link #close} of a connection past its handshake sends a close_notify first (one wrap, one non-blocking
+ * write; a peer that does not take it at once does not get it).
  */
 public final class FrameConnection
 {
@@ -68,6 +73,7 @@ public final class FrameConnection
     private ByteBuffer netIn;
     private ByteBuffer netOut;
     private boolean isTlsReady;
+    private boolean isPeerGone;
     private String tlsFailure;
 
     FrameConnection(
@@ -323,6 +329,10 @@ public final class FrameConnection
         {
             key.cancel();
         }
+        if (null != engine && isOpen && isTlsReady && null == tlsFailure && !isPeerGone)
+        {
+            sendCloseNotify();
+        }
         CloseHelper.quietClose(channel);
         poller.onClosed(this);
         handler.onClose(this, reason);
@@ -351,11 +361,13 @@ public final class FrameConnection
             }
             catch (final IOException ex)
             {
+                isPeerGone = true;
                 close("read failed: " + ex.getMessage());
                 return messages;
             }
             if (read < 0)
             {
+                isPeerGone = true;
                 messages += dispatch(); // what came whole before the end is still delivered
                 close("closed by peer");
                 return messages;
@@ -437,15 +449,31 @@ public final class FrameConnection
             }
             catch (final IOException ex)
             {
-                close("read failed: " + ex.getMessage());
+                isPeerGone = true;
+                if (isTlsReady && netIn.position() > 0)
+                {
+                    tlsFailure = "TLS record cut short: " + ex.getMessage(); // reset inside a record
+                }
+                close(null == tlsFailure ? "read failed: " + ex.getMessage() : tlsFailure);
                 return messages;
             }
             messages += unwrap();
             if (read < 0)
             {
+                isPeerGone = true;
                 if (!isClosed)
                 {
-                    close(isTlsReady ? "closed by peer" : "closed by peer during the TLS handshake");
+                    if (isTlsReady && netIn.position() > 0)
+                    {
+                        // the end came inside a record: what the peer sent last is lost, tell it apart from a close
+                        tlsFailure = "TLS record cut short: closed by peer with " + netIn.position() +
+                            " bytes of a record unread";
+                        close(tlsFailure);
+                    }
+                    else
+                    {
+                        close(isTlsReady ? "closed by peer" : "closed by peer during the TLS handshake");
+                    }
                 }
                 return messages;
             }
@@ -486,9 +514,9 @@ public final class FrameConnection
                     ensureReceiveRoom(engine.getSession().getApplicationBufferSize());
                     continue;
                 }
-                if (!isTlsReady)
+                if (!isTlsReady || SSLEngineResult.HandshakeStatus.NOT_HANDSHAKING != result.getHandshakeStatus())
                 {
-                    driveHandshake();
+                    driveHandshake(); // the handshake, or a message the engine must answer after it (key update)
                 }
                 if (SSLEngineResult.Status.BUFFER_UNDERFLOW == status || !netIn.hasRemaining())
                 {
@@ -581,9 +609,16 @@ public final class FrameConnection
                         close("TLS closed");
                         return 0;
                     }
-                    if (SSLEngineResult.Status.BUFFER_OVERFLOW == result.getStatus() && 0 == writeNet())
+                    if (SSLEngineResult.Status.BUFFER_OVERFLOW == result.getStatus())
                     {
-                        break; // the network buffer is full and the socket takes nothing: wait for OP_WRITE
+                        if (0 == writeNet())
+                        {
+                            break; // the network buffer is full and the socket takes nothing: wait for OP_WRITE
+                        }
+                    }
+                    else if (0 == result.bytesConsumed() && 0 == result.bytesProduced())
+                    {
+                        break; // the engine wants the peer first (a handshake under way): the next read drives it
                     }
                 }
                 send.compact();
@@ -613,11 +648,31 @@ public final class FrameConnection
         }
         catch (final IOException ex)
         {
+            isPeerGone = true;
             close("write failed: " + ex.getMessage());
             return 0;
         }
         interest(pendingBytes() > 0 ? SelectionKey.OP_WRITE : 0);
         return written;
+    }
+
+    /**
+     * Tell the peer this side ends the TLS session (close_notify), after what the network buffer holds already: best
+     * effort, the connection is closing and nothing waits for the socket.
+     */
+    private void sendCloseNotify()
+    {
+        try
+        {
+            engine.closeOutbound();
+            engine.wrap(EMPTY, netOut);
+            netOut.flip();
+            channel.write(netOut);
+        }
+        catch (final IOException ex)
+        {
+            // the peer is gone or the buffer full: it sees the TCP close without the alert
+        }
     }
 
     private void failTls(final SSLException ex)

@@ -451,6 +451,12 @@ public final class MdCounters
     public static final int ORDER_CATCH_UP_SENT_TYPE_ID = 20_423;
 
     /**
+     * Order service: client connections closed because they had not said hello (their TLS handshake included)
+     * within {@code mdhub.order.handshake.timeout}.
+     */
+    public static final int ORDER_HANDSHAKE_TIMEOUTS_TYPE_ID = 20_424;
+
+    /**
      * A thread's doorbell on the media driver (see {@code Doorbell}): its key names the IPC streams it polls and its
      * socket; its value is 1 while the thread may block (a publisher must ring), 0 while it runs. A state, not a total.
      */
@@ -546,7 +552,7 @@ public final class MdCounters
                     (typeId >= P2P_CONNECTIONS_ACTIVE_TYPE_ID && typeId <= P2P_UPDATES_CONFLATED_TYPE_ID) ||
                     (typeId >= P2P_USAGE_RECORDS_TYPE_ID && typeId <= P2P_USAGE_FAILURES_TYPE_ID) ||
                     (typeId >= BACKBONE_MALFORMED_TYPE_ID && typeId <= BACKBONE_RECONNECTS_TYPE_ID) ||
-                    (typeId >= ORDER_ACCEPTED_TYPE_ID && typeId <= ORDER_CATCH_UP_SENT_TYPE_ID) ||
+                    (typeId >= ORDER_ACCEPTED_TYPE_ID && typeId <= ORDER_HANDSHAKE_TIMEOUTS_TYPE_ID) ||
                     (typeId >= ENTITLEMENT_RELOADS_TYPE_ID && typeId <= ENTITLEMENT_SERVICES_REFUSED_TYPE_ID) ||
                     (typeId >= RIPC_TLS_HANDSHAKE_FAILURES_TYPE_ID &&
                         typeId <= ORDER_TLS_HANDSHAKES_COMPLETED_TYPE_ID) ||

@@ -2,6 +2,7 @@ package io.mdhub.p2p.order;
 
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.util.ArrayDeque;
 import java.util.IdentityHashMap;
 
 import org.agrona.concurrent.status.AtomicCounter;
@@ -21,6 +22,11 @@ import io.mdhub.common.net.SocketPoller;
  * {@code mdhub.order.address.accept.rate} new ones a second. A connection over either is closed as it is accepted,
  * before a buffer is made for it ({@code order-connections-refused}, a summarised warning), so a flood from one
  * address costs the order thread an accept and a close per connection and no other client its acknowledgements.
+ * <p>
+ * With a handshake timeout (the client port's {@code mdhub.order.handshake.timeout}) a connection that has not
+ * proven itself in that time — silent, stuck in its TLS handshake, or through it and never saying hello — is closed
+ * ({@link #closeExpired}, counted and logged summed up), so that it holds neither its buffers nor its address's
+ * budget for ever. Connections are timed in the order they opened: one deque, no timer per connection.
  */
 final class AddressGate implements SocketPoller.AcceptFilter
 {
@@ -32,6 +38,11 @@ final class AddressGate implements SocketPoller.AcceptFilter
     private final AtomicCounter refused;
     private final LogSummary refusals;
     private final IdentityHashMap<FrameConnection, InetAddress> inHandshake = new IdentityHashMap<>();
+    private final long handshakeTimeoutNs;
+    private final AtomicCounter timeouts;
+    private final LogSummary timeoutLog;
+    private final ArrayDeque<FrameConnection> byAge = new ArrayDeque<>();
+    private final ArrayDeque<Long> deadlines = new ArrayDeque<>();
 
     /**
      * @param port             the port's name in logs ("order port", "peer port", "fence port").
@@ -46,6 +57,30 @@ final class AddressGate implements SocketPoller.AcceptFilter
         final int acceptsPerSecond,
         final AtomicCounter refused)
     {
+        this(serverId, port, maxHandshakes, acceptsPerSecond, refused, Long.MAX_VALUE, null);
+    }
+
+    /**
+     * @param port               the port's name in logs.
+     * @param maxHandshakes      connections of one address open without a first valid message.
+     * @param acceptsPerSecond   new connections one address may open a second.
+     * @param refused            counts the connections closed as accepted.
+     * @param handshakeTimeoutNs how long a connection may stay open without a first valid message.
+     * @param timeouts           counts the connections closed for it.
+     */
+    @SuppressWarnings("checkstyle:ParameterNumber")
+    AddressGate(
+        final int serverId,
+        final String port,
+        final int maxHandshakes,
+        final int acceptsPerSecond,
+        final AtomicCounter refused,
+        final long handshakeTimeoutNs,
+        final AtomicCounter timeouts)
+    {
+        this.handshakeTimeoutNs = handshakeTimeoutNs;
+        this.timeouts = timeouts;
+        this.timeoutLog = new LogSummary(LOG, "order server " + serverId + " " + port, "handshake timeouts", 1);
         this.serverId = serverId;
         this.port = port;
         this.budget = new AddressBudget(maxHandshakes, acceptsPerSecond,
@@ -95,7 +130,52 @@ final class AddressGate implements SocketPoller.AcceptFilter
         if (null != remote)
         {
             inHandshake.put(connection, remote.getAddress());
+            if (Long.MAX_VALUE != handshakeTimeoutNs)
+            {
+                byAge.addLast(connection);
+                deadlines.addLast(System.nanoTime() + handshakeTimeoutNs); // boxed: per connection, not message
+            }
         }
+    }
+
+    /**
+     * @return when the oldest connection still in its handshake times out; {@link Long#MAX_VALUE} for none.
+     */
+    long deadlineNs()
+    {
+        while (!byAge.isEmpty() && !inHandshake.containsKey(byAge.peekFirst()))
+        {
+            byAge.pollFirst(); // established or closed meanwhile
+            deadlines.pollFirst();
+        }
+        return byAge.isEmpty() ? Long.MAX_VALUE : deadlines.peekFirst();
+    }
+
+    /**
+     * Close the connections past their handshake timeout.
+     *
+     * @param nowNs the time.
+     * @return connections closed.
+     */
+    int closeExpired(final long nowNs)
+    {
+        int closed = 0;
+        for (long deadlineNs = deadlineNs(); Long.MAX_VALUE != deadlineNs && deadlineNs - nowNs <= 0;
+            deadlineNs = deadlineNs())
+        {
+            final FrameConnection connection = byAge.pollFirst();
+            deadlines.pollFirst();
+            timeouts.increment();
+            closed++;
+            final String why = connection.isTlsReady() ? "no hello" : "TLS handshake not completed";
+            if (timeoutLog.admit(0, "handshake-timeout", true, connection.remoteAddress() + ": " + why))
+            {
+                LOG.warn("order server {}: {} connection from {} closed: {} within {} ms", serverId, port,
+                    connection.remoteAddress(), why, handshakeTimeoutNs / 1_000_000);
+            }
+            connection.close(why + " within the handshake timeout"); // closed() takes it out of inHandshake
+        }
+        return closed;
     }
 
     /**
@@ -132,5 +212,6 @@ final class AddressGate implements SocketPoller.AcceptFilter
     void flushLog()
     {
         refusals.flush();
+        timeoutLog.flush();
     }
 }

@@ -64,6 +64,7 @@ final class OrderAgent implements Agent, PeerListener, RoleArbiter.Actions
     private final SocketPoller poller;
     private final SocketPoller.Listener ingressListener;
     private final OrderIngress ingress;
+    private final AddressGate ingressGate;
     private final PeerLink peer;
     private final PeerFence fence;
     private final OrderQueue queue;
@@ -111,8 +112,8 @@ final class OrderAgent implements Agent, PeerListener, RoleArbiter.Actions
         this.backup = new BackupReplication(
             serverId, startEpochMs, partitions, store, clients, peer, counters);
         this.drain = new OrderDrain(ctx, partitions, store.region, queue, counters);
-        final AddressGate ingressGate = new AddressGate(serverId, "order port", ctx.addressMaxHandshakes(),
-            ctx.addressAcceptRate(), counters.connectionsRefused);
+        this.ingressGate = new AddressGate(serverId, "order port", ctx.addressMaxHandshakes(),
+            ctx.addressAcceptRate(), counters.connectionsRefused, ctx.handshakeTimeoutNs(), counters.handshakeTimeouts);
         this.ingress = new OrderIngress(ctx, partitions, store, clients, roles, processorFailures, counters,
             ingressGate);
         this.ingressListener = poller.listen(ctx.address(), ingress, ingressGate, ctx.serverEngines());
@@ -177,6 +178,7 @@ final class OrderAgent implements Agent, PeerListener, RoleArbiter.Actions
         }
         work += peer.poll(nowNs);
         work += poller.poll();
+        work += ingressGate.closeExpired(nowNs);
         if (roles.isHeartbeatDue(nowNs))
         {
             // ahead of this cycle's replication: behind a catch-up it would wait for the batch to be written
@@ -202,7 +204,8 @@ final class OrderAgent implements Agent, PeerListener, RoleArbiter.Actions
         // the next wait ends at the first timer, or at once when a budget stopped this cycle short (see blockAfterWork)
         poller.deadlineNs(isMoreWorkPending ? nowNs : Math.min(
             Math.min(Math.min(fence.deadlineNs(nowNs), roles.nextHeartbeatNs()), roles.nextDecisionNs(nowNs)),
-            Math.min(Math.min(peer.deadlineNs(), backup.lazyAckDueNs()), drain.drainDueNs())));
+            Math.min(Math.min(peer.deadlineNs(), backup.lazyAckDueNs()),
+            Math.min(drain.drainDueNs(), ingressGate.deadlineNs()))));
         return work;
     }
 

@@ -35,6 +35,7 @@ final class OrderCounters implements AutoCloseable
     final AtomicCounter tlsHandshakesCompleted;
     final AtomicCounter garbage;
     final AtomicCounter catchUpSent;
+    final AtomicCounter handshakeTimeouts;
     /** Not a counter: the store-to-completion latency of the orders this server completes as primary. */
     final OrderAckLatency ackLatency = new OrderAckLatency();
 
@@ -74,6 +75,8 @@ final class OrderCounters implements AutoCloseable
             "order-tls-handshakes-completed" + suffix, MdCounters.ORDER_TLS_HANDSHAKES_COMPLETED_TYPE_ID);
         garbage = counters.newCounter("order-garbage" + suffix, MdCounters.ORDER_GARBAGE_TYPE_ID);
         catchUpSent = counters.newCounter("order-catch-up-sent" + suffix, MdCounters.ORDER_CATCH_UP_SENT_TYPE_ID);
+        handshakeTimeouts = counters.newCounter(
+            "order-handshake-timeouts" + suffix, MdCounters.ORDER_HANDSHAKE_TIMEOUTS_TYPE_ID);
     }
 
     @Override
@@ -82,6 +85,6 @@ final class OrderCounters implements AutoCloseable
         CloseHelper.quietCloseAll(ordersAccepted, ordersAcked, duplicates, rejected, replicated, gaps, failovers,
             malformed, heldAcks, forcedTakeovers, fenceLost, sinkErrors, unknownClient, answersForPeer,
             answerRequests, errors, clientsEvicted, storeInlineChunks, staleCatchUpRequests, connectionsRefused,
-            garbage, catchUpSent, tlsHandshakeFailures, tlsHandshakesCompleted);
+            garbage, catchUpSent, tlsHandshakeFailures, tlsHandshakesCompleted, handshakeTimeouts);
     }
 }

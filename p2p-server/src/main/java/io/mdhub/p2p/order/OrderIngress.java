@@ -25,13 +25,15 @@ import io.mdhub.common.net.FrameConnection;
  * Bad input stays with its sender: an order whose FIX does not parse is refused MALFORMED_FIX to its client; a
  * message that is not the order protocol at all (no order header, unknown message, fields past its end) closes the
  * connection it came on, once the answers already queued on it are written. Both count in {@code order-garbage}
- * and are logged a few lines per reason and 10 s, then summed up ({@link LogSummary}).
+ * and are logged a few lines per reason and 10 s, then summed up ({@link LogSummary}). So does a TLS connection past
+ * its handshake that sends a record that does not decrypt, or ends inside a record: it is closed at once.
  */
 final class OrderIngress implements ConnectionHandler
 {
     private static final Logger LOG = LoggerFactory.getLogger(OrderIngress.class);
     private static final int GARBAGE_LOG_PROTOCOL = 0;
     private static final int GARBAGE_LOG_FIX = 1;
+    private static final int GARBAGE_LOG_TLS = 2;
 
     private final int serverId;
     private final int maxOrderBytes;
@@ -66,7 +68,7 @@ final class OrderIngress implements ConnectionHandler
     {
         this.serverId = ctx.serverId();
         this.gate = gate;
-        this.garbageLog = new LogSummary(LOG, "order server " + serverId, "garbage from clients", 2);
+        this.garbageLog = new LogSummary(LOG, "order server " + serverId, "garbage from clients", 3);
         this.tlsLog = new LogSummary(LOG, "order server " + serverId, "failed TLS handshakes", 1);
         this.maxOrderBytes = ctx.maxOrderBytes();
         this.preProcessor = ctx.preProcessor();
@@ -174,6 +176,15 @@ final class OrderIngress implements ConnectionHandler
             counters.tlsHandshakeFailures.increment(); // refused (plain TCP, untrusted certificate) or abandoned
             if (null != connection.tlsFailure() &&
                 tlsLog.admit(0, "tls-handshake", true, connection.remoteAddress() + " " + reason))
+            {
+                LOG.warn("order server {}: closed the connection from {}: {}", serverId, connection.remoteAddress(),
+                    reason);
+            }
+        }
+        else if (null != connection.tlsFailure())
+        {
+            counters.garbage.increment(); // a record that does not decrypt, or one cut short by the end of stream
+            if (garbageLog.admit(GARBAGE_LOG_TLS, "bad-tls-record", true, connection.remoteAddress() + " " + reason))
             {
                 LOG.warn("order server {}: closed the connection from {}: {}", serverId, connection.remoteAddress(),
                     reason);

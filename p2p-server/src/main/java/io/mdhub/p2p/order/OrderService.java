@@ -404,6 +404,7 @@ public final class OrderService implements AutoCloseable
         private int catchUpWindowBytes = OrderServiceConfiguration.catchUpWindowBytes();
         private int addressMaxHandshakes = OrderServiceConfiguration.addressMaxHandshakes();
         private int addressAcceptRate = OrderServiceConfiguration.addressAcceptRate();
+        private long handshakeTimeoutNs = OrderServiceConfiguration.handshakeTimeoutNs();
         private boolean registerMBean = true;
         private CountersManager countersManager;
         private OrderPreProcessor preProcessor;
@@ -436,6 +437,7 @@ public final class OrderService implements AutoCloseable
                 OrderServiceConfiguration.CATCH_UP_BATCH_MAX);
             requireRange(OrderServiceConfiguration.CATCH_UP_WINDOW_PROP_NAME, catchUpWindowBytes,
                 OrderServiceConfiguration.MAX_MESSAGE_BYTES, OrderServiceConfiguration.PEER_SEND_LIMIT_BYTES / 2);
+            requirePositive(OrderServiceConfiguration.HANDSHAKE_TIMEOUT_PROP_NAME, handshakeTimeoutNs);
             requireRange(OrderServiceConfiguration.ADDRESS_MAX_HANDSHAKES_PROP_NAME, addressMaxHandshakes, 1,
                 OrderServiceConfiguration.ADDRESS_BUDGET_MAX);
             requireRange(OrderServiceConfiguration.ADDRESS_ACCEPT_RATE_PROP_NAME, addressAcceptRate, 1,
@@ -636,6 +638,23 @@ public final class OrderService implements AutoCloseable
             this.addressMaxHandshakes = maxHandshakes;
             this.addressAcceptRate = acceptsPerSecond;
             return this;
+        }
+
+        /**
+         * @param handshakeTimeoutNs how long a client connection may stay open without a hello (its TLS handshake
+         *                           included) before it is closed.
+         * @return this.
+         */
+        public Context handshakeTimeoutNs(final long handshakeTimeoutNs)
+        {
+            checkNotConcluded();
+            this.handshakeTimeoutNs = handshakeTimeoutNs;
+            return this;
+        }
+
+        long handshakeTimeoutNs()
+        {
+            return handshakeTimeoutNs;
         }
 
         /**

@@ -66,6 +66,14 @@ public final class OrderServiceConfiguration
     /** Default fence connect timeout. */
     public static final long FENCE_CONNECT_TIMEOUT_DEFAULT_NS = TimeUnit.SECONDS.toNanos(1);
 
+    /**
+     * How long a connection to the client order port may stay open without its client's hello (the TLS handshake
+     * included) before it is closed.
+     */
+    public static final String HANDSHAKE_TIMEOUT_PROP_NAME = "mdhub.order.handshake.timeout";
+    /** Default handshake timeout. */
+    public static final long HANDSHAKE_TIMEOUT_DEFAULT_NS = TimeUnit.SECONDS.toNanos(10);
+
     /** Heartbeat interval on the peer stream. */
     public static final String HEARTBEAT_INTERVAL_PROP_NAME = "mdhub.order.heartbeat.interval";
     /** Default heartbeat interval. */
@@ -229,6 +237,13 @@ public final class OrderServiceConfiguration
         return ConfigValues.getDurationNs(
             PEER_TIMEOUT_PROP_NAME, PEER_TIMEOUT_DEFAULT_NS,
             TimeUnit.MILLISECONDS.toNanos(1), TimeUnit.MINUTES.toNanos(10));
+    }
+
+    static long handshakeTimeoutNs()
+    {
+        return ConfigValues.getDurationNs(
+            HANDSHAKE_TIMEOUT_PROP_NAME, HANDSHAKE_TIMEOUT_DEFAULT_NS,
+            TimeUnit.MILLISECONDS.toNanos(1), TimeUnit.HOURS.toNanos(1));
     }
 
     static long fenceTimeoutNs()
