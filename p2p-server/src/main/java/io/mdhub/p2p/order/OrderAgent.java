@@ -408,6 +408,22 @@ final class OrderAgent implements Agent, PeerListener, RoleArbiter.Actions
     }
 
     /**
+     * @return the client ingress (tests feed it messages on the agent's thread, as the order port does).
+     */
+    OrderIngress ingress()
+    {
+        return ingress;
+    }
+
+    /**
+     * @return the sessions of the clients that said hello.
+     */
+    ClientSessions clients()
+    {
+        return clients;
+    }
+
+    /**
      * Ask the agent to take the peer's partitions over (an operator's decision) and wait for it to be done.
      *
      * @param reason  the operator's reason, logged.
