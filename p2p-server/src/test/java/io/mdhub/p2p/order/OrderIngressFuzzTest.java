@@ -64,6 +64,7 @@ class OrderIngressFuzzTest
     private static final List<byte[]> MESSAGES = messages();
     /** What follows a message in the receive buffer of the second server. */
     private static final byte[] NEXT = MESSAGES.get(1);
+    private static final UnsafeBuffer HELLO = new UnsafeBuffer(MESSAGES.get(0));
 
     private final Path directory = temporaryDirectory();
     private final Server ended = new Server(0, directory.resolve("ended"));
@@ -212,7 +213,7 @@ class OrderIngressFuzzTest
             await("server " + serverId + " serving alone", () -> RoleArbiter.ServerState.SERVING == agent.state(),
                 agent::doWork);
             client = new TestOrderClient(CLIENT_ID, new InetSocketAddress[] {agent.address()}, PARTITIONS);
-            client.hello(0);
+            client.hello(0); // through the socket: the server's end of it is the connection the tries use
             await("the client's hello", () -> null != agent.clients().get(CLIENT_ID), this::cycle);
             connection = agent.clients().get(CLIENT_ID).connection;
         }
@@ -259,6 +260,13 @@ class OrderIngressFuzzTest
                 ((List<?>)connection.attachment()).clear(); // take back the close: the next try uses it again
                 connection.attach(null);
                 connection.readPaused(false);
+            }
+            final ClientSession session = agent.clients().get(CLIENT_ID);
+            if (null == session || session.connection != connection)
+            {
+                // garbage ended the client's session, or a hello bound another id: orders reach the store only
+                // from a client that said hello
+                agent.ingress().onMessage(connection, HELLO, 0, HELLO.capacity());
             }
             cycle();
             return outcome.toString();
