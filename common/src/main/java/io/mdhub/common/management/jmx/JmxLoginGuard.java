@@ -2,9 +2,8 @@ package io.mdhub.common.management.jmx;
 
 import java.rmi.server.RemoteServer;
 import java.rmi.server.ServerNotActiveException;
-import java.util.HashMap;
-import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
 
 import javax.management.remote.JMXAuthenticator;
 import javax.management.remote.JMXPrincipal;
@@ -13,14 +12,15 @@ import javax.security.auth.Subject;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import io.mdhub.common.entitlement.LoginThrottle;
 import io.mdhub.common.log.LogSummary;
 
 /**
  * Checks each remote JMX login against the {@link JmxUsers}, on the RMI thread of the login. Every refusal is counted
- * and logged in summary (the user name, never the password; the remote address). Failed logins of one address draw on
- * an allowance of {@code failuresPerMinute} a minute (a token bucket holding that many): once it is spent, the
- * address's logins are refused without their password being looked at until the allowance refills, so a password
- * guesser gets a handful of tries a minute. Thread safe.
+ * and logged in summary (the user name, never the password; the remote address). Failed logins of one address are
+ * throttled as the servers' RSSL logins are ({@link LoginThrottle}): after {@code failuresPerMinute} failures within a
+ * minute, the address's logins are refused without their password being looked at until a minute after its last
+ * failure, so a password guesser gets a handful of tries a minute. Thread safe.
  */
 final class JmxLoginGuard implements JMXAuthenticator
 {
@@ -28,16 +28,14 @@ final class JmxLoginGuard implements JMXAuthenticator
     private static final int KEY_ACCEPTED = 0;
     private static final int KEY_FAILED = 1;
     private static final int KEY_THROTTLED = 2;
-    /** Addresses remembered beyond which those whose allowance is full again are forgotten. */
-    private static final int SWEEP_THRESHOLD = 10_000;
-    private static final long MINUTE_NS = 60_000_000_000L;
+    private static final long MINUTE_NS = TimeUnit.MINUTES.toNanos(1);
 
     private final String component;
     private final JmxUsers users;
     private final JmxCounters counters;
     private final int failuresPerMinute;
     private final LogSummary logSummary;
-    private final Map<String, Allowance> allowances = new HashMap<>();
+    private final LoginThrottle throttle;
 
     JmxLoginGuard(final String component, final JmxUsers users, final JmxCounters counters,
         final int failuresPerMinute)
@@ -47,6 +45,7 @@ final class JmxLoginGuard implements JMXAuthenticator
         this.counters = counters;
         this.failuresPerMinute = failuresPerMinute;
         this.logSummary = new LogSummary(LOG, component, "JMX logins", 3);
+        this.throttle = new LoginThrottle(failuresPerMinute, MINUTE_NS, MINUTE_NS);
     }
 
     @Override
@@ -60,7 +59,7 @@ final class JmxLoginGuard implements JMXAuthenticator
         }
         final String user = printable(((String[])credentials)[0]);
         final String password = ((String[])credentials)[1];
-        if (!hasAllowance(address, System.nanoTime()))
+        if (throttle.isBlocked(address, System.nanoTime()))
         {
             counters.loginsThrottled().increment();
             if (logSummary.admit(KEY_THROTTLED, "throttled", true, "user=" + user + " from=" + address))
@@ -72,13 +71,13 @@ final class JmxLoginGuard implements JMXAuthenticator
         }
         if (!users.verify(((String[])credentials)[0], password))
         {
-            spend(address, System.nanoTime());
+            throttle.onFailure(address, System.nanoTime());
             return refuse(address, user, "wrong user name or password");
         }
         final JmxRole role = users.roleOf(((String[])credentials)[0]);
         if (null == role)
         {
-            spend(address, System.nanoTime());
+            throttle.onFailure(address, System.nanoTime());
             return refuse(address, user, "the user has no role in " + JmxConfiguration.ACCESS_FILE_PROP_NAME);
         }
         counters.loginsAccepted().increment();
@@ -108,25 +107,6 @@ final class JmxLoginGuard implements JMXAuthenticator
         throw new SecurityException("authentication failed");
     }
 
-    private synchronized boolean hasAllowance(final String address, final long nowNs)
-    {
-        final Allowance allowance = allowances.get(address);
-        return null == allowance || allowance.refill(nowNs, failuresPerMinute) >= 1.0;
-    }
-
-    private synchronized void spend(final String address, final long nowNs)
-    {
-        if (allowances.size() >= SWEEP_THRESHOLD)
-        {
-            allowances.values().removeIf(
-                (allowance) -> allowance.refill(nowNs, failuresPerMinute) >= failuresPerMinute);
-        }
-        final Allowance allowance =
-            allowances.computeIfAbsent(address, (key) -> new Allowance(failuresPerMinute, nowNs));
-        allowance.refill(nowNs, failuresPerMinute);
-        allowance.tokens = Math.max(0.0, allowance.tokens - 1.0);
-    }
-
     private static String remoteAddress()
     {
         try
@@ -151,24 +131,5 @@ final class JmxLoginGuard implements JMXAuthenticator
             printable.append(c >= 0x20 && c < 0x7f ? c : '?');
         }
         return printable.toString();
-    }
-
-    private static final class Allowance
-    {
-        private double tokens;
-        private long lastNs;
-
-        Allowance(final double tokens, final long nowNs)
-        {
-            this.tokens = tokens;
-            this.lastNs = nowNs;
-        }
-
-        double refill(final long nowNs, final int perMinute)
-        {
-            tokens = Math.min(perMinute, tokens + (double)(nowNs - lastNs) * perMinute / MINUTE_NS);
-            lastNs = nowNs;
-            return tokens;
-        }
     }
 }
