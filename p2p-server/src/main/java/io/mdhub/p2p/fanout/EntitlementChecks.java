@@ -232,6 +232,23 @@ final class EntitlementChecks
         return nameView.wrap(buffer, offset, length);
     }
 
+    private static boolean isSameLock(
+        final byte[] permData, final DirectBuffer buffer, final int offset, final int length)
+    {
+        if (null == permData || permData.length != length)
+        {
+            return false;
+        }
+        for (int i = 0; i < length; i++)
+        {
+            if (permData[i] != buffer.getByte(offset + i))
+            {
+                return false;
+            }
+        }
+        return true;
+    }
+
     /**
      * Reads the lock a refresh or status carries into the item.
      *
@@ -239,10 +256,12 @@ final class EntitlementChecks
      */
     static boolean takeLock(final WatchedItem item, final DirectBuffer buffer, final int permOffset, final int length)
     {
-        if (permOffset < 0)
+        if (permOffset < 0 || isSameLock(item.permData, buffer, permOffset, length))
         {
-            return false;
+            return false; // most refreshes and statuses repeat the lock: read again only when it differs
         }
+        item.permData = new byte[length];
+        buffer.getBytes(permOffset, item.permData);
         PermissionLock lock = PermissionLock.parse(buffer, permOffset, length);
         if (null == lock)
         {

@@ -47,6 +47,8 @@ final class WatchedItem
     byte[] statusBeforeImage;
     /** The lock the item's provider put in its last refresh or status (PermData), or null if it sent none. */
     PermissionLock lock;
+    /** The PermData {@link #lock} was read from, to tell a repeated lock from a new one without reading it again. */
+    byte[] permData;
 
     WatchedItem(final int itemId, final ItemKey key, final boolean isUpstreamStreaming, final ServiceTally tally)
     {
