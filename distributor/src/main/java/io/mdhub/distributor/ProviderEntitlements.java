@@ -103,14 +103,13 @@ final class ProviderEntitlements
         {
             return "provider " + provider.userName() + " may publish no service";
         }
-        final String[] refused = {null};
-        provider.forEachService((service) ->
+        for (final DistributedService service : provider.services())
         {
-            if (null == refused[0] && !table.mayPublish(provider.userName(), service.name()))
+            if (!table.mayPublish(provider.userName(), service.name()))
             {
-                refused[0] = "provider " + provider.userName() + " may no longer publish " + service.name();
+                return "provider " + provider.userName() + " may no longer publish " + service.name();
             }
-        });
-        return refused[0];
+        }
+        return null;
     }
 }

@@ -419,9 +419,12 @@ abstract class ProviderLink extends ChannelInboundHandlerAdapter implements Ripc
             ((java.net.InetSocketAddress)remote).getAddress().getHostAddress() : String.valueOf(remote);
     }
 
-    void forEachService(final java.util.function.Consumer<DistributedService> action)
+    /**
+     * @return the distributor services this connection publishes (a view).
+     */
+    java.util.Collection<DistributedService> services()
     {
-        servicesByProviderId.values().forEach(action);
+        return servicesByProviderId.values();
     }
 
     void mapService(final int providerServiceId, final DistributedService service)
