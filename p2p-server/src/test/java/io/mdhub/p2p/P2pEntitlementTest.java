@@ -184,6 +184,7 @@ class P2pEntitlementTest
         final EtaMessage nak = bob.awaitMessage(7);
         assertEquals(MsgClasses.ACK, nak.msgClass(), nak::toString);
         assertEquals(NakCodes.ACCESS_DENIED, ((AckMsg)nak.msg()).nakCode(), nak::toString);
+        awaitUsage("POST_DENIED user=bob service=DIRECT_FEED item=MSFT.O");
 
         assertEquals(1, usage.count("ITEM_GRANTED user=alice service=DIRECT_FEED item=TRI.N codes=62"));
         assertEquals(1, usage.count("ITEM_DENIED user=bob service=DIRECT_FEED item=TRI.N codes=62"));

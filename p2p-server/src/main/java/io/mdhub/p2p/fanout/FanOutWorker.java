@@ -1451,13 +1451,24 @@ public final class FanOutWorker implements ItemSourceListener
         final ConsumerSession session, final int domainType, final int serviceId, final ItemWatch watch,
         final DirectBuffer name, final int nameOffset, final int nameLength)
     {
+        final ServiceInfo info = directory.info(serviceId);
+        final String denial;
         if (null != watch && 0 == watch.grantedMs && session.rights != UserRights.ALL)
         {
-            return "stream " + watch.streamId + " is not granted yet: no post before its refresh";
+            denial = "stream " + watch.streamId + " is not granted yet: no post before its refresh";
         }
-        final WatchedItem item = null != watch ? watch.item : nameLength > 0 && nameLength <= MAX_NAME_LENGTH ?
-            items.get(lookupKey.set(domainType, serviceId, name, nameOffset, nameLength)) : null;
-        return entitlements.postDenial(session, directory.info(serviceId), item, name, nameOffset, nameLength);
+        else
+        {
+            final WatchedItem item = null != watch ? watch.item : nameLength > 0 && nameLength <= MAX_NAME_LENGTH ?
+                items.get(lookupKey.set(domainType, serviceId, name, nameOffset, nameLength)) : null;
+            denial = entitlements.postDenial(session, info, item, name, nameOffset, nameLength);
+        }
+        if (null != denial)
+        {
+            entitlements.denied(session, domainType, null == info ? "service id " + serviceId : info.name(), name,
+                nameOffset, nameLength, UsageEvent.POST_DENIED, denial);
+        }
+        return denial;
     }
 
     // ---------------------------------------------------------------- posts
