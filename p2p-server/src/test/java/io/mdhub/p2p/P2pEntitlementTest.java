@@ -391,6 +391,15 @@ class P2pEntitlementTest
         // code, name, users, distinct-items, grants, watch, open: 62 is TRI.N (alice), 5625 is IBM.N (alice)
         assertTrue(lines.stream().anyMatch((line) -> line.matches("62,,1,1,1,\\d+,0")), out::toString);
         assertTrue(lines.stream().anyMatch((line) -> line.matches("5625,,1,1,1,\\d+,0")), out::toString);
+
+        // the entitlement file's code lines name the codes
+        final java.io.StringWriter named = new java.io.StringWriter();
+        final picocli.CommandLine again = new picocli.CommandLine(new P2pMain());
+        again.setOut(new java.io.PrintWriter(named));
+        assertEquals(0, again.execute("usage-report", "--dir", usageDir.toString(), "--format", "csv",
+            "--entitlements", file.toString()));
+        assertTrue(named.toString().lines().anyMatch((line) -> line.matches("62,NYSE,1,1,1,\\d+,0")),
+            named::toString);
     }
 
     private void assertLoginRefused(

@@ -114,22 +114,6 @@ public final class PermissionLock
     }
 
     /**
-     * @return the codes, ascending (a copy).
-     */
-    public int[] codes()
-    {
-        return codes.clone();
-    }
-
-    /**
-     * @return true if every code is needed, false if one is enough.
-     */
-    public boolean isAllRequired()
-    {
-        return isAllRequired;
-    }
-
-    /**
      * @return the lock as text, the way providers write it.
      */
     @Override

@@ -18,14 +18,6 @@ import io.mdhub.common.entitlement.TokenValidator;
 public record ConsumerEntitlements(
     EntitlementSource source, TokenValidator tokens, LoginThrottle throttle, UsageLog usage)
 {
-    /**
-     * @return no checks, no throttle, no usage log.
-     */
-    public static ConsumerEntitlements open()
-    {
-        return new ConsumerEntitlements(
-            EntitlementSource.OPEN, TokenValidator.FILE, new LoginThrottle(0, 1, 1), UsageLog.NONE);
-    }
 
     /**
      * @return the table in force.

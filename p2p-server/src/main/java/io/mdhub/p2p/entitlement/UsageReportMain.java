@@ -14,6 +14,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 
+import io.mdhub.common.entitlement.EntitlementFile;
+import io.mdhub.common.entitlement.EntitlementFileException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -47,6 +49,10 @@ public final class UsageReportMain implements Callable<Integer>
 
     @Option(names = "--code-names", description = "File of permission code names, a line each: '62 NYSE'.")
     Path codeNames;
+
+    @Option(names = "--entitlements", description = "The servers' entitlement file: its 'code 62 NYSE' lines name "
+        + "the permission codes (with --code-names, that file's names win).")
+    Path entitlements;
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -89,7 +95,15 @@ public final class UsageReportMain implements Callable<Integer>
         final PrintWriter err = spec.commandLine().getErr();
         try
         {
-            final Map<String, String> names = null == codeNames ? Map.of() : readCodeNames(codeNames);
+            final Map<String, String> names = new HashMap<>();
+            if (null != entitlements)
+            {
+                readEntitlementCodeNames(entitlements, names);
+            }
+            if (null != codeNames)
+            {
+                names.putAll(readCodeNames(codeNames));
+            }
             final UsageReport report = read(dir, null == fromMs ? Long.MIN_VALUE : fromMs,
                 null == toMs ? Long.MAX_VALUE : toMs, System.currentTimeMillis());
             out.print(switch (format)
@@ -135,6 +149,18 @@ public final class UsageReportMain implements Callable<Integer>
             }
         }
         return report.finish(Math.min(nowMs, toMs));
+    }
+
+    private static void readEntitlementCodeNames(final Path file, final Map<String, String> names)
+    {
+        try
+        {
+            EntitlementFile.read(file).codeNames().forEach((code, name) -> names.put(Integer.toString(code), name));
+        }
+        catch (final EntitlementFileException ex)
+        {
+            throw new UsageLogException("--entitlements: " + ex.getMessage(), ex);
+        }
     }
 
     private static Map<String, String> readCodeNames(final Path file)

@@ -50,14 +50,6 @@ final class EntitlementChecks
     }
 
     /**
-     * @return the table in force.
-     */
-    EntitlementTable table()
-    {
-        return shared.table();
-    }
-
-    /**
      * Checks a login and, when granted, gives the session its user, rights, application and position.
      *
      * @return null if granted, else why not (the text of the login's Closed/NotEntitled status; the counter to
