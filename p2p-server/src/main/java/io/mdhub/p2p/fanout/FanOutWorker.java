@@ -275,15 +275,8 @@ public final class FanOutWorker implements ItemSourceListener
         }
         counters.connectionsActive().decrement();
         posts.forget(session);
-        for (final ItemWatch watch : session.watches.values())
-        {
-            entitlements.closed(watch, directory.info(watch.serviceId), "connection closed");
-            detach(watch);
-        }
-        entitlements.logoff(session, "connection closed");
-        session.watches.clear();
+        logOff(session, "connection closed");
         session.conflated.clear();
-        session.directoryStreamId = 0;
         if (session.outputBytesAtClose() >= TRIM_CACHE_AFTER_BYTES)
         {
             trimAllocatorCache(session);
@@ -732,15 +725,7 @@ public final class FanOutWorker implements ItemSourceListener
             if (session.isLoggedIn && streamId == session.loginStreamId)
             {
                 // closing the login stream logs off: every stream of the user goes with it
-                for (final ItemWatch watch : session.watches.values())
-                {
-                    entitlements.closed(watch, directory.info(watch.serviceId), "logoff");
-                    detach(watch);
-                }
-                entitlements.logoff(session, "logoff");
-                session.watches.clear();
-                session.directoryStreamId = 0;
-                session.isLoggedIn = false;
+                logOff(session, "logoff");
                 session.startLoginClock(System.nanoTime());
             }
             return;
@@ -1323,6 +1308,22 @@ public final class FanOutWorker implements ItemSourceListener
     // ---------------------------------------------------------------- entitlements
 
     /**
+     * Ends a consumer's login: every stream of it closes (each granted one recorded as closed), then the logoff.
+     */
+    private void logOff(final ConsumerSession session, final String reason)
+    {
+        for (final ItemWatch watch : session.watches.values())
+        {
+            entitlements.closed(watch, directory.info(watch.serviceId), reason);
+            detach(watch);
+        }
+        entitlements.logoff(session, reason);
+        session.watches.clear();
+        session.directoryStreamId = 0;
+        session.isLoggedIn = false;
+    }
+
+    /**
      * Checks a watch against its item's lock as a refresh brings it: a watch the user may not have is closed with
      * Closed/NotEntitled (a first refresh: denied; a stream already granted: withdrawn); a first grant is recorded.
      *
@@ -1379,15 +1380,7 @@ public final class FanOutWorker implements ItemSourceListener
                 counters.rejected(RejectReason.ENTITLEMENT_WITHDRAWN).increment();
                 // logged off now, not at the disconnect: nothing more reaches the user while the reject lingers,
                 // and the disconnect finds no grant or login left to record
-                for (final ItemWatch watch : session.watches.values())
-                {
-                    entitlements.closed(watch, directory.info(watch.serviceId), "permission withdrawn: " + denial);
-                    detach(watch);
-                }
-                entitlements.logoff(session, "permission withdrawn: " + denial);
-                session.watches.clear();
-                session.directoryStreamId = 0;
-                session.isLoggedIn = false;
+                logOff(session, "permission withdrawn: " + denial);
                 session.write(admin.loginReject(session, session.loginStreamId, StateCodes.NOT_ENTITLED,
                     "Permission withdrawn: " + denial));
                 session.closeAfterLinger(DisconnectReason.LOGIN_REJECTED, "permission withdrawn: " + denial);
