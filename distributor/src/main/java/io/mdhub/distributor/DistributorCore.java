@@ -15,6 +15,7 @@ import io.mdhub.common.rwf.eta.EtaMsgReader;
 import io.mdhub.common.rwf.eta.EtaMsgWriter;
 import io.mdhub.common.rwf.eta.LoginRequestDecoder;
 import io.mdhub.common.rwf.eta.LoginResponseEncoder;
+import io.mdhub.common.rwf.eta.StatusMsgEncoder;
 
 /**
  * The state of one distributor and the tools that work on it, all owned by the distributor's single event-loop
@@ -39,7 +40,7 @@ final class DistributorCore
     final ImageScratch imageScratch = new ImageScratch();
     final EtaMsgReader reader = new EtaMsgReader();
     final EtaMsgWriter writer = new EtaMsgWriter();
-    final ItemStatusEncoder statusEncoder = new ItemStatusEncoder();
+    final StatusMsgEncoder statusEncoder = new StatusMsgEncoder();
     final ServiceIdRewriter rewriter = new ServiceIdRewriter();
     final ExpandableDirectByteBuffer scratch = new ExpandableDirectByteBuffer(1024);
     final LoginRequestDecoder loginDecoder = new LoginRequestDecoder();

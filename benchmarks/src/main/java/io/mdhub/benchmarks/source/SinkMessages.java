@@ -11,14 +11,10 @@ import com.refinitiv.eta.codec.CodecFactory;
 import com.refinitiv.eta.codec.CodecReturnCodes;
 import com.refinitiv.eta.codec.DataDictionary;
 import com.refinitiv.eta.codec.DataStates;
-import com.refinitiv.eta.codec.DataTypes;
 import com.refinitiv.eta.codec.EncodeIterator;
-import com.refinitiv.eta.codec.MsgClasses;
 import com.refinitiv.eta.codec.Qos;
 import com.refinitiv.eta.codec.QosRates;
 import com.refinitiv.eta.codec.QosTimeliness;
-import com.refinitiv.eta.codec.StatusMsg;
-import com.refinitiv.eta.codec.StatusMsgFlags;
 import com.refinitiv.eta.rdm.DomainTypes;
 import com.refinitiv.eta.rdm.UpdateEventTypes;
 import com.refinitiv.eta.valueadd.domainrep.rdm.directory.DirectoryMsgFactory;
@@ -33,6 +29,7 @@ import io.mdhub.common.rwf.eta.EtaMsgWriter;
 import io.mdhub.common.rwf.eta.FieldListWriter;
 import io.mdhub.common.rwf.eta.LoginResponseEncoder;
 import io.mdhub.common.rwf.eta.MarketPriceEncoder;
+import io.mdhub.common.rwf.eta.StatusMsgEncoder;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 
@@ -66,7 +63,7 @@ final class SinkMessages
     private final DirectoryEncoder directory = new DirectoryEncoder(1);
     private final MarketPriceEncoder marketPrice = new MarketPriceEncoder();
     private final DictionaryRefreshEncoder dictionaryEncoder = new DictionaryRefreshEncoder();
-    private final StatusMsg status = (StatusMsg)CodecFactory.createMsg();
+    private final StatusMsgEncoder status = new StatusMsgEncoder(MAX_TEXT_LENGTH);
     private final List<Service> services;
     private final int serviceId;
     private final int timestampEvery;
@@ -222,19 +219,8 @@ final class SinkMessages
         final int code,
         final String reason)
     {
-        status.clear();
-        status.msgClass(MsgClasses.STATUS);
-        status.domainType(domainType);
-        status.streamId(streamId);
-        status.containerType(DataTypes.NO_DATA);
-        status.flags(StatusMsgFlags.HAS_STATE);
-        status.state().streamState(streamState);
-        status.state().dataState(dataState);
-        status.state().code(code);
-        text.data(reason.length() > MAX_TEXT_LENGTH ? reason.substring(0, MAX_TEXT_LENGTH) : reason);
-        status.state().text(text);
         final ByteBuf out = RipcFrameEncoder.newMessageBuffer(alloc, STATUS_CAPACITY + MAX_TEXT_LENGTH);
-        return finish(out, status.encode(begin(out)));
+        return finish(out, status.encode(begin(out), domainType, streamId, streamState, dataState, code, reason));
     }
 
     private EncodeIterator begin(final ByteBuf out)

@@ -15,8 +15,8 @@ import io.mdhub.backbone.protocol.MarketDataPublisher;
 import io.mdhub.backbone.protocol.RefreshFlags;
 import io.mdhub.common.rwf.RwfMsgFlags;
 import io.mdhub.common.rwf.eta.EtaMsgWriter;
+import io.mdhub.common.rwf.eta.StatusMsgEncoder;
 import io.mdhub.distributor.DistributorListener;
-import io.mdhub.distributor.ItemStatusEncoder;
 import io.mdhub.distributor.ProviderReadControl;
 
 /**
@@ -66,7 +66,7 @@ final class BackboneOutbound implements DistributorListener, PendingLiveMessages
     private final PendingLiveMessages pending;
     private final ProviderReadControl reads;
     private final long headroomBytes;
-    private final ItemStatusEncoder statusEncoder = new ItemStatusEncoder();
+    private final StatusMsgEncoder statusEncoder = new StatusMsgEncoder();
     private final EtaMsgWriter writer = new EtaMsgWriter();
     private final ExpandableDirectByteBuffer scratch = new ExpandableDirectByteBuffer(256);
     private int closedServiceId = NO_HANDLE;

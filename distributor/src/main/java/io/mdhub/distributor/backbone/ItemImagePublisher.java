@@ -9,9 +9,9 @@ import com.refinitiv.eta.codec.DataStates;
 import io.aeron.Publication;
 import io.mdhub.backbone.protocol.MarketDataPublisher;
 import io.mdhub.common.rwf.eta.EtaMsgWriter;
+import io.mdhub.common.rwf.eta.StatusMsgEncoder;
 import io.mdhub.distributor.CachedItem;
 import io.mdhub.distributor.DistributedService;
-import io.mdhub.distributor.ItemStatusEncoder;
 
 /**
  * Publishes answers that are retried until they go out: item images encoded from the cache (answers to requests,
@@ -33,7 +33,7 @@ final class ItemImagePublisher
     private final MarketDataPublisher publisher;
     private final ServiceSequences sequences;
     private final PendingLiveMessages pending;
-    private final ItemStatusEncoder statusEncoder = new ItemStatusEncoder();
+    private final StatusMsgEncoder statusEncoder = new StatusMsgEncoder();
     private final EtaMsgWriter writer = new EtaMsgWriter();
     private final ExpandableDirectByteBuffer scratch = new ExpandableDirectByteBuffer(4096);
 

@@ -42,7 +42,7 @@ import io.mdhub.common.concurrent.CycleWaker;
 import io.mdhub.common.rwf.FieldView;
 import io.mdhub.common.rwf.RwfMsgFlyweight;
 import io.mdhub.common.rwf.eta.EtaMsgWriter;
-import io.mdhub.common.rwf.eta.MarketPriceEncoder;
+import io.mdhub.common.rwf.eta.StatusMsgEncoder;
 import io.mdhub.p2p.source.ItemSource;
 import io.mdhub.p2p.source.ItemSourceListener;
 import io.mdhub.p2p.source.ServiceInfo;
@@ -187,7 +187,7 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
     private final IntArrayList itemScratch = new IntArrayList();
     private final IntArrayList serviceScratch = new IntArrayList();
     private final EtaMsgWriter writer = new EtaMsgWriter();
-    private final MarketPriceEncoder statusEncoder = new MarketPriceEncoder();
+    private final StatusMsgEncoder statusEncoder = new StatusMsgEncoder();
     private final ExpandableArrayBuffer statusBuffer = new ExpandableArrayBuffer(512);
     private final EventLoopDutyCycle dutyCycle;
     private final EventLoop eventLoop;
@@ -954,8 +954,7 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
         final String text = refusal.stateTextLength() > 0 ?
             refusal.buffer().getStringWithoutLengthAscii(refusal.stateTextOffset(), refusal.stateTextLength()) :
             "item not found";
-        final int result = statusEncoder.encodeStatus(writer.begin(statusBuffer, 0, statusBuffer.capacity()), 0,
-            StreamStates.CLOSED, DataStates.SUSPECT, StateCodes.NOT_FOUND, text);
+        final int result = encodeStatus(item, StreamStates.CLOSED, DataStates.SUSPECT, StateCodes.NOT_FOUND, text);
         if (CodecReturnCodes.SUCCESS == result)
         {
             listener.onStatus(item.itemId, statusBuffer, 0, writer.encodedLength());
@@ -1567,10 +1566,16 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
         }
     }
 
+    private int encodeStatus(
+        final OpenItem item, final int streamState, final int dataState, final int code, final String text)
+    {
+        return statusEncoder.encode(writer.begin(statusBuffer, 0, statusBuffer.capacity()), item.domainType, 0,
+            streamState, dataState, code, text);
+    }
+
     private void suspect(final OpenItem item, final String text)
     {
-        final int result = statusEncoder.encodeStatus(writer.begin(statusBuffer, 0, statusBuffer.capacity()), 0,
-            StreamStates.OPEN, DataStates.SUSPECT, StateCodes.NONE, text);
+        final int result = encodeStatus(item, StreamStates.OPEN, DataStates.SUSPECT, StateCodes.NONE, text);
         if (CodecReturnCodes.SUCCESS == result)
         {
             listener.onStatus(item.itemId, statusBuffer, 0, writer.encodedLength());
@@ -1644,8 +1649,7 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
             {
                 continue;
             }
-            final int result = statusEncoder.encodeStatus(writer.begin(statusBuffer, 0, statusBuffer.capacity()), 0,
-                StreamStates.CLOSED_RECOVER, DataStates.SUSPECT, StateCodes.NONE,
+            final int result = encodeStatus(item, StreamStates.CLOSED_RECOVER, DataStates.SUSPECT, StateCodes.NONE,
                 "private stream lost upstream: open it again");
             items.remove(item.itemId);
             final int handle = item.handle;

@@ -13,8 +13,6 @@ import com.refinitiv.eta.codec.MsgKeyFlags;
 import com.refinitiv.eta.codec.NakCodes;
 import com.refinitiv.eta.codec.RefreshMsg;
 import com.refinitiv.eta.codec.RefreshMsgFlags;
-import com.refinitiv.eta.codec.StatusMsg;
-import com.refinitiv.eta.codec.StatusMsgFlags;
 import com.refinitiv.eta.codec.StreamStates;
 import com.refinitiv.eta.codec.UpdateMsg;
 import com.refinitiv.eta.codec.UpdateMsgFlags;
@@ -26,6 +24,7 @@ import io.mdhub.common.rwf.RwfMsgFlyweight;
 import io.mdhub.common.rwf.eta.EtaBufferView;
 import io.mdhub.common.rwf.eta.EtaMsgReader;
 import io.mdhub.common.rwf.eta.EtaMsgWriter;
+import io.mdhub.common.rwf.eta.StatusMsgEncoder;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import org.agrona.DirectBuffer;
@@ -55,7 +54,7 @@ final class ItemMessages
 
     private final EtaMsgReader reader = new EtaMsgReader();
     private final EtaMsgWriter writer = new EtaMsgWriter();
-    private final StatusMsg status = (StatusMsg)CodecFactory.createMsg();
+    private final StatusMsgEncoder status = new StatusMsgEncoder(MAX_TEXT_LENGTH);
     private final AckMsg ack = (AckMsg)CodecFactory.createMsg();
     private final UpdateMsg update = (UpdateMsg)CodecFactory.createMsg();
     private final EtaBufferView payloadView = new EtaBufferView();
@@ -282,26 +281,11 @@ final class ItemMessages
         final int code,
         final CharSequence stateText)
     {
-        status.clear();
-        status.msgClass(MsgClasses.STATUS);
-        status.domainType(domainType);
-        status.streamId(streamId);
-        status.containerType(DataTypes.NO_DATA);
-        status.flags(StatusMsgFlags.HAS_STATE);
-        status.state().streamState(streamState);
-        status.state().dataState(dataState);
-        status.state().code(code);
-        final int textLength = Math.min(stateText.length(), MAX_TEXT_LENGTH);
-        for (int i = 0; i < textLength; i++)
-        {
-            textBytes.put(i, (byte)stateText.charAt(i));
-        }
-        text.data(textBytes, 0, textLength);
-        status.state().text(text);
-
-        final int capacity = textLength + STATE_HEADROOM;
+        final int capacity = Math.min(stateText.length(), MAX_TEXT_LENGTH) + STATE_HEADROOM;
         final ByteBuf out = RipcFrameEncoder.newMessageBuffer(allocator, capacity);
-        final int result = status.encode(writer.begin(out, out.writerIndex(), capacity));
+        final int result = status.encode(
+            writer.begin(out, out.writerIndex(), capacity),
+            domainType, streamId, streamState, dataState, code, stateText);
         if (CodecReturnCodes.SUCCESS != result)
         {
             out.release();

@@ -30,6 +30,7 @@ import com.refinitiv.eta.codec.RefreshMsgFlags;
 import com.refinitiv.eta.codec.StateCodes;
 import com.refinitiv.eta.codec.StreamStates;
 import com.refinitiv.eta.rdm.Directory;
+import com.refinitiv.eta.rdm.DomainTypes;
 
 import io.aeron.Aeron;
 import io.mdhub.backbone.BackboneNode;
@@ -195,6 +196,19 @@ class BackboneItemSourceTest
         assertEquals(StreamStates.CLOSED, notFound.streamState());
         assertEquals(StateCodes.NOT_FOUND, notFound.code());
         assertEquals(1, distributor.requests("NOPE.N"), "a first request for an unknown item is refused at once");
+    }
+
+    @Test
+    @ItemsDoNotWait
+    void theRefusalOfAnItemCarriesTheItemsOwnDomain()
+    {
+        consumer.requestItem(ITEM_STREAM + 2, DomainTypes.MARKET_BY_ORDER, FakeBackboneDistributor.SERVICE_ID, "NOPE.N",
+            true);
+        final EtaMessage notFound = consumer.awaitMessage(ITEM_STREAM + 2);
+        assertEquals(MsgClasses.STATUS, notFound.msgClass(), notFound::toString);
+        assertEquals(DomainTypes.MARKET_BY_ORDER, notFound.domainType(), "the status is on the item's domain");
+        assertEquals(StreamStates.CLOSED, notFound.streamState());
+        assertEquals(StateCodes.NOT_FOUND, notFound.code());
     }
 
     @Test

@@ -452,7 +452,7 @@ final class FakeBackboneDistributor implements AutoCloseable, ControlListener, A
     @Override
     public long capabilities(final int index)
     {
-        return 1L << DomainTypes.MARKET_PRICE;
+        return (1L << DomainTypes.MARKET_PRICE) | (1L << DomainTypes.MARKET_BY_ORDER);
     }
 
     @Override

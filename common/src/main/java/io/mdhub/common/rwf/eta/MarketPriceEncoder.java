@@ -16,8 +16,6 @@ import com.refinitiv.eta.codec.QosRates;
 import com.refinitiv.eta.codec.QosTimeliness;
 import com.refinitiv.eta.codec.RefreshMsg;
 import com.refinitiv.eta.codec.RefreshMsgFlags;
-import com.refinitiv.eta.codec.StatusMsg;
-import com.refinitiv.eta.codec.StatusMsgFlags;
 import com.refinitiv.eta.codec.UpdateMsg;
 import com.refinitiv.eta.rdm.DomainTypes;
 import com.refinitiv.eta.rdm.InstrumentNameTypes;
@@ -34,13 +32,11 @@ public final class MarketPriceEncoder
     private final RefreshMsg refresh = (RefreshMsg)CodecFactory.createMsg();
     private com.refinitiv.eta.codec.Buffer permData;
     private final UpdateMsg update = (UpdateMsg)CodecFactory.createMsg();
-    private final StatusMsg status = (StatusMsg)CodecFactory.createMsg();
+    private final StatusMsgEncoder status = new StatusMsgEncoder();
     private final CloseMsg close = (CloseMsg)CodecFactory.createMsg();
     private final FieldListWriter fields = new FieldListWriter();
     private final Buffer name = CodecFactory.createBuffer();
     private final ByteBuffer nameCopy = ByteBuffer.allocateDirect(MAX_NAME_LENGTH);
-    private final Buffer text = CodecFactory.createBuffer();
-    private final ByteBuffer textCopy = ByteBuffer.allocateDirect(0x7FFF);
     private com.refinitiv.eta.codec.Msg current;
     private EncodeIterator iterator;
     private int status0 = CodecReturnCodes.SUCCESS;
@@ -192,24 +188,7 @@ public final class MarketPriceEncoder
         final int code,
         final CharSequence text)
     {
-        status.clear();
-        status.msgClass(MsgClasses.STATUS);
-        status.domainType(DomainTypes.MARKET_PRICE);
-        status.streamId(streamId);
-        status.containerType(DataTypes.NO_DATA);
-        status.flags(StatusMsgFlags.HAS_STATE);
-        status.state().streamState(streamState);
-        status.state().dataState(dataState);
-        status.state().code(code);
-        textCopy.clear();
-        final int length = text.length();
-        for (int i = 0; i < length; i++)
-        {
-            textCopy.put(i, (byte)text.charAt(i));
-        }
-        this.text.data(textCopy, 0, length);
-        status.state().text(this.text);
-        return status.encode(iterator);
+        return status.encode(iterator, DomainTypes.MARKET_PRICE, streamId, streamState, dataState, code, text);
     }
 
     /**

@@ -1,4 +1,4 @@
-package io.mdhub.distributor;
+package io.mdhub.common.rwf.eta;
 
 import java.nio.ByteBuffer;
 
@@ -11,17 +11,43 @@ import com.refinitiv.eta.codec.StatusMsg;
 import com.refinitiv.eta.codec.StatusMsgFlags;
 
 /**
- * Encodes an item StatusMsg (any domain) with a state and an ASCII text, with reused ETA objects: the Closed
- * answers to providers, the Open/Suspect events the distributor makes when a provider leaves, and the backbone's
- * Closed statuses. Not thread safe.
+ * Encodes an item StatusMsg of any domain with a state and an ASCII text, reusing its ETA objects so that a status
+ * costs no allocation: the one StatusMsg writer of the distributor, the p2p-server and the tools. Text longer than
+ * the encoder's cap is cut at the cap. Not thread safe.
  */
-public final class ItemStatusEncoder
+public final class StatusMsgEncoder
 {
-    private static final int MAX_TEXT_LENGTH = 0x7FFF;
+    /**
+     * The longest text an RWF state may carry (its length is a 15-bit field).
+     */
+    public static final int MAX_TEXT_LENGTH = 0x7FFF;
 
     private final StatusMsg status = (StatusMsg)CodecFactory.createMsg();
     private final Buffer text = CodecFactory.createBuffer();
-    private final ByteBuffer textBytes = ByteBuffer.allocateDirect(MAX_TEXT_LENGTH);
+    private final ByteBuffer textBytes;
+    private final int maxTextLength;
+
+    /**
+     * An encoder that writes at most {@link #MAX_TEXT_LENGTH} text bytes.
+     */
+    public StatusMsgEncoder()
+    {
+        this(MAX_TEXT_LENGTH);
+    }
+
+    /**
+     * @param maxTextLength the longest text written, 0 to {@link #MAX_TEXT_LENGTH}; longer text is cut.
+     */
+    public StatusMsgEncoder(final int maxTextLength)
+    {
+        if (maxTextLength < 0 || maxTextLength > MAX_TEXT_LENGTH)
+        {
+            throw new IllegalArgumentException(
+                "maxTextLength must be 0.." + MAX_TEXT_LENGTH + ": " + maxTextLength);
+        }
+        this.maxTextLength = maxTextLength;
+        this.textBytes = ByteBuffer.allocateDirect(Math.max(1, maxTextLength));
+    }
 
     /**
      * @param iterator    positioned on the target buffer.
@@ -51,7 +77,7 @@ public final class ItemStatusEncoder
         status.state().streamState(streamState);
         status.state().dataState(dataState);
         status.state().code(code);
-        final int length = Math.min(stateText.length(), MAX_TEXT_LENGTH);
+        final int length = Math.min(stateText.length(), maxTextLength);
         for (int i = 0; i < length; i++)
         {
             textBytes.put(i, (byte)stateText.charAt(i));
