@@ -12,6 +12,7 @@ import io.mdhub.common.codecs.order.RejectReason;
 import io.mdhub.common.concurrent.IdleConfiguration;
 import io.mdhub.common.concurrent.IdleStrategies;
 import io.mdhub.common.concurrent.SpinBudget;
+import io.mdhub.common.concurrent.ToolShutdown;
 import io.mdhub.common.latency.LatencySummary;
 import io.mdhub.common.order.client.OrderClient;
 import io.mdhub.common.order.client.OrderClientConfiguration;
@@ -35,6 +36,9 @@ import picocli.CommandLine.Option;
         "here, then the shortcut options.")
 public final class OrdersLoadMain implements Callable<Integer>
 {
+    /** A signalled run still writes its summary and files before the JVM exits. */
+    private static final long RESULTS_WAIT_SECONDS = 120;
+
     @Option(names = "--rate", required = true, paramLabel = "N", description = "Orders per second.")
     long rate;
 
@@ -114,7 +118,7 @@ public final class OrdersLoadMain implements Callable<Integer>
 
         final OrdersLoad.Totals totals;
         final long id;
-        try (StopSignal stop = StopSignal.install("mdhub-orders-load");
+        try (ToolShutdown stop = ToolShutdown.install("mdhub-orders-load", RESULTS_WAIT_SECONDS);
             OrderClient client = OrderClient.connect(ctx))
         {
             id = client.clientId();
@@ -123,7 +127,7 @@ public final class OrdersLoadMain implements Callable<Integer>
                 "window %d%n", id, client.pairCount(), ctx.servers(), rate, durationSeconds, load.plannedOrders(),
                 orderLength, client.window());
             output.flush();
-            totals = load.run(output, stop::isStopRequested);
+            totals = load.run(output, stop::isStopped);
             printSummary(output, client, totals);
             if (null != out)
             {

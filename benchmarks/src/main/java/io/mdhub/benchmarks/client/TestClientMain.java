@@ -9,9 +9,9 @@ import org.HdrHistogram.Histogram;
 import org.agrona.CloseHelper;
 
 import io.mdhub.benchmarks.source.ItemUniverse;
+import io.mdhub.common.concurrent.ToolShutdown;
 import io.mdhub.common.latency.IntervalLogWriter;
 import io.mdhub.common.latency.LatencySummary;
-import io.mdhub.benchmarks.tools.ToolShutdown;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;

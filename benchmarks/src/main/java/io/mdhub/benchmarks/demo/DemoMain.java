@@ -10,8 +10,8 @@ import java.util.concurrent.TimeUnit;
 import org.HdrHistogram.Histogram;
 
 import io.mdhub.benchmarks.client.TestClient;
+import io.mdhub.common.concurrent.ToolShutdown;
 import io.mdhub.common.latency.LatencySummary;
-import io.mdhub.benchmarks.tools.ToolShutdown;
 import io.mdhub.orderprobe.analysis.ProbeRun;
 import io.mdhub.orderprobe.analysis.RunGroup;
 import io.mdhub.orderprobe.demo.OrdersDemo;

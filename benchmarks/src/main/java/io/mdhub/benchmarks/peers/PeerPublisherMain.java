@@ -9,7 +9,7 @@ import org.agrona.concurrent.UnsafeBuffer;
 
 import io.mdhub.benchmarks.source.UpdatePacer;
 import io.mdhub.benchmarks.tools.RateCommands;
-import io.mdhub.benchmarks.tools.ToolShutdown;
+import io.mdhub.common.concurrent.ToolShutdown;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;

@@ -11,7 +11,7 @@ import org.agrona.CloseHelper;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import io.mdhub.benchmarks.client.ClientStatsLine;
-import io.mdhub.benchmarks.tools.ToolShutdown;
+import io.mdhub.common.concurrent.ToolShutdown;
 import io.mdhub.common.latency.IntervalLogWriter;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;

@@ -6,7 +6,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 
 import io.mdhub.benchmarks.tools.RateCommands;
-import io.mdhub.benchmarks.tools.ToolShutdown;
+import io.mdhub.common.concurrent.ToolShutdown;
 import io.mdhub.common.ripc.NettyProcessDefaults;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;

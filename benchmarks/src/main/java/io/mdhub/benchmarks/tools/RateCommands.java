@@ -6,6 +6,7 @@ import java.io.InputStreamReader;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.util.function.LongConsumer;
+import io.mdhub.common.concurrent.ToolShutdown;
 
 /**
  * The commands a load tool takes on standard input while it runs, as the benches drive it: {@code ur <rate>}

@@ -10,6 +10,7 @@ import java.util.List;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import io.mdhub.common.concurrent.ToolShutdown;
 
 @Timeout(10)
 class RateCommandsTest

@@ -9,9 +9,9 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 
+import io.mdhub.common.concurrent.ToolShutdown;
 import io.mdhub.common.order.client.OrderClient;
 import io.mdhub.orderprobe.OrderClientOptions;
-import io.mdhub.orderprobe.StopSignal;
 import io.mdhub.orderprobe.analysis.ProbeReport;
 import io.mdhub.orderprobe.analysis.ProbeRun;
 import io.mdhub.orderprobe.analysis.RunGroup;
@@ -37,6 +37,9 @@ import picocli.CommandLine.Option;
         "runs again, merging the probes of each run.%nClient settings are mdhub.order.client.* keys.")
 public final class ProbeMain implements Callable<Integer>
 {
+    /** A signalled run still writes its summary and files before the JVM exits. */
+    private static final long RESULTS_WAIT_SECONDS = 120;
+
     /** Printed with the measured window's start and end in ns since the epoch: "probe A: measuring from ns X to Y". */
     public static final String MEASURING = "measuring from ns ";
 
@@ -156,9 +159,9 @@ public final class ProbeMain implements Callable<Integer>
             probeId, rate, durationSeconds, warmupSeconds, publishers, target, out);
         output.flush();
         final ProbeRun run;
-        try (StopSignal stop = StopSignal.install("mdhub-probe"))
+        try (ToolShutdown stop = ToolShutdown.install("mdhub-probe", RESULTS_WAIT_SECONDS))
         {
-            run = new OrderProbe(settings).run(stop::isStopRequested);
+            run = new OrderProbe(settings).run(stop::isStopped);
         }
         output.print(ProbeReport.write(RunGroup.group(List.of(run), spikeUs * 1000), out.resolve("report")));
         output.printf("probe %s: report in %s%n", probeId, out.resolve("report"));
