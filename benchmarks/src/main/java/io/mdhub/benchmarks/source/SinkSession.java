@@ -22,6 +22,7 @@ import com.refinitiv.eta.rdm.DomainTypes;
 
 import io.mdhub.common.dictionary.DictionaryLoader;
 import io.mdhub.common.ripc.RipcFrameEncoder;
+import io.mdhub.common.ripc.RipcMessageHandler;
 import io.mdhub.common.ripc.RipcSession;
 import io.mdhub.common.rwf.RwfMsgDescriptor;
 import io.mdhub.common.rwf.RwfMsgFlags;
@@ -34,7 +35,6 @@ import io.mdhub.common.rwf.eta.EtaMsgReader;
 import io.mdhub.common.rwf.eta.LoginRequestDecoder;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
-import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelOutboundBuffer;
 
 /**
@@ -47,7 +47,7 @@ import io.netty.channel.ChannelOutboundBuffer;
  * login, or a failure while handling a message closes the connection. Every case is counted and logged (the first
  * few per connection at WARN, then one in a thousand).
  */
-final class SinkSession extends ChannelInboundHandlerAdapter
+final class SinkSession extends RipcMessageHandler
 {
     /**
      * How long a refused login's connection stays open so the consumer reads the status before the close.
@@ -145,30 +145,16 @@ final class SinkSession extends ChannelInboundHandlerAdapter
     }
 
     @Override
-    public void channelRead(final ChannelHandlerContext ctx, final Object msg)
+    protected boolean isTakingMessages()
     {
-        if (!(msg instanceof ByteBuf))
-        {
-            ctx.fireChannelRead(msg);
-            return;
-        }
-        final ByteBuf message = (ByteBuf)msg;
-        try
-        {
-            if (!isClosing && !isRefusing)
-            {
-                onMessage(message);
-            }
-        }
-        catch (final Throwable ex)
-        {
-            LOG.error("connection {}: failure while handling a message", connectionId, ex);
-            disconnect(stats.badPeerDisconnects, "failure while handling a message: " + ex);
-        }
-        finally
-        {
-            message.release();
-        }
+        return !isClosing && !isRefusing;
+    }
+
+    @Override
+    protected void onMessageFailure(final ChannelHandlerContext ctx, final Throwable failure)
+    {
+        LOG.error("connection {}: failure while handling a message", connectionId, failure);
+        disconnect(stats.badPeerDisconnects, "failure while handling a message: " + failure);
     }
 
     @Override
@@ -264,7 +250,8 @@ final class SinkSession extends ChannelInboundHandlerAdapter
 
     // ---------------------------------------------------------------- inbound
 
-    private void onMessage(final ByteBuf message)
+    @Override
+    protected void onMessage(final ByteBuf message)
     {
         final int length = message.readableBytes();
         wrapView(message, length);

@@ -5,13 +5,13 @@ import java.util.concurrent.TimeUnit;
 
 import io.mdhub.common.entitlement.UserRights;
 import io.mdhub.common.ripc.RipcFrameEncoder;
+import io.mdhub.common.ripc.RipcMessageHandler;
 import io.mdhub.common.ripc.RipcSession;
 import io.mdhub.common.rwf.RwfMsgDescriptor;
 import io.mdhub.p2p.DisconnectReason;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.channel.ChannelHandlerContext;
-import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelOutboundBuffer;
 import org.agrona.DirectBuffer;
 import org.agrona.collections.Int2ObjectHashMap;
@@ -24,7 +24,7 @@ import org.slf4j.LoggerFactory;
  * the worker's event loop. It releases every inbound message after the worker has handled it, and writes pooled
  * buffers the RIPC encoder then owns.
  */
-public final class ConsumerSession extends ChannelInboundHandlerAdapter
+public final class ConsumerSession extends RipcMessageHandler
 {
     /**
      * How long a connection whose login was rejected stays open for the consumer to read the status.
@@ -129,25 +129,15 @@ public final class ConsumerSession extends ChannelInboundHandlerAdapter
     }
 
     @Override
-    public void channelRead(final ChannelHandlerContext ctx, final Object msg)
+    protected boolean isTakingMessages()
     {
-        if (!(msg instanceof ByteBuf))
-        {
-            ctx.fireChannelRead(msg);
-            return;
-        }
-        final ByteBuf message = (ByteBuf)msg;
-        try
-        {
-            if (!isClosing && !isRejected)
-            {
-                worker.onConsumerMessage(this, message);
-            }
-        }
-        finally
-        {
-            message.release();
-        }
+        return !isClosing && !isRejected;
+    }
+
+    @Override
+    protected void onMessage(final ByteBuf message)
+    {
+        worker.onConsumerMessage(this, message);
     }
 
     @Override
