@@ -1,50 +1,31 @@
 package io.mdhub.distributor;
 
 import com.refinitiv.eta.codec.StateCodes;
+import io.mdhub.common.status.CounterReason;
 
 /**
  * Why an item stream from a provider was refused with a StatusMsg Closed/Suspect on that stream. Each has its own
  * counter; the provider connection stays up.
  */
-public enum ItemRejectReason
+public enum ItemRejectReason implements CounterReason
 {
     /** The key names a service the provider did not announce in its directory. */
-    UNKNOWN_SERVICE(0, "unknown-service", StateCodes.SOURCE_UNKNOWN,
+    UNKNOWN_SERVICE(StateCodes.SOURCE_UNKNOWN,
         "service not in this provider's directory: announce it in a directory refresh first"),
     /** The service already caches its maximum number of items. */
-    TOO_MANY_ITEMS(1, "too-many-items", StateCodes.TOO_MANY_ITEMS,
+    TOO_MANY_ITEMS(StateCodes.TOO_MANY_ITEMS,
         "service item limit reached (mdhub.distributor.max.items.per.service)"),
     /** A new item stream whose first message is not a refresh with serviceId and name in its key. */
-    BAD_KEY(2, "bad-key", StateCodes.USAGE_ERROR,
+    BAD_KEY(StateCodes.USAGE_ERROR,
         "a new item stream must start with a refresh whose key holds serviceId and name");
 
-    private final int code;
-    private final String label;
     private final int stateCode;
     private final String text;
 
-    ItemRejectReason(final int code, final String label, final int stateCode, final String text)
+    ItemRejectReason(final int stateCode, final String text)
     {
-        this.code = code;
-        this.label = label;
         this.stateCode = stateCode;
         this.text = text;
-    }
-
-    /**
-     * @return stable numeric code, stored in the counter key.
-     */
-    public int code()
-    {
-        return code;
-    }
-
-    /**
-     * @return the name used in logs and counter labels.
-     */
-    public String label()
-    {
-        return label;
     }
 
     /**

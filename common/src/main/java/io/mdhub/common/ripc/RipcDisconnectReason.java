@@ -1,127 +1,109 @@
 package io.mdhub.common.ripc;
 
+import io.mdhub.common.status.CounterReason;
+
 /**
  * Why a RIPC connection ended. Each reason has its own disconnect counter and appears in the one log line written
  * per disconnect. Faults (bad input, timeouts) are logged at WARN, orderly closes at INFO.
  */
-public enum RipcDisconnectReason
+public enum RipcDisconnectReason implements CounterReason
 {
     /**
      * The peer closed the TCP connection.
      */
-    PEER_CLOSED(0, "peer-closed", false),
+    PEER_CLOSED(false),
 
     /**
      * This side's application closed the connection.
      */
-    LOCAL_CLOSE(1, "local-close", false),
+    LOCAL_CLOSE(false),
 
     /**
      * The handshake did not complete within the handshake timeout.
      */
-    HANDSHAKE_TIMEOUT(2, "handshake-timeout", true),
+    HANDSHAKE_TIMEOUT(true),
 
     /**
      * Malformed handshake bytes: bad length, opcode, unknown version, inconsistent fields.
      */
-    BAD_HANDSHAKE(3, "bad-handshake", true),
+    BAD_HANDSHAKE(true),
 
     /**
      * An older RIPC version (12/11) was offered: closed so that an ETA client retries with the next version.
      */
-    VERSION_NOT_SUPPORTED(4, "version-not-supported", false),
+    VERSION_NOT_SUPPORTED(false),
 
     /**
      * The server refused the connection with a ConnectNak (sent by the server, received by the client).
      */
-    CONNECT_REFUSED(5, "connect-refused", true),
+    CONNECT_REFUSED(true),
 
     /**
      * A frame shorter than its own header.
      */
-    FRAME_TOO_SHORT(6, "frame-too-short", true),
+    FRAME_TOO_SHORT(true),
 
     /**
      * A frame longer than the negotiated maximum plus the largest header.
      */
-    FRAME_TOO_LONG(7, "frame-too-long", true),
+    FRAME_TOO_LONG(true),
 
     /**
      * Unknown or not negotiated flags (e.g. COMPRESSION), or unknown extended flags.
      */
-    BAD_FLAGS(8, "bad-flags", true),
+    BAD_FLAGS(true),
 
     /**
      * A packed frame whose sub-message lengths do not add up.
      */
-    BAD_PACKING(9, "bad-packing", true),
+    BAD_PACKING(true),
 
     /**
      * A fragment without its first fragment, a duplicate first fragment, or more data than announced.
      */
-    BAD_FRAGMENT(10, "bad-fragment", true),
+    BAD_FRAGMENT(true),
 
     /**
      * A fragmented message larger than the reassembly cap, more bytes held in reassembly than the per-connection
      * budget, or too many reassemblies at once.
      */
-    REASSEMBLY_LIMIT(11, "reassembly-limit", true),
+    REASSEMBLY_LIMIT(true),
 
     /**
      * A frame, a fragmented message (first fragment seen, last not) or the handshake stayed incomplete for longer
      * than the partial-frame timeout.
      */
-    PARTIAL_FRAME_TIMEOUT(12, "partial-frame-timeout", true),
+    PARTIAL_FRAME_TIMEOUT(true),
 
     /**
      * Nothing at all was read for the negotiated ping timeout.
      */
-    PING_TIMEOUT(13, "ping-timeout", true),
+    PING_TIMEOUT(true),
 
     /**
      * An I/O error or an exception from a handler.
      */
-    ERROR(14, "error", true),
+    ERROR(true),
 
     /**
      * The remote address is over its budget of connections in their handshake or of new connections a second:
      * closed as it was accepted.
      */
-    ADDRESS_BUDGET(15, "address-budget", true),
+    ADDRESS_BUDGET(true),
 
     /**
      * The TLS handshake of a TLS port failed: a plain-TCP (or otherwise non-TLS) peer, a certificate not trusted or
      * missing where mutual TLS requires one, no common protocol or suite.
      */
-    TLS_HANDSHAKE(16, "tls-handshake", true);
+    TLS_HANDSHAKE(true);
 
     private static final RipcDisconnectReason[] VALUES = values();
 
-    private final int code;
-    private final String label;
     private final boolean isFault;
 
-    RipcDisconnectReason(final int code, final String label, final boolean isFault)
+    RipcDisconnectReason(final boolean isFault)
     {
-        this.code = code;
-        this.label = label;
         this.isFault = isFault;
-    }
-
-    /**
-     * @return stable numeric code, stored in the disconnect counter's key.
-     */
-    public int code()
-    {
-        return code;
-    }
-
-    /**
-     * @return the name used in logs and counter labels.
-     */
-    public String label()
-    {
-        return label;
     }
 
     /**
