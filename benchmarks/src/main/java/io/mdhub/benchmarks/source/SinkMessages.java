@@ -12,19 +12,16 @@ import com.refinitiv.eta.codec.CodecReturnCodes;
 import com.refinitiv.eta.codec.DataDictionary;
 import com.refinitiv.eta.codec.DataStates;
 import com.refinitiv.eta.codec.EncodeIterator;
-import com.refinitiv.eta.codec.Qos;
-import com.refinitiv.eta.codec.QosRates;
-import com.refinitiv.eta.codec.QosTimeliness;
+import com.refinitiv.eta.codec.MapEntryActions;
 import com.refinitiv.eta.rdm.DomainTypes;
 import com.refinitiv.eta.rdm.UpdateEventTypes;
-import com.refinitiv.eta.valueadd.domainrep.rdm.directory.DirectoryMsgFactory;
 import com.refinitiv.eta.valueadd.domainrep.rdm.directory.Service;
 import com.refinitiv.eta.valueadd.domainrep.rdm.login.LoginRequest;
 
-import io.mdhub.common.dictionary.DictionaryLoader;
 import io.mdhub.common.ripc.RipcFrameEncoder;
 import io.mdhub.common.rwf.eta.DictionaryRefreshEncoder;
 import io.mdhub.common.rwf.eta.DirectoryEncoder;
+import io.mdhub.common.rwf.eta.DirectoryServices;
 import io.mdhub.common.rwf.eta.EtaMsgWriter;
 import io.mdhub.common.rwf.eta.FieldListWriter;
 import io.mdhub.common.rwf.eta.LoginResponseEncoder;
@@ -84,30 +81,8 @@ final class SinkMessages
 
     private static Service service(final InteractiveSource.Context settings)
     {
-        final Service service = DirectoryMsgFactory.createService();
-        service.serviceId(settings.serviceId());
-        service.applyHasInfo();
-        service.info().serviceName().data(settings.serviceName());
-        service.info().applyHasVendor();
-        service.info().vendor().data("MDHub");
-        service.info().capabilitiesList().add((long)DomainTypes.DICTIONARY);
-        service.info().capabilitiesList().add((long)DomainTypes.MARKET_PRICE);
-        service.info().applyHasDictionariesProvided();
-        service.info().dictionariesProvidedList().add(DictionaryLoader.FIELD_DICTIONARY_NAME);
-        service.info().dictionariesProvidedList().add(DictionaryLoader.ENUM_TYPE_DICTIONARY_NAME);
-        service.info().applyHasDictionariesUsed();
-        service.info().dictionariesUsedList().add(DictionaryLoader.FIELD_DICTIONARY_NAME);
-        service.info().dictionariesUsedList().add(DictionaryLoader.ENUM_TYPE_DICTIONARY_NAME);
-        service.info().applyHasQos();
-        final Qos qos = CodecFactory.createQos();
-        qos.timeliness(QosTimeliness.REALTIME);
-        qos.rate(QosRates.TICK_BY_TICK);
-        service.info().qosList().add(qos);
-        service.applyHasState();
-        service.state().serviceState(1);
-        service.state().applyHasAcceptingRequests();
-        service.state().acceptingRequests(1);
-        return service;
+        return DirectoryServices.service(settings.serviceId(), settings.serviceName(), "MDHub",
+            new int[] {DomainTypes.MARKET_PRICE}, true, true, MapEntryActions.ADD);
     }
 
     ByteBuf loginAccept(final ByteBufAllocator alloc, final LoginRequest request)

@@ -4,15 +4,10 @@ import java.util.ArrayList;
 import java.util.List;
 
 import com.refinitiv.eta.codec.Buffer;
-import com.refinitiv.eta.codec.CodecFactory;
 import com.refinitiv.eta.codec.MapEntryActions;
-import com.refinitiv.eta.codec.Qos;
-import com.refinitiv.eta.codec.QosRates;
-import com.refinitiv.eta.codec.QosTimeliness;
-import com.refinitiv.eta.rdm.DomainTypes;
 import com.refinitiv.eta.valueadd.domainrep.rdm.directory.DirectoryMsgFactory;
 import com.refinitiv.eta.valueadd.domainrep.rdm.directory.Service;
-import io.mdhub.common.dictionary.DictionaryLoader;
+import io.mdhub.common.rwf.eta.DirectoryServices;
 import io.mdhub.p2p.source.ServiceInfo;
 import org.agrona.collections.Int2ObjectHashMap;
 
@@ -114,45 +109,10 @@ final class DirectoryView
 
     private Service toService(final ServiceInfo info, final int action)
     {
-        final Service service = DirectoryMsgFactory.createService();
-        service.serviceId(info.serviceId());
-        service.action(action);
-        service.applyHasInfo();
-        service.info().serviceName(text(info.name()));
-        service.info().applyHasVendor();
-        service.info().vendor(text(vendor));
+        final Service service = DirectoryServices.service(info.serviceId(), info.name(), vendor, info.capabilities(),
+            info.isUp(), info.isAcceptingRequests(), action);
         service.info().applyHasIsSource();
-        service.info().isSource(0);
-        service.info().capabilitiesList().add((long)DomainTypes.DICTIONARY);
-        for (final int domain : info.capabilities())
-        {
-            if (DomainTypes.DICTIONARY != domain)
-            {
-                service.info().capabilitiesList().add((long)domain);
-            }
-        }
-        service.info().applyHasDictionariesProvided();
-        service.info().dictionariesProvidedList().add(DictionaryLoader.FIELD_DICTIONARY_NAME);
-        service.info().dictionariesProvidedList().add(DictionaryLoader.ENUM_TYPE_DICTIONARY_NAME);
-        service.info().applyHasDictionariesUsed();
-        service.info().dictionariesUsedList().add(DictionaryLoader.FIELD_DICTIONARY_NAME);
-        service.info().dictionariesUsedList().add(DictionaryLoader.ENUM_TYPE_DICTIONARY_NAME);
-        service.info().applyHasQos();
-        final Qos qos = CodecFactory.createQos();
-        qos.timeliness(QosTimeliness.REALTIME);
-        qos.rate(QosRates.TICK_BY_TICK);
-        service.info().qosList().add(qos);
-        service.applyHasState();
-        service.state().serviceState(info.isUp() ? 1 : 0);
-        service.state().applyHasAcceptingRequests();
-        service.state().acceptingRequests(info.isAcceptingRequests() ? 1 : 0);
+        service.info().isSource(0); // MDHub republishes its providers' data, as an ADS does
         return service;
-    }
-
-    private static Buffer text(final String value)
-    {
-        final Buffer buffer = CodecFactory.createBuffer();
-        buffer.data(value);
-        return buffer;
     }
 }

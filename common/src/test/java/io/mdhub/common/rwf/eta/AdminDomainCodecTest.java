@@ -187,33 +187,33 @@ class AdminDomainCodecTest
 
     private static Service service(final int id, final String name, final boolean up)
     {
-        final Service service = DirectoryMsgFactory.createService();
-        service.serviceId(id);
-        service.action(com.refinitiv.eta.codec.MapEntryActions.ADD);
-        service.applyHasInfo();
-        service.info().serviceName(text(name));
-        service.info().applyHasVendor();
-        service.info().vendor(text("MDHub"));
-        service.info().applyHasIsSource();
-        service.info().isSource(1);
-        service.info().capabilitiesList().add((long)DomainTypes.DICTIONARY);
-        service.info().capabilitiesList().add((long)DomainTypes.MARKET_PRICE);
-        service.info().applyHasDictionariesProvided();
-        service.info().dictionariesProvidedList().add("RWFFld");
-        service.info().dictionariesProvidedList().add("RWFEnum");
-        service.info().applyHasDictionariesUsed();
-        service.info().dictionariesUsedList().add("RWFFld");
-        service.info().dictionariesUsedList().add("RWFEnum");
-        service.info().applyHasQos();
-        final com.refinitiv.eta.codec.Qos qos = CodecFactory.createQos();
-        qos.timeliness(QosTimeliness.REALTIME);
-        qos.rate(QosRates.TICK_BY_TICK);
-        service.info().qosList().add(qos);
-        service.applyHasState();
-        service.state().serviceState(up ? 1 : 0);
-        service.state().applyHasAcceptingRequests();
-        service.state().acceptingRequests(1);
-        return service;
+        return DirectoryServices.service(id, name, "MDHub", new int[] {DomainTypes.MARKET_PRICE}, up, true,
+            com.refinitiv.eta.codec.MapEntryActions.ADD);
+    }
+
+    @Test
+    void aServedServiceAnnouncesItsDomainsDictionariesQosAndState()
+    {
+        final Service announced = DirectoryServices.service(7, "FEED", "Vendor", new int[] {
+            DomainTypes.MARKET_PRICE, DomainTypes.DICTIONARY, DomainTypes.MARKET_BY_ORDER}, true, false,
+            com.refinitiv.eta.codec.MapEntryActions.ADD);
+        assertEquals(CodecReturnCodes.SUCCESS, new DirectoryEncoder(1).encodeRefresh(writer.begin(out, 0,
+            out.capacity()), 2, Directory.ServiceFilterFlags.INFO | Directory.ServiceFilterFlags.STATE, -1, true,
+            List.of(announced), text("ok")));
+
+        final Service service = decodeDirectoryRefresh(encoded()).serviceList().get(0);
+        assertEquals(7, service.serviceId());
+        assertEquals("FEED", service.info().serviceName().toString());
+        assertEquals("Vendor", service.info().vendor().toString());
+        assertEquals(List.of((long)DomainTypes.DICTIONARY, (long)DomainTypes.MARKET_PRICE,
+            (long)DomainTypes.MARKET_BY_ORDER), service.info().capabilitiesList(), "the dictionary first, once");
+        assertEquals(List.of("RWFFld", "RWFEnum"), service.info().dictionariesProvidedList());
+        assertEquals(List.of("RWFFld", "RWFEnum"), service.info().dictionariesUsedList());
+        assertEquals(1, service.info().qosList().size());
+        assertEquals(QosTimeliness.REALTIME, service.info().qosList().get(0).timeliness());
+        assertEquals(QosRates.TICK_BY_TICK, service.info().qosList().get(0).rate());
+        assertEquals(1, service.state().serviceState());
+        assertEquals(0, service.state().acceptingRequests());
     }
 
     @Test
