@@ -24,7 +24,7 @@ import io.mdhub.common.test.ScriptOptions;
 import io.mdhub.common.test.SystemProcesses;
 
 /**
- * The multiplex stacking script as an operator runs it, with tiny settings: {@code scripts/mdhub-multiplex.sh}
+ * The multiplex stacking script as an operator runs it, with tiny settings: {@code bin/mdhub-multiplex.sh}
  * starts a backbone daemon, a distributor and two p2p-servers sharing that one media driver, a source and a test
  * client per p2p-server, prints where everything listens and a health summary, and stops what it started. The script
  * must end healthy (exit 0, every client opened every item and lost nothing), and afterwards none of the processes
@@ -50,7 +50,7 @@ class MultiplexScriptIT
         // closing sends SIGTERM, so the script's trap stops its processes; anything left after 10 s is killed
         try (SystemProcesses processes = new SystemProcesses(System.getProperty("mdhub.build.dir", "target")))
         {
-            script = processes.startScript(log, "scripts/mdhub-multiplex.sh", List.of("--p2p-servers", "2",
+            script = processes.startScript(log, "bin/mdhub-multiplex.sh", List.of("--p2p-servers", "2",
                 "--items", Integer.toString(ITEMS), "--rate", "500", "--duration", "4",
                 "--run-dir", dir.resolve("run").toString()),
                 ScriptOptions.DEFAULTS.with("TMPDIR", dir.toString()).with("READY_TIMEOUT", "60"));

@@ -11,13 +11,13 @@
 # where everything listens and a health summary (every client must open every item and lose nothing), then stops
 # everything it started, by PID. Exit status 0 when healthy, 1 otherwise, 2 for bad usage.
 #
-# Usage: scripts/mdhub-multiplex.sh [--p2p-servers N] [--workers N] [--items N] [--rate N] [--duration SECONDS]
+# Usage: bin/mdhub-multiplex.sh [--p2p-servers N] [--workers N] [--items N] [--rate N] [--duration SECONDS]
 #                                   [--run-dir DIR]
 #
 set -euo pipefail
 
 readonly PROG=mdhub-multiplex
-# shellcheck source=scripts/stack-lib.sh
+# shellcheck source=bin/stack-lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/stack-lib.sh"
 
 P2P_SERVERS=2

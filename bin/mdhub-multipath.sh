@@ -12,14 +12,14 @@
 # p2p-server runs for --duration seconds on that path's service; the script prints where everything listens and a
 # health summary, and stops everything it started, by PID. Exit status 0 when healthy, 1 otherwise, 2 for bad usage.
 #
-# Usage: scripts/mdhub-multipath.sh [--p2p-per-path N] [--items N] [--rate N] [--duration SECONDS]
+# Usage: bin/mdhub-multipath.sh [--p2p-per-path N] [--items N] [--rate N] [--duration SECONDS]
 #                                   [--transport udp|ipc] [--address-a IP] [--address-b IP] [--udp-port-a PORT]
 #                                   [--udp-port-b PORT] [--run-dir DIR]
 #
 set -euo pipefail
 
 readonly PROG=mdhub-multipath
-# shellcheck source=scripts/stack-lib.sh
+# shellcheck source=bin/stack-lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/stack-lib.sh"
 
 P2P_PER_PATH=1

@@ -9,9 +9,9 @@ some kernel thread ran (see `kthread`) is laid beside it: how many slow updates 
 against how many updates of any speed do.
 
     tcpdump -i lo -s 2000 -B 262144 --time-stamp-precision=nano -w run.pcap 'tcp and greater 80' &
-    scripts/latency-hops.py kthread 77 --seconds 200 > kdamond.log &      # 77: the kernel thread's pid
+    bin/latency-hops.py kthread 77 --seconds 200 > kdamond.log &      # 77: the kernel thread's pid
     bin/mdhub bench latency --items 100000 --pin --realtime 10 --rates 10000 --warmup-seconds 5 --step-seconds 30
-    scripts/latency-hops.py hops run.pcap --activity kdamond.log --last-seconds 30
+    bin/latency-hops.py hops run.pcap --activity kdamond.log --last-seconds 30
 
 Capture with a snap length that holds whole segments (-s 2000): stamps beyond the snap length are not seen, and the
 ones that remain are then the first updates of each burst, the fastest. Standard library only.
