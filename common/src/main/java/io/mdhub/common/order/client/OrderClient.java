@@ -53,9 +53,10 @@ import io.mdhub.common.net.SocketPoller;
  * client starts no thread. A synchronous {@link #submit} waiting for its answer blocks in the kernel on the client's
  * sockets (the {@code socket} idle strategy) until the answer arrives. Steady state allocates nothing.
  * <p>
- * <b>Parts.</b> This class is the facade and the duty cycle (submit, send, ack timeouts). {@link OrderRouting} keeps
- * the partition maps and each order's route, {@link ServerLinks} the connections, {@link OrderClientEgress} applies
- * the servers' answers, {@link InFlightOrders} holds the orders and {@link OrderClientCounters} what was counted.
+ * <b>Parts.</b> This class is the facade and the duty cycle (submit, poll, the synchronous wait).
+ * {@link OrderDispatch} sends queued orders and re-queues overdue ones, {@link OrderRouting} keeps the partition maps
+ * and each order's route, {@link ServerLinks} the connections, {@link OrderClientEgress} applies the servers' answers,
+ * {@link InFlightOrders} holds the orders and {@link OrderClientCounters} what was counted.
  */
 public final class OrderClient implements AutoCloseable
 {
@@ -70,7 +71,6 @@ public final class OrderClient implements AutoCloseable
     /** The longest answer: a partition map of 1,024 partitions or a reject with a long text fits. */
     private static final int MAX_ANSWER_BYTES = 64 * 1024;
     private static final long MIN_TIMEOUT_CHECK_INTERVAL_NS = 1_000_000L;
-    private static final String LOCAL_PARTITION_TEXT = "partition outside the servers' partitions (client check)";
 
     private final Context ctx;
     private final long clientId;
@@ -80,16 +80,14 @@ public final class OrderClient implements AutoCloseable
     private final InFlightOrders orders;
     private final OrderRouting routing;
     private final ServerLinks links;
+    private final OrderDispatch dispatch;
     private final OrderClientCounters counters = new OrderClientCounters();
-    private final long ackTimeoutNs;
     private final long submitTimeoutNs;
     private final long timeoutCheckIntervalNs;
     private final SyncOutcome syncOutcome = new SyncOutcome();
 
     private long nextTimeoutCheckNs;
-    private long lastSendTimestampNs;
     private boolean isPolling;
-    private boolean isSending;
     private boolean isClosed;
 
     private OrderClient(final Context ctx)
@@ -98,7 +96,7 @@ public final class OrderClient implements AutoCloseable
         this.clientId = ctx.clientId();
         this.clock = ctx.nanoClock();
         this.idleStrategy = ctx.concludedIdleStrategy();
-        this.ackTimeoutNs = ctx.ackTimeoutMs() * 1_000_000L;
+        final long ackTimeoutNs = ctx.ackTimeoutMs() * 1_000_000L;
         this.submitTimeoutNs = ctx.submitTimeoutMs() * 1_000_000L;
         this.timeoutCheckIntervalNs = Math.max(MIN_TIMEOUT_CHECK_INTERVAL_NS, ackTimeoutNs / 8);
         this.poller = new SocketPoller(MAX_ANSWER_BYTES, ctx.sendLimitBytes());
@@ -113,6 +111,7 @@ public final class OrderClient implements AutoCloseable
             this.routing = new OrderRouting(pairCount, orders, ackTimeoutNs);
             this.links = new ServerLinks(clientId, addresses, ctx.maxOrderLength(),
                 ctx.helloIntervalMs() * 1_000_000L, clock, poller, routing, counters);
+            this.dispatch = new OrderDispatch(orders, routing, links, counters, clock, ackTimeoutNs);
             if (null != ctx.tls())
             {
                 links.tls(ctx.tls(), ctx.tls().jdkContext(false));
@@ -235,7 +234,7 @@ public final class OrderClient implements AutoCloseable
         {
             if (clock.nanoTime() - deadlineNs >= 0)
             {
-                final String state = describe(orders.slotOf(orderId));
+                final String state = dispatch.describe(orders.slotOf(orderId));
                 abandon(orderId);
                 throw new OrderTimeoutException(orderId, "order " + orderId + ": no answer within " +
                     ctx.submitTimeoutMs() + " ms (" + state + ")");
@@ -331,7 +330,7 @@ public final class OrderClient implements AutoCloseable
         {
             counters.finalRejects++;
             listener.onReject(orderId, partition, RejectReason.UNKNOWN_PARTITION, clock.nanoTime(),
-                LOCAL_PARTITION_TEXT);
+                OrderDispatch.LOCAL_PARTITION_TEXT);
             return true;
         }
 
@@ -344,9 +343,9 @@ public final class OrderClient implements AutoCloseable
         orders.listeners[slot] = listener;
         orders.enqueue(slot);
         counters.submitted++;
-        if (!isSending)
+        if (!dispatch.isSending())
         {
-            sendQueued(clock.nanoTime());
+            dispatch.sendQueued(clock.nanoTime());
         }
         return true;
     }
@@ -374,10 +373,10 @@ public final class OrderClient implements AutoCloseable
             if (nowNs - nextTimeoutCheckNs >= 0)
             {
                 nextTimeoutCheckNs = nowNs + timeoutCheckIntervalNs;
-                work += checkTimeouts(nowNs);
+                work += dispatch.checkTimeouts(nowNs);
             }
             work += links.sendHellos(nowNs);
-            work += sendQueued(nowNs);
+            work += dispatch.sendQueued(nowNs);
             poller.flush(); // every order and hello of this poll: one write per server
             poller.deadlineNs(Math.min(links.nextCheckNs(), nextTimeoutCheckNs));
             return work;
@@ -666,170 +665,6 @@ public final class OrderClient implements AutoCloseable
         {
             throw new IllegalStateException("order client is closed");
         }
-    }
-
-    private int sendQueued(final long nowNs)
-    {
-        if (0 == orders.queueSize())
-        {
-            return 0;
-        }
-        isSending = true;
-        try
-        {
-            links.clearBackPressure();
-            int work = 0;
-            for (int i = orders.queueSize(); i > 0; i--)
-            {
-                final int slot = orders.pollQueue();
-                if (slot < 0)
-                {
-                    break;
-                }
-                if (InFlightOrders.QUEUED == orders.states[slot])
-                {
-                    work += send(slot, nowNs);
-                }
-            }
-            return work;
-        }
-        finally
-        {
-            isSending = false;
-        }
-    }
-
-    private int send(final int slot, final long nowNs)
-    {
-        if (!resolvePartition(slot))
-        {
-            return 0;
-        }
-        final int pair = orders.pairs[slot];
-        final int partition = orders.partitions[slot];
-        final int server = routing.primaryServer(pair, partition);
-        if (server < 0 || !links.isConnected(server))
-        {
-            routing.waitForRoute(slot, nowNs);
-            return 0;
-        }
-        if (links.isBackPressured(server))
-        {
-            orders.enqueue(slot);
-            return 0;
-        }
-
-        final long stamp = Math.max(clock.nanoTime(), lastSendTimestampNs + 1);
-        final long result = links.sendOrder(server, orders.orderIds[slot], partition, stamp,
-            orders.fixStore, orders.fixOffset(slot), orders.lengths[slot]);
-        if (result > 0)
-        {
-            lastSendTimestampNs = stamp;
-            orders.states[slot] = InFlightOrders.SENT;
-            orders.sentServers[slot] = server;
-            orders.sentEpochs[slot] = routing.primaryEpoch(pair, partition);
-            orders.sendTimestampsNs[slot] = stamp;
-            if (orders.sends[slot]++ > 0)
-            {
-                counters.resends++;
-            }
-            counters.sends++;
-            return 1;
-        }
-        if (OrderIngressPublisher.BACK_PRESSURED == result)
-        {
-            orders.enqueue(slot);
-        }
-        else
-        {
-            routing.waitForRoute(slot, nowNs); // NOT_CONNECTED: the link check will notice the server is gone
-        }
-        return 0;
-    }
-
-    /**
-     * Fix the order's pair and partition once the partition counts are known.
-     *
-     * @return true when routed; false when it must wait (then it is WAITING) or was rejected (then it is freed).
-     */
-    private boolean resolvePartition(final int slot)
-    {
-        if (orders.pairs[slot] >= 0)
-        {
-            return true;
-        }
-        final long nowNs = clock.nanoTime();
-        switch (routing.resolve(slot, nowNs))
-        {
-            case OrderRouting.ROUTED:
-                return true;
-            case OrderRouting.UNKNOWN_PARTITION:
-                final long orderId = orders.orderIds[slot];
-                final int partition = orders.requestedPartitions[slot];
-                final OrderListener listener = orders.listeners[slot];
-                orders.free(slot);
-                counters.finalRejects++;
-                listener.onReject(orderId, partition, RejectReason.UNKNOWN_PARTITION, nowNs, LOCAL_PARTITION_TEXT);
-                return false;
-            default:
-                return false;
-        }
-    }
-
-    private int checkTimeouts(final long nowNs)
-    {
-        int work = 0;
-        final byte[] states = orders.states;
-        for (int slot = 0; slot < orders.capacity; slot++)
-        {
-            final byte state = states[slot];
-            if (InFlightOrders.SENT == state && nowNs - orders.sendTimestampsNs[slot] >= ackTimeoutNs)
-            {
-                counters.ackTimeouts++;
-                links.askForMaps(orders.pairs[slot]);
-                orders.enqueue(slot);
-                work++;
-            }
-            else if (InFlightOrders.WAITING == state && nowNs - orders.retryAtNs[slot] >= 0)
-            {
-                orders.enqueue(slot);
-                work++;
-            }
-        }
-        return work;
-    }
-
-    private String describe(final int slot)
-    {
-        if (slot < 0)
-        {
-            return "not in flight";
-        }
-        final int pair = orders.pairs[slot];
-        final String where;
-        if (pair < 0)
-        {
-            where = "partition not yet known";
-        }
-        else
-        {
-            final int server = routing.primaryServer(pair, orders.partitions[slot]);
-            where = "pair " + pair + " partition " + orders.partitions[slot] + ", primary " +
-                (server < 0 ? "unknown" : "server " + server);
-        }
-        final String state;
-        switch (orders.states[slot])
-        {
-            case InFlightOrders.SENT:
-                state = "sent to server " + orders.sentServers[slot];
-                break;
-            case InFlightOrders.QUEUED:
-                state = "queued (back-pressure)";
-                break;
-            default:
-                state = "waiting for a route";
-        }
-        return state + ", " + orders.sends[slot] + " send(s), " + where;
     }
 
     /**

@@ -3,7 +3,7 @@ package io.mdhub.common.order.client;
 import org.agrona.DirectBuffer;
 
 /**
- * What the send path needs of the client's server connections: whether a server can take an order now, the
+ * What {@link OrderDispatch} needs of the client's server connections: whether a server can take an order now, the
  * send itself, and a request for fresh maps. {@link ServerLinks} is the implementation over sockets; the interface
  * lets the send path be tested without one. Not thread safe: the client's thread.
  */
