@@ -39,7 +39,7 @@ import io.mdhub.common.net.SocketPoller;
  * (the roles, pure logic); the agent owns the sockets and the store, and sets the poller's deadline from every
  * part's next timer.
  */
-final class OrderAgent implements Agent, PeerListener, RoleArbiter.Actions
+final class OrderAgent implements Agent, PeerListener, RoleActions
 {
     /**
      * A peer's role byte to its role without the generated getter, which throws at a value the schema does not name
@@ -253,7 +253,7 @@ final class OrderAgent implements Agent, PeerListener, RoleArbiter.Actions
     @Override
     public void onCatchUpRequest(final CatchUpRequestDecoder request)
     {
-        if (RoleArbiter.ServerState.SERVING != roles.state())
+        if (ServerState.SERVING != roles.state())
         {
             return; // nothing authoritative to give yet; the peer asks again
         }
@@ -289,7 +289,7 @@ final class OrderAgent implements Agent, PeerListener, RoleArbiter.Actions
     @Override
     public void onCatchUpComplete(final CatchUpCompleteDecoder complete)
     {
-        if (RoleArbiter.ServerState.CATCHING_UP != roles.state())
+        if (ServerState.CATCHING_UP != roles.state())
         {
             return;
         }
@@ -362,7 +362,7 @@ final class OrderAgent implements Agent, PeerListener, RoleArbiter.Actions
 
     // ---------------------------------------------------------------- views for JMX and tests
 
-    RoleArbiter.ServerState state()
+    ServerState state()
     {
         return roles.state();
     }

@@ -40,7 +40,7 @@ import io.mdhub.common.net.SocketPoller;
  * A firewall that answers the fence port with a reset (REJECT with tcp-reset) makes a live peer look DOWN: fence
  * ports must be reachable or silently dropped, never rejected.
  */
-final class PeerFence implements AutoCloseable, RoleArbiter.Fence
+final class PeerFence implements AutoCloseable, RoleFence
 {
     /**
      * What the fence knows of the peer process.

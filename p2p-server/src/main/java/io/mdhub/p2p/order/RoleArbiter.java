@@ -13,84 +13,13 @@ import io.mdhub.common.codecs.order.PartitionRole;
  * The roles of one server of the pair, as pure logic on the order agent's thread: who is primary at start, taking
  * over a dead peer's partitions, catching up after a restart, handing partitions back to their home server, an
  * operator's takeover, and yielding to a peer that took over while this server was cut off. It reads the time only
- * from its callers, the peer's state from its heartbeats and the {@link Fence}, and acts on the shared
- * {@link Partition}s and through {@link Actions} (the store, the queue's standing, the link, the post-processor).
+ * from its callers, the peer's state from its heartbeats and the {@link RoleFence}, and acts on the shared
+ * {@link Partition}s and through {@link RoleActions} (the store, the queue's standing, the link, the post-processor).
  */
 final class RoleArbiter
 {
     private static final Logger LOG = LoggerFactory.getLogger(RoleArbiter.class);
     private static final long CATCH_UP_RETRY_NS = 1_000_000_000L;
-
-    /**
-     * Where this server stands in the pair.
-     */
-    enum ServerState
-    {
-        /** Rebuilt from its queue, waiting to hear the peer (or to give up on it). */
-        STARTING,
-        /** Discarded its store, receiving everything from the serving peer. */
-        CATCHING_UP,
-        /** Primary or backup of every partition. */
-        SERVING
-    }
-
-    /**
-     * What the fence concludes of the peer process ({@link PeerFence}).
-     */
-    interface Fence
-    {
-        PeerFence.State state();
-
-        String reason();
-
-        boolean isUnreachable();
-
-        long connectionsLost();
-
-        /**
-         * @return when the state last turned DOWN (on the duty cycle's clock).
-         */
-        long downSinceNs();
-    }
-
-    /**
-     * What a role change does outside the partitions: the store, the queue's standing, the link to the peer.
-     */
-    interface Actions
-    {
-        OrderQueue.Standing standing();
-
-        void standing(OrderQueue.Standing standing, String why);
-
-        /**
-         * Discard the store (queue, Orders region, identity index) before a full state transfer.
-         *
-         * @return where the old queue was moved.
-         */
-        Path discardStore();
-
-        /**
-         * Persist a partition's drained position.
-         */
-        void drained(int partition, long sequence);
-
-        /**
-         * Ask the peer to catch this server up from where each partition stands here (the next sequence after the
-         * last one stored; 1 after a discard).
-         *
-         * @param requestId the attempt, from 1 within this start: the peer ignores one it has taken already.
-         */
-        void requestCatchUp(long requestId);
-
-        /**
-         * Post-process the orders of a partition taken over that the dead primary may not have completed.
-         */
-        void postProcessTakenOver(Partition partition);
-
-        boolean isLinkSevered();
-
-        boolean isLinkConnected();
-    }
 
     private final int serverId;
     private final int peerId;
@@ -100,8 +29,8 @@ final class RoleArbiter
     private final boolean isStartupForceAlone;
     private final boolean isRebalance;
     private final Partition[] partitions;
-    private final Fence fence;
-    private final Actions actions;
+    private final RoleFence fence;
+    private final RoleActions actions;
     private final OrderCounters counters;
     private ServerState state = ServerState.STARTING;
     private long startedNs;
@@ -142,8 +71,8 @@ final class RoleArbiter
     RoleArbiter(
         final OrderService.Context ctx,
         final Partition[] partitions,
-        final Fence fence,
-        final Actions actions,
+        final RoleFence fence,
+        final RoleActions actions,
         final OrderCounters counters)
     {
         this.serverId = ctx.serverId();

@@ -210,7 +210,7 @@ class OrderIngressFuzzTest
             watched = new AtomicCounter[] {counters.malformed, counters.garbage, counters.unknownClient,
                 counters.rejected, counters.ordersAccepted, counters.duplicates};
             agent.onStart();
-            await("server " + serverId + " serving alone", () -> RoleArbiter.ServerState.SERVING == agent.state(),
+            await("server " + serverId + " serving alone", () -> ServerState.SERVING == agent.state(),
                 agent::doWork);
             client = new TestOrderClient(CLIENT_ID, new InetSocketAddress[] {agent.address()}, PARTITIONS);
             client.hello(0); // through the socket: the server's end of it is the connection the tries use

@@ -61,7 +61,7 @@ class RoleArbiterTest
 
         assertEquals(1, arbiter.decide(nowNs));
 
-        assertEquals(RoleArbiter.ServerState.SERVING, arbiter.state());
+        assertEquals(ServerState.SERVING, arbiter.state());
         assertTrue(arbiter.isLinkUp());
         for (final Partition partition : partitions)
         {
@@ -83,7 +83,7 @@ class RoleArbiterTest
 
         assertEquals(1, arbiter.decide(nowNs));
 
-        assertEquals(RoleArbiter.ServerState.CATCHING_UP, arbiter.state());
+        assertEquals(ServerState.CATCHING_UP, arbiter.state());
         assertEquals(1, actions.discards);
         assertEquals(1, actions.catchUpRequests);
     }
@@ -100,7 +100,7 @@ class RoleArbiterTest
         heartbeat(PEER_START_EPOCH_MS, PartitionRole.PRIMARY, 1, 3);
 
         assertEquals(1, arbiter.decide(nowNs), "a serving peer wins over a store that looks ahead");
-        assertEquals(RoleArbiter.ServerState.CATCHING_UP, arbiter.state());
+        assertEquals(ServerState.CATCHING_UP, arbiter.state());
         assertEquals(1, actions.discards);
         assertEquals(1, actions.catchUpRequests);
         for (final Partition partition : partitions)
@@ -127,7 +127,7 @@ class RoleArbiterTest
         }
         arbiter.onCaughtUp(nowNs);
 
-        assertEquals(RoleArbiter.ServerState.SERVING, arbiter.state());
+        assertEquals(ServerState.SERVING, arbiter.state());
         assertEquals(OrderQueue.Standing.PAIRED, actions.standing);
         for (final Partition partition : partitions)
         {
@@ -171,7 +171,7 @@ class RoleArbiterTest
         assertTrue(arbiter.onPartitionCaughtUp(nowNs, 1, PARTITIONS, 4, 1, 0), "an unknown partition is skipped");
         assertFalse(arbiter.onPartitionCaughtUp(nowNs, 1, 0, 4, 1, 0), "the peer holds 4, this server none");
 
-        assertEquals(RoleArbiter.ServerState.CATCHING_UP, arbiter.state());
+        assertEquals(ServerState.CATCHING_UP, arbiter.state());
         assertEquals(2, actions.catchUpRequests);
         assertEquals(1, actions.discards, "what arrived stays: asked from here");
 
@@ -327,7 +327,7 @@ class RoleArbiterTest
         start(1);
         heartbeat(PEER_START_EPOCH_MS, PartitionRole.PRIMARY, 3, 7);
         arbiter.decide(nowNs); // the peer serves: catch up from it
-        assertEquals(RoleArbiter.ServerState.CATCHING_UP, arbiter.state());
+        assertEquals(ServerState.CATCHING_UP, arbiter.state());
         assertEquals(nowNs + PEER_TIMEOUT_NS, arbiter.nextDecisionNs(nowNs), "first: the peer's silence");
         assertEquals(nowNs + CATCH_UP_RETRY_NS + 1, arbiter.nextDecisionNs(nowNs + PEER_TIMEOUT_NS),
             "then: the catch-up asked again, no answer having come");
@@ -496,7 +496,7 @@ class RoleArbiterTest
         start(1);
         arbiter.requestTakeOver("peer store lost");
         assertEquals(1, arbiter.decide(nowNs));
-        assertEquals(RoleArbiter.ServerState.SERVING, arbiter.state());
+        assertEquals(ServerState.SERVING, arbiter.state());
         assertEquals(PartitionRole.PRIMARY, partitions[3].role);
 
         start(1);
@@ -505,7 +505,7 @@ class RoleArbiterTest
         arbiter.requestTakeOver("wrong server");
         assertEquals(1, arbiter.decide(nowNs));
         assertTrue(arbiter.takeOverResult().startsWith("refused"), arbiter.takeOverResult());
-        assertEquals(RoleArbiter.ServerState.CATCHING_UP, arbiter.state());
+        assertEquals(ServerState.CATCHING_UP, arbiter.state());
         assertFalse(arbiter.isPeerDeclaredDead());
     }
 
@@ -525,7 +525,7 @@ class RoleArbiterTest
         assertEquals(1, arbiter.decide(nowNs));
 
         assertFalse(arbiter.isSuperseded());
-        assertEquals(RoleArbiter.ServerState.CATCHING_UP, arbiter.state());
+        assertEquals(ServerState.CATCHING_UP, arbiter.state());
         assertEquals(1, actions.discards);
         assertEquals(1, actions.catchUpRequests);
     }
@@ -540,11 +540,11 @@ class RoleArbiterTest
         advance(STARTUP_PEER_WAIT_NS);
         actions.standing = OrderQueue.Standing.PAIRED;
         assertEquals(0, arbiter.decide(nowNs), "the peer may hold orders acknowledged alone");
-        assertEquals(RoleArbiter.ServerState.STARTING, arbiter.state());
+        assertEquals(ServerState.STARTING, arbiter.state());
 
         actions.standing = OrderQueue.Standing.SOLE;
         assertEquals(1, arbiter.decide(nowNs));
-        assertEquals(RoleArbiter.ServerState.SERVING, arbiter.state());
+        assertEquals(ServerState.SERVING, arbiter.state());
         assertEquals(PartitionRole.PRIMARY, partitions[0].role);
     }
 
@@ -616,7 +616,7 @@ class RoleArbiterTest
         arbiter.takeMapDue();
         heartbeat(PEER_START_EPOCH_MS, PartitionRole.PRIMARY, 3, last);
         assertEquals(0, arbiter.decide(nowNs));
-        assertEquals(RoleArbiter.ServerState.SERVING, arbiter.state());
+        assertEquals(ServerState.SERVING, arbiter.state());
         assertEquals(PartitionRole.BACKUP, partitions[0].role);
     }
 
@@ -637,7 +637,7 @@ class RoleArbiterTest
         nowNs += ns;
     }
 
-    static final class FakeFence implements RoleArbiter.Fence
+    static final class FakeFence implements RoleFence
     {
         PeerFence.State state = PeerFence.State.UP;
         String reason = "keep-alives arrive";
@@ -676,7 +676,7 @@ class RoleArbiterTest
         }
     }
 
-    static final class RecordingActions implements RoleArbiter.Actions
+    static final class RecordingActions implements RoleActions
     {
         OrderQueue.Standing standing = OrderQueue.Standing.UNPROVEN;
         int discards;

@@ -1,8 +1,5 @@
 package io.mdhub.common.order.client;
 
-import io.mdhub.common.tls.TlsSettings;
-
-import java.util.ArrayList;
 import java.util.List;
 
 import org.agrona.CloseHelper;
@@ -10,16 +7,10 @@ import org.agrona.DirectBuffer;
 import org.agrona.LangUtil;
 import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.NanoClock;
-import org.agrona.concurrent.SystemEpochNanoClock;
-import org.agrona.concurrent.SystemNanoClock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import io.mdhub.common.codecs.order.RejectReason;
-import io.mdhub.common.concurrent.IdleConfiguration;
-import io.mdhub.common.concurrent.IdleStrategies;
-import io.mdhub.common.concurrent.SpinBudget;
-import io.mdhub.common.config.BaseContext;
 import io.mdhub.common.net.SocketIdleStrategy;
 import io.mdhub.common.net.SocketPoller;
 
@@ -53,9 +44,10 @@ import io.mdhub.common.net.SocketPoller;
  * client starts no thread. A synchronous {@link #submit} waiting for its answer blocks in the kernel on the client's
  * sockets (the {@code socket} idle strategy) until the answer arrives. Steady state allocates nothing.
  * <p>
- * <b>Parts.</b> This class is the facade and the duty cycle (submit, send, ack timeouts). {@link OrderRouting} keeps
- * the partition maps and each order's route, {@link ServerLinks} the connections, {@link OrderClientEgress} applies
- * the servers' answers, {@link InFlightOrders} holds the orders and {@link OrderClientCounters} what was counted.
+ * <b>Parts.</b> This class is the facade and the duty cycle (submit, poll, the synchronous wait).
+ * {@link OrderDispatch} sends queued orders and re-queues overdue ones, {@link OrderRouting} keeps the partition maps
+ * and each order's route, {@link ServerLinks} the connections, {@link OrderClientEgress} applies the servers' answers,
+ * {@link InFlightOrders} holds the orders and {@link OrderClientCounters} what was counted.
  */
 public final class OrderClient implements AutoCloseable
 {
@@ -70,7 +62,6 @@ public final class OrderClient implements AutoCloseable
     /** The longest answer: a partition map of 1,024 partitions or a reject with a long text fits. */
     private static final int MAX_ANSWER_BYTES = 64 * 1024;
     private static final long MIN_TIMEOUT_CHECK_INTERVAL_NS = 1_000_000L;
-    private static final String LOCAL_PARTITION_TEXT = "partition outside the servers' partitions (client check)";
 
     private final Context ctx;
     private final long clientId;
@@ -80,16 +71,14 @@ public final class OrderClient implements AutoCloseable
     private final InFlightOrders orders;
     private final OrderRouting routing;
     private final ServerLinks links;
+    private final OrderDispatch dispatch;
     private final OrderClientCounters counters = new OrderClientCounters();
-    private final long ackTimeoutNs;
     private final long submitTimeoutNs;
     private final long timeoutCheckIntervalNs;
     private final SyncOutcome syncOutcome = new SyncOutcome();
 
     private long nextTimeoutCheckNs;
-    private long lastSendTimestampNs;
     private boolean isPolling;
-    private boolean isSending;
     private boolean isClosed;
 
     private OrderClient(final Context ctx)
@@ -98,7 +87,7 @@ public final class OrderClient implements AutoCloseable
         this.clientId = ctx.clientId();
         this.clock = ctx.nanoClock();
         this.idleStrategy = ctx.concludedIdleStrategy();
-        this.ackTimeoutNs = ctx.ackTimeoutMs() * 1_000_000L;
+        final long ackTimeoutNs = ctx.ackTimeoutMs() * 1_000_000L;
         this.submitTimeoutNs = ctx.submitTimeoutMs() * 1_000_000L;
         this.timeoutCheckIntervalNs = Math.max(MIN_TIMEOUT_CHECK_INTERVAL_NS, ackTimeoutNs / 8);
         this.poller = new SocketPoller(MAX_ANSWER_BYTES, ctx.sendLimitBytes());
@@ -113,6 +102,7 @@ public final class OrderClient implements AutoCloseable
             this.routing = new OrderRouting(pairCount, orders, ackTimeoutNs);
             this.links = new ServerLinks(clientId, addresses, ctx.maxOrderLength(),
                 ctx.helloIntervalMs() * 1_000_000L, clock, poller, routing, counters);
+            this.dispatch = new OrderDispatch(orders, routing, links, counters, clock, ackTimeoutNs);
             if (null != ctx.tls())
             {
                 links.tls(ctx.tls(), ctx.tls().jdkContext(false));
@@ -235,7 +225,7 @@ public final class OrderClient implements AutoCloseable
         {
             if (clock.nanoTime() - deadlineNs >= 0)
             {
-                final String state = describe(orders.slotOf(orderId));
+                final String state = dispatch.describe(orders.slotOf(orderId));
                 abandon(orderId);
                 throw new OrderTimeoutException(orderId, "order " + orderId + ": no answer within " +
                     ctx.submitTimeoutMs() + " ms (" + state + ")");
@@ -331,7 +321,7 @@ public final class OrderClient implements AutoCloseable
         {
             counters.finalRejects++;
             listener.onReject(orderId, partition, RejectReason.UNKNOWN_PARTITION, clock.nanoTime(),
-                LOCAL_PARTITION_TEXT);
+                OrderDispatch.LOCAL_PARTITION_TEXT);
             return true;
         }
 
@@ -344,9 +334,9 @@ public final class OrderClient implements AutoCloseable
         orders.listeners[slot] = listener;
         orders.enqueue(slot);
         counters.submitted++;
-        if (!isSending)
+        if (!dispatch.isSending())
         {
-            sendQueued(clock.nanoTime());
+            dispatch.sendQueued(clock.nanoTime());
         }
         return true;
     }
@@ -374,10 +364,10 @@ public final class OrderClient implements AutoCloseable
             if (nowNs - nextTimeoutCheckNs >= 0)
             {
                 nextTimeoutCheckNs = nowNs + timeoutCheckIntervalNs;
-                work += checkTimeouts(nowNs);
+                work += dispatch.checkTimeouts(nowNs);
             }
             work += links.sendHellos(nowNs);
-            work += sendQueued(nowNs);
+            work += dispatch.sendQueued(nowNs);
             poller.flush(); // every order and hello of this poll: one write per server
             poller.deadlineNs(Math.min(links.nextCheckNs(), nextTimeoutCheckNs));
             return work;
@@ -668,534 +658,12 @@ public final class OrderClient implements AutoCloseable
         }
     }
 
-    private int sendQueued(final long nowNs)
-    {
-        if (0 == orders.queueSize())
-        {
-            return 0;
-        }
-        isSending = true;
-        try
-        {
-            links.clearBackPressure();
-            int work = 0;
-            for (int i = orders.queueSize(); i > 0; i--)
-            {
-                final int slot = orders.pollQueue();
-                if (slot < 0)
-                {
-                    break;
-                }
-                if (InFlightOrders.QUEUED == orders.states[slot])
-                {
-                    work += send(slot, nowNs);
-                }
-            }
-            return work;
-        }
-        finally
-        {
-            isSending = false;
-        }
-    }
-
-    private int send(final int slot, final long nowNs)
-    {
-        if (!resolvePartition(slot))
-        {
-            return 0;
-        }
-        final int pair = orders.pairs[slot];
-        final int partition = orders.partitions[slot];
-        final int server = routing.primaryServer(pair, partition);
-        if (server < 0 || !links.isConnected(server))
-        {
-            routing.waitForRoute(slot, nowNs);
-            return 0;
-        }
-        if (links.isBackPressured(server))
-        {
-            orders.enqueue(slot);
-            return 0;
-        }
-
-        final long stamp = Math.max(clock.nanoTime(), lastSendTimestampNs + 1);
-        final long result = links.sendOrder(server, orders.orderIds[slot], partition, stamp,
-            orders.fixStore, orders.fixOffset(slot), orders.lengths[slot]);
-        if (result > 0)
-        {
-            lastSendTimestampNs = stamp;
-            orders.states[slot] = InFlightOrders.SENT;
-            orders.sentServers[slot] = server;
-            orders.sentEpochs[slot] = routing.primaryEpoch(pair, partition);
-            orders.sendTimestampsNs[slot] = stamp;
-            if (orders.sends[slot]++ > 0)
-            {
-                counters.resends++;
-            }
-            counters.sends++;
-            return 1;
-        }
-        if (OrderIngressPublisher.BACK_PRESSURED == result)
-        {
-            orders.enqueue(slot);
-        }
-        else
-        {
-            routing.waitForRoute(slot, nowNs); // NOT_CONNECTED: the link check will notice the server is gone
-        }
-        return 0;
-    }
-
-    /**
-     * Fix the order's pair and partition once the partition counts are known.
-     *
-     * @return true when routed; false when it must wait (then it is WAITING) or was rejected (then it is freed).
-     */
-    private boolean resolvePartition(final int slot)
-    {
-        if (orders.pairs[slot] >= 0)
-        {
-            return true;
-        }
-        final long nowNs = clock.nanoTime();
-        switch (routing.resolve(slot, nowNs))
-        {
-            case OrderRouting.ROUTED:
-                return true;
-            case OrderRouting.UNKNOWN_PARTITION:
-                final long orderId = orders.orderIds[slot];
-                final int partition = orders.requestedPartitions[slot];
-                final OrderListener listener = orders.listeners[slot];
-                orders.free(slot);
-                counters.finalRejects++;
-                listener.onReject(orderId, partition, RejectReason.UNKNOWN_PARTITION, nowNs, LOCAL_PARTITION_TEXT);
-                return false;
-            default:
-                return false;
-        }
-    }
-
-    private int checkTimeouts(final long nowNs)
-    {
-        int work = 0;
-        final byte[] states = orders.states;
-        for (int slot = 0; slot < orders.capacity; slot++)
-        {
-            final byte state = states[slot];
-            if (InFlightOrders.SENT == state && nowNs - orders.sendTimestampsNs[slot] >= ackTimeoutNs)
-            {
-                counters.ackTimeouts++;
-                links.askForMaps(orders.pairs[slot]);
-                orders.enqueue(slot);
-                work++;
-            }
-            else if (InFlightOrders.WAITING == state && nowNs - orders.retryAtNs[slot] >= 0)
-            {
-                orders.enqueue(slot);
-                work++;
-            }
-        }
-        return work;
-    }
-
-    private String describe(final int slot)
-    {
-        if (slot < 0)
-        {
-            return "not in flight";
-        }
-        final int pair = orders.pairs[slot];
-        final String where;
-        if (pair < 0)
-        {
-            where = "partition not yet known";
-        }
-        else
-        {
-            final int server = routing.primaryServer(pair, orders.partitions[slot]);
-            where = "pair " + pair + " partition " + orders.partitions[slot] + ", primary " +
-                (server < 0 ? "unknown" : "server " + server);
-        }
-        final String state;
-        switch (orders.states[slot])
-        {
-            case InFlightOrders.SENT:
-                state = "sent to server " + orders.sentServers[slot];
-                break;
-            case InFlightOrders.QUEUED:
-                state = "queued (back-pressure)";
-                break;
-            default:
-                state = "waiting for a route";
-        }
-        return state + ", " + orders.sends[slot] + " send(s), " + where;
-    }
-
     /**
      * Settings of an {@link OrderClient}; defaults from {@link OrderClientConfiguration}. Conclude validates them,
-     * takes a client id if none is set and checks the idle strategy against the spin budget.
+     * takes a client id if none is set and checks the idle strategy against the spin budget. The settings themselves
+     * are in {@link OrderClientSettings}.
      */
-    public static final class Context extends BaseContext<Context>
+    public static final class Context extends OrderClientSettings<Context>
     {
-
-        private long clientId = OrderClientConfiguration.clientId();
-        private List<OrderServerAddress> servers = OrderServerAddress.parseList(OrderClientConfiguration.servers());
-        private int window = OrderClientConfiguration.window();
-        private TlsSettings tls = OrderClientConfiguration.tlsEnabled() ?
-            TlsSettings.fromConfiguration() : null;
-        private int maxOrderLength = OrderClientConfiguration.maxOrderLength();
-        private long ackTimeoutMs = OrderClientConfiguration.ackTimeoutMs();
-        private long submitTimeoutMs = OrderClientConfiguration.submitTimeoutMs();
-        private long helloIntervalMs = OrderClientConfiguration.helloIntervalMs();
-        private int sendLimitBytes = OrderClientConfiguration.sendLimitBytes();
-        private String idleStrategy = OrderClientConfiguration.idleStrategy();
-        private int spinCores = IdleConfiguration.spinCores();
-        private NanoClock nanoClock;
-        private boolean isClientIdAssigned;
-        private IdleStrategy concludedIdleStrategy;
-
-        /**
-         * @param tls TLS to the servers with these settings; null for plain TCP (the default unless
-         *            {@code mdhub.order.client.tls.enabled} is set).
-         * @return this.
-         */
-        public Context tls(final TlsSettings tls)
-        {
-            checkNotConcluded();
-            this.tls = tls;
-            return this;
-        }
-
-        /**
-         * @return the TLS settings, or null for plain TCP.
-         */
-        public TlsSettings tls()
-        {
-            return tls;
-        }
-
-        @Override
-        protected void concludeContext()
-        {
-            if (null == servers || servers.isEmpty() || 0 != servers.size() % SERVERS_PER_PAIR)
-            {
-                throw new IllegalArgumentException(OrderClientConfiguration.SERVERS_PROP_NAME +
-                    " must list the servers of one or more pairs (2 per pair): " + servers);
-            }
-            servers = List.copyOf(servers);
-            requireRange(OrderClientConfiguration.WINDOW_PROP_NAME, window, 1, OrderClientConfiguration.WINDOW_MAX);
-            requireRange(OrderClientConfiguration.MAX_ORDER_LENGTH_PROP_NAME, maxOrderLength, 1,
-                OrderClientConfiguration.MAX_ORDER_LENGTH_MAX);
-            requirePositive(OrderClientConfiguration.ACK_TIMEOUT_MS_PROP_NAME, ackTimeoutMs);
-            requirePositive(OrderClientConfiguration.SUBMIT_TIMEOUT_MS_PROP_NAME, submitTimeoutMs);
-            requirePositive(OrderClientConfiguration.HELLO_INTERVAL_MS_PROP_NAME, helloIntervalMs);
-            requireRange(OrderClientConfiguration.SEND_LIMIT_BYTES_PROP_NAME, sendLimitBytes, 64 * 1024,
-                Integer.MAX_VALUE);
-            if (Long.MIN_VALUE == clientId)
-            {
-                throw new IllegalArgumentException(OrderClientConfiguration.CLIENT_ID_PROP_NAME +
-                    " must not be the protocol's null value " + Long.MIN_VALUE);
-            }
-            if (0 == clientId)
-            {
-                clientId = new SystemEpochNanoClock().nanoTime();
-                isClientIdAssigned = true;
-            }
-            try
-            {
-                concludedIdleStrategy = IdleStrategies.parse(idleStrategy);
-            }
-            catch (final IllegalArgumentException ex)
-            {
-                throw new IllegalArgumentException(
-                    OrderClientConfiguration.IDLE_STRATEGY_PROP_NAME + ": " + ex.getMessage(), ex);
-            }
-            new SpinBudget("order-client", spinCores)
-                .add(OrderClientConfiguration.IDLE_STRATEGY_PROP_NAME, concludedIdleStrategy)
-                .check();
-            if (null == nanoClock)
-            {
-                nanoClock = SystemNanoClock.INSTANCE;
-            }
-        }
-
-        /**
-         * Nothing to release: the client owns its sockets.
-         */
-        @Override
-        public void close()
-        {
-        }
-
-        /**
-         * @return a copy with the same settings, not concluded (it takes its own client id if this one was assigned
-         * at conclude).
-         */
-        @Override
-        public Context clone()
-        {
-            final Context copy = super.clone();
-            copy.concludedIdleStrategy = null;
-            if (isClientIdAssigned)
-            {
-                copy.clientId = 0;
-                copy.isClientIdAssigned = false;
-            }
-            return copy;
-        }
-
-        /**
-         * @return the idle strategy built by conclude.
-         */
-        public IdleStrategy concludedIdleStrategy()
-        {
-            return concludedIdleStrategy;
-        }
-
-        /**
-         * @param clientId this client's id; 0 for a new one per run (wall-clock nanoseconds at conclude).
-         * @return this.
-         */
-        public Context clientId(final long clientId)
-        {
-            checkNotConcluded();
-            this.clientId = clientId;
-            return this;
-        }
-
-        /**
-         * @return this client's id (after conclude, never 0).
-         */
-        public long clientId()
-        {
-            return clientId;
-        }
-
-        /**
-         * @param sendLimitBytes the most bytes of orders that may wait to be written to one server.
-         * @return this.
-         */
-        public Context sendLimitBytes(final int sendLimitBytes)
-        {
-            checkNotConcluded();
-            this.sendLimitBytes = sendLimitBytes;
-            return this;
-        }
-
-        /**
-         * @return the most bytes of orders that may wait to be written to one server.
-         */
-        public int sendLimitBytes()
-        {
-            return sendLimitBytes;
-        }
-
-        /**
-         * @param servers the servers' order addresses; entries 2i and 2i+1 are pair i, in server-id order.
-         * @return this.
-         */
-        public Context servers(final List<OrderServerAddress> servers)
-        {
-            checkNotConcluded();
-            this.servers = new ArrayList<>(servers);
-            return this;
-        }
-
-        /**
-         * @param servers the servers as {@code host:port,...} (see {@link OrderClientConfiguration}).
-         * @return this.
-         */
-        public Context servers(final String servers)
-        {
-            return servers(OrderServerAddress.parseList(servers));
-        }
-
-        /**
-         * @return the servers' ingress streams.
-         */
-        public List<OrderServerAddress> servers()
-        {
-            return servers;
-        }
-
-        /**
-         * @param window most orders in flight.
-         * @return this.
-         */
-        public Context window(final int window)
-        {
-            checkNotConcluded();
-            this.window = window;
-            return this;
-        }
-
-        /**
-         * @return most orders in flight.
-         */
-        public int window()
-        {
-            return window;
-        }
-
-        /**
-         * @param maxOrderLength longest FIX message in bytes.
-         * @return this.
-         */
-        public Context maxOrderLength(final int maxOrderLength)
-        {
-            checkNotConcluded();
-            this.maxOrderLength = maxOrderLength;
-            return this;
-        }
-
-        /**
-         * @return longest FIX message in bytes.
-         */
-        public int maxOrderLength()
-        {
-            return maxOrderLength;
-        }
-
-        /**
-         * @param ackTimeoutMs milliseconds before an unanswered order is sent again.
-         * @return this.
-         */
-        public Context ackTimeoutMs(final long ackTimeoutMs)
-        {
-            checkNotConcluded();
-            this.ackTimeoutMs = ackTimeoutMs;
-            return this;
-        }
-
-        /**
-         * @return milliseconds before an unanswered order is sent again.
-         */
-        public long ackTimeoutMs()
-        {
-            return ackTimeoutMs;
-        }
-
-        /**
-         * @param submitTimeoutMs milliseconds a synchronous submit waits in all.
-         * @return this.
-         */
-        public Context submitTimeoutMs(final long submitTimeoutMs)
-        {
-            checkNotConcluded();
-            this.submitTimeoutMs = submitTimeoutMs;
-            return this;
-        }
-
-        /**
-         * @return milliseconds a synchronous submit waits in all.
-         */
-        public long submitTimeoutMs()
-        {
-            return submitTimeoutMs;
-        }
-
-        /**
-         * @param helloIntervalMs milliseconds between hellos to a server whose map has not arrived.
-         * @return this.
-         */
-        public Context helloIntervalMs(final long helloIntervalMs)
-        {
-            checkNotConcluded();
-            this.helloIntervalMs = helloIntervalMs;
-            return this;
-        }
-
-        /**
-         * @return milliseconds between hellos to a server whose map has not arrived.
-         */
-        public long helloIntervalMs()
-        {
-            return helloIntervalMs;
-        }
-
-        /**
-         * @param spec idle strategy of a synchronous submit (see {@link IdleStrategies}).
-         * @return this.
-         */
-        public Context idleStrategy(final String spec)
-        {
-            checkNotConcluded();
-            this.idleStrategy = spec;
-            return this;
-        }
-
-        /**
-         * @return idle strategy of a synchronous submit.
-         */
-        public String idleStrategy()
-        {
-            return idleStrategy;
-        }
-
-        /**
-         * @param cores cores reserved for busy-spinning threads (the synchronous submit's wait counts as one).
-         * @return this.
-         */
-        public Context spinCores(final int cores)
-        {
-            checkNotConcluded();
-            this.spinCores = cores;
-            return this;
-        }
-
-        /**
-         * @return cores reserved for busy-spinning threads.
-         */
-        public int spinCores()
-        {
-            return spinCores;
-        }
-
-        /**
-         * @param nanoClock clock for timeouts and send timestamps (default: System.nanoTime).
-         * @return this.
-         */
-        public Context nanoClock(final NanoClock nanoClock)
-        {
-            checkNotConcluded();
-            this.nanoClock = nanoClock;
-            return this;
-        }
-
-        /**
-         * @return clock for timeouts and send timestamps.
-         */
-        public NanoClock nanoClock()
-        {
-            return nanoClock;
-        }
-
-        /**
-         * The settings as {@code key=value} lines.
-         *
-         * @return the settings.
-         */
-        @Override
-        public String toString()
-        {
-            final StringBuilder out = new StringBuilder(1024);
-            line(out, OrderClientConfiguration.CLIENT_ID_PROP_NAME, clientId);
-            line(out, OrderClientConfiguration.SERVERS_PROP_NAME, servers);
-            line(out, OrderClientConfiguration.WINDOW_PROP_NAME, window);
-            line(out, OrderClientConfiguration.MAX_ORDER_LENGTH_PROP_NAME, maxOrderLength);
-            line(out, OrderClientConfiguration.ACK_TIMEOUT_MS_PROP_NAME, ackTimeoutMs);
-            line(out, OrderClientConfiguration.SUBMIT_TIMEOUT_MS_PROP_NAME, submitTimeoutMs);
-            line(out, OrderClientConfiguration.HELLO_INTERVAL_MS_PROP_NAME, helloIntervalMs);
-            line(out, OrderClientConfiguration.SEND_LIMIT_BYTES_PROP_NAME, sendLimitBytes);
-            line(out, OrderClientConfiguration.IDLE_STRATEGY_PROP_NAME, idleStrategy);
-            line(out, IdleConfiguration.SPIN_CORES_PROP_NAME, spinCores);
-            return out.toString();
-        }
-
-        private static void line(final StringBuilder out, final String key, final Object value)
-        {
-            out.append(key).append('=').append(value).append(System.lineSeparator());
-        }
     }
 }

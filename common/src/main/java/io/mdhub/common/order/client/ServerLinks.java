@@ -21,9 +21,10 @@ import io.mdhub.common.net.SocketPoller;
  * The client's connection to every server, over the client's {@link SocketPoller}: connects (again 50 ms after a
  * connection is lost, for as long as it takes), says hello on every new connection and each hello interval until the
  * server's map arrives, notices a lost server, and tells {@link OrderRouting} when a server comes or goes. What a
- * server sends is decoded by its pair's {@link OrderEgressAdapter}. Not thread safe: the client's thread.
+ * server sends is decoded by its pair's {@link OrderEgressAdapter}. It is the {@link OrderLinks} the send path uses.
+ * Not thread safe: the client's thread.
  */
-final class ServerLinks
+final class ServerLinks implements OrderLinks
 {
     private static final Logger LOG = LoggerFactory.getLogger(OrderClient.class);
 
@@ -190,7 +191,8 @@ final class ServerLinks
      * @param server a server (configuration order).
      * @return true if its connection was open at the last {@link #check}.
      */
-    boolean isConnected(final int server)
+    @Override
+    public boolean isConnected(final int server)
     {
         return links[server].isConnected;
     }
@@ -199,7 +201,8 @@ final class ServerLinks
      * @param server a server (configuration order).
      * @return true if a send to it was refused by a full connection since {@link #clearBackPressure()}.
      */
-    boolean isBackPressured(final int server)
+    @Override
+    public boolean isBackPressured(final int server)
     {
         return links[server].isBackPressured;
     }
@@ -207,7 +210,8 @@ final class ServerLinks
     /**
      * Let every server take orders again: its connection may have been written out since it refused one.
      */
-    void clearBackPressure()
+    @Override
+    public void clearBackPressure()
     {
         for (final ServerLink link : links)
         {
@@ -228,7 +232,8 @@ final class ServerLinks
      * @return {@link OrderIngressPublisher#SENT}, {@link OrderIngressPublisher#NOT_CONNECTED} or {@link
      * OrderIngressPublisher#BACK_PRESSURED}.
      */
-    long sendOrder(
+    @Override
+    public long sendOrder(
         final int server,
         final long orderId,
         final int partition,
@@ -287,7 +292,8 @@ final class ServerLinks
      *
      * @param pair the pair.
      */
-    void askForMaps(final int pair)
+    @Override
+    public void askForMaps(final int pair)
     {
         for (int s = 0; s < OrderRouting.SERVERS_PER_PAIR; s++)
         {
