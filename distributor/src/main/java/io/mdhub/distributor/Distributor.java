@@ -14,6 +14,7 @@ import org.agrona.concurrent.status.CountersManager;
 import org.agrona.concurrent.status.CountersReader;
 
 import io.mdhub.common.config.BaseContext;
+import io.mdhub.common.config.ComponentLaunch;
 import io.mdhub.common.entitlement.EntitlementConfiguration;
 import io.mdhub.common.entitlement.EntitlementSource;
 import io.mdhub.common.entitlement.LoginThrottle;
@@ -97,16 +98,7 @@ public final class Distributor implements AutoCloseable
      */
     public static Distributor launch(final Context ctx)
     {
-        try
-        {
-            ctx.conclude();
-            return new Distributor(ctx);
-        }
-        catch (final RuntimeException ex)
-        {
-            CloseHelper.quietClose(ctx);
-            throw ex;
-        }
+        return ComponentLaunch.launch(ctx, Distributor::new);
     }
 
     /**

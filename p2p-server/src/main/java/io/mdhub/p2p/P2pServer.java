@@ -19,6 +19,7 @@ import com.refinitiv.eta.codec.DataDictionary;
 import io.mdhub.common.concurrent.IdleConfiguration;
 import io.mdhub.common.concurrent.SpinBudget;
 import io.mdhub.common.config.BaseContext;
+import io.mdhub.common.config.ComponentLaunch;
 import io.mdhub.common.dictionary.DictionaryConfiguration;
 import io.mdhub.common.dictionary.DictionaryLoader;
 import io.mdhub.common.entitlement.EntitlementConfiguration;
@@ -149,16 +150,7 @@ public final class P2pServer implements AutoCloseable
      */
     public static P2pServer launch(final Context ctx)
     {
-        try
-        {
-            ctx.conclude();
-            return new P2pServer(ctx);
-        }
-        catch (final RuntimeException ex)
-        {
-            CloseHelper.quietClose(ctx);
-            throw ex;
-        }
+        return ComponentLaunch.launch(ctx, P2pServer::new);
     }
 
     private void initChannel(final Channel channel, final FlushProfile profile)

@@ -5,6 +5,7 @@ import java.util.function.Supplier;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLEngine;
 
+import io.mdhub.common.config.ComponentLaunch;
 import io.mdhub.common.tls.TlsSettings;
 
 import java.net.InetSocketAddress;
@@ -108,16 +109,7 @@ public final class OrderService implements AutoCloseable
      */
     public static OrderService launch(final Context ctx)
     {
-        try
-        {
-            ctx.conclude();
-            return new OrderService(ctx);
-        }
-        catch (final RuntimeException ex)
-        {
-            CloseHelper.quietClose(ctx);
-            throw ex;
-        }
+        return ComponentLaunch.launch(ctx, OrderService::new);
     }
 
     /**

@@ -1,5 +1,6 @@
 package io.mdhub.common.order.client;
 
+import io.mdhub.common.config.ComponentLaunch;
 import io.mdhub.common.tls.TlsSettings;
 
 import java.util.ArrayList;
@@ -7,7 +8,6 @@ import java.util.List;
 
 import org.agrona.CloseHelper;
 import org.agrona.DirectBuffer;
-import org.agrona.LangUtil;
 import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.NanoClock;
 import org.agrona.concurrent.SystemEpochNanoClock;
@@ -144,17 +144,7 @@ public final class OrderClient implements AutoCloseable
      */
     public static OrderClient connect(final Context ctx)
     {
-        try
-        {
-            ctx.conclude();
-            return new OrderClient(ctx);
-        }
-        catch (final Throwable ex)
-        {
-            CloseHelper.quietClose(ctx);
-            LangUtil.rethrowUnchecked(ex);
-            return null; // not reached
-        }
+        return ComponentLaunch.launch(ctx, OrderClient::new);
     }
 
     /**
