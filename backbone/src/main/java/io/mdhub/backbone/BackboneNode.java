@@ -5,7 +5,6 @@ import java.util.Locale;
 
 import org.agrona.BitUtil;
 import org.agrona.CloseHelper;
-import org.agrona.LangUtil;
 import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.status.CountersReader;
 import org.slf4j.LoggerFactory;
@@ -17,6 +16,7 @@ import io.mdhub.common.concurrent.IdleConfiguration;
 import io.mdhub.common.concurrent.IdleStrategies;
 import io.mdhub.common.concurrent.SpinBudget;
 import io.mdhub.common.config.BaseContext;
+import io.mdhub.common.config.ComponentLaunch;
 
 /**
  * The backbone media driver: an Aeron {@link MediaDriver} that every MDHub process on a host shares (the RMDS rrcpd
@@ -57,18 +57,7 @@ public final class BackboneNode implements AutoCloseable
      */
     public static BackboneNode launch(final Context ctx)
     {
-        try
-        {
-            ctx.conclude();
-            return new BackboneNode(ctx);
-        }
-        catch (final Throwable ex)
-        {
-            // Aeron rethrows checked exceptions unchecked (e.g. a directory it cannot map), so catch everything.
-            CloseHelper.quietClose(ctx);
-            LangUtil.rethrowUnchecked(ex);
-            return null; // not reached
-        }
+        return ComponentLaunch.launch(ctx, BackboneNode::new);
     }
 
     /**

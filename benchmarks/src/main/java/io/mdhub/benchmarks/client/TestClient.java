@@ -9,9 +9,9 @@ import java.util.concurrent.TimeUnit;
 
 import org.HdrHistogram.Histogram;
 import org.agrona.CloseHelper;
-import org.agrona.LangUtil;
 
 import io.mdhub.benchmarks.tools.RsslToolContext;
+import io.mdhub.common.config.ComponentLaunch;
 import io.mdhub.common.ripc.RipcClient;
 import io.netty.channel.Channel;
 import io.netty.util.concurrent.Future;
@@ -168,17 +168,7 @@ public final class TestClient implements AutoCloseable
      */
     public static TestClient launch(final Context ctx)
     {
-        ctx.conclude();
-        try
-        {
-            return new TestClient(ctx);
-        }
-        catch (final Throwable ex)
-        {
-            CloseHelper.quietClose(ctx);
-            LangUtil.rethrowUnchecked(ex);
-            return null; // not reached
-        }
+        return ComponentLaunch.launch(ctx, TestClient::new);
     }
 
     /**

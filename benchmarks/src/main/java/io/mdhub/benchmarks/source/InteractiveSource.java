@@ -5,6 +5,7 @@ import java.util.concurrent.TimeUnit;
 import org.agrona.CloseHelper;
 
 import io.mdhub.common.config.BaseContext;
+import io.mdhub.common.config.ComponentLaunch;
 import io.mdhub.common.ripc.RipcConfiguration;
 import io.mdhub.common.ripc.RipcServer;
 
@@ -55,16 +56,7 @@ public final class InteractiveSource implements AutoCloseable
      */
     public static InteractiveSource launch(final Context ctx)
     {
-        ctx.conclude();
-        try
-        {
-            return new InteractiveSource(ctx);
-        }
-        catch (final Throwable ex)
-        {
-            CloseHelper.quietClose(ctx);
-            throw ex;
-        }
+        return ComponentLaunch.launch(ctx, InteractiveSource::new);
     }
 
     /**

@@ -3,9 +3,9 @@ package io.mdhub.benchmarks.source;
 import java.util.concurrent.TimeUnit;
 
 import org.agrona.CloseHelper;
-import org.agrona.LangUtil;
 
 import io.mdhub.benchmarks.tools.RsslToolContext;
+import io.mdhub.common.config.ComponentLaunch;
 import io.mdhub.common.ripc.RipcClient;
 import io.netty.channel.Channel;
 import io.netty.util.concurrent.Future;
@@ -57,17 +57,7 @@ public final class Source implements AutoCloseable
      */
     public static Source launch(final Context ctx)
     {
-        ctx.conclude();
-        try
-        {
-            return new Source(ctx);
-        }
-        catch (final Throwable ex)
-        {
-            CloseHelper.quietClose(ctx);
-            LangUtil.rethrowUnchecked(ex);
-            return null; // not reached
-        }
+        return ComponentLaunch.launch(ctx, Source::new);
     }
 
     /**

@@ -22,8 +22,8 @@ import io.netty.handler.ssl.SslContext;
 import io.netty.util.concurrent.Future;
 import io.netty.util.concurrent.GlobalEventExecutor;
 import io.netty.util.concurrent.Promise;
-import org.agrona.CloseHelper;
 
+import io.mdhub.common.config.ComponentLaunch;
 import io.mdhub.common.tls.TlsSettings;
 
 /**
@@ -60,17 +60,7 @@ public final class RipcClient implements AutoCloseable
      */
     public static RipcClient launch(final Context ctx)
     {
-        try
-        {
-            ctx.conclude();
-            return new RipcClient(ctx);
-        }
-        catch (final Throwable ex)
-        {
-            // bind() rethrows checked exceptions (BindException, NativeIoException) sneakily: catch everything
-            CloseHelper.quietClose(ctx);
-            throw ex;
-        }
+        return ComponentLaunch.launch(ctx, RipcClient::new);
     }
 
     /**

@@ -15,8 +15,8 @@ import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.handler.ssl.SslContext;
 import io.netty.util.concurrent.GlobalEventExecutor;
-import org.agrona.CloseHelper;
 
+import io.mdhub.common.config.ComponentLaunch;
 import io.mdhub.common.net.AddressBudget;
 
 /**
@@ -91,17 +91,7 @@ public final class RipcServer implements AutoCloseable
      */
     public static RipcServer launch(final Context ctx)
     {
-        try
-        {
-            ctx.conclude();
-            return new RipcServer(ctx);
-        }
-        catch (final Throwable ex)
-        {
-            // bind() rethrows checked exceptions (BindException, NativeIoException) sneakily: catch everything
-            CloseHelper.quietClose(ctx);
-            throw ex;
-        }
+        return ComponentLaunch.launch(ctx, RipcServer::new);
     }
 
     /**

@@ -31,27 +31,22 @@ import org.agrona.MutableDirectBuffer;
  * the header and the header inside the message, and records where the interesting ones are. It never throws on bad
  * input and never reads outside [offset, offset + length): it returns false and {@link #error()} says why, so the
  * connection owner can count, log and disconnect. The accessors are valid only after a successful wrap. Nothing
- * here allocates. One instance per thread; reuse it for every message.
+ * here allocates. One instance per thread; reuse it for every message. The bounds-checked step over each member is
+ * its package-private base class {@code RwfHeaderCursor}.
  */
-public final class RwfMsgFlyweight
+public final class RwfMsgFlyweight extends RwfHeaderCursor
 {
     private static final int ABSENT = -1;
     private static final int UINT32_SIZE = 4;
     private static final int POST_USER_INFO_SIZE = 8;
-    private static final int QOS_TIMELINESS_DELAYED = 3;
-    private static final int QOS_RATE_TIME_CONFLATED = 3;
 
     private final RwfMsgKeyFlyweight key = new RwfMsgKeyFlyweight();
 
-    private DirectBuffer buffer;
     private MutableDirectBuffer mutableBuffer;
     private int offset;
     private int length;
-    private int headerEnd;
-    private int cursor;
     private int msgClass;
     private int domainType;
-    private int flags;
     private int containerType;
     private boolean hasKey;
     private int seqNumOffset;
@@ -68,7 +63,6 @@ public final class RwfMsgFlyweight
     private int ackIdOffset;
     private int nakCode;
     private int postIdOffset;
-    private RwfError error = RwfError.NONE;
 
     /**
      * Read the message at [offset, offset + length) of buffer.
@@ -381,65 +375,6 @@ public final class RwfMsgFlyweight
         return !optional(RwfMsgFlags.Post.HAS_POST_USER_RIGHTS) || skipU15rb();
     }
 
-    private boolean optional(final int flag)
-    {
-        return 0 != (flags & flag);
-    }
-
-    private boolean need(final int bytes)
-    {
-        return cursor + bytes <= headerEnd;
-    }
-
-    private boolean fail(final RwfError reason)
-    {
-        error = reason;
-        return false;
-    }
-
-    private boolean skipFixed(final int bytes)
-    {
-        if (!need(bytes))
-        {
-            return fail(RwfError.MEMBER_OVERRUN);
-        }
-        cursor += bytes;
-        return true;
-    }
-
-    private boolean skipU15rb()
-    {
-        if (!need(1) || !need(RwfPrimitives.u15rbWidth(buffer, cursor)))
-        {
-            return fail(RwfError.MEMBER_OVERRUN);
-        }
-        cursor += RwfPrimitives.u15rbWidth(buffer, cursor);
-        return true;
-    }
-
-    private boolean skipU16ob()
-    {
-        if (!need(1))
-        {
-            return fail(RwfError.MEMBER_OVERRUN);
-        }
-        final int width = RwfPrimitives.u16obWidth(buffer, cursor);
-        if (width < 0)
-        {
-            return fail(RwfError.INVALID_VARIABLE_LENGTH);
-        }
-        return skipFixed(width);
-    }
-
-    private boolean skipBuf8()
-    {
-        if (!need(1))
-        {
-            return fail(RwfError.MEMBER_OVERRUN);
-        }
-        return skipFixed(1 + (buffer.getByte(cursor) & 0xFF));
-    }
-
     private boolean readPermData()
     {
         final int at = cursor;
@@ -451,52 +386,6 @@ public final class RwfMsgFlyweight
         permDataOffset = at + width;
         permDataLength = cursor - permDataOffset;
         return true;
-    }
-
-    private boolean skipBuf15()
-    {
-        if (!need(1) || !need(RwfPrimitives.u15rbWidth(buffer, cursor)))
-        {
-            return fail(RwfError.MEMBER_OVERRUN);
-        }
-        return skipFixed(RwfPrimitives.u15rbWidth(buffer, cursor) + RwfPrimitives.u15rb(buffer, cursor));
-    }
-
-    private boolean skipU16obPrefixed()
-    {
-        if (!need(1))
-        {
-            return fail(RwfError.MEMBER_OVERRUN);
-        }
-        final int width = RwfPrimitives.u16obWidth(buffer, cursor);
-        if (width < 0)
-        {
-            return fail(RwfError.INVALID_VARIABLE_LENGTH);
-        }
-        if (!need(width))
-        {
-            return fail(RwfError.MEMBER_OVERRUN);
-        }
-        return skipFixed(width + RwfPrimitives.u16ob(buffer, cursor));
-    }
-
-    private boolean skipQos()
-    {
-        if (!need(1))
-        {
-            return fail(RwfError.MEMBER_OVERRUN);
-        }
-        final int qos = buffer.getByte(cursor) & 0xFF;
-        int size = 1;
-        if (QOS_TIMELINESS_DELAYED == (qos >>> 5))
-        {
-            size += 2;
-        }
-        if (QOS_RATE_TIME_CONFLATED == ((qos >>> 1) & 0x0F))
-        {
-            size += 2;
-        }
-        return skipFixed(size);
     }
 
     private boolean readSeqNum()

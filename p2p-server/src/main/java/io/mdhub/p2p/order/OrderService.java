@@ -11,6 +11,7 @@ import org.agrona.concurrent.status.CountersReader;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import io.mdhub.common.config.ComponentLaunch;
 import io.mdhub.common.metrics.MBeans;
 import io.mdhub.common.net.SocketIdleStrategy;
 import io.mdhub.common.net.SocketPoller;
@@ -94,16 +95,7 @@ public final class OrderService implements AutoCloseable
      */
     public static OrderService launch(final Context ctx)
     {
-        try
-        {
-            ctx.conclude();
-            return new OrderService(ctx);
-        }
-        catch (final RuntimeException ex)
-        {
-            CloseHelper.quietClose(ctx);
-            throw ex;
-        }
+        return ComponentLaunch.launch(ctx, OrderService::new);
     }
 
     /**

@@ -4,13 +4,13 @@ import java.util.List;
 
 import org.agrona.CloseHelper;
 import org.agrona.DirectBuffer;
-import org.agrona.LangUtil;
 import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.NanoClock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import io.mdhub.common.codecs.order.RejectReason;
+import io.mdhub.common.config.ComponentLaunch;
 import io.mdhub.common.net.SocketIdleStrategy;
 import io.mdhub.common.net.SocketPoller;
 
@@ -134,17 +134,7 @@ public final class OrderClient implements AutoCloseable
      */
     public static OrderClient connect(final Context ctx)
     {
-        try
-        {
-            ctx.conclude();
-            return new OrderClient(ctx);
-        }
-        catch (final Throwable ex)
-        {
-            CloseHelper.quietClose(ctx);
-            LangUtil.rethrowUnchecked(ex);
-            return null; // not reached
-        }
+        return ComponentLaunch.launch(ctx, OrderClient::new);
     }
 
     /**
