@@ -1,6 +1,5 @@
 package io.mdhub.p2p.order;
 
-import java.nio.file.Path;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -15,11 +14,11 @@ import io.mdhub.common.codecs.order.PartitionRole;
  * operator's takeover, and yielding to a peer that took over while this server was cut off. It reads the time only
  * from its callers, the peer's state from its heartbeats and the {@link RoleFence}, and acts on the shared
  * {@link Partition}s and through {@link RoleActions} (the store, the queue's standing, the link, the post-processor).
+ * The catch-up at both ends (asking, retrying, checking its end; serving the peer's) is {@link CatchUpTracker}.
  */
 final class RoleArbiter
 {
     private static final Logger LOG = LoggerFactory.getLogger(RoleArbiter.class);
-    private static final long CATCH_UP_RETRY_NS = 1_000_000_000L;
 
     private final int serverId;
     private final int peerId;
@@ -32,6 +31,7 @@ final class RoleArbiter
     private final RoleFence fence;
     private final RoleActions actions;
     private final OrderCounters counters;
+    private final CatchUpTracker catchUp;
     private ServerState state = ServerState.STARTING;
     private long startedNs;
     private long nextHeartbeatNs;
@@ -39,19 +39,6 @@ final class RoleArbiter
     private long peerStartEpochMs;
     private boolean isPeerHeard;
     private boolean isLinkUp;
-    private boolean isPeerCatchingUp;
-    private boolean isCatchUpComplete;
-    private long catchUpRequestedNs;
-    /** Orders this server held when the catch-up was last seen to move (asked, or orders arrived since). */
-    private long catchUpHeld;
-    /** Catching up: the attempt last asked for (retries count on; the peer ignores an attempt it has taken). */
-    private long catchUpAttempt;
-    private long catchUpStartedNs;
-    /** Serving a catch-up: the start of the peer it is for, and the latest attempt of that peer taken. */
-    private long catchUpPeerStartMs;
-    private long catchUpPeerRequestId;
-    /** Serving a catch-up: its CatchUpComplete (again) once everything is sent. */
-    private boolean isCatchUpCompleteDue;
     private boolean isMapDue;
     private boolean isPeerDead;
     private volatile boolean isSteppingDown;
@@ -60,7 +47,6 @@ final class RoleArbiter
     private boolean wasFenceUnreachable;
     private long lastFenceLost;
     private volatile boolean isPeerDeclaredDead;
-    private boolean isCatchUpCompleteSent;
     private boolean isSuperseded;
     private int supersededPartition;
     private boolean isWaitingLogged;
@@ -86,6 +72,7 @@ final class RoleArbiter
         this.fence = fence;
         this.actions = actions;
         this.counters = counters;
+        this.catchUp = new CatchUpTracker(serverId, partitions, actions, counters);
     }
 
     /**
@@ -131,9 +118,9 @@ final class RoleArbiter
         {
             nextNs = after(nowNs, startedNs + startupPeerWaitNs, nextNs);
         }
-        if (ServerState.CATCHING_UP == state && !isCatchUpComplete)
+        if (ServerState.CATCHING_UP == state && !catchUp.isComplete())
         {
-            nextNs = after(nowNs, catchUpRequestedNs + CATCH_UP_RETRY_NS + 1, nextNs);
+            nextNs = after(nowNs, catchUp.nextRetryNs(), nextNs);
         }
         return nextNs;
     }
@@ -190,29 +177,9 @@ final class RoleArbiter
             case STARTING:
                 return decideAtStart(nowNs, isPeerDead);
             case CATCHING_UP:
-                if (!isCatchUpComplete && nowNs - catchUpRequestedNs > CATCH_UP_RETRY_NS && isLinkUp)
+                if (isLinkUp)
                 {
-                    final long held = heldOrders();
-                    if (held != catchUpHeld)
-                    {
-                        // orders keep arriving: the transfer is under way. Asking again would make the peer start
-                        // over from its first order, and a store that takes longer than the retry interval to send
-                        // would never be caught up while orders keep coming.
-                        LOG.info("order server {}: catching up from server {}: {} orders held, {} more in the last " +
-                            "{} ms", serverId, peerId, held, held - catchUpHeld,
-                            (nowNs - catchUpRequestedNs) / 1_000_000);
-                        catchUpHeld = held;
-                        catchUpRequestedNs = nowNs;
-                    }
-                    else
-                    {
-                        // nothing came for a while: the request or its answer was lost; ask again from where each
-                        // partition stands (what arrived stays, and the peer resumes rather than starts over)
-                        LOG.info("order server {}: catching up from server {}: nothing arrived in {} ms; asking " +
-                            "again from {} orders held (attempt {})", serverId, peerId,
-                            (nowNs - catchUpRequestedNs) / 1_000_000, held, catchUpAttempt + 1);
-                        requestCatchUp(nowNs, false);
-                    }
+                    catchUp.retryIfStalled(nowNs);
                 }
                 return 0;
             default:
@@ -437,32 +404,11 @@ final class RoleArbiter
     {
         if (ServerState.CATCHING_UP != state || isFromScratch)
         {
-            final Path aside = actions.discardStore();
-            for (final Partition partition : partitions)
-            {
-                partition.reset();
-            }
+            catchUp.startOver(nowNs);
             state = ServerState.CATCHING_UP;
-            isCatchUpComplete = false;
-            catchUpStartedNs = nowNs;
             isMapDue = true;
-            LOG.info("order server {}: taking every order from server {} (old queue moved to {})", serverId, peerId,
-                aside);
         }
-        catchUpRequestedNs = nowNs;
-        catchUpHeld = heldOrders();
-        catchUpAttempt++;
-        actions.requestCatchUp(catchUpAttempt);
-    }
-
-    private long heldOrders()
-    {
-        long held = 0;
-        for (final Partition partition : partitions)
-        {
-            held += partition.last;
-        }
-        return held;
+        catchUp.ask(nowNs);
     }
 
     private int takeOver()
@@ -496,8 +442,7 @@ final class RoleArbiter
         {
             isMapDue = true;
         }
-        isPeerCatchingUp = false;
-        isCatchUpCompleteDue = false;
+        catchUp.onPeerTakenOver();
         return work;
     }
 
@@ -568,7 +513,7 @@ final class RoleArbiter
                         "alive again", serverId, peerId);
                     isPeerDeclaredDead = false;
                 }
-                isCatchUpCompleteSent = false;
+                catchUp.onPeerRestarted();
             }
             peerStartEpochMs = startEpochMs;
         }
@@ -598,7 +543,7 @@ final class RoleArbiter
             supersededPartition = id;
         }
         // a heartbeat the peer sent before it read CatchUpComplete still says CATCHING_UP: it is a backup now
-        partition.peerRole = isCatchUpCompleteSent && PartitionRole.CATCHING_UP == role &&
+        partition.peerRole = catchUp.isCompleteSent() && PartitionRole.CATCHING_UP == role &&
             partition.isPrimary() ? PartitionRole.BACKUP : role;
         partition.peerReportedRole = role;
         partition.peerEpoch = epoch;
@@ -662,11 +607,9 @@ final class RoleArbiter
     }
 
     /**
-     * The peer asks to catch up (it discarded its store, or asks again from where it stands). Retries are idempotent:
-     * an attempt of the same peer start no newer than one taken, or arriving after the peer's heartbeats said it had
-     * caught up, is stale and ignored; a newer one resumes from the peer's positions ({@link #catchUpFrom}) instead of
-     * starting over; one after the transfer's end was sent keeps the peer a synchronous backup. Counts the peer as
-     * alive again should an operator have declared it dead.
+     * The peer asks to catch up (it discarded its store, or asks again from where it stands); see
+     * {@link CatchUpTracker} for which attempts are stale. Counts the peer as alive again should an operator have
+     * declared it dead.
      *
      * @param peerStartEpochMs the asking peer's start.
      * @param requestId        its attempt (0 from a peer that does not number them: taken as a new transfer).
@@ -674,12 +617,8 @@ final class RoleArbiter
      */
     CatchUpAnswer onCatchUpRequest(final long peerStartEpochMs, final long requestId)
     {
-        final boolean isSamePeer = peerStartEpochMs == catchUpPeerStartMs;
-        if (isSamePeer && requestId > 0 && (requestId <= catchUpPeerRequestId || isPeerCaughtUp()))
+        if (catchUp.isStaleRequest(peerStartEpochMs, requestId))
         {
-            counters.staleCatchUpRequests.increment();
-            LOG.info("order server {}: server {} asks to catch up with attempt {}, stale (latest taken {}, caught up " +
-                "since: {}): ignored", serverId, peerId, requestId, catchUpPeerRequestId, isPeerCaughtUp());
             return CatchUpAnswer.STALE;
         }
         if (isPeerDeclaredDead)
@@ -689,46 +628,7 @@ final class RoleArbiter
             isPeerDeclaredDead = false;
             isPeerDead = false;
         }
-        catchUpPeerStartMs = peerStartEpochMs;
-        catchUpPeerRequestId = requestId;
-        isCatchUpCompleteDue = true;
-        if (isSamePeer && requestId > 0 && isCatchUpCompleteSent)
-        {
-            LOG.info("order server {}: server {} asks to catch up again (attempt {}) after the transfer's end was " +
-                "sent: sending what it lacks and the end again; it stays a synchronous backup", serverId, peerId,
-                requestId);
-            return CatchUpAnswer.RESEND;
-        }
-        LOG.info("order server {}: server {} asks to catch up (attempt {}): sending {} partitions from where it " +
-            "stands", serverId, peerId, requestId, partitions.length);
-        isCatchUpCompleteSent = false;
-        isPeerCatchingUp = true;
-        for (final Partition partition : partitions)
-        {
-            partition.peerRole = PartitionRole.CATCHING_UP;
-        }
-        return CatchUpAnswer.TRANSFER;
-    }
-
-    /**
-     * @return true once the peer's heartbeats say it is caught up (backup or primary of every partition) after its
-     * catch-up's end was sent: a request it sent before is stale.
-     */
-    private boolean isPeerCaughtUp()
-    {
-        if (!isCatchUpCompleteSent)
-        {
-            return false;
-        }
-        for (final Partition partition : partitions)
-        {
-            final PartitionRole role = partition.peerReportedRole;
-            if (PartitionRole.BACKUP != role && PartitionRole.PRIMARY != role)
-            {
-                return false;
-            }
-        }
-        return true;
+        return catchUp.takeRequest(peerStartEpochMs, requestId);
     }
 
     /**
@@ -740,18 +640,7 @@ final class RoleArbiter
      */
     void catchUpFrom(final int id, final long fromSequence, final CatchUpAnswer answer)
     {
-        if (id < 0 || id >= partitions.length || !partitions[id].isPrimary())
-        {
-            return;
-        }
-        final Partition partition = partitions[id];
-        final long held = Math.max(0, Math.min(fromSequence - 1, partition.last)); // what the peer holds already
-        partition.sent = held;
-        partition.catchUpEnd = partition.last; // sent flagged as catch-up: not answered again by the peer
-        if (CatchUpAnswer.TRANSFER == answer)
-        {
-            partition.backupAcked = held;
-        }
+        catchUp.transferFrom(id, fromSequence, answer);
     }
 
     /**
@@ -759,7 +648,7 @@ final class RoleArbiter
      */
     boolean isCatchUpCompleteDue()
     {
-        return isCatchUpCompleteDue;
+        return catchUp.isCompleteDue();
     }
 
     /**
@@ -767,7 +656,7 @@ final class RoleArbiter
      */
     long catchUpRequestId()
     {
-        return catchUpPeerRequestId;
+        return catchUp.peerRequestId();
     }
 
     /**
@@ -775,17 +664,7 @@ final class RoleArbiter
      */
     void onCatchUpSent()
     {
-        isPeerCatchingUp = false;
-        isCatchUpCompleteDue = false;
-        isCatchUpCompleteSent = true;
-        for (final Partition partition : partitions)
-        {
-            if (partition.isPrimary())
-            {
-                partition.peerRole = PartitionRole.BACKUP; // synchronous from the next order on
-            }
-        }
-        LOG.info("order server {}: catch-up of server {} sent (attempt {})", serverId, peerId, catchUpPeerRequestId);
+        catchUp.onSent();
     }
 
     /**
@@ -804,31 +683,19 @@ final class RoleArbiter
         final int epoch,
         final long drainedSequence)
     {
-        if (id < 0 || id >= partitions.length)
+        switch (catchUp.onPartitionCaughtUp(requestId, id, lastSequence, epoch, drainedSequence))
         {
-            return true;
-        }
-        final Partition partition = partitions[id];
-        if (partition.last != lastSequence)
-        {
-            if (requestId < catchUpAttempt)
-            {
-                LOG.info("order server {}: catch-up end of attempt {} (partition {} at {}, here {}) is older than " +
-                    "attempt {}: waiting for that one", serverId, requestId, id, lastSequence, partition.last,
-                    catchUpAttempt);
+            case HOLDS:
+                return true;
+            case LACKS:
+                requestCatchUp(nowNs, false);
                 return false;
-            }
-            final boolean isAhead = partition.last > lastSequence;
-            LOG.warn("order server {}: catch-up of partition {} ended at {} but the peer holds {}; asking again {}",
-                serverId, id, partition.last, lastSequence, isAhead ? "from scratch" : "from here");
-            requestCatchUp(nowNs, isAhead);
-            return false;
+            case HOLDS_MORE:
+                requestCatchUp(nowNs, true);
+                return false;
+            default:
+                return false; // the answer to an older attempt: the newer one's follows
         }
-        partition.epoch = Math.max(partition.epoch, epoch);
-        partition.drained = drainedSequence;
-        partition.written = partition.drained;
-        actions.drained(partition.id, partition.drained);
-        return true;
     }
 
     /**
@@ -836,17 +703,10 @@ final class RoleArbiter
      */
     void onCaughtUp(final long nowNs)
     {
-        actions.standing(OrderQueue.Standing.PAIRED, "caught up from server " + peerId);
-        for (final Partition partition : partitions)
-        {
-            partition.role = PartitionRole.BACKUP;
-        }
-        isCatchUpComplete = true;
+        catchUp.onCaughtUp(nowNs);
         state = ServerState.SERVING;
         isMapDue = true;
         nextHeartbeatNs = 0;
-        LOG.info("order server {}: caught up; backup of every partition ({} orders held, {} ms after the catch-up " +
-            "began, {} attempt(s))", serverId, heldOrders(), (nowNs - catchUpStartedNs) / 1_000_000, catchUpAttempt);
     }
 
     // ---------------------------------------------------------------- what the other parts read
@@ -863,7 +723,7 @@ final class RoleArbiter
 
     boolean isPeerCatchingUp()
     {
-        return isPeerCatchingUp;
+        return catchUp.isPeerCatchingUp();
     }
 
     /**
@@ -888,7 +748,7 @@ final class RoleArbiter
      */
     boolean hasBackupTarget(final Partition partition)
     {
-        return isLinkUp && (PartitionRole.BACKUP == partition.peerRole || isPeerCatchingUp);
+        return isLinkUp && (PartitionRole.BACKUP == partition.peerRole || catchUp.isPeerCatchingUp());
     }
 
     // ---------------------------------------------------------------- operators (any thread)

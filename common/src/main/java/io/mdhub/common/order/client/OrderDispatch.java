@@ -50,8 +50,8 @@ final class OrderDispatch
     }
 
     /**
-     * @return true while {@link #sendQueued} runs: a submit from a listener it called leaves its order queued for the
-     * pass already under way rather than starting another.
+     * @return true while {@link #sendQueued} runs: a submit from a listener it called leaves its order queued (it goes
+     * on the next pass) rather than starting a pass inside this one.
      */
     boolean isSending()
     {
