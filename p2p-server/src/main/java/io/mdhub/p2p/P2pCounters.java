@@ -366,6 +366,10 @@ public final class P2pCounters implements AutoCloseable
         postsAcked.close();
         postsRefused.close();
         postsTimedOut.close();
+        backboneReconnects.close();
+        backboneUp.close();
+        entitlementReloads.close();
+        entitlementReloadFailures.close();
         for (final AtomicCounter counter : disconnects)
         {
             counter.close();
