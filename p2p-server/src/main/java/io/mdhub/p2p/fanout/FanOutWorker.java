@@ -38,7 +38,6 @@ import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.channel.EventLoop;
 import org.agrona.DirectBuffer;
 import org.agrona.ExpandableDirectByteBuffer;
-import org.agrona.collections.Int2ObjectHashMap;
 import org.agrona.collections.IntArrayList;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.slf4j.Logger;
@@ -102,18 +101,11 @@ public final class FanOutWorker implements ItemSourceListener
     /** Sessions with unflushed writes that wait for the flush timer (throughput listeners). */
     private final ArrayList<ConsumerSession> dirtyTimed = new ArrayList<>();
     private final ArrayList<Service> changedServices = new ArrayList<>(1);
-    private final Int2ObjectHashMap<ServiceTally> tallyByServiceId = new Int2ObjectHashMap<>();
-    private final ArrayList<ServiceTally> tallies = new ArrayList<>();
     private final DirectoryView directory;
+    private final WorkerCounts counts;
     private WatchedItem[] itemsById = new WatchedItem[64];
     private int nextItemId;
     private boolean isDirectoryLoaded;
-    private long messagesIn;
-    private long messagesOut;
-    private long refreshesOut;
-    private long updatesOut;
-    private long statusOut;
-    private long updatesConflated;
     private boolean isSendingConflated;
     private boolean isInSourceBatch;
     private ScheduledFuture<?> flushTimer;
@@ -138,6 +130,7 @@ public final class FanOutWorker implements ItemSourceListener
         this.counters = settings.counters();
         this.isConflating = SlowConsumerPolicy.CONFLATE == settings.slowConsumerPolicy();
         this.directory = new DirectoryView(settings.componentName());
+        this.counts = new WorkerCounts(counters, directory);
         this.admin = new AdminResponder(settings.componentName(), settings.fieldDictionary().get());
         this.source = sourceFactory.newItemSource(index, eventLoop, this);
         this.entitlements = new EntitlementChecks(
@@ -357,11 +350,11 @@ public final class FanOutWorker implements ItemSourceListener
                 session.write(out);
                 if (isFieldList)
                 {
-                    updatesOut++;
+                    counts.updatesOut++;
                 }
                 else
                 {
-                    refreshesOut++;
+                    counts.refreshesOut++;
                 }
                 return;
             }
@@ -379,7 +372,7 @@ public final class FanOutWorker implements ItemSourceListener
 
     void messageWritten()
     {
-        messagesOut++;
+        counts.messagesOut++;
     }
 
     void countDisconnect(final DisconnectReason reason)
@@ -408,13 +401,13 @@ public final class FanOutWorker implements ItemSourceListener
 
     private void flushLatency()
     {
-        publishCounters();
+        counts.publish();
         flush(dirtyLatency);
     }
 
     private void flushTimed()
     {
-        publishCounters();
+        counts.publish();
         flush(dirtyTimed);
     }
 
@@ -446,63 +439,6 @@ public final class FanOutWorker implements ItemSourceListener
     {
         isInSourceBatch = false;
         afterSourceEvent();
-    }
-
-    private void publishCounters()
-    {
-        if (0 != messagesIn)
-        {
-            counters.messagesIn().getAndAdd(messagesIn);
-            messagesIn = 0;
-        }
-        if (0 != messagesOut)
-        {
-            counters.messagesOut().getAndAdd(messagesOut);
-            messagesOut = 0;
-        }
-        if (0 != refreshesOut)
-        {
-            counters.refreshesOut().getAndAdd(refreshesOut);
-            refreshesOut = 0;
-        }
-        if (0 != updatesOut)
-        {
-            counters.updatesOut().getAndAdd(updatesOut);
-            updatesOut = 0;
-        }
-        if (0 != statusOut)
-        {
-            counters.statusOut().getAndAdd(statusOut);
-            statusOut = 0;
-        }
-        if (0 != updatesConflated)
-        {
-            counters.updatesConflated().getAndAdd(updatesConflated);
-            updatesConflated = 0;
-        }
-        final ArrayList<ServiceTally> tallies = this.tallies;
-        for (int i = 0, size = tallies.size(); i < size; i++)
-        {
-            final ServiceTally tally = tallies.get(i);
-            if (0 != tally.updatesIn)
-            {
-                tally.counters.updatesIn().getAndAdd(tally.updatesIn);
-                tally.updatesIn = 0;
-            }
-        }
-    }
-
-    private ServiceTally tally(final int serviceId)
-    {
-        ServiceTally tally = tallyByServiceId.get(serviceId);
-        if (null == tally)
-        {
-            final ServiceInfo info = directory.info(serviceId);
-            tally = new ServiceTally(counters.service(serviceId, null == info ? "#" + serviceId : info.name()));
-            tallyByServiceId.put(serviceId, tally);
-            tallies.add(tally);
-        }
-        return tally;
     }
 
     private void housekeeping()
@@ -593,7 +529,7 @@ public final class FanOutWorker implements ItemSourceListener
 
     void onConsumerMessage(final ConsumerSession session, final ByteBuf message)
     {
-        messagesIn++;
+        counts.messagesIn++;
         final int length = message.readableBytes();
         wrapInbound(message, length);
         if (!inbound.wrap(inboundView, 0, length))
@@ -712,7 +648,7 @@ public final class FanOutWorker implements ItemSourceListener
         LOG.debug("connection {} stream {} rejected: {}: {}", session.connectionId, streamId, reason.label(), text);
         session.write(messages.status(
             session.alloc(), domainType, streamId, StreamStates.CLOSED, DataStates.SUSPECT, code, text));
-        statusOut++;
+        counts.statusOut++;
     }
 
     // ---------------------------------------------------------------- login
@@ -971,7 +907,7 @@ public final class FanOutWorker implements ItemSourceListener
         }
         session.write(messages.status(session.alloc(), domainType, batchStreamId, StreamStates.CLOSED, DataStates.OK,
             StateCodes.NONE, "Stream closed for batch"));
-        statusOut++;
+        counts.statusOut++;
         for (int i = 0; i < count; i++)
         {
             final int streamId = batchStreamId + 1 + i;
@@ -1091,7 +1027,7 @@ public final class FanOutWorker implements ItemSourceListener
                     "Server item limit (" + settings.maxItems() + ") reached");
                 return;
             }
-            item = new WatchedItem(allocateItemId(), lookupKey.copy(), isStreaming, tally(serviceId));
+            item = new WatchedItem(allocateItemId(), lookupKey.copy(), isStreaming, counts.tally(serviceId));
             item.upstreamView = view;
             item.tally.counters.itemsOpen().increment();
             items.put(item.key, item);
@@ -1112,7 +1048,7 @@ public final class FanOutWorker implements ItemSourceListener
             {
                 final byte[] status = item.statusBeforeImage;
                 session.writeCopy(new UnsafeBuffer(status), 0, status.length, streamId, messages);
-                statusOut++;
+                counts.statusOut++;
             }
             requestFor(item, isStreaming);
         }
@@ -1181,7 +1117,8 @@ public final class FanOutWorker implements ItemSourceListener
             return;
         }
         final WatchedItem item = new WatchedItem(allocateItemId(),
-            lookupKey.set(domainType, serviceId, inboundView, nameOffset, nameLength).copy(), true, tally(serviceId));
+            lookupKey.set(domainType, serviceId, inboundView, nameOffset, nameLength).copy(), true,
+            counts.tally(serviceId));
         item.isPrivate = true;
         item.tally.counters.itemsOpen().increment();
         itemsById[item.itemId] = item;
@@ -1524,7 +1461,7 @@ public final class FanOutWorker implements ItemSourceListener
                 continue;
             }
             watch.session.write(out);
-            refreshesOut++;
+            counts.refreshesOut++;
             watch.conflatedUpdates = 0; // the image holds whatever it missed
             if (isComplete)
             {
@@ -1568,11 +1505,11 @@ public final class FanOutWorker implements ItemSourceListener
                 {
                     if (isConflating && watch.session.holdsBackUpdate(watch))
                     {
-                        updatesConflated++;
+                        counts.updatesConflated++;
                         continue;
                     }
                     watch.session.writeCopy(buffer, offset, length, watch.streamId, messages);
-                    updatesOut++;
+                    counts.updatesOut++;
                 }
             }
         }
@@ -1595,19 +1532,19 @@ public final class FanOutWorker implements ItemSourceListener
             }
             if (isConflating && watch.session.holdsBackUpdate(watch))
             {
-                updatesConflated++;
+                counts.updatesConflated++;
                 continue;
             }
             if (null == watch.view || !viewed.filterUpdate(watch.view))
             {
                 watch.session.writeCopy(buffer, offset, length, watch.streamId, messages);
-                updatesOut++;
+                counts.updatesOut++;
             }
             else if (viewed.keptFields() > 0)
             {
                 watch.session.writeCopy(
                     viewed.buffer(), viewed.offset(), viewed.length(), watch.streamId, messages);
-                updatesOut++;
+                counts.updatesOut++;
             }
         }
     }
@@ -1648,7 +1585,7 @@ public final class FanOutWorker implements ItemSourceListener
                 continue;
             }
             watch.session.writeCopy(buffer, offset, length, watch.streamId, messages);
-            statusOut++;
+            counts.statusOut++;
             if (isClosing)
             {
                 item.removeWatcherAt(i);
