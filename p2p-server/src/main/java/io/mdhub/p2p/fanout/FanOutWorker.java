@@ -1,7 +1,6 @@
 package io.mdhub.p2p.fanout;
 
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledFuture;
@@ -92,9 +91,6 @@ public final class FanOutWorker implements ItemSourceListener
     private final RwfMsgFlyweight inbound = new RwfMsgFlyweight();
     private final RwfMsgFlyweight sourceMsg = new RwfMsgFlyweight();
     private final UnsafeBuffer inboundView = new UnsafeBuffer(new byte[0]);
-    private final ItemKey lookupKey = new ItemKey();
-    private final HashMap<ItemKey, WatchedItem> items = new HashMap<>();
-    private final IntArrayList freeItemIds = new IntArrayList();
     private final ArrayList<ConsumerSession> sessions = new ArrayList<>();
     /** Sessions with unflushed writes that flush at the end of each source burst (latency listeners). */
     private final ArrayList<ConsumerSession> dirtyLatency = new ArrayList<>();
@@ -103,8 +99,7 @@ public final class FanOutWorker implements ItemSourceListener
     private final ArrayList<Service> changedServices = new ArrayList<>(1);
     private final DirectoryView directory;
     private final WorkerCounts counts;
-    private WatchedItem[] itemsById = new WatchedItem[64];
-    private int nextItemId;
+    private final ItemTable items;
     private boolean isDirectoryLoaded;
     private boolean isSendingConflated;
     private boolean isInSourceBatch;
@@ -133,6 +128,7 @@ public final class FanOutWorker implements ItemSourceListener
         this.counts = new WorkerCounts(counters, directory);
         this.admin = new AdminResponder(settings.componentName(), settings.fieldDictionary().get());
         this.source = sourceFactory.newItemSource(index, eventLoop, this);
+        this.items = new ItemTable(source, counters, counts, settings.maxItems());
         this.entitlements = new EntitlementChecks(
             settings.entitlements(), settings.componentName() + " worker " + index);
         this.posts = new ConsumerPosts(settings, source, messages, this::postDenial);
@@ -1016,22 +1012,17 @@ public final class FanOutWorker implements ItemSourceListener
                 "Item limit per consumer (" + settings.maxItemsPerConsumer() + ") reached");
             return;
         }
-        WatchedItem item = items.get(lookupKey.set(domainType, serviceId, name, nameOffset, nameLength));
+        WatchedItem item = items.find(domainType, serviceId, name, nameOffset, nameLength);
         final boolean isNew = null == item;
         if (isNew)
         {
-            if (counters.itemsOpen().increment() >= settings.maxItems())
+            item = items.newItem(domainType, serviceId, name, nameOffset, nameLength, isStreaming, view);
+            if (null == item)
             {
-                counters.itemsOpen().decrement();
                 reject(session, domainType, streamId, RejectReason.SERVER_ITEM_LIMIT, StateCodes.TOO_MANY_ITEMS,
                     "Server item limit (" + settings.maxItems() + ") reached");
                 return;
             }
-            item = new WatchedItem(allocateItemId(), lookupKey.copy(), isStreaming, counts.tally(serviceId));
-            item.upstreamView = view;
-            item.tally.counters.itemsOpen().increment();
-            items.put(item.key, item);
-            itemsById[item.itemId] = item;
         }
         final ItemWatch watch = new ItemWatch(session, streamId, item, nameType, isStreaming);
         watch.view = view;
@@ -1104,24 +1095,16 @@ public final class FanOutWorker implements ItemSourceListener
         {
             return;
         }
-        if (session.watches.size() >= settings.maxItemsPerConsumer() ||
-            counters.itemsOpen().increment() >= settings.maxItems())
+        final boolean isOverConsumerLimit = session.watches.size() >= settings.maxItemsPerConsumer();
+        final WatchedItem item = isOverConsumerLimit ?
+            null : items.newPrivateItem(domainType, serviceId, inboundView, nameOffset, nameLength);
+        if (null == item)
         {
-            if (session.watches.size() < settings.maxItemsPerConsumer())
-            {
-                counters.itemsOpen().decrement();
-            }
-            reject(session, domainType, streamId, session.watches.size() >= settings.maxItemsPerConsumer() ?
+            reject(session, domainType, streamId, isOverConsumerLimit ?
                 RejectReason.CONSUMER_ITEM_LIMIT : RejectReason.SERVER_ITEM_LIMIT, StateCodes.TOO_MANY_ITEMS,
                 "Item limit reached");
             return;
         }
-        final WatchedItem item = new WatchedItem(allocateItemId(),
-            lookupKey.set(domainType, serviceId, inboundView, nameOffset, nameLength).copy(), true,
-            counts.tally(serviceId));
-        item.isPrivate = true;
-        item.tally.counters.itemsOpen().increment();
-        itemsById[item.itemId] = item;
         final ItemWatch watch = new ItemWatch(session, streamId, item, nameType, true);
         watch.view = view;
         item.addWatcher(watch);
@@ -1132,7 +1115,7 @@ public final class FanOutWorker implements ItemSourceListener
             item.removeWatcher(watch);
             session.watches.remove(streamId);
             counters.watchlistEntries().decrement();
-            freeItem(item);
+            items.freeItem(item);
             reject(session, domainType, streamId, RejectReason.MALFORMED_REQUEST, StateCodes.USAGE_ERROR,
                 "Private streams are not served here");
         }
@@ -1153,7 +1136,7 @@ public final class FanOutWorker implements ItemSourceListener
     @Override
     public void onGeneric(final int itemId, final DirectBuffer buffer, final int offset, final int length)
     {
-        final WatchedItem item = item(itemId);
+        final WatchedItem item = items.item(itemId);
         if (null == item)
         {
             return;
@@ -1189,57 +1172,8 @@ public final class FanOutWorker implements ItemSourceListener
         if (null != watch)
         {
             entitlements.closed(watch, directory.info(watch.serviceId), "closed by the consumer");
-            detach(watch);
+            items.detach(watch);
         }
-    }
-
-    private void detach(final ItemWatch watch)
-    {
-        final WatchedItem item = watch.item;
-        if (item.removeWatcher(watch))
-        {
-            counters.watchlistEntries().decrement();
-            if (0 == item.watcherCount())
-            {
-                freeItem(item);
-            }
-        }
-    }
-
-    private int allocateItemId()
-    {
-        if (!freeItemIds.isEmpty())
-        {
-            return freeItemIds.removeAt(freeItemIds.size() - 1);
-        }
-        final int itemId = nextItemId++;
-        if (itemId == itemsById.length)
-        {
-            itemsById = java.util.Arrays.copyOf(itemsById, itemsById.length * 2);
-        }
-        return itemId;
-    }
-
-    private void freeItem(final WatchedItem item)
-    {
-        if (itemsById[item.itemId] != item)
-        {
-            return;
-        }
-        source.close(item.itemId);
-        if (!item.isPrivate)
-        {
-            items.remove(item.key);
-        }
-        itemsById[item.itemId] = null;
-        freeItemIds.addInt(item.itemId);
-        counters.itemsOpen().decrement();
-        item.tally.counters.itemsOpen().decrement();
-    }
-
-    private WatchedItem item(final int itemId)
-    {
-        return itemId >= 0 && itemId < itemsById.length ? itemsById[itemId] : null;
     }
 
     // ---------------------------------------------------------------- entitlements
@@ -1252,7 +1186,7 @@ public final class FanOutWorker implements ItemSourceListener
         for (final ItemWatch watch : session.watches.values())
         {
             entitlements.closed(watch, directory.info(watch.serviceId), reason);
-            detach(watch);
+            items.detach(watch);
         }
         entitlements.logoff(session, reason);
         session.watches.clear();
@@ -1337,7 +1271,7 @@ public final class FanOutWorker implements ItemSourceListener
                 if (!isEntitled(watch, watch.index, directory.info(watch.serviceId), nowMs) &&
                     0 == watch.item.watcherCount())
                 {
-                    freeItem(watch.item);
+                    items.freeItem(watch.item);
                 }
             }
             withdrawn.clear();
@@ -1390,7 +1324,7 @@ public final class FanOutWorker implements ItemSourceListener
         else
         {
             final WatchedItem item = null != watch ? watch.item : nameLength > 0 && nameLength <= MAX_NAME_LENGTH ?
-                items.get(lookupKey.set(domainType, serviceId, name, nameOffset, nameLength)) : null;
+                items.find(domainType, serviceId, name, nameOffset, nameLength) : null;
             denial = entitlements.postDenial(session, info, item, name, nameOffset, nameLength);
         }
         if (null != denial)
@@ -1419,7 +1353,7 @@ public final class FanOutWorker implements ItemSourceListener
     public void onRefresh(
         final int itemId, final boolean solicited, final DirectBuffer buffer, final int offset, final int length)
     {
-        final WatchedItem item = item(itemId);
+        final WatchedItem item = items.item(itemId);
         if (null == item)
         {
             return;
@@ -1478,7 +1412,7 @@ public final class FanOutWorker implements ItemSourceListener
         }
         if (0 == item.watcherCount())
         {
-            freeItem(item);
+            items.freeItem(item);
         }
         afterSourceEvent();
     }
@@ -1486,7 +1420,7 @@ public final class FanOutWorker implements ItemSourceListener
     @Override
     public void onUpdate(final int itemId, final DirectBuffer buffer, final int offset, final int length)
     {
-        final WatchedItem item = item(itemId);
+        final WatchedItem item = items.item(itemId);
         if (null == item)
         {
             return;
@@ -1552,7 +1486,7 @@ public final class FanOutWorker implements ItemSourceListener
     @Override
     public void onStatus(final int itemId, final DirectBuffer buffer, final int offset, final int length)
     {
-        final WatchedItem item = item(itemId);
+        final WatchedItem item = items.item(itemId);
         if (null == item)
         {
             return;
@@ -1600,7 +1534,7 @@ public final class FanOutWorker implements ItemSourceListener
         }
         if (0 == item.watcherCount())
         {
-            freeItem(item);
+            items.freeItem(item);
         }
         afterSourceEvent();
     }
