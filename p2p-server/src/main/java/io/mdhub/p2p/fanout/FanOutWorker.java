@@ -100,6 +100,8 @@ public final class FanOutWorker implements ItemSourceListener
     private final DirectoryView directory;
     private final WorkerCounts counts;
     private final ItemTable items;
+    private final StreamReplies replies;
+    private final ConsumerRequests requests;
     private boolean isDirectoryLoaded;
     private boolean isSendingConflated;
     private boolean isInSourceBatch;
@@ -129,8 +131,10 @@ public final class FanOutWorker implements ItemSourceListener
         this.admin = new AdminResponder(settings.componentName(), settings.fieldDictionary().get());
         this.source = sourceFactory.newItemSource(index, eventLoop, this);
         this.items = new ItemTable(source, counters, counts, settings.maxItems());
+        this.replies = new StreamReplies(counters, messages, counts);
         this.entitlements = new EntitlementChecks(
             settings.entitlements(), settings.componentName() + " worker " + index);
+        this.requests = new ConsumerRequests(items, entitlements, directory);
         this.posts = new ConsumerPosts(settings, source, messages, this::postDenial);
         this.disconnectLog = new LogSummary(LOG, settings.componentName() + " worker " + index, "consumer disconnects",
             DisconnectReason.values().length);
@@ -264,7 +268,7 @@ public final class FanOutWorker implements ItemSourceListener
         }
         counters.connectionsActive().decrement();
         posts.forget(session);
-        logOff(session, "connection closed");
+        requests.logOff(session, "connection closed");
         session.conflated.clear();
         if (session.outputBytesAtClose() >= TRIM_CACHE_AFTER_BYTES)
         {
@@ -542,12 +546,12 @@ public final class FanOutWorker implements ItemSourceListener
         {
             if (RwfMsgDescriptor.REQUEST == inbound.msgClass())
             {
-                reject(session, domainType, inbound.streamId(), RejectReason.LOGIN_REQUIRED, StateCodes.USAGE_ERROR,
-                    "Login required");
+                replies.reject(session, domainType, inbound.streamId(), RejectReason.LOGIN_REQUIRED,
+                    StateCodes.USAGE_ERROR, "Login required");
             }
             else
             {
-                ignore(session, "before the login");
+                replies.ignore(session, inbound, "before the login");
             }
         }
         else if (DomainTypes.SOURCE == domainType)
@@ -576,24 +580,7 @@ public final class FanOutWorker implements ItemSourceListener
         }
         else
         {
-            ignore(session, "on an item stream (the server takes requests, closes and posts)");
-        }
-    }
-
-    /**
-     * A message the server does not act on: counted every time, logged the first time on a connection (a consumer
-     * that posts or sends generic messages in a loop must not flood the log). Nothing is answered: the stream, if
-     * any, stays as it was.
-     */
-    private void ignore(final ConsumerSession session, final String why)
-    {
-        counters.messagesIgnored().increment();
-        if (!session.hasIgnoredMessage)
-        {
-            session.hasIgnoredMessage = true;
-            LOG.warn("connection {}: ignored message class {} domain {} stream {} {}; further ones are only counted " +
-                "(p2p-messages-ignored): {}", session.connectionId, inbound.msgClass(), inbound.domainType(),
-                inbound.streamId(), why, session.describe());
+            replies.ignore(session, inbound, "on an item stream (the server takes requests, closes and posts)");
         }
     }
 
@@ -623,28 +610,13 @@ public final class FanOutWorker implements ItemSourceListener
             if (DomainTypes.LOGIN != domainType && streamId != session.loginStreamId)
             {
                 closeWatch(session, streamId);
-                reject(session, domainType, streamId, RejectReason.MALFORMED_REQUEST, StateCodes.USAGE_ERROR,
+                replies.reject(session, domainType, streamId, RejectReason.MALFORMED_REQUEST, StateCodes.USAGE_ERROR,
                     "Malformed message: " + reason);
                 return;
             }
         }
         session.disconnect(DisconnectReason.MALFORMED_MESSAGE, "malformed RWF message (" + length + " bytes): " +
             reason);
-    }
-
-    private void reject(
-        final ConsumerSession session,
-        final int domainType,
-        final int streamId,
-        final RejectReason reason,
-        final int code,
-        final String text)
-    {
-        counters.rejected(reason).increment();
-        LOG.debug("connection {} stream {} rejected: {}: {}", session.connectionId, streamId, reason.label(), text);
-        session.write(messages.status(
-            session.alloc(), domainType, streamId, StreamStates.CLOSED, DataStates.SUSPECT, code, text));
-        counts.statusOut++;
     }
 
     // ---------------------------------------------------------------- login
@@ -657,14 +629,14 @@ public final class FanOutWorker implements ItemSourceListener
             if (session.isLoggedIn && streamId == session.loginStreamId)
             {
                 // closing the login stream logs off: every stream of the user goes with it
-                logOff(session, "logoff");
+                requests.logOff(session, "logoff");
                 session.startLoginClock(System.nanoTime());
             }
             return;
         }
         if (RwfMsgDescriptor.REQUEST != inbound.msgClass())
         {
-            ignore(session, "on the login domain");
+            replies.ignore(session, inbound, "on the login domain");
             return;
         }
         if (CodecReturnCodes.SUCCESS != admin.reader.read(message, message.readerIndex(), message.readableBytes()) ||
@@ -725,14 +697,14 @@ public final class FanOutWorker implements ItemSourceListener
         }
         if (RwfMsgDescriptor.REQUEST != inbound.msgClass())
         {
-            ignore(session, "on the source directory domain");
+            replies.ignore(session, inbound, "on the source directory domain");
             return;
         }
         if (CodecReturnCodes.SUCCESS != admin.reader.read(message, message.readerIndex(), message.readableBytes()) ||
             CodecReturnCodes.SUCCESS != admin.directoryDecoder.decode(admin.reader))
         {
-            reject(session, DomainTypes.SOURCE, streamId, RejectReason.MALFORMED_REQUEST, StateCodes.USAGE_ERROR,
-                "Malformed source directory request");
+            replies.reject(session, DomainTypes.SOURCE, streamId, RejectReason.MALFORMED_REQUEST,
+                StateCodes.USAGE_ERROR, "Malformed source directory request");
             return;
         }
         ensureDirectory();
@@ -743,13 +715,13 @@ public final class FanOutWorker implements ItemSourceListener
         }
         if ((null != admin.directoryDecoder.serviceName() || serviceId >= 0) && null == directory.info(serviceId))
         {
-            reject(session, DomainTypes.SOURCE, streamId, RejectReason.UNKNOWN_SERVICE, StateCodes.SOURCE_UNKNOWN,
-                "Unknown service");
+            replies.reject(session, DomainTypes.SOURCE, streamId, RejectReason.UNKNOWN_SERVICE,
+                StateCodes.SOURCE_UNKNOWN, "Unknown service");
             return;
         }
         if (serviceId >= 0 && !entitlements.mayUseService(session, directory.info(serviceId)))
         {
-            reject(session, DomainTypes.SOURCE, streamId, RejectReason.NOT_ENTITLED, StateCodes.NOT_ENTITLED,
+            replies.reject(session, DomainTypes.SOURCE, streamId, RejectReason.NOT_ENTITLED, StateCodes.NOT_ENTITLED,
                 "User " + session.userName + " is not entitled to service " + directory.info(serviceId).name());
             return;
         }
@@ -794,7 +766,7 @@ public final class FanOutWorker implements ItemSourceListener
         {
             if (RwfMsgDescriptor.CLOSE != inbound.msgClass()) // a dictionary is sent whole: its close has no work
             {
-                ignore(session, "on the dictionary domain");
+                replies.ignore(session, inbound, "on the dictionary domain");
             }
             return;
         }
@@ -802,21 +774,22 @@ public final class FanOutWorker implements ItemSourceListener
         if (CodecReturnCodes.SUCCESS != admin.reader.read(message, message.readerIndex(), message.readableBytes()) ||
             CodecReturnCodes.SUCCESS != admin.dictionaryDecoder.decode(admin.reader))
         {
-            reject(session, DomainTypes.DICTIONARY, streamId, RejectReason.MALFORMED_REQUEST,
+            replies.reject(session, DomainTypes.DICTIONARY, streamId, RejectReason.MALFORMED_REQUEST,
                 StateCodes.USAGE_ERROR, "Malformed dictionary request");
             return;
         }
         final boolean isField = admin.dictionaryDecoder.isFieldDictionary();
         if (!isField && !admin.dictionaryDecoder.isEnumTypeDictionary())
         {
-            reject(session, DomainTypes.DICTIONARY, streamId, RejectReason.UNKNOWN_DICTIONARY, StateCodes.NOT_FOUND,
+            replies.reject(session, DomainTypes.DICTIONARY, streamId, RejectReason.UNKNOWN_DICTIONARY,
+                StateCodes.NOT_FOUND,
                 "Dictionary " + admin.dictionaryDecoder.request().dictionaryName() + " is not available");
             return;
         }
         if (!admin.writeDictionary(session, isField))
         {
             LOG.error("connection {}: dictionary encoding failed", session.connectionId);
-            reject(session, DomainTypes.DICTIONARY, streamId, RejectReason.UNKNOWN_DICTIONARY, StateCodes.ERROR,
+            replies.reject(session, DomainTypes.DICTIONARY, streamId, RejectReason.UNKNOWN_DICTIONARY, StateCodes.ERROR,
                 "Dictionary encoding failed");
         }
     }
@@ -835,7 +808,8 @@ public final class FanOutWorker implements ItemSourceListener
             if (CodecReturnCodes.SUCCESS != read || !viewDecoder.decode(admin.reader.iterator()))
             {
                 closeWatch(session, streamId);
-                reject(session, inbound.domainType(), streamId, RejectReason.MALFORMED_REQUEST, StateCodes.USAGE_ERROR,
+                replies.reject(session, inbound.domainType(), streamId, RejectReason.MALFORMED_REQUEST,
+                    StateCodes.USAGE_ERROR,
                     "Invalid view: " + (null == viewDecoder.error() ? "undecodable request" : viewDecoder.error()));
                 return;
             }
@@ -845,7 +819,7 @@ public final class FanOutWorker implements ItemSourceListener
         {
             if (0 != (flags & RwfMsgFlags.Request.PRIVATE_STREAM))
             {
-                reject(session, inbound.domainType(), streamId, RejectReason.MALFORMED_REQUEST,
+                replies.reject(session, inbound.domainType(), streamId, RejectReason.MALFORMED_REQUEST,
                     StateCodes.USAGE_ERROR, "Private streams are requested one by one, not in a batch");
                 return;
             }
@@ -861,8 +835,8 @@ public final class FanOutWorker implements ItemSourceListener
         final RwfMsgKeyFlyweight key = inbound.key();
         if (!inbound.hasMsgKey() || !key.hasServiceId() || !key.hasName())
         {
-            reject(session, inbound.domainType(), streamId, RejectReason.MALFORMED_REQUEST, StateCodes.USAGE_ERROR,
-                "Item request needs a serviceId and a name in its msgKey");
+            replies.reject(session, inbound.domainType(), streamId, RejectReason.MALFORMED_REQUEST,
+                StateCodes.USAGE_ERROR, "Item request needs a serviceId and a name in its msgKey");
             return;
         }
         if (0 != (flags & RwfMsgFlags.Request.PRIVATE_STREAM))
@@ -887,7 +861,7 @@ public final class FanOutWorker implements ItemSourceListener
         final RwfMsgKeyFlyweight key = inbound.key();
         if (!inbound.hasMsgKey() || !key.hasServiceId())
         {
-            reject(session, domainType, batchStreamId, RejectReason.MALFORMED_REQUEST, StateCodes.USAGE_ERROR,
+            replies.reject(session, domainType, batchStreamId, RejectReason.MALFORMED_REQUEST, StateCodes.USAGE_ERROR,
                 "Batch request needs a serviceId in its msgKey");
             return;
         }
@@ -897,7 +871,7 @@ public final class FanOutWorker implements ItemSourceListener
         if (CodecReturnCodes.SUCCESS != admin.reader.read(message, message.readerIndex(), message.readableBytes()) ||
             (count = batchLists.decodeItemList(admin.reader.iterator())) < 0)
         {
-            reject(session, domainType, batchStreamId, RejectReason.MALFORMED_REQUEST, StateCodes.USAGE_ERROR,
+            replies.reject(session, domainType, batchStreamId, RejectReason.MALFORMED_REQUEST, StateCodes.USAGE_ERROR,
                 "Batch request without a valid :ItemList");
             return;
         }
@@ -1008,7 +982,7 @@ public final class FanOutWorker implements ItemSourceListener
         }
         if (session.watches.size() >= settings.maxItemsPerConsumer())
         {
-            reject(session, domainType, streamId, RejectReason.CONSUMER_ITEM_LIMIT, StateCodes.TOO_MANY_ITEMS,
+            replies.reject(session, domainType, streamId, RejectReason.CONSUMER_ITEM_LIMIT, StateCodes.TOO_MANY_ITEMS,
                 "Item limit per consumer (" + settings.maxItemsPerConsumer() + ") reached");
             return;
         }
@@ -1019,7 +993,7 @@ public final class FanOutWorker implements ItemSourceListener
             item = items.newItem(domainType, serviceId, name, nameOffset, nameLength, isStreaming, view);
             if (null == item)
             {
-                reject(session, domainType, streamId, RejectReason.SERVER_ITEM_LIMIT, StateCodes.TOO_MANY_ITEMS,
+                replies.reject(session, domainType, streamId, RejectReason.SERVER_ITEM_LIMIT, StateCodes.TOO_MANY_ITEMS,
                     "Server item limit (" + settings.maxItems() + ") reached");
                 return;
             }
@@ -1055,13 +1029,13 @@ public final class FanOutWorker implements ItemSourceListener
         ensureDirectory();
         if (null == directory.info(serviceId))
         {
-            reject(session, domainType, streamId, RejectReason.UNKNOWN_SERVICE, StateCodes.SOURCE_UNKNOWN,
+            replies.reject(session, domainType, streamId, RejectReason.UNKNOWN_SERVICE, StateCodes.SOURCE_UNKNOWN,
                 "Service id " + serviceId + " is not in the source directory");
             return false;
         }
         if (0 == nameLength || nameLength > MAX_NAME_LENGTH)
         {
-            reject(session, domainType, streamId, RejectReason.MALFORMED_REQUEST, StateCodes.USAGE_ERROR,
+            replies.reject(session, domainType, streamId, RejectReason.MALFORMED_REQUEST, StateCodes.USAGE_ERROR,
                 "Item name must be 1 to 255 bytes");
             return false;
         }
@@ -1071,7 +1045,7 @@ public final class FanOutWorker implements ItemSourceListener
             final String why = "User " + session.userName + " is not entitled to service " + info.name();
             entitlements.denied(session, domainType, info.name(), name, nameOffset, nameLength,
                 UsageEvent.ITEM_DENIED, why);
-            reject(session, domainType, streamId, RejectReason.NOT_ENTITLED, StateCodes.NOT_ENTITLED, why);
+            replies.reject(session, domainType, streamId, RejectReason.NOT_ENTITLED, StateCodes.NOT_ENTITLED, why);
             return false;
         }
         return true;
@@ -1100,7 +1074,7 @@ public final class FanOutWorker implements ItemSourceListener
             null : items.newPrivateItem(domainType, serviceId, inboundView, nameOffset, nameLength);
         if (null == item)
         {
-            reject(session, domainType, streamId, isOverConsumerLimit ?
+            replies.reject(session, domainType, streamId, isOverConsumerLimit ?
                 RejectReason.CONSUMER_ITEM_LIMIT : RejectReason.SERVER_ITEM_LIMIT, StateCodes.TOO_MANY_ITEMS,
                 "Item limit reached");
             return;
@@ -1116,7 +1090,7 @@ public final class FanOutWorker implements ItemSourceListener
             session.watches.remove(streamId);
             counters.watchlistEntries().decrement();
             items.freeItem(item);
-            reject(session, domainType, streamId, RejectReason.MALFORMED_REQUEST, StateCodes.USAGE_ERROR,
+            replies.reject(session, domainType, streamId, RejectReason.MALFORMED_REQUEST, StateCodes.USAGE_ERROR,
                 "Private streams are not served here");
         }
     }
@@ -1129,7 +1103,8 @@ public final class FanOutWorker implements ItemSourceListener
         final ItemWatch watch = session.watches.get(inbound.streamId());
         if (null == watch || !source.generic(watch.item.itemId, inboundView, 0, length))
         {
-            ignore(session, "(a generic message on no open item stream, or before the item's first image)");
+            replies.ignore(session, inbound,
+                "(a generic message on no open item stream, or before the item's first image)");
         }
     }
 
@@ -1179,22 +1154,6 @@ public final class FanOutWorker implements ItemSourceListener
     // ---------------------------------------------------------------- entitlements
 
     /**
-     * Ends a consumer's login: every stream of it closes (each granted one recorded as closed), then the logoff.
-     */
-    private void logOff(final ConsumerSession session, final String reason)
-    {
-        for (final ItemWatch watch : session.watches.values())
-        {
-            entitlements.closed(watch, directory.info(watch.serviceId), reason);
-            items.detach(watch);
-        }
-        entitlements.logoff(session, reason);
-        session.watches.clear();
-        session.directoryStreamId = 0;
-        session.isLoggedIn = false;
-    }
-
-    /**
      * Checks a watch against its item's lock as a refresh brings it: a watch the user may not have is closed with
      * Closed/NotEntitled (a first refresh: denied; a stream already granted: withdrawn); a first grant is recorded.
      *
@@ -1217,14 +1176,14 @@ public final class FanOutWorker implements ItemSourceListener
         if (0 == watch.grantedMs)
         {
             entitlements.denied(watch, info, denial);
-            reject(watch.session, watch.item.key.domainType(), watch.streamId, RejectReason.NOT_ENTITLED,
+            replies.reject(watch.session, watch.item.key.domainType(), watch.streamId, RejectReason.NOT_ENTITLED,
                 StateCodes.NOT_ENTITLED, denial);
         }
         else
         {
             entitlements.closed(watch, info, "permission withdrawn: " + denial);
-            reject(watch.session, watch.item.key.domainType(), watch.streamId, RejectReason.ENTITLEMENT_WITHDRAWN,
-                StateCodes.NOT_ENTITLED, denial);
+            replies.reject(watch.session, watch.item.key.domainType(), watch.streamId,
+                RejectReason.ENTITLEMENT_WITHDRAWN, StateCodes.NOT_ENTITLED, denial);
         }
         return false;
     }
@@ -1251,7 +1210,7 @@ public final class FanOutWorker implements ItemSourceListener
                 counters.rejected(RejectReason.ENTITLEMENT_WITHDRAWN).increment();
                 // logged off now, not at the disconnect: nothing more reaches the user while the reject lingers,
                 // and the disconnect finds no grant or login left to record
-                logOff(session, "permission withdrawn: " + denial);
+                requests.logOff(session, "permission withdrawn: " + denial);
                 session.write(admin.loginReject(session, session.loginStreamId, StateCodes.NOT_ENTITLED,
                     "Permission withdrawn: " + denial));
                 session.closeAfterLinger(DisconnectReason.LOGIN_REJECTED, "permission withdrawn: " + denial);
