@@ -12,7 +12,6 @@ import com.refinitiv.eta.codec.DataTypes;
 import com.refinitiv.eta.codec.StateCodes;
 import com.refinitiv.eta.codec.StreamStates;
 import com.refinitiv.eta.rdm.DomainTypes;
-import com.refinitiv.eta.valueadd.domainrep.rdm.directory.Service;
 import io.mdhub.common.entitlement.UserRights;
 import io.mdhub.common.log.LogSummary;
 import io.mdhub.common.rwf.FieldView;
@@ -76,7 +75,8 @@ public final class FanOutWorker implements ItemSourceListener
     private final WorkerSettings settings;
     private final P2pCounters counters;
     private final ItemSource source;
-    private final AdminResponder admin;
+    private final AdminResponder responder;
+    private final AdminRequests admin;
     private final ItemMessages messages = new ItemMessages();
     private final EntitlementChecks entitlements;
     private final ArrayList<ItemWatch> withdrawn = new ArrayList<>();
@@ -96,13 +96,11 @@ public final class FanOutWorker implements ItemSourceListener
     private final ArrayList<ConsumerSession> dirtyLatency = new ArrayList<>();
     /** Sessions with unflushed writes that wait for the flush timer (throughput listeners). */
     private final ArrayList<ConsumerSession> dirtyTimed = new ArrayList<>();
-    private final ArrayList<Service> changedServices = new ArrayList<>(1);
     private final DirectoryView directory;
     private final WorkerCounts counts;
     private final ItemTable items;
     private final StreamReplies replies;
     private final ConsumerRequests requests;
-    private boolean isDirectoryLoaded;
     private boolean isSendingConflated;
     private boolean isInSourceBatch;
     private ScheduledFuture<?> flushTimer;
@@ -128,13 +126,15 @@ public final class FanOutWorker implements ItemSourceListener
         this.isConflating = SlowConsumerPolicy.CONFLATE == settings.slowConsumerPolicy();
         this.directory = new DirectoryView(settings.componentName());
         this.counts = new WorkerCounts(counters, directory);
-        this.admin = new AdminResponder(settings.componentName(), settings.fieldDictionary().get());
+        this.responder = new AdminResponder(settings.componentName(), settings.fieldDictionary().get());
         this.source = sourceFactory.newItemSource(index, eventLoop, this);
         this.items = new ItemTable(source, counters, counts, settings.maxItems());
         this.replies = new StreamReplies(counters, messages, counts);
         this.entitlements = new EntitlementChecks(
             settings.entitlements(), settings.componentName() + " worker " + index);
         this.requests = new ConsumerRequests(items, entitlements, directory);
+        this.admin = new AdminRequests(settings, responder, directory, source, entitlements, replies, requests,
+            sessions);
         this.posts = new ConsumerPosts(settings, source, messages, this::postDenial);
         this.disconnectLog = new LogSummary(LOG, settings.componentName() + " worker " + index, "consumer disconnects",
             DisconnectReason.values().length);
@@ -540,7 +540,7 @@ public final class FanOutWorker implements ItemSourceListener
         final int domainType = inbound.domainType();
         if (DomainTypes.LOGIN == domainType)
         {
-            onLoginMessage(session, message);
+            admin.onLoginMessage(session, inbound, message);
         }
         else if (!session.isLoggedIn)
         {
@@ -556,11 +556,11 @@ public final class FanOutWorker implements ItemSourceListener
         }
         else if (DomainTypes.SOURCE == domainType)
         {
-            onDirectoryMessage(session, message);
+            admin.onDirectoryMessage(session, inbound, message);
         }
         else if (DomainTypes.DICTIONARY == domainType)
         {
-            onDictionaryMessage(session, message);
+            admin.onDictionaryMessage(session, inbound, message);
         }
         else if (RwfMsgDescriptor.REQUEST == inbound.msgClass())
         {
@@ -619,181 +619,6 @@ public final class FanOutWorker implements ItemSourceListener
             reason);
     }
 
-    // ---------------------------------------------------------------- login
-
-    private void onLoginMessage(final ConsumerSession session, final ByteBuf message)
-    {
-        final int streamId = inbound.streamId();
-        if (RwfMsgDescriptor.CLOSE == inbound.msgClass())
-        {
-            if (session.isLoggedIn && streamId == session.loginStreamId)
-            {
-                // closing the login stream logs off: every stream of the user goes with it
-                requests.logOff(session, "logoff");
-                session.startLoginClock(System.nanoTime());
-            }
-            return;
-        }
-        if (RwfMsgDescriptor.REQUEST != inbound.msgClass())
-        {
-            replies.ignore(session, inbound, "on the login domain");
-            return;
-        }
-        if (CodecReturnCodes.SUCCESS != admin.reader.read(message, message.readerIndex(), message.readableBytes()) ||
-            CodecReturnCodes.SUCCESS != admin.loginDecoder.decode(admin.reader))
-        {
-            counters.rejected(RejectReason.MALFORMED_REQUEST).increment();
-            session.write(admin.loginReject(session, streamId, StateCodes.USAGE_ERROR, "Malformed login request"));
-            session.closeAfterLinger(DisconnectReason.LOGIN_REJECTED, "malformed login request");
-            return;
-        }
-        if (admin.loginDecoder.isProvider())
-        {
-            counters.rejected(RejectReason.PROVIDER_LOGIN).increment();
-            session.write(admin.loginReject(session, streamId, StateCodes.USAGE_ERROR,
-                "Provider logins are not accepted by " + settings.componentName() + ": publish through a distributor"));
-            session.closeAfterLinger(DisconnectReason.LOGIN_REJECTED,
-                "provider-role login by " + admin.loginDecoder.request().userName());
-            return;
-        }
-        final String denial = entitlements.login(session, admin.loginDecoder.request(), System.nanoTime());
-        if (null != denial)
-        {
-            counters.rejected(entitlements.loginRejectReason()).increment();
-            session.write(admin.loginReject(session, streamId, StateCodes.NOT_ENTITLED, denial));
-            session.closeAfterLinger(DisconnectReason.LOGIN_REJECTED, "login refused: " + denial);
-            return;
-        }
-        if (!session.isLoggedIn)
-        {
-            counters.loginsAccepted().increment();
-        }
-        session.isLoggedIn = true;
-        session.loginStreamId = streamId;
-        session.write(admin.loginAccept(session));
-    }
-
-    // ---------------------------------------------------------------- directory
-
-    private void ensureDirectory()
-    {
-        if (!isDirectoryLoaded)
-        {
-            directory.reset(source.services());
-            isDirectoryLoaded = true;
-        }
-    }
-
-    private void onDirectoryMessage(final ConsumerSession session, final ByteBuf message)
-    {
-        final int streamId = inbound.streamId();
-        if (RwfMsgDescriptor.CLOSE == inbound.msgClass())
-        {
-            if (streamId == session.directoryStreamId)
-            {
-                session.directoryStreamId = 0;
-            }
-            return;
-        }
-        if (RwfMsgDescriptor.REQUEST != inbound.msgClass())
-        {
-            replies.ignore(session, inbound, "on the source directory domain");
-            return;
-        }
-        if (CodecReturnCodes.SUCCESS != admin.reader.read(message, message.readerIndex(), message.readableBytes()) ||
-            CodecReturnCodes.SUCCESS != admin.directoryDecoder.decode(admin.reader))
-        {
-            replies.reject(session, DomainTypes.SOURCE, streamId, RejectReason.MALFORMED_REQUEST,
-                StateCodes.USAGE_ERROR, "Malformed source directory request");
-            return;
-        }
-        ensureDirectory();
-        int serviceId = admin.directoryDecoder.serviceId();
-        if (null != admin.directoryDecoder.serviceName())
-        {
-            serviceId = directory.serviceIdByName(admin.directoryDecoder.serviceName());
-        }
-        if ((null != admin.directoryDecoder.serviceName() || serviceId >= 0) && null == directory.info(serviceId))
-        {
-            replies.reject(session, DomainTypes.SOURCE, streamId, RejectReason.UNKNOWN_SERVICE,
-                StateCodes.SOURCE_UNKNOWN, "Unknown service");
-            return;
-        }
-        if (serviceId >= 0 && !entitlements.mayUseService(session, directory.info(serviceId)))
-        {
-            replies.reject(session, DomainTypes.SOURCE, streamId, RejectReason.NOT_ENTITLED, StateCodes.NOT_ENTITLED,
-                "User " + session.userName + " is not entitled to service " + directory.info(serviceId).name());
-            return;
-        }
-        final long filter = admin.directoryDecoder.filter();
-        session.write(admin.directoryRefresh(session, streamId, filter, serviceId,
-            entitlements.visibleServices(session, directory.services(), directory)));
-        if (admin.directoryDecoder.streaming())
-        {
-            session.directoryStreamId = streamId;
-            session.directoryFilter = filter;
-            session.directoryServiceId = serviceId;
-        }
-        else if (streamId == session.directoryStreamId)
-        {
-            session.directoryStreamId = 0;
-        }
-    }
-
-    private void notifyDirectoryWatchers(final Service change, final ServiceInfo info)
-    {
-        changedServices.clear();
-        changedServices.add(change);
-        for (int i = 0, size = sessions.size(); i < size; i++)
-        {
-            final ConsumerSession session = sessions.get(i);
-            if (0 != session.directoryStreamId && !session.isClosing &&
-                (session.directoryServiceId < 0 || session.directoryServiceId == change.serviceId()) &&
-                entitlements.mayUseService(session, info))
-            {
-                session.write(admin.directoryUpdate(
-                    session, session.directoryStreamId, session.directoryFilter, changedServices));
-            }
-        }
-        changedServices.clear();
-    }
-
-    // ---------------------------------------------------------------- dictionary
-
-    private void onDictionaryMessage(final ConsumerSession session, final ByteBuf message)
-    {
-        if (RwfMsgDescriptor.REQUEST != inbound.msgClass())
-        {
-            if (RwfMsgDescriptor.CLOSE != inbound.msgClass()) // a dictionary is sent whole: its close has no work
-            {
-                replies.ignore(session, inbound, "on the dictionary domain");
-            }
-            return;
-        }
-        final int streamId = inbound.streamId();
-        if (CodecReturnCodes.SUCCESS != admin.reader.read(message, message.readerIndex(), message.readableBytes()) ||
-            CodecReturnCodes.SUCCESS != admin.dictionaryDecoder.decode(admin.reader))
-        {
-            replies.reject(session, DomainTypes.DICTIONARY, streamId, RejectReason.MALFORMED_REQUEST,
-                StateCodes.USAGE_ERROR, "Malformed dictionary request");
-            return;
-        }
-        final boolean isField = admin.dictionaryDecoder.isFieldDictionary();
-        if (!isField && !admin.dictionaryDecoder.isEnumTypeDictionary())
-        {
-            replies.reject(session, DomainTypes.DICTIONARY, streamId, RejectReason.UNKNOWN_DICTIONARY,
-                StateCodes.NOT_FOUND,
-                "Dictionary " + admin.dictionaryDecoder.request().dictionaryName() + " is not available");
-            return;
-        }
-        if (!admin.writeDictionary(session, isField))
-        {
-            LOG.error("connection {}: dictionary encoding failed", session.connectionId);
-            replies.reject(session, DomainTypes.DICTIONARY, streamId, RejectReason.UNKNOWN_DICTIONARY, StateCodes.ERROR,
-                "Dictionary encoding failed");
-        }
-    }
-
     // ---------------------------------------------------------------- item requests
 
     private void onItemRequest(final ConsumerSession session, final ByteBuf message)
@@ -804,8 +629,8 @@ public final class FanOutWorker implements ItemSourceListener
         FieldView view = null;
         if (0 != (flags & RwfMsgFlags.Request.HAS_VIEW))
         {
-            final int read = admin.reader.read(message, message.readerIndex(), message.readableBytes());
-            if (CodecReturnCodes.SUCCESS != read || !viewDecoder.decode(admin.reader.iterator()))
+            final int read = responder.reader.read(message, message.readerIndex(), message.readableBytes());
+            if (CodecReturnCodes.SUCCESS != read || !viewDecoder.decode(responder.reader.iterator()))
             {
                 closeWatch(session, streamId);
                 replies.reject(session, inbound.domainType(), streamId, RejectReason.MALFORMED_REQUEST,
@@ -868,8 +693,9 @@ public final class FanOutWorker implements ItemSourceListener
         final int serviceId = key.serviceId();
         final int nameType = key.hasNameType() ? key.nameType() : 1;
         final int count;
-        if (CodecReturnCodes.SUCCESS != admin.reader.read(message, message.readerIndex(), message.readableBytes()) ||
-            (count = batchLists.decodeItemList(admin.reader.iterator())) < 0)
+        if (CodecReturnCodes.SUCCESS !=
+            responder.reader.read(message, message.readerIndex(), message.readableBytes()) ||
+            (count = batchLists.decodeItemList(responder.reader.iterator())) < 0)
         {
             replies.reject(session, domainType, batchStreamId, RejectReason.MALFORMED_REQUEST, StateCodes.USAGE_ERROR,
                 "Batch request without a valid :ItemList");
@@ -1026,7 +852,7 @@ public final class FanOutWorker implements ItemSourceListener
         final ConsumerSession session, final int domainType, final int streamId, final int serviceId,
         final DirectBuffer name, final int nameOffset, final int nameLength)
     {
-        ensureDirectory();
+        directory.ensureLoaded(source);
         if (null == directory.info(serviceId))
         {
             replies.reject(session, domainType, streamId, RejectReason.UNKNOWN_SERVICE, StateCodes.SOURCE_UNKNOWN,
@@ -1127,9 +953,9 @@ public final class FanOutWorker implements ItemSourceListener
     private void onItemClose(final ConsumerSession session, final ByteBuf message)
     {
         if (DataTypes.ELEMENT_LIST == inbound.containerType() && inbound.payloadLength() > 0 &&
-            CodecReturnCodes.SUCCESS == admin.reader.read(message, message.readerIndex(), message.readableBytes()))
+            CodecReturnCodes.SUCCESS == responder.reader.read(message, message.readerIndex(), message.readableBytes()))
         {
-            final IntArrayList streamIds = batchLists.decodeStreamIdList(admin.reader.iterator());
+            final IntArrayList streamIds = batchLists.decodeStreamIdList(responder.reader.iterator());
             if (null != streamIds)
             {
                 for (int i = 0, size = streamIds.size(); i < size; i++)
@@ -1207,13 +1033,7 @@ public final class FanOutWorker implements ItemSourceListener
             final String denial = entitlements.recheckLogin(session);
             if (null != denial)
             {
-                counters.rejected(RejectReason.ENTITLEMENT_WITHDRAWN).increment();
-                // logged off now, not at the disconnect: nothing more reaches the user while the reject lingers,
-                // and the disconnect finds no grant or login left to record
-                requests.logOff(session, "permission withdrawn: " + denial);
-                session.write(admin.loginReject(session, session.loginStreamId, StateCodes.NOT_ENTITLED,
-                    "Permission withdrawn: " + denial));
-                session.closeAfterLinger(DisconnectReason.LOGIN_REJECTED, "permission withdrawn: " + denial);
+                admin.withdrawLogin(session, denial);
                 continue;
             }
             withdrawn.clear();
@@ -1234,35 +1054,9 @@ public final class FanOutWorker implements ItemSourceListener
                 }
             }
             withdrawn.clear();
-            tellDirectoryChanges(session, before);
+            admin.tellDirectoryChanges(session, before);
         }
         afterSourceEvent();
-    }
-
-    private void tellDirectoryChanges(final ConsumerSession session, final UserRights before)
-    {
-        if (0 == session.directoryStreamId)
-        {
-            return;
-        }
-        changedServices.clear();
-        ensureDirectory();
-        for (final Service service : directory.services())
-        {
-            final ServiceInfo info = directory.info(service.serviceId());
-            final boolean was = before.mayUseService(info.name());
-            final boolean is = session.rights.mayUseService(info.name());
-            if (was != is && (session.directoryServiceId < 0 || session.directoryServiceId == info.serviceId()))
-            {
-                changedServices.add(is ? directory.added(info) : DirectoryView.deleted(info.serviceId()));
-            }
-        }
-        if (!changedServices.isEmpty())
-        {
-            session.write(admin.directoryUpdate(
-                session, session.directoryStreamId, session.directoryFilter, changedServices));
-        }
-        changedServices.clear();
     }
 
     /**
@@ -1501,27 +1295,18 @@ public final class FanOutWorker implements ItemSourceListener
     @Override
     public void onServiceChanged(final ServiceInfo service)
     {
-        if (!isDirectoryLoaded)
+        if (admin.onServiceChanged(service))
         {
-            ensureDirectory();
-            return;
+            afterSourceEvent();
         }
-        final boolean isNew = directory.put(service);
-        notifyDirectoryWatchers(isNew ? directory.added(service) : directory.stateChange(service), service);
-        afterSourceEvent();
     }
 
     @Override
     public void onServiceRemoved(final int serviceId)
     {
-        if (!isDirectoryLoaded)
+        if (admin.onServiceRemoved(serviceId))
         {
-            ensureDirectory();
-            return;
+            afterSourceEvent();
         }
-        final ServiceInfo removed = directory.info(serviceId);
-        directory.remove(serviceId);
-        notifyDirectoryWatchers(DirectoryView.deleted(serviceId), removed);
-        afterSourceEvent();
     }
 }

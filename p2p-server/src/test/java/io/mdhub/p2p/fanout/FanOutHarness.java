@@ -1,5 +1,6 @@
 package io.mdhub.p2p.fanout;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.ByteBuffer;
@@ -60,7 +61,6 @@ import io.mdhub.p2p.entitlement.RecordingUsageLog;
 import io.mdhub.p2p.source.ServiceInfo;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
-import io.netty.channel.EventLoop;
 import io.netty.channel.embedded.EmbeddedChannel;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.status.CountersManager;
@@ -131,7 +131,7 @@ final class FanOutHarness implements AutoCloseable
             DictionaryLoader::loadBundled, new ConsumerEntitlements(entitlements, TokenValidator.FILE,
             new LoginThrottle(0, 1, 1), usage), TimeUnit.SECONDS.toNanos(5), SlowConsumerPolicy.DISCONNECT,
             TimeUnit.SECONDS.toNanos(30));
-        worker = new FanOutWorker(0, (EventLoop)loop.eventLoop(), settings, source);
+        worker = new FanOutWorker(0, loop.eventLoop(), settings, source);
         worker.start();
         loop.runPendingTasks();
     }
@@ -491,9 +491,13 @@ final class FanOutHarness implements AutoCloseable
         }
     }
 
-    static String closedStatus(final EtaMessage message)
+    /**
+     * @return the state code of a Closed status (the test fails on any other message).
+     */
+    static int closedCode(final EtaMessage message)
     {
-        return MsgClasses.STATUS == message.msgClass() && StreamStates.CLOSED == message.streamState() ?
-            StateCodes.toString(message.code()) : "not a Closed status: " + message;
+        assertEquals(MsgClasses.STATUS, message.msgClass(), message::toString);
+        assertEquals(StreamStates.CLOSED, message.streamState(), message::toString);
+        return message.code();
     }
 }
