@@ -6,14 +6,11 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 
-import com.refinitiv.eta.codec.DataTypes;
 import com.refinitiv.eta.codec.StateCodes;
-import com.refinitiv.eta.codec.StreamStates;
 import com.refinitiv.eta.rdm.DomainTypes;
 import io.mdhub.common.entitlement.UserRights;
 import io.mdhub.common.log.LogSummary;
 import io.mdhub.common.rwf.RwfMsgDescriptor;
-import io.mdhub.common.rwf.RwfMsgFlags;
 import io.mdhub.common.rwf.RwfMsgFlyweight;
 import io.mdhub.p2p.DisconnectReason;
 import io.mdhub.p2p.FlushProfile;
@@ -28,7 +25,6 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.channel.EventLoop;
 import org.agrona.DirectBuffer;
-import org.agrona.ExpandableDirectByteBuffer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -51,6 +47,12 @@ import org.slf4j.LoggerFactory;
  * Writes are flushed per the {@link FlushProfile}: after every source event (latency) or on a timer (throughput).
  * A consumer whose pending output passes the limit, or that stays unwritable too long, is disconnected; the loop
  * never waits for one.
+ * <p>
+ * This class is the duty cycle: connections, flushes, housekeeping, the routing of each consumer message to the part
+ * that owns its domain, and changes of the entitlements. The parts share its thread: {@link AdminRequests} (login,
+ * directory, dictionary), {@link ConsumerRequests} (item streams, posts, logoff), {@link ItemFanOut} (the source's
+ * events to the watchers, conflation), {@link ItemTable} (items by key and id), {@link WorkerCounts} (counts
+ * published before each flush) and {@link StreamReplies} (rejects and ignores).
  */
 public final class FanOutWorker implements ItemSourceListener
 {
@@ -69,12 +71,7 @@ public final class FanOutWorker implements ItemSourceListener
     private final ItemMessages messages = new ItemMessages();
     private final EntitlementChecks entitlements;
     private final ArrayList<ItemWatch> withdrawn = new ArrayList<>();
-    private final ViewedMessages viewed = new ViewedMessages();
-    private final boolean isConflating;
-    private final ExpandableDirectByteBuffer image = new ExpandableDirectByteBuffer(4096);
-    private final RwfMsgFlyweight imageMsg = new RwfMsgFlyweight();
     private final LogSummary disconnectLog;
-    private final RwfMsgFlyweight sourceMsg = new RwfMsgFlyweight();
     private final ArrayList<ConsumerSession> sessions = new ArrayList<>();
     /** Sessions with unflushed writes that flush at the end of each source burst (latency listeners). */
     private final ArrayList<ConsumerSession> dirtyLatency = new ArrayList<>();
@@ -83,10 +80,11 @@ public final class FanOutWorker implements ItemSourceListener
     private final DirectoryView directory;
     private final WorkerCounts counts;
     private final ItemTable items;
-    private final StreamReplies replies;
     private final ConsumerRequests requests;
+    private final StreamReplies replies;
     private final ConsumerPosts posts;
-    private boolean isSendingConflated;
+    private final ItemFanOut fanOut;
+    private final boolean isConflating;
     private boolean isInSourceBatch;
     private ScheduledFuture<?> flushTimer;
     private ScheduledFuture<?> housekeepingTimer;
@@ -123,6 +121,7 @@ public final class FanOutWorker implements ItemSourceListener
         this.posts = requests.posts();
         this.admin = new AdminRequests(settings, responder, directory, source, entitlements, replies, requests,
             sessions);
+        this.fanOut = new ItemFanOut(settings, source, items, counts, entitlements, directory, replies, messages);
         this.disconnectLog = new LogSummary(LOG, settings.componentName() + " worker " + index, "consumer disconnects",
             DisconnectReason.values().length);
     }
@@ -283,73 +282,14 @@ public final class FanOutWorker implements ItemSourceListener
     }
 
     /**
-     * Conflate policy: a consumer that was behind is writable again (called from a task of its own or housekeeping,
-     * never from inside a flush). Each of its streams that missed updates gets the item's latest state once — from
-     * the source's image as an update with conflation info (a FieldList item) or an unsolicited refresh (a Map item:
-     * an update could not say which entries went away) — until the connection turns unwritable again; the rest wait
-     * for the next writability change.
+     * Conflate policy: a consumer that was behind is writable again; see {@link ItemFanOut#onCaughtUp}.
      */
     void onCaughtUp(final ConsumerSession session)
     {
-        if (isSendingConflated || session.isClosing)
-        {
-            return; // the loop below is already at work (it writes, so nothing should call back here; if it did)
-        }
-        isSendingConflated = true;
-        try
-        {
-            final long nowNs = System.nanoTime();
-            final ArrayList<ItemWatch> conflated = session.conflated;
-            while (!conflated.isEmpty() && session.isWritable() && !session.isClosing)
-            {
-                final ItemWatch watch = conflated.remove(conflated.size() - 1);
-                if (0 != watch.conflatedUpdates && ItemWatch.NOT_WATCHING != watch.index)
-                {
-                    sendConflated(watch, nowNs);
-                }
-                watch.conflatedUpdates = 0;
-            }
-        }
-        finally
-        {
-            isSendingConflated = false;
-        }
-        if (session.isLatencyProfile)
+        if (fanOut.onCaughtUp(session) && session.isLatencyProfile)
         {
             flushLatency();
         }
-    }
-
-    private void sendConflated(final ItemWatch watch, final long nowNs)
-    {
-        final ConsumerSession session = watch.session;
-        final int length = source.writeImage(watch.item.itemId, image);
-        if (length > 0 && imageMsg.wrap(image, 0, length) && RwfMsgDescriptor.REFRESH == imageMsg.msgClass())
-        {
-            final RwfMsgFlyweight latest = null == watch.view ? imageMsg : viewed.refresh(imageMsg, watch.view);
-            final boolean isFieldList = DataTypes.FIELD_LIST == latest.containerType();
-            final ByteBuf out = isFieldList ?
-                messages.conflatedUpdate(session.alloc(), latest, watch.streamId, watch.conflatedUpdates,
-                    TimeUnit.NANOSECONDS.toMillis(nowNs - watch.conflatedSinceNs)) :
-                messages.refreshFor(session.alloc(), latest, watch, false);
-            if (null != out)
-            {
-                session.write(out);
-                if (isFieldList)
-                {
-                    counts.updatesOut++;
-                }
-                else
-                {
-                    counts.refreshesOut++;
-                }
-                return;
-            }
-        }
-        // no image kept here (no cache, a private stream): a fresh one from upstream, sent as an unsolicited refresh
-        watch.isAwaitingRefresh = true;
-        watch.isResyncing = true;
-        source.refresh(watch.item.itemId);
     }
 
     void markDirty(final ConsumerSession session)
@@ -553,58 +493,7 @@ public final class FanOutWorker implements ItemSourceListener
         }
     }
 
-    @Override
-    public void onGeneric(final int itemId, final DirectBuffer buffer, final int offset, final int length)
-    {
-        final WatchedItem item = items.item(itemId);
-        if (null == item)
-        {
-            return;
-        }
-        for (int i = 0, size = item.watcherCount(); i < size; i++)
-        {
-            final ItemWatch watch = item.watcher(i);
-            watch.session.writeCopy(buffer, offset, length, watch.streamId, messages);
-        }
-        afterSourceEvent();
-    }
-
     // ---------------------------------------------------------------- entitlements
-
-    /**
-     * Checks a watch against its item's lock as a refresh brings it: a watch the user may not have is closed with
-     * Closed/NotEntitled (a first refresh: denied; a stream already granted: withdrawn); a first grant is recorded.
-     *
-     * @return true if the watch may have the refresh.
-     */
-    private boolean isEntitled(final ItemWatch watch, final int index, final ServiceInfo info, final long nowMs)
-    {
-        final String denial = entitlements.itemDenial(watch, info);
-        if (null == denial)
-        {
-            if (0 == watch.grantedMs)
-            {
-                entitlements.granted(watch, info, nowMs);
-            }
-            return true;
-        }
-        watch.item.removeWatcherAt(index);
-        watch.session.watches.remove(watch.streamId);
-        counters.watchlistEntries().decrement();
-        if (0 == watch.grantedMs)
-        {
-            entitlements.denied(watch, info, denial);
-            replies.reject(watch.session, watch.item.key.domainType(), watch.streamId, RejectReason.NOT_ENTITLED,
-                StateCodes.NOT_ENTITLED, denial);
-        }
-        else
-        {
-            entitlements.closed(watch, info, "permission withdrawn: " + denial);
-            replies.reject(watch.session, watch.item.key.domainType(), watch.streamId,
-                RejectReason.ENTITLEMENT_WITHDRAWN, StateCodes.NOT_ENTITLED, denial);
-        }
-        return false;
-    }
 
     /**
      * The entitlements changed (worker thread): every logged-in consumer is checked again. A user no longer allowed to
@@ -639,7 +528,7 @@ public final class FanOutWorker implements ItemSourceListener
             for (int w = 0; w < withdrawn.size(); w++)
             {
                 final ItemWatch watch = withdrawn.get(w);
-                if (!isEntitled(watch, watch.index, directory.info(watch.serviceId), nowMs) &&
+                if (!fanOut.isEntitled(watch, watch.index, directory.info(watch.serviceId), nowMs) &&
                     0 == watch.item.watcherCount())
                 {
                     items.freeItem(watch.item);
@@ -670,132 +559,20 @@ public final class FanOutWorker implements ItemSourceListener
         final int itemId, final boolean solicited, final DirectBuffer buffer, final int offset, final int length)
     {
         final WatchedItem item = items.item(itemId);
-        if (null == item)
+        if (null != item && fanOut.onRefresh(item, solicited, buffer, offset, length))
         {
-            return;
+            afterSourceEvent();
         }
-        if (!sourceMsg.wrap(buffer, offset, length) || RwfMsgDescriptor.REFRESH != sourceMsg.msgClass())
-        {
-            LOG.warn("item {}: source sent a malformed refresh: {}", item.key, sourceMsg.errorReason());
-            return;
-        }
-        final boolean isComplete = 0 != (sourceMsg.flags() & RwfMsgFlags.Refresh.REFRESH_COMPLETE);
-        final boolean isStreamingImage = StreamStates.NON_STREAMING != sourceMsg.streamState();
-        if (isComplete && isStreamingImage)
-        {
-            item.hasImage = true;
-            item.statusBeforeImage = null;
-        }
-        final boolean isLockChanged = EntitlementChecks.takeLock(
-            item, buffer, sourceMsg.permDataOffset(), sourceMsg.permDataLength());
-        final ServiceInfo info = directory.info(item.key.serviceId());
-        final long nowMs = System.currentTimeMillis();
-        for (int i = item.watcherCount() - 1; i >= 0; i--)
-        {
-            final ItemWatch watch = item.watcher(i);
-            if ((watch.isAwaitingRefresh || isLockChanged) && !isEntitled(watch, i, info, nowMs))
-            {
-                continue;
-            }
-            // a snapshot image cannot start a stream: a streaming watcher waits for the refresh of its upgrade
-            if ((solicited && !watch.isAwaitingRefresh) || (watch.isStreaming && !isStreamingImage))
-            {
-                continue;
-            }
-            final ByteBuf out = messages.refreshFor(watch.session.alloc(),
-                null == watch.view ? sourceMsg : viewed.refresh(sourceMsg, watch.view), watch,
-                watch.isAwaitingRefresh && !watch.isResyncing);
-            if (null == out)
-            {
-                LOG.warn("item {}: cannot re-encode the source's refresh for stream {}", item.key, watch.streamId);
-                continue;
-            }
-            watch.session.write(out);
-            counts.refreshesOut++;
-            watch.conflatedUpdates = 0; // the image holds whatever it missed
-            if (isComplete)
-            {
-                watch.isAwaitingRefresh = false;
-                watch.isResyncing = false;
-                if (!watch.isStreaming)
-                {
-                    item.removeWatcherAt(i);
-                    watch.session.watches.remove(watch.streamId);
-                    counters.watchlistEntries().decrement();
-                    entitlements.closed(watch, info, "snapshot");
-                }
-            }
-        }
-        if (0 == item.watcherCount())
-        {
-            items.freeItem(item);
-        }
-        afterSourceEvent();
     }
 
     @Override
     public void onUpdate(final int itemId, final DirectBuffer buffer, final int offset, final int length)
     {
         final WatchedItem item = items.item(itemId);
-        if (null == item)
+        if (null != item)
         {
-            return;
-        }
-        item.tally.updatesIn++;
-        if (item.hasViews())
-        {
-            updateViews(item, buffer, offset, length);
-        }
-        else
-        {
-            for (int i = 0, size = item.watcherCount(); i < size; i++)
-            {
-                final ItemWatch watch = item.watcher(i);
-                if (!watch.isAwaitingRefresh && !watch.session.isClosing)
-                {
-                    if (isConflating && watch.session.holdsBackUpdate(watch))
-                    {
-                        counts.updatesConflated++;
-                        continue;
-                    }
-                    watch.session.writeCopy(buffer, offset, length, watch.streamId, messages);
-                    counts.updatesOut++;
-                }
-            }
-        }
-        afterSourceEvent();
-    }
-
-    /**
-     * An update for an item some of whose watchers have views: each distinct view's copy is filtered once; a watcher
-     * whose view keeps none of the update's fields is sent nothing.
-     */
-    private void updateViews(final WatchedItem item, final DirectBuffer buffer, final int offset, final int length)
-    {
-        viewed.beginUpdate(buffer, offset, length);
-        for (int i = 0, size = item.watcherCount(); i < size; i++)
-        {
-            final ItemWatch watch = item.watcher(i);
-            if (watch.isAwaitingRefresh || watch.session.isClosing)
-            {
-                continue;
-            }
-            if (isConflating && watch.session.holdsBackUpdate(watch))
-            {
-                counts.updatesConflated++;
-                continue;
-            }
-            if (null == watch.view || !viewed.filterUpdate(watch.view))
-            {
-                watch.session.writeCopy(buffer, offset, length, watch.streamId, messages);
-                counts.updatesOut++;
-            }
-            else if (viewed.keptFields() > 0)
-            {
-                watch.session.writeCopy(
-                    viewed.buffer(), viewed.offset(), viewed.length(), watch.streamId, messages);
-                counts.updatesOut++;
-            }
+            fanOut.onUpdate(item, buffer, offset, length);
+            afterSourceEvent();
         }
     }
 
@@ -803,56 +580,22 @@ public final class FanOutWorker implements ItemSourceListener
     public void onStatus(final int itemId, final DirectBuffer buffer, final int offset, final int length)
     {
         final WatchedItem item = items.item(itemId);
-        if (null == item)
+        if (null != item)
         {
-            return;
+            fanOut.onStatus(item, buffer, offset, length);
+            afterSourceEvent();
         }
-        boolean isClosing = false;
-        int code = StateCodes.NONE;
-        // a provider may lock (or lock anew) an item in a status: the watchers it already granted are checked again
-        final boolean isWrapped = sourceMsg.wrap(buffer, offset, length);
-        final boolean isLockChanged = isWrapped &&
-            EntitlementChecks.takeLock(item, buffer, sourceMsg.permDataOffset(), sourceMsg.permDataLength());
-        if (isWrapped && sourceMsg.hasState())
+    }
+
+    @Override
+    public void onGeneric(final int itemId, final DirectBuffer buffer, final int offset, final int length)
+    {
+        final WatchedItem item = items.item(itemId);
+        if (null != item)
         {
-            final int streamState = sourceMsg.streamState();
-            isClosing = StreamStates.OPEN != streamState;
-            code = sourceMsg.stateCode();
-            if (!isClosing && !item.hasImage)
-            {
-                final byte[] status = new byte[length];
-                buffer.getBytes(offset, status);
-                item.statusBeforeImage = status;
-            }
+            fanOut.onGeneric(item, buffer, offset, length);
+            afterSourceEvent();
         }
-        final ServiceInfo info = directory.info(item.key.serviceId());
-        final long nowMs = System.currentTimeMillis();
-        for (int i = item.watcherCount() - 1; i >= 0; i--)
-        {
-            final ItemWatch watch = item.watcher(i);
-            if (isLockChanged && !watch.isAwaitingRefresh && !isEntitled(watch, i, info, nowMs))
-            {
-                continue;
-            }
-            watch.session.writeCopy(buffer, offset, length, watch.streamId, messages);
-            counts.statusOut++;
-            if (isClosing)
-            {
-                item.removeWatcherAt(i);
-                watch.session.watches.remove(watch.streamId);
-                counters.watchlistEntries().decrement();
-                entitlements.closed(watch, info, "closed by the source");
-                if (StateCodes.NOT_FOUND == code)
-                {
-                    counters.rejected(RejectReason.NOT_FOUND).increment();
-                }
-            }
-        }
-        if (0 == item.watcherCount())
-        {
-            items.freeItem(item);
-        }
-        afterSourceEvent();
     }
 
     @Override

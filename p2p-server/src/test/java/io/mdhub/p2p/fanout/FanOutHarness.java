@@ -30,6 +30,7 @@ import com.refinitiv.eta.codec.StreamStates;
 import com.refinitiv.eta.codec.DataStates;
 import com.refinitiv.eta.codec.StateCodes;
 import com.refinitiv.eta.codec.UInt;
+import com.refinitiv.eta.codec.UpdateMsg;
 import com.refinitiv.eta.rdm.Dictionary;
 import com.refinitiv.eta.rdm.DomainTypes;
 import com.refinitiv.eta.rdm.ElementNames;
@@ -51,6 +52,12 @@ import io.mdhub.common.entitlement.EntitlementSource;
 import io.mdhub.common.entitlement.EntitlementTable;
 import io.mdhub.common.entitlement.LoginThrottle;
 import io.mdhub.common.entitlement.TokenValidator;
+import io.mdhub.common.ripc.RipcChannelSettings;
+import io.mdhub.common.ripc.RipcConfiguration;
+import io.mdhub.common.ripc.RipcCounters;
+import io.mdhub.common.ripc.RipcFrameEncoder;
+import io.mdhub.common.ripc.RipcSession;
+import io.mdhub.common.ripc.RipcVersion;
 import io.mdhub.common.test.eta.EtaChannel;
 import io.mdhub.common.test.eta.EtaMessage;
 import io.mdhub.p2p.FlushProfile;
@@ -164,6 +171,27 @@ final class FanOutHarness implements AutoCloseable
     }
 
     /**
+     * A consumer whose connection ends in the servers' RIPC encoder (packing on), as a socket's does: what it is sent
+     * leaves as RIPC frames (read them with {@link Consumer#drain}).
+     */
+    Consumer connectFramed()
+    {
+        final CountersManager countersManager = new CountersManager(
+            new UnsafeBuffer(ByteBuffer.allocateDirect(COUNTERS * CountersManager.METADATA_LENGTH)),
+            new UnsafeBuffer(ByteBuffer.allocateDirect(COUNTERS * CountersManager.COUNTER_LENGTH)));
+        final RipcChannelSettings settings = new RipcChannelSettings("harness",
+            new RipcCounters(countersManager, "harness"), RipcConfiguration.HANDSHAKE_TIMEOUT_DEFAULT_NS,
+            RipcConfiguration.PARTIAL_FRAME_TIMEOUT_DEFAULT_NS, RipcConfiguration.MAX_REASSEMBLED_MSG_SIZE_DEFAULT,
+            RipcConfiguration.MAX_REASSEMBLY_BYTES_DEFAULT, true);
+        final RipcSession session = new RipcSession(RipcVersion.RIPC14, RipcConfiguration.MAX_USER_MSG_SIZE_DEFAULT,
+            60, 0, 14, 1, "harness", "", "", 0);
+        final Consumer consumer = new Consumer(new EmbeddedChannel(new RipcFrameEncoder(session, settings),
+            worker.newSession(nextConnectionId++, FlushProfile.LATENCY)));
+        consumers.add(consumer);
+        return consumer;
+    }
+
+    /**
      * Run the worker's due timers after moving its clock on.
      */
     void advance(final long nanos)
@@ -203,6 +231,19 @@ final class FanOutHarness implements AutoCloseable
     }
 
     // ---------------------------------------------------------------- encoders
+
+    /**
+     * @return a MarketPrice update as a source sends it (stream 0, no payload).
+     */
+    static byte[] update()
+    {
+        final UpdateMsg update = (UpdateMsg)CodecFactory.createMsg();
+        update.msgClass(MsgClasses.UPDATE);
+        update.domainType(DomainTypes.MARKET_PRICE);
+        update.streamId(0);
+        update.containerType(DataTypes.NO_DATA);
+        return EtaChannel.encode(update::encode);
+    }
 
     static byte[] login(final String user, final boolean asProvider)
     {
@@ -467,6 +508,23 @@ final class FanOutHarness implements AutoCloseable
                 }
             }
             return messages;
+        }
+
+        /**
+         * Take and release what the connection wrote, as a socket would.
+         *
+         * @return the bytes taken.
+         */
+        int drain()
+        {
+            int bytes = 0;
+            for (Object out = channel.readOutbound(); null != out; out = channel.readOutbound())
+            {
+                final ByteBuf buffer = (ByteBuf)out;
+                bytes += buffer.readableBytes();
+                buffer.release();
+            }
+            return bytes;
         }
 
         /**
