@@ -8,6 +8,7 @@ import com.refinitiv.eta.codec.MapEntryActions;
 import com.refinitiv.eta.valueadd.domainrep.rdm.directory.DirectoryMsgFactory;
 import com.refinitiv.eta.valueadd.domainrep.rdm.directory.Service;
 import io.mdhub.common.rwf.eta.DirectoryServices;
+import io.mdhub.p2p.source.ItemSource;
 import io.mdhub.p2p.source.ServiceInfo;
 import org.agrona.collections.Int2ObjectHashMap;
 
@@ -21,10 +22,32 @@ final class DirectoryView
     private final String vendor;
     private final ArrayList<Service> services = new ArrayList<>();
     private final Int2ObjectHashMap<ServiceInfo> infoById = new Int2ObjectHashMap<>();
+    private boolean isLoaded;
 
     DirectoryView(final String vendor)
     {
         this.vendor = vendor;
+    }
+
+    /**
+     * Read the source's services the first time a consumer needs the directory; until then the source's service
+     * changes are not applied one by one (the first read has them all).
+     */
+    void ensureLoaded(final ItemSource source)
+    {
+        if (!isLoaded)
+        {
+            reset(source.services());
+            isLoaded = true;
+        }
+    }
+
+    /**
+     * @return true once the services were read from the source.
+     */
+    boolean isLoaded()
+    {
+        return isLoaded;
     }
 
     void reset(final List<ServiceInfo> infos)

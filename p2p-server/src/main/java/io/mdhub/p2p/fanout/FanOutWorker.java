@@ -1,34 +1,22 @@
 package io.mdhub.p2p.fanout;
 
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 
-import com.refinitiv.eta.codec.CodecReturnCodes;
-import com.refinitiv.eta.codec.DataStates;
-import com.refinitiv.eta.codec.DataTypes;
 import com.refinitiv.eta.codec.StateCodes;
-import com.refinitiv.eta.codec.StreamStates;
 import com.refinitiv.eta.rdm.DomainTypes;
-import com.refinitiv.eta.valueadd.domainrep.rdm.directory.Service;
 import io.mdhub.common.entitlement.UserRights;
 import io.mdhub.common.log.LogSummary;
-import io.mdhub.common.rwf.FieldView;
 import io.mdhub.common.rwf.RwfMsgDescriptor;
-import io.mdhub.common.rwf.RwfMsgFlags;
 import io.mdhub.common.rwf.RwfMsgFlyweight;
-import io.mdhub.common.rwf.eta.BatchRequestLists;
-import io.mdhub.common.rwf.eta.ViewRequestDecoder;
-import io.mdhub.common.rwf.RwfMsgKeyFlyweight;
 import io.mdhub.p2p.DisconnectReason;
 import io.mdhub.p2p.FlushProfile;
 import io.mdhub.p2p.P2pCounters;
 import io.mdhub.p2p.RejectReason;
 import io.mdhub.p2p.SlowConsumerPolicy;
-import io.mdhub.p2p.entitlement.UsageEvent;
 import io.mdhub.p2p.source.ItemSource;
 import io.mdhub.p2p.source.ItemSourceFactory;
 import io.mdhub.p2p.source.ItemSourceListener;
@@ -37,10 +25,6 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.channel.EventLoop;
 import org.agrona.DirectBuffer;
-import org.agrona.ExpandableDirectByteBuffer;
-import org.agrona.collections.Int2ObjectHashMap;
-import org.agrona.collections.IntArrayList;
-import org.agrona.concurrent.UnsafeBuffer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -63,11 +47,16 @@ import org.slf4j.LoggerFactory;
  * Writes are flushed per the {@link FlushProfile}: after every source event (latency) or on a timer (throughput).
  * A consumer whose pending output passes the limit, or that stays unwritable too long, is disconnected; the loop
  * never waits for one.
+ * <p>
+ * This class is the duty cycle: connections, flushes, housekeeping, the routing of each consumer message to the part
+ * that owns its domain, and changes of the entitlements. The parts share its thread: {@link AdminRequests} (login,
+ * directory, dictionary), {@link ConsumerRequests} (item streams, posts, logoff), {@link ItemFanOut} (the source's
+ * events to the watchers, conflation), {@link ItemTable} (items by key and id), {@link WorkerCounts} (counts
+ * published before each flush) and {@link StreamReplies} (rejects and ignores).
  */
 public final class FanOutWorker implements ItemSourceListener
 {
     private static final Logger LOG = LoggerFactory.getLogger(FanOutWorker.class);
-    private static final int MAX_NAME_LENGTH = 255;
     private static final long CLOSE_TIMEOUT_MS = 5_000;
     private static final long MAX_HOUSEKEEPING_PERIOD_NS = TimeUnit.MILLISECONDS.toNanos(100);
     /** Output of a dropped consumer above which the worker's allocator cache is trimmed. */
@@ -78,43 +67,24 @@ public final class FanOutWorker implements ItemSourceListener
     private final WorkerSettings settings;
     private final P2pCounters counters;
     private final ItemSource source;
-    private final AdminResponder admin;
+    private final AdminRequests admin;
     private final ItemMessages messages = new ItemMessages();
     private final EntitlementChecks entitlements;
     private final ArrayList<ItemWatch> withdrawn = new ArrayList<>();
-    private final BatchRequestLists batchLists = new BatchRequestLists();
-    private final ViewRequestDecoder viewDecoder = new ViewRequestDecoder();
-    private final ViewedMessages viewed = new ViewedMessages();
-    private final boolean isConflating;
-    private final ExpandableDirectByteBuffer image = new ExpandableDirectByteBuffer(4096);
-    private final RwfMsgFlyweight imageMsg = new RwfMsgFlyweight();
-    private final ConsumerPosts posts;
     private final LogSummary disconnectLog;
-    private final RwfMsgFlyweight inbound = new RwfMsgFlyweight();
-    private final RwfMsgFlyweight sourceMsg = new RwfMsgFlyweight();
-    private final UnsafeBuffer inboundView = new UnsafeBuffer(new byte[0]);
-    private final ItemKey lookupKey = new ItemKey();
-    private final HashMap<ItemKey, WatchedItem> items = new HashMap<>();
-    private final IntArrayList freeItemIds = new IntArrayList();
     private final ArrayList<ConsumerSession> sessions = new ArrayList<>();
     /** Sessions with unflushed writes that flush at the end of each source burst (latency listeners). */
     private final ArrayList<ConsumerSession> dirtyLatency = new ArrayList<>();
     /** Sessions with unflushed writes that wait for the flush timer (throughput listeners). */
     private final ArrayList<ConsumerSession> dirtyTimed = new ArrayList<>();
-    private final ArrayList<Service> changedServices = new ArrayList<>(1);
-    private final Int2ObjectHashMap<ServiceTally> tallyByServiceId = new Int2ObjectHashMap<>();
-    private final ArrayList<ServiceTally> tallies = new ArrayList<>();
     private final DirectoryView directory;
-    private WatchedItem[] itemsById = new WatchedItem[64];
-    private int nextItemId;
-    private boolean isDirectoryLoaded;
-    private long messagesIn;
-    private long messagesOut;
-    private long refreshesOut;
-    private long updatesOut;
-    private long statusOut;
-    private long updatesConflated;
-    private boolean isSendingConflated;
+    private final WorkerCounts counts;
+    private final ItemTable items;
+    private final ConsumerRequests requests;
+    private final StreamReplies replies;
+    private final ConsumerPosts posts;
+    private final ItemFanOut fanOut;
+    private final boolean isConflating;
     private boolean isInSourceBatch;
     private ScheduledFuture<?> flushTimer;
     private ScheduledFuture<?> housekeepingTimer;
@@ -138,11 +108,20 @@ public final class FanOutWorker implements ItemSourceListener
         this.counters = settings.counters();
         this.isConflating = SlowConsumerPolicy.CONFLATE == settings.slowConsumerPolicy();
         this.directory = new DirectoryView(settings.componentName());
-        this.admin = new AdminResponder(settings.componentName(), settings.fieldDictionary().get());
+        this.counts = new WorkerCounts(counters, directory);
+        final AdminResponder responder =
+            new AdminResponder(settings.componentName(), settings.fieldDictionary().get());
         this.source = sourceFactory.newItemSource(index, eventLoop, this);
+        this.items = new ItemTable(source, counters, counts, settings.maxItems());
+        this.replies = new StreamReplies(counters, messages, counts);
         this.entitlements = new EntitlementChecks(
             settings.entitlements(), settings.componentName() + " worker " + index);
-        this.posts = new ConsumerPosts(settings, source, messages, this::postDenial);
+        this.requests = new ConsumerRequests(
+            settings, source, items, counts, entitlements, directory, replies, responder, messages);
+        this.posts = requests.posts();
+        this.admin = new AdminRequests(settings, responder, directory, source, entitlements, replies, requests,
+            sessions);
+        this.fanOut = new ItemFanOut(settings, source, items, counts, entitlements, directory, replies, messages);
         this.disconnectLog = new LogSummary(LOG, settings.componentName() + " worker " + index, "consumer disconnects",
             DisconnectReason.values().length);
     }
@@ -275,7 +254,7 @@ public final class FanOutWorker implements ItemSourceListener
         }
         counters.connectionsActive().decrement();
         posts.forget(session);
-        logOff(session, "connection closed");
+        requests.logOff(session, "connection closed");
         session.conflated.clear();
         if (session.outputBytesAtClose() >= TRIM_CACHE_AFTER_BYTES)
         {
@@ -303,73 +282,14 @@ public final class FanOutWorker implements ItemSourceListener
     }
 
     /**
-     * Conflate policy: a consumer that was behind is writable again (called from a task of its own or housekeeping,
-     * never from inside a flush). Each of its streams that missed updates gets the item's latest state once — from
-     * the source's image as an update with conflation info (a FieldList item) or an unsolicited refresh (a Map item:
-     * an update could not say which entries went away) — until the connection turns unwritable again; the rest wait
-     * for the next writability change.
+     * Conflate policy: a consumer that was behind is writable again; see {@link ItemFanOut#onCaughtUp}.
      */
     void onCaughtUp(final ConsumerSession session)
     {
-        if (isSendingConflated || session.isClosing)
-        {
-            return; // the loop below is already at work (it writes, so nothing should call back here; if it did)
-        }
-        isSendingConflated = true;
-        try
-        {
-            final long nowNs = System.nanoTime();
-            final ArrayList<ItemWatch> conflated = session.conflated;
-            while (!conflated.isEmpty() && session.isWritable() && !session.isClosing)
-            {
-                final ItemWatch watch = conflated.remove(conflated.size() - 1);
-                if (0 != watch.conflatedUpdates && ItemWatch.NOT_WATCHING != watch.index)
-                {
-                    sendConflated(watch, nowNs);
-                }
-                watch.conflatedUpdates = 0;
-            }
-        }
-        finally
-        {
-            isSendingConflated = false;
-        }
-        if (session.isLatencyProfile)
+        if (fanOut.onCaughtUp(session) && session.isLatencyProfile)
         {
             flushLatency();
         }
-    }
-
-    private void sendConflated(final ItemWatch watch, final long nowNs)
-    {
-        final ConsumerSession session = watch.session;
-        final int length = source.writeImage(watch.item.itemId, image);
-        if (length > 0 && imageMsg.wrap(image, 0, length) && RwfMsgDescriptor.REFRESH == imageMsg.msgClass())
-        {
-            final RwfMsgFlyweight latest = null == watch.view ? imageMsg : viewed.refresh(imageMsg, watch.view);
-            final boolean isFieldList = DataTypes.FIELD_LIST == latest.containerType();
-            final ByteBuf out = isFieldList ?
-                messages.conflatedUpdate(session.alloc(), latest, watch.streamId, watch.conflatedUpdates,
-                    TimeUnit.NANOSECONDS.toMillis(nowNs - watch.conflatedSinceNs)) :
-                messages.refreshFor(session.alloc(), latest, watch, false);
-            if (null != out)
-            {
-                session.write(out);
-                if (isFieldList)
-                {
-                    updatesOut++;
-                }
-                else
-                {
-                    refreshesOut++;
-                }
-                return;
-            }
-        }
-        // no image kept here (no cache, a private stream): a fresh one from upstream, sent as an unsolicited refresh
-        watch.isAwaitingRefresh = true;
-        watch.isResyncing = true;
-        source.refresh(watch.item.itemId);
     }
 
     void markDirty(final ConsumerSession session)
@@ -379,7 +299,7 @@ public final class FanOutWorker implements ItemSourceListener
 
     void messageWritten()
     {
-        messagesOut++;
+        counts.messagesOut++;
     }
 
     void countDisconnect(final DisconnectReason reason)
@@ -408,13 +328,13 @@ public final class FanOutWorker implements ItemSourceListener
 
     private void flushLatency()
     {
-        publishCounters();
+        counts.publish();
         flush(dirtyLatency);
     }
 
     private void flushTimed()
     {
-        publishCounters();
+        counts.publish();
         flush(dirtyTimed);
     }
 
@@ -446,63 +366,6 @@ public final class FanOutWorker implements ItemSourceListener
     {
         isInSourceBatch = false;
         afterSourceEvent();
-    }
-
-    private void publishCounters()
-    {
-        if (0 != messagesIn)
-        {
-            counters.messagesIn().getAndAdd(messagesIn);
-            messagesIn = 0;
-        }
-        if (0 != messagesOut)
-        {
-            counters.messagesOut().getAndAdd(messagesOut);
-            messagesOut = 0;
-        }
-        if (0 != refreshesOut)
-        {
-            counters.refreshesOut().getAndAdd(refreshesOut);
-            refreshesOut = 0;
-        }
-        if (0 != updatesOut)
-        {
-            counters.updatesOut().getAndAdd(updatesOut);
-            updatesOut = 0;
-        }
-        if (0 != statusOut)
-        {
-            counters.statusOut().getAndAdd(statusOut);
-            statusOut = 0;
-        }
-        if (0 != updatesConflated)
-        {
-            counters.updatesConflated().getAndAdd(updatesConflated);
-            updatesConflated = 0;
-        }
-        final ArrayList<ServiceTally> tallies = this.tallies;
-        for (int i = 0, size = tallies.size(); i < size; i++)
-        {
-            final ServiceTally tally = tallies.get(i);
-            if (0 != tally.updatesIn)
-            {
-                tally.counters.updatesIn().getAndAdd(tally.updatesIn);
-                tally.updatesIn = 0;
-            }
-        }
-    }
-
-    private ServiceTally tally(final int serviceId)
-    {
-        ServiceTally tally = tallyByServiceId.get(serviceId);
-        if (null == tally)
-        {
-            final ServiceInfo info = directory.info(serviceId);
-            tally = new ServiceTally(counters.service(serviceId, null == info ? "#" + serviceId : info.name()));
-            tallyByServiceId.put(serviceId, tally);
-            tallies.add(tally);
-        }
-        return tally;
     }
 
     private void housekeeping()
@@ -593,770 +456,44 @@ public final class FanOutWorker implements ItemSourceListener
 
     void onConsumerMessage(final ConsumerSession session, final ByteBuf message)
     {
-        messagesIn++;
-        final int length = message.readableBytes();
-        wrapInbound(message, length);
-        if (!inbound.wrap(inboundView, 0, length))
+        counts.messagesIn++;
+        final RwfMsgFlyweight inbound = requests.wrap(session, message);
+        if (null == inbound)
         {
-            onMalformed(session, length);
-            return;
+            return; // malformed: its stream was rejected or the connection closed
         }
         final int domainType = inbound.domainType();
         if (DomainTypes.LOGIN == domainType)
         {
-            onLoginMessage(session, message);
+            admin.onLoginMessage(session, inbound, message);
         }
         else if (!session.isLoggedIn)
         {
             if (RwfMsgDescriptor.REQUEST == inbound.msgClass())
             {
-                reject(session, domainType, inbound.streamId(), RejectReason.LOGIN_REQUIRED, StateCodes.USAGE_ERROR,
-                    "Login required");
+                replies.reject(session, domainType, inbound.streamId(), RejectReason.LOGIN_REQUIRED,
+                    StateCodes.USAGE_ERROR, "Login required");
             }
             else
             {
-                ignore(session, "before the login");
+                replies.ignore(session, inbound, "before the login");
             }
         }
         else if (DomainTypes.SOURCE == domainType)
         {
-            onDirectoryMessage(session, message);
+            admin.onDirectoryMessage(session, inbound, message);
         }
         else if (DomainTypes.DICTIONARY == domainType)
         {
-            onDictionaryMessage(session, message);
-        }
-        else if (RwfMsgDescriptor.REQUEST == inbound.msgClass())
-        {
-            onItemRequest(session, message);
-        }
-        else if (RwfMsgDescriptor.CLOSE == inbound.msgClass())
-        {
-            onItemClose(session, message);
-        }
-        else if (RwfMsgDescriptor.POST == inbound.msgClass())
-        {
-            posts.onPost(session, inbound, inboundView, length);
-        }
-        else if (RwfMsgDescriptor.GENERIC == inbound.msgClass())
-        {
-            onGeneric(session, length);
+            admin.onDictionaryMessage(session, inbound, message);
         }
         else
         {
-            ignore(session, "on an item stream (the server takes requests, closes and posts)");
+            requests.onItemMessage(session, message);
         }
-    }
-
-    /**
-     * A message the server does not act on: counted every time, logged the first time on a connection (a consumer
-     * that posts or sends generic messages in a loop must not flood the log). Nothing is answered: the stream, if
-     * any, stays as it was.
-     */
-    private void ignore(final ConsumerSession session, final String why)
-    {
-        counters.messagesIgnored().increment();
-        if (!session.hasIgnoredMessage)
-        {
-            session.hasIgnoredMessage = true;
-            LOG.warn("connection {}: ignored message class {} domain {} stream {} {}; further ones are only counted " +
-                "(p2p-messages-ignored): {}", session.connectionId, inbound.msgClass(), inbound.domainType(),
-                inbound.streamId(), why, session.describe());
-        }
-    }
-
-    private void wrapInbound(final ByteBuf message, final int length)
-    {
-        if (message.hasMemoryAddress())
-        {
-            inboundView.wrap(message.memoryAddress() + message.readerIndex(), length);
-        }
-        else if (message.hasArray())
-        {
-            inboundView.wrap(message.array(), message.arrayOffset() + message.readerIndex(), length);
-        }
-        else
-        {
-            inboundView.wrap(message.nioBuffer(message.readerIndex(), length));
-        }
-    }
-
-    private void onMalformed(final ConsumerSession session, final int length)
-    {
-        final String reason = inbound.errorReason();
-        if (length >= RwfMsgDescriptor.STREAM_ID_OFFSET + RwfMsgDescriptor.STREAM_ID_SIZE)
-        {
-            final int streamId = inboundView.getInt(RwfMsgDescriptor.STREAM_ID_OFFSET, RwfMsgDescriptor.BYTE_ORDER);
-            final int domainType = inboundView.getByte(RwfMsgDescriptor.DOMAIN_TYPE_OFFSET) & 0xFF;
-            if (DomainTypes.LOGIN != domainType && streamId != session.loginStreamId)
-            {
-                closeWatch(session, streamId);
-                reject(session, domainType, streamId, RejectReason.MALFORMED_REQUEST, StateCodes.USAGE_ERROR,
-                    "Malformed message: " + reason);
-                return;
-            }
-        }
-        session.disconnect(DisconnectReason.MALFORMED_MESSAGE, "malformed RWF message (" + length + " bytes): " +
-            reason);
-    }
-
-    private void reject(
-        final ConsumerSession session,
-        final int domainType,
-        final int streamId,
-        final RejectReason reason,
-        final int code,
-        final String text)
-    {
-        counters.rejected(reason).increment();
-        LOG.debug("connection {} stream {} rejected: {}: {}", session.connectionId, streamId, reason.label(), text);
-        session.write(messages.status(
-            session.alloc(), domainType, streamId, StreamStates.CLOSED, DataStates.SUSPECT, code, text));
-        statusOut++;
-    }
-
-    // ---------------------------------------------------------------- login
-
-    private void onLoginMessage(final ConsumerSession session, final ByteBuf message)
-    {
-        final int streamId = inbound.streamId();
-        if (RwfMsgDescriptor.CLOSE == inbound.msgClass())
-        {
-            if (session.isLoggedIn && streamId == session.loginStreamId)
-            {
-                // closing the login stream logs off: every stream of the user goes with it
-                logOff(session, "logoff");
-                session.startLoginClock(System.nanoTime());
-            }
-            return;
-        }
-        if (RwfMsgDescriptor.REQUEST != inbound.msgClass())
-        {
-            ignore(session, "on the login domain");
-            return;
-        }
-        if (CodecReturnCodes.SUCCESS != admin.reader.read(message, message.readerIndex(), message.readableBytes()) ||
-            CodecReturnCodes.SUCCESS != admin.loginDecoder.decode(admin.reader))
-        {
-            counters.rejected(RejectReason.MALFORMED_REQUEST).increment();
-            session.write(admin.loginReject(session, streamId, StateCodes.USAGE_ERROR, "Malformed login request"));
-            session.closeAfterLinger(DisconnectReason.LOGIN_REJECTED, "malformed login request");
-            return;
-        }
-        if (admin.loginDecoder.isProvider())
-        {
-            counters.rejected(RejectReason.PROVIDER_LOGIN).increment();
-            session.write(admin.loginReject(session, streamId, StateCodes.USAGE_ERROR,
-                "Provider logins are not accepted by " + settings.componentName() + ": publish through a distributor"));
-            session.closeAfterLinger(DisconnectReason.LOGIN_REJECTED,
-                "provider-role login by " + admin.loginDecoder.request().userName());
-            return;
-        }
-        final String denial = entitlements.login(session, admin.loginDecoder.request(), System.nanoTime());
-        if (null != denial)
-        {
-            counters.rejected(entitlements.loginRejectReason()).increment();
-            session.write(admin.loginReject(session, streamId, StateCodes.NOT_ENTITLED, denial));
-            session.closeAfterLinger(DisconnectReason.LOGIN_REJECTED, "login refused: " + denial);
-            return;
-        }
-        if (!session.isLoggedIn)
-        {
-            counters.loginsAccepted().increment();
-        }
-        session.isLoggedIn = true;
-        session.loginStreamId = streamId;
-        session.write(admin.loginAccept(session));
-    }
-
-    // ---------------------------------------------------------------- directory
-
-    private void ensureDirectory()
-    {
-        if (!isDirectoryLoaded)
-        {
-            directory.reset(source.services());
-            isDirectoryLoaded = true;
-        }
-    }
-
-    private void onDirectoryMessage(final ConsumerSession session, final ByteBuf message)
-    {
-        final int streamId = inbound.streamId();
-        if (RwfMsgDescriptor.CLOSE == inbound.msgClass())
-        {
-            if (streamId == session.directoryStreamId)
-            {
-                session.directoryStreamId = 0;
-            }
-            return;
-        }
-        if (RwfMsgDescriptor.REQUEST != inbound.msgClass())
-        {
-            ignore(session, "on the source directory domain");
-            return;
-        }
-        if (CodecReturnCodes.SUCCESS != admin.reader.read(message, message.readerIndex(), message.readableBytes()) ||
-            CodecReturnCodes.SUCCESS != admin.directoryDecoder.decode(admin.reader))
-        {
-            reject(session, DomainTypes.SOURCE, streamId, RejectReason.MALFORMED_REQUEST, StateCodes.USAGE_ERROR,
-                "Malformed source directory request");
-            return;
-        }
-        ensureDirectory();
-        int serviceId = admin.directoryDecoder.serviceId();
-        if (null != admin.directoryDecoder.serviceName())
-        {
-            serviceId = directory.serviceIdByName(admin.directoryDecoder.serviceName());
-        }
-        if ((null != admin.directoryDecoder.serviceName() || serviceId >= 0) && null == directory.info(serviceId))
-        {
-            reject(session, DomainTypes.SOURCE, streamId, RejectReason.UNKNOWN_SERVICE, StateCodes.SOURCE_UNKNOWN,
-                "Unknown service");
-            return;
-        }
-        if (serviceId >= 0 && !entitlements.mayUseService(session, directory.info(serviceId)))
-        {
-            reject(session, DomainTypes.SOURCE, streamId, RejectReason.NOT_ENTITLED, StateCodes.NOT_ENTITLED,
-                "User " + session.userName + " is not entitled to service " + directory.info(serviceId).name());
-            return;
-        }
-        final long filter = admin.directoryDecoder.filter();
-        session.write(admin.directoryRefresh(session, streamId, filter, serviceId,
-            entitlements.visibleServices(session, directory.services(), directory)));
-        if (admin.directoryDecoder.streaming())
-        {
-            session.directoryStreamId = streamId;
-            session.directoryFilter = filter;
-            session.directoryServiceId = serviceId;
-        }
-        else if (streamId == session.directoryStreamId)
-        {
-            session.directoryStreamId = 0;
-        }
-    }
-
-    private void notifyDirectoryWatchers(final Service change, final ServiceInfo info)
-    {
-        changedServices.clear();
-        changedServices.add(change);
-        for (int i = 0, size = sessions.size(); i < size; i++)
-        {
-            final ConsumerSession session = sessions.get(i);
-            if (0 != session.directoryStreamId && !session.isClosing &&
-                (session.directoryServiceId < 0 || session.directoryServiceId == change.serviceId()) &&
-                entitlements.mayUseService(session, info))
-            {
-                session.write(admin.directoryUpdate(
-                    session, session.directoryStreamId, session.directoryFilter, changedServices));
-            }
-        }
-        changedServices.clear();
-    }
-
-    // ---------------------------------------------------------------- dictionary
-
-    private void onDictionaryMessage(final ConsumerSession session, final ByteBuf message)
-    {
-        if (RwfMsgDescriptor.REQUEST != inbound.msgClass())
-        {
-            if (RwfMsgDescriptor.CLOSE != inbound.msgClass()) // a dictionary is sent whole: its close has no work
-            {
-                ignore(session, "on the dictionary domain");
-            }
-            return;
-        }
-        final int streamId = inbound.streamId();
-        if (CodecReturnCodes.SUCCESS != admin.reader.read(message, message.readerIndex(), message.readableBytes()) ||
-            CodecReturnCodes.SUCCESS != admin.dictionaryDecoder.decode(admin.reader))
-        {
-            reject(session, DomainTypes.DICTIONARY, streamId, RejectReason.MALFORMED_REQUEST,
-                StateCodes.USAGE_ERROR, "Malformed dictionary request");
-            return;
-        }
-        final boolean isField = admin.dictionaryDecoder.isFieldDictionary();
-        if (!isField && !admin.dictionaryDecoder.isEnumTypeDictionary())
-        {
-            reject(session, DomainTypes.DICTIONARY, streamId, RejectReason.UNKNOWN_DICTIONARY, StateCodes.NOT_FOUND,
-                "Dictionary " + admin.dictionaryDecoder.request().dictionaryName() + " is not available");
-            return;
-        }
-        if (!admin.writeDictionary(session, isField))
-        {
-            LOG.error("connection {}: dictionary encoding failed", session.connectionId);
-            reject(session, DomainTypes.DICTIONARY, streamId, RejectReason.UNKNOWN_DICTIONARY, StateCodes.ERROR,
-                "Dictionary encoding failed");
-        }
-    }
-
-    // ---------------------------------------------------------------- item requests
-
-    private void onItemRequest(final ConsumerSession session, final ByteBuf message)
-    {
-        final int streamId = inbound.streamId();
-        final int flags = inbound.flags();
-        final boolean isStreaming = 0 != (flags & RwfMsgFlags.Request.STREAMING);
-        FieldView view = null;
-        if (0 != (flags & RwfMsgFlags.Request.HAS_VIEW))
-        {
-            final int read = admin.reader.read(message, message.readerIndex(), message.readableBytes());
-            if (CodecReturnCodes.SUCCESS != read || !viewDecoder.decode(admin.reader.iterator()))
-            {
-                closeWatch(session, streamId);
-                reject(session, inbound.domainType(), streamId, RejectReason.MALFORMED_REQUEST, StateCodes.USAGE_ERROR,
-                    "Invalid view: " + (null == viewDecoder.error() ? "undecodable request" : viewDecoder.error()));
-                return;
-            }
-            view = viewDecoder.view();
-        }
-        if (0 != (flags & RwfMsgFlags.Request.HAS_BATCH))
-        {
-            if (0 != (flags & RwfMsgFlags.Request.PRIVATE_STREAM))
-            {
-                reject(session, inbound.domainType(), streamId, RejectReason.MALFORMED_REQUEST,
-                    StateCodes.USAGE_ERROR, "Private streams are requested one by one, not in a batch");
-                return;
-            }
-            onBatchRequest(session, message, isStreaming, flags, view);
-            return;
-        }
-        final ItemWatch existing = session.watches.get(streamId);
-        if (null != existing)
-        {
-            reissue(existing, isStreaming, flags, view);
-            return;
-        }
-        final RwfMsgKeyFlyweight key = inbound.key();
-        if (!inbound.hasMsgKey() || !key.hasServiceId() || !key.hasName())
-        {
-            reject(session, inbound.domainType(), streamId, RejectReason.MALFORMED_REQUEST, StateCodes.USAGE_ERROR,
-                "Item request needs a serviceId and a name in its msgKey");
-            return;
-        }
-        if (0 != (flags & RwfMsgFlags.Request.PRIVATE_STREAM))
-        {
-            openPrivateWatch(session, inbound.domainType(), streamId, key.serviceId(), key.nameOffset(),
-                key.nameLength(), key.hasNameType() ? key.nameType() : 1, view);
-            return;
-        }
-        openWatch(session, inbound.domainType(), streamId, key.serviceId(), inboundView, key.nameOffset(),
-            key.nameLength(), key.hasNameType() ? key.nameType() : 1, isStreaming, view);
-    }
-
-    private void onBatchRequest(
-        final ConsumerSession session,
-        final ByteBuf message,
-        final boolean isStreaming,
-        final int flags,
-        final FieldView view)
-    {
-        final int batchStreamId = inbound.streamId();
-        final int domainType = inbound.domainType();
-        final RwfMsgKeyFlyweight key = inbound.key();
-        if (!inbound.hasMsgKey() || !key.hasServiceId())
-        {
-            reject(session, domainType, batchStreamId, RejectReason.MALFORMED_REQUEST, StateCodes.USAGE_ERROR,
-                "Batch request needs a serviceId in its msgKey");
-            return;
-        }
-        final int serviceId = key.serviceId();
-        final int nameType = key.hasNameType() ? key.nameType() : 1;
-        final int count;
-        if (CodecReturnCodes.SUCCESS != admin.reader.read(message, message.readerIndex(), message.readableBytes()) ||
-            (count = batchLists.decodeItemList(admin.reader.iterator())) < 0)
-        {
-            reject(session, domainType, batchStreamId, RejectReason.MALFORMED_REQUEST, StateCodes.USAGE_ERROR,
-                "Batch request without a valid :ItemList");
-            return;
-        }
-        session.write(messages.status(session.alloc(), domainType, batchStreamId, StreamStates.CLOSED, DataStates.OK,
-            StateCodes.NONE, "Stream closed for batch"));
-        statusOut++;
-        for (int i = 0; i < count; i++)
-        {
-            final int streamId = batchStreamId + 1 + i;
-            final ItemWatch existing = session.watches.get(streamId);
-            if (null != existing)
-            {
-                reissue(existing, isStreaming, flags, view);
-            }
-            else
-            {
-                openWatch(session, domainType, streamId, serviceId, batchLists.names(), batchLists.nameOffset(i),
-                    batchLists.nameLength(i), nameType, isStreaming, view);
-            }
-        }
-    }
-
-    private void reissue(final ItemWatch watch, final boolean isStreaming, final int flags, final FieldView view)
-    {
-        watch.isStreaming = isStreaming;
-        watch.item.view(watch, view);
-        if (0 == (flags & RwfMsgFlags.Request.NO_REFRESH))
-        {
-            watch.isAwaitingRefresh = true;
-            requestFor(watch.item, isStreaming);
-        }
-        else
-        {
-            widenUpstreamView(watch.item);
-        }
-    }
-
-    /**
-     * A watcher joined or reissued and awaits an image: a snapshot item turns streaming, or the view is widened, or
-     * the image is asked for as it stands.
-     */
-    private void requestFor(final WatchedItem item, final boolean isStreaming)
-    {
-        if ((isStreaming && !item.isUpstreamStreaming) || !widenUpstreamView(item))
-        {
-            requestImage(item, isStreaming);
-        }
-    }
-
-    /**
-     * An item asked for upstream with a view that lacks fields its watchers now want is asked for again with their
-     * union (or every field); its refresh reaches the watchers awaiting one. A narrower union is not asked for.
-     *
-     * @return true if asked again.
-     */
-    private boolean widenUpstreamView(final WatchedItem item)
-    {
-        final FieldView asked = item.upstreamView;
-        if (null == asked || item.isPrivate)
-        {
-            return false;
-        }
-        final FieldView wanted = item.wantedView();
-        if (asked.covers(wanted))
-        {
-            return false;
-        }
-        item.upstreamView = wanted;
-        source.widenView(item.itemId, wanted);
-        return true;
-    }
-
-    private void requestImage(final WatchedItem item, final boolean isStreaming)
-    {
-        if (isStreaming && !item.isUpstreamStreaming)
-        {
-            // a snapshot item turns streaming: asked for again, with the view its watchers now want
-            item.isUpstreamStreaming = true;
-            if (null != item.upstreamView && !item.isPrivate && !item.upstreamView.covers(item.wantedView()))
-            {
-                item.upstreamView = item.wantedView();
-            }
-            final ItemKey key = item.key;
-            source.open(item.itemId, key.domainType(), key.serviceId(), new UnsafeBuffer(key.nameBytes()), 0,
-                key.nameLength(), true, item.upstreamView);
-        }
-        else if (item.hasImage)
-        {
-            source.refresh(item.itemId);
-        }
-    }
-
-    private void openWatch(
-        final ConsumerSession session,
-        final int domainType,
-        final int streamId,
-        final int serviceId,
-        final DirectBuffer name,
-        final int nameOffset,
-        final int nameLength,
-        final int nameType,
-        final boolean isStreaming,
-        final FieldView view)
-    {
-        if (!isRequestable(session, domainType, streamId, serviceId, name, nameOffset, nameLength))
-        {
-            return;
-        }
-        if (session.watches.size() >= settings.maxItemsPerConsumer())
-        {
-            reject(session, domainType, streamId, RejectReason.CONSUMER_ITEM_LIMIT, StateCodes.TOO_MANY_ITEMS,
-                "Item limit per consumer (" + settings.maxItemsPerConsumer() + ") reached");
-            return;
-        }
-        WatchedItem item = items.get(lookupKey.set(domainType, serviceId, name, nameOffset, nameLength));
-        final boolean isNew = null == item;
-        if (isNew)
-        {
-            if (counters.itemsOpen().increment() >= settings.maxItems())
-            {
-                counters.itemsOpen().decrement();
-                reject(session, domainType, streamId, RejectReason.SERVER_ITEM_LIMIT, StateCodes.TOO_MANY_ITEMS,
-                    "Server item limit (" + settings.maxItems() + ") reached");
-                return;
-            }
-            item = new WatchedItem(allocateItemId(), lookupKey.copy(), isStreaming, tally(serviceId));
-            item.upstreamView = view;
-            item.tally.counters.itemsOpen().increment();
-            items.put(item.key, item);
-            itemsById[item.itemId] = item;
-        }
-        final ItemWatch watch = new ItemWatch(session, streamId, item, nameType, isStreaming);
-        watch.view = view;
-        item.addWatcher(watch);
-        session.watches.put(streamId, watch);
-        counters.watchlistEntries().increment();
-        if (isNew)
-        {
-            source.open(item.itemId, domainType, serviceId, name, nameOffset, nameLength, isStreaming, view);
-        }
-        else
-        {
-            if (null != item.statusBeforeImage)
-            {
-                final byte[] status = item.statusBeforeImage;
-                session.writeCopy(new UnsafeBuffer(status), 0, status.length, streamId, messages);
-                statusOut++;
-            }
-            requestFor(item, isStreaming);
-        }
-    }
-
-    /**
-     * @return true if the service is in the directory and the name's length is valid; else the request is rejected.
-     */
-    private boolean isRequestable(
-        final ConsumerSession session, final int domainType, final int streamId, final int serviceId,
-        final DirectBuffer name, final int nameOffset, final int nameLength)
-    {
-        ensureDirectory();
-        if (null == directory.info(serviceId))
-        {
-            reject(session, domainType, streamId, RejectReason.UNKNOWN_SERVICE, StateCodes.SOURCE_UNKNOWN,
-                "Service id " + serviceId + " is not in the source directory");
-            return false;
-        }
-        if (0 == nameLength || nameLength > MAX_NAME_LENGTH)
-        {
-            reject(session, domainType, streamId, RejectReason.MALFORMED_REQUEST, StateCodes.USAGE_ERROR,
-                "Item name must be 1 to 255 bytes");
-            return false;
-        }
-        final ServiceInfo info = directory.info(serviceId);
-        if (!entitlements.mayUseService(session, info))
-        {
-            final String why = "User " + session.userName + " is not entitled to service " + info.name();
-            entitlements.denied(session, domainType, info.name(), name, nameOffset, nameLength,
-                UsageEvent.ITEM_DENIED, why);
-            reject(session, domainType, streamId, RejectReason.NOT_ENTITLED, StateCodes.NOT_ENTITLED, why);
-            return false;
-        }
-        return true;
-    }
-
-    /**
-     * A private stream: an item of its own (one watcher, never in the item table, so never shared) opened on the
-     * source as private, which never caches it.
-     */
-    private void openPrivateWatch(
-        final ConsumerSession session,
-        final int domainType,
-        final int streamId,
-        final int serviceId,
-        final int nameOffset,
-        final int nameLength,
-        final int nameType,
-        final FieldView view)
-    {
-        if (!isRequestable(session, domainType, streamId, serviceId, inboundView, nameOffset, nameLength))
-        {
-            return;
-        }
-        if (session.watches.size() >= settings.maxItemsPerConsumer() ||
-            counters.itemsOpen().increment() >= settings.maxItems())
-        {
-            if (session.watches.size() < settings.maxItemsPerConsumer())
-            {
-                counters.itemsOpen().decrement();
-            }
-            reject(session, domainType, streamId, session.watches.size() >= settings.maxItemsPerConsumer() ?
-                RejectReason.CONSUMER_ITEM_LIMIT : RejectReason.SERVER_ITEM_LIMIT, StateCodes.TOO_MANY_ITEMS,
-                "Item limit reached");
-            return;
-        }
-        final WatchedItem item = new WatchedItem(allocateItemId(),
-            lookupKey.set(domainType, serviceId, inboundView, nameOffset, nameLength).copy(), true, tally(serviceId));
-        item.isPrivate = true;
-        item.tally.counters.itemsOpen().increment();
-        itemsById[item.itemId] = item;
-        final ItemWatch watch = new ItemWatch(session, streamId, item, nameType, true);
-        watch.view = view;
-        item.addWatcher(watch);
-        session.watches.put(streamId, watch);
-        counters.watchlistEntries().increment();
-        if (!source.openPrivate(item.itemId, domainType, serviceId, inboundView, nameOffset, nameLength, view))
-        {
-            item.removeWatcher(watch);
-            session.watches.remove(streamId);
-            counters.watchlistEntries().decrement();
-            freeItem(item);
-            reject(session, domainType, streamId, RejectReason.MALFORMED_REQUEST, StateCodes.USAGE_ERROR,
-                "Private streams are not served here");
-        }
-    }
-
-    /**
-     * A consumer's GenericMsg on an open item stream goes to the item's provider; anywhere else it is ignored.
-     */
-    private void onGeneric(final ConsumerSession session, final int length)
-    {
-        final ItemWatch watch = session.watches.get(inbound.streamId());
-        if (null == watch || !source.generic(watch.item.itemId, inboundView, 0, length))
-        {
-            ignore(session, "(a generic message on no open item stream, or before the item's first image)");
-        }
-    }
-
-    @Override
-    public void onGeneric(final int itemId, final DirectBuffer buffer, final int offset, final int length)
-    {
-        final WatchedItem item = item(itemId);
-        if (null == item)
-        {
-            return;
-        }
-        for (int i = 0, size = item.watcherCount(); i < size; i++)
-        {
-            final ItemWatch watch = item.watcher(i);
-            watch.session.writeCopy(buffer, offset, length, watch.streamId, messages);
-        }
-        afterSourceEvent();
-    }
-
-    private void onItemClose(final ConsumerSession session, final ByteBuf message)
-    {
-        if (DataTypes.ELEMENT_LIST == inbound.containerType() && inbound.payloadLength() > 0 &&
-            CodecReturnCodes.SUCCESS == admin.reader.read(message, message.readerIndex(), message.readableBytes()))
-        {
-            final IntArrayList streamIds = batchLists.decodeStreamIdList(admin.reader.iterator());
-            if (null != streamIds)
-            {
-                for (int i = 0, size = streamIds.size(); i < size; i++)
-                {
-                    closeWatch(session, streamIds.getInt(i));
-                }
-            }
-        }
-        closeWatch(session, inbound.streamId());
-    }
-
-    private void closeWatch(final ConsumerSession session, final int streamId)
-    {
-        final ItemWatch watch = session.watches.remove(streamId);
-        if (null != watch)
-        {
-            entitlements.closed(watch, directory.info(watch.serviceId), "closed by the consumer");
-            detach(watch);
-        }
-    }
-
-    private void detach(final ItemWatch watch)
-    {
-        final WatchedItem item = watch.item;
-        if (item.removeWatcher(watch))
-        {
-            counters.watchlistEntries().decrement();
-            if (0 == item.watcherCount())
-            {
-                freeItem(item);
-            }
-        }
-    }
-
-    private int allocateItemId()
-    {
-        if (!freeItemIds.isEmpty())
-        {
-            return freeItemIds.removeAt(freeItemIds.size() - 1);
-        }
-        final int itemId = nextItemId++;
-        if (itemId == itemsById.length)
-        {
-            itemsById = java.util.Arrays.copyOf(itemsById, itemsById.length * 2);
-        }
-        return itemId;
-    }
-
-    private void freeItem(final WatchedItem item)
-    {
-        if (itemsById[item.itemId] != item)
-        {
-            return;
-        }
-        source.close(item.itemId);
-        if (!item.isPrivate)
-        {
-            items.remove(item.key);
-        }
-        itemsById[item.itemId] = null;
-        freeItemIds.addInt(item.itemId);
-        counters.itemsOpen().decrement();
-        item.tally.counters.itemsOpen().decrement();
-    }
-
-    private WatchedItem item(final int itemId)
-    {
-        return itemId >= 0 && itemId < itemsById.length ? itemsById[itemId] : null;
     }
 
     // ---------------------------------------------------------------- entitlements
-
-    /**
-     * Ends a consumer's login: every stream of it closes (each granted one recorded as closed), then the logoff.
-     */
-    private void logOff(final ConsumerSession session, final String reason)
-    {
-        for (final ItemWatch watch : session.watches.values())
-        {
-            entitlements.closed(watch, directory.info(watch.serviceId), reason);
-            detach(watch);
-        }
-        entitlements.logoff(session, reason);
-        session.watches.clear();
-        session.directoryStreamId = 0;
-        session.isLoggedIn = false;
-    }
-
-    /**
-     * Checks a watch against its item's lock as a refresh brings it: a watch the user may not have is closed with
-     * Closed/NotEntitled (a first refresh: denied; a stream already granted: withdrawn); a first grant is recorded.
-     *
-     * @return true if the watch may have the refresh.
-     */
-    private boolean isEntitled(final ItemWatch watch, final int index, final ServiceInfo info, final long nowMs)
-    {
-        final String denial = entitlements.itemDenial(watch, info);
-        if (null == denial)
-        {
-            if (0 == watch.grantedMs)
-            {
-                entitlements.granted(watch, info, nowMs);
-            }
-            return true;
-        }
-        watch.item.removeWatcherAt(index);
-        watch.session.watches.remove(watch.streamId);
-        counters.watchlistEntries().decrement();
-        if (0 == watch.grantedMs)
-        {
-            entitlements.denied(watch, info, denial);
-            reject(watch.session, watch.item.key.domainType(), watch.streamId, RejectReason.NOT_ENTITLED,
-                StateCodes.NOT_ENTITLED, denial);
-        }
-        else
-        {
-            entitlements.closed(watch, info, "permission withdrawn: " + denial);
-            reject(watch.session, watch.item.key.domainType(), watch.streamId, RejectReason.ENTITLEMENT_WITHDRAWN,
-                StateCodes.NOT_ENTITLED, denial);
-        }
-        return false;
-    }
 
     /**
      * The entitlements changed (worker thread): every logged-in consumer is checked again. A user no longer allowed to
@@ -1377,13 +514,7 @@ public final class FanOutWorker implements ItemSourceListener
             final String denial = entitlements.recheckLogin(session);
             if (null != denial)
             {
-                counters.rejected(RejectReason.ENTITLEMENT_WITHDRAWN).increment();
-                // logged off now, not at the disconnect: nothing more reaches the user while the reject lingers,
-                // and the disconnect finds no grant or login left to record
-                logOff(session, "permission withdrawn: " + denial);
-                session.write(admin.loginReject(session, session.loginStreamId, StateCodes.NOT_ENTITLED,
-                    "Permission withdrawn: " + denial));
-                session.closeAfterLinger(DisconnectReason.LOGIN_REJECTED, "permission withdrawn: " + denial);
+                admin.withdrawLogin(session, denial);
                 continue;
             }
             withdrawn.clear();
@@ -1397,71 +528,16 @@ public final class FanOutWorker implements ItemSourceListener
             for (int w = 0; w < withdrawn.size(); w++)
             {
                 final ItemWatch watch = withdrawn.get(w);
-                if (!isEntitled(watch, watch.index, directory.info(watch.serviceId), nowMs) &&
+                if (!fanOut.isEntitled(watch, watch.index, directory.info(watch.serviceId), nowMs) &&
                     0 == watch.item.watcherCount())
                 {
-                    freeItem(watch.item);
+                    items.freeItem(watch.item);
                 }
             }
             withdrawn.clear();
-            tellDirectoryChanges(session, before);
+            admin.tellDirectoryChanges(session, before);
         }
         afterSourceEvent();
-    }
-
-    private void tellDirectoryChanges(final ConsumerSession session, final UserRights before)
-    {
-        if (0 == session.directoryStreamId)
-        {
-            return;
-        }
-        changedServices.clear();
-        ensureDirectory();
-        for (final Service service : directory.services())
-        {
-            final ServiceInfo info = directory.info(service.serviceId());
-            final boolean was = before.mayUseService(info.name());
-            final boolean is = session.rights.mayUseService(info.name());
-            if (was != is && (session.directoryServiceId < 0 || session.directoryServiceId == info.serviceId()))
-            {
-                changedServices.add(is ? directory.added(info) : DirectoryView.deleted(info.serviceId()));
-            }
-        }
-        if (!changedServices.isEmpty())
-        {
-            session.write(admin.directoryUpdate(
-                session, session.directoryStreamId, session.directoryFilter, changedServices));
-        }
-        changedServices.clear();
-    }
-
-    /**
-     * A post meets the lock its item's provider gave: on-stream the watch's item, off-stream the item if it is open in
-     * this worker (else only the file's lock for its name is known). A stream not yet granted takes no post: its lock
-     * may still be on its way.
-     */
-    private String postDenial(
-        final ConsumerSession session, final int domainType, final int serviceId, final ItemWatch watch,
-        final DirectBuffer name, final int nameOffset, final int nameLength)
-    {
-        final ServiceInfo info = directory.info(serviceId);
-        final String denial;
-        if (null != watch && 0 == watch.grantedMs && session.rights != UserRights.ALL)
-        {
-            denial = "stream " + watch.streamId + " is not granted yet: no post before its refresh";
-        }
-        else
-        {
-            final WatchedItem item = null != watch ? watch.item : nameLength > 0 && nameLength <= MAX_NAME_LENGTH ?
-                items.get(lookupKey.set(domainType, serviceId, name, nameOffset, nameLength)) : null;
-            denial = entitlements.postDenial(session, info, item, name, nameOffset, nameLength);
-        }
-        if (null != denial)
-        {
-            entitlements.denied(session, domainType, null == info ? "service id " + serviceId : info.name(), name,
-                nameOffset, nameLength, UsageEvent.POST_DENIED, denial);
-        }
-        return denial;
     }
 
     // ---------------------------------------------------------------- posts
@@ -1482,216 +558,61 @@ public final class FanOutWorker implements ItemSourceListener
     public void onRefresh(
         final int itemId, final boolean solicited, final DirectBuffer buffer, final int offset, final int length)
     {
-        final WatchedItem item = item(itemId);
-        if (null == item)
+        final WatchedItem item = items.item(itemId);
+        if (null != item && fanOut.onRefresh(item, solicited, buffer, offset, length))
         {
-            return;
+            afterSourceEvent();
         }
-        if (!sourceMsg.wrap(buffer, offset, length) || RwfMsgDescriptor.REFRESH != sourceMsg.msgClass())
-        {
-            LOG.warn("item {}: source sent a malformed refresh: {}", item.key, sourceMsg.errorReason());
-            return;
-        }
-        final boolean isComplete = 0 != (sourceMsg.flags() & RwfMsgFlags.Refresh.REFRESH_COMPLETE);
-        final boolean isStreamingImage = StreamStates.NON_STREAMING != sourceMsg.streamState();
-        if (isComplete && isStreamingImage)
-        {
-            item.hasImage = true;
-            item.statusBeforeImage = null;
-        }
-        final boolean isLockChanged = EntitlementChecks.takeLock(
-            item, buffer, sourceMsg.permDataOffset(), sourceMsg.permDataLength());
-        final ServiceInfo info = directory.info(item.key.serviceId());
-        final long nowMs = System.currentTimeMillis();
-        for (int i = item.watcherCount() - 1; i >= 0; i--)
-        {
-            final ItemWatch watch = item.watcher(i);
-            if ((watch.isAwaitingRefresh || isLockChanged) && !isEntitled(watch, i, info, nowMs))
-            {
-                continue;
-            }
-            // a snapshot image cannot start a stream: a streaming watcher waits for the refresh of its upgrade
-            if ((solicited && !watch.isAwaitingRefresh) || (watch.isStreaming && !isStreamingImage))
-            {
-                continue;
-            }
-            final ByteBuf out = messages.refreshFor(watch.session.alloc(),
-                null == watch.view ? sourceMsg : viewed.refresh(sourceMsg, watch.view), watch,
-                watch.isAwaitingRefresh && !watch.isResyncing);
-            if (null == out)
-            {
-                LOG.warn("item {}: cannot re-encode the source's refresh for stream {}", item.key, watch.streamId);
-                continue;
-            }
-            watch.session.write(out);
-            refreshesOut++;
-            watch.conflatedUpdates = 0; // the image holds whatever it missed
-            if (isComplete)
-            {
-                watch.isAwaitingRefresh = false;
-                watch.isResyncing = false;
-                if (!watch.isStreaming)
-                {
-                    item.removeWatcherAt(i);
-                    watch.session.watches.remove(watch.streamId);
-                    counters.watchlistEntries().decrement();
-                    entitlements.closed(watch, info, "snapshot");
-                }
-            }
-        }
-        if (0 == item.watcherCount())
-        {
-            freeItem(item);
-        }
-        afterSourceEvent();
     }
 
     @Override
     public void onUpdate(final int itemId, final DirectBuffer buffer, final int offset, final int length)
     {
-        final WatchedItem item = item(itemId);
-        if (null == item)
+        final WatchedItem item = items.item(itemId);
+        if (null != item)
         {
-            return;
-        }
-        item.tally.updatesIn++;
-        if (item.hasViews())
-        {
-            updateViews(item, buffer, offset, length);
-        }
-        else
-        {
-            for (int i = 0, size = item.watcherCount(); i < size; i++)
-            {
-                final ItemWatch watch = item.watcher(i);
-                if (!watch.isAwaitingRefresh && !watch.session.isClosing)
-                {
-                    if (isConflating && watch.session.holdsBackUpdate(watch))
-                    {
-                        updatesConflated++;
-                        continue;
-                    }
-                    watch.session.writeCopy(buffer, offset, length, watch.streamId, messages);
-                    updatesOut++;
-                }
-            }
-        }
-        afterSourceEvent();
-    }
-
-    /**
-     * An update for an item some of whose watchers have views: each distinct view's copy is filtered once; a watcher
-     * whose view keeps none of the update's fields is sent nothing.
-     */
-    private void updateViews(final WatchedItem item, final DirectBuffer buffer, final int offset, final int length)
-    {
-        viewed.beginUpdate(buffer, offset, length);
-        for (int i = 0, size = item.watcherCount(); i < size; i++)
-        {
-            final ItemWatch watch = item.watcher(i);
-            if (watch.isAwaitingRefresh || watch.session.isClosing)
-            {
-                continue;
-            }
-            if (isConflating && watch.session.holdsBackUpdate(watch))
-            {
-                updatesConflated++;
-                continue;
-            }
-            if (null == watch.view || !viewed.filterUpdate(watch.view))
-            {
-                watch.session.writeCopy(buffer, offset, length, watch.streamId, messages);
-                updatesOut++;
-            }
-            else if (viewed.keptFields() > 0)
-            {
-                watch.session.writeCopy(
-                    viewed.buffer(), viewed.offset(), viewed.length(), watch.streamId, messages);
-                updatesOut++;
-            }
+            fanOut.onUpdate(item, buffer, offset, length);
+            afterSourceEvent();
         }
     }
 
     @Override
     public void onStatus(final int itemId, final DirectBuffer buffer, final int offset, final int length)
     {
-        final WatchedItem item = item(itemId);
-        if (null == item)
+        final WatchedItem item = items.item(itemId);
+        if (null != item)
         {
-            return;
+            fanOut.onStatus(item, buffer, offset, length);
+            afterSourceEvent();
         }
-        boolean isClosing = false;
-        int code = StateCodes.NONE;
-        // a provider may lock (or lock anew) an item in a status: the watchers it already granted are checked again
-        final boolean isWrapped = sourceMsg.wrap(buffer, offset, length);
-        final boolean isLockChanged = isWrapped &&
-            EntitlementChecks.takeLock(item, buffer, sourceMsg.permDataOffset(), sourceMsg.permDataLength());
-        if (isWrapped && sourceMsg.hasState())
+    }
+
+    @Override
+    public void onGeneric(final int itemId, final DirectBuffer buffer, final int offset, final int length)
+    {
+        final WatchedItem item = items.item(itemId);
+        if (null != item)
         {
-            final int streamState = sourceMsg.streamState();
-            isClosing = StreamStates.OPEN != streamState;
-            code = sourceMsg.stateCode();
-            if (!isClosing && !item.hasImage)
-            {
-                final byte[] status = new byte[length];
-                buffer.getBytes(offset, status);
-                item.statusBeforeImage = status;
-            }
+            fanOut.onGeneric(item, buffer, offset, length);
+            afterSourceEvent();
         }
-        final ServiceInfo info = directory.info(item.key.serviceId());
-        final long nowMs = System.currentTimeMillis();
-        for (int i = item.watcherCount() - 1; i >= 0; i--)
-        {
-            final ItemWatch watch = item.watcher(i);
-            if (isLockChanged && !watch.isAwaitingRefresh && !isEntitled(watch, i, info, nowMs))
-            {
-                continue;
-            }
-            watch.session.writeCopy(buffer, offset, length, watch.streamId, messages);
-            statusOut++;
-            if (isClosing)
-            {
-                item.removeWatcherAt(i);
-                watch.session.watches.remove(watch.streamId);
-                counters.watchlistEntries().decrement();
-                entitlements.closed(watch, info, "closed by the source");
-                if (StateCodes.NOT_FOUND == code)
-                {
-                    counters.rejected(RejectReason.NOT_FOUND).increment();
-                }
-            }
-        }
-        if (0 == item.watcherCount())
-        {
-            freeItem(item);
-        }
-        afterSourceEvent();
     }
 
     @Override
     public void onServiceChanged(final ServiceInfo service)
     {
-        if (!isDirectoryLoaded)
+        if (admin.onServiceChanged(service))
         {
-            ensureDirectory();
-            return;
+            afterSourceEvent();
         }
-        final boolean isNew = directory.put(service);
-        notifyDirectoryWatchers(isNew ? directory.added(service) : directory.stateChange(service), service);
-        afterSourceEvent();
     }
 
     @Override
     public void onServiceRemoved(final int serviceId)
     {
-        if (!isDirectoryLoaded)
+        if (admin.onServiceRemoved(serviceId))
         {
-            ensureDirectory();
-            return;
+            afterSourceEvent();
         }
-        final ServiceInfo removed = directory.info(serviceId);
-        directory.remove(serviceId);
-        notifyDirectoryWatchers(DirectoryView.deleted(serviceId), removed);
-        afterSourceEvent();
     }
 }
