@@ -35,6 +35,8 @@ import picocli.CommandLine.Option;
  * p2p-server consumes as a sink; the highest rate the distributor takes without pushing back and the sink receives
  * whole (its {@code backbone-messages-in} and {@code backbone-gaps} counters).</li>
  * </ul>
+ * Every run writes {@code report.md}, {@code results.csv} and {@code throughput.svg} ({@link ThroughputChart});
+ * {@code --chart-from CSV --out SVG} draws the chart of a committed {@code results.csv} without running anything.
  */
 @Command(
     name = "mdhub bench throughput",
@@ -79,8 +81,13 @@ public final class ThroughputBench implements Callable<Integer>
     @Option(names = "--jvm-opts", description = "JVM options for every process (default ${DEFAULT-VALUE}).")
     String jvmOpts = "-Xms256m -Xmx2g -XX:+UseParallelGC -XX:+UseTransparentHugePages";
 
-    @Option(names = "--out", description = "Report directory (default target/bench-throughput-<time>).")
+    @Option(names = "--out", description = "Report directory (default target/bench-throughput-<time>); with " +
+        "--chart-from, the SVG file to write.")
     Path out;
+
+    @Option(names = "--chart-from", paramLabel = "CSV", description = "Run nothing: draw the chart of this " +
+        "results.csv into the SVG file --out names.")
+    Path chartFrom;
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -115,6 +122,10 @@ public final class ThroughputBench implements Callable<Integer>
     public Integer call() throws Exception
     {
         final PrintWriter console = spec.commandLine().getOut();
+        if (null != chartFrom)
+        {
+            return chartFrom(console);
+        }
         final Path root = LatencyBench.checkoutRoot();
         final Path dir = BenchProcesses.reportDir(root, out, "throughput");
         Files.createDirectories(dir);
@@ -132,9 +143,28 @@ public final class ThroughputBench implements Callable<Integer>
             runTest(test, root, dir.resolve(test), jvm, steps, console);
         }
         writeReport(dir, steps);
+        if (!steps.isEmpty())
+        {
+            ThroughputChart.write(steps, dir.resolve("throughput.svg"));
+        }
         console.printf("bench throughput: report %s%n", dir.resolve("report.md"));
         console.flush();
         return steps.isEmpty() ? 1 : 0;
+    }
+
+    /**
+     * {@code --chart-from CSV --out SVG}: the chart of a committed run, drawn again without running it.
+     */
+    int chartFrom(final PrintWriter console) throws IOException
+    {
+        if (null == out)
+        {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--chart-from needs --out SVG");
+        }
+        ThroughputChart.write(ThroughputChart.read(chartFrom), out);
+        console.printf("bench throughput: chart of %s in %s%n", chartFrom, out);
+        console.flush();
+        return 0;
     }
 
     private void runTest(
@@ -375,6 +405,7 @@ public final class ThroughputBench implements Callable<Integer>
                 md.append("| ").append(test).append(" | none sustained | | |\n");
             }
         }
+        md.append("\n![output against input](throughput.svg)\n");
         md.append("\nEvery step:\n\n```\n").append(csv).append("```\n");
         Files.writeString(dir.resolve("report.md"), md);
     }
