@@ -246,8 +246,9 @@ public final class ThroughputBench implements Callable<Integer>
     /**
      * Start the test's client with no end of its own and wait until its whole watchlist is open: with the caches off
      * every watch is a fresh refresh from the source, so the watchlist opens at {@link #OPENING_RATE} at most and the
-     * steps then change the rate under it, as the published runs did; a client started per step measured its
-     * refresh storm at the step's rate instead (at 400,000/s the p2p-server dropped it as a slow consumer).
+     * steps then change the rate under it, as the published runs did; a client started per step would measure its
+     * refresh storm at the step's rate instead (at a few hundred thousand a second the p2p-server drops it as a slow
+     * consumer).
      */
     private BenchProcess openWatchlist(
         final String test,
@@ -310,8 +311,7 @@ public final class ThroughputBench implements Callable<Integer>
         final boolean isWhole =
             window.size() == stepSeconds && window.stream().allMatch(ClientStatsLine::isWholeAndQuiet);
         // every update must also reach its watchers: half the mounts each (fan-out), or the one mount; a client that
-        // gets less than 95 % of that falls behind the rate (at 95,000/s the fan-out client got 90 %), even before
-        // its server disconnects it as a slow consumer
+        // gets less than 95 % of that falls behind the rate, even before its server disconnects it as a slow consumer
         final double expectedRatio = "fanout".equals(test) ? mounts * 0.5 : 1.0;
         return new Step(test, rate, input, received, lostUpdates, isAlive && isWhole && 0 == lostUpdates &&
             input >= rate * 0.95 && received >= input * expectedRatio * 0.95);
