@@ -42,7 +42,8 @@ import picocli.CommandLine.Option;
     name = "mdhub bench throughput",
     mixinStandardHelpOptions = true,
     version = "mdhub bench throughput (MDHub)",
-    description = "Maximum sustained update rates: Producer 50/50 fan-out, no fan-out, standalone distributor.")
+    description = "Maximum sustained update rates: Producer 50/50 fan-out, no fan-out, standalone distributor; " +
+        "report.md, results.csv and throughput.svg. --chart-from CSV --out SVG draws a results.csv without a run.")
 public final class ThroughputBench implements Callable<Integer>
 {
     private static final Pattern SOURCE_RATE = Pattern.compile("updates/s (\\d+),");
