@@ -196,10 +196,9 @@ public final class LatencyBench implements Callable<Integer>
      * Raise the path's event-driven threads (see --realtime); they exist once the watchlist is open. Besides the event
      * loops that handle every update, whatever they wait for goes too. The backbone's driver agent: it moves an IPC
      * publication's limit as its subscriber reads, so if FIFO event loops kept it off its CPU the distributor would be
-     * back-pressured into silence (seen at 50,000/s under a profiler: items Suspect, the route lost). The JVMs' VM and
-     * collector threads stay ordinary: raised too, they made the median 10-30 us worse in two A/B pairs at 1,000/s; the
-     * distributor, whose collection they starved (a 2.1 s young collection beside FIFO threads), no longer makes
-     * garbage.
+     * back-pressured into silence (items Suspect, the route lost). The JVMs' VM and collector threads stay ordinary:
+     * raised, they compete with the event loops for the same CPUs and make the median worse at low rates, and a
+     * collector kept off its CPU by FIFO threads turns a young collection into seconds.
      * <p>
      * The source, the load, runs one priority below the path it loads, ordinary at priority 1. FIFO threads of one
      * priority never preempt each other, and at the same priority as the distributor on the same CPU the source
@@ -428,10 +427,10 @@ public final class LatencyBench implements Callable<Integer>
 
     /**
      * Climb to a high first rate through unmeasured steps that double from 100,000/s, a few seconds each, then wait
-     * for the watchlist to be whole again. A jump from the opening rate straight to 900,000/s met cold compiled code
-     * in every process: the distributor fell 50-400 ms behind, the p2p-server counted it silent, and the recoveries
-     * that followed kept it behind for the rest of the step (twice in two runs, 2026-11-26). A sweep that starts low
-     * climbs through its own steps.
+     * for the watchlist to be whole again. A jump from the opening rate straight to a rate near a million a second
+     * meets cold compiled code in every process: the distributor falls tens to hundreds of milliseconds behind, the
+     * p2p-server counts it silent, and the recoveries that follow keep it behind for the rest of the step. A sweep
+     * that starts low climbs through its own steps.
      */
     private void climbTo(final BenchProcess source, final BenchProcess client, final long firstRate,
         final PrintWriter console)

@@ -11,7 +11,7 @@ import java.util.Locale;
 /**
  * Writes a latency sweep's results: {@code results.csv}, {@code report.md} (machine, command, our table beside the
  * published means), and {@code latency.svg}, mean latency against update rate with the reference curves over the
- * rates we ran (a small hand-made SVG: three polylines, axes and ticks, no library needed).
+ * rates of the run (a small hand-made SVG: three polylines, axes and ticks, no library needed).
  */
 final class LatencyReport
 {

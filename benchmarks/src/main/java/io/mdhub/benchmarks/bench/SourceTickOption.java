@@ -14,8 +14,8 @@ final class SourceTickOption
 {
     @Option(names = "--source-tick-us", paramLabel = "US", description = "The interactive source's pacing period in "
         + "microseconds: each tick sends the updates due since the last as one burst, and a burst stops at Netty's "
-        + "64 KiB high water mark, about 900 updates, so the period caps the rate: 1,000 us (the period until "
-        + "2026-11-26) held 936,000/s, the default ${DEFAULT-VALUE} about twice that; 100 at the least.")
+        + "64 KiB high water mark, about 900 updates, so the period caps the rate: 1,000 us caps it near 936,000/s, "
+        + "the default ${DEFAULT-VALUE} about twice that; 100 at the least.")
     long tickUs = 500;
 
     /**

@@ -35,12 +35,15 @@ import picocli.CommandLine.Option;
  * p2p-server consumes as a sink; the highest rate the distributor takes without pushing back and the sink receives
  * whole (its {@code backbone-messages-in} and {@code backbone-gaps} counters).</li>
  * </ul>
+ * Every run writes {@code report.md}, {@code results.csv} and {@code throughput.svg} ({@link ThroughputChart});
+ * {@code --chart-from CSV --out SVG} draws the chart of a committed {@code results.csv} without running anything.
  */
 @Command(
     name = "mdhub bench throughput",
     mixinStandardHelpOptions = true,
     version = "mdhub bench throughput (MDHub)",
-    description = "Maximum sustained update rates: Producer 50/50 fan-out, no fan-out, standalone distributor.")
+    description = "Maximum sustained update rates: Producer 50/50 fan-out, no fan-out, standalone distributor; " +
+        "report.md, results.csv and throughput.svg. --chart-from CSV --out SVG draws a results.csv without a run.")
 public final class ThroughputBench implements Callable<Integer>
 {
     private static final Pattern SOURCE_RATE = Pattern.compile("updates/s (\\d+),");
@@ -79,8 +82,13 @@ public final class ThroughputBench implements Callable<Integer>
     @Option(names = "--jvm-opts", description = "JVM options for every process (default ${DEFAULT-VALUE}).")
     String jvmOpts = "-Xms256m -Xmx2g -XX:+UseParallelGC -XX:+UseTransparentHugePages";
 
-    @Option(names = "--out", description = "Report directory (default target/bench-throughput-<time>).")
+    @Option(names = "--out", description = "Report directory (default target/bench-throughput-<time>); with " +
+        "--chart-from, the SVG file to write.")
     Path out;
+
+    @Option(names = "--chart-from", paramLabel = "CSV", description = "Run nothing: draw the chart of this " +
+        "results.csv into the SVG file --out names.")
+    Path chartFrom;
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -115,6 +123,10 @@ public final class ThroughputBench implements Callable<Integer>
     public Integer call() throws Exception
     {
         final PrintWriter console = spec.commandLine().getOut();
+        if (null != chartFrom)
+        {
+            return chartFrom(console);
+        }
         final Path root = LatencyBench.checkoutRoot();
         final Path dir = BenchProcesses.reportDir(root, out, "throughput");
         Files.createDirectories(dir);
@@ -132,9 +144,28 @@ public final class ThroughputBench implements Callable<Integer>
             runTest(test, root, dir.resolve(test), jvm, steps, console);
         }
         writeReport(dir, steps);
+        if (!steps.isEmpty())
+        {
+            ThroughputChart.write(steps, dir.resolve("throughput.svg"));
+        }
         console.printf("bench throughput: report %s%n", dir.resolve("report.md"));
         console.flush();
         return steps.isEmpty() ? 1 : 0;
+    }
+
+    /**
+     * {@code --chart-from CSV --out SVG}: the chart of a committed run, drawn again without running it.
+     */
+    int chartFrom(final PrintWriter console) throws IOException
+    {
+        if (null == out)
+        {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--chart-from needs --out SVG");
+        }
+        ThroughputChart.write(ThroughputChart.read(chartFrom), out);
+        console.printf("bench throughput: chart of %s in %s%n", chartFrom, out);
+        console.flush();
+        return 0;
     }
 
     private void runTest(
@@ -216,8 +247,9 @@ public final class ThroughputBench implements Callable<Integer>
     /**
      * Start the test's client with no end of its own and wait until its whole watchlist is open: with the caches off
      * every watch is a fresh refresh from the source, so the watchlist opens at {@link #OPENING_RATE} at most and the
-     * steps then change the rate under it, as the published runs did; a client started per step measured its
-     * refresh storm at the step's rate instead (at 400,000/s the p2p-server dropped it as a slow consumer).
+     * steps then change the rate under it, as the published runs did; a client started per step would measure its
+     * refresh storm at the step's rate instead (at a few hundred thousand a second the p2p-server drops it as a slow
+     * consumer).
      */
     private BenchProcess openWatchlist(
         final String test,
@@ -280,8 +312,7 @@ public final class ThroughputBench implements Callable<Integer>
         final boolean isWhole =
             window.size() == stepSeconds && window.stream().allMatch(ClientStatsLine::isWholeAndQuiet);
         // every update must also reach its watchers: half the mounts each (fan-out), or the one mount; a client that
-        // gets less than 95 % of that falls behind the rate (at 95,000/s the fan-out client got 90 %), even before
-        // its server disconnects it as a slow consumer
+        // gets less than 95 % of that falls behind the rate, even before its server disconnects it as a slow consumer
         final double expectedRatio = "fanout".equals(test) ? mounts * 0.5 : 1.0;
         return new Step(test, rate, input, received, lostUpdates, isAlive && isWhole && 0 == lostUpdates &&
             input >= rate * 0.95 && received >= input * expectedRatio * 0.95);
@@ -375,6 +406,7 @@ public final class ThroughputBench implements Callable<Integer>
                 md.append("| ").append(test).append(" | none sustained | | |\n");
             }
         }
+        md.append("\n![output against input](throughput.svg)\n");
         md.append("\nEvery step:\n\n```\n").append(csv).append("```\n");
         Files.writeString(dir.resolve("report.md"), md);
     }

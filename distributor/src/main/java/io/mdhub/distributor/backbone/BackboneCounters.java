@@ -13,8 +13,8 @@ import io.mdhub.common.status.MdCounters;
  * The distributor's backbone counters, allocated at launch (before the event loop uses the CountersManager) and
  * freed at close. Labels follow {@code "<type>: key=value ... component=<name>"}; the drop counters share the
  * distributor's messages-dropped type with a reason key, like the distributor's other keyed counters. Key 100
- * ({@code reason=backbone-back-pressure}) is retired: back-pressure no longer drops live data, it pauses the
- * providers; only a full pending store drops ({@link #DROP_REASON_PENDING_FULL}).
+ * ({@code reason=backbone-back-pressure}) is retired and not reused: back-pressure does not drop live data, it
+ * pauses the providers; only a full pending store drops ({@link #DROP_REASON_PENDING_FULL}).
  */
 final class BackboneCounters implements AutoCloseable
 {
