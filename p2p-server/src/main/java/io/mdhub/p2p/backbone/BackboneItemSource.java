@@ -108,13 +108,12 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
     private static final int FRAGMENT_LIMIT = 256;
     private static final long HOUSEKEEPING_INTERVAL_NS = 10_000_000L;
     private static final long REQUEST_CHECK_INTERVAL_NS = 250_000_000L;
-    private static final long DEFAULT_ANNOUNCE_INTERVAL_NS = 1_000_000_000L;
     /** No entry, in the item indexes (the handle index's own marker, so its answers compare with it). */
     private static final long MISSING = HandleIndex.MISSING;
-    private static final long NONE = Long.MIN_VALUE;
-    private static final int PASS_NONE = 0;
-    private static final int PASS_PENDING = 1;
-    private static final int PASS_SENT = 2;
+    private static final long NONE = OpenItem.NONE;
+    private static final int PASS_NONE = CarriedService.PASS_NONE;
+    private static final int PASS_PENDING = CarriedService.PASS_PENDING;
+    private static final int PASS_SENT = CarriedService.PASS_SENT;
     /**
      * A service-level recovery pass that has brought no image for this long is over (a congested distributor sends
      * its recovery images slowly: asking item by item then would only add load).
@@ -1896,50 +1895,6 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
         return domains;
     }
 
-    private static final class OpenItem
-    {
-        final int itemId;
-        final int domainType;
-        final int serviceId;
-        final UnsafeBuffer name;
-        boolean isStreaming;
-        boolean isRecovering;
-        boolean isQueued;
-        boolean isHeld;
-        boolean hadImage;
-        boolean isAwaitingRetry;
-        /** The fields its consumers want (a union), asked for with every request; null for every field. */
-        FieldView view;
-        /** A private stream: its own upstream stream, never asked for again by name. */
-        boolean isPrivate;
-        /** A private stream whose upstream stream is lost, to be closed. */
-        boolean isLost;
-        /** Listed in {@code waiting}: its distributors do not have it (yet). */
-        boolean isWaitingForProvider;
-        /** On the request check's list, {@code outstanding}. */
-        boolean isOutstanding;
-        /** A multi-part answer is arriving: its later parts go where its first went. */
-        boolean isAnswerInParts;
-        boolean isAnswerSolicited;
-        CarriedService awaitingPass;
-        long requestedAtNs;
-        long refusedSinceNs = NONE;
-        long retryAtNs;
-        long retryDelayNs;
-        long requestId;
-        int refusals;
-        DistributorState distributor;
-        int handle = -1;
-
-        OpenItem(final int itemId, final int domainType, final int serviceId, final UnsafeBuffer name)
-        {
-            this.itemId = itemId;
-            this.domainType = domainType;
-            this.serviceId = serviceId;
-            this.name = name;
-        }
-    }
-
     // ---- the backbone daemon lost and back ----------------------------------------------------------------------
 
     /**
@@ -2087,62 +2042,6 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
                 CloseHelper.quietClose(owned.get(i));
             }
             owned.clear();
-        }
-    }
-
-    /**
-     * One distributor process as this source sees it: one Aeron session of the data stream.
-     */
-    private static final class DistributorState
-    {
-        final int sessionId;
-        final ServiceSequenceTracker sequences = new ServiceSequenceTracker();
-        final HandleIndex itemByHandle = new HandleIndex();
-        final Int2ObjectHashMap<CarriedService> services = new Int2ObjectHashMap<>();
-        int distributorId;
-        long epoch;
-        long intervalNs = DEFAULT_ANNOUNCE_INTERVAL_NS;
-        long lastSeenNs;
-        long generation;
-        int servicesExpected;
-        int servicesSeen;
-        boolean isAnnounced;
-        boolean isAlive = true;
-        boolean isReplaced;
-
-        DistributorState(final int sessionId)
-        {
-            this.sessionId = sessionId;
-        }
-
-        boolean carries(final int serviceId)
-        {
-            return isAlive && services.containsKey(serviceId);
-        }
-    }
-
-    /**
-     * A service as one distributor announces it.
-     */
-    private static final class CarriedService
-    {
-        final DistributorState distributor;
-        final int serviceId;
-        String name;
-        boolean isUp;
-        boolean isAcceptingRequests;
-        long capabilities;
-        int itemCount;
-        long generation;
-        int passState = PASS_NONE;
-        long lastPassImageNs;
-        int passImages;
-        boolean isPassIgnored;
-
-        CarriedService(final DistributorState distributor, final int serviceId)
-        {
-            this.distributor = distributor;
-            this.serviceId = serviceId;
         }
     }
 }

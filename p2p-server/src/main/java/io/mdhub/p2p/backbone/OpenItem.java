@@ -1,0 +1,56 @@
+package io.mdhub.p2p.backbone;
+
+import org.agrona.concurrent.UnsafeBuffer;
+
+import io.mdhub.common.rwf.FieldView;
+
+/**
+ * One item a backbone item source holds open for its worker's consumers, with its request, binding and retry state.
+ * Owned by the worker's event loop.
+ */
+final class OpenItem
+{
+    /** No time set, in {@link #refusedSinceNs}. */
+    static final long NONE = Long.MIN_VALUE;
+
+    final int itemId;
+    final int domainType;
+    final int serviceId;
+    final UnsafeBuffer name;
+    boolean isStreaming;
+    boolean isRecovering;
+    boolean isQueued;
+    boolean isHeld;
+    boolean hadImage;
+    boolean isAwaitingRetry;
+    /** The fields its consumers want (a union), asked for with every request; null for every field. */
+    FieldView view;
+    /** A private stream: its own upstream stream, never asked for again by name. */
+    boolean isPrivate;
+    /** A private stream whose upstream stream is lost, to be closed. */
+    boolean isLost;
+    /** Listed among the items waiting for their provider: its distributors do not have it (yet). */
+    boolean isWaitingForProvider;
+    /** On the request check's list of outstanding items. */
+    boolean isOutstanding;
+    /** A multi-part answer is arriving: its later parts go where its first went. */
+    boolean isAnswerInParts;
+    boolean isAnswerSolicited;
+    CarriedService awaitingPass;
+    long requestedAtNs;
+    long refusedSinceNs = NONE;
+    long retryAtNs;
+    long retryDelayNs;
+    long requestId;
+    int refusals;
+    DistributorState distributor;
+    int handle = -1;
+
+    OpenItem(final int itemId, final int domainType, final int serviceId, final UnsafeBuffer name)
+    {
+        this.itemId = itemId;
+        this.domainType = domainType;
+        this.serviceId = serviceId;
+        this.name = name;
+    }
+}
