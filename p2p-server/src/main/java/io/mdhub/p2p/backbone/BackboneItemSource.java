@@ -13,7 +13,8 @@ import org.agrona.collections.IntArrayList;
 import org.agrona.collections.Long2LongHashMap;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.status.AtomicCounter;
-import org.agrona.concurrent.status.CountersReader;
+import org.agrona.concurrent.NanoClock;
+import org.agrona.concurrent.SystemNanoClock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -151,9 +152,10 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
     private Publication controlPublication;
     private ControlPublisher control;
     private MarketDataAdapter adapter;
-    private AtomicCounter gaps;
-    private AtomicCounter recoveries;
-    private AtomicCounter messagesIn;
+    private final SourceCounters counters = new SourceCounters();
+    private final ControlSender sender = new BackboneControl();
+    /** The clock of request times (the duty cycle's {@code nowNs} is the clock of everything else). */
+    private final NanoClock clock = SystemNanoClock.INSTANCE;
     private Wiring wiring;
     private final long requestIdBase;
     private final int workerIndex;
@@ -264,9 +266,7 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
         this.controlPublication = wiring.controlPublication;
         this.control = wiring.control;
         this.adapter = new MarketDataAdapter(this, wiring.malformed);
-        this.gaps = wiring.gaps;
-        this.messagesIn = wiring.messagesIn;
-        this.recoveries = wiring.recoveries;
+        counters.use(wiring.gaps, wiring.recoveries, wiring.messagesIn);
     }
 
     /**
@@ -277,7 +277,7 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
     {
         // with no distributor listening nothing can be sent: the tick retries, and a distributor that comes wakes the
         // worker through its new image
-        return !controlPublication.isConnected() ||
+        return !sender.isConnected() ||
             (pendingCloses.isEmpty() && queued.isEmpty() && 0 == pendingPasses);
     }
 
@@ -378,9 +378,9 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
         final OpenItem item = items.get(itemId);
         if (null != item && item.isPrivate)
         {
-            if (item.handle >= 0 && !isBackboneDown)
+            if (item.handle >= 0 && !sender.isDown())
             {
-                control.requestRecovery(item.serviceId, item.handle, item.domainType, 0);
+                sender.requestRecovery(item.serviceId, item.handle, item.domainType, 0);
             }
             return;
         }
@@ -429,11 +429,11 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
 
     private boolean sendClose(final long distributorEpoch, final int serviceId, final int handle)
     {
-        if (isBackboneDown)
+        if (sender.isDown())
         {
             return false; // kept until the backbone is back: the distributor still holds the interest
         }
-        final long result = control.closeItem(distributorEpoch, serviceId, handle);
+        final long result = sender.closeItem(distributorEpoch, serviceId, handle);
         return result > 0 || Publication.NOT_CONNECTED == result || Publication.CLOSED == result;
     }
 
@@ -629,7 +629,7 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
 
         if (distributor.sequences.missingBefore(serviceId, lastSequence) > 0)
         {
-            gaps.increment();
+            counters.onGap();
             distributor.sequences.onMessage(serviceId, lastSequence);
             recover(distributor, serviceId, "tail loss on the backbone: recovering");
         }
@@ -694,7 +694,7 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
             }
             else if (item.requestId == requestId)
             {
-                item.requestedAtNs = System.nanoTime(); // still arriving: not a request to send again yet
+                item.requestedAtNs = clock.nanoTime(); // still arriving: not a request to send again yet
             }
             if (item.distributor != distributor || item.handle != itemHandle)
             {
@@ -1243,7 +1243,7 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
             {
                 continue;
             }
-            recoveries.increment();
+            counters.onRecovery();
             item.isRecovering = true;
             if (hasCarrier(item.serviceId))
             {
@@ -1350,7 +1350,7 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
             if (null != item)
             {
                 unbind(item);
-                recoveries.increment();
+                counters.onRecovery();
                 item.isRecovering = true;
                 queueRequest(item);
                 suspect(item, text);
@@ -1438,10 +1438,10 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
         {
             return false;
         }
-        messagesIn.incrementOrdered(); // single writer: an ordered store, no locked instruction per message
+        counters.onMessageIn();
         if (result > 0)
         {
-            gaps.increment();
+            counters.onGap();
             recover(distributor, serviceId, "gap on the backbone: recovering");
         }
         return true;
@@ -1480,7 +1480,7 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
             {
                 continue;
             }
-            recoveries.increment();
+            counters.onRecovery();
             item.isRecovering = true;
             if (isServiceWide)
             {
@@ -1510,7 +1510,7 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
 
     private boolean sendPass(final CarriedService service)
     {
-        if (!isBackboneDown && control.requestRecovery(service.serviceId, -1,
+        if (!sender.isDown() && sender.requestRecovery(service.serviceId, -1, 0,
             service.distributor.sequences.lastSequence(service.serviceId)) > 0)
         {
             service.passState = PASS_SENT;
@@ -1622,11 +1622,11 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
         final DistributorState distributor = item.distributor;
         if (null != distributor && distributor.isAlive && !distributor.isReplaced && item.handle >= 0)
         {
-            if (isBackboneDown)
+            if (sender.isDown())
             {
                 return true; // not reached: every distributor is dead while the backbone is down
             }
-            control.requestRecovery(item.serviceId, item.handle, item.domainType, 0);
+            sender.requestRecovery(item.serviceId, item.handle, item.domainType, 0);
             return true;
         }
         if (!item.isLost)
@@ -1707,7 +1707,7 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
             {
                 if (nowNs - item.retryAtNs >= 0)
                 {
-                    recoveries.increment();
+                    counters.onRecovery();
                     queueRequest(item);
                     resent++;
                 }
@@ -1715,7 +1715,7 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
             else if (0 != item.requestId && !item.isQueued && !item.isHeld &&
                 nowNs - item.requestedAtNs > REQUEST_TIMEOUT_NS)
             {
-                recoveries.increment();
+                counters.onRecovery();
                 supersede(item);
                 enqueue(item);
                 resent++;
@@ -1751,8 +1751,8 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
 
     private boolean send(final OpenItem item)
     {
-        item.requestedAtNs = System.nanoTime();
-        return !isBackboneDown && control.requestItem(item.requestId, item.serviceId, item.domainType,
+        item.requestedAtNs = clock.nanoTime();
+        return !sender.isDown() && sender.requestItem(item.requestId, item.serviceId, item.domainType,
             item.isStreaming, item.isPrivate, item.name, 0, item.name.capacity(), item.view) > 0;
     }
 
@@ -1769,7 +1769,7 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
     private int sendQueued()
     {
         int sent = 0;
-        while (!queued.isEmpty() && sent < REQUESTS_PER_CYCLE && controlPublication.isConnected())
+        while (!queued.isEmpty() && sent < REQUESTS_PER_CYCLE && sender.isConnected())
         {
             final int itemId = queued.getInt(queued.size() - 1);
             final OpenItem item = items.get(itemId);
@@ -1917,10 +1917,7 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
         final Wiring lost = wiring;
         lost.malformedValue = lost.malformed.get();
         lost.backPressureValue = lost.backPressure.get();
-        // the running totals go on counting on the heap until a new client holds them again
-        gaps = detached(gaps);
-        recoveries = detached(recoveries);
-        messagesIn = detached(messagesIn);
+        counters.detach(); // before the lost client's memory goes
         lost.close();
         int lostItems = 0;
         for (int i = 0, size = distributors.size(); i < size; i++)
@@ -1954,9 +1951,7 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
         final Wiring next = lost.rewire.apply(aeron);
         next.malformed.setOrdered(lost.malformedValue);
         next.backPressure.setOrdered(lost.backPressureValue);
-        next.gaps.setOrdered(gaps.get());
-        next.recoveries.setOrdered(recoveries.get());
-        next.messagesIn.setOrdered(messagesIn.get());
+        counters.reattach(next.gaps, next.recoveries, next.messagesIn);
         use(next);
         isBackboneDown = false;
         nextHousekeepingNs = nowNs;
@@ -1984,11 +1979,52 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
         dutyCycle.wake();
     }
 
-    private static AtomicCounter detached(final AtomicCounter counter)
+    /**
+     * The control stream as the parts see it: the current client's publication, nothing while the backbone is lost.
+     */
+    private final class BackboneControl implements ControlSender
     {
-        final AtomicCounter copy = new AtomicCounter(new UnsafeBuffer(new byte[CountersReader.COUNTER_LENGTH]), 0);
-        copy.setOrdered(counter.get());
-        return copy;
+        @Override
+        public boolean isDown()
+        {
+            return isBackboneDown;
+        }
+
+        @Override
+        public boolean isConnected()
+        {
+            return controlPublication.isConnected();
+        }
+
+        @Override
+        @SuppressWarnings("checkstyle:ParameterNumber") // primitives, not a message object (STYLE.md §1.1.4)
+        public long requestItem(
+            final long requestId,
+            final int serviceId,
+            final int domainType,
+            final boolean isStreaming,
+            final boolean isPrivate,
+            final DirectBuffer name,
+            final int nameOffset,
+            final int nameLength,
+            final FieldView view)
+        {
+            return control.requestItem(
+                requestId, serviceId, domainType, isStreaming, isPrivate, name, nameOffset, nameLength, view);
+        }
+
+        @Override
+        public long closeItem(final long distributorEpoch, final int serviceId, final int itemHandle)
+        {
+            return control.closeItem(distributorEpoch, serviceId, itemHandle);
+        }
+
+        @Override
+        public long requestRecovery(
+            final int serviceId, final int itemHandle, final int domainType, final long lastSequence)
+        {
+            return control.requestRecovery(serviceId, itemHandle, domainType, lastSequence);
+        }
     }
 
     /**
