@@ -6,7 +6,6 @@ import java.util.function.Function;
 
 import org.agrona.CloseHelper;
 import org.agrona.DirectBuffer;
-import org.agrona.ExpandableArrayBuffer;
 import org.agrona.collections.ArrayListUtil;
 import org.agrona.collections.Int2ObjectHashMap;
 import org.agrona.collections.IntArrayList;
@@ -18,8 +17,6 @@ import org.agrona.concurrent.SystemNanoClock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import com.refinitiv.eta.codec.CodecReturnCodes;
-import com.refinitiv.eta.codec.DataStates;
 import com.refinitiv.eta.codec.NakCodes;
 import com.refinitiv.eta.codec.StateCodes;
 import com.refinitiv.eta.codec.StreamStates;
@@ -42,8 +39,6 @@ import io.mdhub.common.concurrent.EventLoopDutyCycle;
 import io.mdhub.common.concurrent.CycleWaker;
 import io.mdhub.common.rwf.FieldView;
 import io.mdhub.common.rwf.RwfMsgFlyweight;
-import io.mdhub.common.rwf.eta.EtaMsgWriter;
-import io.mdhub.common.rwf.eta.StatusMsgEncoder;
 import io.mdhub.p2p.source.ItemSource;
 import io.mdhub.p2p.source.ItemSourceListener;
 import io.mdhub.p2p.source.ServiceInfo;
@@ -148,6 +143,7 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
     private static final int PENDING_CLOSE_CAPACITY = 65_536;
 
     private final ItemSourceListener listener;
+    private final ItemStatuses statuses;
     private Subscription data;
     private Publication controlPublication;
     private ControlPublisher control;
@@ -187,9 +183,6 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
     private final IntArrayList lostPrivates = new IntArrayList();
     private final IntArrayList itemScratch = new IntArrayList();
     private final IntArrayList serviceScratch = new IntArrayList();
-    private final EtaMsgWriter writer = new EtaMsgWriter();
-    private final StatusMsgEncoder statusEncoder = new StatusMsgEncoder();
-    private final ExpandableArrayBuffer statusBuffer = new ExpandableArrayBuffer(512);
     private final EventLoopDutyCycle dutyCycle;
     private final EventLoop eventLoop;
     private final BackboneItemSourceFactory.Settings settings;
@@ -216,6 +209,7 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
         final Wiring wiring)
     {
         this.listener = listener;
+        this.statuses = new ItemStatuses(listener);
         this.workerIndex = workerIndex;
         this.eventLoop = eventLoop;
         this.settings = settings;
@@ -953,11 +947,7 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
         final String text = refusal.stateTextLength() > 0 ?
             refusal.buffer().getStringWithoutLengthAscii(refusal.stateTextOffset(), refusal.stateTextLength()) :
             "item not found";
-        final int result = encodeStatus(item, StreamStates.CLOSED, DataStates.SUSPECT, StateCodes.NOT_FOUND, text);
-        if (CodecReturnCodes.SUCCESS == result)
-        {
-            listener.onStatus(item.itemId, statusBuffer, 0, writer.encodedLength());
-        }
+        statuses.notFound(item, text);
         if (items.get(item.itemId) == item)
         {
             items.remove(item.itemId);
@@ -1033,7 +1023,7 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
         item.isRecovering = true;
         if (isFirst)
         {
-            suspect(item, text);
+            statuses.suspect(item, text);
         }
         return true;
     }
@@ -1254,7 +1244,7 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
             {
                 item.awaitingPass = null; // its pass died with it
             }
-            suspect(item, text);
+            statuses.suspect(item, text);
         }
         requestUnansweredAgain(distributor);
         serviceScratch.clear();
@@ -1353,7 +1343,7 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
                 counters.onRecovery();
                 item.isRecovering = true;
                 queueRequest(item);
-                suspect(item, text);
+                statuses.suspect(item, text);
             }
         }
     }
@@ -1493,7 +1483,7 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
             }
             if (null != text)
             {
-                suspect(item, text);
+                statuses.suspect(item, text);
             }
         }
         if (isServiceWide)
@@ -1565,22 +1555,6 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
         }
     }
 
-    private int encodeStatus(
-        final OpenItem item, final int streamState, final int dataState, final int code, final String text)
-    {
-        return statusEncoder.encode(writer.begin(statusBuffer, 0, statusBuffer.capacity()), item.domainType, 0,
-            streamState, dataState, code, text);
-    }
-
-    private void suspect(final OpenItem item, final String text)
-    {
-        final int result = encodeStatus(item, StreamStates.OPEN, DataStates.SUSPECT, StateCodes.NONE, text);
-        if (CodecReturnCodes.SUCCESS == result)
-        {
-            listener.onStatus(item.itemId, statusBuffer, 0, writer.encodedLength());
-        }
-    }
-
     // ---- requests ----------------------------------------------------------------------------------------------
 
     private void request(final OpenItem item)
@@ -1648,8 +1622,6 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
             {
                 continue;
             }
-            final int result = encodeStatus(item, StreamStates.CLOSED_RECOVER, DataStates.SUSPECT, StateCodes.NONE,
-                "private stream lost upstream: open it again");
             items.remove(item.itemId);
             final int handle = item.handle;
             final long distributorEpoch = null == item.distributor ? 0 : item.distributor.epoch;
@@ -1658,10 +1630,7 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
             {
                 closeUpstream(distributorEpoch, item.serviceId, handle);
             }
-            if (CodecReturnCodes.SUCCESS == result)
-            {
-                listener.onStatus(item.itemId, statusBuffer, 0, writer.encodedLength());
-            }
+            statuses.lostPrivate(item); // its consumer opens it again, upstream closed first
         }
         lostPrivates.clear();
         return count;
