@@ -144,6 +144,7 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
 
     private final ItemSourceListener listener;
     private final ItemStatuses statuses;
+    private final DistributorTracker tracker;
     private Subscription data;
     private Publication controlPublication;
     private ControlPublisher control;
@@ -156,7 +157,6 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
     private final long requestIdBase;
     private final int workerIndex;
     private final long announceIntervalNs;
-    private final int missedAnnouncements;
     private final long recoveryGraceNs;
     private final boolean isItemWait;
     private final WaitingItems<OpenItem> waiting = new WaitingItems<>();
@@ -175,14 +175,9 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
     private static final long REQUESTER_MASK = 0xFFFF_FFFF_0000_0000L;
     /** Most outstanding requests {@link #closeUnwanted} scans for the same item. */
     private static final int UNWANTED_SCAN_LIMIT = 4096;
-    private final Int2ObjectHashMap<ServiceInfo> services = new Int2ObjectHashMap<>();
-    private final Long2LongHashMap serviceCapabilities = new Long2LongHashMap(MISSING);
-    private final ArrayList<DistributorState> distributors = new ArrayList<>();
-    private final Int2ObjectHashMap<DistributorState> distributorBySession = new Int2ObjectHashMap<>();
     private final IntArrayList queued = new IntArrayList();
     private final IntArrayList lostPrivates = new IntArrayList();
     private final IntArrayList itemScratch = new IntArrayList();
-    private final IntArrayList serviceScratch = new IntArrayList();
     private final EventLoopDutyCycle dutyCycle;
     private final EventLoop eventLoop;
     private final BackboneItemSourceFactory.Settings settings;
@@ -192,7 +187,6 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
     private EventLoopDoorbell doorbell;
     /** The backbone daemon is lost: nothing can be sent or read until a new client is wired. */
     private boolean isBackboneDown;
-    private DistributorState current;
     private int pendingPasses;
     private long closesGivenUp;
     private int nextRequest = java.util.concurrent.ThreadLocalRandom.current().nextInt(); // ids differ per start
@@ -217,9 +211,10 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
         this.epoch = wiring.epoch;
         this.requestIdBase = ((long)(settings.consumerId() & 0x7F_FFFF) << 40) | ((long)(workerIndex & 0xFF) << 32);
         this.announceIntervalNs = settings.announceIntervalMs() * 1_000_000L;
-        this.missedAnnouncements = settings.missedAnnouncements();
         this.recoveryGraceNs = Math.max(0, settings.recoveryGraceMs()) * 1_000_000L;
         this.isItemWait = settings.isItemWait();
+        this.tracker = new DistributorTracker(
+            workerIndex, settings.missedAnnouncements(), new TrackerEvents(), new DataImages());
         this.wakesOnData = !settings.isBusyPolling() &&
             BackboneSourceConfiguration.WAKE_DOORBELL.equals(settings.wake()) && Doorbell.isIpc(settings.channel()) &&
             EventLoopDoorbell.canServe(eventLoop);
@@ -358,7 +353,7 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
     public void onItemGeneric(
         final int serviceId, final int itemHandle, final DirectBuffer buffer, final int rwfOffset, final int rwfLength)
     {
-        final DistributorState distributor = liveDistributor();
+        final DistributorState distributor = tracker.onLiveMessage(adapter.sessionId(), nowNs);
         final long itemId = distributor.itemByHandle.get(serviceId, itemHandle);
         if (MISSING != itemId)
         {
@@ -446,7 +441,7 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
     @Override
     public List<ServiceInfo> services()
     {
-        return new ArrayList<>(services.values());
+        return tracker.services();
     }
 
     /**
@@ -455,16 +450,7 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
     @Override
     public int liveUpstreams()
     {
-        int live = 0;
-        for (int i = 0, size = distributors.size(); i < size; i++)
-        {
-            final DistributorState distributor = distributors.get(i);
-            if (distributor.isAnnounced && distributor.isAlive && !distributor.isReplaced)
-            {
-                live++;
-            }
-        }
-        return live;
+        return tracker.liveUpstreams();
     }
 
     @Override
@@ -510,7 +496,7 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
             {
                 work += sendPendingPasses();
             }
-            work += checkDistributors(nowNs);
+            work += tracker.checkLiveness(nowNs);
             if (nowNs >= nextAnnounceNs && controlPublication.isConnected())
             {
                 nextAnnounceNs = nowNs + announceIntervalNs;
@@ -526,47 +512,8 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
     public void onAnnouncement(
         final int distributorId, final long epoch, final int intervalMs, final long timestampNs, final int count)
     {
-        final DistributorState distributor = distributor();
-        if (distributor.isReplaced)
-        {
-            return; // an older process under a distributor id a newer one has announced since
-        }
-        if (distributor.isAnnounced && distributor.epoch != epoch)
-        {
-            // the same publication under a new epoch: a restart in place; its handles and sequences mean nothing now
-            replaced(distributor, "distributor restarted: recovering");
-            distributor.sequences.resetAll();
-            distributor.isAnnounced = false;
-            distributor.isAlive = true;
-        }
-        if (!distributor.isAnnounced)
-        {
-            distributor.isAnnounced = true;
-            for (int i = 0, size = distributors.size(); i < size; i++)
-            {
-                final DistributorState other = distributors.get(i);
-                if (other != distributor && other.isAnnounced && !other.isReplaced &&
-                    other.distributorId == distributorId)
-                {
-                    other.isReplaced = true; // a restart: new process, new session; the old one is gone
-                    replaced(other, "distributor restarted: recovering");
-                }
-            }
-        }
-        distributor.distributorId = distributorId;
-        distributor.epoch = epoch;
-        distributor.intervalNs = Math.max(1, intervalMs) * 1_000_000L;
-        if (!distributor.isAlive)
-        {
-            revive(distributor);
-        }
-        distributor.generation++;
-        distributor.servicesExpected = count;
-        distributor.servicesSeen = 0;
-        if (0 == count)
-        {
-            endAnnouncement(distributor);
-        }
+        tracker.onAnnouncement(
+            tracker.onMessage(adapter.sessionId(), nowNs), distributorId, epoch, intervalMs, count);
     }
 
     @Override
@@ -582,55 +529,8 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
         final int nameOffset,
         final int nameLength)
     {
-        final DistributorState distributor = distributor();
-        if (distributor.isReplaced || !distributor.isAlive)
-        {
-            return;
-        }
-
-        CarriedService service = distributor.services.get(serviceId);
-        final boolean isNew = null == service;
-        if (isNew)
-        {
-            service = new CarriedService(distributor, serviceId);
-            distributor.services.put(serviceId, service);
-        }
-        final boolean isBackUp = !isNew && !service.isUp && isUp;
-        boolean isChanged = isNew || service.isUp != isUp || service.isAcceptingRequests != isAcceptingRequests ||
-            service.capabilities != capabilities;
-        if (!sameName(service.name, buffer, nameOffset, nameLength))
-        {
-            service.name = buffer.getStringWithoutLengthAscii(nameOffset, nameLength); // only when it changes
-            isChanged = true;
-        }
-        service.isUp = isUp;
-        service.isAcceptingRequests = isAcceptingRequests;
-        service.capabilities = capabilities;
-        service.itemCount = itemCount;
-        service.generation = distributor.generation;
-        if (isChanged)
-        {
-            updateDirectory(serviceId);
-        }
-        if (isNew)
-        {
-            releaseHeld(serviceId); // requests that waited for a distributor of this service, and failovers
-        }
-        else if (isBackUp)
-        {
-            retryNow(serviceId); // items refused while it was down (no provider up) need not wait out their delay
-        }
-
-        if (distributor.sequences.missingBefore(serviceId, lastSequence) > 0)
-        {
-            counters.onGap();
-            distributor.sequences.onMessage(serviceId, lastSequence);
-            recover(distributor, serviceId, "tail loss on the backbone: recovering");
-        }
-        if (++distributor.servicesSeen == distributor.servicesExpected)
-        {
-            endAnnouncement(distributor);
-        }
+        tracker.onServiceAnnounced(tracker.onMessage(adapter.sessionId(), nowNs), serviceId, isUp,
+            isAcceptingRequests, lastSequence, itemCount, capabilities, buffer, nameOffset, nameLength);
     }
 
     @Override
@@ -648,7 +548,7 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
         final int rwfOffset,
         final int rwfLength)
     {
-        final DistributorState distributor = liveDistributor();
+        final DistributorState distributor = tracker.onLiveMessage(adapter.sessionId(), nowNs);
         if (!inSequence(distributor, serviceId, sequence) || !distributor.isAlive)
         {
             return true; // a duplicate, or from a replaced distributor (a dead one was revived by this message)
@@ -820,7 +720,7 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
         final int rwfOffset,
         final int rwfLength)
     {
-        final DistributorState distributor = liveDistributor();
+        final DistributorState distributor = tracker.onLiveMessage(adapter.sessionId(), nowNs);
         if (inSequence(distributor, serviceId, sequence))
         {
             final long itemId = distributor.itemByHandle.get(serviceId, itemHandle);
@@ -845,7 +745,7 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
         final int rwfOffset,
         final int rwfLength)
     {
-        final DistributorState distributor = liveDistributor();
+        final DistributorState distributor = tracker.onLiveMessage(adapter.sessionId(), nowNs);
         if (!inSequence(distributor, serviceId, sequence) || !distributor.isAlive)
         {
             return true;
@@ -894,11 +794,11 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
         {
             return; // another server's request under a colliding id
         }
-        if (!distributor.carries(serviceId) && (item.hadImage || hasCarrier(serviceId)))
+        if (!distributor.carries(serviceId) && (item.hadImage || tracker.hasCarrier(serviceId)))
         {
             return; // not its say: a distributor without the service refuses whatever it is asked for it
         }
-        if (++item.refusals < carriers(serviceId))
+        if (++item.refusals < tracker.carriers(serviceId))
         {
             return; // another distributor of the service may still have the item
         }
@@ -1063,9 +963,9 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
         final int rwfOffset,
         final int rwfLength)
     {
-        if (!hasCarrier(serviceId) || isBackboneDown)
+        if (!tracker.hasCarrier(serviceId) || isBackboneDown)
         {
-            return services.containsKey(serviceId) ? NakCodes.SOURCE_DOWN : NakCodes.SOURCE_UNKNOWN;
+            return tracker.isListed(serviceId) ? NakCodes.SOURCE_DOWN : NakCodes.SOURCE_UNKNOWN;
         }
         // on-stream: to the distributor the item is bound to only (another carrier may not have it, or would apply
         // or forward it a second time); off-stream: any carrier of the service
@@ -1096,128 +996,13 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
     // ---- distributors and the directory ------------------------------------------------------------------------
 
     /**
-     * @return the state of the distributor whose message is being delivered (by its Aeron session), made on its
-     * first message, its last sign of life now.
-     */
-    private DistributorState distributor()
-    {
-        final int sessionId = adapter.sessionId();
-        DistributorState distributor = current;
-        if (null == distributor || distributor.sessionId != sessionId)
-        {
-            distributor = distributorBySession.get(sessionId);
-            if (null == distributor)
-            {
-                distributor = new DistributorState(sessionId);
-                distributorBySession.put(sessionId, distributor);
-                distributors.add(distributor);
-            }
-            current = distributor;
-        }
-        distributor.lastSeenNs = nowNs; // any message is a sign of life, not only announcements
-        return distributor;
-    }
-
-    /**
-     * The distributor of a data message: one declared dead (silent too long) is revived by it — any message proves
-     * it alive — before the message is handled. Otherwise its refreshes and statuses would be dropped until its next
-     * announcement while its updates pass: after its provider reconnected, updates following on from a new stream's
-     * refresh its consumers never saw (a replaced distributor stays dead).
-     */
-    private DistributorState liveDistributor()
-    {
-        final DistributorState distributor = distributor();
-        if (!distributor.isAlive && distributor.isAnnounced && !distributor.isReplaced)
-        {
-            revive(distributor);
-        }
-        return distributor;
-    }
-
-    private void endAnnouncement(final DistributorState distributor)
-    {
-        serviceScratch.clear();
-        for (final CarriedService service : distributor.services.values())
-        {
-            if (service.generation != distributor.generation)
-            {
-                serviceScratch.addInt(service.serviceId);
-            }
-        }
-        for (int i = 0, size = serviceScratch.size(); i < size; i++)
-        {
-            final int serviceId = serviceScratch.getInt(i);
-            distributor.services.remove(serviceId);
-            rerequest(distributor, serviceId, "service withdrawn by its distributor: recovering");
-            updateDirectory(serviceId);
-        }
-    }
-
-    private int checkDistributors(final long nowNs)
-    {
-        int work = 0;
-        for (int i = 0; i < distributors.size(); i++)
-        {
-            final DistributorState distributor = distributors.get(i);
-            if (distributor.isAlive &&
-                nowNs - distributor.lastSeenNs > missedAnnouncements * distributor.intervalNs &&
-                !hasUnread(distributor))
-            {
-                died(distributor);
-                work++;
-            }
-        }
-        for (int i = distributors.size() - 1; i >= 0; i--)
-        {
-            final DistributorState distributor = distributors.get(i);
-            if (!distributor.isAlive && null == data.imageBySessionId(distributor.sessionId))
-            {
-                ArrayListUtil.fastUnorderedRemove(distributors, i);
-                distributorBySession.remove(distributor.sessionId);
-                if (current == distributor)
-                {
-                    current = null;
-                }
-            }
-        }
-        return work;
-    }
-
-    /**
-     * Silence is only evidence of death when this subscriber has read everything the distributor published: a worker
-     * that lags behind on the stream (busy, thousands of fragments pending) has simply not reached its messages yet.
-     * So the distributor's own image is polled: anything still to read (read now, so it counts) means not dead yet.
-     * Nothing left, or no image any more, while silent for {@code missedAnnouncements} intervals means it published
-     * nothing for that long: dead.
-     */
-    private boolean hasUnread(final DistributorState distributor)
-    {
-        final Image image = data.imageBySessionId(distributor.sessionId);
-        if (null == image || image.isClosed())
-        {
-            return false;
-        }
-        final long position = image.position();
-        return adapter.poll(image, FRAGMENT_LIMIT) > 0 || image.position() != position;
-    }
-
-    /**
      * A distributor fell silent: its items turn Open/Suspect. Those of a service another live distributor carries
      * are requested again at once (failover); the others keep their binding, since the same process may come back
      * (a long pause, a network partition shorter than the image timeout) and its handles would still hold — or
-     * another distributor of the service may appear, and they fail over to it then.
+     * another distributor of the service may appear, and they fail over to it then. Its recovery passes end with it.
      */
-    private void died(final DistributorState distributor)
+    private void failOver(final DistributorState distributor, final String text)
     {
-        LOG.warn("worker {}: distributor {} (session {}) silent for {} ms with nothing left to read: its items " +
-            "go Open/Suspect", workerIndex, distributor.distributorId, distributor.sessionId,
-            (nowNs - distributor.lastSeenNs) / 1_000_000);
-        died(distributor, "distributor lost: recovering");
-    }
-
-    private void died(final DistributorState distributor, final String text)
-    {
-        distributor.isAlive = false;
         itemScratch.clear();
         for (final OpenItem item : items.values())
         {
@@ -1235,7 +1020,7 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
             }
             counters.onRecovery();
             item.isRecovering = true;
-            if (hasCarrier(item.serviceId))
+            if (tracker.hasCarrier(item.serviceId))
             {
                 unbind(item);
                 queueRequest(item);
@@ -1247,62 +1032,9 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
             statuses.suspect(item, text);
         }
         requestUnansweredAgain(distributor);
-        serviceScratch.clear();
         for (final CarriedService service : distributor.services.values())
         {
             service.passState = PASS_NONE;
-            serviceScratch.addInt(service.serviceId);
-        }
-        for (int i = 0, size = serviceScratch.size(); i < size; i++)
-        {
-            updateDirectory(serviceScratch.getInt(i));
-        }
-    }
-
-    /**
-     * A distributor declared dead announces again (same process, same epoch): its services count again, items that
-     * waited for a distributor of them are requested, and its own items get fresh images (what was lost meanwhile
-     * also shows as gaps in its sequences).
-     */
-    private void revive(final DistributorState distributor)
-    {
-        LOG.info("worker {}: distributor {} (session {}) is heard again: recovering its items", workerIndex,
-            distributor.distributorId, distributor.sessionId);
-        distributor.isAlive = true;
-        serviceScratch.clear();
-        for (final CarriedService service : distributor.services.values())
-        {
-            serviceScratch.addInt(service.serviceId);
-        }
-        for (int i = 0, size = serviceScratch.size(); i < size; i++)
-        {
-            final int serviceId = serviceScratch.getInt(i);
-            updateDirectory(serviceId);
-            releaseHeld(serviceId);
-            recover(distributor, serviceId, null);
-        }
-    }
-
-    /**
-     * A distributor was replaced by a new process under its id (a restart): its handles and services mean nothing
-     * any more, so its items are requested again (any live distributor of their service may answer).
-     */
-    private void replaced(final DistributorState distributor, final String text)
-    {
-        LOG.warn("worker {}: distributor {} (session {}) {}", workerIndex, distributor.distributorId,
-            distributor.sessionId, text);
-        distributor.isAlive = false;
-        rerequest(distributor, -1, text);
-        requestUnansweredAgain(distributor);
-        serviceScratch.clear();
-        for (final CarriedService service : distributor.services.values())
-        {
-            serviceScratch.addInt(service.serviceId);
-        }
-        distributor.services.clear();
-        for (int i = 0, size = serviceScratch.size(); i < size; i++)
-        {
-            updateDirectory(serviceScratch.getInt(i));
         }
     }
 
@@ -1346,77 +1078,6 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
                 statuses.suspect(item, text);
             }
         }
-    }
-
-    /**
-     * The directory consumers see, from every live distributor carrying the service: up when one has it up; a
-     * service nobody carries any more stays listed, down.
-     */
-    private void updateDirectory(final int serviceId)
-    {
-        CarriedService best = null;
-        boolean isUp = false;
-        for (int i = 0, size = distributors.size(); i < size; i++)
-        {
-            final DistributorState distributor = distributors.get(i);
-            final CarriedService service = distributor.isAlive ? distributor.services.get(serviceId) : null;
-            if (null == service)
-            {
-                continue;
-            }
-            isUp |= service.isUp;
-            if (null == best || (service.isUp && !best.isUp) ||
-                (service.isUp == best.isUp && service.isAcceptingRequests && !best.isAcceptingRequests))
-            {
-                best = service;
-            }
-        }
-
-        final ServiceInfo known = services.get(serviceId);
-        if (null == best)
-        {
-            if (null != known && known.isUp())
-            {
-                final ServiceInfo down = known.withState(false);
-                services.put(serviceId, down);
-                listener.onServiceChanged(down);
-            }
-            return;
-        }
-        if (null == known || known.isUp() != isUp || known.isAcceptingRequests() != best.isAcceptingRequests ||
-            !known.name().equals(best.name) || serviceCapabilities.get(serviceId) != best.capabilities)
-        {
-            final ServiceInfo info = new ServiceInfo(
-                serviceId, best.name, isUp, best.isAcceptingRequests, domains(best.capabilities));
-            services.put(serviceId, info);
-            serviceCapabilities.put(serviceId, best.capabilities);
-            listener.onServiceChanged(info);
-        }
-    }
-
-    private boolean hasCarrier(final int serviceId)
-    {
-        for (int i = 0, size = distributors.size(); i < size; i++)
-        {
-            if (distributors.get(i).carries(serviceId))
-            {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    private int carriers(final int serviceId)
-    {
-        int carriers = 0;
-        for (int i = 0, size = distributors.size(); i < size; i++)
-        {
-            if (distributors.get(i).carries(serviceId))
-            {
-                carriers++;
-            }
-        }
-        return carriers;
     }
 
     // ---- recovery ----------------------------------------------------------------------------------------------
@@ -1512,6 +1173,7 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
 
     private int sendPendingPasses()
     {
+        final List<DistributorState> distributors = tracker.distributors();
         int sent = 0;
         int stillPending = 0;
         for (int i = 0, size = distributors.size(); i < size; i++)
@@ -1542,6 +1204,7 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
      */
     private void endIdlePasses(final long nowNs)
     {
+        final List<DistributorState> distributors = tracker.distributors();
         for (int i = 0, size = distributors.size(); i < size; i++)
         {
             for (final CarriedService service : distributors.get(i).services.values())
@@ -1565,7 +1228,7 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
         }
         item.isHeld = false;
         supersede(item);
-        if (item.isQueued || !hasCarrier(item.serviceId) || !send(item))
+        if (item.isQueued || !tracker.hasCarrier(item.serviceId) || !send(item))
         {
             enqueue(item); // no distributor of the service yet, or back-pressure: retried by housekeeping
         }
@@ -1744,7 +1407,7 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
             final OpenItem item = items.get(itemId);
             if (null != item && item.isQueued)
             {
-                if (!hasCarrier(item.serviceId))
+                if (!tracker.hasCarrier(item.serviceId))
                 {
                     item.isHeld = true; // no live distributor of the service: the request waits for one
                 }
@@ -1833,37 +1496,6 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
         return true;
     }
 
-    private static boolean sameName(
-        final String name, final DirectBuffer buffer, final int offset, final int length)
-    {
-        if (null == name || name.length() != length)
-        {
-            return false;
-        }
-        for (int i = 0; i < length; i++)
-        {
-            if (name.charAt(i) != (char)buffer.getByte(offset + i))
-            {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    private static int[] domains(final long capabilities)
-    {
-        final int[] domains = new int[Long.bitCount(capabilities)];
-        int i = 0;
-        for (int domain = 0; domain < Long.SIZE; domain++)
-        {
-            if (0 != (capabilities & (1L << domain)))
-            {
-                domains[i++] = domain;
-            }
-        }
-        return domains;
-    }
-
     // ---- the backbone daemon lost and back ----------------------------------------------------------------------
 
     /**
@@ -1889,22 +1521,11 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
         counters.detach(); // before the lost client's memory goes
         lost.close();
         int lostItems = 0;
-        for (int i = 0, size = distributors.size(); i < size; i++)
-        {
-            final DistributorState distributor = distributors.get(i);
-            if (distributor.isAlive)
-            {
-                died(distributor, "backbone lost: recovering");
-            }
-        }
+        tracker.lostAll("backbone lost: recovering");
         for (final OpenItem item : items.values())
         {
             lostItems += null == item.distributor ? 0 : 1;
         }
-        // their sessions end with the driver; a new driver may give the same session ids to other publications
-        distributors.clear();
-        distributorBySession.clear();
-        current = null;
         pendingPasses = 0;
         LOG.warn("worker {}: backbone lost: {} item(s) Open/Suspect, consumers stay connected", workerIndex,
             lostItems);
@@ -2011,6 +1632,97 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
         public void onBackboneRestored(final Aeron aeron)
         {
             backboneRestored(aeron);
+        }
+    }
+
+    /**
+     * What the tracker's decisions mean for this source's items and its consumers' directory.
+     */
+    private final class TrackerEvents implements DistributorTracker.Listener
+    {
+        @Override
+        public void onServiceChanged(final ServiceInfo service)
+        {
+            listener.onServiceChanged(service);
+        }
+
+        @Override
+        public void onServiceCarried(final int serviceId)
+        {
+            releaseHeld(serviceId);
+        }
+
+        @Override
+        public void onServiceBackUp(final int serviceId)
+        {
+            retryNow(serviceId);
+        }
+
+        @Override
+        public void onServiceWithdrawn(final DistributorState distributor, final int serviceId, final String text)
+        {
+            rerequest(distributor, serviceId, text);
+        }
+
+        @Override
+        public void onServiceSequence(final DistributorState distributor, final int serviceId, final long lastSequence)
+        {
+            if (distributor.sequences.missingBefore(serviceId, lastSequence) > 0)
+            {
+                counters.onGap();
+                distributor.sequences.onMessage(serviceId, lastSequence);
+                recover(distributor, serviceId, "tail loss on the backbone: recovering");
+            }
+        }
+
+        @Override
+        public void onDistributorDied(final DistributorState distributor, final String text)
+        {
+            failOver(distributor, text);
+        }
+
+        @Override
+        public void onDistributorReplaced(final DistributorState distributor, final String text)
+        {
+            rerequest(distributor, -1, text);
+            requestUnansweredAgain(distributor);
+        }
+
+        @Override
+        public void onDistributorRevived(final DistributorState distributor, final int serviceId)
+        {
+            releaseHeld(serviceId);
+            recover(distributor, serviceId, null);
+        }
+    }
+
+    /**
+     * The data stream's images, polled by the tracker's liveness check.
+     */
+    private final class DataImages implements DistributorTracker.StreamImages
+    {
+        /**
+         * Silence is only evidence of death when this subscriber has read everything the distributor published: a
+         * worker that lags behind on the stream (busy, thousands of fragments pending) has simply not reached its
+         * messages yet. So the distributor's own image is polled: anything still to read (read now, so it counts)
+         * means not dead yet.
+         */
+        @Override
+        public boolean hasUnread(final int sessionId)
+        {
+            final Image image = data.imageBySessionId(sessionId);
+            if (null == image || image.isClosed())
+            {
+                return false;
+            }
+            final long position = image.position();
+            return adapter.poll(image, FRAGMENT_LIMIT) > 0 || image.position() != position;
+        }
+
+        @Override
+        public boolean isGone(final int sessionId)
+        {
+            return null == data.imageBySessionId(sessionId);
         }
     }
 
