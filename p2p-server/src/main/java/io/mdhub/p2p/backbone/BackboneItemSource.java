@@ -18,7 +18,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import com.refinitiv.eta.codec.NakCodes;
-import com.refinitiv.eta.codec.StateCodes;
 import com.refinitiv.eta.codec.StreamStates;
 
 import io.aeron.Aeron;
@@ -38,7 +37,6 @@ import io.mdhub.common.concurrent.EventLoopDoorbell;
 import io.mdhub.common.concurrent.EventLoopDutyCycle;
 import io.mdhub.common.concurrent.CycleWaker;
 import io.mdhub.common.rwf.FieldView;
-import io.mdhub.common.rwf.RwfMsgFlyweight;
 import io.mdhub.p2p.source.ItemSource;
 import io.mdhub.p2p.source.ItemSourceListener;
 import io.mdhub.p2p.source.ServiceInfo;
@@ -80,7 +78,7 @@ import io.netty.channel.EventLoop;
  * moment ago at a restarted distributor whose providers have not republished. With {@code itemWait} (the default)
  * neither refusal is passed on: the consumers see Open/Suspect once, the item waits by name in {@link WaitingItems},
  * and the provider's first refresh of it, broadcast with its name, makes the source ask for it at once; it is also
- * asked for again after 1 s, 2 s, 4 s, 8 s, then every 30 s, in case that refresh was missed. Without
+ * asked for again after 1 s, 2 s, 4 s, 8 s, 16 s, then every 30 s, in case that refresh was missed. Without
  * {@code itemWait} a first request for an unknown item is closed at once (Closed/Suspect NOT_FOUND) and an item that
  * had an image is retried for {@code recoveryGraceMs} after the first refusal (then the streams close). An
  * interactive provider's own refusal (Closed) is passed on.
@@ -126,19 +124,6 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
      * at most 25,600 a second, so a recovery of a whole service cannot flood the distributor.
      */
     private static final int REQUESTS_PER_CYCLE = 256;
-    /**
-     * First wait before asking again for a recovering item its distributor refused (it may not have been republished
-     * yet after a restart); the wait doubles up to {@link #RETRY_MAX_NS}.
-     */
-    private static final long RETRY_INITIAL_NS = 1_000_000_000L;
-    private static final long RETRY_MAX_NS = 8_000_000_000L;
-    /**
-     * Longest wait between the retries of an item that waits for its provider: the provider's broadcast refresh
-     * brings it at once, so the retries only cover a refresh this worker missed.
-     */
-    private static final long WAIT_RETRY_MAX_NS = 30_000_000_000L;
-    private static final String WAITING_TEXT = "waiting for the provider to publish the item";
-    private static final String NOT_REPUBLISHED_TEXT = "not republished by its provider yet: waiting";
     /** Item closes kept for another try when the control stream pushes back. */
     private static final int PENDING_CLOSE_CAPACITY = 65_536;
 
@@ -157,10 +142,10 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
     private final long requestIdBase;
     private final int workerIndex;
     private final long announceIntervalNs;
-    private final long recoveryGraceNs;
-    private final boolean isItemWait;
-    private final WaitingItems<OpenItem> waiting = new WaitingItems<>();
-    private final RwfMsgFlyweight refusal = new RwfMsgFlyweight();
+    private final ItemRetries retries;
+    private final UpstreamCloses closes;
+    /** Wakes the duty cycle (bound once): work queued from outside a cycle, or waiting on its timers. */
+    private final Runnable wake;
     private final long epoch;
     private final Int2ObjectHashMap<OpenItem> items = new Int2ObjectHashMap<>();
     /**
@@ -169,7 +154,6 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
      * sockets and the backbone for milliseconds, the same tail in the latency of every rate.
      */
     private final ArrayList<OpenItem> outstanding = new ArrayList<>();
-    private final PendingCloses pendingCloses = new PendingCloses(PENDING_CLOSE_CAPACITY);
     private final Long2LongHashMap itemByRequest = new Long2LongHashMap(MISSING);
     /** The bits of a requestId that name the requesting p2p-server and worker ({@link #requestIdBase}). */
     private static final long REQUESTER_MASK = 0xFFFF_FFFF_0000_0000L;
@@ -188,7 +172,6 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
     /** The backbone daemon is lost: nothing can be sent or read until a new client is wired. */
     private boolean isBackboneDown;
     private int pendingPasses;
-    private long closesGivenUp;
     private int nextRequest = java.util.concurrent.ThreadLocalRandom.current().nextInt(); // ids differ per start
     private long nowNs = System.nanoTime();
     private long nextHousekeepingNs;
@@ -211,8 +194,7 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
         this.epoch = wiring.epoch;
         this.requestIdBase = ((long)(settings.consumerId() & 0x7F_FFFF) << 40) | ((long)(workerIndex & 0xFF) << 32);
         this.announceIntervalNs = settings.announceIntervalMs() * 1_000_000L;
-        this.recoveryGraceNs = Math.max(0, settings.recoveryGraceMs()) * 1_000_000L;
-        this.isItemWait = settings.isItemWait();
+        this.retries = new ItemRetries(Math.max(0, settings.recoveryGraceMs()) * 1_000_000L, settings.isItemWait());
         this.tracker = new DistributorTracker(
             workerIndex, settings.missedAnnouncements(), new TrackerEvents(), new DataImages());
         this.wakesOnData = !settings.isBusyPolling() &&
@@ -236,6 +218,8 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
                 eventLoop, this::doWork, settings.idleMinNs(), settings.idleMaxNs(), settings.newBusyIdle());
             this.doorbell = null;
         }
+        this.wake = dutyCycle::wake;
+        this.closes = new UpstreamCloses(sender, wake, workerIndex, PENDING_CLOSE_CAPACITY, REQUESTS_PER_CYCLE);
         this.backbone = wiring.link.join(new LinkListener());
         dutyCycle.start();
     }
@@ -267,7 +251,7 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
         // with no distributor listening nothing can be sent: the tick retries, and a distributor that comes wakes the
         // worker through its new image
         return !sender.isConnected() ||
-            (pendingCloses.isEmpty() && queued.isEmpty() && 0 == pendingPasses);
+            (closes.isEmpty() && queued.isEmpty() && 0 == pendingPasses);
     }
 
     /**
@@ -393,49 +377,8 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
         forget(item);
         if (handle >= 0)
         {
-            closeUpstream(distributorEpoch, item.serviceId, handle);
+            closes.close(distributorEpoch, item.serviceId, handle);
         }
-    }
-
-    /**
-     * Tell the distributor nobody here wants an item any more. A close the control stream cannot take now is kept
-     * and sent again from housekeeping (in order, after older ones); one to a distributor nobody listens for any more
-     * is moot (its items end with it).
-     */
-    private void closeUpstream(final long distributorEpoch, final int serviceId, final int handle)
-    {
-        if (!pendingCloses.isEmpty() || !sendClose(distributorEpoch, serviceId, handle))
-        {
-            dutyCycle.wake(); // retried by the cycle, which polls on its timers while closes wait
-            if (!pendingCloses.add(distributorEpoch, serviceId, handle))
-            {
-                closesGivenUp++;
-                LOG.warn("worker {}: {} item closes wait for the control stream; the oldest was given up ({} so far)",
-                    workerIndex, PENDING_CLOSE_CAPACITY, closesGivenUp);
-            }
-        }
-    }
-
-    private boolean sendClose(final long distributorEpoch, final int serviceId, final int handle)
-    {
-        if (sender.isDown())
-        {
-            return false; // kept until the backbone is back: the distributor still holds the interest
-        }
-        final long result = sender.closeItem(distributorEpoch, serviceId, handle);
-        return result > 0 || Publication.NOT_CONNECTED == result || Publication.CLOSED == result;
-    }
-
-    private int sendPendingCloses()
-    {
-        int sent = 0;
-        while (!pendingCloses.isEmpty() && sent < REQUESTS_PER_CYCLE &&
-            sendClose(pendingCloses.epoch(), pendingCloses.serviceId(), pendingCloses.handle()))
-        {
-            pendingCloses.remove();
-            sent++;
-        }
-        return sent;
     }
 
     @Override
@@ -490,7 +433,7 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
                 nextRequestCheckNs = nowNs + REQUEST_CHECK_INTERVAL_NS;
                 work += resendUnanswered(nowNs);
             }
-            work += sendPendingCloses();
+            work += closes.sendPending();
             work += sendQueued();
             if (pendingPasses > 0)
             {
@@ -602,7 +545,7 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
             item.hadImage = true;
             item.refusedSinceNs = NONE;
             item.retryDelayNs = 0;
-            stopWaiting(item);
+            retries.stopWaiting(item);
             listener.onRefresh(item.itemId, isSolicited, buffer, rwfOffset, rwfLength);
             if (isComplete && !item.isStreaming && items.get(item.itemId) == item)
             {
@@ -637,7 +580,7 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
             // a recovery pass, or the provider resynchronised: every watcher takes the new image
             listener.onRefresh((int)itemId, false, buffer, rwfOffset, rwfLength);
         }
-        else if (!waiting.isEmpty() && 0 != (flags & RefreshFlags.COMPLETE))
+        else if (retries.hasWaiting() && 0 != (flags & RefreshFlags.COMPLETE))
         {
             onPublished(serviceId, domainType, buffer, nameOffset, nameLength);
         }
@@ -654,7 +597,7 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
         final int nameOffset,
         final int nameLength)
     {
-        final OpenItem item = waiting.find(serviceId, domainType, buffer, nameOffset, nameLength);
+        final OpenItem item = retries.waitingFor(serviceId, domainType, buffer, nameOffset, nameLength);
         if (null != item && 0 == item.requestId)
         {
             request(item);
@@ -669,7 +612,7 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
         item.hadImage = true;
         item.refusedSinceNs = NONE;
         item.retryDelayNs = 0;
-        stopWaiting(item);
+        retries.stopWaiting(item);
     }
 
     /**
@@ -707,7 +650,7 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
                 return;
             }
         }
-        closeUpstream(distributor.epoch, serviceId, itemHandle);
+        closes.close(distributor.epoch, serviceId, itemHandle);
     }
 
     @Override
@@ -806,7 +749,7 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
         item.requestId = 0;
         if (StreamStates.CLOSED_RECOVER == streamState)
         {
-            if (isNotFound(buffer, rwfOffset, rwfLength))
+            if (retries.isNotFound(buffer, rwfOffset, rwfLength))
             {
                 onNotPublished(item); // not in the distributor's cache: its non-interactive provider may publish it
                 return;
@@ -835,7 +778,7 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
      */
     private void onNotPublished(final OpenItem item)
     {
-        if (isItemWait)
+        if (retries.isItemWait())
         {
             waitForProvider(item);
             return;
@@ -844,10 +787,7 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
         {
             return;
         }
-        final String text = refusal.stateTextLength() > 0 ?
-            refusal.buffer().getStringWithoutLengthAscii(refusal.stateTextOffset(), refusal.stateTextLength()) :
-            "item not found";
-        statuses.notFound(item, text);
+        statuses.notFound(item, retries.refusalText());
         if (items.get(item.itemId) == item)
         {
             items.remove(item.itemId);
@@ -855,32 +795,12 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
         }
     }
 
-    private boolean isNotFound(final DirectBuffer buffer, final int rwfOffset, final int rwfLength)
-    {
-        return refusal.wrap(buffer, rwfOffset, rwfLength) && refusal.hasState() &&
-            StateCodes.NOT_FOUND == refusal.stateCode();
-    }
-
     /**
      * The item's distributors do not have it (yet): its consumers stay Open/Suspect until its provider publishes it.
      */
     private void waitForProvider(final OpenItem item)
     {
-        if (!item.isWaitingForProvider)
-        {
-            item.isWaitingForProvider = true;
-            waiting.add(item.serviceId, item.domainType, item.name, 0, item.name.capacity(), item);
-        }
-        retryLater(item, false, item.hadImage ? NOT_REPUBLISHED_TEXT : WAITING_TEXT);
-    }
-
-    private void stopWaiting(final OpenItem item)
-    {
-        if (item.isWaitingForProvider)
-        {
-            item.isWaitingForProvider = false;
-            waiting.remove(item.serviceId, item.domainType, item.name, 0, item.name.capacity());
-        }
+        retryLater(item, false, retries.waitForProvider(item));
     }
 
     /**
@@ -888,7 +808,7 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
      */
     int waitingItems()
     {
-        return waiting.size();
+        return retries.waitingItems();
     }
 
     /**
@@ -903,25 +823,14 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
      */
     private boolean retryLater(final OpenItem item, final boolean isGraceBounded, final String text)
     {
-        final boolean isFirst = NONE == item.refusedSinceNs;
-        if (isFirst)
-        {
-            item.refusedSinceNs = nowNs;
-            item.retryDelayNs = 0;
-        }
-        final long graceEndNs = item.refusedSinceNs + recoveryGraceNs;
-        if (isGraceBounded && nowNs - graceEndNs >= 0)
+        final int next = retries.retryLater(item, isGraceBounded, nowNs);
+        if (ItemRetries.GIVE_UP == next)
         {
             return false;
         }
-        final long maxDelayNs = item.isWaitingForProvider ? WAIT_RETRY_MAX_NS : RETRY_MAX_NS;
-        item.retryDelayNs = 0 == item.retryDelayNs ? RETRY_INITIAL_NS : Math.min(2 * item.retryDelayNs, maxDelayNs);
-        item.retryAtNs = nowNs + (isGraceBounded ?
-            Math.min(item.retryDelayNs, graceEndNs - nowNs) : item.retryDelayNs); // the last try at the grace end
-        item.isAwaitingRetry = true;
         watch(item);
         item.isRecovering = true;
-        if (isFirst)
+        if (ItemRetries.FIRST == next)
         {
             statuses.suspect(item, text);
         }
@@ -1291,7 +1200,7 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
             forget(item);
             if (handle >= 0)
             {
-                closeUpstream(distributorEpoch, item.serviceId, handle);
+                closes.close(distributorEpoch, item.serviceId, handle);
             }
             statuses.lostPrivate(item); // its consumer opens it again, upstream closed first
         }
@@ -1470,7 +1379,7 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
 
     private void forget(final OpenItem item)
     {
-        stopWaiting(item);
+        retries.stopWaiting(item);
         unbind(item);
         if (item.requestId != 0)
         {
