@@ -6,11 +6,7 @@ import java.util.function.Function;
 
 import org.agrona.CloseHelper;
 import org.agrona.DirectBuffer;
-import org.agrona.collections.ArrayListUtil;
-import org.agrona.collections.Int2ObjectHashMap;
 import org.agrona.collections.IntArrayList;
-import org.agrona.collections.Long2LongHashMap;
-import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.status.AtomicCounter;
 import org.agrona.concurrent.NanoClock;
 import org.agrona.concurrent.SystemNanoClock;
@@ -18,7 +14,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import com.refinitiv.eta.codec.NakCodes;
-import com.refinitiv.eta.codec.StreamStates;
 
 import io.aeron.Aeron;
 import io.aeron.Image;
@@ -104,7 +99,6 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
     private static final long REQUEST_CHECK_INTERVAL_NS = 250_000_000L;
     /** No entry, in the item indexes (the handle index's own marker, so its answers compare with it). */
     private static final long MISSING = HandleIndex.MISSING;
-    private static final long NONE = OpenItem.NONE;
     private static final int PASS_NONE = CarriedService.PASS_NONE;
     private static final int PASS_PENDING = CarriedService.PASS_PENDING;
     private static final int PASS_SENT = CarriedService.PASS_SENT;
@@ -114,16 +108,6 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
      */
     private static final long PASS_IDLE_TIMEOUT_NS = 2_000_000_000L;
 
-    /**
-     * An item request unanswered for this long is sent again (its answer may have been published while this
-     * p2p-server's image of the data stream was not connected, or have gone to a distributor that died).
-     */
-    private static final long REQUEST_TIMEOUT_NS = 1_000_000_000L;
-    /**
-     * Queued item requests (recoveries, and requests that met back-pressure) sent per 10 ms housekeeping cycle:
-     * at most 25,600 a second, so a recovery of a whole service cannot flood the distributor.
-     */
-    private static final int REQUESTS_PER_CYCLE = 256;
     /** Item closes kept for another try when the control stream pushes back. */
     private static final int PENDING_CLOSE_CAPACITY = 65_536;
 
@@ -147,21 +131,10 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
     /** Wakes the duty cycle (bound once): work queued from outside a cycle, or waiting on its timers. */
     private final Runnable wake;
     private final long epoch;
-    private final Int2ObjectHashMap<OpenItem> items = new Int2ObjectHashMap<>();
-    /**
-     * The items with something outstanding: a request not answered yet, a retry due, a recovery pass awaited. The
-     * request check walks these, not every item: a walk of 100,000 items every 250 ms took the worker off its
-     * sockets and the backbone for milliseconds, the same tail in the latency of every rate.
-     */
-    private final ArrayList<OpenItem> outstanding = new ArrayList<>();
-    private final Long2LongHashMap itemByRequest = new Long2LongHashMap(MISSING);
-    /** The bits of a requestId that name the requesting p2p-server and worker ({@link #requestIdBase}). */
-    private static final long REQUESTER_MASK = 0xFFFF_FFFF_0000_0000L;
-    /** Most outstanding requests {@link #closeUnwanted} scans for the same item. */
-    private static final int UNWANTED_SCAN_LIMIT = 4096;
-    private final IntArrayList queued = new IntArrayList();
-    private final IntArrayList lostPrivates = new IntArrayList();
-    private final IntArrayList itemScratch = new IntArrayList();
+    private final ItemRequests requests;
+    private final ItemAnswers answers;
+    /** The ids of the items one recovery acts on. */
+    private final IntArrayList recoverable = new IntArrayList();
     private final EventLoopDutyCycle dutyCycle;
     private final EventLoop eventLoop;
     private final BackboneItemSourceFactory.Settings settings;
@@ -219,7 +192,11 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
             this.doorbell = null;
         }
         this.wake = dutyCycle::wake;
-        this.closes = new UpstreamCloses(sender, wake, workerIndex, PENDING_CLOSE_CAPACITY, REQUESTS_PER_CYCLE);
+        this.closes = new UpstreamCloses(
+            sender, wake, workerIndex, PENDING_CLOSE_CAPACITY, ItemRequests.REQUESTS_PER_CYCLE);
+        this.requests = new ItemRequests(
+            requestIdBase, listener, sender, tracker, statuses, retries, closes, counters, clock, wake);
+        this.answers = new ItemAnswers(requests, listener, tracker, statuses, retries, closes, clock, requestIdBase);
         this.backbone = wiring.link.join(new LinkListener());
         dutyCycle.start();
     }
@@ -251,13 +228,9 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
         // with no distributor listening nothing can be sent: the tick retries, and a distributor that comes wakes the
         // worker through its new image
         return !sender.isConnected() ||
-            (closes.isEmpty() && queued.isEmpty() && 0 == pendingPasses);
+            (closes.isEmpty() && requests.isQueueEmpty() && 0 == pendingPasses);
     }
 
-    /**
-     * An item some of whose consumers want only some fields: every request for it carries the view (the union of
-     * the fields its consumers want), which a distributor passes on to an interactive provider.
-     */
     @Override
     @SuppressWarnings("checkstyle:ParameterNumber") // primitives, not a message object (STYLE.md §1.1.4)
     public void open(
@@ -270,40 +243,15 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
         final boolean streaming,
         final FieldView view)
     {
-        OpenItem item = items.get(itemId);
-        if (null == item)
-        {
-            final byte[] copy = new byte[nameLength];
-            name.getBytes(nameOffset, copy);
-            item = new OpenItem(itemId, domainType, serviceId, new UnsafeBuffer(copy));
-            items.put(itemId, item);
-        }
-        item.isStreaming = streaming;
-        item.view = view;
-        request(item);
+        requests.open(itemId, domainType, serviceId, name, nameOffset, nameLength, streaming, view);
     }
 
     @Override
     public void widenView(final int itemId, final FieldView view)
     {
-        final OpenItem item = items.get(itemId);
-        if (null != item && !item.isPrivate)
-        {
-            item.view = view;
-            request(item);
-        }
-        else
-        {
-            refresh(itemId);
-        }
+        requests.widenView(itemId, view);
     }
 
-    /**
-     * A private stream is requested like any item, flagged so that the distributor opens a stream of its own for it;
-     * it is never asked for again by name (that would open another): a fresh image comes by a RecoveryRequest for its
-     * handle, and a private stream whose upstream is lost (its distributor died or restarted, data lost) is closed
-     * ClosedRecover, for its consumer to open again, as an ADS does.
-     */
     @Override
     public boolean openPrivate(
         final int itemId,
@@ -314,21 +262,25 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
         final int nameLength,
         final FieldView view)
     {
-        final byte[] copy = new byte[nameLength];
-        name.getBytes(nameOffset, copy);
-        final OpenItem item = new OpenItem(itemId, domainType, serviceId, new UnsafeBuffer(copy));
-        item.isPrivate = true;
-        item.view = view;
-        item.isStreaming = true;
-        items.put(itemId, item);
-        request(item);
-        return true;
+        return requests.openPrivate(itemId, domainType, serviceId, name, nameOffset, nameLength, view);
+    }
+
+    @Override
+    public void refresh(final int itemId)
+    {
+        requests.refresh(itemId);
+    }
+
+    @Override
+    public void close(final int itemId)
+    {
+        requests.close(itemId);
     }
 
     @Override
     public boolean generic(final int itemId, final DirectBuffer rwf, final int offset, final int length)
     {
-        final OpenItem item = items.get(itemId);
+        final OpenItem item = requests.item(itemId);
         return !isBackboneDown && null != item && item.handle >= 0 && null != item.distributor &&
             control.generic(item.distributor.epoch, item.serviceId, item.handle, rwf, offset, length) > 0;
     }
@@ -342,42 +294,6 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
         if (MISSING != itemId)
         {
             listener.onGeneric((int)itemId, buffer, rwfOffset, rwfLength);
-        }
-    }
-
-    @Override
-    public void refresh(final int itemId)
-    {
-        final OpenItem item = items.get(itemId);
-        if (null != item && item.isPrivate)
-        {
-            if (item.handle >= 0 && !sender.isDown())
-            {
-                sender.requestRecovery(item.serviceId, item.handle, item.domainType, 0);
-            }
-            return;
-        }
-        if (null != item && item.handle >= 0)
-        {
-            request(item);
-        }
-        // no handle yet: the answer to the first request is on its way and serves this watcher too
-    }
-
-    @Override
-    public void close(final int itemId)
-    {
-        final OpenItem item = items.remove(itemId);
-        if (null == item)
-        {
-            return;
-        }
-        final int handle = item.handle;
-        final long distributorEpoch = null == item.distributor ? 0 : item.distributor.epoch;
-        forget(item);
-        if (handle >= 0)
-        {
-            closes.close(distributorEpoch, item.serviceId, handle);
         }
     }
 
@@ -421,9 +337,9 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
         {
             listener.onBatchEnd();
         }
-        if (!lostPrivates.isEmpty())
+        if (requests.hasLostPrivates())
         {
-            work += closeLostPrivates();
+            work += requests.closeLostPrivates();
         }
         if (nowNs >= nextHousekeepingNs)
         {
@@ -431,10 +347,11 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
             if (nowNs >= nextRequestCheckNs)
             {
                 nextRequestCheckNs = nowNs + REQUEST_CHECK_INTERVAL_NS;
-                work += resendUnanswered(nowNs);
+                endIdlePasses(nowNs);
+                work += requests.resendUnanswered(nowNs);
             }
             work += closes.sendPending();
-            work += sendQueued();
+            work += requests.sendQueued();
             if (pendingPasses > 0)
             {
                 work += sendPendingPasses();
@@ -499,59 +416,8 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
 
         if (0 != requestId)
         {
-            final long itemId = itemByRequest.get(requestId);
-            if (MISSING == itemId)
-            {
-                // another p2p-server's answer, a superseded request, or another distributor was first
-                closeUnwanted(distributor, serviceId, itemHandle, requestId, buffer, nameOffset, nameLength);
-                return true;
-            }
-            final OpenItem item = items.get((int)itemId);
-            if (null == item)
-            {
-                itemByRequest.remove(requestId);
-                closeUnwanted(distributor, serviceId, itemHandle, requestId, buffer, nameOffset, nameLength);
-                return true; // closed while the request was out
-            }
-            if (item.serviceId != serviceId || item.domainType != domainType ||
-                !sameBytes(item.name, buffer, nameOffset, nameLength))
-            {
-                return true; // another server's answer under a colliding id: not ours
-            }
-            // A multi-part refresh answers the request part by part: the request stays outstanding (and its later
-            // parts wanted) until the part that completes it.
-            final boolean isComplete = 0 != (flags & RefreshFlags.COMPLETE);
-            if (isComplete)
-            {
-                itemByRequest.remove(requestId);
-                if (item.requestId == requestId)
-                {
-                    item.requestId = 0; // answered: nothing outstanding for this item any more
-                }
-            }
-            else if (item.requestId == requestId)
-            {
-                item.requestedAtNs = clock.nanoTime(); // still arriving: not a request to send again yet
-            }
-            if (item.distributor != distributor || item.handle != itemHandle)
-            {
-                bind(item, distributor, itemHandle);
-            }
-            // a recovery's answer goes to every watcher (it ends their Suspect), a plain answer to those awaiting it
-            final boolean isSolicited = item.isAnswerInParts ? item.isAnswerSolicited : !item.isRecovering;
-            item.isAnswerInParts = !isComplete;
-            item.isAnswerSolicited = isSolicited;
-            item.isRecovering = false;
-            item.hadImage = true;
-            item.refusedSinceNs = NONE;
-            item.retryDelayNs = 0;
-            retries.stopWaiting(item);
-            listener.onRefresh(item.itemId, isSolicited, buffer, rwfOffset, rwfLength);
-            if (isComplete && !item.isStreaming && items.get(item.itemId) == item)
-            {
-                items.remove(item.itemId);
-                forget(item);
-            }
+            answers.onAnswer(distributor, serviceId, itemHandle, requestId, domainType, flags, buffer, nameOffset,
+                nameLength, rwfOffset, rwfLength);
             return true;
         }
 
@@ -565,92 +431,9 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
                 service.isPassIgnored = false;
             }
         }
-        final long itemId = distributor.itemByHandle.get(serviceId, itemHandle);
-        if (MISSING != itemId)
-        {
-            final OpenItem item = items.get((int)itemId);
-            if (null != item)
-            {
-                // Whole again: this image is later in the stream than any loss seen so far, and its watchers now see
-                // Open/Ok — whether it came from the pass the item waited for, another worker's or server's pass, or
-                // the provider. A request of its own still out only brings one more image. Not recovering any more,
-                // so the next gap turns it Suspect again before the updates that follow that gap reach anyone.
-                whole(item);
-            }
-            // a recovery pass, or the provider resynchronised: every watcher takes the new image
-            listener.onRefresh((int)itemId, false, buffer, rwfOffset, rwfLength);
-        }
-        else if (retries.hasWaiting() && 0 != (flags & RefreshFlags.COMPLETE))
-        {
-            onPublished(serviceId, domainType, buffer, nameOffset, nameLength);
-        }
+        answers.onImage(distributor, serviceId, itemHandle, domainType, flags, buffer, nameOffset, nameLength,
+            rwfOffset, rwfLength);
         return true;
-    }
-
-    /**
-     * A provider published an item: if someone here waits for it, its image is asked for now, not at the next retry.
-     */
-    private void onPublished(
-        final int serviceId,
-        final int domainType,
-        final DirectBuffer buffer,
-        final int nameOffset,
-        final int nameLength)
-    {
-        final OpenItem item = retries.waitingFor(serviceId, domainType, buffer, nameOffset, nameLength);
-        if (null != item && 0 == item.requestId)
-        {
-            request(item);
-        }
-    }
-
-    private void whole(final OpenItem item)
-    {
-        item.awaitingPass = null;
-        item.isRecovering = false;
-        item.isAwaitingRetry = false;
-        item.hadImage = true;
-        item.refusedSinceNs = NONE;
-        item.retryDelayNs = 0;
-        retries.stopWaiting(item);
-    }
-
-    /**
-     * An answer to one of this source's own requests that nobody here wants any more (the item closed, or a newer
-     * request superseded it) still registered interest at the distributor: a sink-driven item would stay open
-     * upstream for nobody. Close it, unless the handle is bound to an open item here or a request for the same item
-     * is out (its answer relies on that interest; a close now would arrive after that request). The check scans the
-     * outstanding requests, so it is skipped, and the interest kept until this server restarts, while too many are
-     * out.
-     */
-    private void closeUnwanted(
-        final DistributorState distributor,
-        final int serviceId,
-        final int itemHandle,
-        final long requestId,
-        final DirectBuffer buffer,
-        final int nameOffset,
-        final int nameLength)
-    {
-        if ((requestId & REQUESTER_MASK) != requestIdBase || itemHandle < 0 ||
-            MISSING != distributor.itemByHandle.get(serviceId, itemHandle))
-        {
-            return;
-        }
-        if (itemByRequest.size() > UNWANTED_SCAN_LIMIT)
-        {
-            return;
-        }
-        final Long2LongHashMap.ValueIterator it = itemByRequest.values().iterator();
-        while (it.hasNext())
-        {
-            final OpenItem other = items.get((int)it.nextValue());
-            if (null != other && other.serviceId == serviceId && sameBytes(other.name, buffer, nameOffset, nameLength))
-            {
-                return;
-            }
-        }
-        closes.close(distributor.epoch, serviceId, itemHandle);
     }
 
     @Override
@@ -693,114 +476,9 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
         {
             return true;
         }
-        if (itemHandle < 0)
-        {
-            onRefusal(distributor, serviceId, requestId, streamState, buffer, rwfOffset, rwfLength);
-            return true;
-        }
-        final long itemId = distributor.itemByHandle.get(serviceId, itemHandle);
-        if (MISSING == itemId)
-        {
-            return true;
-        }
-        final OpenItem item = items.get((int)itemId);
-        listener.onStatus((int)itemId, buffer, rwfOffset, rwfLength);
-        if (null != item && streamState != StreamStates.OPEN && items.get(item.itemId) == item)
-        {
-            items.remove(item.itemId);
-            forget(item);
-        }
+        answers.onStatus(
+            distributor, serviceId, itemHandle, requestId, streamState, buffer, rwfOffset, rwfLength, nowNs);
         return true;
-    }
-
-    private void onRefusal(
-        final DistributorState distributor,
-        final int serviceId,
-        final long requestId,
-        final int streamState,
-        final DirectBuffer buffer,
-        final int rwfOffset,
-        final int rwfLength)
-    {
-        final long itemId = itemByRequest.get(requestId);
-        if (MISSING == itemId)
-        {
-            return;
-        }
-        final OpenItem item = items.get((int)itemId);
-        if (null == item)
-        {
-            itemByRequest.remove(requestId);
-            return;
-        }
-        if (item.serviceId != serviceId)
-        {
-            return; // another server's request under a colliding id
-        }
-        if (!distributor.carries(serviceId) && (item.hadImage || tracker.hasCarrier(serviceId)))
-        {
-            return; // not its say: a distributor without the service refuses whatever it is asked for it
-        }
-        if (++item.refusals < tracker.carriers(serviceId))
-        {
-            return; // another distributor of the service may still have the item
-        }
-        itemByRequest.remove(requestId);
-        item.requestId = 0;
-        if (StreamStates.CLOSED_RECOVER == streamState)
-        {
-            if (retries.isNotFound(buffer, rwfOffset, rwfLength))
-            {
-                onNotPublished(item); // not in the distributor's cache: its non-interactive provider may publish it
-                return;
-            }
-            // for now, not for good (no provider of the service is up): asked for again until one answers
-            retryLater(item, false, "no provider of the service is up: waiting for one");
-            return;
-        }
-        if (item.hadImage && StreamStates.OPEN != streamState &&
-            retryLater(item, true, "not (yet) republished by its distributor: retrying"))
-        {
-            return; // live before: it may not be republished yet (a restarted distributor's cache fills up again)
-        }
-        listener.onStatus(item.itemId, buffer, rwfOffset, rwfLength);
-        if (streamState != StreamStates.OPEN && items.get(item.itemId) == item)
-        {
-            items.remove(item.itemId);
-            forget(item);
-        }
-    }
-
-    /**
-     * An item its non-interactive provider has not published (yet): with {@code itemWait} its consumers wait for it;
-     * without, one that had an image is retried for the grace period (a restarted distributor's cache fills up again)
-     * and any other is closed at once, Closed/Suspect NOT_FOUND.
-     */
-    private void onNotPublished(final OpenItem item)
-    {
-        if (retries.isItemWait())
-        {
-            waitForProvider(item);
-            return;
-        }
-        if (item.hadImage && retryLater(item, true, "not (yet) republished by its distributor: retrying"))
-        {
-            return;
-        }
-        statuses.notFound(item, retries.refusalText());
-        if (items.get(item.itemId) == item)
-        {
-            items.remove(item.itemId);
-            forget(item);
-        }
-    }
-
-    /**
-     * The item's distributors do not have it (yet): its consumers stay Open/Suspect until its provider publishes it.
-     */
-    private void waitForProvider(final OpenItem item)
-    {
-        retryLater(item, false, retries.waitForProvider(item));
     }
 
     /**
@@ -809,47 +487,6 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
     int waitingItems()
     {
         return retries.waitingItems();
-    }
-
-    /**
-     * A refused item is asked for again after a growing wait while its consumers stay Open/Suspect: an item that was
-     * live before and is refused while recovering, until {@code recoveryGraceNs} after the first refusal; an item
-     * refused for now (ClosedRecover: no provider of its service is up), until it is answered, and at once when its
-     * service is announced up again ({@link #retryNow}).
-     *
-     * @param isGraceBounded stop retrying {@code recoveryGraceNs} after the first refusal.
-     * @param text           the Open/Suspect status text its consumers see at the first refusal.
-     * @return true if retried later; false when the grace period is over and the refusal is to be passed on.
-     */
-    private boolean retryLater(final OpenItem item, final boolean isGraceBounded, final String text)
-    {
-        final int next = retries.retryLater(item, isGraceBounded, nowNs);
-        if (ItemRetries.GIVE_UP == next)
-        {
-            return false;
-        }
-        watch(item);
-        item.isRecovering = true;
-        if (ItemRetries.FIRST == next)
-        {
-            statuses.suspect(item, text);
-        }
-        return true;
-    }
-
-    /**
-     * A service is announced up again: its items waiting for their next try are asked for at the next request check,
-     * not after the rest of their wait.
-     */
-    private void retryNow(final int serviceId)
-    {
-        for (final OpenItem item : items.values())
-        {
-            if (item.serviceId == serviceId && item.isAwaitingRetry)
-            {
-                item.retryAtNs = nowNs;
-            }
-        }
     }
 
     // ---- posts -------------------------------------------------------------------------------------------------
@@ -878,7 +515,7 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
         }
         // on-stream: to the distributor the item is bound to only (another carrier may not have it, or would apply
         // or forward it a second time); off-stream: any carrier of the service
-        final OpenItem item = itemId >= 0 ? items.get(itemId) : null;
+        final OpenItem item = itemId >= 0 ? requests.item(itemId) : null;
         final long distributorEpoch = null != item && null != item.distributor ? item.distributor.epoch : 0;
         final long result = control.post(requestIdBase | (postRequestId & 0xFFFF_FFFFL), distributorEpoch, serviceId,
             domainType, name, nameOffset, nameLength, rwf, rwfOffset, rwfLength);
@@ -896,98 +533,13 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
         final int textOffset,
         final int textLength)
     {
-        if ((postRequestId & REQUESTER_MASK) == requestIdBase)
+        if ((postRequestId & ItemRequests.REQUESTER_MASK) == requestIdBase)
         {
             listener.onPostAck(postRequestId & 0xFFFF_FFFFL, nakCode, buffer, textOffset, textLength);
         }
     }
 
     // ---- distributors and the directory ------------------------------------------------------------------------
-
-    /**
-     * A distributor fell silent: its items turn Open/Suspect. Those of a service another live distributor carries
-     * are requested again at once (failover); the others keep their binding, since the same process may come back
-     * (a long pause, a network partition shorter than the image timeout) and its handles would still hold — or
-     * another distributor of the service may appear, and they fail over to it then. Its recovery passes end with it.
-     */
-    private void failOver(final DistributorState distributor, final String text)
-    {
-        itemScratch.clear();
-        for (final OpenItem item : items.values())
-        {
-            if (item.distributor == distributor)
-            {
-                itemScratch.addInt(item.itemId);
-            }
-        }
-        for (int i = 0, size = itemScratch.size(); i < size; i++)
-        {
-            final OpenItem item = items.get(itemScratch.getInt(i));
-            if (null == item)
-            {
-                continue;
-            }
-            counters.onRecovery();
-            item.isRecovering = true;
-            if (tracker.hasCarrier(item.serviceId))
-            {
-                unbind(item);
-                queueRequest(item);
-            }
-            else
-            {
-                item.awaitingPass = null; // its pass died with it
-            }
-            statuses.suspect(item, text);
-        }
-        requestUnansweredAgain(distributor);
-        for (final CarriedService service : distributor.services.values())
-        {
-            service.passState = PASS_NONE;
-        }
-    }
-
-    /**
-     * Items awaiting an answer the lost process may never send: ask the live distributors now.
-     */
-    private void requestUnansweredAgain(final DistributorState distributor)
-    {
-        for (final OpenItem item : items.values())
-        {
-            if (null == item.distributor && 0 != item.requestId && !item.isQueued && !item.isHeld &&
-                !item.isAwaitingRetry && distributor.services.containsKey(item.serviceId))
-            {
-                queueRequest(item);
-            }
-        }
-    }
-
-    /**
-     * Unbind the items of a distributor (one service, or -1 for all), turn them Open/Suspect and request them again.
-     */
-    private void rerequest(final DistributorState distributor, final int serviceId, final String text)
-    {
-        itemScratch.clear();
-        for (final OpenItem item : items.values())
-        {
-            if (item.distributor == distributor && (serviceId < 0 || item.serviceId == serviceId))
-            {
-                itemScratch.addInt(item.itemId);
-            }
-        }
-        for (int i = 0, size = itemScratch.size(); i < size; i++)
-        {
-            final OpenItem item = items.get(itemScratch.getInt(i));
-            if (null != item)
-            {
-                unbind(item);
-                counters.onRecovery();
-                item.isRecovering = true;
-                queueRequest(item);
-                statuses.suspect(item, text);
-            }
-        }
-    }
 
     // ---- recovery ----------------------------------------------------------------------------------------------
 
@@ -1015,47 +567,13 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
      */
     private void recover(final DistributorState distributor, final int serviceId, final String text)
     {
-        itemScratch.clear();
-        for (final OpenItem item : items.values())
-        {
-            if (item.distributor == distributor && item.serviceId == serviceId)
-            {
-                if (item.isRecovering && (0 != item.requestId || null != item.awaitingPass))
-                {
-                    // Its image is still to come, later in the ordered stream than this loss, so it covers the loss
-                    // too: asking again would only add load (and, under load, more loss: a recovery storm).
-                    continue;
-                }
-                itemScratch.addInt(item.itemId);
-            }
-        }
-        final int affected = itemScratch.size();
+        recoverable.clear();
+        requests.collectRecoverable(distributor, serviceId, recoverable);
+        final int affected = recoverable.size();
         final CarriedService service = distributor.services.get(serviceId);
         final boolean isServiceWide = affected > 0 && null != service && !service.isPassIgnored &&
             PASS_NONE == service.passState && 2L * affected >= service.itemCount;
-        for (int i = 0; i < affected; i++)
-        {
-            final OpenItem item = items.get(itemScratch.getInt(i));
-            if (null == item)
-            {
-                continue;
-            }
-            counters.onRecovery();
-            item.isRecovering = true;
-            if (isServiceWide)
-            {
-                item.awaitingPass = service;
-                watch(item);
-            }
-            else
-            {
-                queueRequest(item); // sent by housekeeping at a bounded rate
-            }
-            if (null != text)
-            {
-                statuses.suspect(item, text);
-            }
-        }
+        requests.recoverItems(recoverable, isServiceWide ? service : null, text);
         if (isServiceWide)
         {
             service.passState = PASS_PENDING;
@@ -1129,280 +647,12 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
 
     // ---- requests ----------------------------------------------------------------------------------------------
 
-    private void request(final OpenItem item)
-    {
-        if (isLostPrivate(item))
-        {
-            return;
-        }
-        item.isHeld = false;
-        supersede(item);
-        if (item.isQueued || !tracker.hasCarrier(item.serviceId) || !send(item))
-        {
-            enqueue(item); // no distributor of the service yet, or back-pressure: retried by housekeeping
-        }
-    }
-
-    private void queueRequest(final OpenItem item)
-    {
-        if (isLostPrivate(item))
-        {
-            return;
-        }
-        item.isHeld = false;
-        supersede(item);
-        enqueue(item);
-    }
-
-    /**
-     * A private stream that was live is never asked for again by name: while its distributor lives (a gap, a
-     * recovery) a fresh image comes by a RecoveryRequest for its handle; when the distributor died or was replaced,
-     * its upstream stream is lost and it is closed at the next duty cycle (not here: the callers walk the items).
-     */
-    private boolean isLostPrivate(final OpenItem item)
-    {
-        if (!item.isPrivate || !item.hadImage)
-        {
-            return false;
-        }
-        final DistributorState distributor = item.distributor;
-        if (null != distributor && distributor.isAlive && !distributor.isReplaced && item.handle >= 0)
-        {
-            if (sender.isDown())
-            {
-                return true; // not reached: every distributor is dead while the backbone is down
-            }
-            sender.requestRecovery(item.serviceId, item.handle, item.domainType, 0);
-            return true;
-        }
-        if (!item.isLost)
-        {
-            item.isLost = true;
-            lostPrivates.addInt(item.itemId);
-            dutyCycle.wake();
-        }
-        return true;
-    }
-
-    private int closeLostPrivates()
-    {
-        final int count = lostPrivates.size();
-        for (int i = 0; i < count; i++)
-        {
-            final OpenItem item = items.get(lostPrivates.getInt(i));
-            if (null == item || !item.isLost)
-            {
-                continue;
-            }
-            items.remove(item.itemId);
-            final int handle = item.handle;
-            final long distributorEpoch = null == item.distributor ? 0 : item.distributor.epoch;
-            forget(item);
-            if (handle >= 0)
-            {
-                closes.close(distributorEpoch, item.serviceId, handle);
-            }
-            statuses.lostPrivate(item); // its consumer opens it again, upstream closed first
-        }
-        lostPrivates.clear();
-        return count;
-    }
-
-    private void supersede(final OpenItem item)
-    {
-        if (item.requestId != 0)
-        {
-            itemByRequest.remove(item.requestId); // a newer request supersedes it
-        }
-        item.requestId = requestIdBase | (++nextRequest & 0xFFFF_FFFFL);
-        item.refusals = 0;
-        item.isAwaitingRetry = false;
-        item.awaitingPass = null;
-        itemByRequest.put(item.requestId, item.itemId);
-        watch(item);
-    }
-
-    private int resendUnanswered(final long nowNs)
-    {
-        endIdlePasses(nowNs);
-        int resent = 0;
-        for (int i = 0; i < outstanding.size(); )
-        {
-            final OpenItem item = outstanding.get(i);
-            if (item != items.get(item.itemId) || !hasOutstanding(item))
-            {
-                item.isOutstanding = false;
-                ArrayListUtil.fastUnorderedRemove(outstanding, i); // the last one moves here: look at i again
-                continue;
-            }
-            i++;
-            if (null != item.awaitingPass)
-            {
-                if (PASS_NONE == item.awaitingPass.passState || !item.awaitingPass.distributor.isAlive)
-                {
-                    queueRequest(item); // the pass is over and brought no image of it
-                    resent++;
-                }
-            }
-            else if (item.isAwaitingRetry)
-            {
-                if (nowNs - item.retryAtNs >= 0)
-                {
-                    counters.onRecovery();
-                    queueRequest(item);
-                    resent++;
-                }
-            }
-            else if (0 != item.requestId && !item.isQueued && !item.isHeld &&
-                nowNs - item.requestedAtNs > REQUEST_TIMEOUT_NS)
-            {
-                counters.onRecovery();
-                supersede(item);
-                enqueue(item);
-                resent++;
-            }
-        }
-        return resent;
-    }
-
     /**
      * @return how many items the request check walks (read on the worker's event loop).
      */
     int outstandingItems()
     {
-        return outstanding.size();
-    }
-
-    private static boolean hasOutstanding(final OpenItem item)
-    {
-        return 0 != item.requestId || item.isAwaitingRetry || null != item.awaitingPass;
-    }
-
-    /**
-     * Put the item on the request check's list, if it is not there yet; it leaves when nothing is outstanding.
-     */
-    private void watch(final OpenItem item)
-    {
-        if (!item.isOutstanding)
-        {
-            item.isOutstanding = true;
-            outstanding.add(item);
-        }
-    }
-
-    private boolean send(final OpenItem item)
-    {
-        item.requestedAtNs = clock.nanoTime();
-        return !sender.isDown() && sender.requestItem(item.requestId, item.serviceId, item.domainType,
-            item.isStreaming, item.isPrivate, item.name, 0, item.name.capacity(), item.view) > 0;
-    }
-
-    private void enqueue(final OpenItem item)
-    {
-        if (!item.isQueued)
-        {
-            item.isQueued = true;
-            queued.addInt(item.itemId);
-            dutyCycle.wake(); // a worker asleep on its doorbell would leave it to the tick
-        }
-    }
-
-    private int sendQueued()
-    {
-        int sent = 0;
-        while (!queued.isEmpty() && sent < REQUESTS_PER_CYCLE && sender.isConnected())
-        {
-            final int itemId = queued.getInt(queued.size() - 1);
-            final OpenItem item = items.get(itemId);
-            if (null != item && item.isQueued)
-            {
-                if (!tracker.hasCarrier(item.serviceId))
-                {
-                    item.isHeld = true; // no live distributor of the service: the request waits for one
-                }
-                else if (!send(item))
-                {
-                    break; // back-pressure: try again next cycle
-                }
-                else
-                {
-                    sent++;
-                }
-                item.isQueued = false;
-            }
-            queued.removeAt(queued.size() - 1);
-        }
-        return sent;
-    }
-
-    /**
-     * A live distributor (again) carries the service: requests that waited for one go out, and items still bound to
-     * a dead distributor of the service fail over.
-     */
-    private void releaseHeld(final int serviceId)
-    {
-        for (final OpenItem item : items.values())
-        {
-            if (item.serviceId != serviceId)
-            {
-                continue;
-            }
-            if (null != item.distributor && !item.distributor.isAlive)
-            {
-                unbind(item);
-                queueRequest(item);
-            }
-            else if (item.isHeld)
-            {
-                queueRequest(item);
-            }
-        }
-    }
-
-    private static void bind(final OpenItem item, final DistributorState distributor, final int handle)
-    {
-        unbind(item);
-        item.distributor = distributor;
-        item.handle = handle;
-        distributor.itemByHandle.put(item.serviceId, handle, item.itemId);
-    }
-
-    private static void unbind(final OpenItem item)
-    {
-        if (null != item.distributor)
-        {
-            item.distributor.itemByHandle.remove(item.serviceId, item.handle);
-            item.distributor = null;
-        }
-        item.handle = -1;
-    }
-
-    private void forget(final OpenItem item)
-    {
-        retries.stopWaiting(item);
-        unbind(item);
-        if (item.requestId != 0)
-        {
-            itemByRequest.remove(item.requestId);
-            item.requestId = 0;
-        }
-    }
-
-    private static boolean sameBytes(
-        final UnsafeBuffer expected, final DirectBuffer buffer, final int offset, final int length)
-    {
-        if (expected.capacity() != length)
-        {
-            return false;
-        }
-        for (int i = 0; i < length; i++)
-        {
-            if (expected.getByte(i) != buffer.getByte(offset + i))
-            {
-                return false;
-            }
-        }
-        return true;
+        return requests.outstandingItems();
     }
 
     // ---- the backbone daemon lost and back ----------------------------------------------------------------------
@@ -1429,12 +679,8 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
         lost.backPressureValue = lost.backPressure.get();
         counters.detach(); // before the lost client's memory goes
         lost.close();
-        int lostItems = 0;
         tracker.lostAll("backbone lost: recovering");
-        for (final OpenItem item : items.values())
-        {
-            lostItems += null == item.distributor ? 0 : 1;
-        }
+        final int lostItems = requests.boundItems();
         pendingPasses = 0;
         LOG.warn("worker {}: backbone lost: {} item(s) Open/Suspect, consumers stay connected", workerIndex,
             lostItems);
@@ -1474,7 +720,7 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
                 }
             });
         }
-        LOG.info("worker {}: backbone back: subscribed again, {} item(s) to recover", workerIndex, items.size());
+        LOG.info("worker {}: backbone back: subscribed again, {} item(s) to recover", workerIndex, requests.size());
         dutyCycle.wake();
     }
 
@@ -1558,19 +804,19 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
         @Override
         public void onServiceCarried(final int serviceId)
         {
-            releaseHeld(serviceId);
+            requests.releaseHeld(serviceId);
         }
 
         @Override
         public void onServiceBackUp(final int serviceId)
         {
-            retryNow(serviceId);
+            requests.retryNow(serviceId, nowNs);
         }
 
         @Override
         public void onServiceWithdrawn(final DistributorState distributor, final int serviceId, final String text)
         {
-            rerequest(distributor, serviceId, text);
+            requests.rerequest(distributor, serviceId, text);
         }
 
         @Override
@@ -1587,20 +833,24 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
         @Override
         public void onDistributorDied(final DistributorState distributor, final String text)
         {
-            failOver(distributor, text);
+            requests.failOver(distributor, text);
+            for (final CarriedService service : distributor.services.values())
+            {
+                service.passState = PASS_NONE; // its passes died with it
+            }
         }
 
         @Override
         public void onDistributorReplaced(final DistributorState distributor, final String text)
         {
-            rerequest(distributor, -1, text);
-            requestUnansweredAgain(distributor);
+            requests.rerequest(distributor, -1, text);
+            requests.requestUnansweredAgain(distributor);
         }
 
         @Override
         public void onDistributorRevived(final DistributorState distributor, final int serviceId)
         {
-            releaseHeld(serviceId);
+            requests.releaseHeld(serviceId);
             recover(distributor, serviceId, null);
         }
     }

@@ -1,5 +1,6 @@
 package io.mdhub.p2p.backbone;
 
+import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import io.mdhub.common.rwf.FieldView;
@@ -52,5 +53,45 @@ final class OpenItem
         this.domainType = domainType;
         this.serviceId = serviceId;
         this.name = name;
+    }
+
+    /**
+     * Bind the item to the distributor whose image answered it: its messages name the item by that handle.
+     */
+    void bind(final DistributorState distributor, final int handle)
+    {
+        unbind();
+        this.distributor = distributor;
+        this.handle = handle;
+        distributor.itemByHandle.put(serviceId, handle, itemId);
+    }
+
+    void unbind()
+    {
+        if (null != distributor)
+        {
+            distributor.itemByHandle.remove(serviceId, handle);
+            distributor = null;
+        }
+        handle = -1;
+    }
+
+    /**
+     * @return true if the item's name is those bytes.
+     */
+    boolean isNamed(final DirectBuffer buffer, final int offset, final int length)
+    {
+        if (name.capacity() != length)
+        {
+            return false;
+        }
+        for (int i = 0; i < length; i++)
+        {
+            if (name.getByte(i) != buffer.getByte(offset + i))
+            {
+                return false;
+            }
+        }
+        return true;
     }
 }
