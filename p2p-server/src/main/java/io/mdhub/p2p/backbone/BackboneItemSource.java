@@ -6,10 +6,9 @@ import java.util.function.Function;
 
 import org.agrona.CloseHelper;
 import org.agrona.DirectBuffer;
-import org.agrona.collections.IntArrayList;
-import org.agrona.concurrent.status.AtomicCounter;
 import org.agrona.concurrent.NanoClock;
 import org.agrona.concurrent.SystemNanoClock;
+import org.agrona.concurrent.status.AtomicCounter;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -25,7 +24,6 @@ import io.mdhub.backbone.protocol.ControlPublisher;
 import io.mdhub.backbone.protocol.MarketDataAdapter;
 import io.mdhub.backbone.protocol.MarketDataListener;
 import io.mdhub.backbone.protocol.RefreshFlags;
-import io.mdhub.backbone.protocol.ServiceSequenceTracker;
 import io.mdhub.common.concurrent.Doorbell;
 import io.mdhub.common.concurrent.DoorbellSleep;
 import io.mdhub.common.concurrent.EventLoopDoorbell;
@@ -99,14 +97,6 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
     private static final long REQUEST_CHECK_INTERVAL_NS = 250_000_000L;
     /** No entry, in the item indexes (the handle index's own marker, so its answers compare with it). */
     private static final long MISSING = HandleIndex.MISSING;
-    private static final int PASS_NONE = CarriedService.PASS_NONE;
-    private static final int PASS_PENDING = CarriedService.PASS_PENDING;
-    private static final int PASS_SENT = CarriedService.PASS_SENT;
-    /**
-     * A service-level recovery pass that has brought no image for this long is over (a congested distributor sends
-     * its recovery images slowly: asking item by item then would only add load).
-     */
-    private static final long PASS_IDLE_TIMEOUT_NS = 2_000_000_000L;
 
     /** Item closes kept for another try when the control stream pushes back. */
     private static final int PENDING_CLOSE_CAPACITY = 65_536;
@@ -133,8 +123,7 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
     private final long epoch;
     private final ItemRequests requests;
     private final ItemAnswers answers;
-    /** The ids of the items one recovery acts on. */
-    private final IntArrayList recoverable = new IntArrayList();
+    private final ServiceRecovery recovery;
     private final EventLoopDutyCycle dutyCycle;
     private final EventLoop eventLoop;
     private final BackboneItemSourceFactory.Settings settings;
@@ -144,8 +133,6 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
     private EventLoopDoorbell doorbell;
     /** The backbone daemon is lost: nothing can be sent or read until a new client is wired. */
     private boolean isBackboneDown;
-    private int pendingPasses;
-    private int nextRequest = java.util.concurrent.ThreadLocalRandom.current().nextInt(); // ids differ per start
     private long nowNs = System.nanoTime();
     private long nextHousekeepingNs;
     private long nextAnnounceNs;
@@ -170,6 +157,13 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
         this.retries = new ItemRetries(Math.max(0, settings.recoveryGraceMs()) * 1_000_000L, settings.isItemWait());
         this.tracker = new DistributorTracker(
             workerIndex, settings.missedAnnouncements(), new TrackerEvents(), new DataImages());
+        this.wake = this::wakeCycle;
+        this.closes = new UpstreamCloses(
+            sender, wake, workerIndex, PENDING_CLOSE_CAPACITY, ItemRequests.REQUESTS_PER_CYCLE);
+        this.requests = new ItemRequests(
+            requestIdBase, listener, sender, tracker, statuses, retries, closes, counters, clock, wake);
+        this.recovery = new ServiceRecovery(requests, sender, counters, tracker.distributors(), wake);
+        this.answers = new ItemAnswers(requests, listener, tracker, statuses, retries, closes, clock, requestIdBase);
         this.wakesOnData = !settings.isBusyPolling() &&
             BackboneSourceConfiguration.WAKE_DOORBELL.equals(settings.wake()) && Doorbell.isIpc(settings.channel()) &&
             EventLoopDoorbell.canServe(eventLoop);
@@ -191,14 +185,13 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
                 eventLoop, this::doWork, settings.idleMinNs(), settings.idleMaxNs(), settings.newBusyIdle());
             this.doorbell = null;
         }
-        this.wake = dutyCycle::wake;
-        this.closes = new UpstreamCloses(
-            sender, wake, workerIndex, PENDING_CLOSE_CAPACITY, ItemRequests.REQUESTS_PER_CYCLE);
-        this.requests = new ItemRequests(
-            requestIdBase, listener, sender, tracker, statuses, retries, closes, counters, clock, wake);
-        this.answers = new ItemAnswers(requests, listener, tracker, statuses, retries, closes, clock, requestIdBase);
         this.backbone = wiring.link.join(new LinkListener());
         dutyCycle.start();
+    }
+
+    private void wakeCycle()
+    {
+        dutyCycle.wake(); // a worker asleep on its doorbell would leave queued work to the tick
     }
 
     private String doorbellName()
@@ -228,7 +221,7 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
         // with no distributor listening nothing can be sent: the tick retries, and a distributor that comes wakes the
         // worker through its new image
         return !sender.isConnected() ||
-            (closes.isEmpty() && requests.isQueueEmpty() && 0 == pendingPasses);
+            (closes.isEmpty() && requests.isQueueEmpty() && !recovery.hasPendingPasses());
     }
 
     @Override
@@ -347,14 +340,14 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
             if (nowNs >= nextRequestCheckNs)
             {
                 nextRequestCheckNs = nowNs + REQUEST_CHECK_INTERVAL_NS;
-                endIdlePasses(nowNs);
+                recovery.endIdlePasses(nowNs);
                 work += requests.resendUnanswered(nowNs);
             }
             work += closes.sendPending();
             work += requests.sendQueued();
-            if (pendingPasses > 0)
+            if (recovery.hasPendingPasses())
             {
-                work += sendPendingPasses();
+                work += recovery.sendPendingPasses(nowNs);
             }
             work += tracker.checkLiveness(nowNs);
             if (nowNs >= nextAnnounceNs && controlPublication.isConnected())
@@ -409,7 +402,7 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
         final int rwfLength)
     {
         final DistributorState distributor = tracker.onLiveMessage(adapter.sessionId(), nowNs);
-        if (!inSequence(distributor, serviceId, sequence) || !distributor.isAlive)
+        if (!recovery.inSequence(distributor, serviceId, sequence, nowNs) || !distributor.isAlive)
         {
             return true; // a duplicate, or from a replaced distributor (a dead one was revived by this message)
         }
@@ -423,13 +416,7 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
 
         if (0 != (flags & RefreshFlags.RECOVERY))
         {
-            final CarriedService service = distributor.services.get(serviceId);
-            if (null != service)
-            {
-                service.lastPassImageNs = nowNs; // a pass (ours or another server's) is under way
-                service.passImages++;
-                service.isPassIgnored = false;
-            }
+            recovery.onRecoveryImage(distributor, serviceId, nowNs); // a pass (ours or another server's) under way
         }
         answers.onImage(distributor, serviceId, itemHandle, domainType, flags, buffer, nameOffset, nameLength,
             rwfOffset, rwfLength);
@@ -447,7 +434,7 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
         final int rwfLength)
     {
         final DistributorState distributor = tracker.onLiveMessage(adapter.sessionId(), nowNs);
-        if (inSequence(distributor, serviceId, sequence))
+        if (recovery.inSequence(distributor, serviceId, sequence, nowNs))
         {
             final long itemId = distributor.itemByHandle.get(serviceId, itemHandle);
             if (MISSING != itemId)
@@ -472,7 +459,7 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
         final int rwfLength)
     {
         final DistributorState distributor = tracker.onLiveMessage(adapter.sessionId(), nowNs);
-        if (!inSequence(distributor, serviceId, sequence) || !distributor.isAlive)
+        if (!recovery.inSequence(distributor, serviceId, sequence, nowNs) || !distributor.isAlive)
         {
             return true;
         }
@@ -541,110 +528,6 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
 
     // ---- distributors and the directory ------------------------------------------------------------------------
 
-    // ---- recovery ----------------------------------------------------------------------------------------------
-
-    private boolean inSequence(final DistributorState distributor, final int serviceId, final long sequence)
-    {
-        final long result = distributor.sequences.onMessage(serviceId, sequence);
-        if (ServiceSequenceTracker.DUPLICATE == result)
-        {
-            return false;
-        }
-        counters.onMessageIn();
-        if (result > 0)
-        {
-            counters.onGap();
-            recover(distributor, serviceId, "gap on the backbone: recovering");
-        }
-        return true;
-    }
-
-    /**
-     * Loss on one distributor's service: its items there turn Open/Suspect and their images are asked for again —
-     * by one service-level RecoveryRequest when this worker holds at least half of the distributor's items of the
-     * service (resending the whole service then costs at most twice the images, and one request instead of
-     * thousands), else item by item. A null text sends no status (the items are Suspect already).
-     */
-    private void recover(final DistributorState distributor, final int serviceId, final String text)
-    {
-        recoverable.clear();
-        requests.collectRecoverable(distributor, serviceId, recoverable);
-        final int affected = recoverable.size();
-        final CarriedService service = distributor.services.get(serviceId);
-        final boolean isServiceWide = affected > 0 && null != service && !service.isPassIgnored &&
-            PASS_NONE == service.passState && 2L * affected >= service.itemCount;
-        requests.recoverItems(recoverable, isServiceWide ? service : null, text);
-        if (isServiceWide)
-        {
-            service.passState = PASS_PENDING;
-            service.passImages = 0;
-            if (!sendPass(service))
-            {
-                pendingPasses++;
-                dutyCycle.wake();
-            }
-        }
-    }
-
-    private boolean sendPass(final CarriedService service)
-    {
-        if (!sender.isDown() && sender.requestRecovery(service.serviceId, -1, 0,
-            service.distributor.sequences.lastSequence(service.serviceId)) > 0)
-        {
-            service.passState = PASS_SENT;
-            service.lastPassImageNs = nowNs;
-            return true;
-        }
-        return false; // back-pressure or nobody listening: housekeeping tries again
-    }
-
-    private int sendPendingPasses()
-    {
-        final List<DistributorState> distributors = tracker.distributors();
-        int sent = 0;
-        int stillPending = 0;
-        for (int i = 0, size = distributors.size(); i < size; i++)
-        {
-            for (final CarriedService service : distributors.get(i).services.values())
-            {
-                if (PASS_PENDING == service.passState)
-                {
-                    if (sendPass(service))
-                    {
-                        sent++;
-                    }
-                    else
-                    {
-                        stillPending++;
-                    }
-                }
-            }
-        }
-        pendingPasses = stillPending; // recounted: services of distributors lost meanwhile are gone
-        return sent;
-    }
-
-    /**
-     * A service-level recovery is over once its distributor has sent no recovery image for a while (the pass
-     * finished, or the distributor ignores RecoveryRequests: then its services are recovered item by item from now
-     * on). Items of the pass still without an image are asked for one by one.
-     */
-    private void endIdlePasses(final long nowNs)
-    {
-        final List<DistributorState> distributors = tracker.distributors();
-        for (int i = 0, size = distributors.size(); i < size; i++)
-        {
-            for (final CarriedService service : distributors.get(i).services.values())
-            {
-                if (PASS_SENT == service.passState && nowNs - service.lastPassImageNs > PASS_IDLE_TIMEOUT_NS)
-                {
-                    service.passState = PASS_NONE;
-                    service.isPassIgnored = 0 == service.passImages;
-                }
-            }
-        }
-    }
-
     // ---- requests ----------------------------------------------------------------------------------------------
 
     /**
@@ -681,7 +564,7 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
         lost.close();
         tracker.lostAll("backbone lost: recovering");
         final int lostItems = requests.boundItems();
-        pendingPasses = 0;
+        recovery.reset();
         LOG.warn("worker {}: backbone lost: {} item(s) Open/Suspect, consumers stay connected", workerIndex,
             lostItems);
     }
@@ -822,22 +705,14 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
         @Override
         public void onServiceSequence(final DistributorState distributor, final int serviceId, final long lastSequence)
         {
-            if (distributor.sequences.missingBefore(serviceId, lastSequence) > 0)
-            {
-                counters.onGap();
-                distributor.sequences.onMessage(serviceId, lastSequence);
-                recover(distributor, serviceId, "tail loss on the backbone: recovering");
-            }
+            recovery.onServiceSequence(distributor, serviceId, lastSequence, nowNs);
         }
 
         @Override
         public void onDistributorDied(final DistributorState distributor, final String text)
         {
             requests.failOver(distributor, text);
-            for (final CarriedService service : distributor.services.values())
-            {
-                service.passState = PASS_NONE; // its passes died with it
-            }
+            recovery.onDistributorDied(distributor);
         }
 
         @Override
@@ -851,7 +726,7 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
         public void onDistributorRevived(final DistributorState distributor, final int serviceId)
         {
             requests.releaseHeld(serviceId);
-            recover(distributor, serviceId, null);
+            recovery.recover(distributor, serviceId, null, nowNs);
         }
     }
 
