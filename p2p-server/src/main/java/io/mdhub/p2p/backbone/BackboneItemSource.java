@@ -42,51 +42,21 @@ import io.netty.channel.EventLoop;
  * heartbeat, distributor liveness — runs on the worker's event loop in an {@link EventLoopDutyCycle}, so the
  * listener is only ever called on that thread and never from inside {@code open/refresh/close}.
  * <p>
- * <b>Distributors.</b> Data messages name no distributor; the Aeron session they arrive on does (one publication per
- * distributor process), and the session's announcements give its distributor id and epoch. Sequences are tracked per
- * (distributor, service) and handles per (distributor, service, handle), so several distributors may carry the same
- * service on one stream (a hot standby, or two distributors of one provider service). An item is bound to the
- * distributor whose image answered its request first; the others' messages for it are ignored. A refusal counts
- * only from a distributor that carries the service, and is final only once every live distributor of the service has
- * refused the same request (another may still have the item).
- * <p>
- * <b>Loss and recovery.</b> A sequence gap on a (distributor, service), or an announcement whose lastSequence is ahead
- * of what was seen, turns the items bound to it Open/Suspect and asks for their images again, which reach every
- * watcher as unsolicited refreshes: by one service-level RecoveryRequest when this worker holds at least half of the
- * distributor's items of the service (the distributor resends the whole service in bounded batches), else by item
- * requests at a bounded rate. Items a pass did not bring (it has sent nothing for 2 s) are asked for one by one; a
- * distributor whose pass brought nothing at all (one that ignores RecoveryRequests) is recovered item by item.
- * <p>
- * <b>Liveness.</b> A distributor that sends nothing (any message counts) for {@code missedAnnouncements} announcement
- * intervals is dead: its items turn Open/Suspect; those of a service another live distributor carries are requested
- * again at once (failover), the others keep their binding until the same process comes back (any message of it;
- * then fresh images, and nothing it sends is dropped meanwhile) or another distributor of the service appears (then
- * failover). Silence counts only once this worker has read everything the distributor published (its image has
- * nothing left, or is gone): a worker lagging behind on the stream has not yet reached the messages that prove the
- * distributor alive. A new process announcing the same distributor id (a restart, new session and epoch) replaces
- * the old one at once: all its items are requested again.
- * <p>
- * <b>Items that wait for their provider.</b> A distributor refuses (ClosedRecover, NOT_FOUND) an item of a
- * non-interactive service its cache does not hold: one its provider has not published yet, or one that was live a
- * moment ago at a restarted distributor whose providers have not republished. With {@code itemWait} (the default)
- * neither refusal is passed on: the consumers see Open/Suspect once, the item waits by name in {@link WaitingItems},
- * and the provider's first refresh of it, broadcast with its name, makes the source ask for it at once; it is also
- * asked for again after 1 s, 2 s, 4 s, 8 s, 16 s, then every 30 s, in case that refresh was missed. Without
- * {@code itemWait} a first request for an unknown item is closed at once (Closed/Suspect NOT_FOUND) and an item that
- * had an image is retried for {@code recoveryGraceMs} after the first refusal (then the streams close). An
- * interactive provider's own refusal (Closed) is passed on.
- * <p>
- * <b>Refused for now.</b> Any other refusal with stream state ClosedRecover (a sink-driven service none of whose
- * providers is up at its distributor) is never passed on: the item's consumers see Open/Suspect, and it is asked for
- * again after the same growing waits for as long as they want it, and at once when the service is announced up
- * again.
+ * <b>Parts.</b> This class is the duty cycle, the wiring to one backbone client and the dispatch of the data stream's
+ * messages: an update goes from its distributor's handle index straight to the listener.
+ * {@link DistributorTracker} knows the distributors (liveness, restart, takeover) and the directory,
+ * {@link ServiceRecovery} checks sequences and recovers what was lost, {@link ItemRequests} holds the open items and
+ * their requests, {@link ItemAnswers} applies the distributors' answers, statuses and refusals, {@link ItemRetries}
+ * schedules retries and the waits for a provider, {@link UpstreamCloses} keeps the closes the control stream could
+ * not take, {@link ItemStatuses} makes the statuses this source gives consumers itself and {@link SourceCounters}
+ * counts. They send through {@link ControlSender}, all on the worker's event loop.
  * <p>
  * <b>The backbone daemon lost.</b> When the host's media driver goes ({@link BackboneLink}), every distributor is
  * lost at once: their items turn Open/Suspect as for a dead distributor, nothing is sent (requests and closes wait),
  * and the consumers stay connected. On a new client the subscription, the control publication, the doorbell and the
  * counters are made again; the distributors announce themselves on new sessions, and every item is asked for again
- * through the paths above (a service that comes back releases its held requests and the items bound to a dead
- * distributor), so its watchers get a fresh refresh.
+ * as after any distributor's loss (a service that comes back releases its held requests and the items bound to a
+ * dead distributor), so its watchers get a fresh refresh.
  */
 public final class BackboneItemSource implements ItemSource, MarketDataListener
 {
@@ -525,10 +495,6 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
             listener.onPostAck(postRequestId & 0xFFFF_FFFFL, nakCode, buffer, textOffset, textLength);
         }
     }
-
-    // ---- distributors and the directory ------------------------------------------------------------------------
-
-    // ---- requests ----------------------------------------------------------------------------------------------
 
     /**
      * @return how many items the request check walks (read on the worker's event loop).

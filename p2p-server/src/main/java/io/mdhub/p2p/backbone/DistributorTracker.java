@@ -18,10 +18,15 @@ import io.mdhub.p2p.source.ServiceInfo;
  * Data messages name no distributor; the Aeron session they arrive on does (one publication per distributor
  * process), and the session's announcements give its distributor id, epoch and services.
  * <p>
- * It decides liveness (silence for {@code missedAnnouncements} intervals with nothing left to read), revival (any
- * message of a dead, announced, not replaced distributor), restart (a new epoch on the same session, or a new
- * session under the same distributor id, replaces the old one) and withdrawal (a service missing from a complete
- * announcement). What that means for the items is the {@link Listener}'s business. Owned by the worker's event loop.
+ * It decides liveness, revival, restart and withdrawal; what that means for the items is the {@link Listener}'s
+ * business. A distributor that sends nothing (any message counts) for {@code missedAnnouncements} announcement
+ * intervals is dead. Silence counts only once this worker has read everything the distributor published (its image
+ * has nothing left, or is gone): a worker lagging behind on the stream has not yet reached the messages that prove
+ * the distributor alive. A dead distributor is revived by any message of it (a replaced one stays dead). A new
+ * process announcing the same distributor id (a restart: new session and epoch), or a new epoch on the same session,
+ * replaces the old one at once. A service missing from a complete announcement is withdrawn. The directory shows a
+ * service up while any live distributor has it up, and down (still listed) when none carries it. Owned by the
+ * worker's event loop.
  */
 final class DistributorTracker implements Carriers
 {

@@ -9,12 +9,26 @@ import io.mdhub.backbone.protocol.RefreshFlags;
 import io.mdhub.p2p.source.ItemSourceListener;
 
 /**
- * What the distributors answer to a backbone item source's requests: refreshes that answer a request (bound to the
- * distributor that answered first), unsolicited images (recovery passes, a provider's resynchronisation, a waited-for
- * item published), item statuses, and refusals. A refusal counts only from a distributor that carries the service,
- * and is final only once every live carrier has refused the same request; a refusal for now, or of an item live
- * before, is retried (see {@link ItemRetries}) while the item's consumers see Open/Suspect. Owned by the worker's
- * event loop.
+ * What the distributors answer to a backbone item source's requests: refreshes that answer a request, unsolicited
+ * images (recovery passes, a provider's resynchronisation, a waited-for item published), item statuses, and
+ * refusals. Several distributors may carry one service: an item is bound to the distributor whose image answered
+ * its request first, and the others' messages for it are ignored. A refusal counts only from a distributor that
+ * carries the service, and is final only once every live distributor of the service has refused the same request
+ * (another may still have the item). Owned by the worker's event loop.
+ * <p>
+ * <b>Items that wait for their provider.</b> A distributor refuses (ClosedRecover, NOT_FOUND) an item of a
+ * non-interactive service its cache does not hold: one its provider has not published yet, or one that was live a
+ * moment ago at a restarted distributor whose providers have not republished. With {@code itemWait} (the default)
+ * neither refusal is passed on: the consumers see Open/Suspect once, the item waits by name, and the provider's
+ * first refresh of it, broadcast with its name, makes the source ask for it at once; it is also asked for again on
+ * the {@link ItemRetries} schedule, in case that refresh was missed. Without {@code itemWait} a first request for an
+ * unknown item is closed at once (Closed/Suspect NOT_FOUND) and an item that had an image is retried for
+ * {@code recoveryGraceMs} after the first refusal (then the streams close). An interactive provider's own refusal
+ * (Closed) is passed on.
+ * <p>
+ * <b>Refused for now.</b> Any other refusal with stream state ClosedRecover (a sink-driven service none of whose
+ * providers is up at its distributor) is never passed on: the item's consumers see Open/Suspect, and it is asked for
+ * again on the same schedule for as long as they want it, and at once when the service is announced up again.
  */
 final class ItemAnswers
 {
@@ -344,7 +358,7 @@ final class ItemAnswers
      * A refused item is asked for again after a growing wait while its consumers stay Open/Suspect: an item that was
      * live before and is refused while recovering, until {@code recoveryGraceNs} after the first refusal; an item
      * refused for now (ClosedRecover: no provider of its service is up), until it is answered, and at once when its
-     * service is announced up again ({@link #retryNow}).
+     * service is announced up again ({@link ItemRequests#retryNow}).
      *
      * @param isGraceBounded stop retrying {@code recoveryGraceNs} after the first refusal.
      * @param text           the Open/Suspect status text its consumers see at the first refusal.

@@ -35,7 +35,7 @@ final class ItemRequests implements RecoverableItems
      * p2p-server's image of the data stream was not connected, or have gone to a distributor that died).
      */
     static final long REQUEST_TIMEOUT_NS = 1_000_000_000L;
-    /** Most outstanding requests {@link #closeUnwanted} scans for the same item. */
+    /** Most outstanding requests {@link #isAskedFor} scans for the same item. */
     private static final int UNWANTED_SCAN_LIMIT = 4096;
     /** No entry, in the item indexes (the handle index's own marker, so its answers compare with it). */
     private static final long MISSING = HandleIndex.MISSING;
@@ -265,7 +265,7 @@ final class ItemRequests implements RecoverableItems
         }
     }
 
-    void queueRequest(final OpenItem item)
+    private void queueRequest(final OpenItem item)
     {
         if (isLostPrivate(item))
         {
@@ -599,7 +599,7 @@ final class ItemRequests implements RecoverableItems
         }
     }
 
-    void forget(final OpenItem item)
+    private void forget(final OpenItem item)
     {
         retries.stopWaiting(item);
         item.unbind();

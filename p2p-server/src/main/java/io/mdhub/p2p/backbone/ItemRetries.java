@@ -8,11 +8,11 @@ import io.mdhub.common.rwf.RwfMsgFlyweight;
 
 /**
  * When a refused item is asked for again, and the items that wait for their provider. A refused item is retried
- * after 1 s, 2 s, 4 s, 8 s, then every 8 s while it recovers (an item live before, until {@code recoveryGraceNs}
- * after its first refusal, the last try at the grace end), and after 1 s, 2 s, 4 s, 8 s, 16 s, then every 30 s while
- * it waits for its provider (whose broadcast refresh brings it at once: the retries only cover a refresh missed).
- * It only sets the item's retry fields; the caller watches the item and tells its consumers. Owned by the worker's
- * event loop.
+ * after 1 s, 2 s, 4 s, 8 s, then every 8 s (an item live before until {@code recoveryGraceNs} after its first refusal,
+ * the last try at the grace end; an item refused for now for as long as it is wanted), and after 1 s, 2 s, 4 s, 8 s,
+ * 16 s, then every 30 s while it waits for its provider (whose broadcast refresh brings it at once: the retries only
+ * cover a refresh missed). It only sets the item's retry fields; the caller watches the item and tells its
+ * consumers. Owned by the worker's event loop.
  */
 final class ItemRetries
 {
