@@ -34,8 +34,8 @@ final class DistributorTracker implements Carriers
     private static final Logger LOG = LoggerFactory.getLogger(BackboneItemSource.class);
 
     /**
-     * What the tracker's decisions mean for the items, called on the worker's event loop in the order the javadoc
-     * of each tracker method gives.
+     * What the tracker's decisions mean for the items, called on the worker's event loop from inside the tracker's
+     * methods, at the point each callback's javadoc gives.
      */
     interface Listener
     {
@@ -520,7 +520,8 @@ final class DistributorTracker implements Carriers
     }
 
     /**
-     * @return the distributors known now (the list itself, for the parts that walk them; never kept elsewhere).
+     * @return the distributors known now: the list itself, never replaced (cleared when the backbone is lost), which
+     * the service recovery walks for its passes.
      */
     List<DistributorState> distributors()
     {

@@ -44,7 +44,6 @@ final class ItemAnswers
     private final NanoClock clock;
     private final long requestIdBase;
 
-    @SuppressWarnings("checkstyle:ParameterNumber") // the parts it works with, wired once
     ItemAnswers(
         final ItemRequests requests,
         final ItemSourceListener listener,
@@ -143,7 +142,6 @@ final class ItemAnswers
      * bound to that handle takes it; the complete image of an item that waits for its provider makes the source ask
      * for it now.
      */
-    @SuppressWarnings("checkstyle:ParameterNumber") // the message's primitives
     void onImage(
         final DistributorState distributor,
         final int serviceId,
@@ -237,7 +235,6 @@ final class ItemAnswers
      * An item status: a refusal (no handle) of one of this source's requests, or a status of a bound item, which
      * ends the item unless its stream stays open.
      */
-    @SuppressWarnings("checkstyle:ParameterNumber") // the message's primitives
     void onStatus(
         final DistributorState distributor,
         final int serviceId,

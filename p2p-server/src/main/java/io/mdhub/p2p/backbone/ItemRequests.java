@@ -62,7 +62,6 @@ final class ItemRequests implements RecoverableItems
     private final Runnable wake;
     private int nextRequest = java.util.concurrent.ThreadLocalRandom.current().nextInt(); // ids differ per start
 
-    @SuppressWarnings("checkstyle:ParameterNumber") // the parts it works with, wired once
     ItemRequests(
         final long requestIdBase,
         final ItemSourceListener listener,
@@ -138,7 +137,6 @@ final class ItemRequests implements RecoverableItems
      * An item some of whose consumers want only some fields: every request for it carries the view (the union of
      * the fields its consumers want), which a distributor passes on to an interactive provider.
      */
-    @SuppressWarnings("checkstyle:ParameterNumber") // primitives, not a message object (STYLE.md §1.1.4)
     void open(
         final int itemId,
         final int domainType,

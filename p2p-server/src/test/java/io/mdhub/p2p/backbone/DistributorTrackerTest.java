@@ -133,7 +133,6 @@ class DistributorTrackerTest
 
         tracker.checkLiveness(MISSED * SECOND_NS + 1);
         assertTrue(tracker.distributors().isEmpty());
-        assertNotSame(tracker.distributors(), null);
         final DistributorState again = tracker.onMessage(11, 5 * SECOND_NS);
         assertTrue(again.isAlive, "a new state for a session seen again");
     }
