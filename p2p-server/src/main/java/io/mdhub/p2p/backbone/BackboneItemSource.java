@@ -6,22 +6,13 @@ import java.util.function.Function;
 
 import org.agrona.CloseHelper;
 import org.agrona.DirectBuffer;
-import org.agrona.ExpandableArrayBuffer;
-import org.agrona.collections.ArrayListUtil;
-import org.agrona.collections.Int2ObjectHashMap;
-import org.agrona.collections.IntArrayList;
-import org.agrona.collections.Long2LongHashMap;
-import org.agrona.concurrent.UnsafeBuffer;
+import org.agrona.concurrent.NanoClock;
+import org.agrona.concurrent.SystemNanoClock;
 import org.agrona.concurrent.status.AtomicCounter;
-import org.agrona.concurrent.status.CountersReader;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import com.refinitiv.eta.codec.CodecReturnCodes;
-import com.refinitiv.eta.codec.DataStates;
 import com.refinitiv.eta.codec.NakCodes;
-import com.refinitiv.eta.codec.StateCodes;
-import com.refinitiv.eta.codec.StreamStates;
 
 import io.aeron.Aeron;
 import io.aeron.Image;
@@ -33,16 +24,12 @@ import io.mdhub.backbone.protocol.ControlPublisher;
 import io.mdhub.backbone.protocol.MarketDataAdapter;
 import io.mdhub.backbone.protocol.MarketDataListener;
 import io.mdhub.backbone.protocol.RefreshFlags;
-import io.mdhub.backbone.protocol.ServiceSequenceTracker;
 import io.mdhub.common.concurrent.Doorbell;
 import io.mdhub.common.concurrent.DoorbellSleep;
 import io.mdhub.common.concurrent.EventLoopDoorbell;
 import io.mdhub.common.concurrent.EventLoopDutyCycle;
 import io.mdhub.common.concurrent.CycleWaker;
 import io.mdhub.common.rwf.FieldView;
-import io.mdhub.common.rwf.RwfMsgFlyweight;
-import io.mdhub.common.rwf.eta.EtaMsgWriter;
-import io.mdhub.common.rwf.eta.StatusMsgEncoder;
 import io.mdhub.p2p.source.ItemSource;
 import io.mdhub.p2p.source.ItemSourceListener;
 import io.mdhub.p2p.source.ServiceInfo;
@@ -55,51 +42,21 @@ import io.netty.channel.EventLoop;
  * heartbeat, distributor liveness — runs on the worker's event loop in an {@link EventLoopDutyCycle}, so the
  * listener is only ever called on that thread and never from inside {@code open/refresh/close}.
  * <p>
- * <b>Distributors.</b> Data messages name no distributor; the Aeron session they arrive on does (one publication per
- * distributor process), and the session's announcements give its distributor id and epoch. Sequences are tracked per
- * (distributor, service) and handles per (distributor, service, handle), so several distributors may carry the same
- * service on one stream (a hot standby, or two distributors of one provider service). An item is bound to the
- * distributor whose image answered its request first; the others' messages for it are ignored. A refusal counts
- * only from a distributor that carries the service, and is final only once every live distributor of the service has
- * refused the same request (another may still have the item).
- * <p>
- * <b>Loss and recovery.</b> A sequence gap on a (distributor, service), or an announcement whose lastSequence is ahead
- * of what was seen, turns the items bound to it Open/Suspect and asks for their images again, which reach every
- * watcher as unsolicited refreshes: by one service-level RecoveryRequest when this worker holds at least half of the
- * distributor's items of the service (the distributor resends the whole service in bounded batches), else by item
- * requests at a bounded rate. Items a pass did not bring (it has sent nothing for 2 s) are asked for one by one; a
- * distributor whose pass brought nothing at all (one that ignores RecoveryRequests) is recovered item by item.
- * <p>
- * <b>Liveness.</b> A distributor that sends nothing (any message counts) for {@code missedAnnouncements} announcement
- * intervals is dead: its items turn Open/Suspect; those of a service another live distributor carries are requested
- * again at once (failover), the others keep their binding until the same process comes back (any message of it;
- * then fresh images, and nothing it sends is dropped meanwhile) or another distributor of the service appears (then
- * failover). Silence counts only once this worker has read everything the distributor published (its image has
- * nothing left, or is gone): a worker lagging behind on the stream has not yet reached the messages that prove the
- * distributor alive. A new process announcing the same distributor id (a restart, new session and epoch) replaces
- * the old one at once: all its items are requested again.
- * <p>
- * <b>Items that wait for their provider.</b> A distributor refuses (ClosedRecover, NOT_FOUND) an item of a
- * non-interactive service its cache does not hold: one its provider has not published yet, or one that was live a
- * moment ago at a restarted distributor whose providers have not republished. With {@code itemWait} (the default)
- * neither refusal is passed on: the consumers see Open/Suspect once, the item waits by name in {@link WaitingItems},
- * and the provider's first refresh of it, broadcast with its name, makes the source ask for it at once; it is also
- * asked for again after 1 s, 2 s, 4 s, 8 s, then every 30 s, in case that refresh was missed. Without
- * {@code itemWait} a first request for an unknown item is closed at once (Closed/Suspect NOT_FOUND) and an item that
- * had an image is retried for {@code recoveryGraceMs} after the first refusal (then the streams close). An
- * interactive provider's own refusal (Closed) is passed on.
- * <p>
- * <b>Refused for now.</b> Any other refusal with stream state ClosedRecover (a sink-driven service none of whose
- * providers is up at its distributor) is never passed on: the item's consumers see Open/Suspect, and it is asked for
- * again after the same growing waits for as long as they want it, and at once when the service is announced up
- * again.
+ * <b>Parts.</b> This class is the duty cycle, the wiring to one backbone client and the dispatch of the data stream's
+ * messages: an update goes from its distributor's handle index straight to the listener.
+ * {@link DistributorTracker} knows the distributors (liveness, restart, takeover) and the directory,
+ * {@link ServiceRecovery} checks sequences and recovers what was lost, {@link ItemRequests} holds the open items and
+ * their requests, {@link ItemAnswers} applies the distributors' answers, statuses and refusals, {@link ItemRetries}
+ * schedules retries and the waits for a provider, {@link UpstreamCloses} keeps the closes the control stream could
+ * not take, {@link ItemStatuses} makes the statuses this source gives consumers itself and {@link SourceCounters}
+ * counts. They send through {@link ControlSender}, all on the worker's event loop.
  * <p>
  * <b>The backbone daemon lost.</b> When the host's media driver goes ({@link BackboneLink}), every distributor is
  * lost at once: their items turn Open/Suspect as for a dead distributor, nothing is sent (requests and closes wait),
  * and the consumers stay connected. On a new client the subscription, the control publication, the doorbell and the
  * counters are made again; the distributors announce themselves on new sessions, and every item is asked for again
- * through the paths above (a service that comes back releases its held requests and the items bound to a dead
- * distributor), so its watchers get a fresh refresh.
+ * as after any distributor's loss (a service that comes back releases its held requests and the items bound to a
+ * dead distributor), so its watchers get a fresh refresh.
  */
 public final class BackboneItemSource implements ItemSource, MarketDataListener
 {
@@ -108,87 +65,35 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
     private static final int FRAGMENT_LIMIT = 256;
     private static final long HOUSEKEEPING_INTERVAL_NS = 10_000_000L;
     private static final long REQUEST_CHECK_INTERVAL_NS = 250_000_000L;
-    private static final long DEFAULT_ANNOUNCE_INTERVAL_NS = 1_000_000_000L;
     /** No entry, in the item indexes (the handle index's own marker, so its answers compare with it). */
     private static final long MISSING = HandleIndex.MISSING;
-    private static final long NONE = Long.MIN_VALUE;
-    private static final int PASS_NONE = 0;
-    private static final int PASS_PENDING = 1;
-    private static final int PASS_SENT = 2;
-    /**
-     * A service-level recovery pass that has brought no image for this long is over (a congested distributor sends
-     * its recovery images slowly: asking item by item then would only add load).
-     */
-    private static final long PASS_IDLE_TIMEOUT_NS = 2_000_000_000L;
 
-    /**
-     * An item request unanswered for this long is sent again (its answer may have been published while this
-     * p2p-server's image of the data stream was not connected, or have gone to a distributor that died).
-     */
-    private static final long REQUEST_TIMEOUT_NS = 1_000_000_000L;
-    /**
-     * Queued item requests (recoveries, and requests that met back-pressure) sent per 10 ms housekeeping cycle:
-     * at most 25,600 a second, so a recovery of a whole service cannot flood the distributor.
-     */
-    private static final int REQUESTS_PER_CYCLE = 256;
-    /**
-     * First wait before asking again for a recovering item its distributor refused (it may not have been republished
-     * yet after a restart); the wait doubles up to {@link #RETRY_MAX_NS}.
-     */
-    private static final long RETRY_INITIAL_NS = 1_000_000_000L;
-    private static final long RETRY_MAX_NS = 8_000_000_000L;
-    /**
-     * Longest wait between the retries of an item that waits for its provider: the provider's broadcast refresh
-     * brings it at once, so the retries only cover a refresh this worker missed.
-     */
-    private static final long WAIT_RETRY_MAX_NS = 30_000_000_000L;
-    private static final String WAITING_TEXT = "waiting for the provider to publish the item";
-    private static final String NOT_REPUBLISHED_TEXT = "not republished by its provider yet: waiting";
     /** Item closes kept for another try when the control stream pushes back. */
     private static final int PENDING_CLOSE_CAPACITY = 65_536;
 
     private final ItemSourceListener listener;
+    private final ItemStatuses statuses;
+    private final DistributorTracker tracker;
     private Subscription data;
     private Publication controlPublication;
     private ControlPublisher control;
     private MarketDataAdapter adapter;
-    private AtomicCounter gaps;
-    private AtomicCounter recoveries;
-    private AtomicCounter messagesIn;
+    private final SourceCounters counters = new SourceCounters();
+    private final ControlSender sender = new BackboneControl();
+    /** The clock of request times (the duty cycle's {@code nowNs} is the clock of everything else). */
+    private final NanoClock clock = SystemNanoClock.INSTANCE;
     private Wiring wiring;
     private final long requestIdBase;
     private final int workerIndex;
     private final long announceIntervalNs;
-    private final int missedAnnouncements;
-    private final long recoveryGraceNs;
-    private final boolean isItemWait;
-    private final WaitingItems<OpenItem> waiting = new WaitingItems<>();
-    private final RwfMsgFlyweight refusal = new RwfMsgFlyweight();
+    private final ItemRetries retries;
+    private final UpstreamCloses closes;
+    /** Wakes the duty cycle (bound once): work queued from outside a cycle, or waiting on its timers. */
+    private final Runnable wake;
     private final long epoch;
-    private final Int2ObjectHashMap<OpenItem> items = new Int2ObjectHashMap<>();
-    /**
-     * The items with something outstanding: a request not answered yet, a retry due, a recovery pass awaited. The
-     * request check walks these, not every item: a walk of 100,000 items every 250 ms took the worker off its
-     * sockets and the backbone for milliseconds, the same tail in the latency of every rate.
-     */
-    private final ArrayList<OpenItem> outstanding = new ArrayList<>();
-    private final PendingCloses pendingCloses = new PendingCloses(PENDING_CLOSE_CAPACITY);
-    private final Long2LongHashMap itemByRequest = new Long2LongHashMap(MISSING);
-    /** The bits of a requestId that name the requesting p2p-server and worker ({@link #requestIdBase}). */
-    private static final long REQUESTER_MASK = 0xFFFF_FFFF_0000_0000L;
-    /** Most outstanding requests {@link #closeUnwanted} scans for the same item. */
-    private static final int UNWANTED_SCAN_LIMIT = 4096;
-    private final Int2ObjectHashMap<ServiceInfo> services = new Int2ObjectHashMap<>();
-    private final Long2LongHashMap serviceCapabilities = new Long2LongHashMap(MISSING);
-    private final ArrayList<DistributorState> distributors = new ArrayList<>();
-    private final Int2ObjectHashMap<DistributorState> distributorBySession = new Int2ObjectHashMap<>();
-    private final IntArrayList queued = new IntArrayList();
-    private final IntArrayList lostPrivates = new IntArrayList();
-    private final IntArrayList itemScratch = new IntArrayList();
-    private final IntArrayList serviceScratch = new IntArrayList();
-    private final EtaMsgWriter writer = new EtaMsgWriter();
-    private final StatusMsgEncoder statusEncoder = new StatusMsgEncoder();
-    private final ExpandableArrayBuffer statusBuffer = new ExpandableArrayBuffer(512);
+    private final ItemRequests requests;
+    private final ItemAnswers answers;
+    private final ServiceRecovery recovery;
     private final EventLoopDutyCycle dutyCycle;
     private final EventLoop eventLoop;
     private final BackboneItemSourceFactory.Settings settings;
@@ -198,10 +103,6 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
     private EventLoopDoorbell doorbell;
     /** The backbone daemon is lost: nothing can be sent or read until a new client is wired. */
     private boolean isBackboneDown;
-    private DistributorState current;
-    private int pendingPasses;
-    private long closesGivenUp;
-    private int nextRequest = java.util.concurrent.ThreadLocalRandom.current().nextInt(); // ids differ per start
     private long nowNs = System.nanoTime();
     private long nextHousekeepingNs;
     private long nextAnnounceNs;
@@ -215,6 +116,7 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
         final Wiring wiring)
     {
         this.listener = listener;
+        this.statuses = new ItemStatuses(listener);
         this.workerIndex = workerIndex;
         this.eventLoop = eventLoop;
         this.settings = settings;
@@ -222,9 +124,16 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
         this.epoch = wiring.epoch;
         this.requestIdBase = ((long)(settings.consumerId() & 0x7F_FFFF) << 40) | ((long)(workerIndex & 0xFF) << 32);
         this.announceIntervalNs = settings.announceIntervalMs() * 1_000_000L;
-        this.missedAnnouncements = settings.missedAnnouncements();
-        this.recoveryGraceNs = Math.max(0, settings.recoveryGraceMs()) * 1_000_000L;
-        this.isItemWait = settings.isItemWait();
+        this.retries = new ItemRetries(Math.max(0, settings.recoveryGraceMs()) * 1_000_000L, settings.isItemWait());
+        this.tracker = new DistributorTracker(
+            workerIndex, settings.missedAnnouncements(), new TrackerEvents(), new DataImages());
+        this.wake = this::wakeCycle;
+        this.closes = new UpstreamCloses(
+            sender, wake, workerIndex, PENDING_CLOSE_CAPACITY, ItemRequests.REQUESTS_PER_CYCLE);
+        this.requests = new ItemRequests(
+            requestIdBase, listener, sender, tracker, statuses, retries, closes, counters, clock, wake);
+        this.recovery = new ServiceRecovery(requests, sender, counters, tracker.distributors(), wake);
+        this.answers = new ItemAnswers(requests, listener, tracker, statuses, retries, closes, clock, requestIdBase);
         this.wakesOnData = !settings.isBusyPolling() &&
             BackboneSourceConfiguration.WAKE_DOORBELL.equals(settings.wake()) && Doorbell.isIpc(settings.channel()) &&
             EventLoopDoorbell.canServe(eventLoop);
@@ -250,6 +159,11 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
         dutyCycle.start();
     }
 
+    private void wakeCycle()
+    {
+        dutyCycle.wake(); // a worker asleep on its doorbell would leave queued work to the tick
+    }
+
     private String doorbellName()
     {
         return "p2p-" + settings.consumerId() + "-worker-" + workerIndex;
@@ -265,9 +179,7 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
         this.controlPublication = wiring.controlPublication;
         this.control = wiring.control;
         this.adapter = new MarketDataAdapter(this, wiring.malformed);
-        this.gaps = wiring.gaps;
-        this.messagesIn = wiring.messagesIn;
-        this.recoveries = wiring.recoveries;
+        counters.use(wiring.gaps, wiring.recoveries, wiring.messagesIn);
     }
 
     /**
@@ -278,14 +190,10 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
     {
         // with no distributor listening nothing can be sent: the tick retries, and a distributor that comes wakes the
         // worker through its new image
-        return !controlPublication.isConnected() ||
-            (pendingCloses.isEmpty() && queued.isEmpty() && 0 == pendingPasses);
+        return !sender.isConnected() ||
+            (closes.isEmpty() && requests.isQueueEmpty() && !recovery.hasPendingPasses());
     }
 
-    /**
-     * An item some of whose consumers want only some fields: every request for it carries the view (the union of
-     * the fields its consumers want), which a distributor passes on to an interactive provider.
-     */
     @Override
     @SuppressWarnings("checkstyle:ParameterNumber") // primitives, not a message object (STYLE.md §1.1.4)
     public void open(
@@ -298,40 +206,15 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
         final boolean streaming,
         final FieldView view)
     {
-        OpenItem item = items.get(itemId);
-        if (null == item)
-        {
-            final byte[] copy = new byte[nameLength];
-            name.getBytes(nameOffset, copy);
-            item = new OpenItem(itemId, domainType, serviceId, new UnsafeBuffer(copy));
-            items.put(itemId, item);
-        }
-        item.isStreaming = streaming;
-        item.view = view;
-        request(item);
+        requests.open(itemId, domainType, serviceId, name, nameOffset, nameLength, streaming, view);
     }
 
     @Override
     public void widenView(final int itemId, final FieldView view)
     {
-        final OpenItem item = items.get(itemId);
-        if (null != item && !item.isPrivate)
-        {
-            item.view = view;
-            request(item);
-        }
-        else
-        {
-            refresh(itemId);
-        }
+        requests.widenView(itemId, view);
     }
 
-    /**
-     * A private stream is requested like any item, flagged so that the distributor opens a stream of its own for it;
-     * it is never asked for again by name (that would open another): a fresh image comes by a RecoveryRequest for its
-     * handle, and a private stream whose upstream is lost (its distributor died or restarted, data lost) is closed
-     * ClosedRecover, for its consumer to open again, as an ADS does.
-     */
     @Override
     public boolean openPrivate(
         final int itemId,
@@ -342,21 +225,25 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
         final int nameLength,
         final FieldView view)
     {
-        final byte[] copy = new byte[nameLength];
-        name.getBytes(nameOffset, copy);
-        final OpenItem item = new OpenItem(itemId, domainType, serviceId, new UnsafeBuffer(copy));
-        item.isPrivate = true;
-        item.view = view;
-        item.isStreaming = true;
-        items.put(itemId, item);
-        request(item);
-        return true;
+        return requests.openPrivate(itemId, domainType, serviceId, name, nameOffset, nameLength, view);
+    }
+
+    @Override
+    public void refresh(final int itemId)
+    {
+        requests.refresh(itemId);
+    }
+
+    @Override
+    public void close(final int itemId)
+    {
+        requests.close(itemId);
     }
 
     @Override
     public boolean generic(final int itemId, final DirectBuffer rwf, final int offset, final int length)
     {
-        final OpenItem item = items.get(itemId);
+        final OpenItem item = requests.item(itemId);
         return !isBackboneDown && null != item && item.handle >= 0 && null != item.distributor &&
             control.generic(item.distributor.epoch, item.serviceId, item.handle, rwf, offset, length) > 0;
     }
@@ -365,7 +252,7 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
     public void onItemGeneric(
         final int serviceId, final int itemHandle, final DirectBuffer buffer, final int rwfOffset, final int rwfLength)
     {
-        final DistributorState distributor = liveDistributor();
+        final DistributorState distributor = tracker.onLiveMessage(adapter.sessionId(), nowNs);
         final long itemId = distributor.itemByHandle.get(serviceId, itemHandle);
         if (MISSING != itemId)
         {
@@ -374,86 +261,9 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
     }
 
     @Override
-    public void refresh(final int itemId)
-    {
-        final OpenItem item = items.get(itemId);
-        if (null != item && item.isPrivate)
-        {
-            if (item.handle >= 0 && !isBackboneDown)
-            {
-                control.requestRecovery(item.serviceId, item.handle, item.domainType, 0);
-            }
-            return;
-        }
-        if (null != item && item.handle >= 0)
-        {
-            request(item);
-        }
-        // no handle yet: the answer to the first request is on its way and serves this watcher too
-    }
-
-    @Override
-    public void close(final int itemId)
-    {
-        final OpenItem item = items.remove(itemId);
-        if (null == item)
-        {
-            return;
-        }
-        final int handle = item.handle;
-        final long distributorEpoch = null == item.distributor ? 0 : item.distributor.epoch;
-        forget(item);
-        if (handle >= 0)
-        {
-            closeUpstream(distributorEpoch, item.serviceId, handle);
-        }
-    }
-
-    /**
-     * Tell the distributor nobody here wants an item any more. A close the control stream cannot take now is kept
-     * and sent again from housekeeping (in order, after older ones); one to a distributor nobody listens for any more
-     * is moot (its items end with it).
-     */
-    private void closeUpstream(final long distributorEpoch, final int serviceId, final int handle)
-    {
-        if (!pendingCloses.isEmpty() || !sendClose(distributorEpoch, serviceId, handle))
-        {
-            dutyCycle.wake(); // retried by the cycle, which polls on its timers while closes wait
-            if (!pendingCloses.add(distributorEpoch, serviceId, handle))
-            {
-                closesGivenUp++;
-                LOG.warn("worker {}: {} item closes wait for the control stream; the oldest was given up ({} so far)",
-                    workerIndex, PENDING_CLOSE_CAPACITY, closesGivenUp);
-            }
-        }
-    }
-
-    private boolean sendClose(final long distributorEpoch, final int serviceId, final int handle)
-    {
-        if (isBackboneDown)
-        {
-            return false; // kept until the backbone is back: the distributor still holds the interest
-        }
-        final long result = control.closeItem(distributorEpoch, serviceId, handle);
-        return result > 0 || Publication.NOT_CONNECTED == result || Publication.CLOSED == result;
-    }
-
-    private int sendPendingCloses()
-    {
-        int sent = 0;
-        while (!pendingCloses.isEmpty() && sent < REQUESTS_PER_CYCLE &&
-            sendClose(pendingCloses.epoch(), pendingCloses.serviceId(), pendingCloses.handle()))
-        {
-            pendingCloses.remove();
-            sent++;
-        }
-        return sent;
-    }
-
-    @Override
     public List<ServiceInfo> services()
     {
-        return new ArrayList<>(services.values());
+        return tracker.services();
     }
 
     /**
@@ -462,16 +272,7 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
     @Override
     public int liveUpstreams()
     {
-        int live = 0;
-        for (int i = 0, size = distributors.size(); i < size; i++)
-        {
-            final DistributorState distributor = distributors.get(i);
-            if (distributor.isAnnounced && distributor.isAlive && !distributor.isReplaced)
-            {
-                live++;
-            }
-        }
-        return live;
+        return tracker.liveUpstreams();
     }
 
     @Override
@@ -499,9 +300,9 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
         {
             listener.onBatchEnd();
         }
-        if (!lostPrivates.isEmpty())
+        if (requests.hasLostPrivates())
         {
-            work += closeLostPrivates();
+            work += requests.closeLostPrivates();
         }
         if (nowNs >= nextHousekeepingNs)
         {
@@ -509,15 +310,16 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
             if (nowNs >= nextRequestCheckNs)
             {
                 nextRequestCheckNs = nowNs + REQUEST_CHECK_INTERVAL_NS;
-                work += resendUnanswered(nowNs);
+                recovery.endIdlePasses(nowNs);
+                work += requests.resendUnanswered(nowNs);
             }
-            work += sendPendingCloses();
-            work += sendQueued();
-            if (pendingPasses > 0)
+            work += closes.sendPending();
+            work += requests.sendQueued();
+            if (recovery.hasPendingPasses())
             {
-                work += sendPendingPasses();
+                work += recovery.sendPendingPasses(nowNs);
             }
-            work += checkDistributors(nowNs);
+            work += tracker.checkLiveness(nowNs);
             if (nowNs >= nextAnnounceNs && controlPublication.isConnected())
             {
                 nextAnnounceNs = nowNs + announceIntervalNs;
@@ -533,47 +335,8 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
     public void onAnnouncement(
         final int distributorId, final long epoch, final int intervalMs, final long timestampNs, final int count)
     {
-        final DistributorState distributor = distributor();
-        if (distributor.isReplaced)
-        {
-            return; // an older process under a distributor id a newer one has announced since
-        }
-        if (distributor.isAnnounced && distributor.epoch != epoch)
-        {
-            // the same publication under a new epoch: a restart in place; its handles and sequences mean nothing now
-            replaced(distributor, "distributor restarted: recovering");
-            distributor.sequences.resetAll();
-            distributor.isAnnounced = false;
-            distributor.isAlive = true;
-        }
-        if (!distributor.isAnnounced)
-        {
-            distributor.isAnnounced = true;
-            for (int i = 0, size = distributors.size(); i < size; i++)
-            {
-                final DistributorState other = distributors.get(i);
-                if (other != distributor && other.isAnnounced && !other.isReplaced &&
-                    other.distributorId == distributorId)
-                {
-                    other.isReplaced = true; // a restart: new process, new session; the old one is gone
-                    replaced(other, "distributor restarted: recovering");
-                }
-            }
-        }
-        distributor.distributorId = distributorId;
-        distributor.epoch = epoch;
-        distributor.intervalNs = Math.max(1, intervalMs) * 1_000_000L;
-        if (!distributor.isAlive)
-        {
-            revive(distributor);
-        }
-        distributor.generation++;
-        distributor.servicesExpected = count;
-        distributor.servicesSeen = 0;
-        if (0 == count)
-        {
-            endAnnouncement(distributor);
-        }
+        tracker.onAnnouncement(
+            tracker.onMessage(adapter.sessionId(), nowNs), distributorId, epoch, intervalMs, count);
     }
 
     @Override
@@ -589,55 +352,8 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
         final int nameOffset,
         final int nameLength)
     {
-        final DistributorState distributor = distributor();
-        if (distributor.isReplaced || !distributor.isAlive)
-        {
-            return;
-        }
-
-        CarriedService service = distributor.services.get(serviceId);
-        final boolean isNew = null == service;
-        if (isNew)
-        {
-            service = new CarriedService(distributor, serviceId);
-            distributor.services.put(serviceId, service);
-        }
-        final boolean isBackUp = !isNew && !service.isUp && isUp;
-        boolean isChanged = isNew || service.isUp != isUp || service.isAcceptingRequests != isAcceptingRequests ||
-            service.capabilities != capabilities;
-        if (!sameName(service.name, buffer, nameOffset, nameLength))
-        {
-            service.name = buffer.getStringWithoutLengthAscii(nameOffset, nameLength); // only when it changes
-            isChanged = true;
-        }
-        service.isUp = isUp;
-        service.isAcceptingRequests = isAcceptingRequests;
-        service.capabilities = capabilities;
-        service.itemCount = itemCount;
-        service.generation = distributor.generation;
-        if (isChanged)
-        {
-            updateDirectory(serviceId);
-        }
-        if (isNew)
-        {
-            releaseHeld(serviceId); // requests that waited for a distributor of this service, and failovers
-        }
-        else if (isBackUp)
-        {
-            retryNow(serviceId); // items refused while it was down (no provider up) need not wait out their delay
-        }
-
-        if (distributor.sequences.missingBefore(serviceId, lastSequence) > 0)
-        {
-            gaps.increment();
-            distributor.sequences.onMessage(serviceId, lastSequence);
-            recover(distributor, serviceId, "tail loss on the backbone: recovering");
-        }
-        if (++distributor.servicesSeen == distributor.servicesExpected)
-        {
-            endAnnouncement(distributor);
-        }
+        tracker.onServiceAnnounced(tracker.onMessage(adapter.sessionId(), nowNs), serviceId, isUp,
+            isAcceptingRequests, lastSequence, itemCount, capabilities, buffer, nameOffset, nameLength);
     }
 
     @Override
@@ -655,166 +371,26 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
         final int rwfOffset,
         final int rwfLength)
     {
-        final DistributorState distributor = liveDistributor();
-        if (!inSequence(distributor, serviceId, sequence) || !distributor.isAlive)
+        final DistributorState distributor = tracker.onLiveMessage(adapter.sessionId(), nowNs);
+        if (!recovery.inSequence(distributor, serviceId, sequence, nowNs) || !distributor.isAlive)
         {
             return true; // a duplicate, or from a replaced distributor (a dead one was revived by this message)
         }
 
         if (0 != requestId)
         {
-            final long itemId = itemByRequest.get(requestId);
-            if (MISSING == itemId)
-            {
-                // another p2p-server's answer, a superseded request, or another distributor was first
-                closeUnwanted(distributor, serviceId, itemHandle, requestId, buffer, nameOffset, nameLength);
-                return true;
-            }
-            final OpenItem item = items.get((int)itemId);
-            if (null == item)
-            {
-                itemByRequest.remove(requestId);
-                closeUnwanted(distributor, serviceId, itemHandle, requestId, buffer, nameOffset, nameLength);
-                return true; // closed while the request was out
-            }
-            if (item.serviceId != serviceId || item.domainType != domainType ||
-                !sameBytes(item.name, buffer, nameOffset, nameLength))
-            {
-                return true; // another server's answer under a colliding id: not ours
-            }
-            // A multi-part refresh answers the request part by part: the request stays outstanding (and its later
-            // parts wanted) until the part that completes it.
-            final boolean isComplete = 0 != (flags & RefreshFlags.COMPLETE);
-            if (isComplete)
-            {
-                itemByRequest.remove(requestId);
-                if (item.requestId == requestId)
-                {
-                    item.requestId = 0; // answered: nothing outstanding for this item any more
-                }
-            }
-            else if (item.requestId == requestId)
-            {
-                item.requestedAtNs = System.nanoTime(); // still arriving: not a request to send again yet
-            }
-            if (item.distributor != distributor || item.handle != itemHandle)
-            {
-                bind(item, distributor, itemHandle);
-            }
-            // a recovery's answer goes to every watcher (it ends their Suspect), a plain answer to those awaiting it
-            final boolean isSolicited = item.isAnswerInParts ? item.isAnswerSolicited : !item.isRecovering;
-            item.isAnswerInParts = !isComplete;
-            item.isAnswerSolicited = isSolicited;
-            item.isRecovering = false;
-            item.hadImage = true;
-            item.refusedSinceNs = NONE;
-            item.retryDelayNs = 0;
-            stopWaiting(item);
-            listener.onRefresh(item.itemId, isSolicited, buffer, rwfOffset, rwfLength);
-            if (isComplete && !item.isStreaming && items.get(item.itemId) == item)
-            {
-                items.remove(item.itemId);
-                forget(item);
-            }
+            answers.onAnswer(distributor, serviceId, itemHandle, requestId, domainType, flags, buffer, nameOffset,
+                nameLength, rwfOffset, rwfLength);
             return true;
         }
 
         if (0 != (flags & RefreshFlags.RECOVERY))
         {
-            final CarriedService service = distributor.services.get(serviceId);
-            if (null != service)
-            {
-                service.lastPassImageNs = nowNs; // a pass (ours or another server's) is under way
-                service.passImages++;
-                service.isPassIgnored = false;
-            }
+            recovery.onRecoveryImage(distributor, serviceId, nowNs); // a pass (ours or another server's) under way
         }
-        final long itemId = distributor.itemByHandle.get(serviceId, itemHandle);
-        if (MISSING != itemId)
-        {
-            final OpenItem item = items.get((int)itemId);
-            if (null != item)
-            {
-                // Whole again: this image is later in the stream than any loss seen so far, and its watchers now see
-                // Open/Ok — whether it came from the pass the item waited for, another worker's or server's pass, or
-                // the provider. A request of its own still out only brings one more image. Not recovering any more,
-                // so the next gap turns it Suspect again before the updates that follow that gap reach anyone.
-                whole(item);
-            }
-            // a recovery pass, or the provider resynchronised: every watcher takes the new image
-            listener.onRefresh((int)itemId, false, buffer, rwfOffset, rwfLength);
-        }
-        else if (!waiting.isEmpty() && 0 != (flags & RefreshFlags.COMPLETE))
-        {
-            onPublished(serviceId, domainType, buffer, nameOffset, nameLength);
-        }
+        answers.onImage(distributor, serviceId, itemHandle, domainType, flags, buffer, nameOffset, nameLength,
+            rwfOffset, rwfLength);
         return true;
-    }
-
-    /**
-     * A provider published an item: if someone here waits for it, its image is asked for now, not at the next retry.
-     */
-    private void onPublished(
-        final int serviceId,
-        final int domainType,
-        final DirectBuffer buffer,
-        final int nameOffset,
-        final int nameLength)
-    {
-        final OpenItem item = waiting.find(serviceId, domainType, buffer, nameOffset, nameLength);
-        if (null != item && 0 == item.requestId)
-        {
-            request(item);
-        }
-    }
-
-    private void whole(final OpenItem item)
-    {
-        item.awaitingPass = null;
-        item.isRecovering = false;
-        item.isAwaitingRetry = false;
-        item.hadImage = true;
-        item.refusedSinceNs = NONE;
-        item.retryDelayNs = 0;
-        stopWaiting(item);
-    }
-
-    /**
-     * An answer to one of this source's own requests that nobody here wants any more (the item closed, or a newer
-     * request superseded it) still registered interest at the distributor: a sink-driven item would stay open
-     * upstream for nobody. Close it, unless the handle is bound to an open item here or a request for the same item
-     * is out (its answer relies on that interest; a close now would arrive after that request). The check scans the
-     * outstanding requests, so it is skipped, and the interest kept until this server restarts, while too many are
-     * out.
-     */
-    private void closeUnwanted(
-        final DistributorState distributor,
-        final int serviceId,
-        final int itemHandle,
-        final long requestId,
-        final DirectBuffer buffer,
-        final int nameOffset,
-        final int nameLength)
-    {
-        if ((requestId & REQUESTER_MASK) != requestIdBase || itemHandle < 0 ||
-            MISSING != distributor.itemByHandle.get(serviceId, itemHandle))
-        {
-            return;
-        }
-        if (itemByRequest.size() > UNWANTED_SCAN_LIMIT)
-        {
-            return;
-        }
-        final Long2LongHashMap.ValueIterator it = itemByRequest.values().iterator();
-        while (it.hasNext())
-        {
-            final OpenItem other = items.get((int)it.nextValue());
-            if (null != other && other.serviceId == serviceId && sameBytes(other.name, buffer, nameOffset, nameLength))
-            {
-                return;
-            }
-        }
-        closeUpstream(distributor.epoch, serviceId, itemHandle);
     }
 
     @Override
@@ -827,8 +403,8 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
         final int rwfOffset,
         final int rwfLength)
     {
-        final DistributorState distributor = liveDistributor();
-        if (inSequence(distributor, serviceId, sequence))
+        final DistributorState distributor = tracker.onLiveMessage(adapter.sessionId(), nowNs);
+        if (recovery.inSequence(distributor, serviceId, sequence, nowNs))
         {
             final long itemId = distributor.itemByHandle.get(serviceId, itemHandle);
             if (MISSING != itemId)
@@ -852,146 +428,14 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
         final int rwfOffset,
         final int rwfLength)
     {
-        final DistributorState distributor = liveDistributor();
-        if (!inSequence(distributor, serviceId, sequence) || !distributor.isAlive)
+        final DistributorState distributor = tracker.onLiveMessage(adapter.sessionId(), nowNs);
+        if (!recovery.inSequence(distributor, serviceId, sequence, nowNs) || !distributor.isAlive)
         {
             return true;
         }
-        if (itemHandle < 0)
-        {
-            onRefusal(distributor, serviceId, requestId, streamState, buffer, rwfOffset, rwfLength);
-            return true;
-        }
-        final long itemId = distributor.itemByHandle.get(serviceId, itemHandle);
-        if (MISSING == itemId)
-        {
-            return true;
-        }
-        final OpenItem item = items.get((int)itemId);
-        listener.onStatus((int)itemId, buffer, rwfOffset, rwfLength);
-        if (null != item && streamState != StreamStates.OPEN && items.get(item.itemId) == item)
-        {
-            items.remove(item.itemId);
-            forget(item);
-        }
+        answers.onStatus(
+            distributor, serviceId, itemHandle, requestId, streamState, buffer, rwfOffset, rwfLength, nowNs);
         return true;
-    }
-
-    private void onRefusal(
-        final DistributorState distributor,
-        final int serviceId,
-        final long requestId,
-        final int streamState,
-        final DirectBuffer buffer,
-        final int rwfOffset,
-        final int rwfLength)
-    {
-        final long itemId = itemByRequest.get(requestId);
-        if (MISSING == itemId)
-        {
-            return;
-        }
-        final OpenItem item = items.get((int)itemId);
-        if (null == item)
-        {
-            itemByRequest.remove(requestId);
-            return;
-        }
-        if (item.serviceId != serviceId)
-        {
-            return; // another server's request under a colliding id
-        }
-        if (!distributor.carries(serviceId) && (item.hadImage || hasCarrier(serviceId)))
-        {
-            return; // not its say: a distributor without the service refuses whatever it is asked for it
-        }
-        if (++item.refusals < carriers(serviceId))
-        {
-            return; // another distributor of the service may still have the item
-        }
-        itemByRequest.remove(requestId);
-        item.requestId = 0;
-        if (StreamStates.CLOSED_RECOVER == streamState)
-        {
-            if (isNotFound(buffer, rwfOffset, rwfLength))
-            {
-                onNotPublished(item); // not in the distributor's cache: its non-interactive provider may publish it
-                return;
-            }
-            // for now, not for good (no provider of the service is up): asked for again until one answers
-            retryLater(item, false, "no provider of the service is up: waiting for one");
-            return;
-        }
-        if (item.hadImage && StreamStates.OPEN != streamState &&
-            retryLater(item, true, "not (yet) republished by its distributor: retrying"))
-        {
-            return; // live before: it may not be republished yet (a restarted distributor's cache fills up again)
-        }
-        listener.onStatus(item.itemId, buffer, rwfOffset, rwfLength);
-        if (streamState != StreamStates.OPEN && items.get(item.itemId) == item)
-        {
-            items.remove(item.itemId);
-            forget(item);
-        }
-    }
-
-    /**
-     * An item its non-interactive provider has not published (yet): with {@code itemWait} its consumers wait for it;
-     * without, one that had an image is retried for the grace period (a restarted distributor's cache fills up again)
-     * and any other is closed at once, Closed/Suspect NOT_FOUND.
-     */
-    private void onNotPublished(final OpenItem item)
-    {
-        if (isItemWait)
-        {
-            waitForProvider(item);
-            return;
-        }
-        if (item.hadImage && retryLater(item, true, "not (yet) republished by its distributor: retrying"))
-        {
-            return;
-        }
-        final String text = refusal.stateTextLength() > 0 ?
-            refusal.buffer().getStringWithoutLengthAscii(refusal.stateTextOffset(), refusal.stateTextLength()) :
-            "item not found";
-        final int result = encodeStatus(item, StreamStates.CLOSED, DataStates.SUSPECT, StateCodes.NOT_FOUND, text);
-        if (CodecReturnCodes.SUCCESS == result)
-        {
-            listener.onStatus(item.itemId, statusBuffer, 0, writer.encodedLength());
-        }
-        if (items.get(item.itemId) == item)
-        {
-            items.remove(item.itemId);
-            forget(item);
-        }
-    }
-
-    private boolean isNotFound(final DirectBuffer buffer, final int rwfOffset, final int rwfLength)
-    {
-        return refusal.wrap(buffer, rwfOffset, rwfLength) && refusal.hasState() &&
-            StateCodes.NOT_FOUND == refusal.stateCode();
-    }
-
-    /**
-     * The item's distributors do not have it (yet): its consumers stay Open/Suspect until its provider publishes it.
-     */
-    private void waitForProvider(final OpenItem item)
-    {
-        if (!item.isWaitingForProvider)
-        {
-            item.isWaitingForProvider = true;
-            waiting.add(item.serviceId, item.domainType, item.name, 0, item.name.capacity(), item);
-        }
-        retryLater(item, false, item.hadImage ? NOT_REPUBLISHED_TEXT : WAITING_TEXT);
-    }
-
-    private void stopWaiting(final OpenItem item)
-    {
-        if (item.isWaitingForProvider)
-        {
-            item.isWaitingForProvider = false;
-            waiting.remove(item.serviceId, item.domainType, item.name, 0, item.name.capacity());
-        }
     }
 
     /**
@@ -999,59 +443,7 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
      */
     int waitingItems()
     {
-        return waiting.size();
-    }
-
-    /**
-     * A refused item is asked for again after a growing wait while its consumers stay Open/Suspect: an item that was
-     * live before and is refused while recovering, until {@code recoveryGraceNs} after the first refusal; an item
-     * refused for now (ClosedRecover: no provider of its service is up), until it is answered, and at once when its
-     * service is announced up again ({@link #retryNow}).
-     *
-     * @param isGraceBounded stop retrying {@code recoveryGraceNs} after the first refusal.
-     * @param text           the Open/Suspect status text its consumers see at the first refusal.
-     * @return true if retried later; false when the grace period is over and the refusal is to be passed on.
-     */
-    private boolean retryLater(final OpenItem item, final boolean isGraceBounded, final String text)
-    {
-        final boolean isFirst = NONE == item.refusedSinceNs;
-        if (isFirst)
-        {
-            item.refusedSinceNs = nowNs;
-            item.retryDelayNs = 0;
-        }
-        final long graceEndNs = item.refusedSinceNs + recoveryGraceNs;
-        if (isGraceBounded && nowNs - graceEndNs >= 0)
-        {
-            return false;
-        }
-        final long maxDelayNs = item.isWaitingForProvider ? WAIT_RETRY_MAX_NS : RETRY_MAX_NS;
-        item.retryDelayNs = 0 == item.retryDelayNs ? RETRY_INITIAL_NS : Math.min(2 * item.retryDelayNs, maxDelayNs);
-        item.retryAtNs = nowNs + (isGraceBounded ?
-            Math.min(item.retryDelayNs, graceEndNs - nowNs) : item.retryDelayNs); // the last try at the grace end
-        item.isAwaitingRetry = true;
-        watch(item);
-        item.isRecovering = true;
-        if (isFirst)
-        {
-            suspect(item, text);
-        }
-        return true;
-    }
-
-    /**
-     * A service is announced up again: its items waiting for their next try are asked for at the next request check,
-     * not after the rest of their wait.
-     */
-    private void retryNow(final int serviceId)
-    {
-        for (final OpenItem item : items.values())
-        {
-            if (item.serviceId == serviceId && item.isAwaitingRetry)
-            {
-                item.retryAtNs = nowNs;
-            }
-        }
+        return retries.waitingItems();
     }
 
     // ---- posts -------------------------------------------------------------------------------------------------
@@ -1074,13 +466,13 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
         final int rwfOffset,
         final int rwfLength)
     {
-        if (!hasCarrier(serviceId) || isBackboneDown)
+        if (!tracker.hasCarrier(serviceId) || isBackboneDown)
         {
-            return services.containsKey(serviceId) ? NakCodes.SOURCE_DOWN : NakCodes.SOURCE_UNKNOWN;
+            return tracker.isListed(serviceId) ? NakCodes.SOURCE_DOWN : NakCodes.SOURCE_UNKNOWN;
         }
         // on-stream: to the distributor the item is bound to only (another carrier may not have it, or would apply
         // or forward it a second time); off-stream: any carrier of the service
-        final OpenItem item = itemId >= 0 ? items.get(itemId) : null;
+        final OpenItem item = itemId >= 0 ? requests.item(itemId) : null;
         final long distributorEpoch = null != item && null != item.distributor ? item.distributor.epoch : 0;
         final long result = control.post(requestIdBase | (postRequestId & 0xFFFF_FFFFL), distributorEpoch, serviceId,
             domainType, name, nameOffset, nameLength, rwf, rwfOffset, rwfLength);
@@ -1098,631 +490,10 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
         final int textOffset,
         final int textLength)
     {
-        if ((postRequestId & REQUESTER_MASK) == requestIdBase)
+        if ((postRequestId & ItemRequests.REQUESTER_MASK) == requestIdBase)
         {
             listener.onPostAck(postRequestId & 0xFFFF_FFFFL, nakCode, buffer, textOffset, textLength);
         }
-    }
-
-    // ---- distributors and the directory ------------------------------------------------------------------------
-
-    /**
-     * @return the state of the distributor whose message is being delivered (by its Aeron session), made on its
-     * first message, its last sign of life now.
-     */
-    private DistributorState distributor()
-    {
-        final int sessionId = adapter.sessionId();
-        DistributorState distributor = current;
-        if (null == distributor || distributor.sessionId != sessionId)
-        {
-            distributor = distributorBySession.get(sessionId);
-            if (null == distributor)
-            {
-                distributor = new DistributorState(sessionId);
-                distributorBySession.put(sessionId, distributor);
-                distributors.add(distributor);
-            }
-            current = distributor;
-        }
-        distributor.lastSeenNs = nowNs; // any message is a sign of life, not only announcements
-        return distributor;
-    }
-
-    /**
-     * The distributor of a data message: one declared dead (silent too long) is revived by it — any message proves
-     * it alive — before the message is handled. Otherwise its refreshes and statuses would be dropped until its next
-     * announcement while its updates pass: after its provider reconnected, updates following on from a new stream's
-     * refresh its consumers never saw (a replaced distributor stays dead).
-     */
-    private DistributorState liveDistributor()
-    {
-        final DistributorState distributor = distributor();
-        if (!distributor.isAlive && distributor.isAnnounced && !distributor.isReplaced)
-        {
-            revive(distributor);
-        }
-        return distributor;
-    }
-
-    private void endAnnouncement(final DistributorState distributor)
-    {
-        serviceScratch.clear();
-        for (final CarriedService service : distributor.services.values())
-        {
-            if (service.generation != distributor.generation)
-            {
-                serviceScratch.addInt(service.serviceId);
-            }
-        }
-        for (int i = 0, size = serviceScratch.size(); i < size; i++)
-        {
-            final int serviceId = serviceScratch.getInt(i);
-            distributor.services.remove(serviceId);
-            rerequest(distributor, serviceId, "service withdrawn by its distributor: recovering");
-            updateDirectory(serviceId);
-        }
-    }
-
-    private int checkDistributors(final long nowNs)
-    {
-        int work = 0;
-        for (int i = 0; i < distributors.size(); i++)
-        {
-            final DistributorState distributor = distributors.get(i);
-            if (distributor.isAlive &&
-                nowNs - distributor.lastSeenNs > missedAnnouncements * distributor.intervalNs &&
-                !hasUnread(distributor))
-            {
-                died(distributor);
-                work++;
-            }
-        }
-        for (int i = distributors.size() - 1; i >= 0; i--)
-        {
-            final DistributorState distributor = distributors.get(i);
-            if (!distributor.isAlive && null == data.imageBySessionId(distributor.sessionId))
-            {
-                ArrayListUtil.fastUnorderedRemove(distributors, i);
-                distributorBySession.remove(distributor.sessionId);
-                if (current == distributor)
-                {
-                    current = null;
-                }
-            }
-        }
-        return work;
-    }
-
-    /**
-     * Silence is only evidence of death when this subscriber has read everything the distributor published: a worker
-     * that lags behind on the stream (busy, thousands of fragments pending) has simply not reached its messages yet.
-     * So the distributor's own image is polled: anything still to read (read now, so it counts) means not dead yet.
-     * Nothing left, or no image any more, while silent for {@code missedAnnouncements} intervals means it published
-     * nothing for that long: dead.
-     */
-    private boolean hasUnread(final DistributorState distributor)
-    {
-        final Image image = data.imageBySessionId(distributor.sessionId);
-        if (null == image || image.isClosed())
-        {
-            return false;
-        }
-        final long position = image.position();
-        return adapter.poll(image, FRAGMENT_LIMIT) > 0 || image.position() != position;
-    }
-
-    /**
-     * A distributor fell silent: its items turn Open/Suspect. Those of a service another live distributor carries
-     * are requested again at once (failover); the others keep their binding, since the same process may come back
-     * (a long pause, a network partition shorter than the image timeout) and its handles would still hold — or
-     * another distributor of the service may appear, and they fail over to it then.
-     */
-    private void died(final DistributorState distributor)
-    {
-        LOG.warn("worker {}: distributor {} (session {}) silent for {} ms with nothing left to read: its items " +
-            "go Open/Suspect", workerIndex, distributor.distributorId, distributor.sessionId,
-            (nowNs - distributor.lastSeenNs) / 1_000_000);
-        died(distributor, "distributor lost: recovering");
-    }
-
-    private void died(final DistributorState distributor, final String text)
-    {
-        distributor.isAlive = false;
-        itemScratch.clear();
-        for (final OpenItem item : items.values())
-        {
-            if (item.distributor == distributor)
-            {
-                itemScratch.addInt(item.itemId);
-            }
-        }
-        for (int i = 0, size = itemScratch.size(); i < size; i++)
-        {
-            final OpenItem item = items.get(itemScratch.getInt(i));
-            if (null == item)
-            {
-                continue;
-            }
-            recoveries.increment();
-            item.isRecovering = true;
-            if (hasCarrier(item.serviceId))
-            {
-                unbind(item);
-                queueRequest(item);
-            }
-            else
-            {
-                item.awaitingPass = null; // its pass died with it
-            }
-            suspect(item, text);
-        }
-        requestUnansweredAgain(distributor);
-        serviceScratch.clear();
-        for (final CarriedService service : distributor.services.values())
-        {
-            service.passState = PASS_NONE;
-            serviceScratch.addInt(service.serviceId);
-        }
-        for (int i = 0, size = serviceScratch.size(); i < size; i++)
-        {
-            updateDirectory(serviceScratch.getInt(i));
-        }
-    }
-
-    /**
-     * A distributor declared dead announces again (same process, same epoch): its services count again, items that
-     * waited for a distributor of them are requested, and its own items get fresh images (what was lost meanwhile
-     * also shows as gaps in its sequences).
-     */
-    private void revive(final DistributorState distributor)
-    {
-        LOG.info("worker {}: distributor {} (session {}) is heard again: recovering its items", workerIndex,
-            distributor.distributorId, distributor.sessionId);
-        distributor.isAlive = true;
-        serviceScratch.clear();
-        for (final CarriedService service : distributor.services.values())
-        {
-            serviceScratch.addInt(service.serviceId);
-        }
-        for (int i = 0, size = serviceScratch.size(); i < size; i++)
-        {
-            final int serviceId = serviceScratch.getInt(i);
-            updateDirectory(serviceId);
-            releaseHeld(serviceId);
-            recover(distributor, serviceId, null);
-        }
-    }
-
-    /**
-     * A distributor was replaced by a new process under its id (a restart): its handles and services mean nothing
-     * any more, so its items are requested again (any live distributor of their service may answer).
-     */
-    private void replaced(final DistributorState distributor, final String text)
-    {
-        LOG.warn("worker {}: distributor {} (session {}) {}", workerIndex, distributor.distributorId,
-            distributor.sessionId, text);
-        distributor.isAlive = false;
-        rerequest(distributor, -1, text);
-        requestUnansweredAgain(distributor);
-        serviceScratch.clear();
-        for (final CarriedService service : distributor.services.values())
-        {
-            serviceScratch.addInt(service.serviceId);
-        }
-        distributor.services.clear();
-        for (int i = 0, size = serviceScratch.size(); i < size; i++)
-        {
-            updateDirectory(serviceScratch.getInt(i));
-        }
-    }
-
-    /**
-     * Items awaiting an answer the lost process may never send: ask the live distributors now.
-     */
-    private void requestUnansweredAgain(final DistributorState distributor)
-    {
-        for (final OpenItem item : items.values())
-        {
-            if (null == item.distributor && 0 != item.requestId && !item.isQueued && !item.isHeld &&
-                !item.isAwaitingRetry && distributor.services.containsKey(item.serviceId))
-            {
-                queueRequest(item);
-            }
-        }
-    }
-
-    /**
-     * Unbind the items of a distributor (one service, or -1 for all), turn them Open/Suspect and request them again.
-     */
-    private void rerequest(final DistributorState distributor, final int serviceId, final String text)
-    {
-        itemScratch.clear();
-        for (final OpenItem item : items.values())
-        {
-            if (item.distributor == distributor && (serviceId < 0 || item.serviceId == serviceId))
-            {
-                itemScratch.addInt(item.itemId);
-            }
-        }
-        for (int i = 0, size = itemScratch.size(); i < size; i++)
-        {
-            final OpenItem item = items.get(itemScratch.getInt(i));
-            if (null != item)
-            {
-                unbind(item);
-                recoveries.increment();
-                item.isRecovering = true;
-                queueRequest(item);
-                suspect(item, text);
-            }
-        }
-    }
-
-    /**
-     * The directory consumers see, from every live distributor carrying the service: up when one has it up; a
-     * service nobody carries any more stays listed, down.
-     */
-    private void updateDirectory(final int serviceId)
-    {
-        CarriedService best = null;
-        boolean isUp = false;
-        for (int i = 0, size = distributors.size(); i < size; i++)
-        {
-            final DistributorState distributor = distributors.get(i);
-            final CarriedService service = distributor.isAlive ? distributor.services.get(serviceId) : null;
-            if (null == service)
-            {
-                continue;
-            }
-            isUp |= service.isUp;
-            if (null == best || (service.isUp && !best.isUp) ||
-                (service.isUp == best.isUp && service.isAcceptingRequests && !best.isAcceptingRequests))
-            {
-                best = service;
-            }
-        }
-
-        final ServiceInfo known = services.get(serviceId);
-        if (null == best)
-        {
-            if (null != known && known.isUp())
-            {
-                final ServiceInfo down = known.withState(false);
-                services.put(serviceId, down);
-                listener.onServiceChanged(down);
-            }
-            return;
-        }
-        if (null == known || known.isUp() != isUp || known.isAcceptingRequests() != best.isAcceptingRequests ||
-            !known.name().equals(best.name) || serviceCapabilities.get(serviceId) != best.capabilities)
-        {
-            final ServiceInfo info = new ServiceInfo(
-                serviceId, best.name, isUp, best.isAcceptingRequests, domains(best.capabilities));
-            services.put(serviceId, info);
-            serviceCapabilities.put(serviceId, best.capabilities);
-            listener.onServiceChanged(info);
-        }
-    }
-
-    private boolean hasCarrier(final int serviceId)
-    {
-        for (int i = 0, size = distributors.size(); i < size; i++)
-        {
-            if (distributors.get(i).carries(serviceId))
-            {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    private int carriers(final int serviceId)
-    {
-        int carriers = 0;
-        for (int i = 0, size = distributors.size(); i < size; i++)
-        {
-            if (distributors.get(i).carries(serviceId))
-            {
-                carriers++;
-            }
-        }
-        return carriers;
-    }
-
-    // ---- recovery ----------------------------------------------------------------------------------------------
-
-    private boolean inSequence(final DistributorState distributor, final int serviceId, final long sequence)
-    {
-        final long result = distributor.sequences.onMessage(serviceId, sequence);
-        if (ServiceSequenceTracker.DUPLICATE == result)
-        {
-            return false;
-        }
-        messagesIn.incrementOrdered(); // single writer: an ordered store, no locked instruction per message
-        if (result > 0)
-        {
-            gaps.increment();
-            recover(distributor, serviceId, "gap on the backbone: recovering");
-        }
-        return true;
-    }
-
-    /**
-     * Loss on one distributor's service: its items there turn Open/Suspect and their images are asked for again —
-     * by one service-level RecoveryRequest when this worker holds at least half of the distributor's items of the
-     * service (resending the whole service then costs at most twice the images, and one request instead of
-     * thousands), else item by item. A null text sends no status (the items are Suspect already).
-     */
-    private void recover(final DistributorState distributor, final int serviceId, final String text)
-    {
-        itemScratch.clear();
-        for (final OpenItem item : items.values())
-        {
-            if (item.distributor == distributor && item.serviceId == serviceId)
-            {
-                if (item.isRecovering && (0 != item.requestId || null != item.awaitingPass))
-                {
-                    // Its image is still to come, later in the ordered stream than this loss, so it covers the loss
-                    // too: asking again would only add load (and, under load, more loss: a recovery storm).
-                    continue;
-                }
-                itemScratch.addInt(item.itemId);
-            }
-        }
-        final int affected = itemScratch.size();
-        final CarriedService service = distributor.services.get(serviceId);
-        final boolean isServiceWide = affected > 0 && null != service && !service.isPassIgnored &&
-            PASS_NONE == service.passState && 2L * affected >= service.itemCount;
-        for (int i = 0; i < affected; i++)
-        {
-            final OpenItem item = items.get(itemScratch.getInt(i));
-            if (null == item)
-            {
-                continue;
-            }
-            recoveries.increment();
-            item.isRecovering = true;
-            if (isServiceWide)
-            {
-                item.awaitingPass = service;
-                watch(item);
-            }
-            else
-            {
-                queueRequest(item); // sent by housekeeping at a bounded rate
-            }
-            if (null != text)
-            {
-                suspect(item, text);
-            }
-        }
-        if (isServiceWide)
-        {
-            service.passState = PASS_PENDING;
-            service.passImages = 0;
-            if (!sendPass(service))
-            {
-                pendingPasses++;
-                dutyCycle.wake();
-            }
-        }
-    }
-
-    private boolean sendPass(final CarriedService service)
-    {
-        if (!isBackboneDown && control.requestRecovery(service.serviceId, -1,
-            service.distributor.sequences.lastSequence(service.serviceId)) > 0)
-        {
-            service.passState = PASS_SENT;
-            service.lastPassImageNs = nowNs;
-            return true;
-        }
-        return false; // back-pressure or nobody listening: housekeeping tries again
-    }
-
-    private int sendPendingPasses()
-    {
-        int sent = 0;
-        int stillPending = 0;
-        for (int i = 0, size = distributors.size(); i < size; i++)
-        {
-            for (final CarriedService service : distributors.get(i).services.values())
-            {
-                if (PASS_PENDING == service.passState)
-                {
-                    if (sendPass(service))
-                    {
-                        sent++;
-                    }
-                    else
-                    {
-                        stillPending++;
-                    }
-                }
-            }
-        }
-        pendingPasses = stillPending; // recounted: services of distributors lost meanwhile are gone
-        return sent;
-    }
-
-    /**
-     * A service-level recovery is over once its distributor has sent no recovery image for a while (the pass
-     * finished, or the distributor ignores RecoveryRequests: then its services are recovered item by item from now
-     * on). Items of the pass still without an image are asked for one by one.
-     */
-    private void endIdlePasses(final long nowNs)
-    {
-        for (int i = 0, size = distributors.size(); i < size; i++)
-        {
-            for (final CarriedService service : distributors.get(i).services.values())
-            {
-                if (PASS_SENT == service.passState && nowNs - service.lastPassImageNs > PASS_IDLE_TIMEOUT_NS)
-                {
-                    service.passState = PASS_NONE;
-                    service.isPassIgnored = 0 == service.passImages;
-                }
-            }
-        }
-    }
-
-    private int encodeStatus(
-        final OpenItem item, final int streamState, final int dataState, final int code, final String text)
-    {
-        return statusEncoder.encode(writer.begin(statusBuffer, 0, statusBuffer.capacity()), item.domainType, 0,
-            streamState, dataState, code, text);
-    }
-
-    private void suspect(final OpenItem item, final String text)
-    {
-        final int result = encodeStatus(item, StreamStates.OPEN, DataStates.SUSPECT, StateCodes.NONE, text);
-        if (CodecReturnCodes.SUCCESS == result)
-        {
-            listener.onStatus(item.itemId, statusBuffer, 0, writer.encodedLength());
-        }
-    }
-
-    // ---- requests ----------------------------------------------------------------------------------------------
-
-    private void request(final OpenItem item)
-    {
-        if (isLostPrivate(item))
-        {
-            return;
-        }
-        item.isHeld = false;
-        supersede(item);
-        if (item.isQueued || !hasCarrier(item.serviceId) || !send(item))
-        {
-            enqueue(item); // no distributor of the service yet, or back-pressure: retried by housekeeping
-        }
-    }
-
-    private void queueRequest(final OpenItem item)
-    {
-        if (isLostPrivate(item))
-        {
-            return;
-        }
-        item.isHeld = false;
-        supersede(item);
-        enqueue(item);
-    }
-
-    /**
-     * A private stream that was live is never asked for again by name: while its distributor lives (a gap, a
-     * recovery) a fresh image comes by a RecoveryRequest for its handle; when the distributor died or was replaced,
-     * its upstream stream is lost and it is closed at the next duty cycle (not here: the callers walk the items).
-     */
-    private boolean isLostPrivate(final OpenItem item)
-    {
-        if (!item.isPrivate || !item.hadImage)
-        {
-            return false;
-        }
-        final DistributorState distributor = item.distributor;
-        if (null != distributor && distributor.isAlive && !distributor.isReplaced && item.handle >= 0)
-        {
-            if (isBackboneDown)
-            {
-                return true; // not reached: every distributor is dead while the backbone is down
-            }
-            control.requestRecovery(item.serviceId, item.handle, item.domainType, 0);
-            return true;
-        }
-        if (!item.isLost)
-        {
-            item.isLost = true;
-            lostPrivates.addInt(item.itemId);
-            dutyCycle.wake();
-        }
-        return true;
-    }
-
-    private int closeLostPrivates()
-    {
-        final int count = lostPrivates.size();
-        for (int i = 0; i < count; i++)
-        {
-            final OpenItem item = items.get(lostPrivates.getInt(i));
-            if (null == item || !item.isLost)
-            {
-                continue;
-            }
-            final int result = encodeStatus(item, StreamStates.CLOSED_RECOVER, DataStates.SUSPECT, StateCodes.NONE,
-                "private stream lost upstream: open it again");
-            items.remove(item.itemId);
-            final int handle = item.handle;
-            final long distributorEpoch = null == item.distributor ? 0 : item.distributor.epoch;
-            forget(item);
-            if (handle >= 0)
-            {
-                closeUpstream(distributorEpoch, item.serviceId, handle);
-            }
-            if (CodecReturnCodes.SUCCESS == result)
-            {
-                listener.onStatus(item.itemId, statusBuffer, 0, writer.encodedLength());
-            }
-        }
-        lostPrivates.clear();
-        return count;
-    }
-
-    private void supersede(final OpenItem item)
-    {
-        if (item.requestId != 0)
-        {
-            itemByRequest.remove(item.requestId); // a newer request supersedes it
-        }
-        item.requestId = requestIdBase | (++nextRequest & 0xFFFF_FFFFL);
-        item.refusals = 0;
-        item.isAwaitingRetry = false;
-        item.awaitingPass = null;
-        itemByRequest.put(item.requestId, item.itemId);
-        watch(item);
-    }
-
-    private int resendUnanswered(final long nowNs)
-    {
-        endIdlePasses(nowNs);
-        int resent = 0;
-        for (int i = 0; i < outstanding.size(); )
-        {
-            final OpenItem item = outstanding.get(i);
-            if (item != items.get(item.itemId) || !hasOutstanding(item))
-            {
-                item.isOutstanding = false;
-                ArrayListUtil.fastUnorderedRemove(outstanding, i); // the last one moves here: look at i again
-                continue;
-            }
-            i++;
-            if (null != item.awaitingPass)
-            {
-                if (PASS_NONE == item.awaitingPass.passState || !item.awaitingPass.distributor.isAlive)
-                {
-                    queueRequest(item); // the pass is over and brought no image of it
-                    resent++;
-                }
-            }
-            else if (item.isAwaitingRetry)
-            {
-                if (nowNs - item.retryAtNs >= 0)
-                {
-                    recoveries.increment();
-                    queueRequest(item);
-                    resent++;
-                }
-            }
-            else if (0 != item.requestId && !item.isQueued && !item.isHeld &&
-                nowNs - item.requestedAtNs > REQUEST_TIMEOUT_NS)
-            {
-                recoveries.increment();
-                supersede(item);
-                enqueue(item);
-                resent++;
-            }
-        }
-        return resent;
     }
 
     /**
@@ -1730,214 +501,7 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
      */
     int outstandingItems()
     {
-        return outstanding.size();
-    }
-
-    private static boolean hasOutstanding(final OpenItem item)
-    {
-        return 0 != item.requestId || item.isAwaitingRetry || null != item.awaitingPass;
-    }
-
-    /**
-     * Put the item on the request check's list, if it is not there yet; it leaves when nothing is outstanding.
-     */
-    private void watch(final OpenItem item)
-    {
-        if (!item.isOutstanding)
-        {
-            item.isOutstanding = true;
-            outstanding.add(item);
-        }
-    }
-
-    private boolean send(final OpenItem item)
-    {
-        item.requestedAtNs = System.nanoTime();
-        return !isBackboneDown && control.requestItem(item.requestId, item.serviceId, item.domainType,
-            item.isStreaming, item.isPrivate, item.name, 0, item.name.capacity(), item.view) > 0;
-    }
-
-    private void enqueue(final OpenItem item)
-    {
-        if (!item.isQueued)
-        {
-            item.isQueued = true;
-            queued.addInt(item.itemId);
-            dutyCycle.wake(); // a worker asleep on its doorbell would leave it to the tick
-        }
-    }
-
-    private int sendQueued()
-    {
-        int sent = 0;
-        while (!queued.isEmpty() && sent < REQUESTS_PER_CYCLE && controlPublication.isConnected())
-        {
-            final int itemId = queued.getInt(queued.size() - 1);
-            final OpenItem item = items.get(itemId);
-            if (null != item && item.isQueued)
-            {
-                if (!hasCarrier(item.serviceId))
-                {
-                    item.isHeld = true; // no live distributor of the service: the request waits for one
-                }
-                else if (!send(item))
-                {
-                    break; // back-pressure: try again next cycle
-                }
-                else
-                {
-                    sent++;
-                }
-                item.isQueued = false;
-            }
-            queued.removeAt(queued.size() - 1);
-        }
-        return sent;
-    }
-
-    /**
-     * A live distributor (again) carries the service: requests that waited for one go out, and items still bound to
-     * a dead distributor of the service fail over.
-     */
-    private void releaseHeld(final int serviceId)
-    {
-        for (final OpenItem item : items.values())
-        {
-            if (item.serviceId != serviceId)
-            {
-                continue;
-            }
-            if (null != item.distributor && !item.distributor.isAlive)
-            {
-                unbind(item);
-                queueRequest(item);
-            }
-            else if (item.isHeld)
-            {
-                queueRequest(item);
-            }
-        }
-    }
-
-    private static void bind(final OpenItem item, final DistributorState distributor, final int handle)
-    {
-        unbind(item);
-        item.distributor = distributor;
-        item.handle = handle;
-        distributor.itemByHandle.put(item.serviceId, handle, item.itemId);
-    }
-
-    private static void unbind(final OpenItem item)
-    {
-        if (null != item.distributor)
-        {
-            item.distributor.itemByHandle.remove(item.serviceId, item.handle);
-            item.distributor = null;
-        }
-        item.handle = -1;
-    }
-
-    private void forget(final OpenItem item)
-    {
-        stopWaiting(item);
-        unbind(item);
-        if (item.requestId != 0)
-        {
-            itemByRequest.remove(item.requestId);
-            item.requestId = 0;
-        }
-    }
-
-    private static boolean sameBytes(
-        final UnsafeBuffer expected, final DirectBuffer buffer, final int offset, final int length)
-    {
-        if (expected.capacity() != length)
-        {
-            return false;
-        }
-        for (int i = 0; i < length; i++)
-        {
-            if (expected.getByte(i) != buffer.getByte(offset + i))
-            {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    private static boolean sameName(
-        final String name, final DirectBuffer buffer, final int offset, final int length)
-    {
-        if (null == name || name.length() != length)
-        {
-            return false;
-        }
-        for (int i = 0; i < length; i++)
-        {
-            if (name.charAt(i) != (char)buffer.getByte(offset + i))
-            {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    private static int[] domains(final long capabilities)
-    {
-        final int[] domains = new int[Long.bitCount(capabilities)];
-        int i = 0;
-        for (int domain = 0; domain < Long.SIZE; domain++)
-        {
-            if (0 != (capabilities & (1L << domain)))
-            {
-                domains[i++] = domain;
-            }
-        }
-        return domains;
-    }
-
-    private static final class OpenItem
-    {
-        final int itemId;
-        final int domainType;
-        final int serviceId;
-        final UnsafeBuffer name;
-        boolean isStreaming;
-        boolean isRecovering;
-        boolean isQueued;
-        boolean isHeld;
-        boolean hadImage;
-        boolean isAwaitingRetry;
-        /** The fields its consumers want (a union), asked for with every request; null for every field. */
-        FieldView view;
-        /** A private stream: its own upstream stream, never asked for again by name. */
-        boolean isPrivate;
-        /** A private stream whose upstream stream is lost, to be closed. */
-        boolean isLost;
-        /** Listed in {@code waiting}: its distributors do not have it (yet). */
-        boolean isWaitingForProvider;
-        /** On the request check's list, {@code outstanding}. */
-        boolean isOutstanding;
-        /** A multi-part answer is arriving: its later parts go where its first went. */
-        boolean isAnswerInParts;
-        boolean isAnswerSolicited;
-        CarriedService awaitingPass;
-        long requestedAtNs;
-        long refusedSinceNs = NONE;
-        long retryAtNs;
-        long retryDelayNs;
-        long requestId;
-        int refusals;
-        DistributorState distributor;
-        int handle = -1;
-
-        OpenItem(final int itemId, final int domainType, final int serviceId, final UnsafeBuffer name)
-        {
-            this.itemId = itemId;
-            this.domainType = domainType;
-            this.serviceId = serviceId;
-            this.name = name;
-        }
+        return requests.outstandingItems();
     }
 
     // ---- the backbone daemon lost and back ----------------------------------------------------------------------
@@ -1962,29 +526,11 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
         final Wiring lost = wiring;
         lost.malformedValue = lost.malformed.get();
         lost.backPressureValue = lost.backPressure.get();
-        // the running totals go on counting on the heap until a new client holds them again
-        gaps = detached(gaps);
-        recoveries = detached(recoveries);
-        messagesIn = detached(messagesIn);
+        counters.detach(); // before the lost client's memory goes
         lost.close();
-        int lostItems = 0;
-        for (int i = 0, size = distributors.size(); i < size; i++)
-        {
-            final DistributorState distributor = distributors.get(i);
-            if (distributor.isAlive)
-            {
-                died(distributor, "backbone lost: recovering");
-            }
-        }
-        for (final OpenItem item : items.values())
-        {
-            lostItems += null == item.distributor ? 0 : 1;
-        }
-        // their sessions end with the driver; a new driver may give the same session ids to other publications
-        distributors.clear();
-        distributorBySession.clear();
-        current = null;
-        pendingPasses = 0;
+        tracker.lostAll("backbone lost: recovering");
+        final int lostItems = requests.boundItems();
+        recovery.reset();
         LOG.warn("worker {}: backbone lost: {} item(s) Open/Suspect, consumers stay connected", workerIndex,
             lostItems);
     }
@@ -1999,9 +545,7 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
         final Wiring next = lost.rewire.apply(aeron);
         next.malformed.setOrdered(lost.malformedValue);
         next.backPressure.setOrdered(lost.backPressureValue);
-        next.gaps.setOrdered(gaps.get());
-        next.recoveries.setOrdered(recoveries.get());
-        next.messagesIn.setOrdered(messagesIn.get());
+        counters.reattach(next.gaps, next.recoveries, next.messagesIn);
         use(next);
         isBackboneDown = false;
         nextHousekeepingNs = nowNs;
@@ -2025,15 +569,56 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
                 }
             });
         }
-        LOG.info("worker {}: backbone back: subscribed again, {} item(s) to recover", workerIndex, items.size());
+        LOG.info("worker {}: backbone back: subscribed again, {} item(s) to recover", workerIndex, requests.size());
         dutyCycle.wake();
     }
 
-    private static AtomicCounter detached(final AtomicCounter counter)
+    /**
+     * The control stream as the parts see it: the current client's publication, nothing while the backbone is lost.
+     */
+    private final class BackboneControl implements ControlSender
     {
-        final AtomicCounter copy = new AtomicCounter(new UnsafeBuffer(new byte[CountersReader.COUNTER_LENGTH]), 0);
-        copy.setOrdered(counter.get());
-        return copy;
+        @Override
+        public boolean isDown()
+        {
+            return isBackboneDown;
+        }
+
+        @Override
+        public boolean isConnected()
+        {
+            return controlPublication.isConnected();
+        }
+
+        @Override
+        @SuppressWarnings("checkstyle:ParameterNumber") // primitives, not a message object (STYLE.md §1.1.4)
+        public long requestItem(
+            final long requestId,
+            final int serviceId,
+            final int domainType,
+            final boolean isStreaming,
+            final boolean isPrivate,
+            final DirectBuffer name,
+            final int nameOffset,
+            final int nameLength,
+            final FieldView view)
+        {
+            return control.requestItem(
+                requestId, serviceId, domainType, isStreaming, isPrivate, name, nameOffset, nameLength, view);
+        }
+
+        @Override
+        public long closeItem(final long distributorEpoch, final int serviceId, final int itemHandle)
+        {
+            return control.closeItem(distributorEpoch, serviceId, itemHandle);
+        }
+
+        @Override
+        public long requestRecovery(
+            final int serviceId, final int itemHandle, final int domainType, final long lastSequence)
+        {
+            return control.requestRecovery(serviceId, itemHandle, domainType, lastSequence);
+        }
     }
 
     /**
@@ -2051,6 +636,93 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
         public void onBackboneRestored(final Aeron aeron)
         {
             backboneRestored(aeron);
+        }
+    }
+
+    /**
+     * What the tracker's decisions mean for this source's items and its consumers' directory.
+     */
+    private final class TrackerEvents implements DistributorTracker.Listener
+    {
+        @Override
+        public void onServiceChanged(final ServiceInfo service)
+        {
+            listener.onServiceChanged(service);
+        }
+
+        @Override
+        public void onServiceCarried(final int serviceId)
+        {
+            requests.releaseHeld(serviceId);
+        }
+
+        @Override
+        public void onServiceBackUp(final int serviceId)
+        {
+            requests.retryNow(serviceId, nowNs);
+        }
+
+        @Override
+        public void onServiceWithdrawn(final DistributorState distributor, final int serviceId, final String text)
+        {
+            requests.rerequest(distributor, serviceId, text);
+        }
+
+        @Override
+        public void onServiceSequence(final DistributorState distributor, final int serviceId, final long lastSequence)
+        {
+            recovery.onServiceSequence(distributor, serviceId, lastSequence, nowNs);
+        }
+
+        @Override
+        public void onDistributorDied(final DistributorState distributor, final String text)
+        {
+            requests.failOver(distributor, text);
+            recovery.onDistributorDied(distributor);
+        }
+
+        @Override
+        public void onDistributorReplaced(final DistributorState distributor, final String text)
+        {
+            requests.rerequest(distributor, -1, text);
+            requests.requestUnansweredAgain(distributor);
+        }
+
+        @Override
+        public void onDistributorRevived(final DistributorState distributor, final int serviceId)
+        {
+            requests.releaseHeld(serviceId);
+            recovery.recover(distributor, serviceId, null, nowNs);
+        }
+    }
+
+    /**
+     * The data stream's images, polled by the tracker's liveness check.
+     */
+    private final class DataImages implements DistributorTracker.StreamImages
+    {
+        /**
+         * Silence is only evidence of death when this subscriber has read everything the distributor published: a
+         * worker that lags behind on the stream (busy, thousands of fragments pending) has simply not reached its
+         * messages yet. So the distributor's own image is polled: anything still to read (read now, so it counts)
+         * means not dead yet.
+         */
+        @Override
+        public boolean hasUnread(final int sessionId)
+        {
+            final Image image = data.imageBySessionId(sessionId);
+            if (null == image || image.isClosed())
+            {
+                return false;
+            }
+            final long position = image.position();
+            return adapter.poll(image, FRAGMENT_LIMIT) > 0 || image.position() != position;
+        }
+
+        @Override
+        public boolean isGone(final int sessionId)
+        {
+            return null == data.imageBySessionId(sessionId);
         }
     }
 
@@ -2087,62 +759,6 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
                 CloseHelper.quietClose(owned.get(i));
             }
             owned.clear();
-        }
-    }
-
-    /**
-     * One distributor process as this source sees it: one Aeron session of the data stream.
-     */
-    private static final class DistributorState
-    {
-        final int sessionId;
-        final ServiceSequenceTracker sequences = new ServiceSequenceTracker();
-        final HandleIndex itemByHandle = new HandleIndex();
-        final Int2ObjectHashMap<CarriedService> services = new Int2ObjectHashMap<>();
-        int distributorId;
-        long epoch;
-        long intervalNs = DEFAULT_ANNOUNCE_INTERVAL_NS;
-        long lastSeenNs;
-        long generation;
-        int servicesExpected;
-        int servicesSeen;
-        boolean isAnnounced;
-        boolean isAlive = true;
-        boolean isReplaced;
-
-        DistributorState(final int sessionId)
-        {
-            this.sessionId = sessionId;
-        }
-
-        boolean carries(final int serviceId)
-        {
-            return isAlive && services.containsKey(serviceId);
-        }
-    }
-
-    /**
-     * A service as one distributor announces it.
-     */
-    private static final class CarriedService
-    {
-        final DistributorState distributor;
-        final int serviceId;
-        String name;
-        boolean isUp;
-        boolean isAcceptingRequests;
-        long capabilities;
-        int itemCount;
-        long generation;
-        int passState = PASS_NONE;
-        long lastPassImageNs;
-        int passImages;
-        boolean isPassIgnored;
-
-        CarriedService(final DistributorState distributor, final int serviceId)
-        {
-            this.distributor = distributor;
-            this.serviceId = serviceId;
         }
     }
 }
