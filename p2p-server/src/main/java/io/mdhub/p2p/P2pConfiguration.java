@@ -46,6 +46,17 @@ public final class P2pConfiguration
     public static final int PORT_DEFAULT = 14002;
 
     /**
+     * TCP port of the WebSocket API (OMM as JSON over a WebSocket, {@code tr_json2} and {@code rssl.json.v2}), served
+     * by the same workers as the RSSL ports; -1 for none.
+     */
+    public static final String WEBSOCKET_PORT_PROP_NAME = "mdhub.p2p.websocket.port";
+
+    /**
+     * Default of {@link #WEBSOCKET_PORT_PROP_NAME}: none.
+     */
+    public static final int WEBSOCKET_PORT_DEFAULT = -1;
+
+    /**
      * Fan-out workers: event loops, each owning a share of the consumer connections, its own watchlist and its own
      * item source.
      */
@@ -292,6 +303,14 @@ public final class P2pConfiguration
     public static int port()
     {
         return ConfigValues.getInt(PORT_PROP_NAME, PORT_DEFAULT, 0, 65_535);
+    }
+
+    /**
+     * @return {@link #WEBSOCKET_PORT_PROP_NAME}, -1 to 65535.
+     */
+    public static int webSocketPort()
+    {
+        return ConfigValues.getInt(WEBSOCKET_PORT_PROP_NAME, WEBSOCKET_PORT_DEFAULT, -1, 65_535);
     }
 
     /**

@@ -28,6 +28,7 @@ public abstract class P2pConnectionSettings<T extends P2pConnectionSettings<T>> 
 
     private String bindAddress = P2pConfiguration.bindAddress();
     private int port = P2pConfiguration.port();
+    private int webSocketPort = P2pConfiguration.webSocketPort();
     private int workers = P2pConfiguration.workers();
     private int outputPoolChunkSize = P2pConfiguration.outputPoolChunkSize();
     private PooledByteBufAllocator outputAllocator;
@@ -65,6 +66,7 @@ public abstract class P2pConnectionSettings<T extends P2pConnectionSettings<T>> 
         }
         requirePositive(P2pConfiguration.LOGIN_TIMEOUT_PROP_NAME, loginTimeoutNs);
         requirePositive(P2pConfiguration.FLUSH_INTERVAL_PROP_NAME, flushIntervalNs);
+        requireRange(P2pConfiguration.WEBSOCKET_PORT_PROP_NAME, webSocketPort, -1, 65_535);
     }
 
     /**
@@ -162,6 +164,25 @@ public abstract class P2pConnectionSettings<T extends P2pConnectionSettings<T>> 
     public int port()
     {
         return port;
+    }
+
+    /**
+     * @param webSocketPort the WebSocket API's port, 0 for an ephemeral one, -1 for none.
+     * @return this.
+     */
+    public T webSocketPort(final int webSocketPort)
+    {
+        checkNotConcluded();
+        this.webSocketPort = webSocketPort;
+        return self();
+    }
+
+    /**
+     * @return the WebSocket API's port, -1 for none.
+     */
+    public int webSocketPort()
+    {
+        return webSocketPort;
     }
 
     /**

@@ -20,6 +20,8 @@ import io.mdhub.p2p.fanout.FanOutWorker;
 import io.mdhub.p2p.fanout.WorkerSettings;
 import io.mdhub.p2p.fanout.WorkerStatus;
 import io.mdhub.p2p.source.ItemSourceFactory;
+import io.mdhub.p2p.websocket.JsonMessages;
+import io.mdhub.p2p.websocket.WebSocketListener;
 import io.netty.channel.Channel;
 import io.netty.channel.EventLoop;
 import io.netty.channel.WriteBufferWaterMark;
@@ -55,6 +57,7 @@ public final class P2pServer implements AutoCloseable
     private final IdentityHashMap<EventExecutor, FanOutWorker> workerByLoop = new IdentityHashMap<>();
     private final AtomicLong connectionIds = new AtomicLong();
     private final RipcServer[] ripcServers;
+    private final WebSocketListener webSocket;
     private final ObjectName objectName;
     private final long startNs = System.nanoTime();
     private final Control control = new Control();
@@ -100,6 +103,10 @@ public final class P2pServer implements AutoCloseable
                     .sslContext(listener.tls() ? ctx.serverSslContext() : null)
                     .channelHook((channel) -> initChannel(channel, listener.profile())));
             }
+            webSocket = ctx.webSocketPort() < 0 ? null : new WebSocketListener(ctx.eventLoopGroup(),
+                ctx.bindAddress(), ctx.webSocketPort(),
+                (loop) -> new JsonMessages(ctx.dictionarySupplier().get(), workerByLoop.get(loop)),
+                (channel) -> initChannel(channel, FlushProfile.LATENCY), ctx.countersManager(), ctx.componentName());
             for (final FanOutWorker worker : workers)
             {
                 worker.start();
@@ -165,6 +172,14 @@ public final class P2pServer implements AutoCloseable
     public int port(final int index)
     {
         return ripcServers[index].port();
+    }
+
+    /**
+     * @return the WebSocket API's port (useful with port 0), or -1 when it is not served.
+     */
+    public int webSocketPort()
+    {
+        return null == webSocket ? -1 : webSocket.port();
     }
 
     /**
@@ -242,6 +257,7 @@ public final class P2pServer implements AutoCloseable
         {
             CloseHelper.quietClose(server);
         }
+        CloseHelper.quietClose(webSocket);
     }
 
     private void closeWorkers()

@@ -295,6 +295,32 @@ public final class MdCounters
     public static final int P2P_USAGE_FAILURES_TYPE_ID = 20_231;
 
     /**
+     * p2p-server: WebSocket API connections whose WebSocket handshake completed (a running total).
+     */
+    public static final int P2P_WEBSOCKET_CONNECTIONS_TYPE_ID = 20_240;
+
+    /**
+     * p2p-server: WebSocket text frames read from clients (each one JSON message or an array of them).
+     */
+    public static final int P2P_WEBSOCKET_FRAMES_IN_TYPE_ID = 20_241;
+
+    /**
+     * p2p-server: WebSocket frames written to clients.
+     */
+    public static final int P2P_WEBSOCKET_FRAMES_OUT_TYPE_ID = 20_242;
+
+    /**
+     * p2p-server: client messages refused (JSON the converter does not read, a binary frame on a JSON connection),
+     * each answered with an Error message; logged, summarised.
+     */
+    public static final int P2P_WEBSOCKET_BAD_MESSAGES_TYPE_ID = 20_243;
+
+    /**
+     * p2p-server: messages for a WebSocket client that did not convert to JSON and were not sent; logged.
+     */
+    public static final int P2P_WEBSOCKET_NOT_CONVERTED_TYPE_ID = 20_244;
+
+    /**
      * Backbone: messages skipped as malformed or of an unknown schema/template, per stream reader.
      */
     public static final int BACKBONE_MALFORMED_TYPE_ID = 20_300;

@@ -99,7 +99,11 @@ final class DirectoryView
 
     int serviceIdByName(final Buffer name)
     {
-        final String wanted = name.toString();
+        return serviceIdByName(name.toString());
+    }
+
+    int serviceIdByName(final String wanted)
+    {
         for (final ServiceInfo info : infoById.values())
         {
             if (info.name().equals(wanted))

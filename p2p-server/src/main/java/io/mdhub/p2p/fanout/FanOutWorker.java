@@ -21,6 +21,7 @@ import io.mdhub.p2p.source.ItemSource;
 import io.mdhub.p2p.source.ItemSourceFactory;
 import io.mdhub.p2p.source.ItemSourceListener;
 import io.mdhub.p2p.source.ServiceInfo;
+import io.mdhub.p2p.source.ServiceNames;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.channel.EventLoop;
@@ -54,7 +55,7 @@ import org.slf4j.LoggerFactory;
  * events to the watchers, conflation), {@link ItemTable} (items by key and id), {@link WorkerCounts} (counts
  * published before each flush) and {@link StreamReplies} (rejects and ignores).
  */
-public final class FanOutWorker implements ItemSourceListener
+public final class FanOutWorker implements ItemSourceListener, ServiceNames
 {
     private static final Logger LOG = LoggerFactory.getLogger(FanOutWorker.class);
     private static final long CLOSE_TIMEOUT_MS = 5_000;
@@ -442,6 +443,21 @@ public final class FanOutWorker implements ItemSourceListener
             }
         }
         return false;
+    }
+
+    @Override
+    public int serviceId(final String name)
+    {
+        directory.ensureLoaded(source);
+        return directory.serviceIdByName(name);
+    }
+
+    @Override
+    public String serviceName(final int serviceId)
+    {
+        directory.ensureLoaded(source);
+        final ServiceInfo info = directory.info(serviceId);
+        return null == info ? null : info.name();
     }
 
     /**

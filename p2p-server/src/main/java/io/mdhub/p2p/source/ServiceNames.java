@@ -1,0 +1,20 @@
+package io.mdhub.p2p.source;
+
+/**
+ * The services a worker's consumers see, by name and by id: JSON messages name services ({@code "Service":
+ * "DIRECT_FEED"}) where RWF carries their ids.
+ */
+public interface ServiceNames
+{
+    /**
+     * @param name a service name.
+     * @return its id, or -1 when no such service is served.
+     */
+    int serviceId(String name);
+
+    /**
+     * @param serviceId a service id.
+     * @return its name, or null when no such service is served.
+     */
+    String serviceName(int serviceId);
+}

@@ -1,0 +1,265 @@
+package io.mdhub.p2p.websocket;
+
+import com.refinitiv.eta.codec.Buffer;
+import com.refinitiv.eta.codec.CodecFactory;
+import com.refinitiv.eta.codec.CodecReturnCodes;
+import com.refinitiv.eta.codec.DataDictionary;
+import com.refinitiv.eta.json.converter.ConverterFactory;
+import com.refinitiv.eta.json.converter.DecodeJsonMsgOptions;
+import com.refinitiv.eta.json.converter.GetJsonMsgOptions;
+import com.refinitiv.eta.json.converter.JsonConverter;
+import com.refinitiv.eta.json.converter.JsonConverterError;
+import com.refinitiv.eta.json.converter.JsonConverterProperties;
+import com.refinitiv.eta.json.converter.JsonMsg;
+import com.refinitiv.eta.json.converter.JsonMsgClasses;
+import com.refinitiv.eta.json.converter.JsonProtocol;
+import com.refinitiv.eta.json.converter.ParseJsonOptions;
+import com.refinitiv.eta.json.converter.RWFToJsonOptions;
+import com.refinitiv.eta.json.converter.ServiceNameIdConverter;
+import com.refinitiv.eta.transport.ConnectionTypes;
+
+import io.mdhub.common.rwf.eta.EtaMsgReader;
+import io.mdhub.p2p.source.ServiceNames;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+
+/**
+ * Converts between the WebSocket API's JSON (protocol version 2) and RWF with ETA's converter, for the connections
+ * of one worker: JSON text frames, each one message or an array of them, become RWF messages; RWF messages become
+ * JSON text, each sent as an array as the WebSocket API's clients expect. Not thread safe: used on the worker's
+ * event loop only, one frame or message at a time.
+ */
+public final class JsonMessages
+{
+    /** What {@link #next()} found. */
+    public static final int END = 0;
+    /** An OMM message, to be encoded as RWF with {@link #encodeRwf}. */
+    public static final int RWF_MESSAGE = 1;
+    /** A ping from the client, to be answered with a pong. */
+    public static final int PING = 2;
+    /** A pong from the client. */
+    public static final int PONG = 3;
+    /** A message the converter could not read; {@link #errorText()} says why. */
+    public static final int ERROR = 4;
+
+    private static final String PONG_JSON = "[{\"Type\":\"Pong\"}]";
+
+    private final JsonConverter converter;
+    private final JsonConverterError error = ConverterFactory.createJsonConverterError();
+    private final ParseJsonOptions parseOptions = ConverterFactory.createParseJsonOptions();
+    private final DecodeJsonMsgOptions decodeOptions = ConverterFactory.createDecodeJsonMsgOptions();
+    private final RWFToJsonOptions toJsonOptions = ConverterFactory.createRWFToJsonOptions();
+    private final GetJsonMsgOptions getJsonOptions = ConverterFactory.createGetJsonMsgOptions();
+    private final JsonMsg jsonMsg = ConverterFactory.createJsonMsg();
+    private final Buffer json = CodecFactory.createBuffer();
+    private final Buffer frameView = CodecFactory.createBuffer();
+    private java.nio.ByteBuffer frameCopy = java.nio.ByteBuffer.allocate(4096);
+    private java.nio.ByteBuffer rwfCopy = java.nio.ByteBuffer.allocate(4096);
+    private final java.nio.ByteBuffer noPayload = java.nio.ByteBuffer.allocate(8);
+    private final EtaMsgReader reader = new EtaMsgReader();
+    private String errorText = "";
+
+    /**
+     * @param dictionary the field dictionary that names the fields in JSON.
+     * @param services   the worker's services by name and id.
+     */
+    public JsonMessages(final DataDictionary dictionary, final ServiceNames services)
+    {
+        converter = ConverterFactory.createJsonConverterBuilder()
+            .setProperty(JsonConverterProperties.JSON_CPC_PROTOCOL_VERSION, JsonProtocol.JSON_JPT_JSON2)
+            .setProperty(JsonConverterProperties.JSON_CPC_EXPAND_ENUM_FIELDS, false)
+            .setServiceConverter(new ServiceNameIdConverter()
+            {
+                @Override
+                public int serviceNameToId(final String name, final JsonConverterError ignored)
+                {
+                    return services.serviceId(name);
+                }
+
+                @Override
+                public String serviceIdToName(final int serviceId, final JsonConverterError ignored)
+                {
+                    return services.serviceName(serviceId);
+                }
+            })
+            .setDictionary(dictionary)
+            .build(error);
+        if (null == converter)
+        {
+            throw new IllegalStateException("the JSON converter could not be built: " + error.getText());
+        }
+        parseOptions.setProtocolType(JsonProtocol.JSON_JPT_JSON2);
+        decodeOptions.setJsonProtocolType(JsonProtocol.JSON_JPT_JSON2);
+        toJsonOptions.setJsonProtocolType(JsonProtocol.JSON_JPT_JSON2);
+        getJsonOptions.jsonProtocolType(JsonProtocol.JSON_JPT_JSON2);
+        getJsonOptions.transportProtocolType(ConnectionTypes.WEBSOCKET);
+    }
+
+    /**
+     * Take one text frame; then call {@link #next()} until it returns {@link #END}.
+     *
+     * @param frame   the frame's UTF-8 bytes.
+     * @param index   first byte.
+     * @param length  bytes.
+     * @return false when the frame is not JSON the converter reads ({@link #errorText()} says why).
+     */
+    public boolean parse(final ByteBuf frame, final int index, final int length)
+    {
+        error.clear();
+        if (frameCopy.capacity() < length)
+        {
+            frameCopy = java.nio.ByteBuffer.allocate(Math.max(length, frameCopy.capacity() * 2));
+        }
+        // the converter reads through the buffer's backing array: the frame is copied onto a heap buffer
+        frameCopy.clear();
+        frame.getBytes(index, frameCopy.array(), 0, length);
+        frameView.data(frameCopy, 0, length);
+        try
+        {
+            if (CodecReturnCodes.SUCCESS != converter.parseJsonBuffer(frameView, parseOptions, error))
+            {
+                errorText = "JSON not read: " + error.getText();
+                return false;
+            }
+        }
+        catch (final RuntimeException ex)
+        {
+            errorText = "JSON not read: " + ex;
+            return false;
+        }
+        return true;
+    }
+
+    /**
+     * @return what the next message of the parsed frame is: {@link #RWF_MESSAGE}, {@link #PING}, {@link #PONG},
+     * {@link #ERROR} (the rest of the frame may still be read), or {@link #END}.
+     */
+    public int next()
+    {
+        error.clear();
+        final int result;
+        try
+        {
+            result = converter.decodeJsonMsg(jsonMsg, decodeOptions, error);
+        }
+        catch (final RuntimeException ex)
+        {
+            errorText = "JSON message not read: " + ex;
+            return END;
+        }
+        if (CodecReturnCodes.END_OF_CONTAINER == result)
+        {
+            return END;
+        }
+        if (CodecReturnCodes.SUCCESS != result)
+        {
+            errorText = null == error.getText() ? CodecReturnCodes.toString(result) : error.getText();
+            return CodecReturnCodes.FAILURE == result && 0 == jsonMsg.jsonMsgClass() ? END : ERROR;
+        }
+        switch (jsonMsg.jsonMsgClass())
+        {
+            case JsonMsgClasses.RSSL_MESSAGE:
+                return RWF_MESSAGE;
+            case JsonMsgClasses.PING:
+                return PING;
+            case JsonMsgClasses.PONG:
+                return PONG;
+            default:
+                errorText = "unknown message type " + jsonMsg.jsonMsgClass();
+                return ERROR;
+        }
+    }
+
+    /**
+     * Encode the current {@link #RWF_MESSAGE} as RWF.
+     *
+     * @param out      the buffer; its writer index moves past the message on success.
+     * @param capacity the bytes it may take.
+     * @return false when it does not fit or does not encode ({@link #errorText()}).
+     */
+    public boolean encodeRwf(final ByteBuf out, final int capacity)
+    {
+        // the converter has already encoded the message: its RWF bytes are the decoded message's buffer
+        final Buffer rwf = jsonMsg.rwfMsg().encodedMsgBuffer();
+        if (null == rwf || rwf.length() <= 0 || rwf.length() > capacity)
+        {
+            errorText = null == rwf || rwf.length() <= 0 ? "no RWF message made" :
+                "message of " + rwf.length() + " bytes over the limit of " + capacity;
+            return false;
+        }
+        final java.nio.ByteBuffer data = rwf.data();
+        for (int i = rwf.position(), end = rwf.position() + rwf.length(); i < end; i++)
+        {
+            out.writeByte(data.get(i));
+        }
+        return true;
+    }
+
+    /**
+     * Convert one RWF message to JSON.
+     *
+     * @param allocator for the JSON bytes.
+     * @param rwf       holding the message.
+     * @param index     its first byte.
+     * @param length    its length.
+     * @return the JSON message as UTF-8, or null when it does not convert ({@link #errorText()}).
+     */
+    public ByteBuf toJson(final ByteBufAllocator allocator, final ByteBuf rwf, final int index, final int length)
+    {
+        error.clear();
+        // the converter reads field data through the buffer's backing array: the message goes onto a heap buffer
+        if (rwfCopy.capacity() < length)
+        {
+            rwfCopy = java.nio.ByteBuffer.allocate(Math.max(length, rwfCopy.capacity() * 2));
+        }
+        rwfCopy.clear();
+        rwf.getBytes(index, rwfCopy.array(), 0, length);
+        if (CodecReturnCodes.SUCCESS != reader.read(rwfCopy, 0, length))
+        {
+            errorText = "RWF message not decoded";
+            return null;
+        }
+        json.clear();
+        final com.refinitiv.eta.codec.Msg msg = reader.msg();
+        if (null == msg.encodedDataBody().data())
+        {
+            // a message without payload (a login refresh, a status) decodes with no body buffer, which the
+            // converter takes for an uninitialised message
+            msg.encodedDataBody().data(noPayload, 0, 0);
+        }
+        if (CodecReturnCodes.SUCCESS != converter.convertRWFToJson(msg, toJsonOptions, error) ||
+            CodecReturnCodes.SUCCESS != converter.getJsonBuffer(json, getJsonOptions, error))
+        {
+            errorText = "not converted to JSON: " + error.getText();
+            return null;
+        }
+        // a frame holds an array of messages, as ETA's clients and the WebSocket API's examples read every frame
+        final ByteBuf out = allocator.buffer(json.length() + 2);
+        out.writeByte('[');
+        final java.nio.ByteBuffer data = json.data();
+        for (int i = json.position(), end = json.position() + json.length(); i < end; i++)
+        {
+            out.writeByte(data.get(i));
+        }
+        return out.writeByte(']');
+    }
+
+    /**
+     * @param allocator for the bytes.
+     * @return the answer to a ping.
+     */
+    public static ByteBuf pong(final ByteBufAllocator allocator)
+    {
+        final ByteBuf out = allocator.buffer(PONG_JSON.length());
+        out.writeCharSequence(PONG_JSON, java.nio.charset.StandardCharsets.US_ASCII);
+        return out;
+    }
+
+    /**
+     * @return why the last call failed.
+     */
+    public String errorText()
+    {
+        return errorText;
+    }
+}

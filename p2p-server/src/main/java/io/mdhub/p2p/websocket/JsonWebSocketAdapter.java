@@ -1,0 +1,176 @@
+package io.mdhub.p2p.websocket;
+
+import java.net.InetSocketAddress;
+import java.net.SocketAddress;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import io.mdhub.common.ripc.RipcSession;
+import io.mdhub.common.ripc.RipcVersion;
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.ChannelDuplexHandler;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelPromise;
+import io.netty.handler.codec.http.websocketx.BinaryWebSocketFrame;
+import io.netty.handler.codec.http.websocketx.CloseWebSocketFrame;
+import io.netty.handler.codec.http.websocketx.TextWebSocketFrame;
+import io.netty.handler.codec.http.websocketx.WebSocketCloseStatus;
+import io.netty.handler.codec.http.websocketx.WebSocketServerProtocolHandler;
+
+/**
+ * Between a JSON WebSocket and the worker's {@code ConsumerSession}: each OMM message of a client's text frame goes
+ * up as one RWF message, a ping is answered with a pong, and each RWF message the session writes goes out as one
+ * JSON text frame. The session sees the completed WebSocket handshake as it sees a completed RIPC handshake.
+ */
+final class JsonWebSocketAdapter extends ChannelDuplexHandler
+{
+    private static final Logger LOG = LoggerFactory.getLogger(JsonWebSocketAdapter.class);
+    private static final int PING_TIMEOUT_SECONDS = 30;
+
+    private final JsonMessages messages;
+    private final int maxMessageBytes;
+    private final WebSocketCounters counters;
+
+    JsonWebSocketAdapter(final JsonMessages messages, final int maxMessageBytes, final WebSocketCounters counters)
+    {
+        this.messages = messages;
+        this.maxMessageBytes = maxMessageBytes;
+        this.counters = counters;
+    }
+
+    @Override
+    public void userEventTriggered(final ChannelHandlerContext ctx, final Object evt)
+    {
+        if (evt instanceof WebSocketServerProtocolHandler.HandshakeComplete)
+        {
+            final WebSocketServerProtocolHandler.HandshakeComplete handshake =
+                (WebSocketServerProtocolHandler.HandshakeComplete)evt;
+            counters.onConnected();
+            ctx.fireUserEventTriggered(new RipcSession(RipcVersion.RIPC14, maxMessageBytes, PING_TIMEOUT_SECONDS, 0,
+                14, 1, "WebSocket " + handshake.selectedSubprotocol(), "", remoteAddress(ctx.channel().remoteAddress()),
+                0));
+        }
+        ctx.fireUserEventTriggered(evt);
+    }
+
+    @Override
+    public void channelRead(final ChannelHandlerContext ctx, final Object msg)
+    {
+        if (msg instanceof TextWebSocketFrame)
+        {
+            final TextWebSocketFrame frame = (TextWebSocketFrame)msg;
+            try
+            {
+                onText(ctx, frame.content());
+            }
+            finally
+            {
+                frame.release();
+            }
+        }
+        else if (msg instanceof BinaryWebSocketFrame)
+        {
+            ((BinaryWebSocketFrame)msg).release();
+            counters.onBadMessage();
+            ctx.writeAndFlush(new CloseWebSocketFrame(WebSocketCloseStatus.INVALID_MESSAGE_TYPE,
+                "binary frames are not JSON")).addListener(io.netty.channel.ChannelFutureListener.CLOSE);
+        }
+        else
+        {
+            ctx.fireChannelRead(msg);
+        }
+    }
+
+    private void onText(final ChannelHandlerContext ctx, final ByteBuf text)
+    {
+        counters.onFrameIn();
+        if (!messages.parse(text, text.readerIndex(), text.readableBytes()))
+        {
+            refuse(ctx, messages.errorText());
+            return;
+        }
+        int kind;
+        while (JsonMessages.END != (kind = messages.next()))
+        {
+            switch (kind)
+            {
+                case JsonMessages.RWF_MESSAGE:
+                    onMessage(ctx);
+                    break;
+                case JsonMessages.PING:
+                    ctx.writeAndFlush(new TextWebSocketFrame(JsonMessages.pong(ctx.alloc())), ctx.voidPromise());
+                    break;
+                case JsonMessages.PONG:
+                    break;
+                default:
+                    refuse(ctx, messages.errorText());
+                    break;
+            }
+        }
+    }
+
+    private void onMessage(final ChannelHandlerContext ctx)
+    {
+        final ByteBuf rwf = ctx.alloc().buffer(maxMessageBytes);
+        if (messages.encodeRwf(rwf, maxMessageBytes))
+        {
+            ctx.fireChannelRead(rwf);
+        }
+        else
+        {
+            rwf.release();
+            refuse(ctx, messages.errorText());
+        }
+    }
+
+    /**
+     * A message the server cannot take gets the WebSocket API's Error message; the connection stays up, as an ADS
+     * keeps it, so one bad request costs the client only that request.
+     */
+    private void refuse(final ChannelHandlerContext ctx, final String text)
+    {
+        counters.onBadMessage();
+        if (counters.isBadMessageLogged(text))
+        {
+            LOG.warn("WebSocket connection {}: message refused: {}", ctx.channel().remoteAddress(), text);
+        }
+        ctx.writeAndFlush(new TextWebSocketFrame(JsonErrors.error(ctx.alloc(), text)), ctx.voidPromise());
+    }
+
+    @Override
+    public void write(final ChannelHandlerContext ctx, final Object msg, final ChannelPromise promise)
+    {
+        if (!(msg instanceof ByteBuf))
+        {
+            ctx.write(msg, promise);
+            return;
+        }
+        final ByteBuf rwf = (ByteBuf)msg;
+        final ByteBuf json;
+        try
+        {
+            json = messages.toJson(ctx.alloc(), rwf, rwf.readerIndex(), rwf.readableBytes());
+        }
+        finally
+        {
+            rwf.release();
+        }
+        if (null == json)
+        {
+            counters.onNotConverted();
+            LOG.warn("WebSocket connection {}: a message not sent: {}", ctx.channel().remoteAddress(),
+                messages.errorText());
+            promise.trySuccess();
+            return;
+        }
+        counters.onFrameOut();
+        ctx.write(new TextWebSocketFrame(json), promise);
+    }
+
+    private static String remoteAddress(final SocketAddress address)
+    {
+        return address instanceof InetSocketAddress ?
+            ((InetSocketAddress)address).getAddress().getHostAddress() : String.valueOf(address);
+    }
+}

@@ -1,0 +1,83 @@
+package io.mdhub.p2p.websocket;
+
+import org.agrona.concurrent.status.AtomicCounter;
+import org.agrona.concurrent.status.CountersManager;
+import org.slf4j.LoggerFactory;
+
+import io.mdhub.common.log.LogSummary;
+import io.mdhub.common.status.MdCounters;
+
+/**
+ * The WebSocket API's counters, shared by the connections of every worker.
+ */
+final class WebSocketCounters implements AutoCloseable
+{
+    private final AtomicCounter connections;
+    private final AtomicCounter framesIn;
+    private final AtomicCounter framesOut;
+    private final AtomicCounter badMessages;
+    private final AtomicCounter notConverted;
+    private final LogSummary badMessageLog;
+
+    WebSocketCounters(final CountersManager countersManager, final String component)
+    {
+        connections = countersManager.newCounter("p2p-websocket-connections:" + component,
+            MdCounters.P2P_WEBSOCKET_CONNECTIONS_TYPE_ID);
+        framesIn = countersManager.newCounter("p2p-websocket-frames-in:" + component,
+            MdCounters.P2P_WEBSOCKET_FRAMES_IN_TYPE_ID);
+        framesOut = countersManager.newCounter("p2p-websocket-frames-out:" + component,
+            MdCounters.P2P_WEBSOCKET_FRAMES_OUT_TYPE_ID);
+        badMessages = countersManager.newCounter("p2p-websocket-bad-messages:" + component,
+            MdCounters.P2P_WEBSOCKET_BAD_MESSAGES_TYPE_ID);
+        notConverted = countersManager.newCounter("p2p-websocket-not-converted:" + component,
+            MdCounters.P2P_WEBSOCKET_NOT_CONVERTED_TYPE_ID);
+        badMessageLog = new LogSummary(LoggerFactory.getLogger(JsonWebSocketAdapter.class), component,
+            "refused WebSocket messages", 1);
+    }
+
+    void onConnected()
+    {
+        connections.increment();
+    }
+
+    void onFrameIn()
+    {
+        framesIn.increment();
+    }
+
+    void onFrameOut()
+    {
+        framesOut.increment();
+    }
+
+    void onBadMessage()
+    {
+        badMessages.increment();
+    }
+
+    boolean isBadMessageLogged(final String detail)
+    {
+        return badMessageLog.admit(0, "refused", true, detail);
+    }
+
+    void onNotConverted()
+    {
+        notConverted.increment();
+    }
+
+    long badMessages()
+    {
+        return badMessages.get();
+    }
+
+    @Override
+    public void close()
+    {
+        badMessageLog.flush();
+        connections.close();
+        framesIn.close();
+        framesOut.close();
+        badMessages.close();
+        notConverted.close();
+    }
+}

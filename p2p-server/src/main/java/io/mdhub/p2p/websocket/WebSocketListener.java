@@ -1,0 +1,140 @@
+package io.mdhub.p2p.websocket;
+
+import java.net.InetSocketAddress;
+import java.util.IdentityHashMap;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import java.util.function.Function;
+
+import org.agrona.concurrent.status.CountersManager;
+
+import io.mdhub.common.ripc.RipcTransport;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoop;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.group.ChannelGroup;
+import io.netty.channel.group.DefaultChannelGroup;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.handler.codec.http.HttpObjectAggregator;
+import io.netty.handler.codec.http.HttpServerCodec;
+import io.netty.handler.codec.http.websocketx.WebSocketDecoderConfig;
+import io.netty.handler.codec.http.websocketx.WebSocketServerProtocolConfig;
+import io.netty.handler.codec.http.websocketx.WebSocketServerProtocolHandler;
+import io.netty.util.concurrent.EventExecutor;
+import io.netty.util.concurrent.GlobalEventExecutor;
+import io.netty.bootstrap.ServerBootstrap;
+
+/**
+ * The p2p-server's WebSocket API port: an HTTP upgrade at {@value #PATH} to a WebSocket speaking {@code tr_json2} or
+ * {@code rssl.json.v2}, on the same event loops (the fan-out workers) as the RSSL ports. Each connection gets the
+ * worker's JSON converter and then, through the hook, the worker's consumer session, so a JSON consumer has the
+ * watchlist, entitlements and slow-consumer policy of an RSSL one.
+ */
+public final class WebSocketListener implements AutoCloseable
+{
+    /** The path the WebSocket API's clients upgrade on. */
+    public static final String PATH = "/WebSocket";
+    /** The JSON sub-protocols, in the order the server prefers them. */
+    public static final String SUBPROTOCOLS = "tr_json2,rssl.json.v2";
+
+    /** The largest frame a client may send, and the largest RWF message one JSON message may become. */
+    public static final int MAX_MESSAGE_BYTES = 64 * 1024;
+
+    private static final int MAX_HTTP_REQUEST_BYTES = 16 * 1024;
+    private static final long HANDSHAKE_TIMEOUT_MS = 10_000;
+
+    private final Channel serverChannel;
+    private final ChannelGroup channels = new DefaultChannelGroup("p2p-websocket", GlobalEventExecutor.INSTANCE);
+    private final WebSocketCounters counters;
+
+    /**
+     * @param group           the fan-out workers' event loops.
+     * @param bindAddress     the address to listen on.
+     * @param port            the port, 0 for an ephemeral one.
+     * @param jsonByLoop      each worker's JSON converter, by its event loop.
+     * @param sessionHook     adds the worker's consumer session at the end of a new connection's pipeline.
+     * @param countersManager where the WebSocket counters are allocated.
+     * @param component       the server's name, in counter labels and logs.
+     */
+    public WebSocketListener(
+        final EventLoopGroup group,
+        final String bindAddress,
+        final int port,
+        final Function<EventLoop, JsonMessages> jsonByLoop,
+        final Consumer<Channel> sessionHook,
+        final CountersManager countersManager,
+        final String component)
+    {
+        counters = new WebSocketCounters(countersManager, component);
+        final Map<EventExecutor, JsonMessages> converters = new IdentityHashMap<>();
+        for (final EventExecutor executor : group)
+        {
+            converters.put(executor, jsonByLoop.apply((EventLoop)executor));
+        }
+        final WebSocketServerProtocolConfig config = WebSocketServerProtocolConfig.newBuilder()
+            .websocketPath(PATH)
+            .subprotocols(SUBPROTOCOLS)
+            .handshakeTimeoutMillis(HANDSHAKE_TIMEOUT_MS)
+            .decoderConfig(WebSocketDecoderConfig.newBuilder().maxFramePayloadLength(MAX_MESSAGE_BYTES).build())
+            .build();
+        try
+        {
+            serverChannel = new ServerBootstrap()
+                .group(group)
+                .channel(RipcTransport.serverChannelClass(group))
+                .option(ChannelOption.SO_REUSEADDR, true)
+                .childOption(ChannelOption.TCP_NODELAY, true)
+                .childHandler(new ChannelInitializer<SocketChannel>()
+                {
+                    @Override
+                    protected void initChannel(final SocketChannel channel)
+                    {
+                        channels.add(channel);
+                        channel.pipeline()
+                            .addLast("http", new HttpServerCodec())
+                            .addLast("http-aggregator", new HttpObjectAggregator(MAX_HTTP_REQUEST_BYTES))
+                            .addLast("websocket", new WebSocketServerProtocolHandler(config))
+                            .addLast("websocket-json", new JsonWebSocketAdapter(
+                                converters.get(channel.eventLoop()), MAX_MESSAGE_BYTES, counters));
+                        sessionHook.accept(channel);
+                    }
+                })
+                .bind(bindAddress, port).syncUninterruptibly().channel();
+        }
+        catch (final RuntimeException ex)
+        {
+            counters.close();
+            throw ex;
+        }
+    }
+
+    /**
+     * @return the port bound (useful with port 0).
+     */
+    public int port()
+    {
+        return ((InetSocketAddress)serverChannel.localAddress()).getPort();
+    }
+
+    /**
+     * @return client messages refused so far.
+     */
+    public long badMessages()
+    {
+        return counters.badMessages();
+    }
+
+    /**
+     * Stop listening and close every WebSocket connection.
+     */
+    @Override
+    public void close()
+    {
+        serverChannel.close().awaitUninterruptibly(5, TimeUnit.SECONDS);
+        channels.close().awaitUninterruptibly(5, TimeUnit.SECONDS);
+        counters.close();
+    }
+}

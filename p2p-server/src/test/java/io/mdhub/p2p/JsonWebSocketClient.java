@@ -1,0 +1,142 @@
+package io.mdhub.p2p;
+
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.WebSocket;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+/**
+ * A WebSocket API client for tests, on the JDK's own WebSocket: sends JSON text, and hands out each message the
+ * server sends (a frame holding an array gives its elements one by one).
+ */
+final class JsonWebSocketClient implements AutoCloseable
+{
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private final BlockingQueue<JsonNode> received = new LinkedBlockingQueue<>();
+    private final BlockingQueue<String> closes = new LinkedBlockingQueue<>();
+    private final AtomicInteger framesNotArrays = new AtomicInteger();
+    private final WebSocket socket;
+    private final String protocol;
+
+    private JsonWebSocketClient(final int port, final String protocol)
+    {
+        this.socket = HttpClient.newHttpClient().newWebSocketBuilder()
+            .subprotocols(protocol)
+            .buildAsync(URI.create("ws://127.0.0.1:" + port + "/WebSocket"), new Listener())
+            .join();
+        this.protocol = socket.getSubprotocol();
+    }
+
+    static JsonWebSocketClient connect(final int port, final String protocol)
+    {
+        return new JsonWebSocketClient(port, protocol);
+    }
+
+    /**
+     * @return frames the server sent that were not JSON arrays (the WebSocket API's clients read only arrays).
+     */
+    int framesNotArrays()
+    {
+        return framesNotArrays.get();
+    }
+
+    String protocol()
+    {
+        return protocol;
+    }
+
+    void send(final String json)
+    {
+        socket.sendText(json, true).join();
+    }
+
+    /**
+     * @return the next message from the server, within 10 s.
+     */
+    JsonNode next() throws InterruptedException
+    {
+        final JsonNode message = received.poll(10, TimeUnit.SECONDS);
+        assertNotNull(message, "no message within 10 s");
+        return message;
+    }
+
+    /**
+     * @return the next message with this stream id, skipping others (and pings).
+     */
+    JsonNode nextOn(final int streamId) throws InterruptedException
+    {
+        while (true)
+        {
+            final JsonNode message = next();
+            if (message.path("ID").asInt(Integer.MIN_VALUE) == streamId)
+            {
+                return message;
+            }
+        }
+    }
+
+    /**
+     * @return the reason of the server's close, within 10 s, or null.
+     */
+    String awaitClose() throws InterruptedException
+    {
+        return closes.poll(10, TimeUnit.SECONDS);
+    }
+
+    @Override
+    public void close()
+    {
+        socket.abort();
+    }
+
+    private final class Listener implements WebSocket.Listener
+    {
+        private final StringBuilder text = new StringBuilder();
+
+        @Override
+        public CompletionStage<?> onText(final WebSocket webSocket, final CharSequence data, final boolean last)
+        {
+            text.append(data);
+            if (last)
+            {
+                try
+                {
+                    final JsonNode node = JSON.readTree(text.toString());
+                    if (node.isArray())
+                    {
+                        node.forEach(received::add);
+                    }
+                    else
+                    {
+                        framesNotArrays.incrementAndGet();
+                        received.add(node);
+                    }
+                }
+                catch (final Exception ex)
+                {
+                    throw new IllegalStateException("not JSON from the server: " + text, ex);
+                }
+                text.setLength(0);
+            }
+            webSocket.request(1);
+            return null;
+        }
+
+        @Override
+        public CompletionStage<?> onClose(final WebSocket webSocket, final int statusCode, final String reason)
+        {
+            closes.add(statusCode + " " + reason);
+            return null;
+        }
+    }
+}

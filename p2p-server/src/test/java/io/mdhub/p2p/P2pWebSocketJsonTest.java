@@ -1,0 +1,166 @@
+package io.mdhub.p2p;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+import io.mdhub.common.dictionary.FieldIds;
+import io.mdhub.common.test.InterruptAfter;
+
+/**
+ * WebSocket API consumers speaking JSON against a p2p-server fed by a stub source: login, an item's refresh and
+ * updates as the WebSocket API's examples read them, pings, views, closes and refused input.
+ */
+@InterruptAfter(30)
+class P2pWebSocketJsonTest
+{
+    private static final int SERVICE_ID = 1;
+    private static final String LOGIN = "{\"ID\":1,\"Domain\":\"Login\",\"Key\":{\"Name\":\"alice\",\"Elements\":"
+        + "{\"ApplicationId\":\"256\",\"Position\":\"127.0.0.1/net\"}}}";
+
+    private final StubMarketDataSource source = new StubMarketDataSource()
+        .service(SERVICE_ID, "DIRECT_FEED")
+        .item(SERVICE_ID, "TRI.N", FieldIds.BID, 12340, FieldIds.ASK, 12350)
+        .item(SERVICE_ID, "IBM.N", FieldIds.BID, 20000, FieldIds.ASK, 20010);
+    private final List<AutoCloseable> closeables = new ArrayList<>();
+    private P2pServer server;
+
+    @BeforeEach
+    void launch()
+    {
+        server = P2pServer.launch(new P2pServer.Context()
+            .port(0)
+            .webSocketPort(0)
+            .componentName("p2p-websocket-test")
+            .itemSourceFactory(source));
+    }
+
+    @AfterEach
+    void tearDown() throws Exception
+    {
+        for (int i = closeables.size() - 1; i >= 0; i--)
+        {
+            closeables.get(i).close();
+        }
+        server.close();
+    }
+
+    @Test
+    void aJsonConsumerLogsInAndGetsAnItemsRefreshAndUpdates() throws Exception
+    {
+        final JsonWebSocketClient client = loggedIn("tr_json2");
+
+        client.send("{\"ID\":2,\"Key\":{\"Name\":\"TRI.N\",\"Service\":\"DIRECT_FEED\"}}");
+        final JsonNode refresh = client.nextOn(2);
+        assertEquals("Refresh", refresh.path("Type").asText(), refresh::toString);
+        assertEquals("TRI.N", refresh.path("Key").path("Name").asText(), refresh::toString);
+        assertEquals("DIRECT_FEED", refresh.path("Key").path("Service").asText(), refresh::toString);
+        assertEquals("Open", refresh.path("State").path("Stream").asText(), refresh::toString);
+        assertEquals("Ok", refresh.path("State").path("Data").asText(), refresh::toString);
+        assertEquals(123.40, refresh.path("Fields").path("BID").asDouble(), 1e-9, refresh::toString);
+        assertEquals(123.50, refresh.path("Fields").path("ASK").asDouble(), 1e-9, refresh::toString);
+
+        source.update(SERVICE_ID, "TRI.N", 0, FieldIds.BID, 12360);
+        final JsonNode update = client.nextOn(2);
+        assertEquals("Update", update.path("Type").asText(), update::toString);
+        assertEquals(123.60, update.path("Fields").path("BID").asDouble(), 1e-9, update::toString);
+        assertEquals(0, client.framesNotArrays(), "every frame is an array of messages");
+    }
+
+    @Test
+    void theOtherJsonProtocolNameIsNegotiatedToo() throws Exception
+    {
+        final JsonWebSocketClient client = loggedIn("rssl.json.v2");
+        assertEquals("rssl.json.v2", client.protocol());
+    }
+
+    @Test
+    void aPingIsAnsweredWithAPong() throws Exception
+    {
+        final JsonWebSocketClient client = loggedIn("tr_json2");
+        client.send("{\"Type\":\"Ping\"}");
+        assertEquals("Pong", client.next().path("Type").asText());
+        assertEquals(0, client.framesNotArrays(), "every frame is an array of messages");
+    }
+
+    @Test
+    void severalRequestsInOneFrameOpenSeveralStreamsAndACloseEndsOne() throws Exception
+    {
+        final JsonWebSocketClient client = loggedIn("tr_json2");
+        client.send("[{\"ID\":2,\"Key\":{\"Name\":\"TRI.N\",\"Service\":\"DIRECT_FEED\"}},"
+            + "{\"ID\":3,\"Key\":{\"Name\":\"IBM.N\",\"Service\":\"DIRECT_FEED\"},\"Streaming\":false}]");
+        assertEquals(123.40, client.nextOn(2).path("Fields").path("BID").asDouble(), 1e-9);
+        final JsonNode snapshot = client.nextOn(3);
+        assertEquals(200.00, snapshot.path("Fields").path("BID").asDouble(), 1e-9, snapshot::toString);
+        assertEquals("NonStreaming", snapshot.path("State").path("Stream").asText(), snapshot::toString);
+
+        client.send("{\"ID\":2,\"Type\":\"Close\"}");
+        source.update(SERVICE_ID, "TRI.N", 0, FieldIds.BID, 12370);
+        client.send("{\"Type\":\"Ping\"}");
+        final JsonNode next = client.next();
+        assertEquals("Pong", next.path("Type").asText(), () -> "nothing more on the closed stream: " + next);
+    }
+
+    @Test
+    void aBatchRequestOpensAStreamPerNameAfterItsOwn() throws Exception
+    {
+        final JsonWebSocketClient client = loggedIn("tr_json2");
+        client.send("[{\"ID\":5,\"Key\":{\"Name\":[\"TRI.N\",\"IBM.N\"],\"Service\":\"DIRECT_FEED\"}}]");
+        assertEquals("TRI.N", client.nextOn(6).path("Key").path("Name").asText());
+        assertEquals("IBM.N", client.nextOn(7).path("Key").path("Name").asText());
+    }
+
+    @Test
+    void aViewGetsOnlyItsFields() throws Exception
+    {
+        final JsonWebSocketClient client = loggedIn("tr_json2");
+        client.send("[{\"ID\":8,\"Key\":{\"Name\":\"TRI.N\",\"Service\":\"DIRECT_FEED\"},\"View\":[\"ASK\"]}]");
+        final JsonNode refresh = client.nextOn(8);
+        assertEquals(123.50, refresh.path("Fields").path("ASK").asDouble(), 1e-9, refresh::toString);
+        assertTrue(refresh.path("Fields").path("BID").isMissingNode(), refresh::toString);
+    }
+
+    @Test
+    void anUnknownItemGetsAClosedStatus() throws Exception
+    {
+        final JsonWebSocketClient client = loggedIn("tr_json2");
+        client.send("{\"ID\":4,\"Key\":{\"Name\":\"NOPE.N\",\"Service\":\"DIRECT_FEED\"}}");
+        final JsonNode status = client.nextOn(4);
+        assertEquals("Status", status.path("Type").asText(), status::toString);
+        assertEquals("Closed", status.path("State").path("Stream").asText(), status::toString);
+    }
+
+    @Test
+    void garbageGetsAnErrorAndTheConnectionStaysUsable() throws Exception
+    {
+        final JsonWebSocketClient client = loggedIn("tr_json2");
+        client.send("{this is not json");
+        final JsonNode error = client.next();
+        assertEquals("Error", error.path("Type").asText(), error::toString);
+        assertFalse(error.path("Text").asText().isEmpty(), error::toString);
+
+        client.send("{\"ID\":2,\"Key\":{\"Name\":\"TRI.N\",\"Service\":\"DIRECT_FEED\"}}");
+        assertEquals("Refresh", client.nextOn(2).path("Type").asText());
+    }
+
+    private JsonWebSocketClient loggedIn(final String protocol) throws Exception
+    {
+        final JsonWebSocketClient client = JsonWebSocketClient.connect(server.webSocketPort(), protocol);
+        closeables.add(client);
+        client.send(LOGIN);
+        final JsonNode login = client.nextOn(1);
+        assertEquals("Refresh", login.path("Type").asText(), login::toString);
+        assertEquals("Login", login.path("Domain").asText(), login::toString);
+        assertEquals("Open", login.path("State").path("Stream").asText(), login::toString);
+        return client;
+    }
+}
