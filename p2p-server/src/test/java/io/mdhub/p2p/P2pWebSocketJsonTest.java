@@ -2,10 +2,13 @@ package io.mdhub.p2p;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.net.http.WebSocketHandshakeException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletionException;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -81,6 +84,15 @@ class P2pWebSocketJsonTest
     {
         final JsonWebSocketClient client = loggedIn("rssl.json.v2");
         assertEquals("rssl.json.v2", client.protocol());
+    }
+
+    @Test
+    void anUpgradeOfferingNoProtocolTheServerSpeaksIsRefused() throws Exception
+    {
+        final CompletionException refused = assertThrows(CompletionException.class,
+            () -> JsonWebSocketClient.connect(server.webSocketPort(), "rssl.unknown"));
+        final WebSocketHandshakeException handshake = (WebSocketHandshakeException)refused.getCause();
+        assertEquals(400, handshake.getResponse().statusCode());
     }
 
     @Test

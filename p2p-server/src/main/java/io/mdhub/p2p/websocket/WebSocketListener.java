@@ -96,6 +96,7 @@ public final class WebSocketListener implements AutoCloseable
                         channel.pipeline()
                             .addLast("http", new HttpServerCodec())
                             .addLast("http-aggregator", new HttpObjectAggregator(MAX_HTTP_REQUEST_BYTES))
+                            .addLast("websocket-subprotocols", new SubprotocolGate(counters))
                             .addLast("websocket", new WebSocketServerProtocolHandler(config))
                             .addLast("websocket-json", new JsonWebSocketAdapter(
                                 converters.get(channel.eventLoop()), MAX_MESSAGE_BYTES, counters));

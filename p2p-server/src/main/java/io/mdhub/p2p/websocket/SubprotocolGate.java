@@ -1,0 +1,72 @@
+package io.mdhub.p2p.websocket;
+
+import io.netty.buffer.Unpooled;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.handler.codec.http.DefaultFullHttpResponse;
+import io.netty.handler.codec.http.FullHttpRequest;
+import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpVersion;
+import io.netty.util.CharsetUtil;
+
+/**
+ * Lets an upgrade through only when it offers a sub-protocol this server speaks. Netty would otherwise complete the
+ * handshake without naming one, and the WebSocket API's clients (ETA, the Python examples) drop such a connection
+ * with an error that does not say why; a 400 with the protocols served says it. Removed after the first request.
+ */
+final class SubprotocolGate extends ChannelInboundHandlerAdapter
+{
+    private final WebSocketCounters counters;
+
+    SubprotocolGate(final WebSocketCounters counters)
+    {
+        this.counters = counters;
+    }
+
+    @Override
+    public void channelRead(final ChannelHandlerContext ctx, final Object msg)
+    {
+        if (msg instanceof FullHttpRequest)
+        {
+            final FullHttpRequest request = (FullHttpRequest)msg;
+            if (!isOffered(request.headers().get(HttpHeaderNames.SEC_WEBSOCKET_PROTOCOL)))
+            {
+                request.release();
+                counters.onBadMessage();
+                final FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1,
+                    HttpResponseStatus.BAD_REQUEST, Unpooled.copiedBuffer(
+                    "Sec-WebSocket-Protocol must offer one of: " + WebSocketListener.SUBPROTOCOLS + "\n",
+                    CharsetUtil.US_ASCII));
+                response.headers().set(HttpHeaderNames.CONTENT_TYPE, "text/plain");
+                response.headers().setInt(HttpHeaderNames.CONTENT_LENGTH, response.content().readableBytes());
+                ctx.writeAndFlush(response).addListener(ChannelFutureListener.CLOSE);
+                return;
+            }
+            ctx.pipeline().remove(this);
+        }
+        ctx.fireChannelRead(msg);
+    }
+
+    static boolean isOffered(final String offered)
+    {
+        if (null == offered)
+        {
+            return false;
+        }
+        for (final String protocol : offered.split(","))
+        {
+            final String name = protocol.trim();
+            for (final String served : WebSocketListener.SUBPROTOCOLS.split(","))
+            {
+                if (served.equals(name))
+                {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+}
