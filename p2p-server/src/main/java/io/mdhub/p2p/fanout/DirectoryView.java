@@ -97,6 +97,19 @@ final class DirectoryView
         return infoById.get(serviceId);
     }
 
+    int lowestServiceId()
+    {
+        int lowest = -1;
+        for (final ServiceInfo info : infoById.values())
+        {
+            if (-1 == lowest || info.serviceId() < lowest)
+            {
+                lowest = info.serviceId();
+            }
+        }
+        return lowest;
+    }
+
     int serviceIdByName(final Buffer name)
     {
         return serviceIdByName(name.toString());

@@ -460,6 +460,13 @@ public final class FanOutWorker implements ItemSourceListener, ServiceNames
         return null == info ? null : info.name();
     }
 
+    @Override
+    public int defaultServiceId()
+    {
+        directory.ensureLoaded(source);
+        return directory.lowestServiceId();
+    }
+
     /**
      * @return number of distinct items this worker has open on its source (worker thread).
      */

@@ -17,4 +17,10 @@ public interface ServiceNames
      * @return its name, or null when no such service is served.
      */
     String serviceName(int serviceId);
+
+    /**
+     * @return the service a request that names none is for (the WebSocket API lets a request leave the service out,
+     * as an ADS serves its default service): the lowest service id served, or -1 when none is.
+     */
+    int defaultServiceId();
 }

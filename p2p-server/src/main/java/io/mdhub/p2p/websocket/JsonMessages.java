@@ -44,7 +44,11 @@ public final class JsonMessages
 
     private static final String PONG_JSON = "[{\"Type\":\"Pong\"}]";
 
-    private final JsonConverter converter;
+    private final DataDictionary dictionary;
+    private final ServiceNames services;
+    private final ServiceNameIdConverter serviceConverter;
+    private JsonConverter converter;
+    private int defaultServiceId = -1;
     private final JsonConverterError error = ConverterFactory.createJsonConverterError();
     private final ParseJsonOptions parseOptions = ConverterFactory.createParseJsonOptions();
     private final DecodeJsonMsgOptions decodeOptions = ConverterFactory.createDecodeJsonMsgOptions();
@@ -65,34 +69,64 @@ public final class JsonMessages
      */
     public JsonMessages(final DataDictionary dictionary, final ServiceNames services)
     {
-        converter = ConverterFactory.createJsonConverterBuilder()
-            .setProperty(JsonConverterProperties.JSON_CPC_PROTOCOL_VERSION, JsonProtocol.JSON_JPT_JSON2)
-            .setProperty(JsonConverterProperties.JSON_CPC_EXPAND_ENUM_FIELDS, false)
-            .setServiceConverter(new ServiceNameIdConverter()
-            {
-                @Override
-                public int serviceNameToId(final String name, final JsonConverterError ignored)
-                {
-                    return services.serviceId(name);
-                }
-
-                @Override
-                public String serviceIdToName(final int serviceId, final JsonConverterError ignored)
-                {
-                    return services.serviceName(serviceId);
-                }
-            })
-            .setDictionary(dictionary)
-            .build(error);
-        if (null == converter)
+        this.dictionary = dictionary;
+        this.services = services;
+        this.serviceConverter = new ServiceNameIdConverter()
         {
-            throw new IllegalStateException("the JSON converter could not be built: " + error.getText());
-        }
+            @Override
+            public int serviceNameToId(final String name, final JsonConverterError ignored)
+            {
+                return services.serviceId(name);
+            }
+
+            @Override
+            public String serviceIdToName(final int serviceId, final JsonConverterError ignored)
+            {
+                return services.serviceName(serviceId);
+            }
+        };
+        converter = build(-1);
         parseOptions.setProtocolType(JsonProtocol.JSON_JPT_JSON2);
         decodeOptions.setJsonProtocolType(JsonProtocol.JSON_JPT_JSON2);
         toJsonOptions.setJsonProtocolType(JsonProtocol.JSON_JPT_JSON2);
         getJsonOptions.jsonProtocolType(JsonProtocol.JSON_JPT_JSON2);
         getJsonOptions.transportProtocolType(ConnectionTypes.WEBSOCKET);
+    }
+
+    /**
+     * The converter for the next frame, built again when the default service changed: ETA's converter takes the
+     * service of requests that name none only when it is built.
+     */
+    private JsonConverter converter()
+    {
+        final int serviceId = services.defaultServiceId();
+        if (serviceId != defaultServiceId)
+        {
+            converter = build(serviceId);
+            defaultServiceId = serviceId;
+        }
+        return converter;
+    }
+
+    private JsonConverter build(final int serviceId)
+    {
+        final JsonConverterError buildError = ConverterFactory.createJsonConverterError();
+        final com.refinitiv.eta.json.converter.JsonConverterBuilder builder = ConverterFactory
+            .createJsonConverterBuilder()
+            .setProperty(JsonConverterProperties.JSON_CPC_PROTOCOL_VERSION, JsonProtocol.JSON_JPT_JSON2)
+            .setProperty(JsonConverterProperties.JSON_CPC_EXPAND_ENUM_FIELDS, false)
+            .setServiceConverter(serviceConverter)
+            .setDictionary(dictionary);
+        if (serviceId >= 0)
+        {
+            builder.setProperty(JsonConverterProperties.JSON_CPC_DEFAULT_SERVICE_ID, serviceId);
+        }
+        final JsonConverter built = builder.build(buildError);
+        if (null == built)
+        {
+            throw new IllegalStateException("the JSON converter could not be built: " + buildError.getText());
+        }
+        return built;
     }
 
     /**
@@ -116,7 +150,7 @@ public final class JsonMessages
         frameView.data(frameCopy, 0, length);
         try
         {
-            if (CodecReturnCodes.SUCCESS != converter.parseJsonBuffer(frameView, parseOptions, error))
+            if (CodecReturnCodes.SUCCESS != converter().parseJsonBuffer(frameView, parseOptions, error))
             {
                 errorText = "JSON not read: " + error.getText();
                 return false;
@@ -227,6 +261,7 @@ public final class JsonMessages
             // converter takes for an uninitialised message
             msg.encodedDataBody().data(noPayload, 0, 0);
         }
+        // the converter of the frame being read, if any: a rebuild here would drop that frame's parsed messages
         if (CodecReturnCodes.SUCCESS != converter.convertRWFToJson(msg, toJsonOptions, error) ||
             CodecReturnCodes.SUCCESS != converter.getJsonBuffer(json, getJsonOptions, error))
         {
