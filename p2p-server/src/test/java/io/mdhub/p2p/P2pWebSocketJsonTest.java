@@ -5,6 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.net.http.WebSocketHandshakeException;
 import java.util.ArrayList;
 import java.util.List;
@@ -93,6 +97,19 @@ class P2pWebSocketJsonTest
             () -> JsonWebSocketClient.connect(server.webSocketPort(), "rssl.unknown"));
         final WebSocketHandshakeException handshake = (WebSocketHandshakeException)refused.getCause();
         assertEquals(400, handshake.getResponse().statusCode());
+    }
+
+    @Test
+    void aPlainHttpRequestIsNoConsumer() throws Exception
+    {
+        final HttpResponse<String> response = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+            URI.create("http://127.0.0.1:" + server.webSocketPort() + "/elsewhere")).build(),
+            HttpResponse.BodyHandlers.ofString());
+        assertEquals(404, response.statusCode());
+        assertEquals(0, server.context().counters().connectionsActive().get(), "no consumer session was made");
+
+        loggedIn("tr_json2");
+        assertEquals(1, server.context().counters().connectionsActive().get(), "an upgraded connection is one");
     }
 
     @Test

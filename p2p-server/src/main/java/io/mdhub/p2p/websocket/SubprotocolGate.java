@@ -8,6 +8,7 @@ import io.netty.handler.codec.http.DefaultFullHttpResponse;
 import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaderValues;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.util.CharsetUtil;
@@ -15,7 +16,7 @@ import io.netty.util.CharsetUtil;
 /**
  * Lets an upgrade through only when it offers a sub-protocol this server speaks. Netty would otherwise complete the
  * handshake without naming one, and the WebSocket API's clients (ETA, the Python examples) drop such a connection
- * with an error that does not say why; a 400 with the protocols served says it. Removed after the first request.
+ * with an error that does not say why; a 400 with the protocols served says it. Removed after the upgrade.
  */
 final class SubprotocolGate extends ChannelInboundHandlerAdapter
 {
@@ -32,6 +33,11 @@ final class SubprotocolGate extends ChannelInboundHandlerAdapter
         if (msg instanceof FullHttpRequest)
         {
             final FullHttpRequest request = (FullHttpRequest)msg;
+            if (!request.headers().containsValue(HttpHeaderNames.UPGRADE, HttpHeaderValues.WEBSOCKET, true))
+            {
+                ctx.fireChannelRead(msg); // not an upgrade: a page or a stray request, answered further on
+                return;
+            }
             if (!isOffered(request.headers().get(HttpHeaderNames.SEC_WEBSOCKET_PROTOCOL)))
             {
                 request.release();

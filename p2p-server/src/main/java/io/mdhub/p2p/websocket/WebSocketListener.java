@@ -30,8 +30,8 @@ import io.netty.bootstrap.ServerBootstrap;
 /**
  * The p2p-server's WebSocket API port: an HTTP upgrade at {@value #PATH} to a WebSocket speaking {@code tr_json2} or
  * {@code rssl.json.v2}, on the same event loops (the fan-out workers) as the RSSL ports. Each connection gets the
- * worker's JSON converter and then, through the hook, the worker's consumer session, so a JSON consumer has the
- * watchlist, entitlements and slow-consumer policy of an RSSL one.
+ * worker's JSON converter and, once upgraded, the worker's consumer session (through the hook), so a JSON consumer
+ * has the watchlist, entitlements and slow-consumer policy of an RSSL one.
  */
 public final class WebSocketListener implements AutoCloseable
 {
@@ -98,9 +98,8 @@ public final class WebSocketListener implements AutoCloseable
                             .addLast("http-aggregator", new HttpObjectAggregator(MAX_HTTP_REQUEST_BYTES))
                             .addLast("websocket-subprotocols", new SubprotocolGate(counters))
                             .addLast("websocket", new WebSocketServerProtocolHandler(config))
-                            .addLast("websocket-json", new JsonWebSocketAdapter(
-                                converters.get(channel.eventLoop()), MAX_MESSAGE_BYTES, counters));
-                        sessionHook.accept(channel);
+                            .addLast("websocket-upgrade", new WebSocketUpgrade(
+                                converters.get(channel.eventLoop()), counters, sessionHook));
                     }
                 })
                 .bind(bindAddress, port).syncUninterruptibly().channel();
