@@ -47,6 +47,7 @@ class P2pWebSocketJsonTest
         server = P2pServer.launch(new P2pServer.Context()
             .port(0)
             .webSocketPort(0)
+            .workers(1) // conversions are shared per worker: every consumer here on the one
             .componentName("p2p-websocket-test")
             .itemSourceFactory(source));
     }
@@ -81,6 +82,29 @@ class P2pWebSocketJsonTest
         assertEquals("Update", update.path("Type").asText(), update::toString);
         assertEquals(123.60, update.path("Fields").path("BID").asDouble(), 1e-9, update::toString);
         assertEquals(0, client.framesNotArrays(), "every frame is an array of messages");
+    }
+
+    @Test
+    void anUpdateIsConvertedToJsonOnceForAllItsJsonConsumers() throws Exception
+    {
+        final List<JsonWebSocketClient> clients = new ArrayList<>();
+        for (int i = 0; i < 3; i++)
+        {
+            final JsonWebSocketClient client = loggedIn("tr_json2");
+            client.send("[{\"ID\":" + (10 + i) + ",\"Key\":{\"Name\":\"TRI.N\",\"Service\":\"DIRECT_FEED\"}}]");
+            assertEquals("Refresh", client.nextOn(10 + i).path("Type").asText());
+            clients.add(client);
+        }
+        final long before = counter("p2p-websocket-json-conversions");
+
+        source.update(SERVICE_ID, "TRI.N", 0, FieldIds.BID, 12380);
+        for (int i = 0; i < clients.size(); i++)
+        {
+            final JsonNode update = clients.get(i).nextOn(10 + i);
+            assertEquals("Update", update.path("Type").asText(), update::toString);
+            assertEquals(123.80, update.path("Fields").path("BID").asDouble(), 1e-9, update::toString);
+        }
+        assertEquals(1, counter("p2p-websocket-json-conversions") - before, "one conversion for three consumers");
     }
 
     @Test
@@ -132,7 +156,8 @@ class P2pWebSocketJsonTest
         assertEquals(200.00, snapshot.path("Fields").path("BID").asDouble(), 1e-9, snapshot::toString);
         assertEquals("NonStreaming", snapshot.path("State").path("Stream").asText(), snapshot::toString);
 
-        client.send("{\"ID\":2,\"Type\":\"Close\"}");
+        client.send("[{\"ID\":2,\"Type\":\"Close\"},{\"Type\":\"Ping\"}]");
+        assertEquals("Pong", client.next().path("Type").asText(), "the close was taken before the pong");
         source.update(SERVICE_ID, "TRI.N", 0, FieldIds.BID, 12370);
         client.send("{\"Type\":\"Ping\"}");
         final JsonNode next = client.next();
@@ -179,6 +204,20 @@ class P2pWebSocketJsonTest
 
         client.send("{\"ID\":2,\"Key\":{\"Name\":\"TRI.N\",\"Service\":\"DIRECT_FEED\"}}");
         assertEquals("Refresh", client.nextOn(2).path("Type").asText());
+    }
+
+    private long counter(final String name)
+    {
+        final long[] value = {-1};
+        final org.agrona.concurrent.status.CountersReader reader = server.context().countersManager();
+        reader.forEach((id, label) ->
+        {
+            if (label.startsWith(name + ":"))
+            {
+                value[0] = reader.getCounterValue(id);
+            }
+        });
+        return value[0];
     }
 
     private JsonWebSocketClient loggedIn(final String protocol) throws Exception

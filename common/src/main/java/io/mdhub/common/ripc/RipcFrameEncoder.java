@@ -48,7 +48,7 @@ import io.netty.util.concurrent.PromiseNotifier;
  * <b>Promises:</b> hot-path callers pass {@code voidPromise()}; a real promise completes when its frame (the pack,
  * or the last fragment) is written, at the cost of a small allocation.
  */
-public final class RipcFrameEncoder extends ChannelOutboundHandlerAdapter
+public final class RipcFrameEncoder extends ChannelOutboundHandlerAdapter implements MessageCopyWriter
 {
     /**
      * Bytes to reserve before an outbound RWF message so the frame header is written in place.
@@ -124,6 +124,7 @@ public final class RipcFrameEncoder extends ChannelOutboundHandlerAdapter
      * @return false when the message cannot be packed (packing off, or too long for a packed frame): write it as
      * usual instead.
      */
+    @Override
     public boolean writePackedCopy(
         final DirectBuffer source, final int offset, final int length, final int patchOffset, final int patchValue)
     {

@@ -321,6 +321,12 @@ public final class MdCounters
     public static final int P2P_WEBSOCKET_NOT_CONVERTED_TYPE_ID = 20_244;
 
     /**
+     * p2p-server: updates and statuses converted to JSON once for all the JSON consumers of a worker that watch them;
+     * beside {@link #P2P_WEBSOCKET_FRAMES_OUT_TYPE_ID} it shows how far the conversions are shared.
+     */
+    public static final int P2P_WEBSOCKET_JSON_CONVERSIONS_TYPE_ID = 20_245;
+
+    /**
      * Backbone: messages skipped as malformed or of an unknown schema/template, per stream reader.
      */
     public static final int BACKBONE_MALFORMED_TYPE_ID = 20_300;

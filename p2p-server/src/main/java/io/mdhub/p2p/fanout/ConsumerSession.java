@@ -4,7 +4,7 @@ import java.util.ArrayList;
 import java.util.concurrent.TimeUnit;
 
 import io.mdhub.common.entitlement.UserRights;
-import io.mdhub.common.ripc.RipcFrameEncoder;
+import io.mdhub.common.ripc.MessageCopyWriter;
 import io.mdhub.common.ripc.RipcMessageHandler;
 import io.mdhub.common.ripc.RipcSession;
 import io.mdhub.common.rwf.RwfMsgDescriptor;
@@ -43,7 +43,7 @@ public final class ConsumerSession extends RipcMessageHandler
     final ArrayList<ItemWatch> conflated = new ArrayList<>();
     private final FanOutWorker worker;
     private ChannelHandlerContext ctx;
-    private RipcFrameEncoder encoder;
+    private MessageCopyWriter encoder;
     private RipcSession ripcSession;
     boolean isLoggedIn;
     int loginStreamId;
@@ -191,9 +191,10 @@ public final class ConsumerSession extends RipcMessageHandler
     }
 
     /**
-     * Fan out a source message (update, status) to this consumer: a copy with the consumer's streamId, packed straight
-     * into the RIPC encoder's frame (no buffer, no pipeline trip per message) or, when it cannot be packed, written
-     * as a message buffer from {@code messages}.
+     * Fan out a source message (update, status) to this consumer: a copy with the consumer's streamId through the
+     * connection's {@link MessageCopyWriter} (packed straight into the RIPC encoder's frame, or the WebSocket API's
+     * JSON converted once for all its consumers) or, when it declines, written as a message buffer from
+     * {@code messages}.
      */
     void writeCopy(
         final DirectBuffer source, final int offset, final int length, final int streamId, final ItemMessages messages)
@@ -204,7 +205,7 @@ public final class ConsumerSession extends RipcMessageHandler
         }
         if (null == encoder)
         {
-            encoder = ctx.pipeline().get(RipcFrameEncoder.class);
+            encoder = ctx.pipeline().get(MessageCopyWriter.class);
         }
         if (null != encoder &&
             encoder.writePackedCopy(source, offset, length, RwfMsgDescriptor.STREAM_ID_OFFSET, streamId))

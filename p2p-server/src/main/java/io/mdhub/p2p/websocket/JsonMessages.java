@@ -20,6 +20,8 @@ import com.refinitiv.eta.transport.ConnectionTypes;
 
 import io.mdhub.common.rwf.eta.EtaMsgReader;
 import io.mdhub.p2p.source.ServiceNames;
+import org.agrona.DirectBuffer;
+
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 
@@ -42,6 +44,9 @@ public final class JsonMessages
     /** A message the converter could not read; {@link #errorText()} says why. */
     public static final int ERROR = 4;
 
+    /** Conversions kept for sharing: an update and its view cuts (most items have none or a few). */
+    static final int SHARED_ENTRIES = 4;
+
     private static final String PONG_JSON = "[{\"Type\":\"Pong\"}]";
 
     private final DataDictionary dictionary;
@@ -61,6 +66,11 @@ public final class JsonMessages
     private java.nio.ByteBuffer rwfCopy = java.nio.ByteBuffer.allocate(4096);
     private final java.nio.ByteBuffer noPayload = java.nio.ByteBuffer.allocate(8);
     private final EtaMsgReader reader = new EtaMsgReader();
+    private final SharedJson[] sharedEntries = new SharedJson[SHARED_ENTRIES];
+    private final ByteBuf sharedScratch = io.netty.buffer.Unpooled.buffer(1024);
+    private byte[] sharedBytes = new byte[1024];
+    private int nextShared;
+    private long sharedConversions;
     private String errorText = "";
 
     /**
@@ -86,6 +96,10 @@ public final class JsonMessages
             }
         };
         converter = build(-1);
+        for (int i = 0; i < SHARED_ENTRIES; i++)
+        {
+            sharedEntries[i] = new SharedJson();
+        }
         parseOptions.setProtocolType(JsonProtocol.JSON_JPT_JSON2);
         decodeOptions.setJsonProtocolType(JsonProtocol.JSON_JPT_JSON2);
         toJsonOptions.setJsonProtocolType(JsonProtocol.JSON_JPT_JSON2);
@@ -277,6 +291,60 @@ public final class JsonMessages
             out.writeByte(data.get(i));
         }
         return out.writeByte(']');
+    }
+
+    /**
+     * The JSON of one RWF message without its stream id, for every JSON consumer of it: converted once, then each
+     * consumer's frame is {@code [{"ID":<its stream>} + this + {@code ]}. The last {@value #SHARED_ENTRIES}
+     * conversions are kept by the message's bytes (a stream id aside), so the consumers of an update and of its view
+     * cuts share theirs; equal bytes convert to equal JSON, so nothing needs telling when a message is new.
+     *
+     * @param source holding the message.
+     * @param offset its first byte.
+     * @param length its length.
+     * @return the JSON after the stream id (from the comma that follows it), or null when it does not convert.
+     */
+    public SharedJson shared(final DirectBuffer source, final int offset, final int length)
+    {
+        for (final SharedJson entry : sharedEntries)
+        {
+            if (entry.isFor(source, offset, length))
+            {
+                return entry;
+            }
+        }
+        if (sharedBytes.length < length)
+        {
+            sharedBytes = new byte[Math.max(length, sharedBytes.length * 2)];
+        }
+        source.getBytes(offset, sharedBytes, 0, length);
+        final ByteBuf rwf = sharedScratch.clear();
+        rwf.writeBytes(sharedBytes, 0, length);
+        rwf.setInt(4, 0); // the stream id, written per consumer
+        final ByteBuf json = toJson(io.netty.buffer.UnpooledByteBufAllocator.DEFAULT, rwf, 0, length);
+        if (null == json)
+        {
+            return null;
+        }
+        try
+        {
+            sharedConversions++;
+            final SharedJson entry = sharedEntries[nextShared];
+            nextShared = (nextShared + 1) % SHARED_ENTRIES;
+            return entry.set(source, offset, length, json) ? entry : null;
+        }
+        finally
+        {
+            json.release();
+        }
+    }
+
+    /**
+     * @return RWF messages converted once for all their JSON consumers so far.
+     */
+    public long sharedConversions()
+    {
+        return sharedConversions;
     }
 
     /**

@@ -3,11 +3,14 @@ package io.mdhub.p2p.websocket;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 
+import org.agrona.DirectBuffer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import io.mdhub.common.ripc.MessageCopyWriter;
 import io.mdhub.common.ripc.RipcSession;
 import io.mdhub.common.ripc.RipcVersion;
+import io.mdhub.common.rwf.RwfMsgDescriptor;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelDuplexHandler;
 import io.netty.channel.ChannelHandlerContext;
@@ -23,7 +26,7 @@ import io.netty.handler.codec.http.websocketx.WebSocketServerProtocolHandler;
  * up as one RWF message, a ping is answered with a pong, and each RWF message the session writes goes out as one
  * JSON text frame. The session sees the completed WebSocket handshake as it sees a completed RIPC handshake.
  */
-final class JsonWebSocketAdapter extends ChannelDuplexHandler
+final class JsonWebSocketAdapter extends ChannelDuplexHandler implements MessageCopyWriter
 {
     private static final Logger LOG = LoggerFactory.getLogger(JsonWebSocketAdapter.class);
     private static final int PING_TIMEOUT_SECONDS = 30;
@@ -31,12 +34,47 @@ final class JsonWebSocketAdapter extends ChannelDuplexHandler
     private final JsonMessages messages;
     private final int maxMessageBytes;
     private final WebSocketCounters counters;
+    private ChannelHandlerContext ctx;
 
     JsonWebSocketAdapter(final JsonMessages messages, final int maxMessageBytes, final WebSocketCounters counters)
     {
         this.messages = messages;
         this.maxMessageBytes = maxMessageBytes;
         this.counters = counters;
+    }
+
+    @Override
+    public void handlerAdded(final ChannelHandlerContext ctx)
+    {
+        this.ctx = ctx;
+    }
+
+    /**
+     * An update or status for one of this consumer's streams: its JSON is converted once for every JSON consumer of
+     * the worker and only the stream id is written per consumer.
+     */
+    @Override
+    public boolean writePackedCopy(
+        final DirectBuffer source, final int offset, final int length, final int patchOffset, final int patchValue)
+    {
+        if (RwfMsgDescriptor.STREAM_ID_OFFSET != patchOffset || null == ctx)
+        {
+            return false;
+        }
+        final long conversions = messages.sharedConversions();
+        final SharedJson json = messages.shared(source, offset, length);
+        if (conversions != messages.sharedConversions())
+        {
+            counters.onJsonConversion();
+        }
+        if (null == json)
+        {
+            return false; // written as a message instead, which counts and logs what does not convert
+        }
+        counters.onFrameOut();
+        ctx.write(new TextWebSocketFrame(json.writeFrame(ctx.alloc().buffer(json.frameLength()), patchValue)),
+            ctx.voidPromise());
+        return true;
     }
 
     @Override

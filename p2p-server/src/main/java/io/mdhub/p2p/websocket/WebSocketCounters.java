@@ -17,6 +17,7 @@ final class WebSocketCounters implements AutoCloseable
     private final AtomicCounter framesOut;
     private final AtomicCounter badMessages;
     private final AtomicCounter notConverted;
+    private final AtomicCounter jsonConversions;
     private final LogSummary badMessageLog;
 
     WebSocketCounters(final CountersManager countersManager, final String component)
@@ -31,6 +32,8 @@ final class WebSocketCounters implements AutoCloseable
             MdCounters.P2P_WEBSOCKET_BAD_MESSAGES_TYPE_ID);
         notConverted = countersManager.newCounter("p2p-websocket-not-converted:" + component,
             MdCounters.P2P_WEBSOCKET_NOT_CONVERTED_TYPE_ID);
+        jsonConversions = countersManager.newCounter("p2p-websocket-json-conversions:" + component,
+            MdCounters.P2P_WEBSOCKET_JSON_CONVERSIONS_TYPE_ID);
         badMessageLog = new LogSummary(LoggerFactory.getLogger(JsonWebSocketAdapter.class), component,
             "refused WebSocket messages", 1);
     }
@@ -65,6 +68,11 @@ final class WebSocketCounters implements AutoCloseable
         notConverted.increment();
     }
 
+    void onJsonConversion()
+    {
+        jsonConversions.increment();
+    }
+
     long badMessages()
     {
         return badMessages.get();
@@ -79,5 +87,6 @@ final class WebSocketCounters implements AutoCloseable
         framesOut.close();
         badMessages.close();
         notConverted.close();
+        jsonConversions.close();
     }
 }

@@ -1,0 +1,131 @@
+package io.mdhub.p2p.websocket;
+
+import org.agrona.DirectBuffer;
+import org.agrona.MutableDirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+
+import io.mdhub.common.rwf.RwfMsgDescriptor;
+import io.netty.buffer.ByteBuf;
+
+/**
+ * One RWF message's JSON without its stream id, kept with the message's bytes so that the next consumer of the same
+ * message reuses it. The bytes are compared whole except the stream id, which differs per consumer.
+ */
+public final class SharedJson
+{
+    private static final byte[] ID_PREFIX = "{\"ID\":".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+
+    private final MutableDirectBuffer rwf = new UnsafeBuffer(new byte[1024]);
+    private int rwfLength = -1;
+    private byte[] afterId = new byte[1024];
+    private int afterIdLength;
+
+    boolean isFor(final DirectBuffer source, final int offset, final int length)
+    {
+        if (length != rwfLength)
+        {
+            return false;
+        }
+        final int idEnd = RwfMsgDescriptor.STREAM_ID_OFFSET + 4;
+        return equalFrom(source, offset, 0, Math.min(RwfMsgDescriptor.STREAM_ID_OFFSET, length)) &&
+            (length <= idEnd || equalFrom(source, offset, idEnd, length));
+    }
+
+    private boolean equalFrom(final DirectBuffer source, final int offset, final int from, final int length)
+    {
+        for (int i = from; i < length; i++)
+        {
+            if (rwf.getByte(i) != source.getByte(offset + i))
+            {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * @return false when the JSON does not start with its stream id (nothing to share).
+     */
+    boolean set(final DirectBuffer source, final int offset, final int length, final ByteBuf json)
+    {
+        rwfLength = -1;
+        // json is [ {"ID":n,...} ]: keep from the comma after the id to the object's end
+        final int start = json.readerIndex() + 1;
+        final int end = json.writerIndex() - 1;
+        for (int i = 0; i < ID_PREFIX.length; i++)
+        {
+            if (start + i >= end || json.getByte(start + i) != ID_PREFIX[i])
+            {
+                return false;
+            }
+        }
+        int comma = start + ID_PREFIX.length;
+        while (comma < end && ',' != json.getByte(comma) && '}' != json.getByte(comma))
+        {
+            comma++;
+        }
+        afterIdLength = end - comma;
+        if (afterId.length < afterIdLength)
+        {
+            afterId = new byte[Math.max(afterIdLength, afterId.length * 2)];
+        }
+        json.getBytes(comma, afterId, 0, afterIdLength);
+        if (rwf.capacity() < length)
+        {
+            rwf.wrap(new byte[Math.max(length, rwf.capacity() * 2)]);
+        }
+        rwf.putBytes(0, source, offset, length);
+        rwfLength = length;
+        return true;
+    }
+
+    /**
+     * Write {@code [{"ID":streamId} and the shared JSON and {@code ]}.
+     *
+     * @param out      the frame's buffer.
+     * @param streamId the consumer's stream.
+     * @return out.
+     */
+    public ByteBuf writeFrame(final ByteBuf out, final int streamId)
+    {
+        out.writeByte('[');
+        out.writeBytes(ID_PREFIX);
+        writeInt(out, streamId);
+        out.writeBytes(afterId, 0, afterIdLength);
+        return out.writeByte(']');
+    }
+
+    /**
+     * @return bytes of a frame for a stream id of up to 11 characters.
+     */
+    public int frameLength()
+    {
+        return 2 + ID_PREFIX.length + 11 + afterIdLength;
+    }
+
+    private static void writeInt(final ByteBuf out, final int value)
+    {
+        if (value < 0)
+        {
+            out.writeByte('-');
+            writeDigits(out, -(long)value);
+        }
+        else
+        {
+            writeDigits(out, value);
+        }
+    }
+
+    private static void writeDigits(final ByteBuf out, final long value)
+    {
+        long divisor = 1;
+        while (divisor * 10 <= value)
+        {
+            divisor *= 10;
+        }
+        for (long d = divisor; d > 0; d /= 10)
+        {
+            out.writeByte((int)('0' + (value / d) % 10));
+        }
+    }
+}
