@@ -22,7 +22,7 @@ class BenchmarkSmokeTest
     private static final Class<?>[] BENCHMARKS =
         {RwfFlyweightBenchmark.class, EtaFullDecodeBenchmark.class, CachedImageBenchmark.class,
             io.mdhub.benchmarks.orders.OrderPairBenchmark.class, io.mdhub.benchmarks.ripc.RipcFrameBenchmark.class,
-            io.mdhub.benchmarks.fanout.FanOutCopyBenchmark.class,
+            io.mdhub.benchmarks.fanout.FanOutCopyBenchmark.class, io.mdhub.benchmarks.fanout.JsonFanOutBenchmark.class,
             io.mdhub.benchmarks.backbone.BackboneIpcBenchmark.class,
             io.mdhub.benchmarks.backbone.ItemUpdateCodecBenchmark.class,
             io.mdhub.benchmarks.fix.FixOrderParserBenchmark.class, io.mdhub.benchmarks.gate.CalibrationBenchmark.class};

@@ -19,6 +19,7 @@ import com.refinitiv.eta.json.converter.ServiceNameIdConverter;
 import com.refinitiv.eta.transport.ConnectionTypes;
 
 import io.mdhub.common.rwf.eta.EtaMsgReader;
+import io.mdhub.common.rwf.RwfMsgDescriptor;
 import io.mdhub.p2p.source.ServiceNames;
 import org.agrona.DirectBuffer;
 
@@ -67,8 +68,6 @@ public final class JsonMessages
     private final java.nio.ByteBuffer noPayload = java.nio.ByteBuffer.allocate(8);
     private final EtaMsgReader reader = new EtaMsgReader();
     private final SharedJson[] sharedEntries = new SharedJson[SHARED_ENTRIES];
-    private final ByteBuf sharedScratch = io.netty.buffer.Unpooled.buffer(1024);
-    private byte[] sharedBytes = new byte[1024];
     private int nextShared;
     private long sharedConversions;
     private String errorText = "";
@@ -254,18 +253,46 @@ public final class JsonMessages
      */
     public ByteBuf toJson(final ByteBufAllocator allocator, final ByteBuf rwf, final int index, final int length)
     {
-        error.clear();
-        // the converter reads field data through the buffer's backing array: the message goes onto a heap buffer
+        rwf.getBytes(index, heapCopy(length), 0, length);
+        if (!convert(length))
+        {
+            return null;
+        }
+        // a frame holds an array of messages, as ETA's clients and the WebSocket API's examples read every frame
+        final ByteBuf out = allocator.buffer(json.length() + 2);
+        out.writeByte('[');
+        final java.nio.ByteBuffer data = json.data();
+        for (int i = json.position(), end = json.position() + json.length(); i < end; i++)
+        {
+            out.writeByte(data.get(i));
+        }
+        return out.writeByte(']');
+    }
+
+    /**
+     * @return the heap array the next conversion reads its RWF message from: the converter reads field data through
+     * a buffer's backing array.
+     */
+    private byte[] heapCopy(final int length)
+    {
         if (rwfCopy.capacity() < length)
         {
             rwfCopy = java.nio.ByteBuffer.allocate(Math.max(length, rwfCopy.capacity() * 2));
         }
         rwfCopy.clear();
-        rwf.getBytes(index, rwfCopy.array(), 0, length);
+        return rwfCopy.array();
+    }
+
+    /**
+     * Convert the RWF message in the heap copy; the JSON is then in {@link #json}.
+     */
+    private boolean convert(final int length)
+    {
+        error.clear();
         if (CodecReturnCodes.SUCCESS != reader.read(rwfCopy, 0, length))
         {
             errorText = "RWF message not decoded";
-            return null;
+            return false;
         }
         json.clear();
         final com.refinitiv.eta.codec.Msg msg = reader.msg();
@@ -280,17 +307,9 @@ public final class JsonMessages
             CodecReturnCodes.SUCCESS != converter.getJsonBuffer(json, getJsonOptions, error))
         {
             errorText = "not converted to JSON: " + error.getText();
-            return null;
+            return false;
         }
-        // a frame holds an array of messages, as ETA's clients and the WebSocket API's examples read every frame
-        final ByteBuf out = allocator.buffer(json.length() + 2);
-        out.writeByte('[');
-        final java.nio.ByteBuffer data = json.data();
-        for (int i = json.position(), end = json.position() + json.length(); i < end; i++)
-        {
-            out.writeByte(data.get(i));
-        }
-        return out.writeByte(']');
+        return true;
     }
 
     /**
@@ -313,30 +332,19 @@ public final class JsonMessages
                 return entry;
             }
         }
-        if (sharedBytes.length < length)
+        source.getBytes(offset, heapCopy(length), 0, length);
+        if (length >= RwfMsgDescriptor.STREAM_ID_OFFSET + 4)
         {
-            sharedBytes = new byte[Math.max(length, sharedBytes.length * 2)];
+            rwfCopy.putInt(RwfMsgDescriptor.STREAM_ID_OFFSET, 0); // the stream id, written per consumer
         }
-        source.getBytes(offset, sharedBytes, 0, length);
-        final ByteBuf rwf = sharedScratch.clear();
-        rwf.writeBytes(sharedBytes, 0, length);
-        rwf.setInt(4, 0); // the stream id, written per consumer
-        final ByteBuf json = toJson(io.netty.buffer.UnpooledByteBufAllocator.DEFAULT, rwf, 0, length);
-        if (null == json)
+        if (!convert(length))
         {
             return null;
         }
-        try
-        {
-            sharedConversions++;
-            final SharedJson entry = sharedEntries[nextShared];
-            nextShared = (nextShared + 1) % SHARED_ENTRIES;
-            return entry.set(source, offset, length, json) ? entry : null;
-        }
-        finally
-        {
-            json.release();
-        }
+        sharedConversions++;
+        final SharedJson entry = sharedEntries[nextShared];
+        nextShared = (nextShared + 1) % SHARED_ENTRIES;
+        return entry.set(source, offset, length, json.data(), json.position(), json.length()) ? entry : null;
     }
 
     /**

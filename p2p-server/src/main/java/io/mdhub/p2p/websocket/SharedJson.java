@@ -44,23 +44,29 @@ public final class SharedJson
     }
 
     /**
+     * @param source     holding the RWF message.
+     * @param offset     its first byte.
+     * @param length     its length.
+     * @param json       the message's JSON, {@code {"ID":n,...}}.
+     * @param start      the JSON's first byte.
+     * @param jsonLength the JSON's length.
      * @return false when the JSON does not start with its stream id (nothing to share).
      */
-    boolean set(final DirectBuffer source, final int offset, final int length, final ByteBuf json)
+    boolean set(
+        final DirectBuffer source, final int offset, final int length, final java.nio.ByteBuffer json,
+        final int start, final int jsonLength)
     {
         rwfLength = -1;
-        // json is [ {"ID":n,...} ]: keep from the comma after the id to the object's end
-        final int start = json.readerIndex() + 1;
-        final int end = json.writerIndex() - 1;
+        final int end = start + jsonLength;
         for (int i = 0; i < ID_PREFIX.length; i++)
         {
-            if (start + i >= end || json.getByte(start + i) != ID_PREFIX[i])
+            if (start + i >= end || json.get(start + i) != ID_PREFIX[i])
             {
                 return false;
             }
         }
         int comma = start + ID_PREFIX.length;
-        while (comma < end && ',' != json.getByte(comma) && '}' != json.getByte(comma))
+        while (comma < end && ',' != json.get(comma) && '}' != json.get(comma))
         {
             comma++;
         }
@@ -69,7 +75,10 @@ public final class SharedJson
         {
             afterId = new byte[Math.max(afterIdLength, afterId.length * 2)];
         }
-        json.getBytes(comma, afterId, 0, afterIdLength);
+        for (int i = 0; i < afterIdLength; i++)
+        {
+            afterId[i] = json.get(comma + i);
+        }
         if (rwf.capacity() < length)
         {
             rwf.wrap(new byte[Math.max(length, rwf.capacity() * 2)]);

@@ -1,0 +1,122 @@
+package io.mdhub.benchmarks.fanout;
+
+import org.agrona.concurrent.UnsafeBuffer;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.OperationsPerInvocation;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.TearDown;
+
+import io.mdhub.benchmarks.AbstractMdBenchmark;
+import io.mdhub.benchmarks.gate.NoAllocation;
+import io.mdhub.benchmarks.rwf.BenchmarkMessages;
+import io.mdhub.common.dictionary.DictionaryLoader;
+import io.mdhub.p2p.source.ServiceNames;
+import io.mdhub.p2p.websocket.JsonMessages;
+import io.mdhub.p2p.websocket.SharedJson;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+
+/**
+ * What a WebSocket API (JSON) consumer costs the p2p-server per update, beside {@link FanOutCopyBenchmark}'s RSSL
+ * copy: the update's conversion to JSON with ETA's converter, done once per update for all the JSON consumers of a
+ * worker, and each consumer's frame, which writes only its stream id around the shared JSON. The captured 57-byte
+ * level-1 update; its conversions alternate between more distinct updates than the worker keeps, so every call of
+ * {@link #convertOncePerUpdate()} converts.
+ */
+public class JsonFanOutBenchmark extends AbstractMdBenchmark
+{
+    /**
+     * Frames per invocation of {@link #frameForOneJsonWatcher()}.
+     */
+    public static final int BATCH = 64;
+
+    private static final int DISTINCT_UPDATES = 8;
+
+    private final UnsafeBuffer[] updates = new UnsafeBuffer[DISTINCT_UPDATES];
+    private JsonMessages json;
+    private SharedJson shared;
+    private ByteBuf frame;
+    private int next;
+    private int streamId;
+
+    /**
+     * Build the worker's converter and the updates.
+     */
+    @Setup(Level.Trial)
+    public void setUp()
+    {
+        json = new JsonMessages(DictionaryLoader.loadBundled(), new OneService());
+        for (int i = 0; i < DISTINCT_UPDATES; i++)
+        {
+            final byte[] bytes = BenchmarkMessages.LEVEL1_UPDATE.clone();
+            bytes[bytes.length - 1] = (byte)i; // the last field's value differs
+            updates[i] = BenchmarkMessages.direct(bytes);
+        }
+        shared = json.shared(updates[0], 0, updates[0].capacity());
+        if (null == shared)
+        {
+            throw new IllegalStateException("the update does not convert: " + json.errorText());
+        }
+        frame = Unpooled.directBuffer(shared.frameLength() * BATCH);
+    }
+
+    /**
+     * Release the frame buffer.
+     */
+    @TearDown(Level.Trial)
+    public void tearDown()
+    {
+        frame.release();
+    }
+
+    /**
+     * @return a length from the conversion.
+     */
+    @Benchmark
+    public int convertOncePerUpdate()
+    {
+        final UnsafeBuffer update = updates[next];
+        next = (next + 1) % DISTINCT_UPDATES;
+        final SharedJson converted = json.shared(update, 0, update.capacity());
+        return null == converted ? -1 : converted.frameLength();
+    }
+
+    /**
+     * @return the bytes written.
+     */
+    @Benchmark
+    @OperationsPerInvocation(BATCH)
+    @NoAllocation
+    public int frameForOneJsonWatcher()
+    {
+        frame.clear();
+        final int watcherStreamId = ++streamId;
+        for (int i = 0; i < BATCH; i++)
+        {
+            shared.writeFrame(frame, watcherStreamId);
+        }
+        return frame.readableBytes();
+    }
+
+    private static final class OneService implements ServiceNames
+    {
+        @Override
+        public int serviceId(final String name)
+        {
+            return "DIRECT_FEED".equals(name) ? 1 : -1;
+        }
+
+        @Override
+        public String serviceName(final int serviceId)
+        {
+            return 1 == serviceId ? "DIRECT_FEED" : null;
+        }
+
+        @Override
+        public int defaultServiceId()
+        {
+            return 1;
+        }
+    }
+}
