@@ -57,6 +57,27 @@ public final class P2pConfiguration
     public static final int WEBSOCKET_PORT_DEFAULT = -1;
 
     /**
+     * How long a WebSocket API connection may send nothing (a message, or a pong to the server's pings) before it is
+     * closed; the server pings a connection it has written nothing to for a third of it. A duration.
+     */
+    public static final String WEBSOCKET_PING_TIMEOUT_PROP_NAME = "mdhub.p2p.websocket.ping.timeout";
+
+    /**
+     * Default of {@link #WEBSOCKET_PING_TIMEOUT_PROP_NAME}: 30 s, an ADS's default.
+     */
+    public static final long WEBSOCKET_PING_TIMEOUT_DEFAULT_NS = TimeUnit.SECONDS.toNanos(30);
+
+    /**
+     * Shortest {@link #WEBSOCKET_PING_TIMEOUT_PROP_NAME}.
+     */
+    public static final long WEBSOCKET_PING_TIMEOUT_MIN_NS = TimeUnit.SECONDS.toNanos(3);
+
+    /**
+     * Longest {@link #WEBSOCKET_PING_TIMEOUT_PROP_NAME}.
+     */
+    public static final long WEBSOCKET_PING_TIMEOUT_MAX_NS = TimeUnit.HOURS.toNanos(1);
+
+    /**
      * Fan-out workers: event loops, each owning a share of the consumer connections, its own watchlist and its own
      * item source.
      */
@@ -352,6 +373,15 @@ public final class P2pConfiguration
     {
         return ConfigValues.getSize(
             MAX_OUTPUT_BYTES_PROP_NAME, MAX_OUTPUT_BYTES_DEFAULT, 64 * 1024, 1024 * 1024 * 1024);
+    }
+
+    /**
+     * @return {@link #WEBSOCKET_PING_TIMEOUT_PROP_NAME} in nanoseconds.
+     */
+    public static long webSocketPingTimeoutNs()
+    {
+        return ConfigValues.getDurationNs(WEBSOCKET_PING_TIMEOUT_PROP_NAME, WEBSOCKET_PING_TIMEOUT_DEFAULT_NS,
+            WEBSOCKET_PING_TIMEOUT_MIN_NS, WEBSOCKET_PING_TIMEOUT_MAX_NS);
     }
 
     /**

@@ -29,6 +29,7 @@ public abstract class P2pConnectionSettings<T extends P2pConnectionSettings<T>> 
     private String bindAddress = P2pConfiguration.bindAddress();
     private int port = P2pConfiguration.port();
     private int webSocketPort = P2pConfiguration.webSocketPort();
+    private long webSocketPingTimeoutNs = P2pConfiguration.webSocketPingTimeoutNs();
     private int workers = P2pConfiguration.workers();
     private int outputPoolChunkSize = P2pConfiguration.outputPoolChunkSize();
     private PooledByteBufAllocator outputAllocator;
@@ -67,6 +68,8 @@ public abstract class P2pConnectionSettings<T extends P2pConnectionSettings<T>> 
         requirePositive(P2pConfiguration.LOGIN_TIMEOUT_PROP_NAME, loginTimeoutNs);
         requirePositive(P2pConfiguration.FLUSH_INTERVAL_PROP_NAME, flushIntervalNs);
         requireRange(P2pConfiguration.WEBSOCKET_PORT_PROP_NAME, webSocketPort, -1, 65_535);
+        requireRange(P2pConfiguration.WEBSOCKET_PING_TIMEOUT_PROP_NAME, webSocketPingTimeoutNs,
+            P2pConfiguration.WEBSOCKET_PING_TIMEOUT_MIN_NS, P2pConfiguration.WEBSOCKET_PING_TIMEOUT_MAX_NS);
     }
 
     /**
@@ -183,6 +186,25 @@ public abstract class P2pConnectionSettings<T extends P2pConnectionSettings<T>> 
     public int webSocketPort()
     {
         return webSocketPort;
+    }
+
+    /**
+     * @param webSocketPingTimeoutNs how long a WebSocket API connection may send nothing before it is closed.
+     * @return this.
+     */
+    public T webSocketPingTimeoutNs(final long webSocketPingTimeoutNs)
+    {
+        checkNotConcluded();
+        this.webSocketPingTimeoutNs = webSocketPingTimeoutNs;
+        return self();
+    }
+
+    /**
+     * @return how long a WebSocket API connection may send nothing before it is closed.
+     */
+    public long webSocketPingTimeoutNs()
+    {
+        return webSocketPingTimeoutNs;
     }
 
     /**

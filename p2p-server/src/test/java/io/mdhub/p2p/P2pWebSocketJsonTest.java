@@ -13,6 +13,7 @@ import java.net.http.WebSocketHandshakeException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -134,6 +135,41 @@ class P2pWebSocketJsonTest
 
         loggedIn("tr_json2");
         assertEquals(1, server.context().counters().connectionsActive().get(), "an upgraded connection is one");
+    }
+
+    @Test
+    void aQuietClientIsPingedAndOneThatAnswersNothingIsClosedAtThePingTimeout() throws Exception
+    {
+        server.close();
+        server = P2pServer.launch(new P2pServer.Context()
+            .port(0)
+            .webSocketPort(0)
+            .webSocketPingTimeoutNs(TimeUnit.SECONDS.toNanos(3))
+            .componentName("p2p-websocket-ping-test")
+            .itemSourceFactory(source));
+        final JsonWebSocketClient answering = loggedIn("tr_json2");
+        final JsonWebSocketClient silent = loggedIn("tr_json2");
+
+        final long startNs = System.nanoTime();
+        while (System.nanoTime() - startNs < TimeUnit.SECONDS.toNanos(5))
+        {
+            final JsonNode message = answering.next();
+            assertEquals("Ping", message.path("Type").asText(), message::toString);
+            answering.send("[{\"Type\":\"Pong\"}]");
+        }
+        assertEquals("Ping", silent.next().path("Type").asText(), "a quiet connection is pinged");
+        final String close = silent.awaitClose();
+        assertTrue(null != close && close.contains("ping timeout"), "closed: " + close);
+        assertEquals(1, counter("p2p-websocket-ping-timeouts"));
+
+        answering.send("[{\"Type\":\"Ping\"}]");
+        JsonNode reply;
+        do
+        {
+            reply = answering.next();
+        }
+        while ("Ping".equals(reply.path("Type").asText()));
+        assertEquals("Pong", reply.path("Type").asText(), "the answering connection stays up");
     }
 
     @Test

@@ -327,6 +327,12 @@ public final class MdCounters
     public static final int P2P_WEBSOCKET_JSON_CONVERSIONS_TYPE_ID = 20_245;
 
     /**
+     * p2p-server: WebSocket API connections closed because they sent nothing (not even a pong) within
+     * {@code mdhub.p2p.websocket.ping.timeout}; each logged.
+     */
+    public static final int P2P_WEBSOCKET_PING_TIMEOUTS_TYPE_ID = 20_246;
+
+    /**
      * Backbone: messages skipped as malformed or of an unknown schema/template, per stream reader.
      */
     public static final int BACKBONE_MALFORMED_TYPE_ID = 20_300;

@@ -49,6 +49,7 @@ public final class JsonMessages
     static final int SHARED_ENTRIES = 4;
 
     private static final String PONG_JSON = "[{\"Type\":\"Pong\"}]";
+    private static final String PING_JSON = "[{\"Type\":\"Ping\"}]";
 
     private final DataDictionary dictionary;
     private final ServiceNames services;
@@ -353,6 +354,17 @@ public final class JsonMessages
     public long sharedConversions()
     {
         return sharedConversions;
+    }
+
+    /**
+     * @param allocator for the bytes.
+     * @return the server's ping.
+     */
+    public static ByteBuf ping(final ByteBufAllocator allocator)
+    {
+        final ByteBuf out = allocator.buffer(PING_JSON.length());
+        out.writeCharSequence(PING_JSON, java.nio.charset.StandardCharsets.US_ASCII);
+        return out;
     }
 
     /**

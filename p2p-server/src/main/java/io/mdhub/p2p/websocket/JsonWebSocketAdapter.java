@@ -20,6 +20,8 @@ import io.netty.handler.codec.http.websocketx.CloseWebSocketFrame;
 import io.netty.handler.codec.http.websocketx.TextWebSocketFrame;
 import io.netty.handler.codec.http.websocketx.WebSocketCloseStatus;
 import io.netty.handler.codec.http.websocketx.WebSocketServerProtocolHandler;
+import io.netty.handler.timeout.IdleState;
+import io.netty.handler.timeout.IdleStateEvent;
 
 /**
  * Between a JSON WebSocket and the worker's {@code ConsumerSession}: each OMM message of a client's text frame goes
@@ -80,6 +82,11 @@ final class JsonWebSocketAdapter extends ChannelDuplexHandler implements Message
     @Override
     public void userEventTriggered(final ChannelHandlerContext ctx, final Object evt)
     {
+        if (evt instanceof IdleStateEvent)
+        {
+            onIdle(ctx, (IdleStateEvent)evt);
+            return;
+        }
         if (evt instanceof WebSocketServerProtocolHandler.HandshakeComplete)
         {
             final WebSocketServerProtocolHandler.HandshakeComplete handshake =
@@ -117,6 +124,22 @@ final class JsonWebSocketAdapter extends ChannelDuplexHandler implements Message
         else
         {
             ctx.fireChannelRead(msg);
+        }
+    }
+
+    private void onIdle(final ChannelHandlerContext ctx, final IdleStateEvent idle)
+    {
+        if (IdleState.WRITER_IDLE == idle.state())
+        {
+            ctx.writeAndFlush(new TextWebSocketFrame(JsonMessages.ping(ctx.alloc())), ctx.voidPromise());
+        }
+        else if (IdleState.READER_IDLE == idle.state())
+        {
+            counters.onPingTimeout();
+            LOG.info("WebSocket connection {}: nothing received within the ping timeout, closed",
+                ctx.channel().remoteAddress());
+            ctx.writeAndFlush(new CloseWebSocketFrame(WebSocketCloseStatus.POLICY_VIOLATION, "ping timeout"))
+                .addListener(io.netty.channel.ChannelFutureListener.CLOSE);
         }
     }
 

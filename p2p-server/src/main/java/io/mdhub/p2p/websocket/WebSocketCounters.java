@@ -18,6 +18,7 @@ final class WebSocketCounters implements AutoCloseable
     private final AtomicCounter badMessages;
     private final AtomicCounter notConverted;
     private final AtomicCounter jsonConversions;
+    private final AtomicCounter pingTimeouts;
     private final LogSummary badMessageLog;
 
     WebSocketCounters(final CountersManager countersManager, final String component)
@@ -34,6 +35,8 @@ final class WebSocketCounters implements AutoCloseable
             MdCounters.P2P_WEBSOCKET_NOT_CONVERTED_TYPE_ID);
         jsonConversions = countersManager.newCounter("p2p-websocket-json-conversions:" + component,
             MdCounters.P2P_WEBSOCKET_JSON_CONVERSIONS_TYPE_ID);
+        pingTimeouts = countersManager.newCounter("p2p-websocket-ping-timeouts:" + component,
+            MdCounters.P2P_WEBSOCKET_PING_TIMEOUTS_TYPE_ID);
         badMessageLog = new LogSummary(LoggerFactory.getLogger(JsonWebSocketAdapter.class), component,
             "refused WebSocket messages", 1);
     }
@@ -68,6 +71,11 @@ final class WebSocketCounters implements AutoCloseable
         notConverted.increment();
     }
 
+    void onPingTimeout()
+    {
+        pingTimeouts.increment();
+    }
+
     void onJsonConversion()
     {
         jsonConversions.increment();
@@ -88,5 +96,6 @@ final class WebSocketCounters implements AutoCloseable
         badMessages.close();
         notConverted.close();
         jsonConversions.close();
+        pingTimeouts.close();
     }
 }

@@ -54,6 +54,7 @@ public final class WebSocketListener implements AutoCloseable
      * @param group           the fan-out workers' event loops.
      * @param bindAddress     the address to listen on.
      * @param port            the port, 0 for an ephemeral one.
+     * @param pingTimeoutNs   how long a connection may send nothing before it is closed.
      * @param jsonByLoop      each worker's JSON converter, by its event loop.
      * @param sessionHook     adds the worker's consumer session at the end of a new connection's pipeline.
      * @param countersManager where the WebSocket counters are allocated.
@@ -63,6 +64,7 @@ public final class WebSocketListener implements AutoCloseable
         final EventLoopGroup group,
         final String bindAddress,
         final int port,
+        final long pingTimeoutNs,
         final Function<EventLoop, JsonMessages> jsonByLoop,
         final Consumer<Channel> sessionHook,
         final CountersManager countersManager,
@@ -99,7 +101,7 @@ public final class WebSocketListener implements AutoCloseable
                             .addLast("websocket-subprotocols", new SubprotocolGate(counters))
                             .addLast("websocket", new WebSocketServerProtocolHandler(config))
                             .addLast("websocket-upgrade", new WebSocketUpgrade(
-                                converters.get(channel.eventLoop()), counters, sessionHook));
+                                converters.get(channel.eventLoop()), counters, sessionHook, pingTimeoutNs));
                     }
                 })
                 .bind(bindAddress, port).syncUninterruptibly().channel();

@@ -1,5 +1,6 @@
 package io.mdhub.p2p.websocket;
 
+import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
 import io.netty.buffer.Unpooled;
@@ -14,6 +15,7 @@ import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.websocketx.WebSocketServerProtocolHandler;
+import io.netty.handler.timeout.IdleStateHandler;
 import io.netty.util.CharsetUtil;
 import io.netty.util.ReferenceCountUtil;
 
@@ -27,12 +29,18 @@ final class WebSocketUpgrade extends ChannelInboundHandlerAdapter
     private final JsonMessages json;
     private final WebSocketCounters counters;
     private final Consumer<Channel> sessionHook;
+    private final long pingTimeoutNs;
 
-    WebSocketUpgrade(final JsonMessages json, final WebSocketCounters counters, final Consumer<Channel> sessionHook)
+    WebSocketUpgrade(
+        final JsonMessages json,
+        final WebSocketCounters counters,
+        final Consumer<Channel> sessionHook,
+        final long pingTimeoutNs)
     {
         this.json = json;
         this.counters = counters;
         this.sessionHook = sessionHook;
+        this.pingTimeoutNs = pingTimeoutNs;
     }
 
     @Override
@@ -59,6 +67,9 @@ final class WebSocketUpgrade extends ChannelInboundHandlerAdapter
         {
             ctx.pipeline().addAfter(ctx.name(), "websocket-json",
                 new JsonWebSocketAdapter(json, WebSocketListener.MAX_MESSAGE_BYTES, counters));
+            // silence both ways: a ping after a third of the timeout without output, a close after it without input
+            ctx.pipeline().addAfter(ctx.name(), "websocket-idle", new IdleStateHandler(
+                pingTimeoutNs, pingTimeoutNs / 3, 0, TimeUnit.NANOSECONDS));
             sessionHook.accept(ctx.channel());
             ctx.pipeline().remove(this);
         }
