@@ -105,7 +105,8 @@ public final class P2pServer implements AutoCloseable
             }
             webSocket = ctx.webSocketPort() < 0 ? null : new WebSocketListener(ctx.eventLoopGroup(),
                 ctx.bindAddress(), ctx.webSocketPort(), ctx.webSocketPingTimeoutNs(),
-                (loop) -> new JsonMessages(ctx.dictionarySupplier().get(), workerByLoop.get(loop)),
+                (loop) -> new JsonMessages(ctx.dictionarySupplier().get(), workerByLoop.get(loop),
+                    (int)Math.max(1, TimeUnit.NANOSECONDS.toSeconds(ctx.webSocketPingTimeoutNs()))),
                 (channel) -> initChannel(channel, FlushProfile.LATENCY), ctx.countersManager(), ctx.componentName());
             for (final FanOutWorker worker : workers)
             {

@@ -265,6 +265,7 @@ class P2pWebSocketJsonTest
         assertEquals("Refresh", login.path("Type").asText(), login::toString);
         assertEquals("Login", login.path("Domain").asText(), login::toString);
         assertEquals("Open", login.path("State").path("Stream").asText(), login::toString);
+        assertTrue(login.path("Key").path("Elements").path("PingTimeout").asInt() > 0, login::toString);
         return client;
     }
 }

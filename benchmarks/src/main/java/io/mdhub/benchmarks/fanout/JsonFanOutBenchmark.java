@@ -46,7 +46,7 @@ public class JsonFanOutBenchmark extends AbstractMdBenchmark
     @Setup(Level.Trial)
     public void setUp()
     {
-        json = new JsonMessages(DictionaryLoader.loadBundled(), new OneService());
+        json = new JsonMessages(DictionaryLoader.loadBundled(), new OneService(), 30);
         for (int i = 0; i < DISTINCT_UPDATES; i++)
         {
             final byte[] bytes = BenchmarkMessages.LEVEL1_UPDATE.clone();

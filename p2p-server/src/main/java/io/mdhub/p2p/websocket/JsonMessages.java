@@ -4,6 +4,7 @@ import com.refinitiv.eta.codec.Buffer;
 import com.refinitiv.eta.codec.CodecFactory;
 import com.refinitiv.eta.codec.CodecReturnCodes;
 import com.refinitiv.eta.codec.DataDictionary;
+import com.refinitiv.eta.codec.MsgClasses;
 import com.refinitiv.eta.json.converter.ConverterFactory;
 import com.refinitiv.eta.json.converter.DecodeJsonMsgOptions;
 import com.refinitiv.eta.json.converter.GetJsonMsgOptions;
@@ -16,6 +17,7 @@ import com.refinitiv.eta.json.converter.JsonProtocol;
 import com.refinitiv.eta.json.converter.ParseJsonOptions;
 import com.refinitiv.eta.json.converter.RWFToJsonOptions;
 import com.refinitiv.eta.json.converter.ServiceNameIdConverter;
+import com.refinitiv.eta.rdm.DomainTypes;
 import com.refinitiv.eta.transport.ConnectionTypes;
 
 import io.mdhub.common.rwf.eta.EtaMsgReader;
@@ -52,6 +54,7 @@ public final class JsonMessages
     private static final String PING_JSON = "[{\"Type\":\"Ping\"}]";
 
     private final DataDictionary dictionary;
+    private final String pingTimeoutElement;
     private final ServiceNames services;
     private final ServiceNameIdConverter serviceConverter;
     private JsonConverter converter;
@@ -74,11 +77,13 @@ public final class JsonMessages
     private String errorText = "";
 
     /**
-     * @param dictionary the field dictionary that names the fields in JSON.
-     * @param services   the worker's services by name and id.
+     * @param dictionary         the field dictionary that names the fields in JSON.
+     * @param services           the worker's services by name and id.
+     * @param pingTimeoutSeconds the ping timeout the Login refresh tells a client, as an ADS's does.
      */
-    public JsonMessages(final DataDictionary dictionary, final ServiceNames services)
+    public JsonMessages(final DataDictionary dictionary, final ServiceNames services, final int pingTimeoutSeconds)
     {
+        this.pingTimeoutElement = "\"PingTimeout\":" + pingTimeoutSeconds;
         this.dictionary = dictionary;
         this.services = services;
         this.serviceConverter = new ServiceNameIdConverter()
@@ -259,6 +264,10 @@ public final class JsonMessages
         {
             return null;
         }
+        if (DomainTypes.LOGIN == reader.msg().domainType() && MsgClasses.REFRESH == reader.msg().msgClass())
+        {
+            return loginRefresh(allocator);
+        }
         // a frame holds an array of messages, as ETA's clients and the WebSocket API's examples read every frame
         final ByteBuf out = allocator.buffer(json.length() + 2);
         out.writeByte('[');
@@ -268,6 +277,38 @@ public final class JsonMessages
             out.writeByte(data.get(i));
         }
         return out.writeByte(']');
+    }
+
+    /**
+     * The Login refresh with the ping timeout in its key's Elements, where the WebSocket API's clients read how often
+     * to expect pings. Once per connection, so a string is fine here.
+     */
+    private ByteBuf loginRefresh(final ByteBufAllocator allocator)
+    {
+        final byte[] bytes = new byte[json.length()];
+        for (int i = 0; i < bytes.length; i++)
+        {
+            bytes[i] = json.data().get(json.position() + i);
+        }
+        final StringBuilder text = new StringBuilder(new String(bytes, java.nio.charset.StandardCharsets.UTF_8));
+        final int key = text.indexOf("\"Key\":{");
+        if (key >= 0)
+        {
+            final int keyBody = key + "\"Key\":{".length();
+            final int elements = text.indexOf("\"Elements\":{", keyBody);
+            if (elements >= 0)
+            {
+                final int at = elements + "\"Elements\":{".length();
+                text.insert(at, '}' == text.charAt(at) ? pingTimeoutElement : pingTimeoutElement + ",");
+            }
+            else
+            {
+                text.insert(keyBody, "\"Elements\":{" + pingTimeoutElement + "}" +
+                    ('}' == text.charAt(keyBody) ? "" : ","));
+            }
+        }
+        final byte[] out = ("[" + text + "]").getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        return allocator.buffer(out.length).writeBytes(out);
     }
 
     /**
