@@ -29,6 +29,7 @@ public abstract class P2pConnectionSettings<T extends P2pConnectionSettings<T>> 
     private String bindAddress = P2pConfiguration.bindAddress();
     private int port = P2pConfiguration.port();
     private int webSocketPort = P2pConfiguration.webSocketPort();
+    private boolean webSocketPageEnabled = P2pConfiguration.webSocketPageEnabled();
     private int workers = P2pConfiguration.workers();
     private int outputPoolChunkSize = P2pConfiguration.outputPoolChunkSize();
     private PooledByteBufAllocator outputAllocator;
@@ -183,6 +184,25 @@ public abstract class P2pConnectionSettings<T extends P2pConnectionSettings<T>> 
     public int webSocketPort()
     {
         return webSocketPort;
+    }
+
+    /**
+     * @param webSocketPageEnabled whether the WebSocket API's port serves the quote page.
+     * @return this.
+     */
+    public T webSocketPageEnabled(final boolean webSocketPageEnabled)
+    {
+        checkNotConcluded();
+        this.webSocketPageEnabled = webSocketPageEnabled;
+        return self();
+    }
+
+    /**
+     * @return whether the WebSocket API's port serves the quote page.
+     */
+    public boolean webSocketPageEnabled()
+    {
+        return webSocketPageEnabled;
     }
 
     /**

@@ -54,6 +54,7 @@ public final class WebSocketListener implements AutoCloseable
      * @param group           the fan-out workers' event loops.
      * @param bindAddress     the address to listen on.
      * @param port            the port, 0 for an ephemeral one.
+     * @param isPageServed    whether plain HTTP requests get the quote page ({@link StaticPage}) rather than 404.
      * @param jsonByLoop      each worker's JSON converter, by its event loop.
      * @param sessionHook     adds the worker's consumer session at the end of a new connection's pipeline.
      * @param countersManager where the WebSocket counters are allocated.
@@ -63,6 +64,7 @@ public final class WebSocketListener implements AutoCloseable
         final EventLoopGroup group,
         final String bindAddress,
         final int port,
+        final boolean isPageServed,
         final Function<EventLoop, JsonMessages> jsonByLoop,
         final Consumer<Channel> sessionHook,
         final CountersManager countersManager,
@@ -82,6 +84,7 @@ public final class WebSocketListener implements AutoCloseable
             .build();
         try
         {
+            final StaticPage page = isPageServed ? new StaticPage() : null;
             serverChannel = new ServerBootstrap()
                 .group(group)
                 .channel(RipcTransport.serverChannelClass(group))
@@ -97,9 +100,13 @@ public final class WebSocketListener implements AutoCloseable
                             .addLast("http", new HttpServerCodec())
                             .addLast("http-aggregator", new HttpObjectAggregator(MAX_HTTP_REQUEST_BYTES))
                             .addLast("websocket-subprotocols", new SubprotocolGate(counters))
-                            .addLast("websocket", new WebSocketServerProtocolHandler(config))
-                            .addLast("websocket-upgrade", new WebSocketUpgrade(
-                                converters.get(channel.eventLoop()), counters, sessionHook));
+                            .addLast("websocket", new WebSocketServerProtocolHandler(config));
+                        if (null != page)
+                        {
+                            channel.pipeline().addLast("websocket-page", page);
+                        }
+                        channel.pipeline().addLast("websocket-upgrade", new WebSocketUpgrade(
+                            converters.get(channel.eventLoop()), counters, sessionHook));
                     }
                 })
                 .bind(bindAddress, port).syncUninterruptibly().channel();
