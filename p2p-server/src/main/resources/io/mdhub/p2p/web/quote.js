@@ -9,6 +9,7 @@ const rows = new Map();   // item name -> row: {name, service, id, tr, cells: Ma
 const streams = new Map(); // stream ID -> row, for the streams open on this connection
 const fields = [];        // field columns, in the order first seen
 let socket = null;
+let reconnectTimer = 0;
 let isLoggedIn = false;
 let nextId = LOGIN_ID + 1;
 
@@ -43,11 +44,12 @@ function connect() {
     streams.clear();
     rows.forEach((row) => row.tr.classList.add("stale"));
     showStatus("disconnected (" + event.code + "), reconnecting in " + RECONNECT_MS / 1000 + " s");
-    setTimeout(connect, RECONNECT_MS);
+    reconnectTimer = setTimeout(connect, RECONNECT_MS);
   };
 }
 
 function reconnect() {
+  clearTimeout(reconnectTimer);
   if (socket) {
     socket.onclose = null;
     socket.close();
@@ -84,7 +86,7 @@ function onLogin(message) {
   const state = message.State || {};
   if (message.Type === "Refresh" && state.Stream === "Open" && state.Data === "Ok") {
     isLoggedIn = true;
-    showStatus("logged in as " + message.Key.Name);
+    showStatus("logged in as " + (message.Key || {}).Name);
     request(Array.from(rows.values()));
   } else if (state.Stream && state.Stream !== "Open") {
     isLoggedIn = false;
