@@ -78,6 +78,17 @@ public final class P2pConfiguration
     public static final long WEBSOCKET_PING_TIMEOUT_MAX_NS = TimeUnit.HOURS.toNanos(1);
 
     /**
+     * Whether the WebSocket API's port also serves the quote page ({@code GET /}): a browser page, held in the jar,
+     * that logs in over the same port and shows items updating live.
+     */
+    public static final String WEBSOCKET_PAGE_ENABLED_PROP_NAME = "mdhub.p2p.websocket.page.enabled";
+
+    /**
+     * Default of {@link #WEBSOCKET_PAGE_ENABLED_PROP_NAME}: served.
+     */
+    public static final boolean WEBSOCKET_PAGE_ENABLED_DEFAULT = true;
+
+    /**
      * Fan-out workers: event loops, each owning a share of the consumer connections, its own watchlist and its own
      * item source.
      */
@@ -332,6 +343,14 @@ public final class P2pConfiguration
     public static int webSocketPort()
     {
         return ConfigValues.getInt(WEBSOCKET_PORT_PROP_NAME, WEBSOCKET_PORT_DEFAULT, -1, 65_535);
+    }
+
+    /**
+     * @return whether the WebSocket API's port serves the quote page.
+     */
+    public static boolean webSocketPageEnabled()
+    {
+        return ConfigValues.getBoolean(WEBSOCKET_PAGE_ENABLED_PROP_NAME, WEBSOCKET_PAGE_ENABLED_DEFAULT);
     }
 
     /**

@@ -30,6 +30,7 @@ public abstract class P2pConnectionSettings<T extends P2pConnectionSettings<T>> 
     private int port = P2pConfiguration.port();
     private int webSocketPort = P2pConfiguration.webSocketPort();
     private long webSocketPingTimeoutNs = P2pConfiguration.webSocketPingTimeoutNs();
+    private boolean webSocketPageEnabled = P2pConfiguration.webSocketPageEnabled();
     private int workers = P2pConfiguration.workers();
     private int outputPoolChunkSize = P2pConfiguration.outputPoolChunkSize();
     private PooledByteBufAllocator outputAllocator;
@@ -200,11 +201,30 @@ public abstract class P2pConnectionSettings<T extends P2pConnectionSettings<T>> 
     }
 
     /**
+     * @param webSocketPageEnabled whether the WebSocket API's port serves the quote page.
+     * @return this.
+     */
+    public T webSocketPageEnabled(final boolean webSocketPageEnabled)
+    {
+        checkNotConcluded();
+        this.webSocketPageEnabled = webSocketPageEnabled;
+        return self();
+    }
+
+    /**
      * @return how long a WebSocket API connection may send nothing before it is closed.
      */
     public long webSocketPingTimeoutNs()
     {
         return webSocketPingTimeoutNs;
+    }
+
+    /**
+     * @return whether the WebSocket API's port serves the quote page.
+     */
+    public boolean webSocketPageEnabled()
+    {
+        return webSocketPageEnabled;
     }
 
     /**

@@ -55,6 +55,7 @@ public final class WebSocketListener implements AutoCloseable
      * @param bindAddress     the address to listen on.
      * @param port            the port, 0 for an ephemeral one.
      * @param pingTimeoutNs   how long a connection may send nothing before it is closed.
+     * @param isPageServed    whether plain HTTP requests get the quote page ({@link StaticPage}) rather than 404.
      * @param jsonByLoop      each worker's JSON converter, by its event loop.
      * @param sessionHook     adds the worker's consumer session at the end of a new connection's pipeline.
      * @param countersManager where the WebSocket counters are allocated.
@@ -65,6 +66,7 @@ public final class WebSocketListener implements AutoCloseable
         final String bindAddress,
         final int port,
         final long pingTimeoutNs,
+        final boolean isPageServed,
         final Function<EventLoop, JsonMessages> jsonByLoop,
         final Consumer<Channel> sessionHook,
         final CountersManager countersManager,
@@ -84,6 +86,7 @@ public final class WebSocketListener implements AutoCloseable
             .build();
         try
         {
+            final StaticPage page = isPageServed ? new StaticPage() : null;
             serverChannel = new ServerBootstrap()
                 .group(group)
                 .channel(RipcTransport.serverChannelClass(group))
@@ -99,9 +102,13 @@ public final class WebSocketListener implements AutoCloseable
                             .addLast("http", new HttpServerCodec())
                             .addLast("http-aggregator", new HttpObjectAggregator(MAX_HTTP_REQUEST_BYTES))
                             .addLast("websocket-subprotocols", new SubprotocolGate(counters))
-                            .addLast("websocket", new WebSocketServerProtocolHandler(config))
-                            .addLast("websocket-upgrade", new WebSocketUpgrade(
-                                converters.get(channel.eventLoop()), counters, sessionHook, pingTimeoutNs));
+                            .addLast("websocket", new WebSocketServerProtocolHandler(config));
+                        if (null != page)
+                        {
+                            channel.pipeline().addLast("websocket-page", page);
+                        }
+                        channel.pipeline().addLast("websocket-upgrade", new WebSocketUpgrade(
+                            converters.get(channel.eventLoop()), counters, sessionHook, pingTimeoutNs));
                     }
                 })
                 .bind(bindAddress, port).syncUninterruptibly().channel();

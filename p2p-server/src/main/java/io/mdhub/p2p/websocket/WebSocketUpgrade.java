@@ -20,9 +20,10 @@ import io.netty.util.CharsetUtil;
 import io.netty.util.ReferenceCountUtil;
 
 /**
- * The end of a WebSocket port's pipeline until the upgrade: a request for any other path than the WebSocket's is
- * answered 404; a completed upgrade installs the selected protocol's data phase and the worker's consumer session,
- * so a connection becomes a consumer (with its login clock) only once it speaks the WebSocket API.
+ * The end of a WebSocket port's pipeline until the upgrade: a request for any other path than the WebSocket's that
+ * the quote page ({@link StaticPage}, when served) has not answered is answered 404; a completed upgrade installs
+ * the selected protocol's data phase and the worker's consumer session, so a connection becomes a consumer (with
+ * its login clock) only once it speaks the WebSocket API.
  */
 final class WebSocketUpgrade extends ChannelInboundHandlerAdapter
 {
