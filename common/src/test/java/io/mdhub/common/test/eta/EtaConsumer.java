@@ -119,6 +119,18 @@ public final class EtaConsumer implements AutoCloseable
     }
 
     /**
+     * A consumer on a channel connected by the caller (already active; with a {@link EtaChannel.Wire} when it does
+     * not carry RWF).
+     *
+     * @param channel the channel.
+     * @return the consumer.
+     */
+    public static EtaConsumer on(final EtaChannel channel)
+    {
+        return new EtaConsumer(channel);
+    }
+
+    /**
      * Connect over TLS (ETA's ENCRYPTED connection type), the login is up to the caller.
      *
      * @param host     server host, as its certificate names it.
