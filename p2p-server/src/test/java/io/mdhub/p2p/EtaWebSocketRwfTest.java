@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -22,6 +23,7 @@ import com.refinitiv.eta.valueadd.domainrep.rdm.login.LoginRefresh;
 import io.mdhub.common.dictionary.FieldIds;
 import io.mdhub.common.test.EtaTransportExtension;
 import io.mdhub.common.test.InterruptAfter;
+import io.mdhub.common.test.MdTests;
 import io.mdhub.common.test.eta.EtaConsumer;
 import io.mdhub.common.test.eta.EtaMessage;
 
@@ -99,6 +101,22 @@ class EtaWebSocketRwfTest
     {
         final EtaConsumer consumer = connect("rssl.rwf, tr_json2");
         assertEquals(StreamStates.OPEN, consumer.login("bob").state().streamState(), "RIPC and RWF spoken");
+    }
+
+    @Test
+    void theServersRipcPingsReachEtaInsideBinaryFrames()
+    {
+        final EtaConsumer consumer = connect("rssl.rwf");
+        consumer.login("carol");
+        final int pingTimeoutSeconds = consumer.channel().channel().pingTimeout();
+        final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(pingTimeoutSeconds) / 3 * 2;
+        while (0 == consumer.channel().pingsReceived() && System.nanoTime() < deadlineNs)
+        {
+            assertTrue(consumer.channel().service(), "the connection stays up");
+            MdTests.idle(() -> "a ping from the server");
+        }
+        assertTrue(consumer.channel().pingsReceived() > 0, "a RIPC ping within two thirds of the ping timeout");
+        assertEquals(StreamStates.OPEN, consumer.login("carol").state().streamState(), "still served");
     }
 
     @Test

@@ -78,11 +78,14 @@ public final class WebSocketListener implements AutoCloseable
         final String component)
     {
         this.rwf = rwf;
-        counters = new WebSocketCounters(countersManager, component);
-        final Map<EventExecutor, JsonMessages> converters = new IdentityHashMap<>();
-        for (final EventExecutor executor : group)
+        try
         {
-            converters.put(executor, jsonByLoop.apply((EventLoop)executor));
+            counters = new WebSocketCounters(countersManager, component);
+        }
+        catch (final RuntimeException ex)
+        {
+            rwf.close();
+            throw ex;
         }
         final WebSocketServerProtocolConfig config = WebSocketServerProtocolConfig.newBuilder()
             .websocketPath(PATH)
@@ -92,6 +95,11 @@ public final class WebSocketListener implements AutoCloseable
             .build();
         try
         {
+            final Map<EventExecutor, JsonMessages> converters = new IdentityHashMap<>();
+            for (final EventExecutor executor : group)
+            {
+                converters.put(executor, jsonByLoop.apply((EventLoop)executor));
+            }
             serverChannel = new ServerBootstrap()
                 .group(group)
                 .channel(RipcTransport.serverChannelClass(group))
