@@ -15,6 +15,7 @@ import io.mdhub.common.config.ComponentLaunch;
 import io.mdhub.common.dictionary.DictionaryConfiguration;
 import io.mdhub.common.metrics.MBeans;
 import io.mdhub.common.ripc.RipcServer;
+import io.mdhub.common.ripc.RipcServerPhases;
 import io.mdhub.p2p.cache.CachingItemSource;
 import io.mdhub.p2p.fanout.FanOutWorker;
 import io.mdhub.p2p.fanout.WorkerSettings;
@@ -107,7 +108,14 @@ public final class P2pServer implements AutoCloseable
                 ctx.bindAddress(), ctx.webSocketPort(), ctx.webSocketPingTimeoutNs(), ctx.webSocketPageEnabled(),
                 (loop) -> new JsonMessages(ctx.dictionarySupplier().get(), workerByLoop.get(loop),
                     (int)Math.max(1, TimeUnit.NANOSECONDS.toSeconds(ctx.webSocketPingTimeoutNs()))),
-                (channel) -> initChannel(channel, FlushProfile.LATENCY), ctx.countersManager(), ctx.componentName());
+                (channel) -> initChannel(channel, FlushProfile.LATENCY),
+                // rssl.rwf: the RIPC settings of an RSSL port, its own counters (label component-ws)
+                RipcServerPhases.launch(new RipcServer.Context()
+                    .componentName(ctx.componentName() + "-ws")
+                    .eventLoopGroup(ctx.eventLoopGroup())
+                    .countersManager(ctx.countersManager())
+                    .channelHook((channel) -> initChannel(channel, FlushProfile.LATENCY))),
+                ctx.countersManager(), ctx.componentName());
             for (final FanOutWorker worker : workers)
             {
                 worker.start();

@@ -17,18 +17,36 @@ final class RipcConnectionGuard extends ChannelDuplexHandler
     private final RipcChannelTracker channelTracker;
     private long unflushedBytesOut;
     private boolean isCountedActive;
+    private final boolean isAddedActive;
 
     RipcConnectionGuard(final RipcChannelSettings settings)
+    {
+        this(settings, false);
+    }
+
+    /**
+     * @param settings      the component's settings.
+     * @param isAddedActive added to a connection that is already active (RIPC behind another protocol's handshake),
+     *                      so it counts the connection when added: no channelActive will come.
+     */
+    RipcConnectionGuard(final RipcChannelSettings settings, final boolean isAddedActive)
     {
         this.counters = settings.counters();
         this.disconnects = settings.disconnects();
         this.channelTracker = settings.channelTracker();
+        this.isAddedActive = isAddedActive;
     }
 
     @Override
     public void handlerAdded(final ChannelHandlerContext ctx)
     {
         channelTracker.added();
+        if (isAddedActive && ctx.channel().isActive())
+        {
+            isCountedActive = true;
+            counters.connectionsOpened().increment();
+            counters.connectionsActive().increment();
+        }
     }
 
     @Override

@@ -99,6 +99,28 @@ public final class RipcPipeline
     }
 
     /**
+     * Lay the handshake phase on a connection that is already active, behind the handler {@code afterName} of
+     * another protocol that carries RIPC (e.g. a WebSocket's binary frames): guard, handshake, the hook's
+     * application handlers, errors. Nothing may follow {@code afterName} yet: the hook adds at the tail.
+     */
+    static void initHandshakePhaseAfter(
+        final Channel channel,
+        final String afterName,
+        final RipcChannelSettings settings,
+        final ChannelHandler handshakeHandler,
+        final RipcChannelHook hook)
+    {
+        final ChannelPipeline pipeline = channel.pipeline();
+        pipeline.addAfter(afterName, GUARD, new RipcConnectionGuard(settings, true));
+        pipeline.addAfter(GUARD, HANDSHAKE, handshakeHandler);
+        if (null != hook)
+        {
+            hook.initChannel(channel);
+        }
+        pipeline.addLast(ERRORS, new RipcErrorHandler(settings.disconnects()));
+    }
+
+    /**
      * Called by a handshake handler on success: install the data-phase handlers behind it, publish the session,
      * then remove the handshake handler (its left-over bytes flow into the new decoder).
      */

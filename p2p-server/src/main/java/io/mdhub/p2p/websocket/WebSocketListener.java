@@ -9,6 +9,7 @@ import java.util.function.Function;
 
 import org.agrona.concurrent.status.CountersManager;
 
+import io.mdhub.common.ripc.RipcServerPhases;
 import io.mdhub.common.ripc.RipcTransport;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelInitializer;
@@ -28,17 +29,21 @@ import io.netty.util.concurrent.GlobalEventExecutor;
 import io.netty.bootstrap.ServerBootstrap;
 
 /**
- * The p2p-server's WebSocket API port: an HTTP upgrade at {@value #PATH} to a WebSocket speaking {@code tr_json2} or
- * {@code rssl.json.v2}, on the same event loops (the fan-out workers) as the RSSL ports. Each connection gets the
- * worker's JSON converter and, once upgraded, the worker's consumer session (through the hook), so a JSON consumer
- * has the watchlist, entitlements and slow-consumer policy of an RSSL one.
+ * The p2p-server's WebSocket API port: an HTTP upgrade at {@value #PATH} to a WebSocket speaking {@code tr_json2},
+ * {@code rssl.json.v2} or {@code rssl.rwf}, on the same event loops (the fan-out workers) as the RSSL ports. A JSON
+ * connection gets the worker's JSON converter and, once upgraded, the worker's consumer session (through the hook);
+ * an {@code rssl.rwf} one gets the RIPC server phases inside its binary frames, whose hook adds the session. Either
+ * way a WebSocket consumer has the watchlist, entitlements and slow-consumer policy of an RSSL one.
  */
 public final class WebSocketListener implements AutoCloseable
 {
     /** The path the WebSocket API's clients upgrade on. */
     public static final String PATH = "/WebSocket";
-    /** The JSON sub-protocols, in the order the server prefers them. */
-    public static final String SUBPROTOCOLS = "tr_json2,rssl.json.v2";
+    /** The sub-protocol that carries RIPC (and so RWF) in binary frames. */
+    public static final String RWF = "rssl.rwf";
+
+    /** The sub-protocols served; the client's order of preference picks among those it offers. */
+    public static final String SUBPROTOCOLS = "tr_json2,rssl.json.v2," + RWF;
 
     /** The largest frame a client may send, and the largest RWF message one JSON message may become. */
     public static final int MAX_MESSAGE_BYTES = 64 * 1024;
@@ -49,6 +54,7 @@ public final class WebSocketListener implements AutoCloseable
     private final Channel serverChannel;
     private final ChannelGroup channels = new DefaultChannelGroup("p2p-websocket", GlobalEventExecutor.INSTANCE);
     private final WebSocketCounters counters;
+    private final RipcServerPhases rwf;
 
     /**
      * @param group           the fan-out workers' event loops.
@@ -57,7 +63,9 @@ public final class WebSocketListener implements AutoCloseable
      * @param pingTimeoutNs   how long a connection may send nothing before it is closed.
      * @param isPageServed    whether plain HTTP requests get the quote page ({@link StaticPage}) rather than 404.
      * @param jsonByLoop      each worker's JSON converter, by its event loop.
-     * @param sessionHook     adds the worker's consumer session at the end of a new connection's pipeline.
+     * @param sessionHook     adds the worker's consumer session at the end of a new JSON connection's pipeline.
+     * @param rwf             the RIPC server phases for {@code rssl.rwf} connections (their hook adds the
+     *                        session); owned from now on, closed with this listener.
      * @param countersManager where the WebSocket counters are allocated.
      * @param component       the server's name, in counter labels and logs.
      */
@@ -69,14 +77,19 @@ public final class WebSocketListener implements AutoCloseable
         final boolean isPageServed,
         final Function<EventLoop, JsonMessages> jsonByLoop,
         final Consumer<Channel> sessionHook,
+        final RipcServerPhases rwf,
         final CountersManager countersManager,
         final String component)
     {
-        counters = new WebSocketCounters(countersManager, component);
-        final Map<EventExecutor, JsonMessages> converters = new IdentityHashMap<>();
-        for (final EventExecutor executor : group)
+        this.rwf = rwf;
+        try
         {
-            converters.put(executor, jsonByLoop.apply((EventLoop)executor));
+            counters = new WebSocketCounters(countersManager, component);
+        }
+        catch (final RuntimeException ex)
+        {
+            rwf.close();
+            throw ex;
         }
         final WebSocketServerProtocolConfig config = WebSocketServerProtocolConfig.newBuilder()
             .websocketPath(PATH)
@@ -87,6 +100,11 @@ public final class WebSocketListener implements AutoCloseable
         try
         {
             final StaticPage page = isPageServed ? new StaticPage() : null;
+            final Map<EventExecutor, JsonMessages> converters = new IdentityHashMap<>();
+            for (final EventExecutor executor : group)
+            {
+                converters.put(executor, jsonByLoop.apply((EventLoop)executor));
+            }
             serverChannel = new ServerBootstrap()
                 .group(group)
                 .channel(RipcTransport.serverChannelClass(group))
@@ -108,7 +126,7 @@ public final class WebSocketListener implements AutoCloseable
                             channel.pipeline().addLast("websocket-page", page);
                         }
                         channel.pipeline().addLast("websocket-upgrade", new WebSocketUpgrade(
-                            converters.get(channel.eventLoop()), counters, sessionHook, pingTimeoutNs));
+                            converters.get(channel.eventLoop()), counters, sessionHook, pingTimeoutNs, rwf));
                     }
                 })
                 .bind(bindAddress, port).syncUninterruptibly().channel();
@@ -116,6 +134,7 @@ public final class WebSocketListener implements AutoCloseable
         catch (final RuntimeException ex)
         {
             counters.close();
+            rwf.close();
             throw ex;
         }
     }
@@ -145,5 +164,6 @@ public final class WebSocketListener implements AutoCloseable
         serverChannel.close().awaitUninterruptibly(5, TimeUnit.SECONDS);
         channels.close().awaitUninterruptibly(5, TimeUnit.SECONDS);
         counters.close();
+        rwf.close();
     }
 }

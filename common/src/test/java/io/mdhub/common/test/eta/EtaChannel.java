@@ -60,6 +60,7 @@ public final class EtaChannel implements AutoCloseable
     private boolean isClosed;
     private int pingsReceived;
     private long messagesReceived;
+    private Wire wire;
 
     /**
      * Encodes one message with ETA onto an iterator.
@@ -72,6 +73,35 @@ public final class EtaChannel implements AutoCloseable
          * @return an ETA {@link CodecReturnCodes} value.
          */
         int encode(EncodeIterator iterator);
+    }
+
+    /**
+     * What the application of a channel whose wire is not RWF (ETA's WebSocket transport on a JSON sub-protocol)
+     * converts: the channel's users keep reading and writing RWF.
+     */
+    public interface Wire
+    {
+        /**
+         * @param rwf one RWF message to send.
+         * @return the bytes to write for it.
+         */
+        byte[] toWire(byte[] rwf);
+
+        /**
+         * @param wire one buffer read from the channel.
+         * @param rwf  takes each RWF message it carries (none for a ping, say).
+         */
+        void fromWire(byte[] wire, Consumer<byte[]> rwf);
+    }
+
+    /**
+     * @param wire converts every message written and read from now on (null: the channel carries RWF).
+     * @return this.
+     */
+    public EtaChannel wire(final Wire wire)
+    {
+        this.wire = wire;
+        return this;
     }
 
     /**
@@ -333,7 +363,15 @@ public final class EtaChannel implements AutoCloseable
             readArgs.clear();
             final TransportBuffer buffer = channel.read(readArgs, error);
             final int ret = readArgs.readRetVal();
-            if (null != buffer)
+            if (null != buffer && null != wire)
+            {
+                wire.fromWire(copy(buffer), (rwf) ->
+                {
+                    received.add(rwf);
+                    messagesReceived++;
+                });
+            }
+            else if (null != buffer)
             {
                 received.add(copy(buffer));
                 messagesReceived++;
@@ -478,12 +516,13 @@ public final class EtaChannel implements AutoCloseable
     }
 
     /**
-     * Send one RWF message.
+     * Send one RWF message (converted to the channel's {@link Wire} if it has one).
      *
-     * @param message RWF bytes.
+     * @param rwf RWF bytes.
      */
-    public void write(final byte[] message)
+    public void write(final byte[] rwf)
     {
+        final byte[] message = null == wire ? rwf : wire.toWire(rwf);
         final TransportBuffer buffer = channel.getBuffer(message.length, false, error);
         assertTrue(null != buffer, () -> "getBuffer: " + error.text());
         buffer.data().put(message);

@@ -6,10 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Consumer;
 
 import com.refinitiv.eta.codec.Array;
 import com.refinitiv.eta.codec.ArrayEntry;
 import com.refinitiv.eta.codec.Buffer;
+import com.refinitiv.eta.codec.Codec;
 import com.refinitiv.eta.codec.CloseMsg;
 import com.refinitiv.eta.codec.CodecFactory;
 import com.refinitiv.eta.codec.CodecReturnCodes;
@@ -36,6 +38,7 @@ import com.refinitiv.eta.rdm.ElementNames;
 import com.refinitiv.eta.rdm.InstrumentNameTypes;
 import com.refinitiv.eta.rdm.Login;
 import com.refinitiv.eta.rdm.ViewTypes;
+import com.refinitiv.eta.transport.ConnectOptions;
 import com.refinitiv.eta.transport.Error;
 import com.refinitiv.eta.transport.TransportFactory;
 import com.refinitiv.eta.valueadd.domainrep.rdm.dictionary.DictionaryMsgFactory;
@@ -95,6 +98,36 @@ public final class EtaConsumer implements AutoCloseable
     {
         return new EtaConsumer(EtaChannel.connect(host, port, EtaChannel.DEFAULT_PING_TIMEOUT_SECONDS,
             "mdhub-eta-consumer"));
+    }
+
+    /**
+     * Connect with changed connect options (another connection type, e.g. ETA's WebSocket transport), the login is
+     * up to the caller.
+     *
+     * @param host       server address.
+     * @param port       server port.
+     * @param customizer last changes to ETA's connect options.
+     * @return the connected consumer.
+     */
+    public static EtaConsumer connect(
+        final String host, final int port, final Consumer<ConnectOptions> customizer)
+    {
+        final EtaChannel channel = EtaChannel.connectAsync(host, port, EtaChannel.DEFAULT_PING_TIMEOUT_SECONDS,
+            Codec.protocolType(), "mdhub-eta-consumer", customizer);
+        channel.awaitActive();
+        return new EtaConsumer(channel);
+    }
+
+    /**
+     * A consumer on a channel connected by the caller (already active; with a {@link EtaChannel.Wire} when it does
+     * not carry RWF).
+     *
+     * @param channel the channel.
+     * @return the consumer.
+     */
+    public static EtaConsumer on(final EtaChannel channel)
+    {
+        return new EtaConsumer(channel);
     }
 
     /**
