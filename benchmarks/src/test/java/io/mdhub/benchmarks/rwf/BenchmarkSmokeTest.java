@@ -58,7 +58,7 @@ class BenchmarkSmokeTest
                 }
             }
         }
-        assertEquals(14, methods);
+        assertEquals(16, methods);
     }
 
     @Test
