@@ -27,6 +27,7 @@ import org.agrona.DirectBuffer;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.ByteBufUtil;
 
 /**
  * Converts between the WebSocket API's JSON (protocol version 2) and RWF with ETA's converter, for the connections
@@ -240,11 +241,7 @@ public final class JsonMessages
                 "message of " + rwf.length() + " bytes over the limit of " + capacity;
             return false;
         }
-        final java.nio.ByteBuffer data = rwf.data();
-        for (int i = rwf.position(), end = rwf.position() + rwf.length(); i < end; i++)
-        {
-            out.writeByte(data.get(i));
-        }
+        out.writeBytes(rwf.data().duplicate().limit(rwf.position() + rwf.length()).position(rwf.position()));
         return true;
     }
 
@@ -271,11 +268,7 @@ public final class JsonMessages
         // a frame holds an array of messages, as ETA's clients and the WebSocket API's examples read every frame
         final ByteBuf out = allocator.buffer(json.length() + 2);
         out.writeByte('[');
-        final java.nio.ByteBuffer data = json.data();
-        for (int i = json.position(), end = json.position() + json.length(); i < end; i++)
-        {
-            out.writeByte(data.get(i));
-        }
+        out.writeBytes(json.data().duplicate().limit(json.position() + json.length()).position(json.position()));
         return out.writeByte(']');
     }
 
@@ -403,9 +396,7 @@ public final class JsonMessages
      */
     public static ByteBuf ping(final ByteBufAllocator allocator)
     {
-        final ByteBuf out = allocator.buffer(PING_JSON.length());
-        out.writeCharSequence(PING_JSON, java.nio.charset.StandardCharsets.US_ASCII);
-        return out;
+        return ByteBufUtil.writeAscii(allocator, PING_JSON);
     }
 
     /**
@@ -414,9 +405,7 @@ public final class JsonMessages
      */
     public static ByteBuf pong(final ByteBufAllocator allocator)
     {
-        final ByteBuf out = allocator.buffer(PONG_JSON.length());
-        out.writeCharSequence(PONG_JSON, java.nio.charset.StandardCharsets.US_ASCII);
-        return out;
+        return ByteBufUtil.writeAscii(allocator, PONG_JSON);
     }
 
     /**

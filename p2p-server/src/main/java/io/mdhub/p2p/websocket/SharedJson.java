@@ -16,6 +16,7 @@ public final class SharedJson
     private static final byte[] ID_PREFIX = "{\"ID\":".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
 
     private final MutableDirectBuffer rwf = new UnsafeBuffer(new byte[1024]);
+    private final UnsafeBuffer digits = new UnsafeBuffer(new byte[11]);
     private int rwfLength = -1;
     private byte[] afterId = new byte[1024];
     private int afterIdLength;
@@ -75,10 +76,7 @@ public final class SharedJson
         {
             afterId = new byte[Math.max(afterIdLength, afterId.length * 2)];
         }
-        for (int i = 0; i < afterIdLength; i++)
-        {
-            afterId[i] = json.get(comma + i);
-        }
+        json.get(comma, afterId, 0, afterIdLength);
         if (rwf.capacity() < length)
         {
             rwf.wrap(new byte[Math.max(length, rwf.capacity() * 2)]);
@@ -99,7 +97,7 @@ public final class SharedJson
     {
         out.writeByte('[');
         out.writeBytes(ID_PREFIX);
-        writeInt(out, streamId);
+        out.writeBytes(digits.byteArray(), 0, digits.putIntAscii(0, streamId));
         out.writeBytes(afterId, 0, afterIdLength);
         return out.writeByte(']');
     }
@@ -110,31 +108,5 @@ public final class SharedJson
     public int frameLength()
     {
         return 2 + ID_PREFIX.length + 11 + afterIdLength;
-    }
-
-    private static void writeInt(final ByteBuf out, final int value)
-    {
-        if (value < 0)
-        {
-            out.writeByte('-');
-            writeDigits(out, -(long)value);
-        }
-        else
-        {
-            writeDigits(out, value);
-        }
-    }
-
-    private static void writeDigits(final ByteBuf out, final long value)
-    {
-        long divisor = 1;
-        while (divisor * 10 <= value)
-        {
-            divisor *= 10;
-        }
-        for (long d = divisor; d > 0; d /= 10)
-        {
-            out.writeByte((int)('0' + (value / d) % 10));
-        }
     }
 }
