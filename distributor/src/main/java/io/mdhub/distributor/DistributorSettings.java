@@ -681,10 +681,4 @@ public abstract class DistributorSettings<T extends DistributorSettings<T>> exte
     {
         return core;
     }
-
-    @SuppressWarnings("unchecked")
-    private T self()
-    {
-        return (T)this;
-    }
 }

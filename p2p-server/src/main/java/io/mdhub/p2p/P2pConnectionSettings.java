@@ -465,10 +465,4 @@ public abstract class P2pConnectionSettings<T extends P2pConnectionSettings<T>> 
     {
         return eventLoopGroup;
     }
-
-    @SuppressWarnings("unchecked")
-    private T self()
-    {
-        return (T)this;
-    }
 }

@@ -614,10 +614,4 @@ public abstract class P2pServerSettings<T extends P2pServerSettings<T>> extends 
     {
         return counters;
     }
-
-    @SuppressWarnings("unchecked")
-    private T self()
-    {
-        return (T)this;
-    }
 }

@@ -39,11 +39,6 @@ public abstract class RsslToolContext<T extends RsslToolContext<T>> extends Base
         }
     }
 
-    @SuppressWarnings("unchecked")
-    private T self()
-    {
-        return (T)this;
-    }
 
     /**
      * @param host server host.

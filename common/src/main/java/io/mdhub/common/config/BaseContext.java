@@ -134,4 +134,13 @@ public abstract class BaseContext<T extends BaseContext<T>> implements AutoClose
         }
         return value;
     }
+
+    /**
+     * @return this Context as its own type, for fluent setters declared in a generic settings base.
+     */
+    @SuppressWarnings("unchecked")
+    protected final T self()
+    {
+        return (T)this;
+    }
 }

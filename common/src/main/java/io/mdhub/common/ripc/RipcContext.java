@@ -432,10 +432,4 @@ public abstract class RipcContext<T extends RipcContext<T>> extends BaseContext<
     {
         return channelSettings;
     }
-
-    @SuppressWarnings("unchecked")
-    private T self()
-    {
-        return (T)this;
-    }
 }

@@ -555,10 +555,4 @@ public abstract class DistributorBackboneSettings<T extends DistributorBackboneS
     {
         return epoch;
     }
-
-    @SuppressWarnings("unchecked")
-    private T self()
-    {
-        return (T)this;
-    }
 }

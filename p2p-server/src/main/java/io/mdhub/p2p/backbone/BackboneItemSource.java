@@ -438,14 +438,6 @@ public final class BackboneItemSource implements ItemSource, MarketDataListener
         return true;
     }
 
-    /**
-     * @return how many items wait for their provider (read on the worker's event loop).
-     */
-    int waitingItems()
-    {
-        return retries.waitingItems();
-    }
-
     // ---- posts -------------------------------------------------------------------------------------------------
 
     /**

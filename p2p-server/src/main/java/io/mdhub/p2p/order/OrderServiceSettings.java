@@ -660,10 +660,4 @@ public abstract class OrderServiceSettings<T extends OrderServiceSettings<T>> ex
     {
         CloseHelper.quietClose(sink);
     }
-
-    @SuppressWarnings("unchecked")
-    private T self()
-    {
-        return (T)this;
-    }
 }

@@ -384,10 +384,4 @@ public abstract class OrderClientSettings<T extends OrderClientSettings<T>> exte
     {
         out.append(key).append('=').append(value).append(System.lineSeparator());
     }
-
-    @SuppressWarnings("unchecked")
-    private T self()
-    {
-        return (T)this;
-    }
 }
