@@ -136,7 +136,7 @@ public abstract class DistributorSettings<T extends DistributorSettings<T>> exte
         final DistributorCore sessionsCore = core;
         ripc.port(providerPort)
             // key material is read now: a wrong path or password stops the distributor before it listens
-            .sslContext(tlsEnabled ? (null == tls ? TlsSettings.fromConfiguration() : tls).nettyServerContext() :
+            .sslContext(tlsEnabled ? TlsSettings.orConfiguration(tls).nettyServerContext() :
                 null)
             .bindAddress(bindAddress)
             .componentName(componentName)

@@ -38,7 +38,7 @@ final class ProviderEntitlements
 
     static ProviderEntitlements open(final AtomicCounter servicesRefused, final String component)
     {
-        return new ProviderEntitlements(EntitlementSource.OPEN, new LoginThrottle(0, 1, 1), servicesRefused, component);
+        return new ProviderEntitlements(EntitlementSource.OPEN, LoginThrottle.off(), servicesRefused, component);
     }
 
     EntitlementSource source()

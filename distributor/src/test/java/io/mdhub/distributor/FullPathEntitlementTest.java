@@ -84,7 +84,7 @@ class FullPathEntitlementTest
         Files.writeString(file, FILE);
         entitlements = WatchedEntitlementFile.open(file, null, null);
         servers = FullPathServers.launch(dir, "entitled",
-            (distributor) -> distributor.entitlementSource(entitlements).loginThrottle(new LoginThrottle(0, 1, 1)),
+            (distributor) -> distributor.entitlementSource(entitlements).loginThrottle(LoginThrottle.off()),
             (p2p) -> p2p.workers(2).entitlementSource(entitlements));
 
         // a provider login the file does not know is refused

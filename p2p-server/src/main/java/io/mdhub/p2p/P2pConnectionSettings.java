@@ -96,7 +96,7 @@ public abstract class P2pConnectionSettings<T extends P2pConnectionSettings<T>> 
         if (listeners().stream().anyMatch(ConsumerListener::tls))
         {
             // key material is read now: a wrong path or password stops the server before it listens
-            serverSslContext = (null == tls ? TlsSettings.fromConfiguration() : tls).nettyServerContext();
+            serverSslContext = TlsSettings.orConfiguration(tls).nettyServerContext();
         }
         if (null != ripcContext && ripcContext.isConcluded())
         {

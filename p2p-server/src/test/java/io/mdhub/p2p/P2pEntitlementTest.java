@@ -154,7 +154,7 @@ class P2pEntitlementTest
     @Test
     void entitledUserGetsTheItemAndOthersAreRefusedWithTheReason() throws IOException
     {
-        launch(new LoginThrottle(0, 1, 1));
+        launch(LoginThrottle.off());
         final EtaConsumer alice = consumer("alice");
         final EtaConsumer bob = consumer("bob");
 
@@ -199,7 +199,7 @@ class P2pEntitlementTest
     @Test
     void aWithdrawnPermissionClosesTheOpenStreamWithinASecond() throws Exception
     {
-        launch(new LoginThrottle(0, 1, 1));
+        launch(LoginThrottle.off());
         final EtaConsumer alice = consumer("alice");
         final EtaConsumer bob = consumer("bob");
         alice.requestItem(5, FEED, "TRI.N");
@@ -247,7 +247,7 @@ class P2pEntitlementTest
     @Test
     void aLockInAStatusClosesTheStreamsOfUsersWithoutItsCode() throws IOException
     {
-        launch(new LoginThrottle(0, 1, 1));
+        launch(LoginThrottle.off());
         final EtaConsumer alice = consumer("alice");
         final EtaConsumer bob = consumer("bob");
         alice.requestItem(5, FEED, "MSFT.O");
@@ -273,7 +273,7 @@ class P2pEntitlementTest
     @Test
     void aPostMeetsTheLockItsProviderGaveTheItemOnStreamOrOff() throws IOException
     {
-        launch(new LoginThrottle(0, 1, 1), usage, 1); // one worker: alice's watch puts TRI.N where erin posts
+        launch(LoginThrottle.off(), usage, 1); // one worker: alice's watch puts TRI.N where erin posts
         final EtaConsumer alice = consumer("alice");
         final EtaConsumer erin = consumer("erin"); // may post to DIRECT_FEED, holds 99 only
         alice.requestItem(5, FEED, "TRI.N"); // its provider locks it 62
@@ -294,7 +294,7 @@ class P2pEntitlementTest
     @Test
     void aTokenRemovedFromTheFileLogsOffTheSessionItOpened() throws Exception
     {
-        launch(new LoginThrottle(0, 1, 1));
+        launch(LoginThrottle.off());
         final EtaConsumer carol = EtaConsumer.connect(server.port());
         closeables.add(carol);
         carol.sendLogin(TOKEN, (request) ->
@@ -363,7 +363,7 @@ class P2pEntitlementTest
     void theUsageReportListsBothUsers() throws IOException
     {
         final Path usageDir = dir.resolve("usage");
-        launch(new LoginThrottle(0, 1, 1), new ChronicleUsageLog(usageDir));
+        launch(LoginThrottle.off(), new ChronicleUsageLog(usageDir));
         final EtaConsumer alice = consumer("alice");
         final EtaConsumer bob = consumer("bob");
         alice.requestItem(5, FEED, "TRI.N");

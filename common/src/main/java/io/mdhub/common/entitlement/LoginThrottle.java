@@ -18,6 +18,14 @@ public final class LoginThrottle
     private final ConcurrentHashMap<String, Failures> byAddress = new ConcurrentHashMap<>();
 
     /**
+     * @return a throttle that never refuses: for servers without entitlements and for tests.
+     */
+    public static LoginThrottle off()
+    {
+        return new LoginThrottle(0, 1, 1);
+    }
+
+    /**
      * @param maxFailures failures allowed within the window (0 turns the throttle off).
      * @param windowNs    the window.
      * @param blockNs     how long an address that went over stays refused.

@@ -64,6 +64,15 @@ public final class TlsSettings
     }
 
     /**
+     * @param tls settings given in code, or null.
+     * @return those settings, or the {@code mdhub.tls.*} keys' when none were given.
+     */
+    public static TlsSettings orConfiguration(final TlsSettings tls)
+    {
+        return null == tls ? fromConfiguration() : tls;
+    }
+
+    /**
      * @return a builder seeded from the {@code mdhub.tls.*} keys.
      */
     public static Builder builder()

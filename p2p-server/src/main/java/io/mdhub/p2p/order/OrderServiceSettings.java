@@ -84,7 +84,7 @@ public abstract class OrderServiceSettings<T extends OrderServiceSettings<T>> ex
         if (tlsEnabled)
         {
             // key material is read now: a wrong path or password stops the server before it listens
-            final TlsSettings settings = null == tls ? TlsSettings.fromConfiguration() : tls;
+            final TlsSettings settings = TlsSettings.orConfiguration(tls);
             final SSLContext sslContext = settings.jdkContext(true);
             serverEngines = () -> settings.newServerEngine(sslContext);
         }

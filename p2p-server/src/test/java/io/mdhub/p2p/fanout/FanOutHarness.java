@@ -136,7 +136,7 @@ final class FanOutHarness implements AutoCloseable
         final WorkerSettings settings = new WorkerSettings("harness", maxItemsPerConsumer, maxItems, 1 << 24,
             TimeUnit.SECONDS.toNanos(10), TimeUnit.SECONDS.toNanos(10), TimeUnit.MILLISECONDS.toNanos(1), counters,
             DictionaryLoader::loadBundled, new ConsumerEntitlements(entitlements, TokenValidator.FILE,
-            new LoginThrottle(0, 1, 1), usage), TimeUnit.SECONDS.toNanos(5), SlowConsumerPolicy.DISCONNECT,
+            LoginThrottle.off(), usage), TimeUnit.SECONDS.toNanos(5), SlowConsumerPolicy.DISCONNECT,
             TimeUnit.SECONDS.toNanos(30));
         worker = new FanOutWorker(0, loop.eventLoop(), settings, source);
         worker.start();
