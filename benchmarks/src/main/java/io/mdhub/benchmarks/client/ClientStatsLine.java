@@ -36,6 +36,9 @@ public record ClientStatsLine(
         "recovered %d, lost %d, ";
     /** The same line read back: every number of the format a group, the rest literal (it has no regex syntax). */
     private static final Pattern PATTERN = Pattern.compile(FORMAT.replace("%d", "(\\d+)"));
+    /** The line's last part when the client has JSON mounts: their share of the second's updates. */
+    private static final String JSON_FORMAT = "json updates/s %d";
+    private static final Pattern JSON_PATTERN = Pattern.compile(JSON_FORMAT.replace("%d", "(\\d+)"));
 
     /**
      * @return the line's counts, the start of the line (the client appends its latency figures).
@@ -89,6 +92,30 @@ public record ClientStatsLine(
             lines.add(of(matcher));
         }
         return lines;
+    }
+
+    /**
+     * @param jsonUpdatesPerSecond updates the JSON mounts received in the last second.
+     * @return the line's JSON part.
+     */
+    public static String formatJson(final long jsonUpdatesPerSecond)
+    {
+        return String.format(Locale.ROOT, JSON_FORMAT, jsonUpdatesPerSecond);
+    }
+
+    /**
+     * @param output the client's output.
+     * @return the JSON mounts' updates per second of every report line that has them, in order.
+     */
+    public static List<Long> allJson(final CharSequence output)
+    {
+        final List<Long> values = new ArrayList<>();
+        final Matcher matcher = JSON_PATTERN.matcher(output);
+        while (matcher.find())
+        {
+            values.add(Long.parseLong(matcher.group(1)));
+        }
+        return values;
     }
 
     private static ClientStatsLine of(final Matcher matcher)

@@ -8,7 +8,6 @@ import org.agrona.concurrent.UnsafeBuffer;
 
 import com.refinitiv.eta.codec.CodecFactory;
 import com.refinitiv.eta.codec.CodecReturnCodes;
-import com.refinitiv.eta.codec.DataStates;
 import com.refinitiv.eta.codec.DataTypes;
 import com.refinitiv.eta.codec.MsgClasses;
 import com.refinitiv.eta.codec.MsgKeyFlags;
@@ -61,10 +60,8 @@ final class ConsumerMount extends ChannelInboundHandlerAdapter implements RipcMe
     private final TestClient.Context settings;
     private final MountStats stats;
     private final int[] itemIndexes;
-    private final long[] lastSequence;
-    private final boolean[] hasRefresh;
-    private final long[] suspectSinceNs;
     private final MountItems items;
+    private final ItemChecks checks;
     private final Runnable onConnectionLost;
     private final RwfMsgFlyweight header = new RwfMsgFlyweight();
     private final RwfFieldListFlyweight fields = new RwfFieldListFlyweight();
@@ -93,9 +90,7 @@ final class ConsumerMount extends ChannelInboundHandlerAdapter implements RipcMe
         this.stats = stats;
         this.items = items;
         this.itemIndexes = items.indexes;
-        this.lastSequence = items.lastSequence;
-        this.hasRefresh = items.hasRefresh;
-        this.suspectSinceNs = items.suspectSinceNs;
+        this.checks = new ItemChecks(stats, items);
         this.onConnectionLost = onConnectionLost;
     }
 
@@ -192,58 +187,22 @@ final class ConsumerMount extends ChannelInboundHandlerAdapter implements RipcMe
                 }
                 break;
             case MsgClasses.REFRESH:
-                MountStats.increment(stats.refreshes);
-                if (!hasRefresh[k])
-                {
-                    hasRefresh[k] = true;
-                    MountStats.increment(stats.itemsOpen);
-                }
-                if (settings.checkSequence())
-                {
-                    lastSequence[k] = findUInt(FieldIds.MDH_UPDSEQ);
-                }
-                trackState(k);
+                checks.onRefresh(k, settings.checkSequence() ? findUInt(FieldIds.MDH_UPDSEQ) : -1);
+                checks.onState(k, header.streamState(), header.dataState());
                 break;
             case MsgClasses.STATUS:
-                MountStats.increment(stats.statuses);
-                trackState(k);
-                if (header.hasState() && header.streamState() >= StreamStates.CLOSED_RECOVER)
+                if (header.hasState())
                 {
-                    MountStats.increment(stats.itemsClosed);
+                    checks.onStatus(k, header.streamState());
+                    checks.onState(k, header.streamState(), header.dataState());
+                }
+                else
+                {
+                    checks.onStatus(k, StreamStates.OPEN);
                 }
                 break;
             default:
                 break;
-        }
-    }
-
-    /**
-     * Suspect → Ok is a recovery: counted, and its duration (from the first Suspect) kept as the longest so far.
-     */
-    private void trackState(final int k)
-    {
-        if (!header.hasState() || StreamStates.OPEN != header.streamState())
-        {
-            return;
-        }
-        if (DataStates.SUSPECT == header.dataState())
-        {
-            if (0 == suspectSinceNs[k])
-            {
-                suspectSinceNs[k] = System.nanoTime();
-                stats.suspectChanged(1);
-            }
-        }
-        else if (DataStates.OK == header.dataState() && 0 != suspectSinceNs[k])
-        {
-            final long recoveryNs = System.nanoTime() - suspectSinceNs[k];
-            suspectSinceNs[k] = 0;
-            stats.suspectChanged(-1);
-            MountStats.increment(stats.recoveries);
-            if (recoveryNs > stats.maxRecoveryNs.get())
-            {
-                stats.maxRecoveryNs.lazySet(recoveryNs);
-            }
         }
     }
 
@@ -268,28 +227,7 @@ final class ConsumerMount extends ChannelInboundHandlerAdapter implements RipcMe
                 stats.latency.record(System.nanoTime() - readSigned(view, fields.valueOffset(), fields.valueLength()));
             }
         }
-        if (sequence < 0)
-        {
-            return; // not from the MDHub source: nothing to check
-        }
-        final long last = lastSequence[k];
-        if (last >= 0)
-        {
-            if (sequence > last + 1)
-            {
-                MountStats.add(stats.lostUpdates, sequence - last - 1);
-                if (0 == suspectSinceNs[k])
-                {
-                    // no Suspect told the consumer its data might be incomplete: the gap went unannounced
-                    MountStats.add(stats.skippedSilently, sequence - last - 1);
-                }
-            }
-            else if (sequence <= last)
-            {
-                MountStats.increment(stats.outOfOrder);
-            }
-        }
-        lastSequence[k] = Math.max(last, sequence);
+        checks.onSequence(k, sequence);
     }
 
     private long findUInt(final int fieldId)

@@ -1,6 +1,7 @@
 package io.mdhub.benchmarks.client;
 
 import java.net.InetSocketAddress;
+import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Executors;
@@ -13,7 +14,14 @@ import org.agrona.CloseHelper;
 import io.mdhub.benchmarks.tools.RsslToolContext;
 import io.mdhub.common.config.ComponentLaunch;
 import io.mdhub.common.ripc.RipcClient;
+import io.mdhub.common.ripc.RipcTransport;
+import io.netty.bootstrap.Bootstrap;
 import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.socket.SocketChannel;
 import io.netty.util.concurrent.Future;
 
 /**
@@ -26,10 +34,16 @@ import io.netty.util.concurrent.Future;
  * short wait between rounds, for as long as the client runs), logs in again and re-opens every item it watches; its
  * items count as Open/Suspect from the loss until their new refreshes (the recovery the totals report). With one
  * server and failover off, a lost connection is a failure, as before.
+ * <p>
+ * <b>JSON mounts</b>: {@code jsonMounts} of the mounts, spread evenly among the others, speak the WebSocket API's
+ * JSON to the server's WebSocket port instead of RSSL ({@link JsonConsumerMount}), with the same checks; they do not
+ * fail over.
  */
 public final class TestClient implements AutoCloseable
 {
     private static final long RETRY_ROUND_WAIT_MS = 200;
+    /** Where the p2p-server's WebSocket API upgrades. */
+    private static final String JSON_PATH = "/WebSocket";
 
     private final Context ctx;
     private final RipcClient client;
@@ -49,13 +63,15 @@ public final class TestClient implements AutoCloseable
     {
         final MountStats stats;
         final MountItems items;
+        final boolean isJson;
         int serverIndex;
         volatile Channel channel;
 
-        Mount(final MountStats stats, final MountItems items, final int serverIndex)
+        Mount(final MountStats stats, final MountItems items, final boolean isJson, final int serverIndex)
         {
             this.stats = stats;
             this.items = items;
+            this.isJson = isJson;
             this.serverIndex = serverIndex;
         }
     }
@@ -94,7 +110,9 @@ public final class TestClient implements AutoCloseable
             }
             final MountStats stats = new MountStats();
             mounts.add(stats);
-            final Mount mount = new Mount(stats, new MountItems(indexes), k % servers.size());
+            // the JSON mounts spread evenly among the RSSL ones, so both kinds watch every part of the universe
+            final boolean isJson = (long)k * ctx.jsonMounts() % ctx.mounts() < ctx.jsonMounts();
+            final Mount mount = new Mount(stats, new MountItems(indexes), isJson, k % servers.size());
             connections.add(mount);
             if (!connect(mount, servers.size()))
             {
@@ -115,6 +133,10 @@ public final class TestClient implements AutoCloseable
      */
     private boolean connect(final Mount mount, final int attempts)
     {
+        if (mount.isJson)
+        {
+            return connectWebSocket(mount);
+        }
         synchronized (connectLock)
         {
             for (int i = 0; i < attempts && !isClosed; i++)
@@ -132,6 +154,37 @@ public final class TestClient implements AutoCloseable
             }
             return false;
         }
+    }
+
+    /**
+     * A JSON mount: a WebSocket to the first server's WebSocket API port, the pipeline of
+     * {@link JsonConsumerMount#initPipeline}; the upgrade and login then run on the connection's event loop.
+     */
+    private boolean connectWebSocket(final Mount mount)
+    {
+        final String host = servers.get(0).getHostString();
+        final URI uri = URI.create("ws://" + host + ":" + ctx.webSocketPort() + JSON_PATH);
+        final EventLoopGroup group = client.context().eventLoopGroup();
+        final ChannelFuture connected = new Bootstrap()
+            .group(group)
+            .channel(RipcTransport.channelClass(group))
+            .option(ChannelOption.TCP_NODELAY, true)
+            .handler(new ChannelInitializer<SocketChannel>()
+            {
+                @Override
+                protected void initChannel(final SocketChannel channel)
+                {
+                    JsonConsumerMount.initPipeline(channel.pipeline(), uri,
+                        new JsonConsumerMount(ctx, mount.stats, mount.items));
+                }
+            })
+            .connect(host, ctx.webSocketPort());
+        if (connected.awaitUninterruptibly(ctx.connectTimeoutMs(), TimeUnit.MILLISECONDS) && connected.isSuccess())
+        {
+            mount.channel = connected.channel();
+            return true;
+        }
+        return false;
     }
 
     private void lost(final Mount mount)
@@ -185,6 +238,10 @@ public final class TestClient implements AutoCloseable
     public Totals totals()
     {
         final Totals totals = new Totals();
+        for (final Mount mount : connections)
+        {
+            totals.jsonUpdates += mount.isJson ? mount.stats.updates() : 0;
+        }
         for (final MountStats stats : mounts)
         {
             totals.refreshes += stats.refreshes();
@@ -291,6 +348,8 @@ public final class TestClient implements AutoCloseable
         public long refreshes;
         /** Updates received. */
         public long updates;
+        /** Updates received by the JSON mounts (among {@link #updates}). */
+        public long jsonUpdates;
         /** Status messages received. */
         public long statuses;
         /** Items with their first refresh. */
@@ -331,6 +390,8 @@ public final class TestClient implements AutoCloseable
         private int eventLoopThreads = 1;
         private String servers;
         private boolean failover;
+        private int jsonMounts;
+        private int webSocketPort = -1;
 
         /**
          * Defaults: port 14002, user mdhub-client.
@@ -367,11 +428,16 @@ public final class TestClient implements AutoCloseable
             {
                 failover = true; // a list means failing over along it
             }
+            if (jsonMounts < 0 || jsonMounts > mounts)
+            {
+                throw new IllegalArgumentException("jsonMounts must be in [0, mounts]: " + jsonMounts);
+            }
+            if (jsonMounts > 0 && (webSocketPort <= 0 || failover))
+            {
+                throw new IllegalArgumentException(
+                    "JSON mounts need the one server's WebSocket port (and no failover): " + webSocketPort);
+            }
         }
-
-
-
-
 
         /**
          * @param servers p2p-servers, {@code host:port,host:port...}; a list of more than one turns failover on.
@@ -412,6 +478,44 @@ public final class TestClient implements AutoCloseable
         }
 
         /**
+         * @param jsonMounts how many of the mounts speak the WebSocket API's JSON instead of RSSL.
+         * @return this.
+         */
+        public Context jsonMounts(final int jsonMounts)
+        {
+            checkNotConcluded();
+            this.jsonMounts = jsonMounts;
+            return this;
+        }
+
+        /**
+         * @return how many of the mounts speak JSON over a WebSocket.
+         */
+        public int jsonMounts()
+        {
+            return jsonMounts;
+        }
+
+        /**
+         * @param webSocketPort the server's WebSocket API port, for the JSON mounts.
+         * @return this.
+         */
+        public Context webSocketPort(final int webSocketPort)
+        {
+            checkNotConcluded();
+            this.webSocketPort = webSocketPort;
+            return this;
+        }
+
+        /**
+         * @return the server's WebSocket API port (-1: none given).
+         */
+        public int webSocketPort()
+        {
+            return webSocketPort;
+        }
+
+        /**
          * @param serviceName service to open items on.
          * @return this.
          */
@@ -429,9 +533,6 @@ public final class TestClient implements AutoCloseable
         {
             return serviceName;
         }
-
-
-
 
         /**
          * @param mounts connections.
@@ -508,9 +609,6 @@ public final class TestClient implements AutoCloseable
         {
             return eventLoopThreads;
         }
-
-
-
 
     }
 }

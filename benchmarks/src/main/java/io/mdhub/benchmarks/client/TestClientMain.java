@@ -42,6 +42,13 @@ public final class TestClientMain implements Callable<Integer>
         "instead of ending when a connection is lost; on by default with a --servers list.")
     boolean failover;
 
+    @Option(names = "--json-mounts", description = "How many of the mounts speak the WebSocket API's JSON " +
+        "(tr_json2) to --websocket-port instead of RSSL (default ${DEFAULT-VALUE}).")
+    int jsonMounts;
+
+    @Option(names = "--websocket-port", description = "The p2p-server's WebSocket API port, for --json-mounts.")
+    int webSocketPort = -1;
+
     @Option(names = "--service", description = "Service name (default ${DEFAULT-VALUE}).")
     String service = "NI_PUB";
 
@@ -90,7 +97,9 @@ public final class TestClientMain implements Callable<Integer>
             .fraction(fraction)
             .checkSequence(!headersOnly)
             .servers(servers)
-            .failover(failover);
+            .failover(failover)
+            .jsonMounts(jsonMounts)
+            .webSocketPort(webSocketPort);
         if (null != itemFile)
         {
             ctx.items(ItemUniverse.fromFile(itemFile));
@@ -128,7 +137,8 @@ public final class TestClientMain implements Callable<Integer>
                 out.println(new ClientStatsLine(
                     now.refreshes - last.refreshes, now.updates - last.updates, now.statuses - last.statuses,
                     now.itemsOpen, client.itemsRequested(), now.itemsSuspect, now.recoveries, now.lostUpdates)
-                    .format(interval) + " | " + client.faults().format());
+                    .format(interval) + " | " + client.faults().format() +
+                    (jsonMounts > 0 ? " | " + ClientStatsLine.formatJson(now.jsonUpdates - last.jsonUpdates) : ""));
                 out.flush();
                 last = now;
                 if (null != now.failure)

@@ -63,6 +63,7 @@ public final class Demo implements AutoCloseable
                 .componentName("demo-p2p")
                 .maxItems(Math.max(settings.items, 1))
                 .maxItemsPerConsumer(Math.max(settings.items, 1))
+                .webSocketPort(settings.webSocketPort)
                 .itemSourceFactory(new BackboneItemSourceFactory(aeron, p2pBackbone)));
 
             source = Source.launch(new Source.Context()
@@ -75,7 +76,9 @@ public final class Demo implements AutoCloseable
                 .port(p2p.port())
                 .itemCount(settings.items)
                 .mounts(settings.mounts)
-                .fraction(settings.fraction));
+                .fraction(settings.fraction)
+                .jsonMounts(settings.jsonMounts)
+                .webSocketPort(p2p.webSocketPort()));
         }
         catch (final RuntimeException ex)
         {
@@ -169,6 +172,8 @@ public final class Demo implements AutoCloseable
         long rate = 10_000;
         int mounts = 1;
         double fraction = 1.0;
+        int jsonMounts;
+        int webSocketPort = -1;
         String distributorData;
         String distributorControl;
         String p2pData;
@@ -193,6 +198,26 @@ public final class Demo implements AutoCloseable
         public Settings rate(final long rate)
         {
             this.rate = rate;
+            return this;
+        }
+
+        /**
+         * @param jsonMounts how many of the client's mounts speak the WebSocket API's JSON (needs a WebSocket port).
+         * @return this.
+         */
+        public Settings jsonMounts(final int jsonMounts)
+        {
+            this.jsonMounts = jsonMounts;
+            return this;
+        }
+
+        /**
+         * @param webSocketPort the p2p-server's WebSocket API port (and quote page), 0 for an ephemeral one, -1 off.
+         * @return this.
+         */
+        public Settings webSocketPort(final int webSocketPort)
+        {
+            this.webSocketPort = webSocketPort;
             return this;
         }
 

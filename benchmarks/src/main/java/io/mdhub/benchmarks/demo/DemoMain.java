@@ -42,6 +42,14 @@ public final class DemoMain implements Callable<Integer>
     @Option(names = "--fraction", description = "Share of the items each mount watches (default ${DEFAULT-VALUE}).")
     double fraction = 1.0;
 
+    @Option(names = "--websocket-port", description = "The p2p-server's WebSocket API port and quote page " +
+        "(default ${DEFAULT-VALUE}: any free port; -1 off).")
+    int webSocketPort;
+
+    @Option(names = "--json-mounts", description = "How many of the mounts speak the WebSocket API's JSON instead " +
+        "of RSSL (default ${DEFAULT-VALUE}).")
+    int jsonMounts;
+
     @Option(names = "--duration", description = "Seconds to run, 0 = until Ctrl-C (default ${DEFAULT-VALUE}).")
     long durationSeconds;
 
@@ -91,7 +99,8 @@ public final class DemoMain implements Callable<Integer>
 
     private Demo.Settings settings()
     {
-        final Demo.Settings settings = new Demo.Settings().items(items).rate(rate).mounts(mounts).fraction(fraction);
+        final Demo.Settings settings = new Demo.Settings().items(items).rate(rate).mounts(mounts).fraction(fraction)
+            .webSocketPort(webSocketPort).jsonMounts(jsonMounts);
         if (null != dataChannel)
         {
             final String control = null != controlChannel ? controlChannel : dataChannel;
@@ -126,6 +135,11 @@ public final class DemoMain implements Callable<Integer>
         {
             out.printf("mdhub-demo: distributor port %d, p2p-server port %d; client opening %d items%n",
                 demo.distributor().port(), demo.p2p().port(), demo.client().itemsRequested());
+            if (demo.p2p().webSocketPort() > 0)
+            {
+                out.printf("mdhub-demo: WebSocket API ws://127.0.0.1:%d/WebSocket, quote page http://127.0.0.1:%d/%n",
+                    demo.p2p().webSocketPort(), demo.p2p().webSocketPort());
+            }
             out.flush();
             final long endNs = durationSeconds > 0 ? startNs + TimeUnit.SECONDS.toNanos(durationSeconds) :
                 Long.MAX_VALUE;

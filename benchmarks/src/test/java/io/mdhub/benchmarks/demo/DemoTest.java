@@ -54,6 +54,37 @@ class DemoTest
     }
 
     @Test
+    void jsonMountsOverTheWebSocketApiGetEveryUpdateBesideRsslMounts()
+    {
+        try (Demo demo = Demo.launch(new Demo.Settings()
+            .items(ITEMS)
+            .rate(2000)
+            .mounts(4)
+            .fraction(0.5)
+            .jsonMounts(2)
+            .webSocketPort(0)
+            .aeronDirectory(dir.resolve("aeron").toString())))
+        {
+            // four windows of 250 items starting every 125: every item in two of them, one RSSL and one JSON
+            MdTests.await(() -> "every watch open and 4000 updates at the JSON mounts: " + describe(demo.client()),
+                () -> demo.client().totals().itemsOpen == 2 * ITEMS && demo.client().totals().jsonUpdates >= 4000);
+            final Histogram latency = demo.client().latencyInterval();
+
+            final TestClient.Totals totals = demo.client().totals();
+            assertNull(totals.failure);
+            assertEquals(0, totals.lostUpdates, "per-item update counters have no gap, RSSL or JSON");
+            assertEquals(0, totals.outOfOrder);
+            assertEquals(0, totals.malformed, "every JSON message parsed");
+            assertEquals(0, totals.statuses);
+            assertEquals(2 * ITEMS, totals.refreshes, "one image per watch");
+            final long rssl = totals.updates - totals.jsonUpdates;
+            assertTrue(Math.abs(rssl - totals.jsonUpdates) < 0.2 * totals.updates,
+                () -> "both kinds see about the same updates: RSSL " + rssl + ", JSON " + totals.jsonUpdates);
+            assertTrue(latency.getTotalCount() > 0, "timestamped updates measured end to end");
+        }
+    }
+
+    @Test
     void producerFiftyFiftyFansEveryUpdateOutToTenMounts()
     {
         final int items = 10_000;

@@ -1,5 +1,7 @@
 package io.mdhub.p2p.websocket;
 
+import java.io.IOException;
+
 import com.refinitiv.eta.codec.Buffer;
 import com.refinitiv.eta.codec.CodecFactory;
 import com.refinitiv.eta.codec.CodecReturnCodes;
@@ -67,8 +69,8 @@ public final class JsonMessages
     private final GetJsonMsgOptions getJsonOptions = ConverterFactory.createGetJsonMsgOptions();
     private final JsonMsg jsonMsg = ConverterFactory.createJsonMsg();
     private final Buffer json = CodecFactory.createBuffer();
-    private final Buffer frameView = CodecFactory.createBuffer();
-    private java.nio.ByteBuffer frameCopy = java.nio.ByteBuffer.allocate(4096);
+    private final JsonFrame frame = new JsonFrame();
+    private boolean isMessageParsed;
     private java.nio.ByteBuffer rwfCopy = java.nio.ByteBuffer.allocate(4096);
     private final java.nio.ByteBuffer noPayload = java.nio.ByteBuffer.allocate(8);
     private final EtaMsgReader reader = new EtaMsgReader();
@@ -155,32 +157,28 @@ public final class JsonMessages
      * @param frame   the frame's UTF-8 bytes.
      * @param index   first byte.
      * @param length  bytes.
-     * @return false when the frame is not JSON the converter reads ({@link #errorText()} says why).
+     * @return false when the frame is not JSON ({@link #errorText()} says why).
      */
     public boolean parse(final ByteBuf frame, final int index, final int length)
     {
         error.clear();
-        if (frameCopy.capacity() < length)
-        {
-            frameCopy = java.nio.ByteBuffer.allocate(Math.max(length, frameCopy.capacity() * 2));
-        }
-        // the converter reads through the buffer's backing array: the frame is copied onto a heap buffer
-        frameCopy.clear();
-        frame.getBytes(index, frameCopy.array(), 0, length);
-        frameView.data(frameCopy, 0, length);
         try
         {
-            if (CodecReturnCodes.SUCCESS != converter().parseJsonBuffer(frameView, parseOptions, error))
-            {
-                errorText = "JSON not read: " + error.getText();
-                return false;
-            }
+            this.frame.wrap(frame, index, length);
         }
-        catch (final RuntimeException ex)
+        catch (final IOException ex)
         {
-            errorText = "JSON not read: " + ex;
+            errorText = "JSON not read: " + ex.getMessage();
             return false;
         }
+        // the converter copies each message into this buffer and takes it as it is once it has a length: it must
+        // hold the longest message the frame can have
+        final Buffer messageCopy = jsonMsg.jsonMsgData();
+        if (messageCopy.length() < length)
+        {
+            messageCopy.data(java.nio.ByteBuffer.allocate(Math.max(length, 2 * messageCopy.length())));
+        }
+        isMessageParsed = false;
         return true;
     }
 
@@ -191,6 +189,18 @@ public final class JsonMessages
     public int next()
     {
         error.clear();
+        if (!isMessageParsed)
+        {
+            if (!frame.next())
+            {
+                return END;
+            }
+            isMessageParsed = true;
+            if (!parseMessage())
+            {
+                return ERROR;
+            }
+        }
         final int result;
         try
         {
@@ -198,17 +208,22 @@ public final class JsonMessages
         }
         catch (final RuntimeException ex)
         {
+            isMessageParsed = false;
             errorText = "JSON message not read: " + ex;
-            return END;
+            return ERROR;
         }
         if (CodecReturnCodes.END_OF_CONTAINER == result)
         {
-            return END;
+            isMessageParsed = false;
+            return next();
         }
         if (CodecReturnCodes.SUCCESS != result)
         {
             errorText = null == error.getText() ? CodecReturnCodes.toString(result) : error.getText();
-            return CodecReturnCodes.FAILURE == result && 0 == jsonMsg.jsonMsgClass() ? END : ERROR;
+            // an object is one message, so the next is in the frame's next span; only an array within the frame's
+            // array has more for the converter to read
+            isMessageParsed = frame.isArray();
+            return ERROR;
         }
         switch (jsonMsg.jsonMsgClass())
         {
@@ -222,6 +237,30 @@ public final class JsonMessages
                 errorText = "unknown message type " + jsonMsg.jsonMsgClass();
                 return ERROR;
         }
+    }
+
+    /**
+     * Give the converter the frame's current message (an array within the frame's array is taken whole, as the
+     * converter reads arrays of arrays).
+     */
+    private boolean parseMessage()
+    {
+        try
+        {
+            if (CodecReturnCodes.SUCCESS != converter().parseJsonBuffer(frame, parseOptions, error))
+            {
+                isMessageParsed = false;
+                errorText = "JSON not read: " + error.getText();
+                return false;
+            }
+        }
+        catch (final RuntimeException ex)
+        {
+            isMessageParsed = false;
+            errorText = "JSON not read: " + ex;
+            return false;
+        }
+        return true;
     }
 
     /**
