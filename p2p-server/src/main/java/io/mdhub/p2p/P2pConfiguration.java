@@ -89,6 +89,17 @@ public final class P2pConfiguration
     public static final boolean WEBSOCKET_PAGE_ENABLED_DEFAULT = true;
 
     /**
+     * Whether the WebSocket API's port speaks TLS only ({@code wss://}, and {@code https://} for the quote page), with
+     * the server TLS context of the RSSL ports (the {@code mdhub.tls.*} settings).
+     */
+    public static final String WEBSOCKET_TLS_ENABLED_PROP_NAME = "mdhub.p2p.websocket.tls.enabled";
+
+    /**
+     * Default of {@link #WEBSOCKET_TLS_ENABLED_PROP_NAME}: plain TCP.
+     */
+    public static final boolean WEBSOCKET_TLS_ENABLED_DEFAULT = false;
+
+    /**
      * Fan-out workers: event loops, each owning a share of the consumer connections, its own watchlist and its own
      * item source.
      */
@@ -351,6 +362,14 @@ public final class P2pConfiguration
     public static boolean webSocketPageEnabled()
     {
         return ConfigValues.getBoolean(WEBSOCKET_PAGE_ENABLED_PROP_NAME, WEBSOCKET_PAGE_ENABLED_DEFAULT);
+    }
+
+    /**
+     * @return whether the WebSocket API's port speaks TLS.
+     */
+    public static boolean webSocketTlsEnabled()
+    {
+        return ConfigValues.getBoolean(WEBSOCKET_TLS_ENABLED_PROP_NAME, WEBSOCKET_TLS_ENABLED_DEFAULT);
     }
 
     /**

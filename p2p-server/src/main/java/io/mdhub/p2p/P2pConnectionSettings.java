@@ -31,6 +31,7 @@ public abstract class P2pConnectionSettings<T extends P2pConnectionSettings<T>> 
     private int webSocketPort = P2pConfiguration.webSocketPort();
     private long webSocketPingTimeoutNs = P2pConfiguration.webSocketPingTimeoutNs();
     private boolean webSocketPageEnabled = P2pConfiguration.webSocketPageEnabled();
+    private boolean webSocketTlsEnabled = P2pConfiguration.webSocketTlsEnabled();
     private int workers = P2pConfiguration.workers();
     private int outputPoolChunkSize = P2pConfiguration.outputPoolChunkSize();
     private PooledByteBufAllocator outputAllocator;
@@ -74,8 +75,8 @@ public abstract class P2pConnectionSettings<T extends P2pConnectionSettings<T>> 
     }
 
     /**
-     * Check the listener list (a flush profile, no port twice) and read the TLS key material when a listener speaks
-     * TLS, so that a wrong path or password stops the server before it listens.
+     * Check the listener list (a flush profile, no port twice) and read the TLS key material when a listener (or the
+     * WebSocket API's port) speaks TLS, so that a wrong path or password stops the server before it listens.
      */
     protected final void concludeListeners()
     {
@@ -93,7 +94,7 @@ public abstract class P2pConnectionSettings<T extends P2pConnectionSettings<T>> 
                     ")");
             }
         }
-        if (listeners().stream().anyMatch(ConsumerListener::tls))
+        if (listeners().stream().anyMatch(ConsumerListener::tls) || isWebSocketTls())
         {
             // key material is read now: a wrong path or password stops the server before it listens
             serverSslContext = TlsSettings.orConfiguration(tls).nettyServerContext();
@@ -225,6 +226,39 @@ public abstract class P2pConnectionSettings<T extends P2pConnectionSettings<T>> 
     public boolean webSocketPageEnabled()
     {
         return webSocketPageEnabled;
+    }
+
+    /**
+     * @param webSocketTlsEnabled whether the WebSocket API's port speaks TLS only, with {@link #serverSslContext()}.
+     * @return this.
+     */
+    public T webSocketTlsEnabled(final boolean webSocketTlsEnabled)
+    {
+        checkNotConcluded();
+        this.webSocketTlsEnabled = webSocketTlsEnabled;
+        return self();
+    }
+
+    /**
+     * @return whether the WebSocket API's port speaks TLS (when it is served at all).
+     */
+    public boolean webSocketTlsEnabled()
+    {
+        return webSocketTlsEnabled;
+    }
+
+    /**
+     * @return the TLS context of the WebSocket API's port after conclude: {@link #serverSslContext()} when the port
+     *         is served and speaks TLS, else null (plain).
+     */
+    public SslContext webSocketSslContext()
+    {
+        return isWebSocketTls() ? serverSslContext : null;
+    }
+
+    private boolean isWebSocketTls()
+    {
+        return webSocketTlsEnabled && webSocketPort >= 0;
     }
 
     /**
@@ -374,7 +408,8 @@ public abstract class P2pConnectionSettings<T extends P2pConnectionSettings<T>> 
     }
 
     /**
-     * @return after conclude, the TLS context every TLS listener shares; null when none speaks TLS.
+     * @return after conclude, the TLS context every TLS listener (and a TLS WebSocket API port) shares; null when
+     *         none speaks TLS.
      */
     public SslContext serverSslContext()
     {

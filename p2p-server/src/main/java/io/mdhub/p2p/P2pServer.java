@@ -105,7 +105,8 @@ public final class P2pServer implements AutoCloseable
                     .channelHook((channel) -> initChannel(channel, listener.profile())));
             }
             webSocket = ctx.webSocketPort() < 0 ? null : new WebSocketListener(ctx.eventLoopGroup(),
-                ctx.bindAddress(), ctx.webSocketPort(), ctx.webSocketPingTimeoutNs(), ctx.webSocketPageEnabled(),
+                ctx.bindAddress(), ctx.webSocketPort(), ctx.webSocketSslContext(), ctx.webSocketPingTimeoutNs(),
+                ctx.webSocketPageEnabled(),
                 (loop) -> new JsonMessages(ctx.dictionarySupplier().get(), workerByLoop.get(loop),
                     (int)Math.max(1, TimeUnit.NANOSECONDS.toSeconds(ctx.webSocketPingTimeoutNs()))),
                 (channel) -> initChannel(channel, FlushProfile.LATENCY),

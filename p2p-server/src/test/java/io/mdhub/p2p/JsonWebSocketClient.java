@@ -11,12 +11,15 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import javax.net.ssl.SSLContext;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 /**
  * A WebSocket API client for tests, on the JDK's own WebSocket: sends JSON text, and hands out each message the
- * server sends (a frame holding an array gives its elements one by one).
+ * server sends (a frame holding an array gives its elements one by one). Over {@code ws://}, or {@code wss://} with
+ * an {@link SSLContext} trusting the server.
  */
 final class JsonWebSocketClient implements AutoCloseable
 {
@@ -28,18 +31,29 @@ final class JsonWebSocketClient implements AutoCloseable
     private final WebSocket socket;
     private final String protocol;
 
-    private JsonWebSocketClient(final int port, final String protocol)
+    private JsonWebSocketClient(final HttpClient http, final String scheme, final int port, final String protocol)
     {
-        this.socket = HttpClient.newHttpClient().newWebSocketBuilder()
+        this.socket = http.newWebSocketBuilder()
             .subprotocols(protocol)
-            .buildAsync(URI.create("ws://127.0.0.1:" + port + "/WebSocket"), new Listener())
+            .buildAsync(URI.create(scheme + "://127.0.0.1:" + port + "/WebSocket"), new Listener())
             .join();
         this.protocol = socket.getSubprotocol();
     }
 
     static JsonWebSocketClient connect(final int port, final String protocol)
     {
-        return new JsonWebSocketClient(port, protocol);
+        return new JsonWebSocketClient(HttpClient.newHttpClient(), "ws", port, protocol);
+    }
+
+    /**
+     * @param port     the server's TLS WebSocket port.
+     * @param protocol the sub-protocol to offer.
+     * @param tls      trusts the server's certificate (which must name 127.0.0.1).
+     * @return a client connected over {@code wss://}.
+     */
+    static JsonWebSocketClient connectTls(final int port, final String protocol, final SSLContext tls)
+    {
+        return new JsonWebSocketClient(HttpClient.newBuilder().sslContext(tls).build(), "wss", port, protocol);
     }
 
     /**

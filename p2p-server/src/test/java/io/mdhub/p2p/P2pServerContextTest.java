@@ -3,6 +3,7 @@ package io.mdhub.p2p;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -13,6 +14,9 @@ import org.agrona.concurrent.status.CountersManager;
 import org.junit.jupiter.api.Test;
 
 import io.mdhub.common.test.InterruptAfter;
+import io.mdhub.common.test.TlsTestKeys;
+import io.mdhub.common.tls.TlsClientAuth;
+import io.mdhub.common.tls.TlsSettings;
 import io.mdhub.p2p.source.ItemSourceFactory;
 
 /**
@@ -104,6 +108,47 @@ class P2pServerContextTest
         assertNull(ctx.eventLoopGroup(), "conclude stopped before the event loops");
         assertEquals(0, countCounters(afterClose), "a close frees every counter its conclude made");
         assertEquals(0, countCounters(afterFailure), "so does a failed launch");
+    }
+
+    @Test
+    void theWebSocketPortsTlsReadsTheKeyMaterialOnlyWhenThatPortIsServed()
+    {
+        final TlsSettings missing = TlsTestKeys.get().serverSettings(TlsClientAuth.NONE).toBuilder()
+            .keystore("/nonexistent/mdhub-ws.p12", TlsTestKeys.PASSWORD.toCharArray()).build();
+        final P2pServer.Context unserved = context().webSocketTlsEnabled(true).tls(missing).conclude();
+        try
+        {
+            assertNull(unserved.webSocketSslContext(), "no WebSocket port: nothing to read");
+        }
+        finally
+        {
+            unserved.close();
+        }
+
+        final IllegalArgumentException wrongKeys = assertThrows(IllegalArgumentException.class,
+            () -> P2pServer.launch(context().webSocketPort(0).webSocketTlsEnabled(true).tls(missing)));
+        assertTrue(wrongKeys.getMessage().contains("keystore"), wrongKeys.getMessage());
+
+        final P2pServer.Context served = context().webSocketPort(0).webSocketTlsEnabled(true)
+            .tls(TlsTestKeys.get().serverSettings(TlsClientAuth.NONE)).conclude();
+        try
+        {
+            assertNotNull(served.webSocketSslContext());
+            assertSame(served.serverSslContext(), served.webSocketSslContext(), "the RSSL ports' TLS context");
+        }
+        finally
+        {
+            served.close();
+        }
+        final P2pServer.Context plain = context().webSocketPort(0).conclude();
+        try
+        {
+            assertNull(plain.webSocketSslContext(), "plain by default");
+        }
+        finally
+        {
+            plain.close();
+        }
     }
 
     private static CountersManager newCountersManager()

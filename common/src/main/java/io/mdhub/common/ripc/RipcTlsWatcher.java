@@ -14,15 +14,21 @@ import io.netty.handler.ssl.SslHandshakeCompletionEvent;
  * protocol) is counted once, and the connection ends with reason {@link RipcDisconnectReason#TLS_HANDSHAKE} unless
  * it already ended for another (e.g. the handshake timeout, which covers TLS and RIPC handshakes together). The
  * exception the {@code SslHandler} raises for the same failure is swallowed here, so the connection gets one
- * summarised log line from {@link RipcDisconnects}, not a stack trace. Per channel, not shareable.
+ * summarised log line from {@link RipcDisconnects}, not a stack trace. Per channel, not shareable. Public for a
+ * listener that carries RIPC inside another protocol on a TLS socket of its own (the WebSocket API's port): its TLS
+ * handshakes count with the RIPC counters of its {@link RipcServerPhases}.
  */
-final class RipcTlsWatcher extends ChannelInboundHandlerAdapter
+public final class RipcTlsWatcher extends ChannelInboundHandlerAdapter
 {
     private final RipcCounters counters;
     private final RipcDisconnects disconnects;
     private boolean isFailed;
 
-    RipcTlsWatcher(final RipcChannelSettings settings)
+    /**
+     * @param settings where the handshakes are counted ({@link RipcCounters}) and a failure ends the connection
+     *                 ({@link RipcDisconnects}).
+     */
+    public RipcTlsWatcher(final RipcChannelSettings settings)
     {
         this.counters = settings.counters();
         this.disconnects = settings.disconnects();

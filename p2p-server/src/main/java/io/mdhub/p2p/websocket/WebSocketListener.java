@@ -10,6 +10,7 @@ import java.util.function.Function;
 import org.agrona.concurrent.status.CountersManager;
 
 import io.mdhub.common.ripc.RipcServerPhases;
+import io.mdhub.common.ripc.RipcTlsWatcher;
 import io.mdhub.common.ripc.RipcTransport;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelInitializer;
@@ -24,6 +25,8 @@ import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.handler.codec.http.websocketx.WebSocketDecoderConfig;
 import io.netty.handler.codec.http.websocketx.WebSocketServerProtocolConfig;
 import io.netty.handler.codec.http.websocketx.WebSocketServerProtocolHandler;
+import io.netty.handler.ssl.SslContext;
+import io.netty.handler.ssl.SslHandler;
 import io.netty.util.concurrent.EventExecutor;
 import io.netty.util.concurrent.GlobalEventExecutor;
 import io.netty.bootstrap.ServerBootstrap;
@@ -34,6 +37,11 @@ import io.netty.bootstrap.ServerBootstrap;
  * connection gets the worker's JSON converter and, once upgraded, the worker's consumer session (through the hook);
  * an {@code rssl.rwf} one gets the RIPC server phases inside its binary frames, whose hook adds the session. Either
  * way a WebSocket consumer has the watchlist, entitlements and slow-consumer policy of an RSSL one.
+ * <p>
+ * With a TLS context the port speaks TLS only ({@code wss://}, {@code https://}): the {@code SslHandler} comes first,
+ * and a {@link RipcTlsWatcher} behind it counts each handshake in the RIPC counters of the {@code rssl.rwf} phases
+ * (the port's own, whatever the sub-protocol) and ends a connection whose handshake fails (a plain client, no common
+ * protocol), summarised in the log, without touching the others.
  */
 public final class WebSocketListener implements AutoCloseable
 {
@@ -60,6 +68,7 @@ public final class WebSocketListener implements AutoCloseable
      * @param group           the fan-out workers' event loops.
      * @param bindAddress     the address to listen on.
      * @param port            the port, 0 for an ephemeral one.
+     * @param sslContext      the server TLS context when the port speaks TLS only, null for plain TCP.
      * @param pingTimeoutNs   how long a connection may send nothing before it is closed.
      * @param isPageServed    whether plain HTTP requests get the quote page ({@link StaticPage}) rather than 404.
      * @param jsonByLoop      each worker's JSON converter, by its event loop.
@@ -69,10 +78,12 @@ public final class WebSocketListener implements AutoCloseable
      * @param countersManager where the WebSocket counters are allocated.
      * @param component       the server's name, in counter labels and logs.
      */
+    @SuppressWarnings("checkstyle:ParameterNumber")
     public WebSocketListener(
         final EventLoopGroup group,
         final String bindAddress,
         final int port,
+        final SslContext sslContext,
         final long pingTimeoutNs,
         final boolean isPageServed,
         final Function<EventLoop, JsonMessages> jsonByLoop,
@@ -84,6 +95,10 @@ public final class WebSocketListener implements AutoCloseable
         this.rwf = rwf;
         try
         {
+            if (null != sslContext && !sslContext.isServer())
+            {
+                throw new IllegalArgumentException("the WebSocket API's port needs a server TLS context");
+            }
             counters = new WebSocketCounters(countersManager, component);
         }
         catch (final RuntimeException ex)
@@ -116,6 +131,10 @@ public final class WebSocketListener implements AutoCloseable
                     protected void initChannel(final SocketChannel channel)
                     {
                         channels.add(channel);
+                        if (null != sslContext)
+                        {
+                            addTls(channel, sslContext, rwf);
+                        }
                         channel.pipeline()
                             .addLast("http", new HttpServerCodec())
                             .addLast("http-aggregator", new HttpObjectAggregator(MAX_HTTP_REQUEST_BYTES))
@@ -137,6 +156,16 @@ public final class WebSocketListener implements AutoCloseable
             rwf.close();
             throw ex;
         }
+    }
+
+    private static void addTls(final SocketChannel channel, final SslContext sslContext, final RipcServerPhases rwf)
+    {
+        final SslHandler tls = sslContext.newHandler(channel.alloc());
+        // a peer that opens TCP and never finishes TLS is closed after the time an unfinished upgrade gets
+        tls.setHandshakeTimeoutMillis(HANDSHAKE_TIMEOUT_MS);
+        channel.pipeline()
+            .addLast("tls", tls)
+            .addLast("tls-watch", new RipcTlsWatcher(rwf.context().channelSettings()));
     }
 
     /**
