@@ -23,6 +23,7 @@ import io.mdhub.p2p.fanout.WorkerStatus;
 import io.mdhub.p2p.source.ItemSourceFactory;
 import io.mdhub.p2p.websocket.JsonMessages;
 import io.mdhub.p2p.websocket.WebSocketListener;
+import io.mdhub.p2p.websocket.WebSocketPort;
 import io.netty.channel.Channel;
 import io.netty.channel.EventLoop;
 import io.netty.channel.WriteBufferWaterMark;
@@ -104,18 +105,20 @@ public final class P2pServer implements AutoCloseable
                     .sslContext(listener.tls() ? ctx.serverSslContext() : null)
                     .channelHook((channel) -> initChannel(channel, listener.profile())));
             }
+            // the WebSocket API's connections flush as the main port's do
+            final FlushProfile webSocketProfile = ctx.flushProfile();
             webSocket = ctx.webSocketPort() < 0 ? null : new WebSocketListener(ctx.eventLoopGroup(),
-                ctx.bindAddress(), ctx.webSocketPort(), ctx.webSocketSslContext(), ctx.webSocketPingTimeoutNs(),
-                ctx.webSocketPageEnabled(),
+                new WebSocketPort(ctx.bindAddress(), ctx.webSocketPort(), ctx.webSocketSslContext(),
+                    FlushProfile.LATENCY == webSocketProfile, ctx.webSocketPingTimeoutNs(), ctx.webSocketPageEnabled()),
                 (loop) -> new JsonMessages(ctx.dictionarySupplier().get(), workerByLoop.get(loop),
                     (int)Math.max(1, TimeUnit.NANOSECONDS.toSeconds(ctx.webSocketPingTimeoutNs()))),
-                (channel) -> initChannel(channel, FlushProfile.LATENCY),
+                (channel) -> initChannel(channel, webSocketProfile),
                 // rssl.rwf: the RIPC settings of an RSSL port, its own counters (label component-ws)
                 RipcServerPhases.launch(new RipcServer.Context()
                     .componentName(ctx.componentName() + "-ws")
                     .eventLoopGroup(ctx.eventLoopGroup())
                     .countersManager(ctx.countersManager())
-                    .channelHook((channel) -> initChannel(channel, FlushProfile.LATENCY))),
+                    .channelHook((channel) -> initChannel(channel, webSocketProfile))),
                 ctx.countersManager(), ctx.componentName());
             for (final FanOutWorker worker : workers)
             {

@@ -30,12 +30,16 @@ import picocli.CommandLine.Option;
  * <ul>
  * <li>{@code fanout} — Producer 50/50: many mounts ({@code --mounts}, 100 as published) each watching half of the
  * universe, so every update from the backbone goes to about half of them; input and aggregate output updates/s;</li>
+ * <li>{@code fanout-json} — the same with {@code --json-mounts} of the mounts (half by default, spread among the
+ * others) on the p2p-server's WebSocket API in JSON: the p2p-server's CPU per update out beside {@code fanout}'s at
+ * the same rates gives the cost of a JSON update ({@link FanOutCpu});</li>
  * <li>{@code nofanout} — one consumer with the whole watchlist (100,000 items);</li>
  * <li>{@code distributor} — the standalone distributor: a pushing source into a distributor whose backbone a
  * p2p-server consumes as a sink; the highest rate the distributor takes without pushing back and the sink receives
  * whole (its {@code backbone-messages-in} and {@code backbone-gaps} counters).</li>
  * </ul>
- * Every run writes {@code report.md}, {@code results.csv} and {@code throughput.svg} ({@link ThroughputChart});
+ * Every run writes {@code report.md}, {@code results.csv} and {@code throughput.svg} ({@link ThroughputChart}), and
+ * with a fan-out test {@code cpu.csv}, the p2p-server's CPU per step;
  * {@code --chart-from CSV --out SVG} draws the chart of a committed {@code results.csv} without running anything.
  */
 @Command(
@@ -53,8 +57,15 @@ public final class ThroughputBench implements Callable<Integer>
     private static final long OPENING_RATE = 10_000;
     private static final Pattern SKIPPED = Pattern.compile("skipped (\\d+)");
 
-    @Option(names = "--tests", split = ",", description = "fanout, nofanout, distributor (default all three).")
+    private final List<FanOutCpu> cpuRows = new ArrayList<>();
+
+    @Option(names = "--tests", split = ",", description = "fanout, fanout-json, nofanout, distributor (default " +
+        "fanout, nofanout, distributor).")
     List<String> tests = List.of("fanout", "nofanout", "distributor");
+
+    @Option(names = "--json-mounts", description = "Mounts of fanout-json on the WebSocket API's JSON (default: " +
+        "half of --mounts).")
+    int jsonMounts = -1;
 
     @Option(names = "--items", description = "Universe for nofanout and distributor (default ${DEFAULT-VALUE}).")
     int items = 100_000;
@@ -137,13 +148,13 @@ public final class ThroughputBench implements Callable<Integer>
         console.flush();
         for (final String test : tests)
         {
-            if (!List.of("fanout", "nofanout", "distributor").contains(test))
+            if (!List.of("fanout", "fanout-json", "nofanout", "distributor").contains(test))
             {
                 throw new CommandLine.ParameterException(spec.commandLine(), "unknown test: " + test);
             }
             runTest(test, root, dir.resolve(test), jvm, steps, console);
         }
-        writeReport(dir, steps);
+        writeReport(dir, steps, cpuRows);
         if (!steps.isEmpty())
         {
             ThroughputChart.write(steps, dir.resolve("throughput.svg"));
@@ -178,9 +189,11 @@ public final class ThroughputBench implements Callable<Integer>
     {
         Files.createDirectories(dir);
         final boolean isDistributorTest = "distributor".equals(test);
-        final int universe = "fanout".equals(test) ? fanoutItems : items;
+        final boolean isFanout = test.startsWith("fanout");
+        final int universe = isFanout ? fanoutItems : items;
         final int sourcePort = LocalPorts.unused();
         final int consumerPort = LocalPorts.unused();
+        final int webSocketPort = "fanout-json".equals(test) ? LocalPorts.unused() : -1;
         try (BenchProcesses processes = new BenchProcesses(root, dir, jvm))
         {
             final String aeronDir = processes.memoryDir("aeron").toString();
@@ -208,7 +221,8 @@ public final class ThroughputBench implements Callable<Integer>
                 "--port", Integer.toString(consumerPort),
                 "-D", "mdhub.p2p.cache.enabled=false", "-D", "mdhub.p2p.flush.profile=throughput",
                 "-D", "mdhub.p2p.max.items=" + Math.max(universe, 100_000),
-                "-D", "mdhub.p2p.max.items.per.consumer=" + Math.max(universe, 100_000));
+                "-D", "mdhub.p2p.max.items.per.consumer=" + Math.max(universe, 100_000),
+                "-D", "mdhub.p2p.websocket.port=" + webSocketPort);
             distributor.awaitLine("mdhub-distributor ready", 60);
             p2p.awaitLine("mdhub-p2p ready", 60);
             if (isDistributorTest)
@@ -225,13 +239,14 @@ public final class ThroughputBench implements Callable<Integer>
             // the distributor test's sink has no consumers: what it received is read from its backbone counters;
             // the other tests keep one client, and so one open watchlist, for the whole sweep
             try (DriverCounters sink = isDistributorTest ? DriverCounters.open(Path.of(aeronDir)) : null;
-                BenchProcess client = isDistributorTest ? null : openWatchlist(test, processes, consumerPort, universe))
+                BenchProcess client = isDistributorTest ? null :
+                    openWatchlist(test, processes, consumerPort, webSocketPort, universe))
             {
                 for (final long rate : rates)
                 {
                     source.send("ur " + rate);
                     final Step step = isDistributorTest ? distributorStep(source, sink, rate) :
-                        consumerStep(test, client, source, rate);
+                        consumerStep(test, client, source, isFanout ? p2p : null, rate);
                     steps.add(step);
                     console.println(step.csv());
                     console.flush();
@@ -255,31 +270,54 @@ public final class ThroughputBench implements Callable<Integer>
         final String test,
         final BenchProcesses processes,
         final int consumerPort,
+        final int webSocketPort,
         final int universe)
     {
-        final boolean isFanout = "fanout".equals(test);
+        final boolean isFanout = test.startsWith("fanout");
         final BenchProcess client = processes.start("client", BenchProcesses.BENCH_JAR, "client",
             "--port", Integer.toString(consumerPort), "--service", "MDH_SINK", "--items", Integer.toString(universe),
             "--mounts", Integer.toString(isFanout ? mounts : 1), "--fraction", isFanout ? "0.5" : "1.0",
-            "--duration", "0");
+            "--duration", "0", "--websocket-port", Integer.toString(webSocketPort),
+            "--json-mounts", Integer.toString(webSocketPort > 0 ? jsonMounts() : 0));
         TestClients.awaitWholeWatchlist(client);
         return client;
     }
 
+    private int jsonMounts()
+    {
+        return jsonMounts < 0 ? mounts / 2 : Math.min(jsonMounts, mounts);
+    }
+
     /**
      * One rate under the running client: wait out the warm-up and the step, then judge the client's and the source's
-     * lines of those seconds.
+     * lines of those seconds; in a fan-out test, also the p2p-server's CPU over the measured seconds.
      */
-    private Step consumerStep(final String test, final BenchProcess client, final BenchProcess source, final long rate)
-        throws InterruptedException
+    private Step consumerStep(
+        final String test,
+        final BenchProcess client,
+        final BenchProcess source,
+        final BenchProcess p2p,
+        final long rate) throws InterruptedException
     {
         final int clientFrom = client.output().length();
         final int sourceFrom = source.output().length();
         final long lostBefore = TestClients.lostSoFar(client.output());
+        Thread.sleep(TimeUnit.SECONDS.toMillis(warmupSeconds));
+        final ProcessCpu.Sample cpuStart = null == p2p ? null : ProcessCpu.sample(p2p.pid());
+        Thread.sleep(TimeUnit.SECONDS.toMillis(stepSeconds));
+        final ProcessCpu.Sample cpuEnd = null == p2p ? null : ProcessCpu.sample(p2p.pid());
         // one more second for the last report line of the window
-        Thread.sleep(TimeUnit.SECONDS.toMillis(warmupSeconds + stepSeconds + 1));
-        return consumerStep(test, rate, client.output().substring(clientFrom), source.output().substring(sourceFrom),
-            lostBefore, client.isAlive());
+        Thread.sleep(TimeUnit.SECONDS.toMillis(1));
+        final String clientOutput = client.output().substring(clientFrom);
+        final Step step = consumerStep(test, rate, clientOutput, source.output().substring(sourceFrom), lostBefore,
+            client.isAlive());
+        if (null != cpuStart && null != cpuEnd)
+        {
+            final long jsonOutput = mean(measured(ClientStatsLine.allJson(clientOutput)));
+            cpuRows.add(new FanOutCpu(test, rate, step.input(), step.output() - jsonOutput, jsonOutput,
+                ProcessCpu.between(cpuStart, cpuEnd).cpuNs() / stepSeconds, step.sustained()));
+        }
+        return step;
     }
 
     /**
@@ -287,7 +325,7 @@ public final class ThroughputBench implements Callable<Integer>
      * watchlist whole and quiet in each measured second) and of the source (updates sent), each from the start of the
      * step's warm-up on.
      *
-     * @param test          fanout or nofanout.
+     * @param test          fanout, fanout-json or nofanout.
      * @param rate          commanded input updates/s.
      * @param clientOutput  the client's output since the step began.
      * @param sourceOutput  the source's output since the step began.
@@ -313,7 +351,7 @@ public final class ThroughputBench implements Callable<Integer>
             window.size() == stepSeconds && window.stream().allMatch(ClientStatsLine::isWholeAndQuiet);
         // every update must also reach its watchers: half the mounts each (fan-out), or the one mount; a client that
         // gets less than 95 % of that falls behind the rate, even before its server disconnects it as a slow consumer
-        final double expectedRatio = "fanout".equals(test) ? mounts * 0.5 : 1.0;
+        final double expectedRatio = test.startsWith("fanout") ? mounts * 0.5 : 1.0;
         return new Step(test, rate, input, received, lostUpdates, isAlive && isWhole && 0 == lostUpdates &&
             input >= rate * 0.95 && received >= input * expectedRatio * 0.95);
     }
@@ -375,7 +413,7 @@ public final class ThroughputBench implements Callable<Integer>
         return Math.round(values.stream().mapToLong(Long::longValue).average().orElse(0));
     }
 
-    private void writeReport(final Path dir, final List<Step> steps) throws IOException
+    private void writeReport(final Path dir, final List<Step> steps, final List<FanOutCpu> cpu) throws IOException
     {
         final StringBuilder csv = new StringBuilder(Step.CSV_HEADER).append('\n');
         steps.forEach((step) -> csv.append(step.csv()).append('\n'));
@@ -408,6 +446,15 @@ public final class ThroughputBench implements Callable<Integer>
         }
         md.append("\n![output against input](throughput.svg)\n");
         md.append("\nEvery step:\n\n```\n").append(csv).append("```\n");
+        if (!cpu.isEmpty())
+        {
+            final StringBuilder cpuCsv = new StringBuilder(FanOutCpu.CSV_HEADER).append('\n');
+            cpu.forEach((row) -> cpuCsv.append(row.csv()).append('\n'));
+            Files.writeString(dir.resolve("cpu.csv"), cpuCsv);
+            md.append("\n## The p2p-server's CPU per update out, RSSL and JSON mounts\n\n")
+                .append(FanOutCpu.jsonCostTable(cpu))
+                .append("\nEvery fan-out step (cpu.csv):\n\n```\n").append(cpuCsv).append("```\n");
+        }
         Files.writeString(dir.resolve("report.md"), md);
     }
 }

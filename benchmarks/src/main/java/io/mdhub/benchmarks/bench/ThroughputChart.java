@@ -33,15 +33,16 @@ final class ThroughputChart
     /** Each test's series name in the legend. */
     static final Map<String, String> SERIES = Map.of(
         "fanout", "Producer 50/50 (fanout)",
+        "fanout-json", "Producer 50/50, JSON mounts among them (fanout-json)",
         "nofanout", "no fan-out (nofanout)",
         "distributor", "standalone distributor (distributor)");
     static final String NOT_SUSTAINED = "step not sustained";
     static final String PUBLISHED_FANOUT = "published Producer 50/50: 4.02 M";
     static final String PUBLISHED_SINGLE = "published no fan-out, distributor: 1.7 M";
-    private static final List<String> TESTS = List.of("fanout", "nofanout", "distributor");
+    private static final List<String> TESTS = List.of("fanout", "nofanout", "distributor", "fanout-json");
     /** The colour of each test's series, in {@link #TESTS} order. */
     private static final List<Color> COLOURS =
-        List.of(new Color(0, 90, 200), new Color(240, 150, 0), new Color(120, 50, 170));
+        List.of(new Color(0, 90, 200), new Color(240, 150, 0), new Color(120, 50, 170), new Color(0, 150, 80));
 
     private ThroughputChart()
     {

@@ -66,11 +66,7 @@ public final class WebSocketListener implements AutoCloseable
 
     /**
      * @param group           the fan-out workers' event loops.
-     * @param bindAddress     the address to listen on.
-     * @param port            the port, 0 for an ephemeral one.
-     * @param sslContext      the server TLS context when the port speaks TLS only, null for plain TCP.
-     * @param pingTimeoutNs   how long a connection may send nothing before it is closed.
-     * @param isPageServed    whether plain HTTP requests get the quote page ({@link StaticPage}) rather than 404.
+     * @param where           address, port, TLS, flushing, ping timeout, page.
      * @param jsonByLoop      each worker's JSON converter, by its event loop.
      * @param sessionHook     adds the worker's consumer session at the end of a new JSON connection's pipeline.
      * @param rwf             the RIPC server phases for {@code rssl.rwf} connections (their hook adds the
@@ -78,14 +74,9 @@ public final class WebSocketListener implements AutoCloseable
      * @param countersManager where the WebSocket counters are allocated.
      * @param component       the server's name, in counter labels and logs.
      */
-    @SuppressWarnings("checkstyle:ParameterNumber")
     public WebSocketListener(
         final EventLoopGroup group,
-        final String bindAddress,
-        final int port,
-        final SslContext sslContext,
-        final long pingTimeoutNs,
-        final boolean isPageServed,
+        final WebSocketPort where,
         final Function<EventLoop, JsonMessages> jsonByLoop,
         final Consumer<Channel> sessionHook,
         final RipcServerPhases rwf,
@@ -93,6 +84,7 @@ public final class WebSocketListener implements AutoCloseable
         final String component)
     {
         this.rwf = rwf;
+        final SslContext sslContext = where.tls();
         try
         {
             if (null != sslContext && !sslContext.isServer())
@@ -114,7 +106,7 @@ public final class WebSocketListener implements AutoCloseable
             .build();
         try
         {
-            final StaticPage page = isPageServed ? new StaticPage() : null;
+            final StaticPage page = where.isPageServed() ? new StaticPage() : null;
             final Map<EventExecutor, JsonMessages> converters = new IdentityHashMap<>();
             for (final EventExecutor executor : group)
             {
@@ -124,7 +116,7 @@ public final class WebSocketListener implements AutoCloseable
                 .group(group)
                 .channel(RipcTransport.serverChannelClass(group))
                 .option(ChannelOption.SO_REUSEADDR, true)
-                .childOption(ChannelOption.TCP_NODELAY, true)
+                .childOption(ChannelOption.TCP_NODELAY, where.tcpNoDelay())
                 .childHandler(new ChannelInitializer<SocketChannel>()
                 {
                     @Override
@@ -145,10 +137,10 @@ public final class WebSocketListener implements AutoCloseable
                             channel.pipeline().addLast("websocket-page", page);
                         }
                         channel.pipeline().addLast("websocket-upgrade", new WebSocketUpgrade(
-                            converters.get(channel.eventLoop()), counters, sessionHook, pingTimeoutNs, rwf));
+                            converters.get(channel.eventLoop()), counters, sessionHook, where.pingTimeoutNs(), rwf));
                     }
                 })
-                .bind(bindAddress, port).syncUninterruptibly().channel();
+                .bind(where.bindAddress(), where.port()).syncUninterruptibly().channel();
         }
         catch (final RuntimeException ex)
         {
