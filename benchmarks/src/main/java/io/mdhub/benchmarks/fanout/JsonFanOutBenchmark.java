@@ -20,14 +20,15 @@ import io.netty.buffer.Unpooled;
 /**
  * What a WebSocket API (JSON) consumer costs the p2p-server per update, beside {@link FanOutCopyBenchmark}'s RSSL
  * copy: the update's conversion to JSON with ETA's converter, done once per update for all the JSON consumers of a
- * worker, and each consumer's frame, which writes only its stream id around the shared JSON. The captured 57-byte
+ * worker, and each consumer's message in its packed frame, which writes only its stream id around the shared JSON
+ * (and the separator from the message before). The captured 57-byte
  * level-1 update; its conversions alternate between more distinct updates than the worker keeps, so every call of
  * {@link #convertOncePerUpdate()} converts.
  */
 public class JsonFanOutBenchmark extends AbstractMdBenchmark
 {
     /**
-     * Frames per invocation of {@link #frameForOneJsonWatcher()}.
+     * Messages per invocation of {@link #messageForOneJsonWatcher()}.
      */
     public static final int BATCH = 64;
 
@@ -58,7 +59,7 @@ public class JsonFanOutBenchmark extends AbstractMdBenchmark
         {
             throw new IllegalStateException("the update does not convert: " + json.errorText());
         }
-        frame = Unpooled.directBuffer(shared.frameLength() * BATCH);
+        frame = Unpooled.directBuffer((shared.messageLength() + 1) * BATCH + 2);
     }
 
     /**
@@ -79,7 +80,7 @@ public class JsonFanOutBenchmark extends AbstractMdBenchmark
         final UnsafeBuffer update = updates[next];
         next = (next + 1) % DISTINCT_UPDATES;
         final SharedJson converted = json.shared(update, 0, update.capacity());
-        return null == converted ? -1 : converted.frameLength();
+        return null == converted ? -1 : converted.messageLength();
     }
 
     /**
@@ -88,15 +89,15 @@ public class JsonFanOutBenchmark extends AbstractMdBenchmark
     @Benchmark
     @OperationsPerInvocation(BATCH)
     @NoAllocation
-    public int frameForOneJsonWatcher()
+    public int messageForOneJsonWatcher()
     {
-        frame.clear();
+        frame.clear().writeByte('[');
         final int watcherStreamId = ++streamId;
         for (int i = 0; i < BATCH; i++)
         {
-            shared.writeFrame(frame, watcherStreamId);
+            shared.writeMessage(0 == i ? frame : frame.writeByte(','), watcherStreamId);
         }
-        return frame.readableBytes();
+        return frame.writeByte(']').readableBytes();
     }
 
     private static final class OneService implements ServiceNames

@@ -78,6 +78,7 @@ public final class JsonMessages
     private int nextShared;
     private long sharedConversions;
     private String errorText = "";
+    private byte[] loginRefresh;
 
     /**
      * @param dictionary         the field dictionary that names the fields in JSON.
@@ -285,43 +286,61 @@ public final class JsonMessages
     }
 
     /**
-     * Convert one RWF message to JSON.
+     * Convert one RWF message to JSON, then {@link #writeJson} it.
      *
-     * @param allocator for the JSON bytes.
-     * @param rwf       holding the message.
-     * @param index     its first byte.
-     * @param length    its length.
-     * @return the JSON message as UTF-8, or null when it does not convert ({@link #errorText()}).
+     * @param rwf    holding the message.
+     * @param index  its first byte.
+     * @param length its length.
+     * @return false when it does not convert ({@link #errorText()}).
      */
-    public ByteBuf toJson(final ByteBufAllocator allocator, final ByteBuf rwf, final int index, final int length)
+    public boolean convertToJson(final ByteBuf rwf, final int index, final int length)
     {
         rwf.getBytes(index, heapCopy(length), 0, length);
+        loginRefresh = null;
         if (!convert(length))
         {
-            return null;
+            return false;
         }
         if (DomainTypes.LOGIN == reader.msg().domainType() && MsgClasses.REFRESH == reader.msg().msgClass())
         {
-            return loginRefresh(allocator);
+            loginRefresh = loginRefresh();
         }
-        // a frame holds an array of messages, as ETA's clients and the WebSocket API's examples read every frame
-        final ByteBuf out = allocator.buffer(json.length() + 2);
-        out.writeByte('[');
-        out.writeBytes(json.data().duplicate().limit(json.position() + json.length()).position(json.position()));
-        return out.writeByte(']');
+        return true;
+    }
+
+    /**
+     * @return the length of the message {@link #convertToJson} converted.
+     */
+    public int jsonLength()
+    {
+        return null != loginRefresh ? loginRefresh.length : json.length();
+    }
+
+    /**
+     * Write the message {@link #convertToJson} converted.
+     *
+     * @param out where.
+     */
+    public void writeJson(final ByteBuf out)
+    {
+        if (null != loginRefresh)
+        {
+            out.writeBytes(loginRefresh);
+        }
+        else
+        {
+            out.writeBytes(json.data().duplicate().limit(json.position() + json.length()).position(json.position()));
+        }
     }
 
     /**
      * The Login refresh with the ping timeout in its key's Elements, where the WebSocket API's clients read how often
      * to expect pings. Once per connection, so a string is fine here.
      */
-    private ByteBuf loginRefresh(final ByteBufAllocator allocator)
+    private byte[] loginRefresh()
     {
         final byte[] bytes = new byte[json.length()];
-        for (int i = 0; i < bytes.length; i++)
-        {
-            bytes[i] = json.data().get(json.position() + i);
-        }
+        json.data().duplicate().position(json.position()).get(bytes);
         final StringBuilder text = new StringBuilder(new String(bytes, java.nio.charset.StandardCharsets.UTF_8));
         final int key = text.indexOf("\"Key\":{");
         if (key >= 0)
@@ -339,8 +358,7 @@ public final class JsonMessages
                     ('}' == text.charAt(keyBody) ? "" : ","));
             }
         }
-        final byte[] out = ("[" + text + "]").getBytes(java.nio.charset.StandardCharsets.UTF_8);
-        return allocator.buffer(out.length).writeBytes(out);
+        return text.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8);
     }
 
     /**

@@ -13,29 +13,35 @@ import io.mdhub.common.ripc.RipcVersion;
 import io.mdhub.common.rwf.RwfMsgDescriptor;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelDuplexHandler;
+import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelPromise;
 import io.netty.handler.codec.http.websocketx.BinaryWebSocketFrame;
 import io.netty.handler.codec.http.websocketx.CloseWebSocketFrame;
 import io.netty.handler.codec.http.websocketx.TextWebSocketFrame;
 import io.netty.handler.codec.http.websocketx.WebSocketCloseStatus;
+import io.netty.handler.codec.http.websocketx.WebSocketFrame;
 import io.netty.handler.codec.http.websocketx.WebSocketServerProtocolHandler;
 import io.netty.handler.timeout.IdleState;
 import io.netty.handler.timeout.IdleStateEvent;
 
 /**
  * Between a JSON WebSocket and the worker's {@code ConsumerSession}: each OMM message of a client's text frame goes
- * up as one RWF message, a ping is answered with a pong, and each RWF message the session writes goes out as one
- * JSON text frame. The session sees the completed WebSocket handshake as it sees a completed RIPC handshake.
+ * up as one RWF message, a ping is answered with a pong, and the RWF messages the session writes go out as JSON,
+ * those between two flushes packed in one text frame ({@link JsonFramePacker}). The session sees the completed
+ * WebSocket handshake as it sees a completed RIPC handshake.
  */
 final class JsonWebSocketAdapter extends ChannelDuplexHandler implements MessageCopyWriter
 {
     private static final Logger LOG = LoggerFactory.getLogger(JsonWebSocketAdapter.class);
     private static final int PING_TIMEOUT_SECONDS = 30;
+    /** Where a packed frame is closed: well within what ETA's WebSocket clients take in one read (60 KiB). */
+    private static final int MAX_FRAME_BYTES = 16 * 1024;
 
     private final JsonMessages messages;
     private final int maxMessageBytes;
     private final WebSocketCounters counters;
+    private final JsonFramePacker packer;
     private ChannelHandlerContext ctx;
 
     JsonWebSocketAdapter(final JsonMessages messages, final int maxMessageBytes, final WebSocketCounters counters)
@@ -43,6 +49,7 @@ final class JsonWebSocketAdapter extends ChannelDuplexHandler implements Message
         this.messages = messages;
         this.maxMessageBytes = maxMessageBytes;
         this.counters = counters;
+        this.packer = new JsonFramePacker(MAX_FRAME_BYTES, counters);
     }
 
     @Override
@@ -73,10 +80,30 @@ final class JsonWebSocketAdapter extends ChannelDuplexHandler implements Message
         {
             return false; // written as a message instead, which counts and logs what does not convert
         }
-        counters.onFrameOut();
-        ctx.write(new TextWebSocketFrame(json.writeFrame(ctx.alloc().buffer(json.frameLength()), patchValue)),
-            ctx.voidPromise());
+        json.writeMessage(packer.next(ctx, json.messageLength(), ctx.voidPromise()), patchValue);
         return true;
+    }
+
+    @Override
+    public void flush(final ChannelHandlerContext ctx)
+    {
+        packer.write(ctx);
+        ctx.flush();
+    }
+
+    @Override
+    public void handlerRemoved(final ChannelHandlerContext ctx)
+    {
+        packer.discard(new java.nio.channels.ClosedChannelException());
+    }
+
+    @Override
+    public void close(final ChannelHandlerContext ctx, final ChannelPromise promise)
+    {
+        // what was packed goes before the close, as it would have without packing
+        packer.write(ctx);
+        ctx.flush();
+        ctx.close(promise);
     }
 
     @Override
@@ -118,7 +145,7 @@ final class JsonWebSocketAdapter extends ChannelDuplexHandler implements Message
         {
             ((BinaryWebSocketFrame)msg).release();
             counters.onBadMessage();
-            ctx.writeAndFlush(new CloseWebSocketFrame(WebSocketCloseStatus.INVALID_MESSAGE_TYPE,
+            writeNow(ctx, new CloseWebSocketFrame(WebSocketCloseStatus.INVALID_MESSAGE_TYPE,
                 "binary frames are not JSON")).addListener(io.netty.channel.ChannelFutureListener.CLOSE);
         }
         else
@@ -131,14 +158,14 @@ final class JsonWebSocketAdapter extends ChannelDuplexHandler implements Message
     {
         if (IdleState.WRITER_IDLE == idle.state())
         {
-            ctx.writeAndFlush(new TextWebSocketFrame(JsonMessages.ping(ctx.alloc())), ctx.voidPromise());
+            writeNow(ctx, new TextWebSocketFrame(JsonMessages.ping(ctx.alloc())));
         }
         else if (IdleState.READER_IDLE == idle.state())
         {
             counters.onPingTimeout();
             LOG.info("WebSocket connection {}: nothing received within the ping timeout, closed",
                 ctx.channel().remoteAddress());
-            ctx.writeAndFlush(new CloseWebSocketFrame(WebSocketCloseStatus.POLICY_VIOLATION, "ping timeout"))
+            writeNow(ctx, new CloseWebSocketFrame(WebSocketCloseStatus.POLICY_VIOLATION, "ping timeout"))
                 .addListener(io.netty.channel.ChannelFutureListener.CLOSE);
         }
     }
@@ -160,7 +187,7 @@ final class JsonWebSocketAdapter extends ChannelDuplexHandler implements Message
                     onMessage(ctx);
                     break;
                 case JsonMessages.PING:
-                    ctx.writeAndFlush(new TextWebSocketFrame(JsonMessages.pong(ctx.alloc())), ctx.voidPromise());
+                    writeNow(ctx, new TextWebSocketFrame(JsonMessages.pong(ctx.alloc())));
                     break;
                 case JsonMessages.PONG:
                     break;
@@ -196,7 +223,7 @@ final class JsonWebSocketAdapter extends ChannelDuplexHandler implements Message
         {
             LOG.warn("WebSocket connection {}: message refused: {}", ctx.channel().remoteAddress(), text);
         }
-        ctx.writeAndFlush(new TextWebSocketFrame(JsonErrors.error(ctx.alloc(), text)), ctx.voidPromise());
+        writeNow(ctx, new TextWebSocketFrame(JsonErrors.error(ctx.alloc(), text)));
     }
 
     @Override
@@ -208,16 +235,16 @@ final class JsonWebSocketAdapter extends ChannelDuplexHandler implements Message
             return;
         }
         final ByteBuf rwf = (ByteBuf)msg;
-        final ByteBuf json;
+        final boolean isConverted;
         try
         {
-            json = messages.toJson(ctx.alloc(), rwf, rwf.readerIndex(), rwf.readableBytes());
+            isConverted = messages.convertToJson(rwf, rwf.readerIndex(), rwf.readableBytes());
         }
         finally
         {
             rwf.release();
         }
-        if (null == json)
+        if (!isConverted)
         {
             counters.onNotConverted();
             LOG.warn("WebSocket connection {}: a message not sent: {}", ctx.channel().remoteAddress(),
@@ -225,8 +252,16 @@ final class JsonWebSocketAdapter extends ChannelDuplexHandler implements Message
             promise.trySuccess();
             return;
         }
-        counters.onFrameOut();
-        ctx.write(new TextWebSocketFrame(json), promise);
+        messages.writeJson(packer.next(ctx, messages.jsonLength(), promise));
+    }
+
+    /**
+     * A frame of the adapter's own (a pong, a ping, an Error, a close) goes out at once, after what was packed.
+     */
+    private ChannelFuture writeNow(final ChannelHandlerContext ctx, final WebSocketFrame frame)
+    {
+        packer.write(ctx);
+        return ctx.writeAndFlush(frame);
     }
 
     private static String remoteAddress(final SocketAddress address)

@@ -87,26 +87,24 @@ public final class SharedJson
     }
 
     /**
-     * Write {@code [{"ID":streamId} and the shared JSON and {@code ]}.
+     * Write {@code {"ID":streamId} and the shared JSON.
      *
      * @param out      the frame's buffer.
      * @param streamId the consumer's stream.
      * @return out.
      */
-    public ByteBuf writeFrame(final ByteBuf out, final int streamId)
+    public ByteBuf writeMessage(final ByteBuf out, final int streamId)
     {
-        out.writeByte('[');
         out.writeBytes(ID_PREFIX);
         out.writeBytes(digits.byteArray(), 0, digits.putIntAscii(0, streamId));
-        out.writeBytes(afterId, 0, afterIdLength);
-        return out.writeByte(']');
+        return out.writeBytes(afterId, 0, afterIdLength);
     }
 
     /**
-     * @return bytes of a frame for a stream id of up to 11 characters.
+     * @return bytes of the message for a stream id of up to 11 characters.
      */
-    public int frameLength()
+    public int messageLength()
     {
-        return 2 + ID_PREFIX.length + 11 + afterIdLength;
+        return ID_PREFIX.length + 11 + afterIdLength;
     }
 }
