@@ -8,8 +8,10 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 
 import org.HdrHistogram.Histogram;
+import org.agrona.concurrent.UnsafeBuffer;
 
 import io.mdhub.benchmarks.client.TestClient;
+import io.mdhub.benchmarks.source.ItemUniverse;
 import io.mdhub.common.concurrent.ToolShutdown;
 import io.mdhub.common.latency.LatencySummary;
 import io.mdhub.orderprobe.analysis.ProbeRun;
@@ -97,6 +99,21 @@ public final class DemoMain implements Callable<Integer>
         }
     }
 
+    /**
+     * @return the names of the universe's first items, comma separated, for the quote page's address.
+     */
+    private static String firstItems(final int count)
+    {
+        final ItemUniverse universe = ItemUniverse.generated(count);
+        final StringBuilder names = new StringBuilder();
+        for (int i = 0; i < count; i++)
+        {
+            final UnsafeBuffer name = universe.name(i);
+            names.append(0 == i ? "" : ",").append(name.getStringWithoutLengthAscii(0, name.capacity()));
+        }
+        return names.toString();
+    }
+
     private Demo.Settings settings()
     {
         final Demo.Settings settings = new Demo.Settings().items(items).rate(rate).mounts(mounts).fraction(fraction)
@@ -137,8 +154,9 @@ public final class DemoMain implements Callable<Integer>
                 demo.distributor().port(), demo.p2p().port(), demo.client().itemsRequested());
             if (demo.p2p().webSocketPort() > 0)
             {
-                out.printf("mdhub-demo: WebSocket API ws://127.0.0.1:%d/WebSocket, quote page http://127.0.0.1:%d/%n",
-                    demo.p2p().webSocketPort(), demo.p2p().webSocketPort());
+                out.printf("mdhub-demo: WebSocket API ws://127.0.0.1:%d/WebSocket, quote page " +
+                    "http://127.0.0.1:%d/?items=%s%n", demo.p2p().webSocketPort(), demo.p2p().webSocketPort(),
+                    firstItems(Math.min(items, 3)));
             }
             out.flush();
             final long endNs = durationSeconds > 0 ? startNs + TimeUnit.SECONDS.toNanos(durationSeconds) :

@@ -66,4 +66,15 @@ class ClientStatsLineTest
         assertNull(ClientStatsLine.parse(output.substring(output.lastIndexOf("mdhub-client: refreshes"))));
         assertEquals(List.of(WHOLE, lossy), ClientStatsLine.all(output));
     }
+
+    @Test
+    void theJsonMountsPartOfALineReadsBackWhereItIsPrinted()
+    {
+        final String output = WHOLE.format() + "latency p50 1.0 us p99 2.0 us (5 samples) | x | " +
+            ClientStatsLine.formatJson(4_500) + "\n" + WHOLE.format() + "latency p50 1.0 us p99 2.0 us (5 samples)\n" +
+            WHOLE.format() + "latency p50 1.0 us p99 2.0 us (5 samples) | x | " + ClientStatsLine.formatJson(4_600);
+
+        assertEquals(List.of(4_500L, 4_600L), ClientStatsLine.allJson(output));
+        assertEquals(3, ClientStatsLine.all(output).size(), "the JSON part leaves the counts as they were");
+    }
 }
