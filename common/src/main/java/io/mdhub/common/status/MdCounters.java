@@ -333,6 +333,12 @@ public final class MdCounters
     public static final int P2P_WEBSOCKET_PING_TIMEOUTS_TYPE_ID = 20_246;
 
     /**
+     * p2p-server: fields left out of messages converted to JSON because the dictionary lacks them (ETA's converter
+     * refuses a message with any such field; the others still go out); logged, summarised.
+     */
+    public static final int P2P_WEBSOCKET_FIELDS_LEFT_OUT_TYPE_ID = 20_247;
+
+    /**
      * Backbone: messages skipped as malformed or of an unknown schema/template, per stream reader.
      */
     public static final int BACKBONE_MALFORMED_TYPE_ID = 20_300;

@@ -79,6 +79,8 @@ public final class JsonMessages
     private long sharedConversions;
     private String errorText = "";
     private byte[] loginRefresh;
+    private final KnownFieldsOnly knownFieldsOnly;
+    private long fieldsLeftOut;
 
     /**
      * @param dictionary         the field dictionary that names the fields in JSON.
@@ -89,6 +91,7 @@ public final class JsonMessages
     {
         this.pingTimeoutElement = "\"PingTimeout\":" + pingTimeoutSeconds;
         this.dictionary = dictionary;
+        this.knownFieldsOnly = new KnownFieldsOnly(dictionary);
         this.services = services;
         this.serviceConverter = new ServiceNameIdConverter()
         {
@@ -394,14 +397,37 @@ public final class JsonMessages
             // converter takes for an uninitialised message
             msg.encodedDataBody().data(noPayload, 0, 0);
         }
-        // the converter of the frame being read, if any: a rebuild here would drop that frame's parsed messages
-        if (CodecReturnCodes.SUCCESS != converter.convertRWFToJson(msg, toJsonOptions, error) ||
-            CodecReturnCodes.SUCCESS != converter.getJsonBuffer(json, getJsonOptions, error))
+        if (toJson(msg))
         {
-            errorText = "not converted to JSON: " + error.getText();
-            return false;
+            return true;
         }
-        return true;
+        errorText = "not converted to JSON: " + error.getText();
+        // a field the dictionary lacks fails the whole message: convert the others
+        if (knownFieldsOnly.filter(msg) &&
+            CodecReturnCodes.SUCCESS == reader.read(knownFieldsOnly.bytes(), 0, knownFieldsOnly.length()) &&
+            toJson(reader.msg()))
+        {
+            fieldsLeftOut += knownFieldsOnly.dropped();
+            errorText = "field " + knownFieldsOnly.firstDroppedFid() + " is not in the dictionary: left out";
+            return true;
+        }
+        return false;
+    }
+
+    private boolean toJson(final com.refinitiv.eta.codec.Msg msg)
+    {
+        error.clear();
+        // the converter of the frame being read, if any: a rebuild here would drop that frame's parsed messages
+        return CodecReturnCodes.SUCCESS == converter.convertRWFToJson(msg, toJsonOptions, error) &&
+            CodecReturnCodes.SUCCESS == converter.getJsonBuffer(json, getJsonOptions, error);
+    }
+
+    /**
+     * @return fields left out of converted messages so far because the dictionary lacks them.
+     */
+    public long fieldsLeftOut()
+    {
+        return fieldsLeftOut;
     }
 
     /**

@@ -71,10 +71,12 @@ final class JsonWebSocketAdapter extends ChannelDuplexHandler implements Message
             return false;
         }
         final long conversions = messages.sharedConversions();
+        final long leftOut = messages.fieldsLeftOut();
         final SharedJson json = messages.shared(source, offset, length);
         if (conversions != messages.sharedConversions())
         {
             counters.onJsonConversion();
+            countFieldsLeftOut(leftOut);
         }
         if (null == json)
         {
@@ -235,6 +237,7 @@ final class JsonWebSocketAdapter extends ChannelDuplexHandler implements Message
             return;
         }
         final ByteBuf rwf = (ByteBuf)msg;
+        final long leftOut = messages.fieldsLeftOut();
         final boolean isConverted;
         try
         {
@@ -252,7 +255,17 @@ final class JsonWebSocketAdapter extends ChannelDuplexHandler implements Message
             promise.trySuccess();
             return;
         }
+        countFieldsLeftOut(leftOut);
         messages.writeJson(packer.next(ctx, messages.jsonLength(), promise));
+    }
+
+    private void countFieldsLeftOut(final long before)
+    {
+        final long leftOut = messages.fieldsLeftOut() - before;
+        if (leftOut > 0 && counters.onFieldsLeftOut(leftOut, messages.errorText()))
+        {
+            LOG.warn("WebSocket: {} ({} left out of one message)", messages.errorText(), leftOut);
+        }
     }
 
     /**

@@ -19,7 +19,9 @@ final class WebSocketCounters implements AutoCloseable
     private final AtomicCounter notConverted;
     private final AtomicCounter jsonConversions;
     private final AtomicCounter pingTimeouts;
+    private final AtomicCounter fieldsLeftOut;
     private final LogSummary badMessageLog;
+    private final LogSummary fieldsLeftOutLog;
 
     WebSocketCounters(final CountersManager countersManager, final String component)
     {
@@ -37,6 +39,10 @@ final class WebSocketCounters implements AutoCloseable
             MdCounters.P2P_WEBSOCKET_JSON_CONVERSIONS_TYPE_ID);
         pingTimeouts = countersManager.newCounter("p2p-websocket-ping-timeouts:" + component,
             MdCounters.P2P_WEBSOCKET_PING_TIMEOUTS_TYPE_ID);
+        fieldsLeftOut = countersManager.newCounter("p2p-websocket-fields-left-out:" + component,
+            MdCounters.P2P_WEBSOCKET_FIELDS_LEFT_OUT_TYPE_ID);
+        fieldsLeftOutLog = new LogSummary(LoggerFactory.getLogger(JsonWebSocketAdapter.class), component,
+            "fields left out of JSON messages", 1);
         badMessageLog = new LogSummary(LoggerFactory.getLogger(JsonWebSocketAdapter.class), component,
             "refused WebSocket messages", 1);
     }
@@ -66,6 +72,17 @@ final class WebSocketCounters implements AutoCloseable
         return badMessageLog.admit(0, "refused", true, detail);
     }
 
+    /**
+     * @param fields fields the dictionary lacks, left out of a converted message.
+     * @param detail which.
+     * @return whether the caller logs it (else it goes into the summary).
+     */
+    boolean onFieldsLeftOut(final long fields, final String detail)
+    {
+        fieldsLeftOut.getAndAdd(fields);
+        return fieldsLeftOutLog.admit(0, "left out", true, detail);
+    }
+
     void onNotConverted()
     {
         notConverted.increment();
@@ -90,6 +107,7 @@ final class WebSocketCounters implements AutoCloseable
     public void close()
     {
         badMessageLog.flush();
+        fieldsLeftOutLog.flush();
         connections.close();
         framesIn.close();
         framesOut.close();
@@ -97,5 +115,6 @@ final class WebSocketCounters implements AutoCloseable
         notConverted.close();
         jsonConversions.close();
         pingTimeouts.close();
+        fieldsLeftOut.close();
     }
 }

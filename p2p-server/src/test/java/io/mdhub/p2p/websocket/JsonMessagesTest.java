@@ -13,9 +13,16 @@ import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.refinitiv.eta.codec.CodecReturnCodes;
 import com.refinitiv.eta.codec.MsgClasses;
+import com.refinitiv.eta.rdm.UpdateEventTypes;
 
 import io.mdhub.common.dictionary.DictionaryLoader;
+import io.mdhub.common.dictionary.FieldIds;
+import io.mdhub.common.rwf.eta.EtaMsgWriter;
+import io.mdhub.common.rwf.eta.MarketPriceEncoder;
 import io.mdhub.common.rwf.RwfMsgFlyweight;
 import io.mdhub.p2p.source.ServiceNames;
 import io.netty.buffer.ByteBuf;
@@ -30,6 +37,7 @@ import io.netty.buffer.Unpooled;
 class JsonMessagesTest
 {
     private static final int SERVICE_ID = 7;
+    private static final int UNKNOWN_FID = 31_999;
     private final JsonMessages messages = new JsonMessages(DictionaryLoader.loadBundled(), new OneService(), 30);
 
     @Test
@@ -73,6 +81,29 @@ class JsonMessagesTest
     {
         assertFalse(messages.parse(frame("[{\"ID\":1},"), 0, "[{\"ID\":1},".length()));
         assertTrue(messages.errorText().startsWith("JSON not read"), messages.errorText());
+    }
+
+    @Test
+    void anUpdateWithAFieldTheDictionaryLacksConvertsWithTheFieldsItKnows() throws Exception
+    {
+        final EtaMsgWriter writer = new EtaMsgWriter();
+        final MarketPriceEncoder encoder = new MarketPriceEncoder();
+        final UnsafeBuffer buffer = new UnsafeBuffer(new byte[1024]);
+        encoder.beginUpdate(writer.begin(buffer, 0, buffer.capacity()), 5, UpdateEventTypes.QUOTE)
+            .real(FieldIds.BID, 12340, 12)
+            .real(UNKNOWN_FID, 1, 12)
+            .real(FieldIds.ASK, 12350, 12);
+        assertEquals(CodecReturnCodes.SUCCESS, encoder.complete());
+
+        final SharedJson json = messages.shared(buffer, 0, writer.encodedLength());
+        assertTrue(null != json, messages::errorText);
+        final ByteBuf out = json.writeMessage(Unpooled.buffer(), 5);
+        final JsonNode update = new ObjectMapper().readTree(out.toString(StandardCharsets.UTF_8));
+        assertEquals(123.40, update.path("Fields").path("BID").asDouble(), 1e-9, update::toString);
+        assertEquals(123.50, update.path("Fields").path("ASK").asDouble(), 1e-9, update::toString);
+        assertEquals(2, update.path("Fields").size(), update::toString);
+        assertEquals(1, messages.fieldsLeftOut(), "counted");
+        assertTrue(messages.errorText().contains(Integer.toString(UNKNOWN_FID)), messages::errorText);
     }
 
     private List<String> kinds(final String text)
