@@ -40,7 +40,8 @@ class EtaWebSocketRwfTest
 
     private final StubMarketDataSource source = new StubMarketDataSource()
         .service(SERVICE_ID, "DIRECT_FEED")
-        .item(SERVICE_ID, "TRI.N", FieldIds.BID, 12340, FieldIds.ASK, 12350);
+        .item(SERVICE_ID, "TRI.N", FieldIds.BID, 12340, FieldIds.ASK, 12350)
+        .item(SERVICE_ID, "IBM.N", FieldIds.BID, 20000, FieldIds.ASK, 20010);
     private final List<AutoCloseable> closeables = new ArrayList<>();
     private P2pServer server;
 
@@ -94,6 +95,47 @@ class EtaWebSocketRwfTest
         consumer.login("alice"); // a login reissue answered proves the close was read before it
         source.update(SERVICE_ID, "TRI.N", 0, FieldIds.BID, 12370);
         assertNull(consumer.pollMessage(STREAM, Duration.ofMillis(500)), "closed stream stays quiet");
+    }
+
+    @Test
+    void aViewOverRsslRwfCarriesOnlyItsFields()
+    {
+        final EtaConsumer consumer = connect("rssl.rwf");
+        consumer.login("dave");
+        consumer.requestView(STREAM, SERVICE_ID, "TRI.N", true, FieldIds.ASK);
+        final EtaMessage refresh = consumer.awaitMessage(STREAM);
+        assertEquals(MsgClasses.REFRESH, refresh.msgClass(), refresh::toString);
+        assertEquals(java.util.List.of(FieldIds.ASK), refresh.fieldIds(), refresh::toString);
+
+        source.update(SERVICE_ID, "TRI.N", 0, FieldIds.BID, 12360); // nothing of the view
+        source.update(SERVICE_ID, "TRI.N", 0, FieldIds.BID, 12370, FieldIds.ASK, 12380);
+        final EtaMessage update = consumer.awaitMessage(STREAM);
+        assertEquals(java.util.List.of(FieldIds.ASK), update.fieldIds(), update::toString);
+        assertEquals(12380, update.mantissa(FieldIds.ASK), update::toString);
+    }
+
+    @Test
+    void aBurstOfUpdatesToTwoItemsArrivesWholeAndInOrder()
+    {
+        final EtaConsumer consumer = connect("rssl.rwf");
+        consumer.login("erin");
+        consumer.requestItem(STREAM, SERVICE_ID, "TRI.N");
+        consumer.requestItem(STREAM + 1, SERVICE_ID, "IBM.N");
+        assertEquals(MsgClasses.REFRESH, consumer.awaitMessage(STREAM).msgClass());
+        assertEquals(MsgClasses.REFRESH, consumer.awaitMessage(STREAM + 1).msgClass());
+
+        final int updates = 500;
+        for (int i = 1; i <= updates; i++)
+        {
+            // however a flush packs them into RIPC frames, each goes in a binary frame of its own
+            source.update(SERVICE_ID, "TRI.N", 0, FieldIds.BID, 20_000 + i);
+            source.update(SERVICE_ID, "IBM.N", 100, FieldIds.BID, 30_000 + i);
+        }
+        for (int i = 1; i <= updates; i++)
+        {
+            assertEquals(20_000 + i, consumer.awaitMessage(STREAM).mantissa(FieldIds.BID), "TRI.N in order");
+            assertEquals(30_000 + i, consumer.awaitMessage(STREAM + 1).mantissa(FieldIds.BID), "IBM.N in order");
+        }
     }
 
     @Test
