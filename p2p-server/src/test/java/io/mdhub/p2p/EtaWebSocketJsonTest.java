@@ -5,11 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -39,48 +36,25 @@ import io.mdhub.common.test.eta.EtaMessage;
 @ExtendWith(EtaTransportExtension.class)
 class EtaWebSocketJsonTest
 {
-    private static final int SERVICE_ID = 1;
-    private static final String SERVICE_NAME = "DIRECT_FEED";
+    private static final int SERVICE_ID = WebSocketServer.SERVICE_ID;
+    private static final String SERVICE_NAME = WebSocketServer.SERVICE_NAME;
     private static final int STREAM = 2;
 
-    private final StubMarketDataSource source = new StubMarketDataSource()
-        .service(SERVICE_ID, SERVICE_NAME)
-        .item(SERVICE_ID, "TRI.N", FieldIds.BID, 12340, FieldIds.ASK, 12350);
-    private final List<AutoCloseable> closeables = new ArrayList<>();
-    private P2pServer server;
-
-    @BeforeEach
-    void launch()
-    {
-        server = P2pServer.launch(new P2pServer.Context()
-            .port(0)
-            .webSocketPort(0)
-            .componentName("p2p-ws-eta-json-test")
-            .itemSourceFactory(source));
-    }
-
-    @AfterEach
-    void tearDown() throws Exception
-    {
-        for (int i = closeables.size() - 1; i >= 0; i--)
-        {
-            closeables.get(i).close();
-        }
-        server.close();
-    }
+    @RegisterExtension
+    final WebSocketServer ws = new WebSocketServer("p2p-ws-eta-json-test");
 
     @ParameterizedTest
     @ValueSource(strings = {"tr_json2", "rssl.json.v2"})
     void etasWebSocketClientOnJsonLogsInGetsAnItemsRefreshAndUpdateAndClosesIt(final String protocol)
     {
         final EtaJsonWire wire = new EtaJsonWire(EtaDictionaries.bundled(), SERVICE_ID, SERVICE_NAME);
-        final EtaChannel channel = EtaChannel.connectAsync("127.0.0.1", server.webSocketPort(),
+        final EtaChannel channel = EtaChannel.connectAsync("127.0.0.1", ws.port(),
             EtaChannel.DEFAULT_PING_TIMEOUT_SECONDS, Codec.JSON_PROTOCOL_TYPE, "mdhub-eta-json-consumer", (options) ->
             {
                 options.connectionType(ConnectionTypes.WEBSOCKET);
                 options.wSocketOpts().protocols(protocol);
             });
-        closeables.add(channel);
+        ws.closeLater(channel);
         channel.awaitActive();
         channel.wire(wire.channel(channel));
         final EtaConsumer consumer = EtaConsumer.on(channel);
@@ -99,19 +73,19 @@ class EtaWebSocketJsonTest
         assertEquals(123.40, refresh.real(FieldIds.BID).toDouble(), 1e-9, refresh::toString);
         assertEquals(123.50, refresh.real(FieldIds.ASK).toDouble(), 1e-9, refresh::toString);
 
-        source.update(SERVICE_ID, "TRI.N", 0, FieldIds.BID, 12360);
+        ws.source().update(SERVICE_ID, "TRI.N", 0, FieldIds.BID, 12360);
         final EtaMessage update = consumer.awaitMessage(STREAM);
         assertEquals(MsgClasses.UPDATE, update.msgClass(), update::toString);
         assertEquals(123.60, update.real(FieldIds.BID).toDouble(), 1e-9, update::toString);
 
         consumer.closeItem(STREAM);
         consumer.login("alice"); // a login reissue answered proves the close was read before it
-        source.update(SERVICE_ID, "TRI.N", 0, FieldIds.BID, 12370);
+        ws.source().update(SERVICE_ID, "TRI.N", 0, FieldIds.BID, 12370);
         assertNull(consumer.pollMessage(STREAM, Duration.ofMillis(500)), "closed stream stays quiet");
         for (final String frame : wire.framesRead().split("\n"))
         {
             assertTrue(frame.startsWith("["), () -> "ETA reads arrays of messages: " + frame);
         }
-        assertEquals(1, server.context().counters().connectionsActive().get(), "one consumer session");
+        assertEquals(1, ws.server().context().counters().connectionsActive().get(), "one consumer session");
     }
 }

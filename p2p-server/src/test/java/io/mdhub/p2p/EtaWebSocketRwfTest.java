@@ -5,13 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
 
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 import com.refinitiv.eta.codec.DataStates;
@@ -35,35 +32,11 @@ import io.mdhub.common.test.eta.EtaMessage;
 @ExtendWith(EtaTransportExtension.class)
 class EtaWebSocketRwfTest
 {
-    private static final int SERVICE_ID = 1;
+    private static final int SERVICE_ID = WebSocketServer.SERVICE_ID;
     private static final int STREAM = 2;
 
-    private final StubMarketDataSource source = new StubMarketDataSource()
-        .service(SERVICE_ID, "DIRECT_FEED")
-        .item(SERVICE_ID, "TRI.N", FieldIds.BID, 12340, FieldIds.ASK, 12350)
-        .item(SERVICE_ID, "IBM.N", FieldIds.BID, 20000, FieldIds.ASK, 20010);
-    private final List<AutoCloseable> closeables = new ArrayList<>();
-    private P2pServer server;
-
-    @BeforeEach
-    void launch()
-    {
-        server = P2pServer.launch(new P2pServer.Context()
-            .port(0)
-            .webSocketPort(0)
-            .componentName("p2p-ws-rwf-test")
-            .itemSourceFactory(source));
-    }
-
-    @AfterEach
-    void tearDown() throws Exception
-    {
-        for (int i = closeables.size() - 1; i >= 0; i--)
-        {
-            closeables.get(i).close();
-        }
-        server.close();
-    }
+    @RegisterExtension
+    final WebSocketServer ws = new WebSocketServer("p2p-ws-rwf-test");
 
     @Test
     void etasWebSocketClientOnRsslRwfLogsInGetsAnItemsRefreshAndUpdateAndClosesIt()
@@ -72,7 +45,7 @@ class EtaWebSocketRwfTest
         final LoginRefresh login = consumer.login("alice");
         assertEquals(StreamStates.OPEN, login.state().streamState());
         assertEquals(DataStates.OK, login.state().dataState());
-        assertEquals(1, server.context().counters().connectionsActive().get(), "one consumer session");
+        assertEquals(1, ws.server().context().counters().connectionsActive().get(), "one consumer session");
 
         consumer.requestItem(STREAM, SERVICE_ID, "TRI.N");
         final EtaMessage refresh = consumer.awaitMessage(STREAM);
@@ -85,7 +58,7 @@ class EtaWebSocketRwfTest
         assertEquals(12340, refresh.mantissa(FieldIds.BID), refresh::toString);
         assertEquals(12350, refresh.mantissa(FieldIds.ASK), refresh::toString);
 
-        source.update(SERVICE_ID, "TRI.N", 0, FieldIds.BID, 12360);
+        ws.source().update(SERVICE_ID, "TRI.N", 0, FieldIds.BID, 12360);
         final EtaMessage update = consumer.awaitMessage(STREAM);
         assertEquals(MsgClasses.UPDATE, update.msgClass(), update::toString);
         assertEquals(12360, update.mantissa(FieldIds.BID), update::toString);
@@ -93,7 +66,7 @@ class EtaWebSocketRwfTest
         consumer.closeItem(STREAM);
         // the close reaches the worker before the next update: nothing more on the stream
         consumer.login("alice"); // a login reissue answered proves the close was read before it
-        source.update(SERVICE_ID, "TRI.N", 0, FieldIds.BID, 12370);
+        ws.source().update(SERVICE_ID, "TRI.N", 0, FieldIds.BID, 12370);
         assertNull(consumer.pollMessage(STREAM, Duration.ofMillis(500)), "closed stream stays quiet");
     }
 
@@ -107,8 +80,8 @@ class EtaWebSocketRwfTest
         assertEquals(MsgClasses.REFRESH, refresh.msgClass(), refresh::toString);
         assertEquals(java.util.List.of(FieldIds.ASK), refresh.fieldIds(), refresh::toString);
 
-        source.update(SERVICE_ID, "TRI.N", 0, FieldIds.BID, 12360); // nothing of the view
-        source.update(SERVICE_ID, "TRI.N", 0, FieldIds.BID, 12370, FieldIds.ASK, 12380);
+        ws.source().update(SERVICE_ID, "TRI.N", 0, FieldIds.BID, 12360); // nothing of the view
+        ws.source().update(SERVICE_ID, "TRI.N", 0, FieldIds.BID, 12370, FieldIds.ASK, 12380);
         final EtaMessage update = consumer.awaitMessage(STREAM);
         assertEquals(java.util.List.of(FieldIds.ASK), update.fieldIds(), update::toString);
         assertEquals(12380, update.mantissa(FieldIds.ASK), update::toString);
@@ -128,8 +101,8 @@ class EtaWebSocketRwfTest
         for (int i = 1; i <= updates; i++)
         {
             // however a flush packs them into RIPC frames, each goes in a binary frame of its own
-            source.update(SERVICE_ID, "TRI.N", 0, FieldIds.BID, 20_000 + i);
-            source.update(SERVICE_ID, "IBM.N", 100, FieldIds.BID, 30_000 + i);
+            ws.source().update(SERVICE_ID, "TRI.N", 0, FieldIds.BID, 20_000 + i);
+            ws.source().update(SERVICE_ID, "IBM.N", 100, FieldIds.BID, 30_000 + i);
         }
         for (int i = 1; i <= updates; i++)
         {
@@ -164,8 +137,8 @@ class EtaWebSocketRwfTest
     @Test
     void aTextFrameOnRsslRwfClosesTheConnectionWith1003() throws Exception
     {
-        final JsonWebSocketClient client = JsonWebSocketClient.connect(server.webSocketPort(), "rssl.rwf");
-        closeables.add(client);
+        final JsonWebSocketClient client = JsonWebSocketClient.connect(ws.port(), "rssl.rwf");
+        ws.closeLater(client);
         assertEquals("rssl.rwf", client.protocol());
         client.send("[{\"Type\":\"Ping\"}]");
         final String close = client.awaitClose();
@@ -174,12 +147,12 @@ class EtaWebSocketRwfTest
 
     private EtaConsumer connect(final String protocols)
     {
-        final EtaConsumer consumer = EtaConsumer.connect("127.0.0.1", server.webSocketPort(), (options) ->
+        final EtaConsumer consumer = EtaConsumer.connect("127.0.0.1", ws.port(), (options) ->
         {
             options.connectionType(ConnectionTypes.WEBSOCKET);
             options.wSocketOpts().protocols(protocols);
         });
-        closeables.add(consumer);
+        ws.closeLater(consumer);
         return consumer;
     }
 }

@@ -15,9 +15,8 @@ import java.util.List;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
 
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
@@ -31,37 +30,13 @@ import io.mdhub.common.test.InterruptAfter;
 @InterruptAfter(30)
 class P2pWebSocketJsonTest
 {
-    private static final int SERVICE_ID = 1;
+    private static final int SERVICE_ID = WebSocketServer.SERVICE_ID;
     private static final String LOGIN = "{\"ID\":1,\"Domain\":\"Login\",\"Key\":{\"Name\":\"alice\",\"Elements\":"
         + "{\"ApplicationId\":\"256\",\"Position\":\"127.0.0.1/net\"}}}";
 
-    private final StubMarketDataSource source = new StubMarketDataSource()
-        .service(SERVICE_ID, "DIRECT_FEED")
-        .item(SERVICE_ID, "TRI.N", FieldIds.BID, 12340, FieldIds.ASK, 12350)
-        .item(SERVICE_ID, "IBM.N", FieldIds.BID, 20000, FieldIds.ASK, 20010);
-    private final List<AutoCloseable> closeables = new ArrayList<>();
-    private P2pServer server;
-
-    @BeforeEach
-    void launch()
-    {
-        server = P2pServer.launch(new P2pServer.Context()
-            .port(0)
-            .webSocketPort(0)
-            .workers(1) // conversions are shared per worker: every consumer here on the one
-            .componentName("p2p-websocket-test")
-            .itemSourceFactory(source));
-    }
-
-    @AfterEach
-    void tearDown() throws Exception
-    {
-        for (int i = closeables.size() - 1; i >= 0; i--)
-        {
-            closeables.get(i).close();
-        }
-        server.close();
-    }
+    /** Conversions are shared per worker: every consumer here on the one. */
+    @RegisterExtension
+    final WebSocketServer ws = new WebSocketServer("p2p-websocket-test", (ctx) -> ctx.workers(1));
 
     @Test
     void aJsonConsumerLogsInAndGetsAnItemsRefreshAndUpdates() throws Exception
@@ -78,7 +53,7 @@ class P2pWebSocketJsonTest
         assertEquals(123.40, refresh.path("Fields").path("BID").asDouble(), 1e-9, refresh::toString);
         assertEquals(123.50, refresh.path("Fields").path("ASK").asDouble(), 1e-9, refresh::toString);
 
-        source.update(SERVICE_ID, "TRI.N", 0, FieldIds.BID, 12360);
+        ws.source().update(SERVICE_ID, "TRI.N", 0, FieldIds.BID, 12360);
         final JsonNode update = client.nextOn(2);
         assertEquals("Update", update.path("Type").asText(), update::toString);
         assertEquals(123.60, update.path("Fields").path("BID").asDouble(), 1e-9, update::toString);
@@ -98,7 +73,7 @@ class P2pWebSocketJsonTest
         }
         final long before = counter("p2p-websocket-json-conversions");
 
-        source.update(SERVICE_ID, "TRI.N", 0, FieldIds.BID, 12380);
+        ws.source().update(SERVICE_ID, "TRI.N", 0, FieldIds.BID, 12380);
         for (int i = 0; i < clients.size(); i++)
         {
             final JsonNode update = clients.get(i).nextOn(10 + i);
@@ -119,7 +94,7 @@ class P2pWebSocketJsonTest
     void anUpgradeOfferingNoProtocolTheServerSpeaksIsRefused() throws Exception
     {
         final CompletionException refused = assertThrows(CompletionException.class,
-            () -> JsonWebSocketClient.connect(server.webSocketPort(), "rssl.unknown"));
+            () -> JsonWebSocketClient.connect(ws.port(), "rssl.unknown"));
         final WebSocketHandshakeException handshake = (WebSocketHandshakeException)refused.getCause();
         assertEquals(400, handshake.getResponse().statusCode());
     }
@@ -128,25 +103,19 @@ class P2pWebSocketJsonTest
     void aPlainHttpRequestIsNoConsumer() throws Exception
     {
         final HttpResponse<String> response = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
-            URI.create("http://127.0.0.1:" + server.webSocketPort() + "/elsewhere")).build(),
+            URI.create("http://127.0.0.1:" + ws.port() + "/elsewhere")).build(),
             HttpResponse.BodyHandlers.ofString());
         assertEquals(404, response.statusCode());
-        assertEquals(0, server.context().counters().connectionsActive().get(), "no consumer session was made");
+        assertEquals(0, ws.server().context().counters().connectionsActive().get(), "no consumer session was made");
 
         loggedIn("tr_json2");
-        assertEquals(1, server.context().counters().connectionsActive().get(), "an upgraded connection is one");
+        assertEquals(1, ws.server().context().counters().connectionsActive().get(), "an upgraded connection is one");
     }
 
     @Test
     void aQuietClientIsPingedAndOneThatAnswersNothingIsClosedAtThePingTimeout() throws Exception
     {
-        server.close();
-        server = P2pServer.launch(new P2pServer.Context()
-            .port(0)
-            .webSocketPort(0)
-            .webSocketPingTimeoutNs(TimeUnit.SECONDS.toNanos(3))
-            .componentName("p2p-websocket-ping-test")
-            .itemSourceFactory(source));
+        ws.server((ctx) -> ctx.webSocketPingTimeoutNs(TimeUnit.SECONDS.toNanos(3)));
         final JsonWebSocketClient answering = loggedIn("tr_json2");
         final JsonWebSocketClient silent = loggedIn("tr_json2");
 
@@ -194,7 +163,7 @@ class P2pWebSocketJsonTest
 
         client.send("[{\"ID\":2,\"Type\":\"Close\"},{\"Type\":\"Ping\"}]");
         assertEquals("Pong", client.next().path("Type").asText(), "the close was taken before the pong");
-        source.update(SERVICE_ID, "TRI.N", 0, FieldIds.BID, 12370);
+        ws.source().update(SERVICE_ID, "TRI.N", 0, FieldIds.BID, 12370);
         client.send("{\"Type\":\"Ping\"}");
         final JsonNode next = client.next();
         assertEquals("Pong", next.path("Type").asText(), () -> "nothing more on the closed stream: " + next);
@@ -245,7 +214,7 @@ class P2pWebSocketJsonTest
     private long counter(final String name)
     {
         final long[] value = {-1};
-        final org.agrona.concurrent.status.CountersReader reader = server.context().countersManager();
+        final org.agrona.concurrent.status.CountersReader reader = ws.server().context().countersManager();
         reader.forEach((id, label) ->
         {
             if (label.startsWith(name + ":"))
@@ -258,8 +227,8 @@ class P2pWebSocketJsonTest
 
     private JsonWebSocketClient loggedIn(final String protocol) throws Exception
     {
-        final JsonWebSocketClient client = JsonWebSocketClient.connect(server.webSocketPort(), protocol);
-        closeables.add(client);
+        final JsonWebSocketClient client = JsonWebSocketClient.connect(ws.port(), protocol);
+        ws.closeLater(client);
         client.send(LOGIN);
         final JsonNode login = client.nextOn(1);
         assertEquals("Refresh", login.path("Type").asText(), login::toString);

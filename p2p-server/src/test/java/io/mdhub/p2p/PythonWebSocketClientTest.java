@@ -14,6 +14,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -33,10 +34,8 @@ class PythonWebSocketClientTest
     private static final Path SCRIPT = Path.of("src/test/python/ws_api_client.py");
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    private final StubMarketDataSource source = new StubMarketDataSource()
-        .service(1, "DIRECT_FEED")
-        .item(1, "TRI.N", FieldIds.BID, 12340, FieldIds.ASK, 12350);
-    private P2pServer server;
+    @RegisterExtension
+    final WebSocketServer ws = new WebSocketServer("p2p-python-test");
     private Process python;
 
     @BeforeAll
@@ -60,21 +59,12 @@ class PythonWebSocketClientTest
         {
             python.destroyForcibly();
         }
-        if (null != server)
-        {
-            server.close();
-        }
     }
 
     @Test
     void thePublicExamplesShapeOfConsumerGetsARefreshAndAnUpdate() throws Exception
     {
-        server = P2pServer.launch(new P2pServer.Context()
-            .port(0)
-            .webSocketPort(0)
-            .componentName("p2p-python-test")
-            .itemSourceFactory(source));
-        python = new ProcessBuilder(PYTHON, SCRIPT.toString(), "127.0.0.1:" + server.webSocketPort(), "TRI.N")
+        python = new ProcessBuilder(PYTHON, SCRIPT.toString(), "127.0.0.1:" + ws.port(), "TRI.N")
             .redirectErrorStream(true).start();
 
         JsonNode refresh = null;
@@ -90,7 +80,7 @@ class PythonWebSocketClientTest
                 if (2 == message.path("ID").asInt() && "Refresh".equals(message.path("Type").asText()))
                 {
                     refresh = message;
-                    source.update(1, "TRI.N", 0, FieldIds.BID, 12360);
+                    ws.source().update(1, "TRI.N", 0, FieldIds.BID, 12360);
                 }
                 else if (2 == message.path("ID").asInt() && "Update".equals(message.path("Type").asText()))
                 {

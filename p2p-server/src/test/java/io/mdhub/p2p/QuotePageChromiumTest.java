@@ -10,6 +10,7 @@ import java.util.Optional;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
@@ -25,14 +26,11 @@ import io.mdhub.common.test.MdTests;
 @InterruptAfter(30)
 class QuotePageChromiumTest
 {
-    private static final int SERVICE_ID = 1;
+    private static final int SERVICE_ID = WebSocketServer.SERVICE_ID;
     private static Path chromium;
 
-    private final StubMarketDataSource source = new StubMarketDataSource()
-        .service(SERVICE_ID, "DIRECT_FEED")
-        .item(SERVICE_ID, "TRI.N", FieldIds.BID, 12340, FieldIds.ASK, 12350)
-        .item(SERVICE_ID, "IBM.N", FieldIds.BID, 20000, FieldIds.ASK, 20010);
-    private P2pServer server;
+    @RegisterExtension
+    final WebSocketServer ws = new WebSocketServer("p2p-quote-page-test");
     private HeadlessChromium browser;
 
     @BeforeAll
@@ -46,32 +44,17 @@ class QuotePageChromiumTest
     @AfterEach
     void tearDown() throws Exception
     {
-        try
+        if (null != browser)
         {
-            if (null != browser)
-            {
-                browser.close();
-            }
-        }
-        finally
-        {
-            if (null != server)
-            {
-                server.close();
-            }
+            browser.close();
         }
     }
 
     @Test
     void thePageShowsTheItemsOfItsAddressAndTheirUpdatesLive() throws Exception
     {
-        server = P2pServer.launch(new P2pServer.Context()
-            .port(0)
-            .webSocketPort(0)
-            .componentName("p2p-quote-page-test")
-            .itemSourceFactory(source));
         browser = new HeadlessChromium(chromium,
-            "http://127.0.0.1:" + server.webSocketPort() + "/?user=alice&items=TRI.N,IBM.N,NONE.N");
+            "http://127.0.0.1:" + ws.port() + "/?user=alice&items=TRI.N,IBM.N,NONE.N");
 
         awaitCell("TRI.N", "BID", 123.40);
         assertEquals(123.50, number(cell("TRI.N", "ASK")), 1e-9);
@@ -83,13 +66,13 @@ class QuotePageChromiumTest
         assertEquals("Item not found", browser.evaluate(
             "document.querySelector('tr[data-item=\"NONE.N\"] td.text').textContent").asText());
 
-        source.update(SERVICE_ID, "TRI.N", 0, FieldIds.BID, 12360);
+        ws.source().update(SERVICE_ID, "TRI.N", 0, FieldIds.BID, 12360);
         awaitCell("TRI.N", "BID", 123.60);
         assertEquals("up", cell("TRI.N", "BID").path("className").asText(), "a rise is highlighted");
         assertEquals(123.50, number(cell("TRI.N", "ASK")), 1e-9, "a field the update did not carry stays");
         assertEquals("", cell("TRI.N", "ASK").path("className").asText(), "and is not highlighted");
 
-        source.update(SERVICE_ID, "TRI.N", 0, FieldIds.BID, 12300);
+        ws.source().update(SERVICE_ID, "TRI.N", 0, FieldIds.BID, 12300);
         awaitCell("TRI.N", "BID", 123.00);
         assertEquals("down", cell("TRI.N", "BID").path("className").asText(), "a fall is highlighted");
         assertEquals(200.00, number(cell("IBM.N", "BID")), 1e-9, "the other item is untouched");

@@ -13,8 +13,8 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.mdhub.common.test.InterruptAfter;
 
@@ -26,16 +26,8 @@ import io.mdhub.common.test.InterruptAfter;
 class QuotePageHttpTest
 {
     private final HttpClient http = HttpClient.newHttpClient();
-    private P2pServer server;
-
-    @AfterEach
-    void tearDown()
-    {
-        if (null != server)
-        {
-            server.close();
-        }
-    }
+    @RegisterExtension
+    final WebSocketServer ws = new WebSocketServer("p2p-page-http-test");
 
     @Test
     void thePageAndItsFilesAreServedWithTheirTypesAndLengths() throws Exception
@@ -63,7 +55,7 @@ class QuotePageHttpTest
         assertEquals(resource("quote.js").length, head.headers().firstValueAsLong("content-length").orElse(-1));
         assertEquals(0, head.body().length);
 
-        assertEquals(0, server.context().counters().connectionsActive().get(), "a page load is no consumer");
+        assertEquals(0, ws.server().context().counters().connectionsActive().get(), "a page load is no consumer");
     }
 
     @Test
@@ -113,23 +105,18 @@ class QuotePageHttpTest
 
     private void launch(final boolean isPageServed)
     {
-        server = P2pServer.launch(new P2pServer.Context()
-            .port(0)
-            .webSocketPort(0)
-            .webSocketPageEnabled(isPageServed)
-            .componentName("p2p-page-http-test")
-            .itemSourceFactory(new StubMarketDataSource().service(1, "DIRECT_FEED")));
+        ws.server((ctx) -> ctx.webSocketPageEnabled(isPageServed));
     }
 
     private HttpResponse<byte[]> get(final String path, final String method) throws Exception
     {
-        return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.webSocketPort() + path))
+        return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + ws.port() + path))
             .method(method, HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofByteArray());
     }
 
     private String raw(final String requests) throws IOException
     {
-        try (Socket socket = new Socket("127.0.0.1", server.webSocketPort()))
+        try (Socket socket = new Socket("127.0.0.1", ws.port()))
         {
             socket.setSoTimeout(10_000);
             socket.getOutputStream().write(requests.getBytes(StandardCharsets.US_ASCII));

@@ -8,16 +8,13 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.CompletionException;
 
 import javax.net.ssl.SSLContext;
 
 import org.agrona.concurrent.status.CountersReader;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -46,7 +43,7 @@ import io.mdhub.common.tls.TlsClientAuth;
 @ExtendWith(EtaTransportExtension.class)
 class WebSocketTlsTest
 {
-    private static final int SERVICE_ID = 1;
+    private static final int SERVICE_ID = WebSocketServer.SERVICE_ID;
     private static final int STREAM = 2;
     private static final String COMPONENT = "ws-tls-test";
     private static final String LOGIN = "{\"ID\":1,\"Domain\":\"Login\",\"Key\":{\"Name\":\"alice\",\"Elements\":"
@@ -54,33 +51,10 @@ class WebSocketTlsTest
 
     private final TlsTestKeys keys = TlsTestKeys.get();
     private final SSLContext clientTls = keys.clientSettings(false).jdkContext(false);
-    private final StubMarketDataSource source = new StubMarketDataSource()
-        .service(SERVICE_ID, "DIRECT_FEED")
-        .item(SERVICE_ID, "TRI.N", FieldIds.BID, 12340, FieldIds.ASK, 12350);
-    private final List<AutoCloseable> closeables = new ArrayList<>();
-    private P2pServer server;
 
-    @BeforeEach
-    void launch()
-    {
-        server = P2pServer.launch(new P2pServer.Context()
-            .port(0)
-            .webSocketPort(0)
-            .webSocketTlsEnabled(true)
-            .tls(keys.serverSettings(TlsClientAuth.NONE))
-            .componentName(COMPONENT)
-            .itemSourceFactory(source));
-    }
-
-    @AfterEach
-    void tearDown() throws Exception
-    {
-        for (int i = closeables.size() - 1; i >= 0; i--)
-        {
-            closeables.get(i).close();
-        }
-        server.close();
-    }
+    @RegisterExtension
+    final WebSocketServer ws = new WebSocketServer(COMPONENT,
+        (ctx) -> ctx.webSocketTlsEnabled(true).tls(keys.serverSettings(TlsClientAuth.NONE)));
 
     @Test
     void aJsonClientOverWssLogsInAndGetsAnItemsRefreshAndUpdate() throws Exception
@@ -94,13 +68,13 @@ class WebSocketTlsTest
     @Test
     void etasEncryptedWebSocketTransportOnRsslRwfLogsInAndGetsAnItemsRefreshAndUpdate()
     {
-        final EtaConsumer consumer = EtaConsumer.connect("localhost", server.webSocketPort(),
+        final EtaConsumer consumer = EtaConsumer.connect("localhost", ws.port(),
             EtaChannel.encrypted(keys.truststore().toString(), TlsTestKeys.PASSWORD).andThen((options) ->
             {
                 options.encryptionOptions().connectionType(ConnectionTypes.WEBSOCKET);
                 options.wSocketOpts().protocols("rssl.rwf");
             }));
-        closeables.add(consumer);
+        ws.closeLater(consumer);
         assertEquals(StreamStates.OPEN, consumer.login("bob").state().streamState());
 
         consumer.requestItem(STREAM, SERVICE_ID, "TRI.N");
@@ -110,7 +84,7 @@ class WebSocketTlsTest
         assertEquals(DataStates.OK, refresh.dataState(), refresh::toString);
         assertEquals(12340, refresh.mantissa(FieldIds.BID), refresh::toString);
 
-        source.update(SERVICE_ID, "TRI.N", 0, FieldIds.BID, 12370);
+        ws.source().update(SERVICE_ID, "TRI.N", 0, FieldIds.BID, 12370);
         final EtaMessage update = consumer.awaitMessage(STREAM);
         assertEquals(MsgClasses.UPDATE, update.msgClass(), update::toString);
         assertEquals(12370, update.mantissa(FieldIds.BID), update::toString);
@@ -120,7 +94,7 @@ class WebSocketTlsTest
     @Test
     void aPlainClientFailsItsUpgradeAndATlsClientAfterItIsServed() throws Exception
     {
-        assertThrows(CompletionException.class, () -> JsonWebSocketClient.connect(server.webSocketPort(), "tr_json2"),
+        assertThrows(CompletionException.class, () -> JsonWebSocketClient.connect(ws.port(), "tr_json2"),
             "ws:// on a TLS port");
         // the JDK's client tries a failed connection twice: one failure per attempt, each also a disconnect
         MdTests.await("the plain client's TLS failure counted",
@@ -128,7 +102,7 @@ class WebSocketTlsTest
             ripcCounter("ripc-disconnects: reason=tls-handshake") == ripcCounter("ripc-tls-handshake-failures"));
         final long failures = ripcCounter("ripc-tls-handshake-failures");
         assertEquals(0, ripcCounter("ripc-tls-handshakes-completed"));
-        assertEquals(0, server.context().counters().connectionsActive().get(), "no consumer session was made");
+        assertEquals(0, ws.server().context().counters().connectionsActive().get(), "no consumer session was made");
 
         final JsonWebSocketClient client = loggedIn();
         streamTriN(client, 12380);
@@ -140,22 +114,22 @@ class WebSocketTlsTest
     void theQuotePageComesOverHttpsOnly() throws Exception
     {
         final HttpResponse<String> page = HttpClient.newBuilder().sslContext(clientTls).build().send(
-            HttpRequest.newBuilder(URI.create("https://127.0.0.1:" + server.webSocketPort() + "/")).build(),
+            HttpRequest.newBuilder(URI.create("https://127.0.0.1:" + ws.port() + "/")).build(),
             HttpResponse.BodyHandlers.ofString());
         assertEquals(200, page.statusCode());
         assertTrue(page.body().contains("quote.js"), page::body);
 
         assertThrows(java.io.IOException.class, () -> HttpClient.newHttpClient().send(
-            HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.webSocketPort() + "/")).build(),
+            HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + ws.port() + "/")).build(),
             HttpResponse.BodyHandlers.ofString()), "http:// on a TLS port");
         MdTests.await("the plain request's TLS failure counted", () -> ripcCounter("ripc-tls-handshake-failures") >= 1);
     }
 
     private JsonWebSocketClient loggedIn() throws Exception
     {
-        final JsonWebSocketClient client = JsonWebSocketClient.connectTls(server.webSocketPort(), "tr_json2",
+        final JsonWebSocketClient client = JsonWebSocketClient.connectTls(ws.port(), "tr_json2",
             clientTls);
-        closeables.add(client);
+        ws.closeLater(client);
         assertEquals("tr_json2", client.protocol());
         client.send(LOGIN);
         final JsonNode login = client.nextOn(1);
@@ -171,7 +145,7 @@ class WebSocketTlsTest
         assertEquals("Refresh", refresh.path("Type").asText(), refresh::toString);
         assertEquals(123.40, refresh.path("Fields").path("BID").asDouble(), 1e-9, refresh::toString);
 
-        source.update(SERVICE_ID, "TRI.N", 0, FieldIds.BID, bid);
+        ws.source().update(SERVICE_ID, "TRI.N", 0, FieldIds.BID, bid);
         final JsonNode update = client.nextOn(STREAM);
         assertEquals("Update", update.path("Type").asText(), update::toString);
         assertEquals(bid / 100.0, update.path("Fields").path("BID").asDouble(), 1e-9, update::toString);
@@ -185,7 +159,7 @@ class WebSocketTlsTest
         final String label = name + (name.contains(":") ? "" : ":") + " component=" +
             COMPONENT + "-ws";
         final long[] value = {-1};
-        final CountersReader reader = server.context().countersManager();
+        final CountersReader reader = ws.server().context().countersManager();
         reader.forEach((id, counterLabel) ->
         {
             if (counterLabel.equals(label))
