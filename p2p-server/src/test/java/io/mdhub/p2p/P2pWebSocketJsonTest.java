@@ -10,6 +10,8 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.net.http.WebSocketHandshakeException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletionException;
@@ -17,10 +19,12 @@ import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
 import io.mdhub.common.dictionary.FieldIds;
+import io.mdhub.common.entitlement.WatchedEntitlementFile;
 import io.mdhub.common.test.InterruptAfter;
 
 /**
@@ -196,6 +200,35 @@ class P2pWebSocketJsonTest
         final JsonNode status = client.nextOn(4);
         assertEquals("Status", status.path("Type").asText(), status::toString);
         assertEquals("Closed", status.path("State").path("Stream").asText(), status::toString);
+    }
+
+    @Test
+    void entitlementsApplyToAJsonConsumerAsToAnRsslOne(@TempDir final Path dir) throws Exception
+    {
+        final Path file = dir.resolve("entitlements");
+        Files.writeString(file, """
+            code 62 NYSE
+            code 5625 LSE
+            items DIRECT_FEED IBM.* 5625
+            user alice
+              service DIRECT_FEED 62
+            """);
+        final WatchedEntitlementFile entitlements = ws.closeLater(WatchedEntitlementFile.open(file, null, null));
+        ws.server((ctx) -> ctx.entitlementSource(entitlements));
+        final JsonWebSocketClient alice = loggedIn("tr_json2");
+
+        alice.send("[{\"ID\":2,\"Key\":{\"Name\":\"TRI.N\"}},{\"ID\":3,\"Key\":{\"Name\":\"IBM.N\"}}]");
+        assertEquals("Refresh", alice.nextOn(2).path("Type").asText(), "TRI.N has no lock");
+        final JsonNode refused = alice.nextOn(3);
+        assertEquals("Status", refused.path("Type").asText(), refused::toString);
+        assertEquals("Closed", refused.path("State").path("Stream").asText(), refused::toString);
+        assertEquals("NotEntitled", refused.path("State").path("Code").asText(), refused::toString);
+
+        final JsonWebSocketClient mallory = ws.closeLater(JsonWebSocketClient.connect(ws.port(), "tr_json2"));
+        mallory.send(LOGIN.replace("alice", "mallory"));
+        final JsonNode login = mallory.nextOn(1);
+        assertEquals("Status", login.path("Type").asText(), login::toString);
+        assertEquals("Closed", login.path("State").path("Stream").asText(), "a user the file does not know");
     }
 
     @Test
