@@ -53,6 +53,12 @@ final class JsonConsumerMount extends ChannelInboundHandlerAdapter
     private final ItemChecks checks;
     private final JsonFactory json = new JsonFactory();
     private final Message message = new Message();
+    private final FieldReader messageFields = this::messageField;
+    private final FieldReader stateFields = this::stateField;
+    private final FieldReader fieldListFields = this::fieldListField;
+    private final FieldReader keyFields = this::keyField;
+    private final FieldReader elementFields = this::elementField;
+    private JsonParser parser;
     private byte[] frameBytes = new byte[64 * 1024];
     private ChannelHandlerContext ctx;
     private ScheduledFuture<?> pings;
@@ -221,24 +227,100 @@ final class JsonConsumerMount extends ChannelInboundHandlerAdapter
 
     private void onMessage(final JsonParser parser) throws IOException
     {
-        final Message msg = message;
-        msg.reset();
+        message.reset();
+        this.parser = parser;
+        readObject(messageFields);
+        dispatch(message);
+    }
+
+    /**
+     * Give each field of the object the parser is at to the reader; what it does not take is skipped.
+     */
+    private void readObject(final FieldReader reader) throws IOException
+    {
+        if (JsonToken.START_OBJECT != parser.currentToken())
+        {
+            parser.skipChildren();
+            return;
+        }
         while (JsonToken.FIELD_NAME == parser.nextToken())
         {
             final String name = parser.currentName();
-            final JsonToken value = parser.nextToken();
-            switch (name)
+            if (!reader.read(name, parser.nextToken()))
             {
-                case "ID" -> msg.id = JsonToken.VALUE_NUMBER_INT == value ? parser.getIntValue() : Integer.MIN_VALUE;
-                case "Type" -> msg.type = parser.getText();
-                case "Domain" -> msg.domain = parser.getText();
-                case "State" -> readState(parser, msg);
-                case "Fields" -> readFields(parser, msg);
-                case "Key" -> readKey(parser, msg);
-                default -> parser.skipChildren();
+                parser.skipChildren();
             }
         }
-        dispatch(msg);
+    }
+
+    private boolean messageField(final String name, final JsonToken value) throws IOException
+    {
+        switch (name)
+        {
+            case "ID" -> message.id = JsonToken.VALUE_NUMBER_INT == value ? parser.getIntValue() : Integer.MIN_VALUE;
+            case "Type" -> message.type = parser.getText();
+            case "Domain" -> message.domain = parser.getText();
+            case "State" -> readObject(stateFields);
+            case "Fields" -> readObject(fieldListFields);
+            case "Key" -> readObject(keyFields);
+            default ->
+            {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private boolean stateField(final String name, final JsonToken value) throws IOException
+    {
+        switch (name)
+        {
+            case "Stream" -> message.streamState = streamState(parser.getText());
+            case "Data" -> message.dataState = dataState(parser.getText());
+            default ->
+            {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private boolean fieldListField(final String name, final JsonToken value) throws IOException
+    {
+        if (JsonToken.VALUE_NUMBER_INT == value && UPDSEQ.equals(name))
+        {
+            message.sequence = parser.getLongValue();
+            return true;
+        }
+        if (JsonToken.VALUE_NUMBER_INT == value && ORGTIM.equals(name))
+        {
+            stats.latency.record(System.nanoTime() - parser.getLongValue());
+            return true;
+        }
+        return false;
+    }
+
+    /**
+     * The Login refresh's key carries the server's {@code PingTimeout} among its Elements.
+     */
+    private boolean keyField(final String name, final JsonToken value) throws IOException
+    {
+        if ("Elements".equals(name))
+        {
+            readObject(elementFields);
+            return true;
+        }
+        return false;
+    }
+
+    private boolean elementField(final String name, final JsonToken value) throws IOException
+    {
+        if ("PingTimeout".equals(name) && JsonToken.VALUE_NUMBER_INT == value)
+        {
+            message.pingTimeoutSeconds = parser.getLongValue();
+            return true;
+        }
+        return false;
     }
 
     private void dispatch(final Message msg)
@@ -341,89 +423,6 @@ final class JsonConsumerMount extends ChannelInboundHandlerAdapter
         }
     }
 
-    private void readState(final JsonParser parser, final Message msg) throws IOException
-    {
-        if (JsonToken.START_OBJECT != parser.currentToken())
-        {
-            parser.skipChildren();
-            return;
-        }
-        while (JsonToken.FIELD_NAME == parser.nextToken())
-        {
-            final String name = parser.currentName();
-            parser.nextToken();
-            switch (name)
-            {
-                case "Stream" -> msg.streamState = streamState(parser.getText());
-                case "Data" -> msg.dataState = dataState(parser.getText());
-                default -> parser.skipChildren();
-            }
-        }
-    }
-
-    private void readFields(final JsonParser parser, final Message msg) throws IOException
-    {
-        if (JsonToken.START_OBJECT != parser.currentToken())
-        {
-            parser.skipChildren();
-            return;
-        }
-        while (JsonToken.FIELD_NAME == parser.nextToken())
-        {
-            final String name = parser.currentName();
-            final JsonToken value = parser.nextToken();
-            if (JsonToken.VALUE_NUMBER_INT == value && UPDSEQ.equals(name))
-            {
-                msg.sequence = parser.getLongValue();
-            }
-            else if (JsonToken.VALUE_NUMBER_INT == value && ORGTIM.equals(name))
-            {
-                stats.latency.record(System.nanoTime() - parser.getLongValue());
-            }
-            else
-            {
-                parser.skipChildren();
-            }
-        }
-    }
-
-    /**
-     * The Login refresh's key carries the server's {@code PingTimeout} among its Elements.
-     */
-    private void readKey(final JsonParser parser, final Message msg) throws IOException
-    {
-        if (JsonToken.START_OBJECT != parser.currentToken())
-        {
-            parser.skipChildren();
-            return;
-        }
-        while (JsonToken.FIELD_NAME == parser.nextToken())
-        {
-            final String name = parser.currentName();
-            final JsonToken value = parser.nextToken();
-            if ("Elements".equals(name) && JsonToken.START_OBJECT == value)
-            {
-                while (JsonToken.FIELD_NAME == parser.nextToken())
-                {
-                    final String element = parser.currentName();
-                    final JsonToken elementValue = parser.nextToken();
-                    if ("PingTimeout".equals(element) && JsonToken.VALUE_NUMBER_INT == elementValue)
-                    {
-                        msg.pingTimeoutSeconds = parser.getLongValue();
-                    }
-                    else
-                    {
-                        parser.skipChildren();
-                    }
-                }
-            }
-            else
-            {
-                parser.skipChildren();
-            }
-        }
-    }
-
     static int streamState(final String text)
     {
         return switch (text)
@@ -445,6 +444,18 @@ final class JsonConsumerMount extends ChannelInboundHandlerAdapter
             case "Suspect" -> DataStates.SUSPECT;
             default -> DataStates.NO_CHANGE;
         };
+    }
+
+    /**
+     * Takes one field of a JSON object, the parser at its value.
+     */
+    @FunctionalInterface
+    private interface FieldReader
+    {
+        /**
+         * @return false when the field is not one it reads (its value is then skipped).
+         */
+        boolean read(String name, JsonToken value) throws IOException;
     }
 
     /**
