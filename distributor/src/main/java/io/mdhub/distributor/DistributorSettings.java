@@ -1,12 +1,9 @@
 package io.mdhub.distributor;
 
-import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
-import org.agrona.BufferUtil;
 import org.agrona.CloseHelper;
-import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.status.CountersManager;
 
 import io.mdhub.common.config.BaseContext;
@@ -16,6 +13,7 @@ import io.mdhub.common.entitlement.LoginThrottle;
 import io.mdhub.common.entitlement.WatchedEntitlementFile;
 import io.mdhub.common.ripc.RipcConfiguration;
 import io.mdhub.common.ripc.RipcServer;
+import io.mdhub.common.status.InMemoryCounters;
 import io.mdhub.common.tls.TlsSettings;
 import io.mdhub.common.ripc.RipcTransport;
 import io.mdhub.distributor.backbone.DistributorBackbone;
@@ -64,9 +62,7 @@ public abstract class DistributorSettings<T extends DistributorSettings<T>> exte
     private long routePostTimeoutNs = DistributorConfiguration.routePostTimeoutNs();
     private List<RouteEndpoint> routeEndpoints = List.of();
 
-    private boolean ownsCountersManager;
-    private ByteBuffer countersMetaData;
-    private ByteBuffer countersValues;
+    private InMemoryCounters ownCounters;
     private EventLoopGroup eventLoopGroup;
     private EventLoop eventLoop;
     private DistributorCore core;
@@ -105,12 +101,8 @@ public abstract class DistributorSettings<T extends DistributorSettings<T>> exte
         backbone.conclude();
         if (null == countersManager)
         {
-            ownsCountersManager = true;
-            final int capacity = COUNTERS_HEADROOM + 3 * maxServices + 2 * maxProviders;
-            countersMetaData = ByteBuffer.allocateDirect(capacity * CountersManager.METADATA_LENGTH);
-            countersValues = ByteBuffer.allocateDirect(capacity * CountersManager.COUNTER_LENGTH);
-            countersManager = new CountersManager(
-                new UnsafeBuffer(countersMetaData), new UnsafeBuffer(countersValues));
+            ownCounters = new InMemoryCounters(COUNTERS_HEADROOM + 3 * maxServices + 2 * maxProviders);
+            countersManager = ownCounters.manager();
         }
         // ONE thread: it owns every distributor structure (single writer, no locks)
         eventLoopGroup = RipcTransport.newEventLoopGroup(
@@ -174,12 +166,11 @@ public abstract class DistributorSettings<T extends DistributorSettings<T>> exte
             core.close();
             core = null;
         }
-        if (ownsCountersManager)
+        if (null != ownCounters)
         {
-            ownsCountersManager = false;
             countersManager = null;
-            BufferUtil.free(countersMetaData);
-            BufferUtil.free(countersValues);
+            ownCounters.close();
+            ownCounters = null;
         }
     }
 
@@ -222,6 +213,14 @@ public abstract class DistributorSettings<T extends DistributorSettings<T>> exte
         checkNotConcluded();
         this.tls = tls;
         return self();
+    }
+
+    /**
+     * @return the TLS settings given, or null (the {@code mdhub.tls.*} keys are read at conclude).
+     */
+    public TlsSettings tls()
+    {
+        return tls;
     }
 
     /**
@@ -645,10 +644,8 @@ public abstract class DistributorSettings<T extends DistributorSettings<T>> exte
         copy.ripc = ripc.clone();
         copy.backbone = backbone.clone();
         copy.backboneRuntime = null;
-        copy.countersManager = ownsCountersManager ? null : countersManager;
-        copy.ownsCountersManager = false;
-        copy.countersMetaData = null;
-        copy.countersValues = null;
+        copy.countersManager = null != ownCounters ? null : countersManager;
+        copy.ownCounters = null;
         copy.eventLoopGroup = null;
         copy.eventLoop = null;
         copy.core = null;

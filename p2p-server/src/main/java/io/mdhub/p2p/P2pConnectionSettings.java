@@ -134,6 +134,24 @@ public abstract class P2pConnectionSettings<T extends P2pConnectionSettings<T>> 
     }
 
     /**
+     * A copy with the same settings that is not concluded and owns none of this Context's resources: the buffer
+     * pool, the TLS context and the event loops are made again when it is concluded.
+     *
+     * @return the copy.
+     */
+    @Override
+    public T clone()
+    {
+        final T clone = super.clone();
+        final P2pConnectionSettings<T> copy = clone; // private fields are reached through the class, not through T
+        copy.outputAllocator = null;
+        copy.serverSslContext = null;
+        copy.eventLoopGroup = null;
+        copy.ripcContext = null == ripcContext ? null : ripcContext.clone();
+        return clone;
+    }
+
+    /**
      * @param bindAddress address consumers connect to.
      * @return this.
      */

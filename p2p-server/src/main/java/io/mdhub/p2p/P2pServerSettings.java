@@ -1,6 +1,5 @@
 package io.mdhub.p2p;
 
-import java.nio.ByteBuffer;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.function.Supplier;
@@ -15,15 +14,14 @@ import io.mdhub.common.entitlement.EntitlementSource;
 import io.mdhub.common.entitlement.LoginThrottle;
 import io.mdhub.common.entitlement.TokenValidator;
 import io.mdhub.common.entitlement.WatchedEntitlementFile;
+import io.mdhub.common.status.InMemoryCounters;
 import io.mdhub.p2p.entitlement.ChronicleUsageLog;
 import io.mdhub.p2p.entitlement.ConsumerEntitlements;
 import io.mdhub.p2p.entitlement.UsageLog;
 import io.mdhub.common.status.MdCounters;
 import io.mdhub.p2p.source.ItemSourceFactory;
-import org.agrona.BufferUtil;
 import org.agrona.CloseHelper;
 import org.agrona.concurrent.IdleStrategy;
-import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.status.AtomicCounter;
 import org.agrona.concurrent.status.CountersManager;
 
@@ -73,9 +71,7 @@ public abstract class P2pServerSettings<T extends P2pServerSettings<T>> extends 
     private AtomicCounter usageFailures;
     private long postTimeoutNs = P2pConfiguration.postTimeoutNs();
     private CountersManager countersManager;
-    private boolean ownsCountersManager;
-    private ByteBuffer countersMetaData;
-    private ByteBuffer countersValues;
+    private InMemoryCounters ownCounters;
     private P2pCounters counters;
 
     @Override
@@ -127,13 +123,8 @@ public abstract class P2pServerSettings<T extends P2pServerSettings<T>> extends 
 
         if (null == countersManager)
         {
-            ownsCountersManager = true;
-            countersMetaData = ByteBuffer.allocateDirect(
-                DEFAULT_COUNTERS_CAPACITY * CountersManager.METADATA_LENGTH);
-            countersValues = ByteBuffer.allocateDirect(
-                DEFAULT_COUNTERS_CAPACITY * CountersManager.COUNTER_LENGTH);
-            countersManager = new CountersManager(
-                new UnsafeBuffer(countersMetaData), new UnsafeBuffer(countersValues));
+            ownCounters = new InMemoryCounters(DEFAULT_COUNTERS_CAPACITY);
+            countersManager = ownCounters.manager();
         }
         counters = new P2pCounters(countersManager, componentName());
         if (null == usageLog)
@@ -183,15 +174,35 @@ public abstract class P2pServerSettings<T extends P2pServerSettings<T>> extends 
         usageFailures = null;
         CloseHelper.close(counters);
         counters = null;
-        if (ownsCountersManager)
+        if (null != ownCounters)
         {
             countersManager = null;
-            BufferUtil.free(countersMetaData);
-            BufferUtil.free(countersValues);
-            countersMetaData = null;
-            countersValues = null;
-            ownsCountersManager = false;
+            ownCounters.close();
+            ownCounters = null;
         }
+    }
+
+    /**
+     * A copy with the same settings that is not concluded and owns none of this Context's resources: it makes its
+     * own counters, usage log and entitlement watcher (or takes the ones given to this Context) when concluded.
+     *
+     * @return the copy.
+     */
+    @Override
+    public T clone()
+    {
+        final T clone = super.clone();
+        final P2pServerSettings<T> copy = clone; // private fields are reached through the class, not through T
+        copy.countersManager = null != ownCounters ? null : countersManager;
+        copy.ownCounters = null;
+        copy.counters = null;
+        copy.usageLog = null;
+        copy.usageRecords = null;
+        copy.usageFailures = null;
+        copy.entitlementSource = ownsEntitlementSource ? null : entitlementSource;
+        copy.ownsEntitlementSource = false;
+        copy.entitlements = null;
+        return clone;
     }
 
     /**

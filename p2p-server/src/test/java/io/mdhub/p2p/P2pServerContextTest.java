@@ -60,6 +60,36 @@ class P2pServerContextTest
     }
 
     @Test
+    void aCloneOfAConcludedContextOwnsNoneOfItsResourcesAndConcludesItsOwn()
+    {
+        final P2pServer.Context ctx = context().conclude();
+        final P2pServer.Context copy = ctx.clone();
+        try
+        {
+            assertTrue(!copy.isConcluded());
+            assertNull(copy.countersManager(), "the in-memory counters stay with the original");
+            assertNull(copy.counters());
+            assertNull(copy.eventLoopGroup());
+            assertNull(copy.outputAllocator());
+            assertNull(copy.entitlements());
+            copy.conclude();
+            assertNotNull(copy.countersManager());
+            assertTrue(ctx.countersManager() != copy.countersManager(), "the copy made its own");
+            assertTrue(ctx.eventLoopGroup() != copy.eventLoopGroup());
+        }
+        finally
+        {
+            copy.close();
+            ctx.close(); // frees only what it made: no double free of the buffers the copy did not take
+        }
+        assertNull(ctx.countersManager());
+
+        final CountersManager given = newCountersManager();
+        final P2pServer.Context withGiven = context().countersManager(given);
+        assertSame(given, withGiven.clone().countersManager(), "a manager that was given is shared by a copy");
+    }
+
+    @Test
     void settersOfBothLevelsReturnTheContextAndRefuseChangesOnceConcluded()
     {
         final P2pServer.Context ctx = context().maxItems(10).bindAddress("127.0.0.1").maxItemsPerConsumer(5);

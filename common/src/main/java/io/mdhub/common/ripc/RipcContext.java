@@ -1,14 +1,13 @@
 package io.mdhub.common.ripc;
 
-import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.TimeUnit;
 
 import io.mdhub.common.config.BaseContext;
+import io.mdhub.common.status.InMemoryCounters;
 import io.netty.channel.EventLoopGroup;
 import io.netty.handler.ssl.SslContext;
 import io.netty.util.concurrent.EventExecutor;
-import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.status.CountersManager;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -55,7 +54,7 @@ public abstract class RipcContext<T extends RipcContext<T>> extends BaseContext<
     private CountersManager countersManager;
     private EventLoopGroup eventLoopGroup;
 
-    private boolean ownsCountersManager;
+    private InMemoryCounters ownCounters;
     private boolean ownsEventLoopGroup;
     private RipcCounters counters;
     private RipcChannelSettings channelSettings;
@@ -81,12 +80,9 @@ public abstract class RipcContext<T extends RipcContext<T>> extends BaseContext<
 
         if (null == countersManager)
         {
-            ownsCountersManager = true;
             // left to the GC on close (never freed explicitly): a metrics bridge may still read them
-            final int capacity = DEFAULT_COUNTERS_CAPACITY;
-            countersManager = new CountersManager(
-                new UnsafeBuffer(ByteBuffer.allocateDirect(capacity * CountersManager.METADATA_LENGTH)),
-                new UnsafeBuffer(ByteBuffer.allocateDirect(capacity * CountersManager.COUNTER_LENGTH)));
+            ownCounters = new InMemoryCounters(DEFAULT_COUNTERS_CAPACITY);
+            countersManager = ownCounters.manager();
         }
         counters = new RipcCounters(countersManager, componentName);
         channelSettings = new RipcChannelSettings(componentName, counters, handshakeTimeoutNs, partialFrameTimeoutNs,
@@ -140,10 +136,10 @@ public abstract class RipcContext<T extends RipcContext<T>> extends BaseContext<
             }
             counters = null;
         }
-        if (ownsCountersManager)
+        if (null != ownCounters)
         {
             countersManager = null;
-            ownsCountersManager = false;
+            ownCounters = null;
         }
     }
 
@@ -172,7 +168,7 @@ public abstract class RipcContext<T extends RipcContext<T>> extends BaseContext<
     {
         final T copy = super.clone();
         final RipcContext<T> ripcCopy = copy;
-        if (ownsCountersManager)
+        if (null != ownCounters)
         {
             ripcCopy.countersManager = null;
         }
@@ -180,7 +176,7 @@ public abstract class RipcContext<T extends RipcContext<T>> extends BaseContext<
         {
             ripcCopy.eventLoopGroup = null;
         }
-        ripcCopy.ownsCountersManager = false;
+        ripcCopy.ownCounters = null;
         ripcCopy.ownsEventLoopGroup = false;
         ripcCopy.counters = null;
         ripcCopy.channelSettings = null;

@@ -1,7 +1,6 @@
 package io.mdhub.p2p.order;
 
 import java.net.InetSocketAddress;
-import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.function.Supplier;
@@ -11,11 +10,11 @@ import javax.net.ssl.SSLEngine;
 
 import org.agrona.CloseHelper;
 import org.agrona.concurrent.IdleStrategy;
-import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.status.CountersManager;
 
 import io.mdhub.common.concurrent.IdleStrategies;
 import io.mdhub.common.config.BaseContext;
+import io.mdhub.common.status.InMemoryCounters;
 import io.mdhub.common.tls.TlsSettings;
 
 /**
@@ -72,6 +71,7 @@ public abstract class OrderServiceSettings<T extends OrderServiceSettings<T>> ex
     private long handshakeTimeoutNs = OrderServiceConfiguration.handshakeTimeoutNs();
     private boolean registerMBean = true;
     private CountersManager countersManager;
+    private InMemoryCounters ownCounters;
     private OrderPreProcessor preProcessor;
     private OrderPostProcessor postProcessor;
     private OrderSink sink;
@@ -140,9 +140,9 @@ public abstract class OrderServiceSettings<T extends OrderServiceSettings<T>> ex
         }
         if (null == countersManager)
         {
-            countersManager = new CountersManager(
-                new UnsafeBuffer(ByteBuffer.allocateDirect(COUNTERS_CAPACITY * CountersManager.METADATA_LENGTH)),
-                new UnsafeBuffer(ByteBuffer.allocateDirect(COUNTERS_CAPACITY * CountersManager.COUNTER_LENGTH)));
+            // left to the GC on close (never freed explicitly): a metrics bridge may still read them
+            ownCounters = new InMemoryCounters(COUNTERS_CAPACITY);
+            countersManager = ownCounters.manager();
         }
     }
 
@@ -342,6 +342,22 @@ public abstract class OrderServiceSettings<T extends OrderServiceSettings<T>> ex
         checkNotConcluded();
         this.tls = tls;
         return self();
+    }
+
+    /**
+     * @return whether the client order port speaks TLS.
+     */
+    public boolean tlsEnabled()
+    {
+        return tlsEnabled;
+    }
+
+    /**
+     * @return the TLS settings given, or null (the {@code mdhub.tls.*} keys are read at conclude).
+     */
+    public TlsSettings tls()
+    {
+        return tls;
     }
 
     Supplier<SSLEngine> serverEngines()
@@ -659,5 +675,23 @@ public abstract class OrderServiceSettings<T extends OrderServiceSettings<T>> ex
     public void close()
     {
         CloseHelper.quietClose(sink);
+    }
+
+    /**
+     * A copy with the same settings that is not concluded and owns none of this Context's resources: the sink, given
+     * or made, stays with this Context (it closes it), and the copy makes its own from the sink settings, as it makes
+     * its own counters and processors when concluded.
+     *
+     * @return the copy.
+     */
+    @Override
+    public T clone()
+    {
+        final T clone = super.clone();
+        final OrderServiceSettings<T> copy = clone; // private fields are reached through the class, not through T
+        copy.sink = null;
+        copy.countersManager = null != ownCounters ? null : countersManager;
+        copy.ownCounters = null;
+        return clone;
     }
 }
