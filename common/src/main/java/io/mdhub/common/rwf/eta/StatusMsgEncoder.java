@@ -80,7 +80,9 @@ public final class StatusMsgEncoder
         final int length = Math.min(stateText.length(), maxTextLength);
         for (int i = 0; i < length; i++)
         {
-            textBytes.put(i, (byte)stateText.charAt(i));
+            // the text may quote what a client sent (an item name): anything outside ASCII becomes '?'
+            final char c = stateText.charAt(i);
+            textBytes.put(i, c < 0x80 ? (byte)c : (byte)'?');
         }
         text.data(textBytes, 0, length);
         status.state().text(text);

@@ -54,6 +54,13 @@ class StatusMsgEncoderTest
     }
 
     @Test
+    void textOutsideAsciiIsWrittenAsQuestionMarks()
+    {
+        assertEquals("item M?NCHEN.DE ? not found", encodeAndRead(new StatusMsgEncoder(), DomainTypes.MARKET_PRICE, 1,
+            "item M\u00dcNCHEN.DE \u20ac not found").state().text().toString());
+    }
+
+    @Test
     void aCapOutsideTheRwfTextLengthIsRefused()
     {
         assertThrows(IllegalArgumentException.class, () -> new StatusMsgEncoder(-1));
