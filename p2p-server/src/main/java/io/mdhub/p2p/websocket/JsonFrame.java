@@ -92,7 +92,7 @@ final class JsonFrame implements TransportBuffer
      */
     boolean isArray()
     {
-        return '[' == bytes.get(bytes.position());
+        return bytes.position() < bytes.limit() && '[' == bytes.get(bytes.position());
     }
 
     private boolean isArray(final int length)

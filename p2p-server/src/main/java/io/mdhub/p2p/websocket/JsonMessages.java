@@ -24,8 +24,10 @@ import com.refinitiv.eta.transport.ConnectionTypes;
 
 import io.mdhub.common.rwf.eta.EtaMsgReader;
 import io.mdhub.common.rwf.RwfMsgDescriptor;
+import io.mdhub.common.rwf.RwfMsgFlyweight;
 import io.mdhub.p2p.source.ServiceNames;
 import org.agrona.DirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
@@ -80,6 +82,8 @@ public final class JsonMessages
     private String errorText = "";
     private byte[] loginRefresh;
     private final KnownFieldsOnly knownFieldsOnly;
+    private final RwfMsgFlyweight rwfHeader = new RwfMsgFlyweight();
+    private final UnsafeBuffer rwfView = new UnsafeBuffer(0, 0);
     private long fieldsLeftOut;
 
     /**
@@ -192,6 +196,8 @@ public final class JsonMessages
      */
     public int next()
     {
+        // ETA's codec checks its own encoding with Java assertions: with them on (-ea), a client's message it cannot
+        // encode ends in an AssertionError instead of an error code, which is that message's error all the same
         error.clear();
         if (!isMessageParsed)
         {
@@ -210,7 +216,7 @@ public final class JsonMessages
         {
             result = converter.decodeJsonMsg(jsonMsg, decodeOptions, error);
         }
-        catch (final RuntimeException ex)
+        catch (final RuntimeException | AssertionError ex)
         {
             isMessageParsed = false;
             errorText = "JSON message not read: " + ex;
@@ -258,7 +264,7 @@ public final class JsonMessages
                 return false;
             }
         }
-        catch (final RuntimeException ex)
+        catch (final RuntimeException | AssertionError ex)
         {
             isMessageParsed = false;
             errorText = "JSON not read: " + ex;
@@ -282,6 +288,13 @@ public final class JsonMessages
         {
             errorText = null == rwf || rwf.length() <= 0 ? "no RWF message made" :
                 "message of " + rwf.length() + " bytes over the limit of " + capacity;
+            return false;
+        }
+        // with ETA's assertions off, a message it could not encode may come out as bytes that are no message
+        rwfView.wrap(rwf.data(), rwf.position(), rwf.length());
+        if (!rwfHeader.wrap(rwfView, 0, rwf.length()))
+        {
+            errorText = "the message does not encode as RWF";
             return false;
         }
         out.writeBytes(rwf.data().duplicate().limit(rwf.position() + rwf.length()).position(rwf.position()));
