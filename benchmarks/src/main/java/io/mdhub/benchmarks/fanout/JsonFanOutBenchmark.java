@@ -47,7 +47,7 @@ public class JsonFanOutBenchmark extends AbstractMdBenchmark
     @Setup(Level.Trial)
     public void setUp()
     {
-        json = new JsonMessages(DictionaryLoader.loadBundled(), new OneService(), 30);
+        json = new JsonMessages(DictionaryLoader.loadBundled(), ServiceNames.single(1, "DIRECT_FEED"), 30);
         for (int i = 0; i < DISTINCT_UPDATES; i++)
         {
             final byte[] bytes = BenchmarkMessages.LEVEL1_UPDATE.clone();
@@ -98,26 +98,5 @@ public class JsonFanOutBenchmark extends AbstractMdBenchmark
             shared.writeMessage(0 == i ? frame : frame.writeByte(','), watcherStreamId);
         }
         return frame.writeByte(']').readableBytes();
-    }
-
-    private static final class OneService implements ServiceNames
-    {
-        @Override
-        public int serviceId(final String name)
-        {
-            return "DIRECT_FEED".equals(name) ? 1 : -1;
-        }
-
-        @Override
-        public String serviceName(final int serviceId)
-        {
-            return 1 == serviceId ? "DIRECT_FEED" : null;
-        }
-
-        @Override
-        public int defaultServiceId()
-        {
-            return 1;
-        }
     }
 }

@@ -23,4 +23,33 @@ public interface ServiceNames
      * as an ADS serves its default service): the lowest service id served, or -1 when none is.
      */
     int defaultServiceId();
+
+    /**
+     * @param serviceId the one service's id.
+     * @param name      its name.
+     * @return the names of a source that serves that one service (tools, benchmarks, tests).
+     */
+    static ServiceNames single(final int serviceId, final String name)
+    {
+        return new ServiceNames()
+        {
+            @Override
+            public int serviceId(final String serviceName)
+            {
+                return name.equals(serviceName) ? serviceId : -1;
+            }
+
+            @Override
+            public String serviceName(final int id)
+            {
+                return serviceId == id ? name : null;
+            }
+
+            @Override
+            public int defaultServiceId()
+            {
+                return serviceId;
+            }
+        };
+    }
 }

@@ -38,7 +38,8 @@ class JsonMessagesTest
 {
     private static final int SERVICE_ID = 7;
     private static final int UNKNOWN_FID = 31_999;
-    private final JsonMessages messages = new JsonMessages(DictionaryLoader.loadBundled(), new OneService(), 30);
+    private final JsonMessages messages =
+        new JsonMessages(DictionaryLoader.loadBundled(), ServiceNames.single(SERVICE_ID, "SVC"), 30);
 
     @Test
     void aThousandRequestsInOneFrameAfterAShortFrameAreEachARequestOfTheirOwn()
@@ -148,26 +149,5 @@ class JsonMessagesTest
     private static ByteBuf frame(final String text)
     {
         return Unpooled.wrappedBuffer(text.getBytes(StandardCharsets.UTF_8));
-    }
-
-    private static final class OneService implements ServiceNames
-    {
-        @Override
-        public int serviceId(final String name)
-        {
-            return "SVC".equals(name) ? SERVICE_ID : -1;
-        }
-
-        @Override
-        public String serviceName(final int serviceId)
-        {
-            return SERVICE_ID == serviceId ? "SVC" : null;
-        }
-
-        @Override
-        public int defaultServiceId()
-        {
-            return SERVICE_ID;
-        }
     }
 }

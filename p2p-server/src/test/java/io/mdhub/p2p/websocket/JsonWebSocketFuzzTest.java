@@ -50,7 +50,7 @@ class JsonWebSocketFuzzTest
         "{\"ID\":6,\"Domain\":\"Dictionary\",\"Key\":{\"Name\":\"RWFFld\",\"Filter\":7,\"Service\":1}}");
 
     private static final JsonMessages MESSAGES =
-        new JsonMessages(DictionaryLoader.loadBundled(), new OneService(), 30);
+        new JsonMessages(DictionaryLoader.loadBundled(), ServiceNames.single(1, "DIRECT_FEED"), 30);
     private static final InMemoryCounters COUNTERS = new InMemoryCounters(16);
     private static final WebSocketCounters WEBSOCKET_COUNTERS =
         new WebSocketCounters(COUNTERS.manager(), "fuzz");
@@ -127,27 +127,6 @@ class JsonWebSocketFuzzTest
         finally
         {
             channel.finishAndReleaseAll();
-        }
-    }
-
-    private static final class OneService implements ServiceNames
-    {
-        @Override
-        public int serviceId(final String name)
-        {
-            return "DIRECT_FEED".equals(name) ? 1 : -1;
-        }
-
-        @Override
-        public String serviceName(final int serviceId)
-        {
-            return 1 == serviceId ? "DIRECT_FEED" : null;
-        }
-
-        @Override
-        public int defaultServiceId()
-        {
-            return 1;
         }
     }
 }
