@@ -3,6 +3,8 @@ package io.mdhub.common.dictionary;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
@@ -10,9 +12,11 @@ import java.nio.file.StandardCopyOption;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 
+import com.refinitiv.eta.codec.Buffer;
 import com.refinitiv.eta.codec.CodecFactory;
 import com.refinitiv.eta.codec.CodecReturnCodes;
 import com.refinitiv.eta.codec.DataDictionary;
+import com.refinitiv.eta.codec.DictionaryEntry;
 import com.refinitiv.eta.transport.Error;
 import com.refinitiv.eta.transport.TransportFactory;
 
@@ -119,6 +123,25 @@ public final class DictionaryLoader
         if (dictionary.numberOfEntries() == entriesBefore)
         {
             throw new IllegalStateException("cannot load " + what + " " + path + ": it defines no field");
+        }
+        acronymsAsBytes(dictionary);
+    }
+
+    /**
+     * ETA's loader keeps each acronym as a String, and a String-backed buffer copies itself into a new ByteBuffer
+     * every time its bytes are asked for, as ETA's JSON converter does for every field of every message it writes:
+     * the acronyms are given their bytes once.
+     */
+    private static void acronymsAsBytes(final DataDictionary dictionary)
+    {
+        for (int fid = dictionary.minFid(); fid <= dictionary.maxFid(); fid++)
+        {
+            final DictionaryEntry entry = dictionary.entry(fid);
+            if (null != entry && null != entry.acronym() && entry.acronym().length() > 0)
+            {
+                final Buffer acronym = entry.acronym();
+                acronym.data(ByteBuffer.wrap(acronym.toString().getBytes(StandardCharsets.US_ASCII)));
+            }
         }
     }
 

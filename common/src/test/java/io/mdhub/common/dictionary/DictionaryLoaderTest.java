@@ -3,6 +3,7 @@ package io.mdhub.common.dictionary;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -14,6 +15,7 @@ import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import com.refinitiv.eta.codec.Buffer;
 import com.refinitiv.eta.codec.CodecFactory;
 import com.refinitiv.eta.codec.DataDictionary;
 import com.refinitiv.eta.codec.DataTypes;
@@ -116,6 +118,16 @@ public class DictionaryLoaderTest
         assertMdHubEntries(dictionary);
         assertMdHubEnums(dictionary);
         assertEquals(1, dictionary.infoDictionaryId());
+    }
+
+    @Test
+    void acronymsHaveTheirBytesOnceSoReadingThemAllocatesNothing()
+    {
+        final DataDictionary dictionary = DictionaryLoader.loadBundled();
+        final Buffer bid = dictionary.entry(FieldIds.BID).acronym();
+        assertEquals("BID", bid.toString());
+        assertSame(bid.data(), bid.data(), "the same bytes every time, not a copy");
+        assertEquals(FieldIds.BID, dictionary.entry("BID").fid(), "lookups by name are as before");
     }
 
     @Test

@@ -71,6 +71,7 @@ public final class JsonMessages
     private final GetJsonMsgOptions getJsonOptions = ConverterFactory.createGetJsonMsgOptions();
     private final JsonMsg jsonMsg = ConverterFactory.createJsonMsg();
     private final Buffer json = CodecFactory.createBuffer();
+    private java.nio.ByteBuffer jsonBytes = java.nio.ByteBuffer.allocate(4096);
     private final JsonFrame frame = new JsonFrame();
     private boolean isMessageParsed;
     private java.nio.ByteBuffer rwfCopy = java.nio.ByteBuffer.allocate(4096);
@@ -430,9 +431,24 @@ public final class JsonMessages
     private boolean toJson(final com.refinitiv.eta.codec.Msg msg)
     {
         error.clear();
+        // the converter copies the JSON into the buffer given when it is longer than the JSON, else into a new array
+        jsonBytes.clear();
+        json.data(jsonBytes, 0, jsonBytes.capacity());
         // the converter of the frame being read, if any: a rebuild here would drop that frame's parsed messages
-        return CodecReturnCodes.SUCCESS == converter.convertRWFToJson(msg, toJsonOptions, error) &&
-            CodecReturnCodes.SUCCESS == converter.getJsonBuffer(json, getJsonOptions, error);
+        if (CodecReturnCodes.SUCCESS != converter.convertRWFToJson(msg, toJsonOptions, error) ||
+            CodecReturnCodes.SUCCESS != converter.getJsonBuffer(json, getJsonOptions, error))
+        {
+            return false;
+        }
+        if (json.data() == jsonBytes)
+        {
+            json.data(jsonBytes, 0, jsonBytes.position());
+        }
+        else
+        {
+            jsonBytes = java.nio.ByteBuffer.allocate(Math.max(json.length() + 1, 2 * jsonBytes.capacity()));
+        }
+        return true;
     }
 
     /**
