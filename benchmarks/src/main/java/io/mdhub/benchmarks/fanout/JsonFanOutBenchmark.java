@@ -20,8 +20,8 @@ import io.netty.buffer.Unpooled;
 /**
  * What a WebSocket API (JSON) consumer costs the p2p-server per update, beside {@link FanOutCopyBenchmark}'s RSSL
  * copy: the update's conversion to JSON with ETA's converter, done once per update for all the JSON consumers of a
- * worker, and each consumer's message in its packed frame, which writes only its stream id around the shared JSON
- * (and the separator from the message before). The captured 57-byte
+ * worker, and each consumer's message in its packed frame: the lookup of the shared JSON by the update's bytes, then
+ * only its stream id around it (and the separator from the message before). The captured 57-byte
  * level-1 update; its conversions alternate between more distinct updates than the worker keeps, so every call of
  * {@link #convertOncePerUpdate()} converts.
  */
@@ -93,9 +93,12 @@ public class JsonFanOutBenchmark extends AbstractMdBenchmark
     {
         frame.clear().writeByte('[');
         final int watcherStreamId = ++streamId;
+        final UnsafeBuffer update = updates[0];
         for (int i = 0; i < BATCH; i++)
         {
-            shared.writeMessage(0 == i ? frame : frame.writeByte(','), watcherStreamId);
+            // each watcher finds the update's shared JSON by the update's bytes, then writes its own stream id
+            json.shared(update, 0, update.capacity()).writeMessage(0 == i ? frame : frame.writeByte(','),
+                watcherStreamId);
         }
         return frame.writeByte(']').readableBytes();
     }

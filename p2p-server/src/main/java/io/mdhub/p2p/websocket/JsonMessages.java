@@ -79,6 +79,7 @@ public final class JsonMessages
     private final EtaMsgReader reader = new EtaMsgReader();
     private final SharedJson[] sharedEntries = new SharedJson[SHARED_ENTRIES];
     private int nextShared;
+    private SharedJson lastShared;
     private long sharedConversions;
     private String errorText = "";
     private byte[] loginRefresh;
@@ -472,13 +473,20 @@ public final class JsonMessages
      */
     public SharedJson shared(final DirectBuffer source, final int offset, final int length)
     {
+        // an update goes to its watchers one after another: the entry of the last call first
+        if (null != lastShared && lastShared.isFor(source, offset, length))
+        {
+            return lastShared;
+        }
         for (final SharedJson entry : sharedEntries)
         {
-            if (entry.isFor(source, offset, length))
+            if (entry != lastShared && entry.isFor(source, offset, length))
             {
+                lastShared = entry;
                 return entry;
             }
         }
+        lastShared = null;
         source.getBytes(offset, heapCopy(length), 0, length);
         if (length >= RwfMsgDescriptor.STREAM_ID_OFFSET + 4)
         {
@@ -491,7 +499,12 @@ public final class JsonMessages
         sharedConversions++;
         final SharedJson entry = sharedEntries[nextShared];
         nextShared = (nextShared + 1) % SHARED_ENTRIES;
-        return entry.set(source, offset, length, json.data(), json.position(), json.length()) ? entry : null;
+        if (!entry.set(source, offset, length, json.data(), json.position(), json.length()))
+        {
+            return null;
+        }
+        lastShared = entry;
+        return entry;
     }
 
     /**
