@@ -110,8 +110,8 @@ public final class P2pServer implements AutoCloseable
             webSocket = ctx.webSocketPort() < 0 ? null : new WebSocketListener(ctx.eventLoopGroup(),
                 new WebSocketPort(ctx.bindAddress(), ctx.webSocketPort(), ctx.webSocketSslContext(),
                     FlushProfile.LATENCY == webSocketProfile, ctx.webSocketPingTimeoutNs(), ctx.webSocketPageEnabled()),
-                (loop) -> new JsonMessages(ctx.dictionarySupplier().get(), workerByLoop.get(loop),
-                    (int)Math.max(1, TimeUnit.NANOSECONDS.toSeconds(ctx.webSocketPingTimeoutNs()))),
+                (loop) -> new JsonMessages(workerByLoop.get(loop).dictionary(), workerByLoop.get(loop),
+                    (int)TimeUnit.NANOSECONDS.toSeconds(ctx.webSocketPingTimeoutNs())),
                 (channel) -> initChannel(channel, webSocketProfile),
                 // rssl.rwf: the RIPC settings of an RSSL port, its own counters (label component-ws)
                 RipcServerPhases.launch(new RipcServer.Context()

@@ -300,7 +300,8 @@ public final class MdCounters
     public static final int P2P_WEBSOCKET_CONNECTIONS_TYPE_ID = 20_240;
 
     /**
-     * p2p-server: WebSocket text frames read from clients (each one JSON message or an array of them).
+     * p2p-server: WebSocket frames read from clients: JSON text frames (each one message or an array of them) and
+     * {@code rssl.rwf} binary frames.
      */
     public static final int P2P_WEBSOCKET_FRAMES_IN_TYPE_ID = 20_241;
 

@@ -6,6 +6,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 
+import com.refinitiv.eta.codec.DataDictionary;
 import com.refinitiv.eta.codec.StateCodes;
 import com.refinitiv.eta.rdm.DomainTypes;
 import io.mdhub.common.entitlement.UserRights;
@@ -69,6 +70,7 @@ public final class FanOutWorker implements ItemSourceListener, ServiceNames
     private final P2pCounters counters;
     private final ItemSource source;
     private final AdminRequests admin;
+    private final DataDictionary dictionary;
     private final ItemMessages messages = new ItemMessages();
     private final EntitlementChecks entitlements;
     private final ArrayList<ItemWatch> withdrawn = new ArrayList<>();
@@ -110,8 +112,8 @@ public final class FanOutWorker implements ItemSourceListener, ServiceNames
         this.isConflating = SlowConsumerPolicy.CONFLATE == settings.slowConsumerPolicy();
         this.directory = new DirectoryView(settings.componentName());
         this.counts = new WorkerCounts(counters, directory);
-        final AdminResponder responder =
-            new AdminResponder(settings.componentName(), settings.fieldDictionary().get());
+        this.dictionary = settings.fieldDictionary().get();
+        final AdminResponder responder = new AdminResponder(settings.componentName(), dictionary);
         this.source = sourceFactory.newItemSource(index, eventLoop, this);
         this.items = new ItemTable(source, counters, counts, settings.maxItems());
         this.replies = new StreamReplies(counters, messages, counts);
@@ -458,6 +460,15 @@ public final class FanOutWorker implements ItemSourceListener, ServiceNames
         directory.ensureLoaded(source);
         final ServiceInfo info = directory.info(serviceId);
         return null == info ? null : info.name();
+    }
+
+    /**
+     * @return this worker's field dictionary (its own: an ETA dictionary is used from one thread), for whatever else
+     * serves its connections, such as the WebSocket API's JSON converter.
+     */
+    public DataDictionary dictionary()
+    {
+        return dictionary;
     }
 
     @Override

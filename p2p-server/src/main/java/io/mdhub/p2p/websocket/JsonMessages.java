@@ -36,8 +36,8 @@ import io.netty.buffer.ByteBufUtil;
 /**
  * Converts between the WebSocket API's JSON (protocol version 2) and RWF with ETA's converter, for the connections
  * of one worker: JSON text frames, each one message or an array of them, become RWF messages; RWF messages become
- * JSON text, each sent as an array as the WebSocket API's clients expect. Not thread safe: used on the worker's
- * event loop only, one frame or message at a time.
+ * JSON messages, which the connection packs into array frames ({@link JsonFramePacker}) as the WebSocket API's
+ * clients expect. Not thread safe: used on the worker's event loop only, one frame or message at a time.
  */
 public final class JsonMessages
 {
@@ -60,6 +60,7 @@ public final class JsonMessages
 
     private final DataDictionary dictionary;
     private final String pingTimeoutElement;
+    private final int pingTimeoutSeconds;
     private final ServiceNames services;
     private final ServiceNameIdConverter serviceConverter;
     private JsonConverter converter;
@@ -96,6 +97,7 @@ public final class JsonMessages
     public JsonMessages(final DataDictionary dictionary, final ServiceNames services, final int pingTimeoutSeconds)
     {
         this.pingTimeoutElement = "\"PingTimeout\":" + pingTimeoutSeconds;
+        this.pingTimeoutSeconds = pingTimeoutSeconds;
         this.dictionary = dictionary;
         this.knownFieldsOnly = new KnownFieldsOnly(dictionary);
         this.services = services;
@@ -276,13 +278,13 @@ public final class JsonMessages
     }
 
     /**
-     * Encode the current {@link #RWF_MESSAGE} as RWF.
+     * The current {@link #RWF_MESSAGE} as RWF.
      *
-     * @param out      the buffer; its writer index moves past the message on success.
-     * @param capacity the bytes it may take.
-     * @return false when it does not fit or does not encode ({@link #errorText()}).
+     * @param allocator for the message's buffer, as long as the message.
+     * @param capacity  the longest message taken.
+     * @return the message, or null when it is too long or does not encode ({@link #errorText()}).
      */
-    public boolean encodeRwf(final ByteBuf out, final int capacity)
+    public ByteBuf encodeRwf(final ByteBufAllocator allocator, final int capacity)
     {
         // the converter has already encoded the message: its RWF bytes are the decoded message's buffer
         final Buffer rwf = jsonMsg.rwfMsg().encodedMsgBuffer();
@@ -290,17 +292,23 @@ public final class JsonMessages
         {
             errorText = null == rwf || rwf.length() <= 0 ? "no RWF message made" :
                 "message of " + rwf.length() + " bytes over the limit of " + capacity;
-            return false;
+            return null;
         }
         // with ETA's assertions off, a message it could not encode may come out as bytes that are no message
         rwfView.wrap(rwf.data(), rwf.position(), rwf.length());
         if (!rwfHeader.wrap(rwfView, 0, rwf.length()))
         {
             errorText = "the message does not encode as RWF";
-            return false;
+            return null;
         }
-        out.writeBytes(rwf.data().duplicate().limit(rwf.position() + rwf.length()).position(rwf.position()));
-        return true;
+        return copy(rwf, allocator.buffer(rwf.length()));
+    }
+
+    private static ByteBuf copy(final Buffer from, final ByteBuf to)
+    {
+        final java.nio.ByteBuffer bytes = from.data();
+        return bytes.hasArray() ? to.writeBytes(bytes.array(), bytes.arrayOffset() + from.position(), from.length()) :
+            to.writeBytes(bytes.duplicate().limit(from.position() + from.length()).position(from.position()));
     }
 
     /**
@@ -347,7 +355,7 @@ public final class JsonMessages
         }
         else
         {
-            out.writeBytes(json.data().duplicate().limit(json.position() + json.length()).position(json.position()));
+            copy(json, out);
         }
     }
 
@@ -453,6 +461,14 @@ public final class JsonMessages
     }
 
     /**
+     * @return the ping timeout the Login refresh tells a client, seconds.
+     */
+    public int pingTimeoutSeconds()
+    {
+        return pingTimeoutSeconds;
+    }
+
+    /**
      * @return fields left out of converted messages so far because the dictionary lacks them.
      */
     public long fieldsLeftOut()
@@ -462,7 +478,7 @@ public final class JsonMessages
 
     /**
      * The JSON of one RWF message without its stream id, for every JSON consumer of it: converted once, then each
-     * consumer's frame is {@code [{"ID":<its stream>} + this + {@code ]}. The last {@value #SHARED_ENTRIES}
+     * consumer's message is {@code {"ID":<its stream>} followed by this. The last {@value #SHARED_ENTRIES}
      * conversions are kept by the message's bytes (a stream id aside), so the consumers of an update and of its view
      * cuts share theirs; equal bytes convert to equal JSON, so nothing needs telling when a message is new.
      *

@@ -1,7 +1,5 @@
 package io.mdhub.p2p.websocket;
 
-import java.net.InetSocketAddress;
-import java.net.SocketAddress;
 
 import org.agrona.DirectBuffer;
 import org.slf4j.Logger;
@@ -34,7 +32,6 @@ import io.netty.handler.timeout.IdleStateEvent;
 final class JsonWebSocketAdapter extends ChannelDuplexHandler implements MessageCopyWriter
 {
     private static final Logger LOG = LoggerFactory.getLogger(JsonWebSocketAdapter.class);
-    private static final int PING_TIMEOUT_SECONDS = 30;
     /** Where a packed frame is closed: well within what ETA's WebSocket clients take in one read (60 KiB). */
     private static final int MAX_FRAME_BYTES = 16 * 1024;
 
@@ -66,7 +63,7 @@ final class JsonWebSocketAdapter extends ChannelDuplexHandler implements Message
     public boolean writePackedCopy(
         final DirectBuffer source, final int offset, final int length, final int patchOffset, final int patchValue)
     {
-        if (RwfMsgDescriptor.STREAM_ID_OFFSET != patchOffset || null == ctx)
+        if (RwfMsgDescriptor.STREAM_ID_OFFSET != patchOffset)
         {
             return false;
         }
@@ -121,9 +118,9 @@ final class JsonWebSocketAdapter extends ChannelDuplexHandler implements Message
             final WebSocketServerProtocolHandler.HandshakeComplete handshake =
                 (WebSocketServerProtocolHandler.HandshakeComplete)evt;
             counters.onConnected();
-            ctx.fireUserEventTriggered(new RipcSession(RipcVersion.RIPC14, maxMessageBytes, PING_TIMEOUT_SECONDS, 0,
-                14, 1, "WebSocket " + handshake.selectedSubprotocol(), "", remoteAddress(ctx.channel().remoteAddress()),
-                0));
+            // the session reads the largest message from it; the rest says what the connection speaks
+            ctx.fireUserEventTriggered(new RipcSession(RipcVersion.RIPC14, maxMessageBytes,
+                messages.pingTimeoutSeconds(), 0, 14, 1, "WebSocket " + handshake.selectedSubprotocol(), "", "", 0));
         }
         ctx.fireUserEventTriggered(evt);
     }
@@ -202,14 +199,13 @@ final class JsonWebSocketAdapter extends ChannelDuplexHandler implements Message
 
     private void onMessage(final ChannelHandlerContext ctx)
     {
-        final ByteBuf rwf = ctx.alloc().buffer(maxMessageBytes);
-        if (messages.encodeRwf(rwf, maxMessageBytes))
+        final ByteBuf rwf = messages.encodeRwf(ctx.alloc(), maxMessageBytes);
+        if (null != rwf)
         {
             ctx.fireChannelRead(rwf);
         }
         else
         {
-            rwf.release();
             refuse(ctx, messages.errorText());
         }
     }
@@ -277,9 +273,4 @@ final class JsonWebSocketAdapter extends ChannelDuplexHandler implements Message
         return ctx.writeAndFlush(frame);
     }
 
-    private static String remoteAddress(final SocketAddress address)
-    {
-        return address instanceof InetSocketAddress ?
-            ((InetSocketAddress)address).getAddress().getHostAddress() : String.valueOf(address);
-    }
 }

@@ -20,6 +20,8 @@ import io.netty.util.CharsetUtil;
  */
 final class SubprotocolGate extends ChannelInboundHandlerAdapter
 {
+    private static final java.util.Set<String> SERVED = java.util.Set.of(WebSocketListener.SUBPROTOCOLS.split(","));
+
     private final WebSocketCounters counters;
 
     SubprotocolGate(final WebSocketCounters counters)
@@ -65,12 +67,9 @@ final class SubprotocolGate extends ChannelInboundHandlerAdapter
         for (final String protocol : offered.split(","))
         {
             final String name = protocol.trim();
-            for (final String served : WebSocketListener.SUBPROTOCOLS.split(","))
+            if (SERVED.contains(name))
             {
-                if (served.equals(name))
-                {
-                    return true;
-                }
+                return true;
             }
         }
         return false;

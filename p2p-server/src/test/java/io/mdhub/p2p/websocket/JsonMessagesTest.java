@@ -27,6 +27,7 @@ import io.mdhub.common.rwf.RwfMsgFlyweight;
 import io.mdhub.p2p.source.ServiceNames;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
+import io.netty.buffer.UnpooledByteBufAllocator;
 
 /**
  * A client's text frames through the worker's JSON converter: every message of a frame, however long the frame and
@@ -124,8 +125,8 @@ class JsonMessagesTest
             {
                 case JsonMessages.RWF_MESSAGE ->
                 {
-                    final ByteBuf rwf = Unpooled.buffer(64 * 1024);
-                    assertTrue(messages.encodeRwf(rwf, rwf.capacity()), messages::errorText);
+                    final ByteBuf rwf = messages.encodeRwf(UnpooledByteBufAllocator.DEFAULT, 64 * 1024);
+                    assertTrue(null != rwf, messages::errorText);
                     final byte[] bytes = new byte[rwf.readableBytes()];
                     rwf.readBytes(bytes);
                     assertTrue(header.wrap(new UnsafeBuffer(bytes), 0, bytes.length));
