@@ -245,9 +245,11 @@ final class JsonWebSocketAdapter extends ChannelDuplexHandler implements Message
         }
         if (!isConverted)
         {
-            counters.onNotConverted();
-            LOG.warn("WebSocket connection {}: a message not sent: {}", ctx.channel().remoteAddress(),
-                messages.errorText());
+            if (counters.onNotConverted(messages.errorText()))
+            {
+                LOG.warn("WebSocket connection {}: a message not sent: {}", ctx.channel().remoteAddress(),
+                    messages.errorText());
+            }
             promise.trySuccess();
             return;
         }

@@ -50,7 +50,7 @@ final class KnownFieldsOnly
     boolean filter(final Msg msg)
     {
         dropped = 0;
-        if (DataTypes.FIELD_LIST != msg.containerType() || !hasUnknownField(msg.encodedDataBody()))
+        if (DataTypes.FIELD_LIST != msg.containerType())
         {
             return false;
         }
@@ -66,26 +66,7 @@ final class KnownFieldsOnly
         {
             return false;
         }
-        return CodecReturnCodes.SUCCESS == msg.encodeComplete(encoder, true);
-    }
-
-    private boolean hasUnknownField(final Buffer body)
-    {
-        decoder.clear();
-        decoder.setBufferAndRWFVersion(body, Codec.majorVersion(), Codec.minorVersion());
-        if (CodecReturnCodes.SUCCESS != in.decode(decoder, null))
-        {
-            return false;
-        }
-        int result;
-        while (CodecReturnCodes.END_OF_CONTAINER != (result = entry.decode(decoder)))
-        {
-            if (CodecReturnCodes.SUCCESS == result && null == dictionary.entry(entry.fieldId()))
-            {
-                return true;
-            }
-        }
-        return false;
+        return CodecReturnCodes.SUCCESS == msg.encodeComplete(encoder, true) && dropped > 0;
     }
 
     private boolean encodeKnownFields(final EncodeIterator encoder)

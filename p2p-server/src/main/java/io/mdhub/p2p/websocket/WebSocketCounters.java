@@ -22,6 +22,7 @@ final class WebSocketCounters implements AutoCloseable
     private final AtomicCounter fieldsLeftOut;
     private final LogSummary badMessageLog;
     private final LogSummary fieldsLeftOutLog;
+    private final LogSummary notConvertedLog;
 
     WebSocketCounters(final CountersManager countersManager, final String component)
     {
@@ -43,6 +44,8 @@ final class WebSocketCounters implements AutoCloseable
             MdCounters.P2P_WEBSOCKET_FIELDS_LEFT_OUT_TYPE_ID);
         fieldsLeftOutLog = new LogSummary(LoggerFactory.getLogger(JsonWebSocketAdapter.class), component,
             "fields left out of JSON messages", 1);
+        notConvertedLog = new LogSummary(LoggerFactory.getLogger(JsonWebSocketAdapter.class), component,
+            "messages not converted to JSON", 1);
         badMessageLog = new LogSummary(LoggerFactory.getLogger(JsonWebSocketAdapter.class), component,
             "refused WebSocket messages", 1);
     }
@@ -83,9 +86,14 @@ final class WebSocketCounters implements AutoCloseable
         return fieldsLeftOutLog.admit(0, "left out", true, detail);
     }
 
-    void onNotConverted()
+    /**
+     * @param detail why the message did not convert.
+     * @return whether the caller logs it (else it goes into the summary).
+     */
+    boolean onNotConverted(final String detail)
     {
         notConverted.increment();
+        return notConvertedLog.admit(0, "not converted", true, detail);
     }
 
     void onPingTimeout()
@@ -108,6 +116,7 @@ final class WebSocketCounters implements AutoCloseable
     {
         badMessageLog.flush();
         fieldsLeftOutLog.flush();
+        notConvertedLog.flush();
         connections.close();
         framesIn.close();
         framesOut.close();
