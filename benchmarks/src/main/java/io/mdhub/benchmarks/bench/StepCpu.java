@@ -86,6 +86,16 @@ final class StepCpu
     }
 
     /**
+     * @param process a process's name.
+     * @return its CPU per second of the window, ns (0 when it was not sampled).
+     */
+    long cpuNsPerSecond(final String process)
+    {
+        final ProcessCpu.Usage used = usage.get(process);
+        return null == used || 0 == windowNs ? 0 : Math.round(used.cpuNs() * 1e9 / windowNs);
+    }
+
+    /**
      * @param updates the updates commanded in the window.
      * @return µs of CPU per update of every process together.
      */

@@ -148,13 +148,13 @@ public final class ThroughputBench implements Callable<Integer>
         console.flush();
         for (final String test : tests)
         {
-            if (!List.of("fanout", "fanout-json", "nofanout", "distributor").contains(test))
+            if (!ThroughputChart.SERIES.containsKey(test))
             {
                 throw new CommandLine.ParameterException(spec.commandLine(), "unknown test: " + test);
             }
             runTest(test, root, dir.resolve(test), jvm, steps, console);
         }
-        writeReport(dir, steps, cpuRows);
+        writeReport(dir, steps);
         if (!steps.isEmpty())
         {
             ThroughputChart.write(steps, dir.resolve("throughput.svg"));
@@ -302,20 +302,21 @@ public final class ThroughputBench implements Callable<Integer>
         final int clientFrom = client.output().length();
         final int sourceFrom = source.output().length();
         final long lostBefore = TestClients.lostSoFar(client.output());
+        final StepCpu cpu = new StepCpu(null == p2p ? List.of() : List.of(p2p));
         Thread.sleep(TimeUnit.SECONDS.toMillis(warmupSeconds));
-        final ProcessCpu.Sample cpuStart = null == p2p ? null : ProcessCpu.sample(p2p.pid());
+        cpu.start();
         Thread.sleep(TimeUnit.SECONDS.toMillis(stepSeconds));
-        final ProcessCpu.Sample cpuEnd = null == p2p ? null : ProcessCpu.sample(p2p.pid());
+        cpu.end();
         // one more second for the last report line of the window
         Thread.sleep(TimeUnit.SECONDS.toMillis(1));
         final String clientOutput = client.output().substring(clientFrom);
         final Step step = consumerStep(test, rate, clientOutput, source.output().substring(sourceFrom), lostBefore,
             client.isAlive());
-        if (null != cpuStart && null != cpuEnd)
+        if (null != p2p)
         {
             final long jsonOutput = mean(measured(ClientStatsLine.allJson(clientOutput)));
             cpuRows.add(new FanOutCpu(test, rate, step.input(), step.output() - jsonOutput, jsonOutput,
-                ProcessCpu.between(cpuStart, cpuEnd).cpuNs() / stepSeconds, step.sustained()));
+                cpu.cpuNsPerSecond(p2p.name()), step.sustained()));
         }
         return step;
     }
@@ -413,7 +414,7 @@ public final class ThroughputBench implements Callable<Integer>
         return Math.round(values.stream().mapToLong(Long::longValue).average().orElse(0));
     }
 
-    private void writeReport(final Path dir, final List<Step> steps, final List<FanOutCpu> cpu) throws IOException
+    private void writeReport(final Path dir, final List<Step> steps) throws IOException
     {
         final StringBuilder csv = new StringBuilder(Step.CSV_HEADER).append('\n');
         steps.forEach((step) -> csv.append(step.csv()).append('\n'));
@@ -446,13 +447,13 @@ public final class ThroughputBench implements Callable<Integer>
         }
         md.append("\n![output against input](throughput.svg)\n");
         md.append("\nEvery step:\n\n```\n").append(csv).append("```\n");
-        if (!cpu.isEmpty())
+        if (!cpuRows.isEmpty())
         {
             final StringBuilder cpuCsv = new StringBuilder(FanOutCpu.CSV_HEADER).append('\n');
-            cpu.forEach((row) -> cpuCsv.append(row.csv()).append('\n'));
+            cpuRows.forEach((row) -> cpuCsv.append(row.csv()).append('\n'));
             Files.writeString(dir.resolve("cpu.csv"), cpuCsv);
             md.append("\n## The p2p-server's CPU per update out, RSSL and JSON mounts\n\n")
-                .append(FanOutCpu.jsonCostTable(cpu))
+                .append(FanOutCpu.jsonCostTable(cpuRows))
                 .append("\nEvery fan-out step (cpu.csv):\n\n```\n").append(cpuCsv).append("```\n");
         }
         Files.writeString(dir.resolve("report.md"), md);

@@ -1,11 +1,11 @@
 package io.mdhub.benchmarks.client;
 
+import io.mdhub.p2p.websocket.WebSocketListener;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.URI;
 import java.util.concurrent.TimeUnit;
 
-import org.agrona.concurrent.UnsafeBuffer;
 
 import com.fasterxml.jackson.core.JsonEncoding;
 import com.fasterxml.jackson.core.JsonFactory;
@@ -39,7 +39,6 @@ import io.netty.util.concurrent.ScheduledFuture;
 final class JsonConsumerMount extends ChannelInboundHandlerAdapter
 {
     /** The sub-protocol this mount asks for. */
-    static final String SUBPROTOCOL = "tr_json2";
     private static final int LOGIN_STREAM = 1;
     private static final int REQUESTS_PER_FRAME = 1000;
     private static final int MAX_FRAME_BYTES = 1 << 20;
@@ -115,7 +114,7 @@ final class JsonConsumerMount extends ChannelInboundHandlerAdapter
         pipeline.addLast("http-aggregator", new HttpObjectAggregator(64 * 1024));
         pipeline.addLast("websocket", new WebSocketClientProtocolHandler(WebSocketClientProtocolConfig.newBuilder()
             .webSocketUri(uri)
-            .subprotocol(SUBPROTOCOL)
+            .subprotocol(WebSocketListener.JSON)
             .maxFramePayloadLength(MAX_FRAME_BYTES)
             .build()));
         pipeline.addLast("frames", new WebSocketFrameAggregator(MAX_FRAME_BYTES));
@@ -402,11 +401,10 @@ final class JsonConsumerMount extends ChannelInboundHandlerAdapter
         {
             for (int k = first; k < end; k++)
             {
-                final UnsafeBuffer name = settings.items().name(itemIndexes[k]);
                 out.writeStartObject();
                 out.writeNumberField("ID", ConsumerMount.FIRST_ITEM_STREAM + k);
                 out.writeObjectFieldStart("Key");
-                out.writeStringField("Name", name.getStringWithoutLengthAscii(0, name.capacity()));
+                out.writeStringField("Name", settings.items().nameString(itemIndexes[k]));
                 out.writeStringField("Service", settings.serviceName());
                 out.writeEndObject();
                 out.writeEndObject();

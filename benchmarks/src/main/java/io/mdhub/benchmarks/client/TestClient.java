@@ -15,6 +15,7 @@ import io.mdhub.benchmarks.tools.RsslToolContext;
 import io.mdhub.common.config.ComponentLaunch;
 import io.mdhub.common.ripc.RipcClient;
 import io.mdhub.common.ripc.RipcTransport;
+import io.mdhub.p2p.websocket.WebSocketListener;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
@@ -42,8 +43,6 @@ import io.netty.util.concurrent.Future;
 public final class TestClient implements AutoCloseable
 {
     private static final long RETRY_ROUND_WAIT_MS = 200;
-    /** Where the p2p-server's WebSocket API upgrades. */
-    private static final String JSON_PATH = "/WebSocket";
 
     private final Context ctx;
     private final RipcClient client;
@@ -163,7 +162,7 @@ public final class TestClient implements AutoCloseable
     private boolean connectWebSocket(final Mount mount)
     {
         final String host = servers.get(0).getHostString();
-        final URI uri = URI.create("ws://" + host + ":" + ctx.webSocketPort() + JSON_PATH);
+        final URI uri = URI.create("ws://" + host + ":" + ctx.webSocketPort() + WebSocketListener.PATH);
         final EventLoopGroup group = client.context().eventLoopGroup();
         final ChannelFuture connected = new Bootstrap()
             .group(group)
@@ -240,10 +239,8 @@ public final class TestClient implements AutoCloseable
         final Totals totals = new Totals();
         for (final Mount mount : connections)
         {
-            totals.jsonUpdates += mount.isJson ? mount.stats.updates() : 0;
-        }
-        for (final MountStats stats : mounts)
-        {
+            final MountStats stats = mount.stats;
+            totals.jsonUpdates += mount.isJson ? stats.updates() : 0;
             totals.refreshes += stats.refreshes();
             totals.updates += stats.updates();
             totals.statuses += stats.statuses();

@@ -8,7 +8,6 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 
 import org.HdrHistogram.Histogram;
-import org.agrona.concurrent.UnsafeBuffer;
 
 import io.mdhub.benchmarks.client.TestClient;
 import io.mdhub.benchmarks.source.ItemUniverse;
@@ -105,13 +104,8 @@ public final class DemoMain implements Callable<Integer>
     private static String firstItems(final int count)
     {
         final ItemUniverse universe = ItemUniverse.generated(count);
-        final StringBuilder names = new StringBuilder();
-        for (int i = 0; i < count; i++)
-        {
-            final UnsafeBuffer name = universe.name(i);
-            names.append(0 == i ? "" : ",").append(name.getStringWithoutLengthAscii(0, name.capacity()));
-        }
-        return names.toString();
+        return java.util.stream.IntStream.range(0, count).mapToObj(universe::nameString)
+            .collect(java.util.stream.Collectors.joining(","));
     }
 
     private Demo.Settings settings()

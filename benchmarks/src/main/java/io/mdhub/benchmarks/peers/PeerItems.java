@@ -21,7 +21,7 @@ final class PeerItems
         final String[] names = new String[count];
         for (int i = 0; i < count; i++)
         {
-            names[i] = universe.name(i).getStringWithoutLengthAscii(0, universe.name(i).capacity());
+            names[i] = universe.nameString(i);
         }
         return names;
     }

@@ -87,4 +87,13 @@ public final class ItemUniverse
     {
         return names[index];
     }
+
+    /**
+     * @param index 0 to size - 1.
+     * @return the name as a String.
+     */
+    public String nameString(final int index)
+    {
+        return names[index].getStringWithoutLengthAscii(0, names[index].capacity());
+    }
 }

@@ -47,11 +47,13 @@ public final class WebSocketListener implements AutoCloseable
 {
     /** The path the WebSocket API's clients upgrade on. */
     public static final String PATH = "/WebSocket";
+    /** The WebSocket API's JSON sub-protocol (its other name, {@code rssl.json.v2}, is served too). */
+    public static final String JSON = "tr_json2";
     /** The sub-protocol that carries RIPC (and so RWF) in binary frames. */
     public static final String RWF = "rssl.rwf";
 
     /** The sub-protocols served; the client's order of preference picks among those it offers. */
-    public static final String SUBPROTOCOLS = "tr_json2,rssl.json.v2," + RWF;
+    public static final String SUBPROTOCOLS = JSON + ",rssl.json.v2," + RWF;
 
     /** The largest frame a client may send, and the largest RWF message one JSON message may become. */
     public static final int MAX_MESSAGE_BYTES = 64 * 1024;
