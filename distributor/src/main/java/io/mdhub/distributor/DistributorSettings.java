@@ -216,14 +216,6 @@ public abstract class DistributorSettings<T extends DistributorSettings<T>> exte
     }
 
     /**
-     * @return the TLS settings given, or null (the {@code mdhub.tls.*} keys are read at conclude).
-     */
-    public TlsSettings tls()
-    {
-        return tls;
-    }
-
-    /**
      * @return the provider port.
      */
     public int providerPort()

@@ -1,7 +1,6 @@
 package io.mdhub.benchmarks.backbone;
 
 import java.io.File;
-import java.nio.ByteBuffer;
 
 import org.agrona.CloseHelper;
 import org.agrona.DirectBuffer;
@@ -28,6 +27,7 @@ import io.mdhub.backbone.protocol.MarketDataPublisher;
 import io.mdhub.benchmarks.AbstractMdBenchmark;
 import io.mdhub.benchmarks.gate.NoAllocation;
 import io.mdhub.benchmarks.rwf.BenchmarkMessages;
+import io.mdhub.common.status.InMemoryCounters;
 import io.mdhub.distributor.backbone.DistributorBackboneConfiguration;
 
 /**
@@ -85,9 +85,7 @@ public class BackboneIpcBenchmark extends AbstractMdBenchmark
         subscription = aeron.addSubscription(
             DistributorBackboneConfiguration.CHANNEL_DEFAULT, DistributorBackboneConfiguration.DATA_STREAM_ID_DEFAULT);
 
-        final CountersManager counters = new CountersManager(
-            new UnsafeBuffer(ByteBuffer.allocateDirect(2 * CountersManager.METADATA_LENGTH)),
-            new UnsafeBuffer(ByteBuffer.allocateDirect(2 * CountersManager.COUNTER_LENGTH)));
+        final CountersManager counters = new InMemoryCounters(2).manager();
         final AtomicCounter backPressure = counters.newCounter("bench-back-pressure");
         final AtomicCounter malformed = counters.newCounter("bench-malformed");
         publisher = new MarketDataPublisher(new BackbonePublication(

@@ -1,8 +1,6 @@
 package io.mdhub.benchmarks.ripc;
 
-import java.nio.ByteBuffer;
 
-import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.status.CountersManager;
 
 import io.mdhub.common.ripc.NettyProcessDefaults;
@@ -12,6 +10,7 @@ import io.mdhub.common.ripc.RipcCounters;
 import io.mdhub.common.ripc.RipcFrameEncoder;
 import io.mdhub.common.ripc.RipcSession;
 import io.mdhub.common.ripc.RipcVersion;
+import io.mdhub.common.status.InMemoryCounters;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandler;
 import io.netty.channel.embedded.EmbeddedChannel;
@@ -62,9 +61,7 @@ public final class RipcChannels
      */
     public static RipcChannelSettings settings()
     {
-        final CountersManager countersManager = new CountersManager(
-            new UnsafeBuffer(ByteBuffer.allocateDirect(COUNTERS * CountersManager.METADATA_LENGTH)),
-            new UnsafeBuffer(ByteBuffer.allocateDirect(COUNTERS * CountersManager.COUNTER_LENGTH)));
+        final CountersManager countersManager = new InMemoryCounters(COUNTERS).manager();
         return new RipcChannelSettings("mdhub-bench", new RipcCounters(countersManager, "mdhub-bench"),
             RipcConfiguration.HANDSHAKE_TIMEOUT_DEFAULT_NS, RipcConfiguration.PARTIAL_FRAME_TIMEOUT_DEFAULT_NS,
             RipcConfiguration.MAX_REASSEMBLED_MSG_SIZE_DEFAULT, RipcConfiguration.MAX_REASSEMBLY_BYTES_DEFAULT,

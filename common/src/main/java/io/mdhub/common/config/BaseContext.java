@@ -37,7 +37,6 @@ public abstract class BaseContext<T extends BaseContext<T>> implements AutoClose
      * @throws IllegalStateException    if the Context was concluded before.
      * @throws IllegalArgumentException if a setting is out of range or inconsistent with another.
      */
-    @SuppressWarnings("unchecked")
     public final T conclude()
     {
         if (!IS_CONCLUDED.compareAndSet(this, false, true))
@@ -45,7 +44,7 @@ public abstract class BaseContext<T extends BaseContext<T>> implements AutoClose
             throw new IllegalStateException(getClass().getName() + " is already concluded");
         }
         concludeContext();
-        return (T)this;
+        return self();
     }
 
     /**

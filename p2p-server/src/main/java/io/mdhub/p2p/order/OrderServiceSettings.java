@@ -344,22 +344,6 @@ public abstract class OrderServiceSettings<T extends OrderServiceSettings<T>> ex
         return self();
     }
 
-    /**
-     * @return whether the client order port speaks TLS.
-     */
-    public boolean tlsEnabled()
-    {
-        return tlsEnabled;
-    }
-
-    /**
-     * @return the TLS settings given, or null (the {@code mdhub.tls.*} keys are read at conclude).
-     */
-    public TlsSettings tls()
-    {
-        return tls;
-    }
-
     Supplier<SSLEngine> serverEngines()
     {
         return serverEngines;

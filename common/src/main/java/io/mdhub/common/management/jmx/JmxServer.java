@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.UnknownHostException;
-import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.rmi.AlreadyBoundException;
 import java.rmi.NoSuchObjectException;
@@ -28,7 +27,6 @@ import javax.net.ssl.TrustManagerFactory;
 import javax.rmi.ssl.SslRMIClientSocketFactory;
 
 import org.agrona.CloseHelper;
-import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.status.CountersManager;
 import org.agrona.concurrent.status.CountersReader;
 import org.slf4j.Logger;
@@ -36,6 +34,7 @@ import org.slf4j.LoggerFactory;
 
 import io.mdhub.common.metrics.CountersExport;
 import io.mdhub.common.metrics.MBeans;
+import io.mdhub.common.status.InMemoryCounters;
 import io.mdhub.common.status.MdCounters;
 
 /**
@@ -70,9 +69,7 @@ public final class JmxServer implements AutoCloseable
     private JmxServer(final Context ctx, final JmxUsers users)
     {
         this.ctx = ctx;
-        countersManager = new CountersManager(
-            new UnsafeBuffer(ByteBuffer.allocateDirect(COUNTERS * CountersManager.METADATA_LENGTH)),
-            new UnsafeBuffer(ByteBuffer.allocateDirect(COUNTERS * CountersManager.COUNTER_LENGTH)));
+        countersManager = new InMemoryCounters(COUNTERS).manager();
         counters = new JmxCounters(countersManager, ctx.component);
         guard = null == users ? null : new JmxLoginGuard(ctx.component, users, counters, ctx.loginFailuresPerMinute);
         accessController = new JmxAccessController(ctx.component, users, counters);
