@@ -46,8 +46,8 @@ public final class P2pConfiguration
     public static final int PORT_DEFAULT = 14002;
 
     /**
-     * TCP port of the WebSocket API (OMM as JSON over a WebSocket, {@code tr_json2} and {@code rssl.json.v2}), served
-     * by the same workers as the RSSL ports; -1 for none.
+     * TCP port of the WebSocket API (OMM as JSON, {@code tr_json2} and {@code rssl.json.v2}, or RWF, {@code rssl.rwf},
+     * over a WebSocket), served by the same workers as the RSSL ports; -1 for none.
      */
     public static final String WEBSOCKET_PORT_PROP_NAME = "mdhub.p2p.websocket.port";
 
