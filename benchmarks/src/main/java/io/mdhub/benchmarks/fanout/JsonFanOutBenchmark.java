@@ -32,7 +32,8 @@ public class JsonFanOutBenchmark extends AbstractMdBenchmark
      */
     public static final int BATCH = 64;
 
-    private static final int DISTINCT_UPDATES = 8;
+    /** More than the worker keeps, so every conversion converts. */
+    private static final int DISTINCT_UPDATES = 2 * JsonMessages.SHARED_ENTRIES;
 
     private final UnsafeBuffer[] updates = new UnsafeBuffer[DISTINCT_UPDATES];
     private JsonMessages json;

@@ -53,7 +53,7 @@ public final class JsonMessages
     public static final int ERROR = 4;
 
     /** Conversions kept for sharing: an update and its view cuts (most items have none or a few). */
-    static final int SHARED_ENTRIES = 4;
+    public static final int SHARED_ENTRIES = 4;
 
     private static final String PONG_JSON = "[{\"Type\":\"Pong\"}]";
     private static final String PING_JSON = "[{\"Type\":\"Ping\"}]";
