@@ -75,7 +75,7 @@ class P2pWebSocketJsonTest
             assertEquals("Refresh", client.nextOn(10 + i).path("Type").asText());
             clients.add(client);
         }
-        final long before = counter("p2p-websocket-json-conversions");
+        final long before = ws.counter("p2p-websocket-json-conversions:");
 
         ws.source().update(SERVICE_ID, "TRI.N", 0, FieldIds.BID, 12380);
         for (int i = 0; i < clients.size(); i++)
@@ -84,7 +84,7 @@ class P2pWebSocketJsonTest
             assertEquals("Update", update.path("Type").asText(), update::toString);
             assertEquals(123.80, update.path("Fields").path("BID").asDouble(), 1e-9, update::toString);
         }
-        assertEquals(1, counter("p2p-websocket-json-conversions") - before, "one conversion for three consumers");
+        assertEquals(1, ws.counter("p2p-websocket-json-conversions:") - before, "one conversion for three consumers");
     }
 
     @Test
@@ -133,7 +133,7 @@ class P2pWebSocketJsonTest
         assertEquals("Ping", silent.next().path("Type").asText(), "a quiet connection is pinged");
         final String close = silent.awaitClose();
         assertTrue(null != close && close.contains("ping timeout"), "closed: " + close);
-        assertEquals(1, counter("p2p-websocket-ping-timeouts"));
+        assertEquals(1, ws.counter("p2p-websocket-ping-timeouts:"));
 
         answering.send("[{\"Type\":\"Ping\"}]");
         JsonNode reply;
@@ -242,20 +242,6 @@ class P2pWebSocketJsonTest
 
         client.send("{\"ID\":2,\"Key\":{\"Name\":\"TRI.N\",\"Service\":\"DIRECT_FEED\"}}");
         assertEquals("Refresh", client.nextOn(2).path("Type").asText());
-    }
-
-    private long counter(final String name)
-    {
-        final long[] value = {-1};
-        final org.agrona.concurrent.status.CountersReader reader = ws.server().context().countersManager();
-        reader.forEach((id, label) ->
-        {
-            if (label.startsWith(name + ":"))
-            {
-                value[0] = reader.getCounterValue(id);
-            }
-        });
-        return value[0];
     }
 
     private JsonWebSocketClient loggedIn(final String protocol) throws Exception

@@ -12,7 +12,6 @@ import java.util.concurrent.CompletionException;
 
 import javax.net.ssl.SSLContext;
 
-import org.agrona.concurrent.status.CountersReader;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -156,17 +155,6 @@ class WebSocketTlsTest
      */
     private long ripcCounter(final String name)
     {
-        final String label = name + (name.contains(":") ? "" : ":") + " component=" +
-            COMPONENT + "-ws";
-        final long[] value = {-1};
-        final CountersReader reader = ws.server().context().countersManager();
-        reader.forEach((id, counterLabel) ->
-        {
-            if (counterLabel.equals(label))
-            {
-                value[0] = reader.getCounterValue(id);
-            }
-        });
-        return value[0];
+        return ws.counter(name + (name.contains(":") ? "" : ":") + " component=" + COMPONENT + "-ws");
     }
 }
