@@ -1,6 +1,8 @@
 package io.mdhub.p2p;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -69,6 +71,33 @@ final class JsonWebSocketClient implements AutoCloseable
     void send(final String json)
     {
         socket.sendText(json, true).join();
+    }
+
+    /**
+     * @param user a plain name (put into the JSON as it is).
+     * @return the WebSocket API's login request on stream 1 for that user, as its examples send it.
+     */
+    static String loginRequest(final String user)
+    {
+        return "{\"ID\":1,\"Domain\":\"Login\",\"Key\":{\"Name\":\"" + user + "\",\"Elements\":" +
+            "{\"ApplicationId\":\"256\",\"Position\":\"127.0.0.1/net\"}}}";
+    }
+
+    /**
+     * Log in and check the answer: a Login refresh, the stream open, a ping timeout announced.
+     *
+     * @param user a plain name.
+     * @return the login refresh.
+     */
+    JsonNode login(final String user) throws InterruptedException
+    {
+        send(loginRequest(user));
+        final JsonNode login = nextOn(1);
+        assertEquals("Refresh", login.path("Type").asText(), login::toString);
+        assertEquals("Login", login.path("Domain").asText(), login::toString);
+        assertEquals("Open", login.path("State").path("Stream").asText(), login::toString);
+        assertTrue(login.path("Key").path("Elements").path("PingTimeout").asInt() > 0, login::toString);
+        return login;
     }
 
     /**

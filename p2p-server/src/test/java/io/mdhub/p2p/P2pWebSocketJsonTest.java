@@ -35,8 +35,6 @@ import io.mdhub.common.test.InterruptAfter;
 class P2pWebSocketJsonTest
 {
     private static final int SERVICE_ID = WebSocketServer.SERVICE_ID;
-    private static final String LOGIN = "{\"ID\":1,\"Domain\":\"Login\",\"Key\":{\"Name\":\"alice\",\"Elements\":"
-        + "{\"ApplicationId\":\"256\",\"Position\":\"127.0.0.1/net\"}}}";
 
     /** Conversions are shared per worker: every consumer here on the one. */
     @RegisterExtension
@@ -225,7 +223,7 @@ class P2pWebSocketJsonTest
         assertEquals("NotEntitled", refused.path("State").path("Code").asText(), refused::toString);
 
         final JsonWebSocketClient mallory = ws.closeLater(JsonWebSocketClient.connect(ws.port(), "tr_json2"));
-        mallory.send(LOGIN.replace("alice", "mallory"));
+        mallory.send(JsonWebSocketClient.loginRequest("mallory"));
         final JsonNode login = mallory.nextOn(1);
         assertEquals("Status", login.path("Type").asText(), login::toString);
         assertEquals("Closed", login.path("State").path("Stream").asText(), "a user the file does not know");
@@ -246,14 +244,8 @@ class P2pWebSocketJsonTest
 
     private JsonWebSocketClient loggedIn(final String protocol) throws Exception
     {
-        final JsonWebSocketClient client = JsonWebSocketClient.connect(ws.port(), protocol);
-        ws.closeLater(client);
-        client.send(LOGIN);
-        final JsonNode login = client.nextOn(1);
-        assertEquals("Refresh", login.path("Type").asText(), login::toString);
-        assertEquals("Login", login.path("Domain").asText(), login::toString);
-        assertEquals("Open", login.path("State").path("Stream").asText(), login::toString);
-        assertTrue(login.path("Key").path("Elements").path("PingTimeout").asInt() > 0, login::toString);
+        final JsonWebSocketClient client = ws.closeLater(JsonWebSocketClient.connect(ws.port(), protocol));
+        client.login("alice");
         return client;
     }
 }
