@@ -50,7 +50,6 @@ final class EtaJsonWire implements EtaChannel.Wire
     private final DecodeIterator iterator = CodecFactory.createDecodeIterator();
     private final StringBuilder framesRead = new StringBuilder();
     private EtaChannel channel;
-    private int pingsReceived;
 
     EtaJsonWire(final DataDictionary dictionary, final int serviceId, final String serviceName)
     {
@@ -92,11 +91,6 @@ final class EtaJsonWire implements EtaChannel.Wire
     {
         this.channel = channel;
         return this;
-    }
-
-    int pingsReceived()
-    {
-        return pingsReceived;
     }
 
     /**
@@ -147,7 +141,6 @@ final class EtaJsonWire implements EtaChannel.Wire
             assertEquals(CodecReturnCodes.SUCCESS, ret, error::getText);
             if (JsonMsgClasses.PING == jsonMsg.jsonMsgClass())
             {
-                pingsReceived++;
                 channel.write(PONG);
             }
             else if (JsonMsgClasses.RSSL_MESSAGE == jsonMsg.jsonMsgClass())

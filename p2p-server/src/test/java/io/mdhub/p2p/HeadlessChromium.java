@@ -15,7 +15,6 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.CompletionStage;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
@@ -101,7 +100,9 @@ final class HeadlessChromium implements AutoCloseable
             target[0] = pageTarget(http, port, url);
             return null != target[0];
         });
-        devTools = http.newWebSocketBuilder().buildAsync(URI.create(target[0]), new Listener()).join();
+        devTools = http.newWebSocketBuilder()
+            .buildAsync(URI.create(target[0]), new JsonTextListener(this::onMessage))
+            .join();
         call("Runtime.enable", JSON.createObjectNode());
     }
 
@@ -156,39 +157,18 @@ final class HeadlessChromium implements AutoCloseable
         throw new AssertionError("no answer to " + method + " within " + CALL_TIMEOUT_S + " s; log: " + log());
     }
 
-    private final class Listener implements WebSocket.Listener
+    private void onMessage(final JsonNode message)
     {
-        private final StringBuilder text = new StringBuilder();
-
-        @Override
-        public CompletionStage<?> onText(final WebSocket webSocket, final CharSequence data, final boolean last)
+        if ("Runtime.exceptionThrown".equals(message.path("method").asText()))
         {
-            text.append(data);
-            if (last)
+            synchronized (this)
             {
-                try
-                {
-                    final JsonNode message = JSON.readTree(text.toString());
-                    if ("Runtime.exceptionThrown".equals(message.path("method").asText()))
-                    {
-                        synchronized (HeadlessChromium.this)
-                        {
-                            pageErrors.add(message.path("params").path("exceptionDetails").toString());
-                        }
-                    }
-                    else if (message.has("id"))
-                    {
-                        replies.add(message);
-                    }
-                }
-                catch (final IOException ex)
-                {
-                    throw new IllegalStateException("DevTools sent no JSON: " + text, ex);
-                }
-                text.setLength(0);
+                pageErrors.add(message.path("params").path("exceptionDetails").toString());
             }
-            webSocket.request(1);
-            return null;
+        }
+        else if (message.has("id"))
+        {
+            replies.add(message);
         }
     }
 

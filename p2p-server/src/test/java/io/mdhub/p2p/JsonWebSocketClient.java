@@ -1,12 +1,13 @@
 package io.mdhub.p2p;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.WebSocket;
 import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.CompletionStage;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -14,7 +15,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 import javax.net.ssl.SSLContext;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 
 /**
  * A WebSocket API client for tests, on the JDK's own WebSocket: sends JSON text, and hands out each message the
@@ -23,8 +23,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
  */
 final class JsonWebSocketClient implements AutoCloseable
 {
-    private static final ObjectMapper JSON = new ObjectMapper();
-
     private final BlockingQueue<JsonNode> received = new LinkedBlockingQueue<>();
     private final BlockingQueue<String> closes = new LinkedBlockingQueue<>();
     private final AtomicInteger framesNotArrays = new AtomicInteger();
@@ -35,7 +33,8 @@ final class JsonWebSocketClient implements AutoCloseable
     {
         this.socket = http.newWebSocketBuilder()
             .subprotocols(protocol)
-            .buildAsync(URI.create(scheme + "://127.0.0.1:" + port + "/WebSocket"), new Listener())
+            .buildAsync(URI.create(scheme + "://127.0.0.1:" + port + "/WebSocket"), new JsonTextListener(
+                this::onMessage, (statusCode, reason) -> closes.add(statusCode + " " + reason)))
             .join();
         this.protocol = socket.getSubprotocol();
     }
@@ -72,6 +71,33 @@ final class JsonWebSocketClient implements AutoCloseable
     void send(final String json)
     {
         socket.sendText(json, true).join();
+    }
+
+    /**
+     * @param user a plain name (put into the JSON as it is).
+     * @return the WebSocket API's login request on stream 1 for that user, as its examples send it.
+     */
+    static String loginRequest(final String user)
+    {
+        return "{\"ID\":1,\"Domain\":\"Login\",\"Key\":{\"Name\":\"" + user + "\",\"Elements\":" +
+            "{\"ApplicationId\":\"256\",\"Position\":\"127.0.0.1/net\"}}}";
+    }
+
+    /**
+     * Log in and check the answer: a Login refresh, the stream open, a ping timeout announced.
+     *
+     * @param user a plain name.
+     * @return the login refresh.
+     */
+    JsonNode login(final String user) throws InterruptedException
+    {
+        send(loginRequest(user));
+        final JsonNode login = nextOn(1);
+        assertEquals("Refresh", login.path("Type").asText(), login::toString);
+        assertEquals("Login", login.path("Domain").asText(), login::toString);
+        assertEquals("Open", login.path("State").path("Stream").asText(), login::toString);
+        assertTrue(login.path("Key").path("Elements").path("PingTimeout").asInt() > 0, login::toString);
+        return login;
     }
 
     /**
@@ -113,44 +139,16 @@ final class JsonWebSocketClient implements AutoCloseable
         socket.abort();
     }
 
-    private final class Listener implements WebSocket.Listener
+    private void onMessage(final JsonNode message)
     {
-        private final StringBuilder text = new StringBuilder();
-
-        @Override
-        public CompletionStage<?> onText(final WebSocket webSocket, final CharSequence data, final boolean last)
+        if (message.isArray())
         {
-            text.append(data);
-            if (last)
-            {
-                try
-                {
-                    final JsonNode node = JSON.readTree(text.toString());
-                    if (node.isArray())
-                    {
-                        node.forEach(received::add);
-                    }
-                    else
-                    {
-                        framesNotArrays.incrementAndGet();
-                        received.add(node);
-                    }
-                }
-                catch (final Exception ex)
-                {
-                    throw new IllegalStateException("not JSON from the server: " + text, ex);
-                }
-                text.setLength(0);
-            }
-            webSocket.request(1);
-            return null;
+            message.forEach(received::add);
         }
-
-        @Override
-        public CompletionStage<?> onClose(final WebSocket webSocket, final int statusCode, final String reason)
+        else
         {
-            closes.add(statusCode + " " + reason);
-            return null;
+            framesNotArrays.incrementAndGet();
+            received.add(message);
         }
     }
 }

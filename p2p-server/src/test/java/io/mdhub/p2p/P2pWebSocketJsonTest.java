@@ -35,8 +35,6 @@ import io.mdhub.common.test.InterruptAfter;
 class P2pWebSocketJsonTest
 {
     private static final int SERVICE_ID = WebSocketServer.SERVICE_ID;
-    private static final String LOGIN = "{\"ID\":1,\"Domain\":\"Login\",\"Key\":{\"Name\":\"alice\",\"Elements\":"
-        + "{\"ApplicationId\":\"256\",\"Position\":\"127.0.0.1/net\"}}}";
 
     /** Conversions are shared per worker: every consumer here on the one. */
     @RegisterExtension
@@ -75,7 +73,7 @@ class P2pWebSocketJsonTest
             assertEquals("Refresh", client.nextOn(10 + i).path("Type").asText());
             clients.add(client);
         }
-        final long before = counter("p2p-websocket-json-conversions");
+        final long before = ws.counter("p2p-websocket-json-conversions:");
 
         ws.source().update(SERVICE_ID, "TRI.N", 0, FieldIds.BID, 12380);
         for (int i = 0; i < clients.size(); i++)
@@ -84,7 +82,7 @@ class P2pWebSocketJsonTest
             assertEquals("Update", update.path("Type").asText(), update::toString);
             assertEquals(123.80, update.path("Fields").path("BID").asDouble(), 1e-9, update::toString);
         }
-        assertEquals(1, counter("p2p-websocket-json-conversions") - before, "one conversion for three consumers");
+        assertEquals(1, ws.counter("p2p-websocket-json-conversions:") - before, "one conversion for three consumers");
     }
 
     @Test
@@ -133,7 +131,7 @@ class P2pWebSocketJsonTest
         assertEquals("Ping", silent.next().path("Type").asText(), "a quiet connection is pinged");
         final String close = silent.awaitClose();
         assertTrue(null != close && close.contains("ping timeout"), "closed: " + close);
-        assertEquals(1, counter("p2p-websocket-ping-timeouts"));
+        assertEquals(1, ws.counter("p2p-websocket-ping-timeouts:"));
 
         answering.send("[{\"Type\":\"Ping\"}]");
         JsonNode reply;
@@ -225,7 +223,7 @@ class P2pWebSocketJsonTest
         assertEquals("NotEntitled", refused.path("State").path("Code").asText(), refused::toString);
 
         final JsonWebSocketClient mallory = ws.closeLater(JsonWebSocketClient.connect(ws.port(), "tr_json2"));
-        mallory.send(LOGIN.replace("alice", "mallory"));
+        mallory.send(JsonWebSocketClient.loginRequest("mallory"));
         final JsonNode login = mallory.nextOn(1);
         assertEquals("Status", login.path("Type").asText(), login::toString);
         assertEquals("Closed", login.path("State").path("Stream").asText(), "a user the file does not know");
@@ -244,30 +242,10 @@ class P2pWebSocketJsonTest
         assertEquals("Refresh", client.nextOn(2).path("Type").asText());
     }
 
-    private long counter(final String name)
-    {
-        final long[] value = {-1};
-        final org.agrona.concurrent.status.CountersReader reader = ws.server().context().countersManager();
-        reader.forEach((id, label) ->
-        {
-            if (label.startsWith(name + ":"))
-            {
-                value[0] = reader.getCounterValue(id);
-            }
-        });
-        return value[0];
-    }
-
     private JsonWebSocketClient loggedIn(final String protocol) throws Exception
     {
-        final JsonWebSocketClient client = JsonWebSocketClient.connect(ws.port(), protocol);
-        ws.closeLater(client);
-        client.send(LOGIN);
-        final JsonNode login = client.nextOn(1);
-        assertEquals("Refresh", login.path("Type").asText(), login::toString);
-        assertEquals("Login", login.path("Domain").asText(), login::toString);
-        assertEquals("Open", login.path("State").path("Stream").asText(), login::toString);
-        assertTrue(login.path("Key").path("Elements").path("PingTimeout").asInt() > 0, login::toString);
+        final JsonWebSocketClient client = ws.closeLater(JsonWebSocketClient.connect(ws.port(), protocol));
+        client.login("alice");
         return client;
     }
 }

@@ -1,9 +1,12 @@
 package io.mdhub.p2p;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.UnaryOperator;
 
+import org.agrona.concurrent.status.CountersReader;
 import org.junit.jupiter.api.extension.AfterEachCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 
@@ -78,6 +81,28 @@ final class WebSocketServer implements AfterEachCallback
     int port()
     {
         return server().webSocketPort();
+    }
+
+    /**
+     * @param labelPrefix the start of the label of one of the server's counters (launching the server), e.g.
+     *                    {@code "p2p-websocket-ping-timeouts:"}; a label in full names the one counter.
+     * @return that counter's value.
+     */
+    long counter(final String labelPrefix)
+    {
+        final CountersReader reader = server().context().countersManager();
+        final List<String> labels = new ArrayList<>();
+        final long[] value = {-1};
+        reader.forEach((id, label) ->
+        {
+            if (label.startsWith(labelPrefix))
+            {
+                labels.add(label);
+                value[0] = reader.getCounterValue(id);
+            }
+        });
+        assertEquals(1, labels.size(), () -> "one counter's label starts with \"" + labelPrefix + "\": " + labels);
+        return value[0];
     }
 
     /**

@@ -12,7 +12,6 @@ import java.util.concurrent.CompletionException;
 
 import javax.net.ssl.SSLContext;
 
-import org.agrona.concurrent.status.CountersReader;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -46,8 +45,6 @@ class WebSocketTlsTest
     private static final int SERVICE_ID = WebSocketServer.SERVICE_ID;
     private static final int STREAM = 2;
     private static final String COMPONENT = "ws-tls-test";
-    private static final String LOGIN = "{\"ID\":1,\"Domain\":\"Login\",\"Key\":{\"Name\":\"alice\",\"Elements\":"
-        + "{\"ApplicationId\":\"256\",\"Position\":\"127.0.0.1/net\"}}}";
 
     private final TlsTestKeys keys = TlsTestKeys.get();
     private final SSLContext clientTls = keys.clientSettings(false).jdkContext(false);
@@ -127,14 +124,10 @@ class WebSocketTlsTest
 
     private JsonWebSocketClient loggedIn() throws Exception
     {
-        final JsonWebSocketClient client = JsonWebSocketClient.connectTls(ws.port(), "tr_json2",
-            clientTls);
-        ws.closeLater(client);
+        final JsonWebSocketClient client =
+            ws.closeLater(JsonWebSocketClient.connectTls(ws.port(), "tr_json2", clientTls));
         assertEquals("tr_json2", client.protocol());
-        client.send(LOGIN);
-        final JsonNode login = client.nextOn(1);
-        assertEquals("Refresh", login.path("Type").asText(), login::toString);
-        assertEquals("Open", login.path("State").path("Stream").asText(), login::toString);
+        client.login("alice");
         return client;
     }
 
@@ -156,17 +149,6 @@ class WebSocketTlsTest
      */
     private long ripcCounter(final String name)
     {
-        final String label = name + (name.contains(":") ? "" : ":") + " component=" +
-            COMPONENT + "-ws";
-        final long[] value = {-1};
-        final CountersReader reader = ws.server().context().countersManager();
-        reader.forEach((id, counterLabel) ->
-        {
-            if (counterLabel.equals(label))
-            {
-                value[0] = reader.getCounterValue(id);
-            }
-        });
-        return value[0];
+        return ws.counter(name + (name.contains(":") ? "" : ":") + " component=" + COMPONENT + "-ws");
     }
 }

@@ -15,31 +15,32 @@ import io.mdhub.common.test.InterruptAfter;
 import io.mdhub.common.test.SystemProcesses;
 
 /**
- * {@code bin/mdhub bench throughput} end to end with tiny settings: the three tests, two rates each, separate JVMs;
+ * {@code bin/mdhub bench throughput} end to end with tiny settings: the four tests, two rates each, separate JVMs;
  * data flows and nothing is lost in each step, the consumer tests change the rate under one client (one watchlist
- * opened for the sweep), the fan-out test's output is about half its mounts times its input, and the distributor
- * test's sink received about what the source published.
+ * opened for the sweep), the fan-out test's output is about half its mounts times its input, the distributor test's
+ * sink received about what the source published, and the p2p-server's CPU per fan-out step ({@code cpu.csv}) has
+ * JSON updates out in the {@code fanout-json} steps only.
  */
-@InterruptAfter(200)
+@InterruptAfter(280)
 class ThroughputBenchIT
 {
     @TempDir
     Path dir;
 
     @Test
-    void theThreeTestsRunAndReport() throws Exception
+    void theFourTestsRunAndReport() throws Exception
     {
         final Path report = dir.resolve("report");
         final Path log = dir.resolve("bench.log");
         final List<String> args = List.of(
-            "bench", "throughput", "--rates", "2000,3000", "--step-seconds", "4", "--warmup-seconds", "3",
-            "--mounts", "4", "--fanout-items", "500", "--items", "2000", "--out", report.toString(),
-            "--jvm-opts", "-Xmx256m");
+            "bench", "throughput", "--tests", "fanout,fanout-json,nofanout,distributor", "--rates", "2000,3000",
+            "--step-seconds", "4", "--warmup-seconds", "3", "--mounts", "4", "--fanout-items", "500", "--items", "2000",
+            "--out", report.toString(), "--jvm-opts", "-Xmx256m");
         try (SystemProcesses processes = new SystemProcesses(System.getProperty("mdhub.build.dir", "target")))
         {
-            SystemProcesses.awaitSuccess(processes.startScript(log, "bin/mdhub", args), log, 180);
+            SystemProcesses.awaitSuccess(processes.startScript(log, "bin/mdhub", args), log, 260);
             final List<String> csv = Files.readAllLines(report.resolve("results.csv"));
-            for (final String test : List.of("fanout", "nofanout", "distributor"))
+            for (final String test : List.of("fanout", "fanout-json", "nofanout", "distributor"))
             {
                 final List<String[]> rows = csv.stream().map((row) -> row.split(","))
                     .filter((cells) -> cells[0].equals(test)).toList();
@@ -72,6 +73,38 @@ class ThroughputBenchIT
             final double ratio = Double.parseDouble(fanout[4]);
             assertTrue(ratio > 1.2 && ratio < 3.0, () -> "4 mounts on halves: output about twice the input: " + ratio);
             assertTrue(Files.readString(report.resolve("report.md")).contains("| distributor |"));
+            assertJsonUpdatesInCpuCsv(report);
         }
+    }
+
+    /**
+     * Every fan-out step has a {@code cpu.csv} row: {@code fanout}'s mounts are RSSL only, {@code fanout-json}'s half
+     * of them on JSON (the default {@code --json-mounts}), so only the latter's rows have JSON updates out.
+     */
+    private static void assertJsonUpdatesInCpuCsv(final Path report) throws Exception
+    {
+        final Path cpuCsv = report.resolve("cpu.csv");
+        assertTrue(Files.exists(cpuCsv), "cpu.csv written with fan-out tests");
+        final List<String> cpu = Files.readAllLines(cpuCsv);
+        final List<String> header = List.of(cpu.get(0).split(","));
+        final int test = header.indexOf("test");
+        final int jsonOutput = header.indexOf("json_output_ups");
+        assertTrue(test >= 0 && jsonOutput >= 0, () -> "cpu.csv's header: " + cpu);
+        int jsonRows = 0;
+        for (final String row : cpu.subList(1, cpu.size()))
+        {
+            final String[] cells = row.split(",");
+            final long json = Long.parseLong(cells[jsonOutput]);
+            if ("fanout-json".equals(cells[test]))
+            {
+                jsonRows++;
+                assertTrue(json > 0, () -> "JSON updates out: " + row);
+            }
+            else
+            {
+                assertEquals(0, json, () -> "no JSON mounts in " + row);
+            }
+        }
+        assertTrue(jsonRows > 0, () -> "a fanout-json step in cpu.csv: " + cpu);
     }
 }

@@ -17,6 +17,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.refinitiv.eta.codec.CodecReturnCodes;
 import com.refinitiv.eta.codec.MsgClasses;
+import com.refinitiv.eta.rdm.DomainTypes;
 import com.refinitiv.eta.rdm.UpdateEventTypes;
 
 import io.mdhub.common.dictionary.DictionaryLoader;
@@ -131,8 +132,9 @@ class JsonMessagesTest
                     rwf.readBytes(bytes);
                     assertTrue(header.wrap(new UnsafeBuffer(bytes), 0, bytes.length));
                     assertEquals(MsgClasses.REQUEST, header.msgClass());
-                    kinds.add(requestOn(header.streamId(), 6 == header.domainType() ? "MARKET_PRICE" :
-                        1 == header.domainType() ? "LOGIN" : Integer.toString(header.domainType())));
+                    final int domain = header.domainType();
+                    kinds.add(requestOn(header.streamId(), DomainTypes.MARKET_PRICE == domain ? "MARKET_PRICE" :
+                        DomainTypes.LOGIN == domain ? "LOGIN" : Integer.toString(domain)));
                 }
                 case JsonMessages.PING -> kinds.add("ping");
                 case JsonMessages.PONG -> kinds.add("pong");

@@ -1,5 +1,6 @@
 package io.mdhub.p2p.websocket;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.charset.StandardCharsets;
@@ -36,13 +37,18 @@ import net.jqwik.api.lifecycle.BeforeContainer;
 @FuzzGuarded
 class JsonWebSocketFuzzTest
 {
+    /** A view mixing names and field ids: the converter refuses it ("ARRAY, element 0" encoding failure). */
+    private static final String MIXED_VIEW =
+        "{\"ID\":4,\"Key\":{\"Name\":[\"TRI.N\",\"IBM.N\",\"T.N\"]},\"View\":[\"BID\",\"ASK\",22]}";
+    /** A close of several streams: the converter refuses it as the adapter drives it ("msg [5] encode" failure). */
+    private static final String MULTI_CLOSE = "{\"ID\":[2,3],\"Type\":\"Close\"}";
     private static final List<String> FRAMES = List.of(
         "{\"ID\":1,\"Domain\":\"Login\",\"Key\":{\"Name\":\"alice\",\"Elements\":{\"ApplicationId\":\"256\"," +
             "\"Position\":\"127.0.0.1\"}}}",
         "{\"ID\":2,\"Key\":{\"Name\":\"TRI.N\"},\"Streaming\":true}",
         "[{\"ID\":3,\"Key\":{\"Name\":\"IBM.N\",\"Service\":\"DIRECT_FEED\"}},{\"Type\":\"Ping\"}]",
-        "{\"ID\":4,\"Key\":{\"Name\":[\"TRI.N\",\"IBM.N\",\"T.N\"]},\"View\":[\"BID\",\"ASK\",22]}",
-        "{\"ID\":[2,3],\"Type\":\"Close\"}",
+        MIXED_VIEW,
+        MULTI_CLOSE,
         "{\"ID\":1,\"Type\":\"Post\",\"Ack\":true,\"PostID\":7," +
             "\"Key\":{\"Name\":\"TRI.N\",\"Service\":\"DIRECT_FEED\"}," +
             "\"Message\":{\"ID\":0,\"Type\":\"Update\",\"Fields\":{\"BID\":45.5,\"ASK\":46.0}}}",
@@ -59,14 +65,26 @@ class JsonWebSocketFuzzTest
 
     /**
      * The dictionary, the converter and the classes of its paths are loaded before the first try, whose allocations
-     * are bounded.
+     * are bounded. Every seed frame holds a message besides pings and pongs and passes RWF up, but for the two the
+     * converter refuses with an Error (their mutations reach its error paths); a change in either shows here.
      */
     @BeforeContainer
     static void loadTheConverter()
     {
         final JsonWebSocketFuzzTest warmUp = new JsonWebSocketFuzzTest();
-        FRAMES.forEach((frame) -> warmUp.deliver(frame.getBytes(StandardCharsets.UTF_8)));
-        warmUp.deliver("{not json".getBytes(StandardCharsets.UTF_8));
+        for (final String frame : FRAMES)
+        {
+            final int up = warmUp.deliver(frame.getBytes(StandardCharsets.UTF_8));
+            if (MIXED_VIEW.equals(frame) || MULTI_CLOSE.equals(frame))
+            {
+                assertEquals(0, up, () -> "refused, yet RWF up from " + frame);
+            }
+            else
+            {
+                assertTrue(up >= 1, () -> "RWF messages up: " + up + " from " + frame);
+            }
+        }
+        assertEquals(0, warmUp.deliver("{not json".getBytes(StandardCharsets.UTF_8)), "not JSON: an Error only");
     }
 
     /**
@@ -98,7 +116,10 @@ class JsonWebSocketFuzzTest
             Arbitraries.of(FRAMES).map((frame) -> frame.getBytes(StandardCharsets.UTF_8)));
     }
 
-    private void deliver(final byte[] bytes)
+    /**
+     * @return how many RWF messages the adapter passed up.
+     */
+    private int deliver(final byte[] bytes)
     {
         final EmbeddedChannel channel = new EmbeddedChannel(
             new JsonWebSocketAdapter(MESSAGES, WebSocketListener.MAX_MESSAGE_BYTES, WEBSOCKET_COUNTERS));
@@ -107,9 +128,11 @@ class JsonWebSocketFuzzTest
             channel.writeInbound(new TextWebSocketFrame(Unpooled.wrappedBuffer(bytes)));
             channel.checkException();
             assertTrue(channel.isOpen(), "a bad frame costs an Error message, not the connection");
+            int count = 0;
             Object up;
             while (null != (up = channel.readInbound()))
             {
+                count++;
                 final ByteBuf rwf = (ByteBuf)up;
                 try
                 {
@@ -123,6 +146,7 @@ class JsonWebSocketFuzzTest
                     rwf.release();
                 }
             }
+            return count;
         }
         finally
         {
