@@ -19,17 +19,24 @@ import io.netty.buffer.ByteBuf;
  * the JSON) by the length of the buffer it parsed. Given a whole array of a thousand requests it would make a
  * thousand buffers of the whole frame's size; given one message at a time, each is the size of that message.
  * The cut is one pass of Jackson's streaming parser over the frame (skipping each message's contents), done only
- * for arrays. As a {@link TransportBuffer} this is the current message's bytes, which the converter reads from
- * {@link #dataStartPosition()} to the data's limit. Not thread safe.
+ * for arrays. As a {@link TransportBuffer} this is the current message's bytes followed by {@value #PADDING} spaces,
+ * which the converter reads from {@link #dataStartPosition()} to the data's limit: it sizes the RWF it encodes by
+ * that length, and a short message can make longer RWF (a close of several streams, a view of field ids). Not thread
+ * safe.
  */
 final class JsonFrame implements TransportBuffer
 {
     private static final int INITIAL_CAPACITY = 4096;
+    /** Room the converter gets beyond a message's JSON for the RWF it encodes. */
+    static final int PADDING = 256;
+    private static final byte[] SPACES = " ".repeat(PADDING).getBytes(java.nio.charset.StandardCharsets.US_ASCII);
 
     private final JsonFactory factory = new JsonFactory();
     /** Start and end offsets of each message of the frame, in pairs. */
     private final IntArrayList spans = new IntArrayList();
     private ByteBuffer bytes = ByteBuffer.allocate(INITIAL_CAPACITY);
+    private ByteBuffer message = ByteBuffer.allocate(INITIAL_CAPACITY + PADDING);
+    private int messageLength;
     private int current;
 
     /**
@@ -83,7 +90,14 @@ final class JsonFrame implements TransportBuffer
             return false;
         }
         current++;
-        bytes.limit(spans.getInt(current * 2 + 1)).position(spans.getInt(current * 2));
+        final int start = spans.getInt(current * 2);
+        messageLength = spans.getInt(current * 2 + 1) - start;
+        if (message.capacity() < messageLength + PADDING)
+        {
+            message = ByteBuffer.allocate(Math.max(messageLength + PADDING, 2 * message.capacity()));
+        }
+        message.clear();
+        message.put(bytes.array(), start, messageLength).put(SPACES).flip();
         return true;
     }
 
@@ -92,7 +106,7 @@ final class JsonFrame implements TransportBuffer
      */
     boolean isArray()
     {
-        return bytes.position() < bytes.limit() && '[' == bytes.get(bytes.position());
+        return messageLength > 0 && '[' == message.get(0);
     }
 
     private boolean isArray(final int length)
@@ -118,13 +132,13 @@ final class JsonFrame implements TransportBuffer
     @Override
     public ByteBuffer data()
     {
-        return bytes;
+        return message;
     }
 
     @Override
     public int length()
     {
-        return bytes.limit() - bytes.position();
+        return message.limit() - message.position();
     }
 
     @Override
@@ -134,7 +148,7 @@ final class JsonFrame implements TransportBuffer
         {
             return CodecReturnCodes.BUFFER_TOO_SMALL;
         }
-        destination.put(bytes.duplicate());
+        destination.put(message.duplicate());
         return CodecReturnCodes.SUCCESS;
     }
 
@@ -147,6 +161,6 @@ final class JsonFrame implements TransportBuffer
     @Override
     public int dataStartPosition()
     {
-        return bytes.position();
+        return message.position();
     }
 }

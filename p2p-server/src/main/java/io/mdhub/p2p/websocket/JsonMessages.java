@@ -184,11 +184,12 @@ public final class JsonMessages
             return false;
         }
         // the converter copies each message into this buffer and takes it as it is once it has a length: it must
-        // hold the longest message the frame can have
+        // hold the longest message the frame can have, with the padding the frame gives each
         final Buffer messageCopy = jsonMsg.jsonMsgData();
-        if (messageCopy.length() < length)
+        if (messageCopy.length() < length + JsonFrame.PADDING)
         {
-            messageCopy.data(java.nio.ByteBuffer.allocate(Math.max(length, 2 * messageCopy.length())));
+            messageCopy.data(java.nio.ByteBuffer.allocate(
+                Math.max(length + JsonFrame.PADDING, 2 * messageCopy.length())));
         }
         isMessageParsed = false;
         return true;

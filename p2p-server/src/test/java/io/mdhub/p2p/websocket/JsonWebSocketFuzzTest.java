@@ -37,18 +37,13 @@ import net.jqwik.api.lifecycle.BeforeContainer;
 @FuzzGuarded
 class JsonWebSocketFuzzTest
 {
-    /** A view mixing names and field ids: the converter refuses it ("ARRAY, element 0" encoding failure). */
-    private static final String MIXED_VIEW =
-        "{\"ID\":4,\"Key\":{\"Name\":[\"TRI.N\",\"IBM.N\",\"T.N\"]},\"View\":[\"BID\",\"ASK\",22]}";
-    /** A close of several streams: the converter refuses it as the adapter drives it ("msg [5] encode" failure). */
-    private static final String MULTI_CLOSE = "{\"ID\":[2,3],\"Type\":\"Close\"}";
     private static final List<String> FRAMES = List.of(
         "{\"ID\":1,\"Domain\":\"Login\",\"Key\":{\"Name\":\"alice\",\"Elements\":{\"ApplicationId\":\"256\"," +
             "\"Position\":\"127.0.0.1\"}}}",
         "{\"ID\":2,\"Key\":{\"Name\":\"TRI.N\"},\"Streaming\":true}",
         "[{\"ID\":3,\"Key\":{\"Name\":\"IBM.N\",\"Service\":\"DIRECT_FEED\"}},{\"Type\":\"Ping\"}]",
-        MIXED_VIEW,
-        MULTI_CLOSE,
+        "{\"ID\":4,\"Key\":{\"Name\":[\"TRI.N\",\"IBM.N\",\"T.N\"]},\"View\":[\"BID\",\"ASK\",22]}",
+        "{\"ID\":[2,3],\"Type\":\"Close\"}",
         "{\"ID\":1,\"Type\":\"Post\",\"Ack\":true,\"PostID\":7," +
             "\"Key\":{\"Name\":\"TRI.N\",\"Service\":\"DIRECT_FEED\"}," +
             "\"Message\":{\"ID\":0,\"Type\":\"Update\",\"Fields\":{\"BID\":45.5,\"ASK\":46.0}}}",
@@ -65,8 +60,9 @@ class JsonWebSocketFuzzTest
 
     /**
      * The dictionary, the converter and the classes of its paths are loaded before the first try, whose allocations
-     * are bounded. Every seed frame holds a message besides pings and pongs and passes RWF up, but for the two the
-     * converter refuses with an Error (their mutations reach its error paths); a change in either shows here.
+     * are bounded. Every seed frame holds a message besides pings and pongs and passes RWF up. Found so: a short
+     * message whose RWF is longer than its JSON (a close of several streams, a view of field ids) did not encode, the
+     * converter sizing its RWF buffer by the JSON it parsed; each message now has room beyond its JSON.
      */
     @BeforeContainer
     static void loadTheConverter()
@@ -75,14 +71,7 @@ class JsonWebSocketFuzzTest
         for (final String frame : FRAMES)
         {
             final int up = warmUp.deliver(frame.getBytes(StandardCharsets.UTF_8));
-            if (MIXED_VIEW.equals(frame) || MULTI_CLOSE.equals(frame))
-            {
-                assertEquals(0, up, () -> "refused, yet RWF up from " + frame);
-            }
-            else
-            {
-                assertTrue(up >= 1, () -> "RWF messages up: " + up + " from " + frame);
-            }
+            assertTrue(up >= 1, () -> "RWF messages up: " + up + " from " + frame);
         }
         assertEquals(0, warmUp.deliver("{not json".getBytes(StandardCharsets.UTF_8)), "not JSON: an Error only");
     }
