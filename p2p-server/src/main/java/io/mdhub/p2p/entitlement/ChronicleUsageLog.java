@@ -142,7 +142,7 @@ public final class ChronicleUsageLog implements UsageLog
             }
             if (null != appended)
             {
-                appended.incrementOrdered();
+                appended.increment(); // from every worker thread: an atomic add, not the single writer's ordered one
             }
         }
         catch (final RuntimeException ex)
@@ -155,7 +155,7 @@ public final class ChronicleUsageLog implements UsageLog
     {
         if (null != failed)
         {
-            failed.incrementOrdered();
+            failed.increment();
         }
         if (failures.admit(0, "append failed", true, ex.toString()))
         {
